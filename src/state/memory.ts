@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_KEY_PREFIX, type AtomicCommand, type StateStore } from './types.js';
+
+type Value =
+  | { type: 'string'; data: string }
+  | { type: 'hash'; data: Map<string, string> }
+  | { type: 'list'; data: string[] }
+  | { type: 'set'; data: Set<string> }
+  | { type: 'zset'; data: Map<string, number> };
+
+interface Entry {
+  value: Value;
+  expiresAt: number | null;
+}
+
+class WrongTypeError extends Error {
+  constructor(key: string, expected: string) {
+    super(`state key "${key}" holds another kind of value than ${expected}`);
+  }
+}
+
+/**
+ * In-process state for the embedded default (no REDIS_URL). Same semantics as the
+ * Redis store, lost on restart, and not shared between processes. Node runs one
+ * callback at a time, so every method (and `atomic`) is trivially atomic.
+ */
+export class MemoryStateStore implements StateStore {
+  readonly kind = 'memory' as const;
+  private readonly entries = new Map<string, Entry>();
+  private readonly prefix: string;
+
+  constructor(options: { prefix?: string } = {}) {
+    this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
+  }
+
+  private live(key: string): Entry | undefined {
+    const full = this.prefix + key;
+    const entry = this.entries.get(full);
+    if (entry && entry.expiresAt !== null && entry.expiresAt <= Date.now()) {
+      this.entries.delete(full);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private typed<T extends Value['type']>(key: string, type: T, create: boolean): Extract<Value, { type: T }> | undefined {
+    const entry = this.live(key);
+    if (entry) {
+      if (entry.value.type !== type) throw new WrongTypeError(key, type);
+      return entry.value as Extract<Value, { type: T }>;
+    }
+    if (!create) return undefined;
+    const initial = { string: () => '', hash: () => new Map(), list: () => [], set: () => new Set(), zset: () => new Map() }[type]();
+    const value = { type, data: initial } as Extract<Value, { type: T }>;
+    this.entries.set(this.prefix + key, { value, expiresAt: null });
+    return value;
+  }
+
+  /** Redis deletes a collection when its last element goes; so do we. */
+  private dropIfEmpty(key: string): void {
+    const entry = this.live(key);
+    if (!entry) return;
+    const v = entry.value;
+    const size = v.type === 'string' ? 1 : v.type === 'list' ? v.data.length : v.data.size;
+    if (size === 0) this.entries.delete(this.prefix + key);
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.typed(key, 'string', false)?.data ?? null;
+  }
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    return keys.map((key) => this.typed(key, 'string', false)?.data ?? null);
+  }
+  async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
+    this.entries.set(this.prefix + key, { value: { type: 'string', data: value }, expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null });
+  }
+  async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
+    if (this.live(key)) return false;
+    await this.set(key, value, ttlMs ? { ttlMs } : {});
+    return true;
+  }
+  async del(...keys: string[]): Promise<number> {
+    let removed = 0;
+    for (const key of keys) if (this.live(key) && this.entries.delete(this.prefix + key)) removed++;
+    return removed;
+  }
+  async ttlMs(key: string): Promise<number> {
+    const entry = this.live(key);
+    if (!entry) return -2;
+    return entry.expiresAt === null ? -1 : entry.expiresAt - Date.now();
+  }
+  async expire(key: string, ttlMs: number): Promise<boolean> {
+    const entry = this.live(key);
+    if (!entry) return false;
+    entry.expiresAt = Date.now() + ttlMs;
+    return true;
+  }
+  async incr(key: string, by = 1, ttlMs?: number): Promise<number> {
+    const existed = this.live(key) !== undefined;
+    const value = this.typed(key, 'string', true)!;
+    const current = value.data === '' ? 0 : Number(value.data);
+    if (!Number.isInteger(current)) throw new Error(`state key "${key}" does not hold an integer`);
+    value.data = String(current + by);
+    if (!existed && ttlMs) await this.expire(key, ttlMs);
+    return current + by;
+  }
+
+  async hashSet(key: string, fields: Record<string, string>): Promise<void> {
+    const hash = this.typed(key, 'hash', true)!;
+    for (const [field, value] of Object.entries(fields)) hash.data.set(field, value);
+  }
+  async hashGet(key: string, field: string): Promise<string | null> {
+    return this.typed(key, 'hash', false)?.data.get(field) ?? null;
+  }
+  async hashGetAll(key: string): Promise<Record<string, string>> {
+    return Object.fromEntries(this.typed(key, 'hash', false)?.data ?? []);
+  }
+  async hashDel(key: string, ...fields: string[]): Promise<number> {
+    const hash = this.typed(key, 'hash', false);
+    if (!hash) return 0;
+    const removed = fields.filter((field) => hash.data.delete(field)).length;
+    this.dropIfEmpty(key);
+    return removed;
+  }
+  async hashIncr(key: string, field: string, by = 1): Promise<number> {
+    const hash = this.typed(key, 'hash', true)!;
+    const next = Number(hash.data.get(field) ?? '0') + by;
+    hash.data.set(field, String(next));
+    return next;
+  }
+
+  async listPush(key: string, values: readonly string[], options: { maxLength?: number; ttlMs?: number } = {}): Promise<number> {
+    const list = this.typed(key, 'list', true)!;
+    list.data.push(...values);
+    if (options.maxLength !== undefined && list.data.length > options.maxLength) list.data.splice(0, list.data.length - options.maxLength);
+    if (options.ttlMs) await this.expire(key, options.ttlMs);
+    return list.data.length;
+  }
+  async listPopFront(key: string): Promise<string | null> {
+    const list = this.typed(key, 'list', false);
+    const value = list?.data.shift() ?? null;
+    this.dropIfEmpty(key);
+    return value;
+  }
+  async listRange(key: string, start: number, stop: number): Promise<string[]> {
+    const data = this.typed(key, 'list', false)?.data ?? [];
+    const from = start < 0 ? Math.max(data.length + start, 0) : start;
+    const to = stop < 0 ? data.length + stop : stop;
+    return data.slice(from, to + 1);
+  }
+  async listLength(key: string): Promise<number> {
+    return this.typed(key, 'list', false)?.data.length ?? 0;
+  }
+
+  async setAdd(key: string, ...members: string[]): Promise<number> {
+    const set = this.typed(key, 'set', true)!;
+    const added = members.filter((m) => !set.data.has(m) && set.data.add(m)).length;
+    return added;
+  }
+  async setRemove(key: string, ...members: string[]): Promise<number> {
+    const set = this.typed(key, 'set', false);
+    if (!set) return 0;
+    const removed = members.filter((m) => set.data.delete(m)).length;
+    this.dropIfEmpty(key);
+    return removed;
+  }
+  async setMembers(key: string): Promise<string[]> {
+    return [...(this.typed(key, 'set', false)?.data ?? [])];
+  }
+
+  async sortedAdd(key: string, score: number, member: string): Promise<void> {
+    this.typed(key, 'zset', true)!.data.set(member, score);
+  }
+  async sortedRangeByScore(key: string, min: number, max: number, limit?: number): Promise<{ member: string; score: number }[]> {
+    const zset = this.typed(key, 'zset', false);
+    if (!zset) return [];
+    const matches = [...zset.data]
+      .filter(([, score]) => score >= min && score <= max)
+      .sort(([ma, a], [mb, b]) => a - b || (ma < mb ? -1 : ma > mb ? 1 : 0))
+      .map(([member, score]) => ({ member, score }));
+    return limit === undefined ? matches : matches.slice(0, limit);
+  }
+  async sortedRemove(key: string, ...members: string[]): Promise<number> {
+    const zset = this.typed(key, 'zset', false);
+    if (!zset) return 0;
+    const removed = members.filter((m) => zset.data.delete(m)).length;
+    this.dropIfEmpty(key);
+    return removed;
+  }
+  async sortedScore(key: string, member: string): Promise<number | null> {
+    return this.typed(key, 'zset', false)?.data.get(member) ?? null;
+  }
+
+  async acquireLock(key: string, ttlMs: number): Promise<string | null> {
+    const token = randomUUID();
+    return (await this.setIfAbsent(key, token, ttlMs)) ? token : null;
+  }
+  async extendLock(key: string, token: string, ttlMs: number): Promise<boolean> {
+    if ((await this.get(key)) !== token) return false;
+    return this.expire(key, ttlMs);
+  }
+  async releaseLock(key: string, token: string): Promise<boolean> {
+    if ((await this.get(key)) !== token) return false;
+    return (await this.del(key)) === 1;
+  }
+
+  async atomic(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    const results: unknown[] = [];
+    for (const c of commands) results.push(await this.runOne(c));
+    return results;
+  }
+
+  private runOne(c: AtomicCommand): Promise<unknown> {
+    switch (c.op) {
+      case 'get': return this.get(c.key);
+      case 'set': return this.set(c.key, c.value, c.ttlMs ? { ttlMs: c.ttlMs } : {});
+      case 'setIfAbsent': return this.setIfAbsent(c.key, c.value, c.ttlMs);
+      case 'del': return this.del(c.key);
+      case 'incr': return this.incr(c.key, c.by ?? 1);
+      case 'expire': return this.expire(c.key, c.ttlMs);
+      case 'hashSet': return this.hashSet(c.key, c.fields);
+      case 'hashDel': return this.hashDel(c.key, c.field);
+      case 'listPush': return this.listPush(c.key, c.values, c.maxLength === undefined ? {} : { maxLength: c.maxLength });
+      case 'listLength': return this.listLength(c.key);
+      case 'setAdd': return this.setAdd(c.key, c.member);
+      case 'setRemove': return this.setRemove(c.key, c.member);
+      case 'sortedAdd': return this.sortedAdd(c.key, c.score, c.member);
+      case 'sortedRemove': return this.sortedRemove(c.key, c.member);
+    }
+  }
+
+  async deleteByPrefix(subPrefix = ''): Promise<number> {
+    let removed = 0;
+    for (const full of [...this.entries.keys()]) if (full.startsWith(this.prefix + subPrefix) && this.entries.delete(full)) removed++;
+    return removed;
+  }
+  async ping(): Promise<void> {}
+  async close(): Promise<void> {}
+}

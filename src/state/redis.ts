@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type ChainableCommander } from 'ioredis';
+import { DEFAULT_KEY_PREFIX, type AtomicCommand, type StateStore } from './types.js';
+
+/** Compare-and-act scripts: a lock is only touched by the token that owns it. */
+const EXTEND_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/** INCRBY that gives a fresh counter its window; PEXPIRE NX would need Redis ≥ 7. */
+const INCR_WITH_TTL = `local v = redis.call('INCRBY', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return v`;
+
+type ScriptedRedis = Redis & {
+  cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
+  cbReleaseLock(key: string, token: string): Promise<number>;
+  cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
+};
+
+export interface RedisStateOptions {
+  url: string;
+  prefix?: string;
+  /** Name shown in CLIENT LIST, handy when several gateways share one Redis. */
+  connectionName?: string;
+}
+
+export class RedisStateStore implements StateStore {
+  readonly kind = 'redis' as const;
+  readonly prefix: string;
+  private readonly redis: ScriptedRedis;
+
+  constructor(options: RedisStateOptions) {
+    this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
+    const redis = new Redis(options.url, {
+      connectionName: options.connectionName ?? 'chatbridge',
+      maxRetriesPerRequest: 3,
+      enableAutoPipelining: true,
+    });
+    redis.defineCommand('cbExtendLock', { numberOfKeys: 1, lua: EXTEND_LOCK });
+    redis.defineCommand('cbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
+    redis.defineCommand('cbIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
+    this.redis = redis as ScriptedRedis;
+  }
+
+  /** The underlying connection, for callers that measure or need raw access (benchmarks). */
+  get client(): Redis {
+    return this.redis;
+  }
+
+  private k(key: string): string {
+    return this.prefix + key;
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.redis.get(this.k(key));
+  }
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return [];
+    return this.redis.mget(keys.map((key) => this.k(key)));
+  }
+  async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
+    if (options.ttlMs) await this.redis.set(this.k(key), value, 'PX', options.ttlMs);
+    else await this.redis.set(this.k(key), value);
+  }
+  async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
+    const result = ttlMs
+      ? await this.redis.set(this.k(key), value, 'PX', ttlMs, 'NX')
+      : await this.redis.set(this.k(key), value, 'NX');
+    return result === 'OK';
+  }
+  async del(...keys: string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    return this.redis.del(...keys.map((key) => this.k(key)));
+  }
+  async ttlMs(key: string): Promise<number> {
+    return this.redis.pttl(this.k(key));
+  }
+  async expire(key: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.pexpire(this.k(key), ttlMs)) === 1;
+  }
+  async incr(key: string, by = 1, ttlMs?: number): Promise<number> {
+    if (!ttlMs) return this.redis.incrby(this.k(key), by);
+    return this.redis.cbIncrWithTtl(this.k(key), by, String(ttlMs));
+  }
+
+  async hashSet(key: string, fields: Record<string, string>): Promise<void> {
+    if (Object.keys(fields).length > 0) await this.redis.hset(this.k(key), fields);
+  }
+  async hashGet(key: string, field: string): Promise<string | null> {
+    return this.redis.hget(this.k(key), field);
+  }
+  async hashGetAll(key: string): Promise<Record<string, string>> {
+    return this.redis.hgetall(this.k(key));
+  }
+  async hashDel(key: string, ...fields: string[]): Promise<number> {
+    if (fields.length === 0) return 0;
+    return this.redis.hdel(this.k(key), ...fields);
+  }
+  async hashIncr(key: string, field: string, by = 1): Promise<number> {
+    return this.redis.hincrby(this.k(key), field, by);
+  }
+
+  async listPush(key: string, values: readonly string[], options: { maxLength?: number; ttlMs?: number } = {}): Promise<number> {
+    if (values.length === 0) return this.listLength(key);
+    const multi = this.redis.multi().rpush(this.k(key), ...values);
+    if (options.maxLength !== undefined) multi.ltrim(this.k(key), -options.maxLength, -1);
+    if (options.ttlMs) multi.pexpire(this.k(key), options.ttlMs);
+    multi.llen(this.k(key));
+    const results = await execOrThrow(multi);
+    return Number(results[results.length - 1]);
+  }
+  async listPopFront(key: string): Promise<string | null> {
+    return this.redis.lpop(this.k(key));
+  }
+  async listRange(key: string, start: number, stop: number): Promise<string[]> {
+    return this.redis.lrange(this.k(key), start, stop);
+  }
+  async listLength(key: string): Promise<number> {
+    return this.redis.llen(this.k(key));
+  }
+
+  async setAdd(key: string, ...members: string[]): Promise<number> {
+    if (members.length === 0) return 0;
+    return this.redis.sadd(this.k(key), ...members);
+  }
+  async setRemove(key: string, ...members: string[]): Promise<number> {
+    if (members.length === 0) return 0;
+    return this.redis.srem(this.k(key), ...members);
+  }
+  async setMembers(key: string): Promise<string[]> {
+    return this.redis.smembers(this.k(key));
+  }
+
+  async sortedAdd(key: string, score: number, member: string): Promise<void> {
+    await this.redis.zadd(this.k(key), score, member);
+  }
+  async sortedRangeByScore(key: string, min: number, max: number, limit?: number): Promise<{ member: string; score: number }[]> {
+    const flat = limit === undefined
+      ? await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES')
+      : await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES', 'LIMIT', 0, limit);
+    const out: { member: string; score: number }[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ member: flat[i]!, score: Number(flat[i + 1]) });
+    return out;
+  }
+  async sortedRemove(key: string, ...members: string[]): Promise<number> {
+    if (members.length === 0) return 0;
+    return this.redis.zrem(this.k(key), ...members);
+  }
+  async sortedScore(key: string, member: string): Promise<number | null> {
+    const score = await this.redis.zscore(this.k(key), member);
+    return score === null ? null : Number(score);
+  }
+
+  async acquireLock(key: string, ttlMs: number): Promise<string | null> {
+    const token = randomUUID();
+    return (await this.setIfAbsent(key, token, ttlMs)) ? token : null;
+  }
+  async extendLock(key: string, token: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.cbExtendLock(this.k(key), token, ttlMs)) === 1;
+  }
+  async releaseLock(key: string, token: string): Promise<boolean> {
+    return (await this.redis.cbReleaseLock(this.k(key), token)) === 1;
+  }
+
+  async atomic(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    const multi = this.redis.multi();
+    // Some commands expand to several Redis commands; the last reply of each group is its result.
+    const groupEnds = commands.map((c) => this.queue(multi, c));
+    const raw = await execOrThrow(multi);
+    let cursor = 0;
+    return commands.map((c, i) => {
+      cursor += groupEnds[i]!;
+      return normalize(c, raw[cursor - 1]);
+    });
+  }
+
+  /** Queues one command and returns how many Redis commands it took. */
+  private queue(multi: ChainableCommander, c: AtomicCommand): number {
+    const key = this.k(c.key);
+    switch (c.op) {
+      case 'get': multi.get(key); return 1;
+      case 'set': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs); else multi.set(key, c.value); return 1;
+      case 'setIfAbsent': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs, 'NX'); else multi.set(key, c.value, 'NX'); return 1;
+      case 'del': multi.del(key); return 1;
+      case 'incr': multi.incrby(key, c.by ?? 1); return 1;
+      case 'expire': multi.pexpire(key, c.ttlMs); return 1;
+      case 'hashSet': multi.hset(key, c.fields); return 1;
+      case 'hashDel': multi.hdel(key, c.field); return 1;
+      case 'listPush':
+        multi.rpush(key, ...c.values);
+        if (c.maxLength === undefined) return 1;
+        multi.ltrim(key, -c.maxLength, -1).llen(key);
+        return 3;
+      case 'listLength': multi.llen(key); return 1;
+      case 'setAdd': multi.sadd(key, c.member); return 1;
+      case 'setRemove': multi.srem(key, c.member); return 1;
+      case 'sortedAdd': multi.zadd(key, c.score, c.member); return 1;
+      case 'sortedRemove': multi.zrem(key, c.member); return 1;
+    }
+  }
+
+  async deleteByPrefix(subPrefix = ''): Promise<number> {
+    let removed = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${escapeGlob(this.prefix + subPrefix)}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) removed += await this.redis.del(...keys);
+    } while (cursor !== '0');
+    return removed;
+  }
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
+  const results = await multi.exec();
+  if (!results) throw new Error('Redis transaction was aborted');
+  return results.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+/** Gives `atomic()` results the same shapes as the single-command methods (and the memory store). */
+function normalize(c: AtomicCommand, reply: unknown): unknown {
+  switch (c.op) {
+    case 'set': case 'hashSet': case 'sortedAdd': return undefined;
+    case 'setIfAbsent': return reply === 'OK';
+    case 'expire': return reply === 1;
+    default: return reply;
+  }
+}
+
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    redisUrl: string;
+  }
+}
+
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+async function answers(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+let spawned: ChildProcess | undefined;
+
+/** Real Redis for every test: the configured one, or a private redis-server on a free port. */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const configured = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+  if (await answers(configured)) {
+    project.provide('redisUrl', configured);
+    return () => undefined;
+  }
+  const port = await freePort();
+  try {
+    spawned = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await new Promise<void>((resolve, reject) => {
+      spawned!.once('error', reject);
+      setTimeout(resolve, 300);
+    });
+  } catch {
+    throw new Error(
+      `No Redis answers at ${configured} and no redis-server binary could be started. ` +
+        'Set REDIS_URL to a running Redis, or install one (Debian: apt-get install redis-server).',
+    );
+  }
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 50 && !(await answers(url)); attempt++) await new Promise((r) => setTimeout(r, 100));
+  if (!(await answers(url))) throw new Error(`Started redis-server on port ${port} but it does not answer.`);
+  project.provide('redisUrl', url);
+  return () => spawned?.kill();
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryStateStore, type StateStore } from '../../../src/state/index.js';
+import { isolatedRedisStore } from '../../support/redis.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One specification, two stores: the memory store must behave like Redis. */
+function stateContract(name: string, make: () => StateStore & { cleanup?: () => Promise<void> }) {
+  describe(`StateStore contract: ${name}`, () => {
+    const store = make();
+    beforeEach(async () => {
+      await store.deleteByPrefix();
+    });
+    afterAll(async () => {
+      if (store.cleanup) await store.cleanup();
+      else await store.close();
+    });
+
+    it('stores, reads and deletes strings, with getMany keeping order', async () => {
+      await store.set('a', '1');
+      await store.set('b', '2');
+      expect(await store.get('a')).toBe('1');
+      expect(await store.getMany(['b', 'missing', 'a'])).toEqual(['2', null, '1']);
+      expect(await store.del('a', 'missing')).toBe(1);
+      expect(await store.get('a')).toBeNull();
+    });
+
+    it('expires keys after their ttl and reports the remaining ttl', async () => {
+      await store.set('short', 'x', { ttlMs: 60 });
+      await store.set('forever', 'y');
+      const ttl = await store.ttlMs('short');
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60);
+      expect(await store.ttlMs('forever')).toBe(-1);
+      expect(await store.ttlMs('none')).toBe(-2);
+      await sleep(100);
+      expect(await store.get('short')).toBeNull();
+    });
+
+    it('setIfAbsent creates once (dedupe)', async () => {
+      expect(await store.setIfAbsent('dedupe', '1', 10_000)).toBe(true);
+      expect(await store.setIfAbsent('dedupe', '2', 10_000)).toBe(false);
+      expect(await store.get('dedupe')).toBe('1');
+    });
+
+    it('incr counts and gives a fresh counter its window, not an existing one', async () => {
+      expect(await store.incr('count')).toBe(1);
+      expect(await store.incr('count', 5)).toBe(6);
+      expect(await store.incr('window', 1, 5_000)).toBe(1);
+      const first = await store.ttlMs('window');
+      expect(first).toBeGreaterThan(0);
+      expect(await store.incr('window', 1, 60_000)).toBe(2);
+      expect(await store.ttlMs('window')).toBeLessThanOrEqual(5_000);
+    });
+
+    it('keeps hashes', async () => {
+      await store.hashSet('h', { a: '1', b: '2' });
+      expect(await store.hashGet('h', 'a')).toBe('1');
+      expect(await store.hashGetAll('h')).toEqual({ a: '1', b: '2' });
+      expect(await store.hashIncr('h', 'n', 3)).toBe(3);
+      expect(await store.hashDel('h', 'a', 'zz')).toBe(1);
+      expect(await store.hashGetAll('missing')).toEqual({});
+    });
+
+    it('keeps lists in FIFO order and caps them to the newest entries', async () => {
+      expect(await store.listPush('q', ['1', '2'])).toBe(2);
+      expect(await store.listPush('q', ['3'])).toBe(3);
+      expect(await store.listPopFront('q')).toBe('1');
+      expect(await store.listRange('q', 0, -1)).toEqual(['2', '3']);
+      expect(await store.listPush('capped', ['a', 'b', 'c', 'd'], { maxLength: 3 })).toBe(3);
+      expect(await store.listRange('capped', 0, -1)).toEqual(['b', 'c', 'd']);
+      expect(await store.listRange('capped', -2, -1)).toEqual(['c', 'd']);
+      expect(await store.listLength('capped')).toBe(3);
+      expect(await store.listPopFront('empty')).toBeNull();
+    });
+
+    it('keeps sets', async () => {
+      expect(await store.setAdd('s', 'x', 'y', 'x')).toBe(2);
+      expect((await store.setMembers('s')).sort()).toEqual(['x', 'y']);
+      expect(await store.setRemove('s', 'x')).toBe(1);
+      expect(await store.setMembers('s')).toEqual(['y']);
+    });
+
+    it('orders sorted sets by score and ranges by score', async () => {
+      await store.sortedAdd('z', 30, 'c');
+      await store.sortedAdd('z', 10, 'a');
+      await store.sortedAdd('z', 20, 'b');
+      expect(await store.sortedRangeByScore('z', 0, 25)).toEqual([{ member: 'a', score: 10 }, { member: 'b', score: 20 }]);
+      expect(await store.sortedRangeByScore('z', 0, 100, 1)).toEqual([{ member: 'a', score: 10 }]);
+      expect(await store.sortedScore('z', 'c')).toBe(30);
+      expect(await store.sortedRemove('z', 'a')).toBe(1);
+      expect(await store.sortedScore('z', 'a')).toBeNull();
+    });
+
+    it('gives a lock to one owner, extends and releases it only for its token', async () => {
+      const token = await store.acquireLock('lock', 5_000);
+      expect(token).toBeTypeOf('string');
+      expect(await store.acquireLock('lock', 5_000)).toBeNull();
+      expect(await store.extendLock('lock', 'not-the-owner', 5_000)).toBe(false);
+      expect(await store.extendLock('lock', token!, 10_000)).toBe(true);
+      expect(await store.ttlMs('lock')).toBeGreaterThan(5_000);
+      expect(await store.releaseLock('lock', 'not-the-owner')).toBe(false);
+      expect(await store.releaseLock('lock', token!)).toBe(true);
+      expect(await store.acquireLock('lock', 5_000)).toBeTypeOf('string');
+    });
+
+    it('lets an expired lock be taken over', async () => {
+      const first = await store.acquireLock('lease', 50);
+      expect(first).not.toBeNull();
+      await sleep(100);
+      const second = await store.acquireLock('lease', 5_000);
+      expect(second).not.toBeNull();
+      expect(await store.releaseLock('lease', first!)).toBe(false);
+    });
+
+    it('runs atomic batches with the same result shapes as single commands', async () => {
+      const results = await store.atomic([
+        { op: 'setIfAbsent', key: 'once', value: '1', ttlMs: 5_000 },
+        { op: 'setIfAbsent', key: 'once', value: '2' },
+        { op: 'listPush', key: 'l', values: ['a', 'b', 'c'], maxLength: 2 },
+        { op: 'incr', key: 'n', by: 2 },
+        { op: 'set', key: 's', value: 'v' },
+        { op: 'get', key: 's' },
+        { op: 'expire', key: 'missing', ttlMs: 1000 },
+        { op: 'del', key: 's' },
+      ]);
+      expect(results).toEqual([true, false, 2, 2, undefined, 'v', false, 1]);
+      expect(await store.listRange('l', 0, -1)).toEqual(['b', 'c']);
+    });
+
+    it('deletes only keys under its own prefix', async () => {
+      await store.set('p:one', '1');
+      await store.set('p:two', '2');
+      await store.set('q:three', '3');
+      expect(await store.deleteByPrefix('p:')).toBe(2);
+      expect(await store.get('q:three')).toBe('3');
+    });
+  });
+}
+
+stateContract('memory', () => new MemoryStateStore({ prefix: 'test:' }));
+stateContract('redis', () => isolatedRedisStore('state-contract'));
