@@ -1,0 +1,47 @@
+import type { Writable } from 'node:stream';
+import type { ConversationRef, OutboundMessage, Outbound, SentMessage } from '../../src/gateway/types.js';
+
+const BOT_PREFIX = 'bot> ';
+
+/**
+ * Prints answers to a terminal. The message being streamed is the last block on
+ * screen, so an edit moves the cursor up over it, clears, and prints the new text.
+ */
+export class ConsoleOutbound implements Outbound {
+  private lastId = 0;
+  /** Id and height (in terminal rows) of the block currently at the bottom of the screen. */
+  private bottom: { id: string; rows: number } | undefined;
+
+  constructor(private readonly out: Writable & { columns?: number }, private readonly onPrinted: () => void) {}
+
+  async send(_conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
+    const id = String(++this.lastId);
+    let text = message.text;
+    if (message.buttons?.length) text += `\n${message.buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  ')}  (type :press <n>)`;
+    if (message.suggestions?.length) text += `\nTry: ${message.suggestions.map((s) => `"${s}"`).join(', ')}`;
+    this.print(id, text);
+    this.lastButtons = message.buttons ?? [];
+    return { id };
+  }
+
+  async edit(_conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
+    if (this.bottom?.id === message.id) {
+      // Up to the first row of the block, then clear to the end of the screen.
+      this.out.write(`\x1b[${this.bottom.rows}F\x1b[J`);
+    }
+    this.print(message.id, text);
+  }
+
+  async typing(): Promise<void> {}
+
+  lastButtons: { label: string; value: string }[] = [];
+
+  private print(id: string, text: string): void {
+    const block = `${BOT_PREFIX}${text}`;
+    this.out.write(`${block}\n`);
+    const width = this.out.columns ?? 80;
+    const rows = block.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / width)), 0);
+    this.bottom = { id, rows };
+    this.onPrinted();
+  }
+}
