@@ -1,0 +1,185 @@
+import type { UploadInput } from '../../upstream/api.js';
+import type { Capabilities, InboundAttachment } from '../types.js';
+import { AttachmentTooLargeError, AttachmentUnavailableError, TranscoderUnavailableError, UndecodableAudioError } from './errors.js';
+import { MEDIA_LIMITS, type MediaLimits } from './limits.js';
+import { formatBytes, say } from './messages.js';
+import {
+  acceptedNames, ASK_TYPE, checkCombination, checkFormat, classOf, declaredClass, enabledClasses, isEnabled,
+  nounFor, serviceLimit, type MediaSettings,
+} from './policy.js';
+import { sniffMedia, type SniffedMedia } from './sniff.js';
+import { toWav } from './transcode.js';
+import type { MediaClass, MediaRefusal, PreparedMedia } from './types.js';
+
+export interface PrepareContext {
+  settings: MediaSettings;
+  capabilities: Pick<Capabilities, 'maxDownloadBytes'>;
+  /** Uploads one file to the service (GetPreUploadUrl → PUT → confirm) and returns its id. */
+  upload: (file: UploadInput) => Promise<{ fileId: number }>;
+  limits?: Partial<MediaLimits>;
+  /** ffmpeg for audio that is not OGG/Opus or WAV; default "ffmpeg" on PATH. */
+  ffmpegPath?: string;
+  signal?: AbortSignal;
+}
+
+interface Fetched {
+  attachment: InboundAttachment;
+  bytes: Uint8Array;
+  sniffed: SniffedMedia;
+  mediaClass: MediaClass;
+}
+
+const refuse = (reason: MediaRefusal['reason'], message: string): MediaRefusal => ({ reason, message });
+
+/**
+ * Turns a message's attachments into ClientAsk fileIds, or into one refusal to
+ * reply with. Order: policy on what the platform declared (no download yet) →
+ * size-capped download → sniff → policy on the real bytes → voice/audio to WAV →
+ * upload. Nothing is uploaded unless every attachment passed, so a refused
+ * message leaves no orphan files. Upload errors (service down) are thrown as is.
+ */
+export async function prepareAttachments(
+  attachments: InboundAttachment[],
+  context: PrepareContext,
+): Promise<PreparedMedia | MediaRefusal> {
+  if (attachments.length === 0) return { chatAskType: 'Text', fileIds: [], notes: [] };
+  const limits: MediaLimits = { ...MEDIA_LIMITS, ...context.limits };
+
+  const early = checkDeclared(attachments, context, limits);
+  if (early) return early;
+
+  const fetched: Fetched[] = [];
+  for (const attachment of attachments) {
+    const result = await fetchAndSniff(attachment, context, limits);
+    if ('reason' in result) return result;
+    fetched.push(result);
+  }
+  const mixed = checkCombination(fetched.map((file) => file.mediaClass), limits);
+  if (mixed) return mixed;
+
+  const payloads: Uint8Array[] = [];
+  for (const file of fetched) {
+    const payload = file.mediaClass === 'audio' ? await convertAudio(file, context, limits) : file.bytes;
+    if ('reason' in payload) return payload;
+    payloads.push(payload);
+  }
+
+  const uploads = fetched.map((file, index) => {
+    const isWav = file.mediaClass === 'audio';
+    return context.upload({
+      bytes: payloads[index] ?? file.bytes,
+      fileName: `${file.mediaClass}-${index + 1}.${isWav ? 'wav' : file.sniffed.ext}`,
+      contentType: isWav ? 'audio/wav' : file.sniffed.mime,
+    });
+  });
+  const fileIds = (await Promise.all(uploads)).map((uploaded) => uploaded.fileId);
+  const [first] = fetched;
+  return {
+    chatAskType: first ? ASK_TYPE[first.mediaClass] : 'Text',
+    fileIds,
+    notes: fetched.map(noteFor),
+  };
+}
+
+/** Everything that can be refused from the platform's announcement alone, before any byte is fetched. */
+function checkDeclared(attachments: InboundAttachment[], context: PrepareContext, limits: MediaLimits): MediaRefusal | undefined {
+  const known: MediaClass[] = [];
+  for (const attachment of attachments) {
+    const declared = declaredClass(attachment.kind);
+    if (declared === 'sticker') return refuse('unsupported', say.sticker());
+    if (declared && !isEnabled(declared, context.settings)) return refuse('disabled', say.disabled(declared));
+    if (!declared && enabledClasses(context.settings).length === 0) return refuse('disabled', say.nothingAccepted());
+    if (declared) known.push(declared);
+  }
+  const combination = checkCombination(known, limits);
+  if (combination) return combination;
+  for (const attachment of attachments) {
+    if (attachment.size !== undefined && attachment.size > downloadCap(attachment, context, limits)) {
+      return tooLargeToFetch(attachment, context, limits, attachment.size);
+    }
+  }
+  return undefined;
+}
+
+/** The most bytes worth downloading: the service's limit for the kind, and what the platform lets us download. */
+function downloadCap(attachment: InboundAttachment, context: PrepareContext, limits: MediaLimits): number {
+  return Math.min(serviceCapOf(attachment, context, limits), context.capabilities.maxDownloadBytes);
+}
+
+function serviceCapOf(attachment: InboundAttachment, context: PrepareContext, limits: MediaLimits): number {
+  const declared = declaredClass(attachment.kind);
+  if (declared && declared !== 'sticker') return serviceLimit(declared, limits);
+  // A document can turn out to be any class this chatbot accepts.
+  return Math.max(0, ...enabledClasses(context.settings).map((mediaClass) => serviceLimit(mediaClass, limits)));
+}
+
+function tooLargeToFetch(attachment: InboundAttachment, context: PrepareContext, limits: MediaLimits, size?: number): MediaRefusal {
+  const serviceCap = serviceCapOf(attachment, context, limits);
+  const platformCap = context.capabilities.maxDownloadBytes;
+  const declared = declaredClass(attachment.kind);
+  if (platformCap < serviceCap) {
+    const noun = declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file';
+    return refuse('too-large', say.tooLargeToDownload(noun, platformCap, size));
+  }
+  if (declared && declared !== 'sticker') {
+    return refuse('too-large', say.tooLarge(nounFor(declared, attachment.kind), declared, serviceCap, size));
+  }
+  return refuse('too-large', say.tooLargeFile(serviceCap, size));
+}
+
+async function fetchAndSniff(attachment: InboundAttachment, context: PrepareContext, limits: MediaLimits): Promise<Fetched | MediaRefusal> {
+  const cap = downloadCap(attachment, context, limits);
+  let bytes: Uint8Array;
+  try {
+    bytes = await attachment.fetch({ maxBytes: cap, signal: context.signal });
+  } catch (error) {
+    if (error instanceof AttachmentTooLargeError) {
+      // The declared size was wrong or missing, so the only size we know is "more than the cap".
+      const known = attachment.size !== undefined && attachment.size > cap ? attachment.size : undefined;
+      return tooLargeToFetch(attachment, context, limits, known);
+    }
+    if (error instanceof AttachmentUnavailableError) {
+      const declared = declaredClass(attachment.kind);
+      return refuse('unavailable', say.unavailable(declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file'));
+    }
+    throw error;
+  }
+  // An adapter that ignored maxBytes must not get past the limit either.
+  if (bytes.length > cap) return tooLargeToFetch(attachment, context, limits, bytes.length);
+
+  const sniffed = await sniffMedia(bytes);
+  const mediaClass = classOf(sniffed, attachment.kind);
+  if (!mediaClass) {
+    const names = acceptedNames(context.settings);
+    return refuse('unsupported', say.notMedia(sniffed.ext === 'bin' ? undefined : sniffed.ext, names));
+  }
+  if (!isEnabled(mediaClass, context.settings)) return refuse('disabled', say.disabled(mediaClass));
+  const format = checkFormat(sniffed, mediaClass);
+  if (format) return format;
+  const limit = serviceLimit(mediaClass, limits);
+  if (bytes.length > limit) {
+    return refuse('too-large', say.tooLarge(nounFor(mediaClass, attachment.kind), mediaClass, limit, bytes.length));
+  }
+  return { attachment, bytes, sniffed, mediaClass };
+}
+
+async function convertAudio(file: Fetched, context: PrepareContext, limits: MediaLimits): Promise<Uint8Array | MediaRefusal> {
+  const noun = nounFor('audio', file.attachment.kind);
+  try {
+    return await toWav(file.bytes, file.sniffed, {
+      ffmpegPath: context.ffmpegPath,
+      signal: context.signal,
+      maxWavBytes: limits.audioBytes,
+    });
+  } catch (error) {
+    if (error instanceof TranscoderUnavailableError) return refuse('transcoder-missing', say.transcoderMissing(file.sniffed.ext));
+    if (error instanceof UndecodableAudioError) return refuse('unsupported', say.undecodableAudio(noun));
+    if (error instanceof AttachmentTooLargeError) return refuse('too-large', say.tooLong(noun, limits.audioBytes));
+    throw error;
+  }
+}
+
+function noteFor(file: Fetched): string {
+  const duration = file.attachment.durationSeconds === undefined ? '' : `, ${Math.round(file.attachment.durationSeconds)} s`;
+  return `${nounFor(file.mediaClass, file.attachment.kind)} (${file.sniffed.mime}, ${formatBytes(file.bytes.length)}${duration})`;
+}
