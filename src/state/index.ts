@@ -2,7 +2,9 @@ import { MemoryStateStore } from './memory.js';
 import { RedisStateStore } from './redis.js';
 import type { StateStore } from './types.js';
 
-export type { AtomicCommand, StateStore } from './types.js';
+export type {
+  AtomicCommand, ConversationQueueKeys, QueueAdvanceResult, QueueClaim, QueueOfferOptions, QueueOfferResult, StateStore,
+} from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
 export { RedisStateStore } from './redis.js';

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_KEY_PREFIX, type AtomicCommand, type StateStore } from './types.js';
+import {
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceResult, type QueueClaim,
+  type QueueOfferOptions, type QueueOfferResult, type StateStore,
+} from './types.js';
 
 type Value =
   | { type: 'string'; data: string }
@@ -210,13 +213,75 @@ export class MemoryStateStore implements StateStore {
     return results;
   }
 
+  // The queue steps below touch the entries synchronously (no await in between),
+  // so no other caller can interleave: the same atomicity as the Redis scripts.
+
+  async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
+    if (this.live(options.dedupeKey)) return { outcome: 'duplicate' };
+    this.setString(options.dedupeKey, '1', options.dedupeTtlMs);
+    const list = this.typed(keys.queue, 'list', true)!;
+    if (list.data.length >= options.maxLength) {
+      this.dropIfEmpty(keys.queue);
+      return { outcome: 'full', length: list.data.length };
+    }
+    list.data.push(entry);
+    this.typed(keys.pending, 'set', true)!.data.add(keys.member);
+    const token = this.takeLock(keys.lock, options.lockTtlMs);
+    return { outcome: 'queued', length: list.data.length, claim: token === null ? null : { token, head: list.data[0]! } };
+  }
+
+  async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
+    const token = this.takeLock(keys.lock, lockTtlMs);
+    if (token === null) return null;
+    const head = this.typed(keys.queue, 'list', false)?.data[0];
+    if (head !== undefined) return { token, head };
+    this.entries.delete(this.prefix + keys.lock);
+    this.unindex(keys);
+    return null;
+  }
+
+  async queueAdvance(
+    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [],
+  ): Promise<QueueAdvanceResult> {
+    await this.atomic(also);
+    const lock = this.live(keys.lock);
+    if (lock?.value.type !== 'string' || lock.value.data !== token) return { owned: false };
+    const list = this.typed(keys.queue, 'list', false);
+    list?.data.shift();
+    const next = list?.data[0];
+    if (next !== undefined) {
+      lock.expiresAt = Date.now() + lockTtlMs;
+      return { owned: true, next };
+    }
+    this.dropIfEmpty(keys.queue);
+    this.entries.delete(this.prefix + keys.lock);
+    this.unindex(keys);
+    return { owned: true, next: null };
+  }
+
+  private setString(key: string, value: string, ttlMs?: number): void {
+    this.entries.set(this.prefix + key, { value: { type: 'string', data: value }, expiresAt: ttlMs ? Date.now() + ttlMs : null });
+  }
+
+  private takeLock(key: string, ttlMs: number): string | null {
+    if (this.live(key)) return null;
+    const token = randomUUID();
+    this.setString(key, token, ttlMs);
+    return token;
+  }
+
+  private unindex(keys: ConversationQueueKeys): void {
+    this.typed(keys.pending, 'set', false)?.data.delete(keys.member);
+    this.dropIfEmpty(keys.pending);
+  }
+
   private runOne(c: AtomicCommand): Promise<unknown> {
     switch (c.op) {
       case 'get': return this.get(c.key);
       case 'set': return this.set(c.key, c.value, c.ttlMs ? { ttlMs: c.ttlMs } : {});
       case 'setIfAbsent': return this.setIfAbsent(c.key, c.value, c.ttlMs);
       case 'del': return this.del(c.key);
-      case 'incr': return this.incr(c.key, c.by ?? 1);
+      case 'incr': return this.incr(c.key, c.by ?? 1, c.ttlMs);
       case 'expire': return this.expire(c.key, c.ttlMs);
       case 'hashSet': return this.hashSet(c.key, c.fields);
       case 'hashDel': return this.hashDel(c.key, c.field);

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type ChainableCommander } from 'ioredis';
-import { DEFAULT_KEY_PREFIX, type AtomicCommand, type StateStore } from './types.js';
+import {
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceResult, type QueueClaim,
+  type QueueOfferOptions, type QueueOfferResult, type StateStore,
+} from './types.js';
 
 /** Compare-and-act scripts: a lock is only touched by the token that owns it. */
 const EXTEND_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
@@ -10,10 +13,41 @@ const INCR_WITH_TTL = `local v = redis.call('INCRBY', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return v`;
 
+/*
+ * The conversation queue's three steps (StateStore.queueOffer/queueClaim/queueAdvance).
+ * KEYS: 1 queue, 2 lock, 3 pending set (+ 4 dedupe for the offer).
+ */
+const QUEUE_OFFER = `if not redis.call('SET', KEYS[4], '1', 'PX', ARGV[2], 'NX') then return {'duplicate'} end
+local length = redis.call('LLEN', KEYS[1])
+if length >= tonumber(ARGV[3]) then return {'full', length} end
+length = redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[6])
+if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)} end
+return {'queued', length}`;
+const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return false end
+local head = redis.call('LINDEX', KEYS[1], 0)
+if head then return head end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[3])
+return false`;
+const QUEUE_ADVANCE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
+redis.call('LPOP', KEYS[1])
+local head = redis.call('LINDEX', KEYS[1], 0)
+if head then
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return {1, head}
+end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[3])
+return {1}`;
+
 type ScriptedRedis = Redis & {
   cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
   cbReleaseLock(key: string, token: string): Promise<number>;
   cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
+  cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
+    maxLength: number, token: string, lockTtlMs: number, member: string): Promise<[string, number?, string?]>;
+  cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string): Promise<string | null>;
 };
 
 export interface RedisStateOptions {
@@ -38,6 +72,9 @@ export class RedisStateStore implements StateStore {
     redis.defineCommand('cbExtendLock', { numberOfKeys: 1, lua: EXTEND_LOCK });
     redis.defineCommand('cbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
     redis.defineCommand('cbIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
+    redis.defineCommand('cbQueueOffer', { numberOfKeys: 4, lua: QUEUE_OFFER });
+    redis.defineCommand('cbQueueClaim', { numberOfKeys: 3, lua: QUEUE_CLAIM });
+    redis.defineCommand('cbQueueAdvance', { numberOfKeys: 3, lua: QUEUE_ADVANCE });
     this.redis = redis as ScriptedRedis;
   }
 
@@ -181,7 +218,11 @@ export class RedisStateStore implements StateStore {
       case 'set': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs); else multi.set(key, c.value); return 1;
       case 'setIfAbsent': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs, 'NX'); else multi.set(key, c.value, 'NX'); return 1;
       case 'del': multi.del(key); return 1;
-      case 'incr': multi.incrby(key, c.by ?? 1); return 1;
+      case 'incr':
+        if (!c.ttlMs) { multi.incrby(key, c.by ?? 1); return 1; }
+        // Creates the counter with its window only when absent; INCRBY keeps an existing expiry.
+        multi.set(key, '0', 'PX', c.ttlMs, 'NX').incrby(key, c.by ?? 1);
+        return 2;
       case 'expire': multi.pexpire(key, c.ttlMs); return 1;
       case 'hashSet': multi.hset(key, c.fields); return 1;
       case 'hashDel': multi.hdel(key, c.field); return 1;
@@ -196,6 +237,37 @@ export class RedisStateStore implements StateStore {
       case 'sortedAdd': multi.zadd(key, c.score, c.member); return 1;
       case 'sortedRemove': multi.zrem(key, c.member); return 1;
     }
+  }
+
+  async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
+    const token = randomUUID();
+    const [outcome, length = 0, head] = await this.redis.cbQueueOffer(
+      this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), this.k(options.dedupeKey), entry,
+      options.dedupeTtlMs, options.maxLength, token, options.lockTtlMs, keys.member,
+    );
+    if (outcome === 'duplicate') return { outcome };
+    if (outcome === 'full') return { outcome, length: Number(length) };
+    return { outcome: 'queued', length: Number(length), claim: outcome === 'claimed' ? { token, head: head! } : null };
+  }
+
+  async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
+    const token = randomUUID();
+    const head = await this.redis.cbQueueClaim(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member);
+    return head === null ? null : { token, head };
+  }
+
+  async queueAdvance(
+    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [],
+  ): Promise<QueueAdvanceResult> {
+    const multi = this.redis.multi();
+    for (const c of also) this.queue(multi, c);
+    // Defined commands are available on MULTI too; ioredis sends EVAL the first time per connection.
+    (multi as unknown as { cbQueueAdvance(...args: (string | number)[]): unknown })
+      .cbQueueAdvance(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member);
+    const results = await execOrThrow(multi);
+    const [owned, next] = results[results.length - 1] as [number, string?];
+    if (owned !== 1) return { owned: false };
+    return { owned: true, next: next ?? null };
   }
 
   async deleteByPrefix(subPrefix = ''): Promise<number> {

@@ -58,6 +58,32 @@ export interface StateStore {
   /** Runs the commands as one unit (MULTI/EXEC) and returns each result in order. */
   atomic(commands: readonly AtomicCommand[]): Promise<unknown[]>;
 
+  /*
+   * The conversation queue (src/gateway/queue.ts): a FIFO list, a lock owned by the
+   * one process that answers it, and a set indexing the conversations that have
+   * queued messages. Each step is one atomic round trip, so no message can slip in
+   * between "the queue looked empty" and "the lock was released" (vercel/chat#928).
+   */
+
+  /**
+   * Dedupe + capped push + claim, atomically: drops the entry when `dedupeKey`
+   * exists (a redelivery), refuses it when the queue already holds `maxLength`
+   * entries, otherwise appends it, indexes the conversation in `pending`, and takes
+   * the lock when it is free (`claim` then carries the token and the queue's head).
+   */
+  queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult>;
+  /** Takes a free lock of a queue that has entries (orphan takeover); null when locked or empty. */
+  queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null>;
+  /**
+   * Runs `also` (e.g. transcript and counter updates) and then, if `token` still
+   * owns the lock: removes the head, and either renews the lock and returns the
+   * next head, or releases the lock and unindexes the conversation when the queue
+   * is empty. `owned: false` when the lock was lost (nothing was removed).
+   */
+  queueAdvance(
+    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also?: readonly AtomicCommand[],
+  ): Promise<QueueAdvanceResult>;
+
   /** Deletes every key under this store's prefix (tests, `chatbridge reset-state`). */
   deleteByPrefix(subPrefix?: string): Promise<number>;
   /** Liveness check for /readyz and `chatbridge doctor`. */
@@ -71,7 +97,8 @@ export type AtomicCommand =
   | { op: 'set'; key: string; value: string; ttlMs?: number }
   | { op: 'setIfAbsent'; key: string; value: string; ttlMs?: number }
   | { op: 'del'; key: string }
-  | { op: 'incr'; key: string; by?: number }
+  /** With ttlMs: a counter created by this command expires after ttlMs (an existing one keeps its expiry). */
+  | { op: 'incr'; key: string; by?: number; ttlMs?: number }
   | { op: 'expire'; key: string; ttlMs: number }
   | { op: 'hashSet'; key: string; fields: Record<string, string> }
   | { op: 'hashDel'; key: string; field: string }
@@ -83,3 +110,33 @@ export type AtomicCommand =
   | { op: 'sortedRemove'; key: string; member: string };
 
 export const DEFAULT_KEY_PREFIX = 'cb:';
+
+export interface ConversationQueueKeys {
+  /** The FIFO list; its head is the message being answered. */
+  queue: string;
+  /** The lock of the process that answers this queue. */
+  lock: string;
+  /** The set of conversations with queued messages, and this conversation's member in it. */
+  pending: string;
+  member: string;
+}
+
+export interface QueueOfferOptions {
+  dedupeKey: string;
+  dedupeTtlMs: number;
+  /** Most entries the queue may hold; an offer beyond it is refused with `full`. */
+  maxLength: number;
+  lockTtlMs: number;
+}
+
+export interface QueueClaim {
+  token: string;
+  head: string;
+}
+
+export type QueueOfferResult =
+  | { outcome: 'duplicate' }
+  | { outcome: 'full'; length: number }
+  | { outcome: 'queued'; length: number; claim: QueueClaim | null };
+
+export type QueueAdvanceResult = { owned: false } | { owned: true; next: string | null };

@@ -128,6 +128,65 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(await store.listRange('l', 0, -1)).toEqual(['b', 'c']);
     });
 
+    it('atomic incr with a ttl gives a fresh counter its window and keeps an existing one', async () => {
+      expect(await store.atomic([{ op: 'incr', key: 'w', ttlMs: 5_000 }, { op: 'incr', key: 'w', by: 2, ttlMs: 60_000 }])).toEqual([1, 3]);
+      const ttl = await store.ttlMs('w');
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(5_000);
+    });
+
+    describe('conversation queue', () => {
+      const keys = { queue: 'cq:queue', lock: 'cq:lock', pending: 'cq:pending', member: 'conv-1' };
+      const offer = (entry: string, dedupeKey = `cq:dedupe:${entry}`, maxLength = 3) =>
+        store.queueOffer(keys, entry, { dedupeKey, dedupeTtlMs: 60_000, maxLength, lockTtlMs: 5_000 });
+
+      it('queues an offer, indexes the conversation and hands the lock and head to the first offer only', async () => {
+        const first = await offer('a');
+        expect(first).toMatchObject({ outcome: 'queued', length: 1, claim: { head: 'a' } });
+        const second = await offer('b');
+        expect(second).toEqual({ outcome: 'queued', length: 2, claim: null });
+        expect(await store.listRange(keys.queue, 0, -1)).toEqual(['a', 'b']);
+        expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
+      });
+
+      it('drops a redelivered offer and refuses one beyond the cap without queueing it', async () => {
+        await offer('a', 'same');
+        expect(await offer('a-again', 'same')).toEqual({ outcome: 'duplicate' });
+        await offer('b');
+        await offer('c');
+        expect(await offer('d')).toEqual({ outcome: 'full', length: 3 });
+        expect(await store.listRange(keys.queue, 0, -1)).toEqual(['a', 'b', 'c']);
+      });
+
+      it('advances only for the lock owner, returning the next head, then releases and unindexes when empty', async () => {
+        const first = await offer('a');
+        await offer('b');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        expect(await store.queueAdvance(keys, 'someone-else', 5_000)).toEqual({ owned: false });
+        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:log', values: ['answered a'] }]))
+          .toEqual({ owned: true, next: 'b' });
+        expect(await store.listRange('cq:log', 0, -1)).toEqual(['answered a']);
+        expect(await store.queueAdvance(keys, token, 5_000)).toEqual({ owned: true, next: null });
+        expect(await store.get(keys.lock)).toBeNull();
+        expect(await store.setMembers(keys.pending)).toEqual([]);
+        // The next offer finds the lock free and claims it: nothing is stranded after a release.
+        expect(await offer('c')).toMatchObject({ outcome: 'queued', claim: { head: 'c' } });
+      });
+
+      it('lets an orphaned queue be claimed once its lock expired, and forgets an empty one', async () => {
+        await store.queueOffer(keys, 'a', { dedupeKey: 'd1', dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 50 });
+        expect(await store.queueClaim(keys, 5_000)).toBeNull();
+        await sleep(100);
+        const claim = await store.queueClaim(keys, 5_000);
+        expect(claim).toMatchObject({ head: 'a' });
+        expect(await store.queueAdvance(keys, claim!.token, 5_000)).toEqual({ owned: true, next: null });
+        await store.setAdd(keys.pending, keys.member);
+        expect(await store.queueClaim(keys, 5_000)).toBeNull();
+        expect(await store.setMembers(keys.pending)).toEqual([]);
+        expect(await store.get(keys.lock)).toBeNull();
+      });
+    });
+
     it('deletes only keys under its own prefix', async () => {
       await store.set('p:one', '1');
       await store.set('p:two', '2');
