@@ -139,7 +139,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
     waitFor: (predicate, { timeoutMs = 5000, what } = {}) => new Promise<void>((resolve, reject) => {
       const check = (): void => {
-        let satisfied = false;
+        let satisfied: boolean;
         try {
           satisfied = predicate();
         } catch (error) {
