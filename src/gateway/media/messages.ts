@@ -38,7 +38,7 @@ export const say = {
   /** Over the service's limit for the category. `size` undefined: the download passed the limit. */
   tooLarge(noun: MediaNoun, category: Exclude<MediaCategory, 'other'>, limit: number, size?: number): string {
     const limitText = `${formatBytes(limit)} per ${LIMIT_UNIT[category]}`;
-    if (size === undefined) return `This ${noun} is larger than ${limitText}, the limit. Please send a smaller one.`;
+    if (size === undefined) return `This ${noun} is larger than the limit of ${limitText}. Please send a smaller one.`;
     return `This ${noun} is ${formatBytes(size)}; the limit is ${limitText}.`;
   },
   /** Over what the platform lets a bot download, which is below the service's limit. */

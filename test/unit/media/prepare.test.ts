@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
 import { prepareAttachments, type PrepareContext } from '../../../src/gateway/media/prepare.js';
 import { isMediaRefusal, type MediaRefusal, type PreparedMedia } from '../../../src/gateway/media/types.js';
 import type { InboundAttachment } from '../../../src/gateway/types.js';

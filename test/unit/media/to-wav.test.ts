@@ -42,6 +42,12 @@ describe('toWav: OGG/Opus voice notes, decoded without ffmpeg', () => {
   });
 });
 
+describe('toWav: cancellation', () => {
+  it('does no work for a request that was already cancelled', async () => {
+    await expect(convert(fixture('voice-440hz-2s.ogg'), { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+  });
+});
+
 describe('toWav: WAV', () => {
   it('passes a WAV through untouched', async () => {
     const wav = encodeWav(new Int16Array([0, 1000, -1000, 0]), 16_000);
