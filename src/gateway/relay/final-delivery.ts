@@ -1,0 +1,138 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../logger.js';
+import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../types.js';
+import { BUTTONS_MESSAGE_TEXT, SUPERSEDED_MESSAGE_TEXT } from './policy.js';
+import { renderFinal } from './rendering.js';
+import type { PacingPolicy } from './types.js';
+
+/** A 429 without retry_after: wait this long, Telegram's usual answer for one chat. */
+export const DEFAULT_RETRY_AFTER_MS = 1_000;
+
+export interface DeliveryContext {
+  outbound: Outbound;
+  conversation: ConversationRef;
+  capabilities: Capabilities;
+  pacing: PacingPolicy;
+  logger: Logger;
+  signal?: AbortSignal | undefined;
+  stats: { rateLimited: number };
+}
+
+/** A message on screen holding part of the answer. */
+export interface ScreenSlot {
+  /** The platform's handle, when it gave one (a native stream gives none). */
+  message?: SentMessage;
+  /** What it shows; null when it must be replaced whatever the text (a native stream still open). */
+  text: string | null;
+  /** Replaces its text (an edit, or closing a native stream); absent when it cannot change. */
+  replace?: (text: string) => Promise<void>;
+}
+
+export function isPlatformError(error: unknown, kind: PlatformError['kind']): error is PlatformError {
+  return error instanceof PlatformError && error.kind === kind;
+}
+
+/** A slot for a message we sent, editable when the platform can edit. */
+export function messageSlot(context: DeliveryContext, message: SentMessage, text: string): ScreenSlot {
+  const edit = context.capabilities.canEdit ? context.outbound.edit?.bind(context.outbound) : undefined;
+  return edit ? { message, text, replace: (next) => edit(context.conversation, message, next) } : { message, text };
+}
+
+/**
+ * Runs one final platform call, waiting retry_after on each 429 while the
+ * policy's tries and time budget allow, then rethrows: the caller falls back
+ * to a new message rather than lose the text.
+ */
+export async function withFinalRetries<T>(context: DeliveryContext, call: () => Promise<T>): Promise<T> {
+  let waitedMs = 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isPlatformError(error, 'rate-limited')) throw error;
+      context.stats.rateLimited++;
+      const waitMs = error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
+      const outOfTries = attempt >= context.pacing.finalAttempts;
+      if (outOfTries || waitedMs + waitMs > context.pacing.finalRetryBudgetMs || context.signal?.aborted) throw error;
+      waitedMs += waitMs;
+      await sleep(waitMs, undefined, context.signal ? { signal: context.signal } : {}).catch(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+/**
+ * Makes the final answer the last thing on screen: rendered and split within
+ * the platform's limit, the first chunks replacing the messages already shown,
+ * the rest sent as new messages. A format the platform refuses is sent again as
+ * plain text. Returns the messages holding the answer, in reading order.
+ */
+export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[], markdown: string, buttons?: Button[]): Promise<SentMessage[]> {
+  const placed: ScreenSlot[] = [];
+  try {
+    await place(context, screen, renderFinal(markdown, context.capabilities), buttons, placed);
+  } catch (error) {
+    if (!isPlatformError(error, 'bad-format')) throw error;
+    context.logger.warn({ err: error }, 'the platform refused the formatted answer; sending it as plain text');
+    const onScreen = [...placed, ...screen.slice(placed.length)];
+    placed.length = 0;
+    await place(context, onScreen, renderFinal(markdown, context.capabilities, 'plain'), buttons, placed);
+  }
+  return placed.flatMap((slot) => (slot.message ? [slot.message] : []));
+}
+
+async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: string[], buttons: Button[] | undefined, placed: ScreenSlot[]): Promise<void> {
+  const withButtons = context.capabilities.buttons && buttons && buttons.length > 0 ? buttons : undefined;
+  let replacing = true;
+  for (const [index, chunk] of chunks.entries()) {
+    const isLast = index === chunks.length - 1;
+    const slot = replacing ? screen[index] : undefined;
+    if (slot && (await replaceInPlace(context, slot, chunk))) {
+      placed.push(slot);
+      continue;
+    }
+    // From the first message that cannot be replaced on, the answer continues in new
+    // messages, so it still reads in order (the stale one keeps its partial text).
+    replacing = false;
+    const message = await withFinalRetries(context, () =>
+      context.outbound.send(context.conversation, { text: chunk, ...(isLast && withButtons ? { buttons: withButtons } : {}) }),
+    );
+    placed.push(messageSlot(context, message, chunk));
+  }
+  if (replacing) await retireSurplus(context, screen.slice(chunks.length));
+  // Still replacing at the end means the last chunk went into an existing message,
+  // and `replace` cannot attach buttons: they come in a message of their own.
+  if (withButtons && replacing) {
+    await withFinalRetries(context, () => context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons: withButtons }));
+  }
+}
+
+/** True when the slot now shows `text`; false when it could not be changed (caller sends a new message). */
+async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: string): Promise<boolean> {
+  if (slot.text === text) return true;
+  const replace = slot.replace;
+  if (!replace) return false;
+  try {
+    await withFinalRetries(context, () => replace(text));
+  } catch (error) {
+    if (isPlatformError(error, 'bad-format')) throw error;
+    if (!isPlatformError(error, 'not-modified')) {
+      context.logger.warn({ err: error, message: slot.message?.id }, 'final update failed; sending the text as a new message');
+      return false;
+    }
+  }
+  slot.text = text;
+  return true;
+}
+
+/** Messages an intermediate render needed but the final does not (the final came out shorter). */
+async function retireSurplus(context: DeliveryContext, surplus: ScreenSlot[]): Promise<void> {
+  for (const slot of surplus) {
+    try {
+      if (slot.replace && slot.text !== SUPERSEDED_MESSAGE_TEXT) await slot.replace(SUPERSEDED_MESSAGE_TEXT);
+    } catch (error) {
+      context.logger.warn({ err: error, message: slot.message?.id }, 'could not empty a message the final answer no longer needs');
+    }
+  }
+}

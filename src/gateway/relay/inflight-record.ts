@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ConversationRef } from '../types.js';
+
+/**
+ * The shape of an in-flight answer in the state store (DESIGN.md §4). One hash per
+ * answer plus one sorted set indexing them by last update time, so recovery finds
+ * stale answers with one range query instead of a key scan.
+ *
+ *   inflight:index        sorted set   member = answer id, score = updatedAt (ms)
+ *   inflight:<answer id>  hash         the fields of `InflightRecord`
+ */
+export const INFLIGHT_INDEX_KEY = 'inflight:index';
+export const inflightKey = (answerId: string): string => `inflight:${answerId}`;
+
+/**
+ * An answer that takes longer than this refreshes its record, so other processes
+ * can tell a long answer from a dead process.
+ */
+export const INFLIGHT_HEARTBEAT_MS = 20_000;
+
+/** Default age after which a record whose owner cannot be checked directly counts as abandoned: 3 missed heartbeats. */
+export const INFLIGHT_STALE_AFTER_MS = 3 * INFLIGHT_HEARTBEAT_MS;
+
+/**
+ * Floor of that age for owners on other hosts, whatever the caller asks: below
+ * two heartbeats a live answer elsewhere could be mistaken for a dead one.
+ */
+export const INFLIGHT_MIN_SILENCE_MS = 2 * INFLIGHT_HEARTBEAT_MS;
+
+/** A hash whose index entry was lost (crash during recovery) must not live forever. */
+export const INFLIGHT_RECORD_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Who is writing an answer: `boot` tells two incarnations of one pid apart (pid 1 in containers). */
+export interface ProcessIdentity {
+  host: string;
+  pid: number;
+  boot: string;
+}
+
+export const THIS_PROCESS: ProcessIdentity = { host: hostname(), pid: process.pid, boot: randomUUID() };
+
+export interface InflightRecord {
+  conversation: ConversationRef;
+  owner: ProcessIdentity;
+  /** Ids of the visible messages holding the answer so far, in reading order. */
+  messageIds: string[];
+  /** What the last of those messages showed, already rendered in the platform's format. */
+  lastText: string;
+  startedAt: number;
+  updatedAt: number;
+  /** Its process gave up on it (the answer stream failed): recover it at the next run. */
+  abandoned: boolean;
+}
+
+export function encodeRecord(record: Partial<InflightRecord>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (record.conversation) fields.conversation = JSON.stringify(record.conversation);
+  if (record.owner) fields.owner = JSON.stringify(record.owner);
+  if (record.messageIds) fields.messageIds = JSON.stringify(record.messageIds);
+  if (record.lastText !== undefined) fields.lastText = record.lastText;
+  if (record.startedAt !== undefined) fields.startedAt = String(record.startedAt);
+  if (record.updatedAt !== undefined) fields.updatedAt = String(record.updatedAt);
+  if (record.abandoned !== undefined) fields.abandoned = record.abandoned ? '1' : '0';
+  return fields;
+}
+
+/** Null for a hash that is gone or was not written by us. */
+export function decodeRecord(fields: Record<string, string>): InflightRecord | null {
+  try {
+    if (!fields.conversation || !fields.owner) return null;
+    return {
+      conversation: JSON.parse(fields.conversation) as ConversationRef,
+      owner: JSON.parse(fields.owner) as ProcessIdentity,
+      messageIds: fields.messageIds ? (JSON.parse(fields.messageIds) as string[]) : [],
+      lastText: fields.lastText ?? '',
+      startedAt: Number(fields.startedAt ?? 0),
+      updatedAt: Number(fields.updatedAt ?? 0),
+      abandoned: fields.abandoned === '1',
+    };
+  } catch {
+    return null;
+  }
+}

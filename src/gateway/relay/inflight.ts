@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../logger.js';
+import type { AtomicCommand, StateStore } from '../../state/index.js';
+import type { ConversationRef, SentMessage } from '../types.js';
+import {
+  INFLIGHT_HEARTBEAT_MS,
+  INFLIGHT_INDEX_KEY,
+  INFLIGHT_RECORD_TTL_MS,
+  THIS_PROCESS,
+  encodeRecord,
+  inflightKey,
+  type ProcessIdentity,
+} from './inflight-record.js';
+
+export interface InflightRecorderOptions {
+  heartbeatMs?: number;
+  /** The process recorded as owner; another identity only in tests of recovery. */
+  owner?: ProcessIdentity;
+  /** Clock for the recorded times; another one only in tests of recovery. */
+  now?: () => number;
+}
+
+/**
+ * Keeps a record of every answer being shown, so that a process that restarts
+ * after a crash can tell the user that a half-written answer was interrupted
+ * (`recoverInterruptedAnswers`). Writes are few on purpose: one when the answer
+ * starts, one per new message id, one when it ends, and a heartbeat only for
+ * answers that outlive `heartbeatMs` (which also saves the latest visible text).
+ */
+export class InflightRecorder {
+  private readonly heartbeatMs: number;
+  private readonly owner: ProcessIdentity;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly state: StateStore,
+    options: InflightRecorderOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? INFLIGHT_HEARTBEAT_MS;
+    this.owner = options.owner ?? THIS_PROCESS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Records that an answer starts in `conversation`. Never throws: a state failure only loses recoverability. */
+  begin(conversation: ConversationRef, logger: Logger): InflightAnswer {
+    return new InflightAnswer(this.state, randomUUID(), conversation, this.owner, this.now, this.heartbeatMs, logger);
+  }
+}
+
+export class InflightAnswer {
+  private readonly key: string;
+  private readonly messageIds: string[] = [];
+  private lastText = '';
+  private savedText = '';
+  /** Writes of one answer run in order, off the platform's path (nobody awaits Redis between edits). */
+  private writes: Promise<void>;
+  private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly state: StateStore,
+    readonly id: string,
+    conversation: ConversationRef,
+    owner: ProcessIdentity,
+    private readonly now: () => number,
+    heartbeatMs: number,
+    private readonly logger: Logger,
+  ) {
+    this.key = inflightKey(id);
+    const startedAt = now();
+    const fields = encodeRecord({ conversation, owner, messageIds: [], lastText: '', startedAt, updatedAt: startedAt, abandoned: false });
+    this.writes = Promise.resolve();
+    this.write([
+      { op: 'hashSet', key: this.key, fields },
+      { op: 'expire', key: this.key, ttlMs: INFLIGHT_RECORD_TTL_MS },
+      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: startedAt, member: id },
+    ]);
+    this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
+    // A heartbeat alone must not keep a shutting-down process alive.
+    this.heartbeat.unref();
+  }
+
+  /** A new visible message holds part of the answer: saved at once, since recovery needs its id. */
+  messageCreated(message: SentMessage, visibleText: string): void {
+    this.messageIds.push(message.id);
+    this.lastText = visibleText;
+    this.savedText = visibleText;
+    const updatedAt = this.now();
+    this.write([
+      { op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: visibleText, updatedAt }) },
+      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
+    ]);
+  }
+
+  /** The last message now shows this text; saved with the next heartbeat, not now. */
+  textShown(visibleText: string): void {
+    this.lastText = visibleText;
+  }
+
+  /** The final answer was delivered: nothing left to recover. */
+  async finish(): Promise<void> {
+    this.close();
+    this.write([
+      { op: 'del', key: this.key },
+      { op: 'sortedRemove', key: INFLIGHT_INDEX_KEY, member: this.id },
+    ]);
+    await this.writes;
+  }
+
+  /** The answer cannot be finished by this process: the next recovery run annotates it. */
+  async abandon(): Promise<void> {
+    this.close();
+    this.write([
+      { op: 'hashSet', key: this.key, fields: encodeRecord({ lastText: this.lastText, abandoned: true }) },
+      // Score 0 puts it in every recovery run's range, whatever its age threshold.
+      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: 0, member: this.id },
+    ]);
+    await this.writes;
+  }
+
+  private beat(): void {
+    if (this.closed) return;
+    const updatedAt = this.now();
+    const fields = encodeRecord({ updatedAt, ...(this.lastText !== this.savedText ? { lastText: this.lastText } : {}) });
+    this.savedText = this.lastText;
+    this.write([
+      { op: 'hashSet', key: this.key, fields },
+      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
+    ]);
+  }
+
+  private close(): void {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+  }
+
+  private write(commands: AtomicCommand[]): void {
+    this.writes = this.writes
+      .then(async () => {
+        await this.state.atomic(commands);
+      })
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error, answer: this.id }, 'could not save the in-flight answer record');
+      });
+  }
+}

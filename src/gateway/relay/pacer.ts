@@ -1,0 +1,79 @@
+/**
+ * Runs intermediate updates one at a time: the next waits for the previous call
+ * to finish and for the pacing interval, and then shows the newest text (the
+ * updates in between are coalesced, never queued). One platform call in flight
+ * per conversation keeps the order of edits and spares the rate limit.
+ */
+
+/** What one update did, so the pacer knows how long to hold the next one. */
+export type UpdateOutcome =
+  | { kind: 'shown' }
+  /** Nothing worth a platform call yet; does not use up the interval. */
+  | { kind: 'waiting' }
+  /** 429: the update was skipped; the next one waits at least this long. */
+  | { kind: 'rate-limited'; retryAfterMs: number };
+
+export class UpdatePacer {
+  private inFlight: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pending = false;
+  private closed = false;
+  private lastShownAt = Number.NEGATIVE_INFINITY;
+  private notBefore = 0;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly update: () => Promise<UpdateOutcome>,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** New text is available; it will be shown as soon as pacing allows. */
+  offer(): void {
+    if (this.closed) return;
+    this.pending = true;
+    this.schedule();
+  }
+
+  /** Stops scheduling and waits for the call in flight, so the final update is the only one left. */
+  async drain(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.inFlight) await this.inFlight;
+  }
+
+  private schedule(): void {
+    if (this.closed || this.inFlight || this.timer || !this.pending) return;
+    const now = Date.now();
+    const wait = Math.max(0, this.lastShownAt + this.intervalMs - now, this.notBefore - now);
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.run();
+      }, wait);
+    } else {
+      this.run();
+    }
+  }
+
+  private run(): void {
+    if (this.closed || !this.pending) return;
+    this.pending = false;
+    const startedAt = Date.now();
+    this.inFlight = this.update()
+      .then((outcome) => {
+        if (outcome.kind === 'shown') this.lastShownAt = startedAt;
+        if (outcome.kind === 'rate-limited') {
+          this.lastShownAt = startedAt;
+          this.notBefore = Date.now() + outcome.retryAfterMs;
+          // The skipped text is still owed to the user: try again once allowed.
+          this.pending = true;
+        }
+      })
+      .catch(this.onError)
+      .finally(() => {
+        this.inFlight = null;
+        this.schedule();
+      });
+  }
+}

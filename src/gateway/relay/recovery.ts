@@ -1,0 +1,103 @@
+import type { Logger } from '../../logger.js';
+import type { StateStore } from '../../state/index.js';
+import type { Capabilities, ConversationRef, Outbound } from '../types.js';
+import {
+  INFLIGHT_INDEX_KEY,
+  INFLIGHT_MIN_SILENCE_MS,
+  INFLIGHT_STALE_AFTER_MS,
+  THIS_PROCESS,
+  decodeRecord,
+  inflightKey,
+  type InflightRecord,
+  type ProcessIdentity,
+} from './inflight-record.js';
+import { fitsOneMessage, renderFinal } from './rendering.js';
+
+/** Appended to the half-shown answer (or sent alone when it cannot be edited). */
+export const INTERRUPTED_NOTE = '\n\n(This answer was interrupted. It will be answered again.)';
+
+/** Records handled per run; a periodic run picks up the rest. */
+export const RECOVERY_BATCH_SIZE = 100;
+
+export interface RecoveryOptions {
+  state: StateStore;
+  /** The platform of a recorded conversation; undefined when that bot is not configured here. */
+  outboundFor(conversation: ConversationRef): { outbound: Outbound; capabilities: Capabilities } | undefined;
+  logger: Logger;
+  /** Age after which a record whose owner cannot be checked counts as abandoned. */
+  olderThanMs?: number;
+}
+
+/**
+ * Finds answers whose process is gone (at startup, or periodically), tells the
+ * user in each conversation that the answer was interrupted, and forgets them.
+ * Safe to run from several processes at once: each record is claimed by exactly
+ * one of them. Returns how many answers were recovered.
+ */
+export async function recoverInterruptedAnswers(options: RecoveryOptions): Promise<number> {
+  const { state, logger } = options;
+  const olderThanMs = options.olderThanMs ?? INFLIGHT_STALE_AFTER_MS;
+  const now = Date.now();
+  const candidates = await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, now - olderThanMs, RECOVERY_BATCH_SIZE);
+  let recovered = 0;
+  for (const { member: answerId } of candidates) {
+    const record = decodeRecord(await state.hashGetAll(inflightKey(answerId)));
+    if (record && !isAbandoned(record, now, olderThanMs, THIS_PROCESS)) continue;
+    // Removing the index entry is the claim: only the process whose ZREM removed it goes on.
+    if ((await state.sortedRemove(INFLIGHT_INDEX_KEY, answerId)) === 0) continue;
+    if (record) {
+      try {
+        if (await tellInterrupted(record, options)) recovered++;
+      } catch (error) {
+        logger.warn({ err: error, answer: answerId, conversation: record.conversation }, 'could not tell the user an answer was interrupted');
+      }
+    }
+    await state.del(inflightKey(answerId));
+  }
+  return recovered;
+}
+
+/** Whether the record's process has stopped working on it. */
+export function isAbandoned(record: InflightRecord, now: number, olderThanMs: number, self: ProcessIdentity): boolean {
+  if (record.abandoned) return true;
+  // Ours and not abandoned: still being written by this very process.
+  if (record.owner.boot === self.boot) return false;
+  if (record.owner.host === self.host) {
+    // Same pid, other boot: a previous run of this process (pid 1 in a restarted container).
+    if (record.owner.pid === self.pid || !processIsAlive(record.owner.pid)) return true;
+  }
+  return now - record.updatedAt >= Math.max(olderThanMs, INFLIGHT_MIN_SILENCE_MS);
+}
+
+async function tellInterrupted(record: InflightRecord, options: RecoveryOptions): Promise<boolean> {
+  const target = options.outboundFor(record.conversation);
+  if (!target) {
+    options.logger.warn({ conversation: record.conversation }, 'an interrupted answer belongs to a bot not configured here; dropping it');
+    return false;
+  }
+  const { outbound, capabilities } = target;
+  const note = renderFinal(INTERRUPTED_NOTE.trim(), capabilities)[0] ?? INTERRUPTED_NOTE.trim();
+  const lastMessageId = record.messageIds.at(-1);
+  const separator = INTERRUPTED_NOTE.slice(0, INTERRUPTED_NOTE.length - INTERRUPTED_NOTE.trimStart().length);
+  const annotated = `${record.lastText}${separator}${note}`;
+  if (lastMessageId && record.lastText && capabilities.canEdit && outbound.edit && fitsOneMessage(annotated, capabilities)) {
+    try {
+      await outbound.edit(record.conversation, { id: lastMessageId }, annotated);
+      return true;
+    } catch (error) {
+      options.logger.info({ err: error, message: lastMessageId }, 'could not edit the interrupted message; sending the note instead');
+    }
+  }
+  await outbound.send(record.conversation, { text: note });
+  return true;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

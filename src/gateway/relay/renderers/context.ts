@@ -1,0 +1,37 @@
+import type { Button, SentMessage } from '../../types.js';
+import type { DeliveryContext } from '../final-delivery.js';
+import type { InflightAnswer } from '../inflight.js';
+import type { RendererKind } from '../types.js';
+
+/** What every renderer of one answer shares. */
+export interface RenderContext extends DeliveryContext {
+  isGroup: boolean;
+  inflight: InflightAnswer;
+  /** Call before the first visible output: stops the typing indicator (and waits for its call in flight). */
+  beforeFirstVisible(): Promise<void>;
+}
+
+/** One way of showing an answer while it is written. */
+export interface StreamRenderer {
+  readonly kind: RendererKind;
+  /** True once the renderer gave up mid-answer; the relay continues with the edit renderer. */
+  readonly failed: boolean;
+  /** The Markdown received so far grew. Never waits for the platform. */
+  onText(markdown: string): void;
+  /** Stops intermediate updates and waits for the one in flight. */
+  settle(): Promise<void>;
+  /** Makes the final answer visible (call after `settle`). */
+  finish(finalMarkdown: string, buttons?: Button[]): Promise<SentMessage[]>;
+  /** Called when the relay replaces a failed renderer: close what it left open, best effort. */
+  retire?(): Promise<void>;
+}
+
+export function intervalFor(context: RenderContext): number {
+  return context.isGroup ? context.pacing.editIntervalMs.group : context.pacing.editIntervalMs.private;
+}
+
+export function logUpdateError(context: RenderContext, renderer: RendererKind) {
+  return (error: unknown): void => {
+    context.logger.warn({ err: error, renderer }, 'intermediate update failed; the final answer will still be delivered');
+  };
+}

@@ -1,0 +1,50 @@
+import type { Logger } from '../../logger.js';
+import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
+import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../types.js';
+import type { InflightRecorder } from './inflight.js';
+
+export type RendererKind = 'draft' | 'native' | 'edit' | 'buffered';
+
+/** How fast and how eagerly intermediate renders are shown. Every field has a default (policy.ts). */
+export interface PacingPolicy {
+  /** Minimum time between two updates of a streaming message (ms), per chat kind. Default: the capabilities'. */
+  editIntervalMs: { private: number; group: number };
+  /** Minimum time between two drafts (ms). Drafts are animated previews, cheaper than edits. */
+  draftIntervalMs: number;
+  /** Characters of Markdown needed before the first visible message, so it does not open with one word. */
+  minInitialChars: number;
+  /** Characters of new Markdown needed before an intermediate edit is worth a platform call. */
+  minGrowthChars: number;
+  /** Tries of one final update while the platform answers 429 (the first try included). */
+  finalAttempts: number;
+  /** Total time the final update may spend waiting on retry_after before it gives up (ms). */
+  finalRetryBudgetMs: number;
+}
+
+export interface RelayRequest {
+  outbound: Outbound;
+  /** Already resolved for this conversation (e.g. no drafts in groups). */
+  capabilities: Capabilities;
+  conversation: ConversationRef;
+  isGroup: boolean;
+  /** Fragments then exactly one final (final.answer is authoritative). */
+  answer: AsyncIterable<AskStreamEvent>;
+  inflight: InflightRecorder;
+  pacing?: Partial<PacingPolicy>;
+  /** Attached to the final message when the platform has buttons (e.g. "Talk to a person"). */
+  buttons?: Button[];
+  logger: Logger;
+  /** Stops reading the answer: what arrived so far is delivered as an incomplete final. */
+  signal?: AbortSignal;
+}
+
+export interface RelayResult {
+  /** The final event; synthesized (incomplete) when the stream ended without one. */
+  final: AskFinal;
+  /** Messages holding the final answer, in reading order (a native stream's own message has no handle). */
+  messages: SentMessage[];
+  /** The renderer that finished the answer (after any fallback). */
+  renderer: RendererKind;
+  /** 429 answers met on the way: skipped intermediate updates plus retried final updates. */
+  rateLimitedUpdates: number;
+}
