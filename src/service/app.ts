@@ -1,0 +1,85 @@
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import { checkCredential } from './auth.js';
+import { createContext, type Endpoint, type ServiceContext } from './context.js';
+import { seedDemoData } from './demo.js';
+import { sendError, ServiceError } from './envelope.js';
+import type { ServiceOptions } from './options.js';
+import { askEndpoints } from './routes/ask.js';
+import { chatbotEndpoints } from './routes/chatbot.js';
+import { realEstateEndpoints } from './routes/realestate.js';
+import { uploadEndpoints } from './routes/upload.js';
+
+function endpointHandler(ctx: ServiceContext, endpoint: Endpoint): RequestHandler {
+  return async (req, res) => {
+    if (!endpoint.methods.includes(req.method as Endpoint['methods'][number])) {
+      throw new ServiceError(405, `${req.method} is not allowed on ${req.path}; use ${endpoint.methods.join(' or ')}.`, { Allow: endpoint.methods.join(', ') });
+    }
+    if (endpoint.credential) checkCredential(req, endpoint.credential, ctx.options);
+    await endpoint.handle(req, res);
+  };
+}
+
+/** body-parser's errors carry a `type`; turn the ones a caller can cause into envelope errors. */
+function asServiceError(error: unknown, req: Request, ctx: ServiceContext): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed') return new ServiceError(400, 'The request body is not valid JSON; send a JSON object.');
+  if (type === 'entity.too.large') {
+    return new ServiceError(413, req.method === 'PUT'
+      ? `The file is larger than the ${Math.round(maxUploadBytes(ctx) / 1024 / 1024)} MB this service accepts.`
+      : `The request body is larger than ${ctx.limits.jsonBodyBytes} bytes.`);
+  }
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ServiceError(415, 'The request body must be UTF-8 JSON.');
+  if (type === 'request.aborted') return new ServiceError(400, 'The request was aborted before its body arrived.');
+  return new ServiceError(500, 'The service failed unexpectedly; the error is in its log. Please try again.');
+}
+
+const maxUploadBytes = (ctx: ServiceContext): number => Math.max(ctx.limits.imageBytes, ctx.limits.videoBytes, ctx.limits.audioBytes);
+
+/**
+ * The embedded Chatbot Service as an express app. It claims only `/chat/...`
+ * (unknown `/chat` paths get an envelope 404); any other path falls through
+ * with `next()`, so the gateway can mount it on its own server next to its routes.
+ * With `seedDemo`, the demo chatbot is created in the background and `/chat`
+ * requests wait for it.
+ */
+export function createServiceApp(options: ServiceOptions): express.Express {
+  const ctx = createContext(options);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  // Requests wait for the demo seed, so the demo chatbot never looks missing right after start.
+  const seeded = options.seedDemo
+    ? seedDemoData(ctx.state).then((result) => ctx.logger.info(result, 'demo chatbot ready'),
+      (error: unknown) => ctx.logger.error({ err: error }, 'seeding the demo chatbot failed; the service runs without it'))
+    : Promise.resolve();
+  app.use('/chat', async (_req, _res, next) => {
+    await seeded;
+    next();
+  });
+
+  const endpoints = [...chatbotEndpoints(ctx), ...askEndpoints(ctx), ...realEstateEndpoints(ctx), ...uploadEndpoints(ctx)];
+  app.use('/chat/upload', express.raw({ type: () => true, limit: maxUploadBytes(ctx) }));
+  // The docs' own examples omit Content-Type on List/Delete, so every body is read as JSON.
+  app.use('/chat', express.json({ type: () => true, limit: ctx.limits.jsonBodyBytes }));
+  for (const endpoint of endpoints) app.all(endpoint.path, endpointHandler(ctx, endpoint));
+  app.use('/chat', (req) => {
+    throw new ServiceError(404, `There is no endpoint ${req.method} ${req.originalUrl.split('?')[0]}; see the API description for the paths.`);
+  });
+
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    const failure = asServiceError(error, req, ctx);
+    if (failure.code >= 500) ctx.logger.error({ err: error, path: req.path }, 'chatbot service request failed');
+    else ctx.logger.debug({ code: failure.code, path: req.path, message: failure.message }, 'chatbot service request refused');
+    // A stream that already started has sent its own error event.
+    if (res.headersSent) {
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    sendError(res, failure);
+  };
+  app.use(onError);
+  return app;
+}
+
