@@ -1,0 +1,74 @@
+/**
+ * The public rendering entry points: Markdown (or an already parsed doc) to one
+ * platform's text, whole or split into messages within the platform's limit.
+ */
+import type { TextFormat } from '../gateway/types.js';
+import type { MarkdownDoc } from './ir.js';
+import { layoutDoc } from './layout.js';
+import { MARKER_STYLES, runsToMarkers } from './marker-formats.js';
+import { parseMarkdown } from './parse.js';
+import { closeUnfinishedMarkdown } from './partial.js';
+import { splitRuns, type ChunkRenderer } from './split.js';
+import type { Run } from './styled.js';
+import { runsToTelegramHtml } from './telegram-html.js';
+
+export interface RenderOptions {
+  /**
+   * The Markdown is an answer still being streamed: close what is unfinished (an
+   * open code fence, `**bold`, a `code` span, a half-written `[link](htt`) and drop
+   * dangling markers, so an intermediate render is valid and shows no stray `**`.
+   */
+  partial?: boolean;
+}
+
+const visibleTextLength = (_serialized: string, runs: readonly Run[]): number =>
+  runs.reduce((sum, run) => sum + run.text.length, 0);
+
+const RENDERERS: Record<TextFormat, ChunkRenderer> = {
+  'telegram-html': { serialize: runsToTelegramHtml, measure: visibleTextLength, measuresVisibleText: true },
+  'slack-mrkdwn': chunkRendererFor('slack-mrkdwn'),
+  whatsapp: chunkRendererFor('whatsapp'),
+  plain: { ...chunkRendererFor('plain'), measuresVisibleText: true },
+};
+
+function chunkRendererFor(format: keyof typeof MARKER_STYLES): ChunkRenderer {
+  const style = MARKER_STYLES[format];
+  return {
+    serialize: (runs) => runsToMarkers(runs, style),
+    measure: (serialized) => serialized.length,
+    measuresVisibleText: false,
+  };
+}
+
+export function renderDoc(doc: MarkdownDoc, format: TextFormat): string {
+  return RENDERERS[format].serialize(layoutDoc(doc, format));
+}
+
+export function renderMarkdown(markdown: string, format: TextFormat, options: RenderOptions = {}): string {
+  return renderDoc(parseFor(markdown, options), format);
+}
+
+/**
+ * Renders and splits into messages of at most `maxLength` each, as the platform
+ * counts (see visibleLength). Empty when nothing visible is left. `maxLength`
+ * should leave room for a little markup (≥ 16 or so); below that, formatting is
+ * dropped from chunks it would not fit in.
+ */
+export function renderChunks(
+  markdown: string,
+  format: TextFormat,
+  maxLength: number,
+  options: RenderOptions = {},
+): string[] {
+  return renderDocChunks(parseFor(markdown, options), format, maxLength);
+}
+
+/** renderChunks for a doc already parsed (the relay parses the final answer once). */
+export function renderDocChunks(doc: MarkdownDoc, format: TextFormat, maxLength: number): string[] {
+  if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
+  return splitRuns(layoutDoc(doc, format), maxLength, RENDERERS[format]);
+}
+
+function parseFor(markdown: string, options: RenderOptions): MarkdownDoc {
+  return parseMarkdown(options.partial ? closeUnfinishedMarkdown(markdown) : markdown);
+}
