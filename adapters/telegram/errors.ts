@@ -1,0 +1,46 @@
+/**
+ * What Telegram said when it refused a call, in the only terms the core reacts
+ * to (`PlatformError` kinds). Descriptions are matched loosely because Telegram
+ * words them slightly differently across methods.
+ */
+import { GrammyError, HttpError } from 'grammy';
+import { PlatformError } from '../../src/gateway/types.js';
+
+const RULES: { pattern: RegExp; kind: PlatformError['kind'] }[] = [
+  { pattern: /message is not modified/i, kind: 'not-modified' },
+  { pattern: /can't parse entities/i, kind: 'bad-format' },
+  { pattern: /(message|text|caption) is too long/i, kind: 'too-long' },
+  { pattern: /message to (edit|delete) not found|chat not found|message can't be edited/i, kind: 'not-found' },
+];
+
+export function toPlatformError(error: unknown, method: string): PlatformError {
+  if (error instanceof GrammyError) {
+    const what = `Telegram ${method} failed: ${error.description}`;
+    if (error.error_code === 429) {
+      const seconds = error.parameters.retry_after ?? 1;
+      return new PlatformError(what, 'rate-limited', seconds * 1000, { cause: error });
+    }
+    // An unknown method answers 404: the server predates it (e.g. sendMessageDraft before Bot API 9.3).
+    if (error.error_code === 404) return new PlatformError(what, 'unsupported', undefined, { cause: error });
+    const rule = RULES.find((r) => r.pattern.test(error.description));
+    return new PlatformError(what, rule?.kind ?? 'other', undefined, { cause: error });
+  }
+  if (error instanceof HttpError) {
+    return new PlatformError(`Telegram ${method} could not be reached: ${error.message}`, 'other', undefined, { cause: error });
+  }
+  if (error instanceof PlatformError) return error;
+  return new PlatformError(`Telegram ${method} failed: ${(error as Error).message}`, 'other', undefined, { cause: error });
+}
+
+/**
+ * Drafts: besides a missing method, any 400 means "not here" (a group, a bot
+ * without the feature, an older server's restriction), so the core falls back to
+ * editing. Rate limits stay rate limits.
+ */
+export function toDraftError(error: unknown): PlatformError {
+  const mapped = toPlatformError(error, 'sendMessageDraft');
+  if (error instanceof GrammyError && error.error_code === 400 && mapped.kind === 'other') {
+    return new PlatformError(mapped.message, 'unsupported', undefined, { cause: error });
+  }
+  return mapped;
+}

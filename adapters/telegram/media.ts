@@ -1,0 +1,97 @@
+/**
+ * Lazy attachment download: getFile, then GET /file/bot<token>/<file_path>
+ * through a byte cap. Files over Telegram's 20 MB getFile limit are refused
+ * before any call unless a local Bot API server is configured.
+ */
+import { createReadStream } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { GrammyError, type Api } from 'grammy';
+import { request } from 'undici';
+import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../src/gateway/media/errors.js';
+import { readCapped } from '../../src/gateway/media/read-capped.js';
+import type { AttachmentKind, InboundAttachment } from '../../src/gateway/types.js';
+import { LOCAL_API_MAX_DOWNLOAD_BYTES, PUBLIC_API_MAX_DOWNLOAD_BYTES } from './capabilities.js';
+
+export const DEFAULT_API_ROOT = 'https://api.telegram.org';
+
+export interface FileSource {
+  api: Api;
+  token: string;
+  apiRoot: string;
+  /** A local Bot API server: no 20 MB limit, and file_path may be a local absolute path. */
+  localApi: boolean;
+}
+
+export interface AnnouncedFile {
+  kind: AttachmentKind;
+  fileId: string;
+  size?: number;
+  mimeType?: string;
+  fileName?: string;
+  durationSeconds?: number;
+}
+
+const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+async function resolvePath(source: FileSource, fileId: string, signal?: AbortSignal): Promise<{ path: string; size?: number }> {
+  try {
+    // grammY types its signal with the abort-controller polyfill; the runtime object is the same.
+    const file = await source.api.getFile(fileId, signal as Parameters<Api['getFile']>[1]);
+    if (!file.file_path) throw new AttachmentUnavailableError('Telegram returned no file_path for this file; ask the user to send it again.');
+    return { path: file.file_path, size: file.file_size };
+  } catch (error) {
+    if (error instanceof GrammyError && /file is too big/i.test(error.description)) {
+      throw new AttachmentUnavailableError(
+        'Telegram refuses to let bots download files over 20 MB. Run a local Bot API server (TELEGRAM_API_ROOT, localApi: true) to lift the limit.',
+        { cause: error },
+      );
+    }
+    if (error instanceof GrammyError) {
+      throw new AttachmentUnavailableError(`Telegram getFile failed (${error.description}); the file may have expired.`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function download(source: FileSource, path: string, maxBytes: number, size: number | undefined, signal?: AbortSignal): Promise<Uint8Array> {
+  if (source.localApi && isAbsolute(path)) {
+    // `telegram-bot-api --local` answers with a path on its own disk, shared with us.
+    return readCapped(createReadStream(path, signal ? { signal } : {}), maxBytes, size);
+  }
+  const url = `${source.apiRoot}/file/bot${source.token}/${path}`;
+  const response = await request(url, { method: 'GET', signal });
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    await response.body.dump();
+    throw new AttachmentUnavailableError(`Telegram file download answered HTTP ${response.statusCode}; the link may have expired, ask the user to resend.`);
+  }
+  const contentLength = Number(response.headers['content-length']);
+  const declared = Number.isFinite(contentLength) && contentLength > 0 ? contentLength : size;
+  try {
+    return await readCapped(response.body, maxBytes, declared);
+  } finally {
+    if (!response.body.destroyed) response.body.destroy();
+  }
+}
+
+/** An InboundAttachment whose `fetch` downloads from Telegram only when the core asks for it. */
+export function telegramAttachment(source: FileSource, file: AnnouncedFile): InboundAttachment {
+  const platformLimit = source.localApi ? LOCAL_API_MAX_DOWNLOAD_BYTES : PUBLIC_API_MAX_DOWNLOAD_BYTES;
+  return {
+    kind: file.kind,
+    size: file.size,
+    mimeType: file.mimeType,
+    fileName: file.fileName,
+    durationSeconds: file.durationSeconds,
+    async fetch({ maxBytes, signal }) {
+      if (file.size !== undefined && file.size > maxBytes) throw new AttachmentTooLargeError(maxBytes, file.size);
+      if (file.size !== undefined && file.size > platformLimit) {
+        throw new AttachmentUnavailableError(
+          `This file is ${megabytes(file.size)}; Telegram lets bots download at most ${megabytes(platformLimit)}. ` +
+            'A local Bot API server (TELEGRAM_API_ROOT, localApi: true) lifts the limit.',
+        );
+      }
+      const resolved = await resolvePath(source, file.fileId, signal);
+      return download(source, resolved.path, maxBytes, resolved.size ?? file.size, signal);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The core's `Outbound` on the Bot API: text always as HTML (the core renders
+ * telegram-html), suggestions as a reply keyboard, buttons as an inline
+ * keyboard, drafts with sendMessageDraft, typing with sendChatAction.
+ * Every refusal becomes a `PlatformError`.
+ */
+import type { Api } from 'grammy';
+import type { InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
+import type { Logger } from '../../src/logger.js';
+import type { ConversationRef, Outbound, OutboundMessage, SentMessage } from '../../src/gateway/types.js';
+import { parseConversationId } from './conversation.js';
+import { toDraftError, toPlatformError } from './errors.js';
+
+/** Telegram's limit for input_field_placeholder. */
+export const MAX_PLACEHOLDER_LENGTH = 64;
+
+function inlineKeyboard(message: OutboundMessage): InlineKeyboardMarkup | undefined {
+  if (!message.buttons?.length) return undefined;
+  return { inline_keyboard: message.buttons.map((b) => [{ text: b.label, callback_data: b.value }]) };
+}
+
+function replyKeyboard(message: OutboundMessage): ReplyKeyboardMarkup | undefined {
+  if (!message.suggestions?.length) return undefined;
+  const placeholder = message.inputPlaceholder?.trim().slice(0, MAX_PLACEHOLDER_LENGTH);
+  return {
+    keyboard: message.suggestions.map((text) => [{ text }]),
+    resize_keyboard: true,
+    // A suggestion is a one-off reply; the keyboard folds away once used.
+    one_time_keyboard: true,
+    ...(placeholder ? { input_field_placeholder: placeholder } : {}),
+  };
+}
+
+export class TelegramOutbound implements Outbound {
+  constructor(
+    private readonly api: Api,
+    private readonly logger: Logger,
+  ) {}
+
+  async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
+    const { chatId, threadId } = parseConversationId(conversation.id);
+    const inline = inlineKeyboard(message);
+    const reply = replyKeyboard(message);
+    if (inline && reply) {
+      // A message carries one reply_markup; the buttons are the answer's own choices, so they win.
+      this.logger.debug({ conversation: conversation.id }, 'telegram: both buttons and suggestions given; suggestions dropped');
+    }
+    try {
+      const sent = await this.api.sendMessage(chatId, message.text, {
+        parse_mode: 'HTML',
+        ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+        ...(inline ?? reply ? { reply_markup: inline ?? reply } : {}),
+        link_preview_options: { is_disabled: true },
+      });
+      return { id: String(sent.message_id) };
+    } catch (error) {
+      throw toPlatformError(error, 'sendMessage');
+    }
+  }
+
+  async edit(conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
+    const { chatId } = parseConversationId(conversation.id);
+    try {
+      await this.api.editMessageText(chatId, Number(message.id), text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+      });
+    } catch (error) {
+      throw toPlatformError(error, 'editMessageText');
+    }
+  }
+
+  async draft(conversation: ConversationRef, draftId: number, text: string): Promise<void> {
+    const { chatId, threadId } = parseConversationId(conversation.id);
+    try {
+      await this.api.sendMessageDraft(chatId, draftId, text, {
+        parse_mode: 'HTML',
+        ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+      });
+    } catch (error) {
+      throw toDraftError(error);
+    }
+  }
+
+  async typing(conversation: ConversationRef): Promise<void> {
+    const { chatId, threadId } = parseConversationId(conversation.id);
+    try {
+      await this.api.sendChatAction(chatId, 'typing', threadId !== undefined ? { message_thread_id: threadId } : {});
+    } catch (error) {
+      throw toPlatformError(error, 'sendChatAction');
+    }
+  }
+}
