@@ -68,7 +68,6 @@ export function composeBuiltinAnswer(request: Pick<AnswerRequest, 'chatbot' | 'q
 export class BuiltinEngine implements AnswerEngine {
   readonly models = ['builtin'] as const;
 
-  // eslint-disable-next-line @typescript-eslint/require-await -- an async generator keeps one engine interface for all kinds
   async *answer(request: AnswerRequest): AsyncGenerator<string, EngineOutcome, void> {
     const { text, noAnswer } = composeBuiltinAnswer(request);
     for (const fragment of wordGroups(text)) {
