@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { BUTTONS_MESSAGE_TEXT, EMPTY_ANSWER_TEXT, relayAnswer } from '../../../src/gateway/relay/index.js';
+import { LONG_ANSWER, answerStream, fragmentsOf, request, squash } from './support/answers.js';
+import { RecordingPlatform } from './support/recording-platform.js';
+
+const talkToPerson = [{ label: 'Talk to a person', value: 'handoff' }];
+
+describe('relayAnswer: each renderer ends on the final answer', () => {
+  it('edit: sends a first message as soon as there is text, edits it as the answer grows, ends on the final', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER))));
+
+    expect(result.renderer).toBe('edit');
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+    expect(platform.count('send')).toBe(1);
+    expect(platform.count('edit')).toBeGreaterThan(0);
+    expect(platform.maxConcurrentCalls).toBe(1);
+  });
+
+  it('edit: intermediate renders grow by whole sentences when the text has sentence ends', async () => {
+    const platform = new RecordingPlatform();
+    // Sentences here are under 100 characters, so with a 30-character growth step a cut
+    // at a sentence end is always in reach before the renderer gives up waiting for one.
+    const pacing = { editIntervalMs: { private: 20, group: 20 }, minInitialChars: 10, minGrowthChars: 30 };
+    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER, 3)), {}, { pacing }));
+
+    const intermediate = platform.calls.filter((call) => call.kind === 'edit' && call.result === 'ok').slice(0, -1);
+    for (const call of intermediate) expect(call.text).toMatch(/[.!?]$/);
+  });
+
+  it('draft: previews the answer in a draft, then sends the final as a real message', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { drafts: true }));
+
+    expect(result.renderer).toBe('draft');
+    expect(platform.count('draft')).toBeGreaterThan(0);
+    expect(platform.count('edit')).toBe(0);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('draft refused: the rest of the answer goes by edits and still ends on the final', async () => {
+    const platform = new RecordingPlatform({ refuseDrafts: true });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { drafts: true }));
+
+    expect(result.renderer).toBe('edit');
+    expect(platform.count('draft', 'unsupported')).toBe(1);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('native: starts a stream, appends to it, and stops it on the final text', async () => {
+    const lines = LONG_ANSWER.split('. ').join('.\n');
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }));
+
+    expect(result.renderer).toBe('native');
+    expect(platform.count('startStream')).toBe(1);
+    expect(platform.count('append')).toBeGreaterThan(0);
+    const stop = platform.calls.find((call) => call.kind === 'stop');
+    expect(stop?.result).toBe('ok');
+    expect(platform.messages.get(stop!.messageId!)).toBe(lines);
+  });
+
+  it('native failure: falls back to edits on the first failed append and ends on the final', async () => {
+    const lines = LONG_ANSWER.split('. ').join('.\n');
+    const platform = new RecordingPlatform({ failNative: 'append' });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }));
+
+    expect(result.renderer).toBe('edit');
+    expect(platform.count('append', 'other')).toBe(1);
+    expect(platform.textsOf(result.messages)).toEqual([lines]);
+  });
+
+  it('native refused at start: falls back to edits', async () => {
+    const platform = new RecordingPlatform({ failNative: 'start' });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { nativeStreaming: true }));
+
+    expect(result.renderer).toBe('edit');
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('native stop failing: the final answer is sent as a new message', async () => {
+    const lines = LONG_ANSWER.split('. ').join('.\n');
+    const platform = new RecordingPlatform({ failNative: 'stop' });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }));
+
+    expect(platform.count('stop', 'other')).toBe(1);
+    expect(platform.textsOf(result.messages)).toEqual([lines]);
+  });
+
+  it('buffered: shows nothing until the final, then sends it once', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
+
+    expect(result.renderer).toBe('buffered');
+    expect(platform.calls.filter((call) => call.kind !== 'typing').map((call) => call.kind)).toEqual(['send']);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+});
+
+describe('relayAnswer: what the final shows', () => {
+  it('the final answer is authoritative, even when the fragments said something else', async () => {
+    const platform = new RecordingPlatform();
+    const authoritative = 'The condo on Main Street is for sale at $350,000. — Your agent';
+    const result = await relayAnswer(request(platform, answerStream(['The condo on Main St is for sale at $35', '0,000.'], { final: { answer: authoritative } })));
+
+    expect(platform.textsOf(result.messages)).toEqual([authoritative]);
+  });
+
+  it('a stream that ends without a final shows the fragments joined', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: null })));
+
+    expect(result.final.incomplete).toBe(true);
+    expect(result.final.answer).toBe(LONG_ANSWER);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('an incomplete final shows the fragments that arrived', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: '', incomplete: true } })));
+
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it.each([
+    ['edit', {}],
+    ['buffered', { canEdit: false }],
+    ['draft', { drafts: true }],
+    ['native', { nativeStreaming: true }],
+  ] as const)('an empty answer is never sent as an empty message (%s)', async (_renderer, platformCapabilities) => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream([], { final: { answer: '  ' } }), platformCapabilities));
+
+    expect(platform.textsOf(result.messages)).toEqual([EMPTY_ANSWER_TEXT]);
+    expect(platform.calls.every((call) => call.result === 'ok')).toBe(true);
+  });
+
+  it('stopping the relay (abort) delivers what arrived so far', async () => {
+    const platform = new RecordingPlatform();
+    const controller = new AbortController();
+    async function* slowAfterTwo() {
+      yield { type: 'fragment' as const, content: 'The first part of the answer. ' };
+      yield { type: 'fragment' as const, content: 'And a second part.' };
+      controller.abort();
+      await new Promise(() => undefined);
+    }
+    const result = await relayAnswer(request(platform, slowAfterTwo(), {}, { signal: controller.signal }));
+
+    expect(result.final.incomplete).toBe(true);
+    expect(platform.textsOf(result.messages)).toEqual(['The first part of the answer. And a second part.']);
+  });
+});
+
+describe('relayAnswer: buttons', () => {
+  it('are attached to the final message when it is sent (draft, buffered)', async () => {
+    for (const platformCapabilities of [{ drafts: true }, { canEdit: false }]) {
+      const platform = new RecordingPlatform();
+      const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), platformCapabilities, { buttons: talkToPerson }));
+
+      expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
+    }
+  });
+
+  it('come in a message of their own when the final was edited into place', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+    const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
+    expect(last).toMatchObject({ text: BUTTONS_MESSAGE_TEXT, buttons: talkToPerson });
+  });
+
+  it('are left out where the platform has none', async () => {
+    const platform = new RecordingPlatform();
+    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false, buttons: false }, { buttons: talkToPerson }));
+
+    expect(platform.calls.some((call) => call.buttons)).toBe(false);
+  });
+});
+
+describe('relayAnswer: group chats', () => {
+  it('use the group pacing and still end on the final', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, {
+      isGroup: true, pacing: { editIntervalMs: { private: 10_000, group: 15 }, minInitialChars: 10, minGrowthChars: 10 },
+    }));
+
+    expect(squash(platform.textsOf(result.messages).join(' '))).toBe(LONG_ANSWER);
+    expect(platform.count('edit')).toBeGreaterThan(0);
+  });
+});

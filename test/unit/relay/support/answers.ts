@@ -1,0 +1,102 @@
+import { InflightRecorder } from '../../../../src/gateway/relay/index.js';
+import type { RelayRequest } from '../../../../src/gateway/relay/index.js';
+import type { Capabilities, ConversationRef } from '../../../../src/gateway/types.js';
+import { silentLogger } from '../../../../src/logger.js';
+import { MemoryStateStore } from '../../../../src/state/index.js';
+import type { AskFinal, AskStreamEvent } from '../../../../src/upstream/api.js';
+import type { RecordingPlatform } from './recording-platform.js';
+
+export const conversation: ConversationRef = { bot: 'main', platform: 'fake', id: 'chat-1' };
+
+/** Small pacing so tests run fast; no test asserts on time. */
+export const FAST_PACING = { editIntervalMs: { private: 20, group: 20 }, draftIntervalMs: 10, minInitialChars: 10, minGrowthChars: 10 } as const;
+
+export function capabilities(overrides: Partial<Capabilities> = {}): Capabilities {
+  return {
+    maxMessageLength: 4096,
+    format: 'plain',
+    canEdit: true,
+    editIntervalMs: { private: 20, group: 20 },
+    drafts: false,
+    nativeStreaming: false,
+    typingLifetimeMs: 0,
+    buttons: true,
+    maxFilesPerMessage: 1,
+    maxDownloadBytes: 20_000_000,
+    ...overrides,
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface StreamOptions {
+  /** Pause before each fragment (ms). */
+  delayMs?: number;
+  /** The final event: defaults to the fragments joined; null ends the stream without one. */
+  final?: Partial<AskFinal> | null;
+  /** Throws this after the fragments instead of ending. */
+  failWith?: Error;
+}
+
+/** An answer stream as the upstream client yields it: fragments, then one final. */
+export async function* answerStream(fragments: readonly string[], options: StreamOptions = {}): AsyncGenerator<AskStreamEvent> {
+  for (const content of fragments) {
+    await sleep(options.delayMs ?? 2);
+    yield { type: 'fragment', content };
+  }
+  if (options.failWith) throw options.failWith;
+  if (options.final === null) return;
+  yield {
+    type: 'final', questionId: 1, answerId: 2, answer: fragments.join(''), totalToken: 10, noAnswer: false, incomplete: false,
+    ...options.final,
+  };
+}
+
+/** Cuts a text into fragments of about `size` characters, like a model streaming tokens. */
+export function fragmentsOf(text: string, size = 7): string[] {
+  const fragments: string[] = [];
+  for (let i = 0; i < text.length; i += size) fragments.push(text.slice(i, i + size));
+  return fragments;
+}
+
+/** Whitespace-insensitive view of a text: splits may fall on (and drop) spaces and line breaks. */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A relay request on the fake platform, its capabilities matching the platform's rules. */
+export function request(
+  platform: RecordingPlatform,
+  answer: AsyncIterable<AskStreamEvent>,
+  platformCapabilities: Partial<Capabilities> = {},
+  overrides: Partial<RelayRequest> = {},
+): RelayRequest {
+  return {
+    outbound: platform,
+    capabilities: capabilities({ format: platform.format, maxMessageLength: platform.rules.maxMessageLength ?? 4096, ...platformCapabilities }),
+    conversation,
+    isGroup: false,
+    answer,
+    inflight: new InflightRecorder(new MemoryStateStore()),
+    pacing: FAST_PACING,
+    logger: silentLogger(),
+    ...overrides,
+  };
+}
+
+/** Waits until `condition` holds (for behaviour that happens on timers), failing after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+export const LONG_ANSWER = [
+  'Here are three homes that match what you asked for.',
+  'The first is a two-bedroom condo downtown, close to the river and the market.',
+  'The second is a three-bedroom house with a garden, ten minutes from the schools.',
+  'The third is a loft above a bakery, bright and quiet, with parking for one car.',
+  'All three are for sale, and I can tell you more about any of them.',
+].join(' ');
