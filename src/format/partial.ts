@@ -147,7 +147,8 @@ function closeInline(text: string): string {
     i++;
   }
   closeAbove(0);
-  return out;
+  // Trailing spaces mean nothing yet; marked would keep them in the last paragraph.
+  return out.trimEnd();
 
   /** Handles a run of * _ ~ : closes what it can, opens what it may, drops it when dangling. */
   function emphasisRun(source: string, at: number, run: string): string {
