@@ -1,0 +1,101 @@
+/**
+ * The answer step: media prepared and uploaded (with a typing indicator while
+ * that takes), ClientAsk streamed, and the answer relayed to the platform.
+ */
+import type { AskStreamEvent, ClientAskRequest } from '../upstream/api.js';
+import { UpstreamError } from '../upstream/errors.js';
+import type { TurnContext } from './context.js';
+import type { GatewayHooks } from './hooks.js';
+import { isMediaRefusal, prepareAttachments, type PreparedMedia } from './media/index.js';
+import type { Step } from './pipeline.js';
+import { relayAnswer, startTyping } from './relay/index.js';
+import { replies } from './replies.js';
+
+const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };
+
+export function askStep(hooks: GatewayHooks): Step {
+  return async (ctx) => {
+    const typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation);
+    let answer: AsyncIterable<AskStreamEvent>;
+    try {
+      const media = await prepareMedia(ctx);
+      if (isMediaRefusal(media)) return await ctx.reply(media.message);
+      if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0) return await ctx.reply(replies.nothingToAnswer);
+      answer = await openAnswer(ctx, {
+        content: ctx.inbound.text,
+        ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
+      });
+    } finally {
+      await typing.stop();
+    }
+
+    const result = await relayAnswer({
+      outbound: ctx.outbound,
+      capabilities: ctx.capabilities,
+      conversation: ctx.conversation,
+      isGroup: ctx.inbound.isGroup,
+      answer,
+      inflight: ctx.services.inflight,
+      logger: ctx.logger,
+      signal: ctx.signal,
+      ...(ctx.answerButtons.length > 0 ? { buttons: ctx.answerButtons } : {}),
+    });
+    // Cut off (stopping, or the lock moved): the message stays queued and is answered again in full.
+    ctx.signal.throwIfAborted();
+    ctx.answered = true;
+    ctx.record('bot', result.final.answer);
+    for (const hook of [...hooks.afterAnswer]) await hook(result.final, ctx);
+  };
+}
+
+async function prepareMedia(ctx: TurnContext) {
+  if (ctx.inbound.attachments.length === 0) return TEXT_ONLY;
+  const settings = await ctx.settings();
+  const { upstream, ffmpegPath } = ctx.services;
+  return prepareAttachments(ctx.inbound.attachments, {
+    settings: { EnableUploadImage: settings.EnableUploadImage, EnablePushToTalk: settings.EnablePushToTalk },
+    capabilities: ctx.capabilities,
+    upload: (file) => upstream.uploadFile(file, { signal: ctx.signal }),
+    signal: ctx.signal,
+    ...(ffmpegPath ? { ffmpegPath } : {}),
+  });
+}
+
+/**
+ * Starts ClientAsk and waits for its first event, so that a session the service
+ * has forgotten (sessions expire there) is replaced with a new one and asked
+ * again, before anything was shown to the user.
+ */
+async function openAnswer(ctx: TurnContext, request: Omit<ClientAskRequest, 'sessionId'>): Promise<AsyncIterable<AskStreamEvent>> {
+  const { upstream, sessions } = ctx.services;
+  for (let attempt = 1; ; attempt++) {
+    const sessionId = ctx.sessionId ?? (await sessions.ensure(ctx.conversation, ctx.bot.serialNumber, undefined, { signal: ctx.signal }));
+    const iterator = upstream.askStream({ ...request, sessionId }, { signal: ctx.signal })[Symbol.asyncIterator]();
+    try {
+      return prepend(await iterator.next(), iterator);
+    } catch (error) {
+      if (attempt > 1 || !isUnknownSession(error)) throw error;
+      ctx.logger.info({ sessionId }, 'the service no longer knows this session; starting a new one');
+      await sessions.reset(ctx.conversation);
+      delete ctx.sessionId;
+    }
+  }
+}
+
+function isUnknownSession(error: unknown): boolean {
+  return error instanceof UpstreamError && error.operation === 'ClientAsk' && (error.status === 404 || error.code === 404);
+}
+
+async function* prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  try {
+    yield first.value;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    void rest.return?.()?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The context of one turn: one queued message being handled by the pipeline's
+ * steps. Transcript entries and counter updates a step wants to make are
+ * collected (`record`, `later`) and written together with the queue's advance,
+ * in the same round trip that removes the message from the queue.
+ */
+import type { Logger } from '../logger.js';
+import type { AtomicCommand, StateStore } from '../state/index.js';
+import type { ChatbotServiceApi, ChatbotSettings } from '../upstream/api.js';
+import type { ChatbotSettingsMirror } from './settings.js';
+import type { GatewayPolicy } from './policy.js';
+import type { InflightRecorder } from './relay/inflight.js';
+import { sendReply, type ReplyExtras } from './reply.js';
+import type { SessionMap } from './sessions.js';
+import type { TranscriptEntry, TranscriptRole, TranscriptStore } from './transcript.js';
+import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from './types.js';
+
+/** A configured bot: which chatbot of the service answers its conversations. */
+export interface GatewayBot {
+  id: string;
+  serialNumber: string;
+  /** Seed of the settings mirror, written at start when the mirror has none. */
+  settings?: ChatbotSettings;
+}
+
+/** The long-lived parts every turn uses. */
+export interface GatewayServices {
+  state: StateStore;
+  upstream: ChatbotServiceApi;
+  settings: ChatbotSettingsMirror;
+  transcript: TranscriptStore;
+  sessions: SessionMap;
+  inflight: InflightRecorder;
+  policy: GatewayPolicy;
+  ffmpegPath?: string;
+}
+
+export interface TurnContext {
+  readonly inbound: Inbound;
+  readonly conversation: ConversationRef;
+  readonly bot: GatewayBot;
+  readonly outbound: Outbound;
+  /** Resolved for this conversation (`adapter.capabilitiesFor`), e.g. no drafts in a group. */
+  readonly capabilities: Capabilities;
+  readonly logger: Logger;
+  /** Aborted when the gateway stops or loses the conversation's lock. */
+  readonly signal: AbortSignal;
+  readonly services: GatewayServices;
+  /** Values read in an earlier step's batch, so a later step need not read them again. */
+  readonly prefetched: { session?: string | null };
+  /** The service session, once the session step ran. */
+  sessionId?: number;
+  /** Buttons to attach to the answer (a hook may add "Talk to a person"). */
+  readonly answerButtons: Button[];
+  /** True once an answer was delivered (counts toward MessageLimit, clears the failure count). */
+  answered: boolean;
+  /** The chatbot's settings (mirror, cached in-process). */
+  settings(): Promise<ChatbotSettings>;
+  /** Renders Markdown for the platform, sends it, and records it in the transcript as the bot's. */
+  reply(markdown: string, extras?: ReplyExtras): Promise<void>;
+  /** Adds a transcript entry, written when the turn ends. */
+  record(role: TranscriptRole, text: string, extra?: Pick<TranscriptEntry, 'attachments' | 'user'>): void;
+  /** State writes to run atomically with the turn's end (the queue advance). */
+  later(...commands: AtomicCommand[]): void;
+}
+
+export interface TurnInit {
+  inbound: Inbound;
+  bot: GatewayBot;
+  outbound: Outbound;
+  capabilities: Capabilities;
+  logger: Logger;
+  signal: AbortSignal;
+  services: GatewayServices;
+}
+
+export class Turn implements TurnContext {
+  readonly inbound: Inbound;
+  readonly conversation: ConversationRef;
+  readonly bot: GatewayBot;
+  readonly outbound: Outbound;
+  readonly capabilities: Capabilities;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  readonly services: GatewayServices;
+  readonly prefetched: { session?: string | null } = {};
+  readonly answerButtons: Button[] = [];
+  sessionId?: number;
+  answered = false;
+  private readonly entries: TranscriptEntry[] = [];
+  private readonly commands: AtomicCommand[] = [];
+
+  constructor(init: TurnInit) {
+    this.inbound = init.inbound;
+    this.conversation = init.inbound.conversation;
+    this.bot = init.bot;
+    this.outbound = init.outbound;
+    this.capabilities = init.capabilities;
+    this.logger = init.logger;
+    this.signal = init.signal;
+    this.services = init.services;
+  }
+
+  settings(): Promise<ChatbotSettings> {
+    return this.services.settings.get(this.bot.serialNumber);
+  }
+
+  async reply(markdown: string, extras?: ReplyExtras): Promise<void> {
+    this.record('bot', markdown);
+    await sendReply(this.outbound, this.capabilities, this.conversation, markdown, extras, this.signal);
+  }
+
+  record(role: TranscriptRole, text: string, extra: Pick<TranscriptEntry, 'attachments' | 'user'> = {}): void {
+    this.entries.push({ at: Date.now(), role, text, ...extra });
+  }
+
+  later(...commands: AtomicCommand[]): void {
+    this.commands.push(...commands);
+  }
+
+  /** Everything to write when the turn ends: transcript entries first, then the steps' updates. */
+  pendingWrites(): AtomicCommand[] {
+    return [...this.services.transcript.appendCommands(this.conversation, this.entries), ...this.commands];
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Runs the drain loops of the conversations whose lock this process holds: one
+ * loop per conversation, answering its queue head by head, renewing the lock
+ * (heartbeat) while it works. Also sweeps `queues:pending` for conversations
+ * whose holder died, and takes them over once their lock has expired.
+ */
+import type { Logger } from '../logger.js';
+import type { AtomicCommand, QueueClaim } from '../state/index.js';
+import { conversationMember, parseConversationMember } from './keys.js';
+import type { GatewayPolicy } from './policy.js';
+import type { ConversationQueue } from './queue.js';
+import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
+import type { ConversationRef } from './types.js';
+
+/** What answering one message produced: writes to make with its removal, or nothing when it was cut off. */
+export type HandleResult = { outcome: 'done'; writes: AtomicCommand[] } | { outcome: 'aborted' };
+export type HandleMessage = (message: QueuedMessage, signal: AbortSignal) => Promise<HandleResult>;
+
+export class LockLostError extends Error {
+  constructor(conversation: ConversationRef) {
+    super(`The lock of conversation ${conversationMember(conversation)} expired while answering; another process takes over.`);
+    this.name = 'LockLostError';
+  }
+}
+
+interface ActiveDrain {
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export interface DrainsOptions {
+  queue: ConversationQueue;
+  policy: Pick<GatewayPolicy, 'heartbeatMs'>;
+  logger: Logger;
+  handle: HandleMessage;
+  /** Only conversations of this process's adapters are taken over. */
+  serves(conversation: ConversationRef): boolean;
+  /** Called once a queued message is removed (answered or unreadable). */
+  settled?(message: QueuedMessage | null): void;
+}
+
+export class Drains {
+  private readonly active = new Map<string, ActiveDrain>();
+  private stopping = false;
+
+  constructor(private readonly options: DrainsOptions) {}
+
+  /** Number of conversations this process is answering right now. */
+  get size(): number {
+    return this.active.size;
+  }
+
+  /** Starts answering a conversation whose lock was just claimed (not awaited by the caller). */
+  run(conversation: ConversationRef, claim: QueueClaim): void {
+    const member = conversationMember(conversation);
+    const abort = new AbortController();
+    const done = this.loop(conversation, claim, abort).finally(() => this.active.delete(member));
+    this.active.set(member, { abort, done });
+  }
+
+  /** Takes over every served conversation with queued messages and no live lock. Returns how many. */
+  async sweep(): Promise<number> {
+    if (this.stopping) return 0;
+    let taken = 0;
+    for (const member of await this.options.queue.pendingConversations()) {
+      const conversation = parseConversationMember(member);
+      if (!conversation || this.active.has(member) || !this.options.serves(conversation)) continue;
+      const claim = await this.options.queue.claim(conversation);
+      if (!claim || this.stopping) continue;
+      this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
+      this.run(conversation, claim);
+      taken++;
+    }
+    return taken;
+  }
+
+  /** Lets a stopped gateway start again. */
+  resume(): void {
+    this.stopping = false;
+  }
+
+  /**
+   * Stops taking new heads, lets the answers in progress finish for `graceMs`,
+   * then cuts them off. Every lock is released; unanswered messages stay queued.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    const all = [...this.active.values()];
+    const finished = Promise.all(all.map((drain) => drain.done));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); });
+    await Promise.race([finished, grace]);
+    clearTimeout(timer);
+    for (const drain of all) drain.abort.abort(new Error('the gateway is stopping'));
+    await finished;
+  }
+
+  private async loop(conversation: ConversationRef, claim: QueueClaim, abort: AbortController): Promise<void> {
+    const { queue, logger } = this.options;
+    const log = logger.child({ conversation });
+    const heartbeat = setInterval(() => {
+      queue.extend(conversation, claim.token).then(
+        (ours) => {
+          if (!ours && !abort.signal.aborted) {
+            log.warn('lost the conversation lock while answering; stopping here so the new holder answers once');
+            abort.abort(new LockLostError(conversation));
+          }
+        },
+        // A failed renewal is not a lost lock: the next heartbeat may get through before it expires.
+        (error: unknown) => log.warn({ err: error }, 'could not renew the conversation lock'),
+      );
+    }, this.options.policy.heartbeatMs);
+    heartbeat.unref();
+    let head: string | null = claim.head;
+    try {
+      while (head !== null) {
+        if (this.stopping || abort.signal.aborted) break;
+        const message = parseQueuedMessage(head);
+        let writes: AtomicCommand[] = [];
+        if (message) {
+          const result = await this.options.handle(message, abort.signal);
+          if (result.outcome === 'aborted') break;
+          writes = result.writes;
+        } else {
+          log.error({ entry: head.slice(0, 200) }, 'dropping an unreadable queue entry');
+        }
+        const advanced = await queue.advance(conversation, claim.token, writes);
+        this.options.settled?.(message);
+        if (!advanced.owned) {
+          log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
+          return;
+        }
+        head = advanced.next;
+      }
+      // Stopped or cut off with messages left: let go, so another process answers them now.
+      if (head !== null && !(abort.signal.reason instanceof LockLostError)) await queue.release(conversation, claim.token);
+    } catch (error) {
+      // Redis failed: the lock expires and whoever sweeps next answers the head again.
+      log.error({ err: error }, 'the conversation queue failed; its messages stay queued for the next sweep');
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/** The platform-neutral gateway core: public surface. */
+export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+export type { GatewayBot, GatewayServices, TurnContext } from './context.js';
+export { CommandRegistry, parseCommand, type ButtonAction, type Command } from './commands/registry.js';
+export { splitSuggestions } from './commands/builtin.js';
+export type { AfterAnswerHook, BeforeAskHook, GatewayHooks, HookRegistry, UpstreamFailure, UpstreamFailureHook } from './hooks.js';
+export { compose, type Next, type Step } from './pipeline.js';
+export { DEFAULT_GATEWAY_POLICY, resolvePolicy, type GatewayPolicy } from './policy.js';
+export { gatewayKeys } from './keys.js';
+export { ChatbotSettingsMirror } from './settings.js';
+export { SessionMap } from './sessions.js';
+export { TranscriptStore, type TranscriptEntry, type TranscriptRole } from './transcript.js';
+export { replies } from './replies.js';
+export { sendReply, type ReplyExtras } from './reply.js';
+export * from './types.js';

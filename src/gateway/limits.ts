@@ -1,0 +1,73 @@
+/**
+ * The limits step: the chatbot's per-user rate limit (RateLimitCount messages per
+ * RateLimitTime seconds, a fixed window from the user's first message) and its
+ * MessageLimit per calendar month. One batch reads both counters and, for the
+ * steps after it, the conversation's session id.
+ */
+import type { AtomicCommand } from '../state/index.js';
+import type { ChatbotSettings } from '../upstream/api.js';
+import { gatewayKeys } from './keys.js';
+import type { Step } from './pipeline.js';
+import { replies } from './replies.js';
+
+/** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
+export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;
+
+export interface RateWindow {
+  count: number;
+  windowMs: number;
+}
+
+/** Off unless both RateLimitCount and RateLimitTime are positive (the service's own rule). */
+export function rateWindow(settings: ChatbotSettings): RateWindow | null {
+  const count = settings.RateLimitCount ?? 0;
+  const seconds = settings.RateLimitTime ?? 0;
+  return count > 0 && seconds > 0 ? { count, windowMs: seconds * 1000 } : null;
+}
+
+/** MessageLimit: -1 (the default) or absent means unlimited; 0 means no messages at all. */
+export function monthlyLimit(settings: ChatbotSettings): number | null {
+  const limit = settings.MessageLimit;
+  return typeof limit === 'number' && limit >= 0 ? limit : null;
+}
+
+/** "2026-03" in the chatbot's TimeZone (UTC when it has none or an unknown one). */
+export function monthOf(now: Date, timeZone: string | undefined): string {
+  try {
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || 'UTC', year: 'numeric', month: '2-digit' }).formatToParts(now);
+    const year = parts.find((part) => part.type === 'year')?.value;
+    const month = parts.find((part) => part.type === 'month')?.value;
+    if (year && month) return `${year}-${month}`;
+  } catch {
+    // an unknown zone name: fall back to UTC
+  }
+  return now.toISOString().slice(0, 7);
+}
+
+export function limitsStep(): Step {
+  return async (ctx, next) => {
+    const settings = await ctx.settings();
+    const rate = rateWindow(settings);
+    const cap = monthlyLimit(settings);
+    const monthlyKey = gatewayKeys.monthly(ctx.bot.serialNumber, monthOf(new Date(), settings.TimeZone));
+    const batch: AtomicCommand[] = [
+      { op: 'get', key: gatewayKeys.session(ctx.conversation) },
+      { op: 'get', key: monthlyKey },
+      ...(rate ? [{ op: 'incr', key: gatewayKeys.rate(ctx.conversation, ctx.inbound.user.id), ttlMs: rate.windowMs } as const] : []),
+    ];
+    const [session, monthly, used] = await ctx.services.state.atomic(batch);
+    ctx.prefetched.session = (session as string | null) ?? null;
+
+    if (rate && Number(used) > rate.count) {
+      ctx.logger.info({ user: ctx.inbound.user.id, used, limit: rate.count }, 'rate limit reached');
+      return ctx.reply(settings.RateLimitMessage?.trim() || replies.rateLimitedDefault);
+    }
+    if (cap !== null && Number(monthly ?? 0) >= cap) {
+      ctx.logger.warn({ serialNumber: ctx.bot.serialNumber, limit: cap }, 'monthly MessageLimit reached');
+      return ctx.reply(replies.monthlyLimit);
+    }
+    await next();
+    // Only answered messages use up the month's allowance (a failed ask costs nothing).
+    if (ctx.answered) ctx.later({ op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS });
+  };
+}

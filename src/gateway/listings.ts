@@ -1,0 +1,101 @@
+/**
+ * A page of the chatbot's real-estate listings as Markdown, and the values of
+ * its paging buttons. Rendering to the platform's format is the reply's job.
+ */
+import type { ListingItem, ListingPage } from '../upstream/api.js';
+import type { Button } from './types.js';
+
+/** Telegram refuses callback data over 64 bytes; every platform gets the same values. */
+export const MAX_BUTTON_VALUE_BYTES = 64;
+export const LISTINGS_ACTION_PREFIX = 'listings';
+
+export interface ListingsRequest {
+  city: string;
+  page: number;
+}
+
+/** `/listings`, `/listings Austin`, `/listings San Francisco 2` (a trailing number is the page). */
+export function parseListingsArgs(args: string): ListingsRequest {
+  const words = args.trim().split(/\s+/).filter(Boolean);
+  const last = words[words.length - 1];
+  const page = last && /^\d{1,4}$/.test(last) ? Math.max(1, Number(words.pop())) : 1;
+  return { city: words.join(' '), page };
+}
+
+/** The button value for a page: `listings:<page>:<city>`; null when the city makes it too long. */
+export function listingsButtonValue(request: ListingsRequest): string | null {
+  const value = `${LISTINGS_ACTION_PREFIX}:${request.page}:${request.city}`;
+  return Buffer.byteLength(value, 'utf8') <= MAX_BUTTON_VALUE_BYTES ? value : null;
+}
+
+/** The inverse of listingsButtonValue, given the part after `listings:`. */
+export function parseListingsPayload(payload: string): ListingsRequest {
+  const colon = payload.indexOf(':');
+  const page = Number(colon < 0 ? payload : payload.slice(0, colon));
+  return { page: Number.isInteger(page) && page >= 1 ? page : 1, city: colon < 0 ? '' : payload.slice(colon + 1) };
+}
+
+export interface ListingsView {
+  markdown: string;
+  buttons: Button[];
+}
+
+export function listingsView(request: ListingsRequest, result: ListingPage, pageSize: number, withButtons: boolean): ListingsView {
+  const where = request.city ? ` in ${escapeMarkdown(request.city)}` : '';
+  const total = result.VirtualCount;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (result.List.length === 0) {
+    const markdown = total > 0 && request.page > pages
+      ? `There are only ${pages} pages of listings${where}. Send \`/listings${request.city ? ` ${request.city}` : ''}\` to start again.`
+      : `No listings found${where}.${request.city ? ' Send `/listings` to see every listing.' : ''}`;
+    return { markdown, buttons: [] };
+  }
+  const first = (request.page - 1) * pageSize;
+  const header = `**Listings${where}** · page ${request.page} of ${pages} (${total} in all)`;
+  const items = result.List.map((item, index) => formatListing(item, first + index + 1));
+  const previous = request.page > 1 ? { ...request, page: request.page - 1 } : null;
+  const next = request.page < pages ? { ...request, page: request.page + 1 } : null;
+  const buttons: Button[] = [];
+  const hints: string[] = [];
+  for (const [label, target] of [['« Previous', previous], ['Next »', next]] as const) {
+    if (!target) continue;
+    const value = withButtons ? listingsButtonValue(target) : null;
+    if (value) buttons.push({ label, value });
+    else hints.push(`\`/listings ${request.city ? `${request.city} ` : ''}${target.page}\` for the ${label.includes('Next') ? 'next' : 'previous'} page`);
+  }
+  const footer = hints.length > 0 ? [`Send ${hints.join(', or ')}.`] : [];
+  return { markdown: [header, ...items, ...footer].join('\n\n'), buttons };
+}
+
+function formatListing(item: ListingItem, position: number): string {
+  const facts = [
+    item.PropertyType,
+    item.Bedrooms && `${item.Bedrooms} bd`,
+    item.Bathrooms && `${item.Bathrooms} ba`,
+    item.BuildingArea && `${item.BuildingArea} ${item.Area || 'sq ft'}`.trim(),
+  ].filter(Boolean).map((fact) => escapeMarkdown(String(fact)));
+  const price = priceOf(item);
+  const status = [item.SaleType, item.Status].filter(Boolean).map(escapeMarkdown).join(', ');
+  const title = `**${position}. ${facts.join(' · ') || 'Listing'}**${price ? ` — ${escapeMarkdown(price)}` : ''}${status ? ` (${status})` : ''}`;
+  const address = [item.Address, item.City, [item.State, item.ZIP].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const details = [
+    address && escapeMarkdown(address),
+    item.MLSNumber && `MLS ${escapeMarkdown(item.MLSNumber)}`,
+    /^https?:\/\//i.test(item.Url) ? `[details](${item.Url.replace(/[()\s]/g, encodeURIComponent)})` : '',
+  ].filter(Boolean);
+  return details.length > 0 ? `${title}\n${details.join(' · ')}` : title;
+}
+
+function priceOf(item: ListingItem): string {
+  const rent = /rent/i.test(item.SaleType) && item.RentPrice;
+  const amount = rent ? item.RentPrice : item.Price || item.SalePrice;
+  if (!amount) return '';
+  const number = Number(amount);
+  const shown = Number.isFinite(number) ? number.toLocaleString('en-US', { maximumFractionDigits: 2 }) : amount;
+  return `${item.CurrencySymbol || ''}${shown}${rent ? '/month' : ''}`;
+}
+
+/** Listing text is data, not Markdown: a "*" in an address must not start bold text. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]~<>|#]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * The gateway core's tunable policy. Every field has a named default below, with
+ * the reason for its value; `createGateway({ policy })` overrides any of them
+ * (tests shorten the lock timings to exercise a takeover in milliseconds).
+ */
+export interface GatewayPolicy {
+  /** How long a platform message id is remembered, so a redelivered update is answered once. */
+  dedupeTtlMs: number;
+  /** Lifetime of a conversation lock; it outlives a crashed holder by at most this long. */
+  lockTtlMs: number;
+  /** How often the lock holder renews its lock while answering. */
+  heartbeatMs: number;
+  /** How often a gateway looks for queues whose holder died (and at start()). */
+  sweepIntervalMs: number;
+  /** Most messages one conversation may have waiting (including the one being answered). */
+  queueCap: number;
+  /** Entries kept per conversation transcript (the newest). */
+  transcriptMaxEntries: number;
+  /** A transcript nobody writes to for this long is forgotten. */
+  transcriptTtlMs: number;
+  /** How long a chatbot's settings are cached in-process before Redis is read again. */
+  settingsCacheMs: number;
+  /** On stop(), how long answers in progress may finish before they are cut off. */
+  stopGraceMs: number;
+  /** Listings shown per page by /listings. */
+  listingsPageSize: number;
+}
+
+/**
+ * 20 minutes: Slack retries an unacknowledged event after 1 and 5 minutes and
+ * Telegram re-sends an update until it is acknowledged; 10 minutes (vercel/chat's
+ * choice) covers Slack's last retry with a small margin, 20 is openclaw's and
+ * costs nothing but a few bytes per message.
+ */
+export const DEDUPE_TTL_MS = 20 * 60_000;
+
+/** 30 s, as vercel/chat: short enough that a crash is taken over quickly. */
+export const LOCK_TTL_MS = 30_000;
+
+/**
+ * A third of the lock's lifetime: two heartbeats may fail (a Redis hiccup) before
+ * the lock expires under a holder that is still answering (vercel/chat#685).
+ */
+export const HEARTBEAT_MS = 10_000;
+
+/** Half the lock lifetime: an orphaned queue waits at most lock TTL + this (45 s). */
+export const SWEEP_INTERVAL_MS = 15_000;
+
+/** A user who sends 20 messages before the first is answered is better told to wait. */
+export const QUEUE_CAP = 20;
+
+/** Enough context for a handoff e-mail (vercel/chat keeps 200 per user too). */
+export const TRANSCRIPT_MAX_ENTRIES = 200;
+
+export const TRANSCRIPT_TTL_MS = 90 * 24 * 60 * 60_000;
+
+/**
+ * A few seconds: settings change rarely (an admin's Edit), and each answered
+ * message would otherwise pay one more Redis round trip to read them.
+ */
+export const SETTINGS_CACHE_MS = 5_000;
+
+export const STOP_GRACE_MS = 10_000;
+
+/** Five listings fit in one Telegram message (4096 characters) with their details. */
+export const LISTINGS_PAGE_SIZE = 5;
+
+export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
+  dedupeTtlMs: DEDUPE_TTL_MS,
+  lockTtlMs: LOCK_TTL_MS,
+  heartbeatMs: HEARTBEAT_MS,
+  sweepIntervalMs: SWEEP_INTERVAL_MS,
+  queueCap: QUEUE_CAP,
+  transcriptMaxEntries: TRANSCRIPT_MAX_ENTRIES,
+  transcriptTtlMs: TRANSCRIPT_TTL_MS,
+  settingsCacheMs: SETTINGS_CACHE_MS,
+  stopGraceMs: STOP_GRACE_MS,
+  listingsPageSize: LISTINGS_PAGE_SIZE,
+});
+
+export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPolicy {
+  const policy = { ...DEFAULT_GATEWAY_POLICY, ...overrides };
+  if (policy.heartbeatMs >= policy.lockTtlMs) {
+    throw new Error(
+      `Gateway policy: heartbeatMs (${policy.heartbeatMs}) must be shorter than lockTtlMs (${policy.lockTtlMs}), ` +
+        'or a conversation lock expires while its answer is still being written; use about a third of lockTtlMs.',
+    );
+  }
+  if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);
+  return policy;
+}

@@ -1,0 +1,62 @@
+/**
+ * The conversation queue (DESIGN.md §2): a FIFO in Redis per conversation and a
+ * lock, so one answer at a time per conversation across every gateway process.
+ *
+ * - accept: one atomic step dedupes the platform message id, refuses beyond the
+ *   cap, appends, indexes the conversation in `queues:pending`, and takes the lock
+ *   when free. The process that gets the lock drains; any other only enqueues.
+ * - drain: peek → answer → remove. The head stays queued until its answer is
+ *   complete, so a crash (lock expires) leaves it for whoever takes over.
+ * - advance: one atomic step removes the answered head and, when the queue is
+ *   empty, releases the lock. A message enqueued a moment later finds the lock
+ *   free and claims it itself, so nothing is stranded between "queue empty" and
+ *   "lock released" (vercel/chat#928); the re-check after releasing that a
+ *   non-atomic design needs is the enqueue's own claim.
+ */
+import type { ConversationQueueKeys, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../state/index.js';
+import type { AtomicCommand } from '../state/index.js';
+import { gatewayKeys, queueKeys } from './keys.js';
+import type { GatewayPolicy } from './policy.js';
+import type { ConversationRef } from './types.js';
+
+export class ConversationQueue {
+  constructor(
+    private readonly state: StateStore,
+    private readonly policy: Pick<GatewayPolicy, 'dedupeTtlMs' | 'lockTtlMs' | 'queueCap'>,
+  ) {}
+
+  keys(conversation: ConversationRef): ConversationQueueKeys {
+    return queueKeys(conversation);
+  }
+
+  offer(conversation: ConversationRef, platformMessageId: string, entry: string): Promise<QueueOfferResult> {
+    return this.state.queueOffer(this.keys(conversation), entry, {
+      dedupeKey: gatewayKeys.dedupe(conversation, platformMessageId),
+      dedupeTtlMs: this.policy.dedupeTtlMs,
+      maxLength: this.policy.queueCap,
+      lockTtlMs: this.policy.lockTtlMs,
+    });
+  }
+
+  claim(conversation: ConversationRef): Promise<QueueClaim | null> {
+    return this.state.queueClaim(this.keys(conversation), this.policy.lockTtlMs);
+  }
+
+  advance(conversation: ConversationRef, token: string, also: readonly AtomicCommand[]): Promise<QueueAdvanceResult> {
+    return this.state.queueAdvance(this.keys(conversation), token, this.policy.lockTtlMs, also);
+  }
+
+  /** Heartbeat: false when the lock is no longer ours (it expired and someone took over). */
+  extend(conversation: ConversationRef, token: string): Promise<boolean> {
+    return this.state.extendLock(gatewayKeys.lock(conversation), token, this.policy.lockTtlMs);
+  }
+
+  /** Lets go without removing the head (stopping): the next holder answers it. */
+  release(conversation: ConversationRef, token: string): Promise<boolean> {
+    return this.state.releaseLock(gatewayKeys.lock(conversation), token);
+  }
+
+  pendingConversations(): Promise<string[]> {
+    return this.state.setMembers(gatewayKeys.pending);
+  }
+}

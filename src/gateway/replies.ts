@@ -1,0 +1,16 @@
+/**
+ * What the gateway itself says in a chat (Markdown, rendered per platform).
+ * Each failure a user can meet gets one clear sentence that says what to do.
+ */
+export const replies = {
+  welcomeDefault: 'Hello! Ask me anything, and I will do my best to help.',
+  upstreamDown: 'The assistant is not reachable right now; please try again in a moment.',
+  internalError: 'Something went wrong on our side while answering; please try again in a moment.',
+  rateLimitedDefault: 'You are sending messages too quickly; please wait a moment and try again.',
+  monthlyLimit: 'This assistant has reached its message limit for this month; please try again next month.',
+  queueFull: (waiting: number) => `You have ${waiting} messages waiting; please wait for the answers.`,
+  nothingToAnswer: 'I can only read text messages here (and images or voice notes when they are enabled).',
+  staleButton: 'That button no longer works; please send the command again.',
+  resetDone: 'Started a new conversation. Your next message begins with a clean slate.',
+  unknownCommand: (name: string, help: string) => `I don't know the command /${name}.\n\n${help}`,
+};

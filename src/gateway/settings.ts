@@ -1,0 +1,67 @@
+/**
+ * The mirror of each chatbot's settings. The Chatbot Service has no operation
+ * that reads them back, so the gateway keeps what it last wrote (or was seeded
+ * with from the configuration) under `settings:<serialNumber>`: a hash with one
+ * field per setting, so that two concurrent merges of different fields both land
+ * (no read-modify-write). Whoever calls Edit calls `merge` with the same fields.
+ */
+import type { ChatbotSettings } from '../upstream/api.js';
+import type { StateStore } from '../state/index.js';
+import { gatewayKeys } from './keys.js';
+
+export class ChatbotSettingsMirror {
+  private readonly cache = new Map<string, { settings: ChatbotSettings; until: number }>();
+
+  constructor(
+    private readonly state: StateStore,
+    /** In-process cache lifetime; another process's merge is seen after at most this long. */
+    private readonly cacheMs: number,
+  ) {}
+
+  /** The mirrored settings; an empty object when none are known. */
+  async get(serialNumber: string): Promise<ChatbotSettings> {
+    const cached = this.cache.get(serialNumber);
+    if (cached && cached.until > Date.now()) return cached.settings;
+    const settings = decode(await this.state.hashGetAll(gatewayKeys.settings(serialNumber)));
+    this.cache.set(serialNumber, { settings, until: Date.now() + this.cacheMs });
+    return settings;
+  }
+
+  /** Records the fields an Edit just changed; returns the merged settings. */
+  async merge(serialNumber: string, partial: ChatbotSettings): Promise<ChatbotSettings> {
+    const fields = encode(partial);
+    if (Object.keys(fields).length > 0) await this.state.hashSet(gatewayKeys.settings(serialNumber), fields);
+    this.cache.delete(serialNumber);
+    return this.get(serialNumber);
+  }
+
+  /** Writes the configured settings when the mirror holds none yet (first start). True when seeded. */
+  async seed(serialNumber: string, settings: ChatbotSettings): Promise<boolean> {
+    const key = gatewayKeys.settings(serialNumber);
+    const fields = encode(settings);
+    if (Object.keys(fields).length === 0) return false;
+    // Two processes seeding at once write the same configured values, so check-then-set is harmless here.
+    if (Object.keys(await this.state.hashGetAll(key)).length > 0) return false;
+    await this.state.hashSet(key, fields);
+    this.cache.delete(serialNumber);
+    return true;
+  }
+}
+
+function encode(settings: ChatbotSettings): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(settings)) if (value !== undefined) fields[name] = JSON.stringify(value);
+  return fields;
+}
+
+function decode(fields: Record<string, string>): ChatbotSettings {
+  const settings: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(fields)) {
+    try {
+      settings[name] = JSON.parse(raw);
+    } catch {
+      settings[name] = raw;
+    }
+  }
+  return settings as ChatbotSettings;
+}
