@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { checkCredential } from './auth.js';
 import { createContext, type Endpoint, type ServiceContext } from './context.js';
 import { seedDemoData } from './demo.js';
-import { sendError, ServiceError } from './envelope.js';
+import { formatSize, sendError, ServiceError } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 import { askEndpoints } from './routes/ask.js';
 import { chatbotEndpoints } from './routes/chatbot.js';
@@ -26,15 +26,13 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
   if (type === 'entity.parse.failed') return new ServiceError(400, 'The request body is not valid JSON; send a JSON object.');
   if (type === 'entity.too.large') {
     return new ServiceError(413, req.method === 'PUT'
-      ? `The file is larger than the ${Math.round(maxUploadBytes(ctx) / 1024 / 1024)} MB this service accepts.`
+      ? `The file is larger than the ${formatSize(ctx.limits.uploadBytes)} this service accepts.`
       : `The request body is larger than ${ctx.limits.jsonBodyBytes} bytes.`);
   }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ServiceError(415, 'The request body must be UTF-8 JSON.');
   if (type === 'request.aborted') return new ServiceError(400, 'The request was aborted before its body arrived.');
   return new ServiceError(500, 'The service failed unexpectedly; the error is in its log. Please try again.');
 }
-
-const maxUploadBytes = (ctx: ServiceContext): number => Math.max(ctx.limits.imageBytes, ctx.limits.videoBytes, ctx.limits.audioBytes);
 
 /**
  * The embedded Chatbot Service as an express app. It claims only `/chat/...`
@@ -60,7 +58,7 @@ export function createServiceApp(options: ServiceOptions): express.Express {
   });
 
   const endpoints = [...chatbotEndpoints(ctx), ...askEndpoints(ctx), ...realEstateEndpoints(ctx), ...uploadEndpoints(ctx)];
-  app.use('/chat/upload', express.raw({ type: () => true, limit: maxUploadBytes(ctx) }));
+  app.use('/chat/upload', express.raw({ type: () => true, limit: ctx.limits.uploadBytes }));
   // The docs' own examples omit Content-Type on List/Delete, so every body is read as JSON.
   app.use('/chat', express.json({ type: () => true, limit: ctx.limits.jsonBodyBytes }));
   for (const endpoint of endpoints) app.all(endpoint.path, endpointHandler(ctx, endpoint));

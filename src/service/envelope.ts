@@ -45,3 +45,10 @@ export function sendError(res: Response, error: ServiceError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.status(error.code).json(errorEnvelope(error.code, error.message));
 }
+
+/** "20 MB", "512 KB", "80 bytes": sizes in messages people read. */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}

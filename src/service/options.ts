@@ -21,6 +21,8 @@ export interface ServiceLimits {
   imageBytes: number;
   videoBytes: number;
   audioBytes: number;
+  /** Largest PUT to a pre-upload URL (bytes); default 100 MB, the largest media limit. */
+  uploadBytes: number;
   /** Most files in one Image-mode ClientAsk. */
   imagesPerAsk: number;
   /** Longest accepted ClientAsk `content` (characters). */
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   imageBytes: 20 * 1024 * 1024,
   videoBytes: 100 * 1024 * 1024,
   audioBytes: 40 * 1024 * 1024,
+  uploadBytes: 100 * 1024 * 1024,
   imagesPerAsk: 10,
   contentChars: 20_000,
   historyEntries: 20,

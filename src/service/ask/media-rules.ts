@@ -1,5 +1,5 @@
 import type { ChatAskType } from '../../upstream/api.js';
-import { badRequest, ServiceError } from '../envelope.js';
+import { badRequest, formatSize, ServiceError } from '../envelope.js';
 import type { ServiceLimits } from '../options.js';
 import type { StoredFileMeta, UploadedFile } from '../repos/files.js';
 
@@ -8,8 +8,6 @@ const ACCEPTED: Record<Exclude<ChatAskType, 'Text'>, { exts: readonly string[]; 
   Video: { exts: ['mp4', 'mkv', 'avi', 'flv', 'mpg'], names: 'MP4, MKV, AVI, FLV or MPEG' },
   Audio: { exts: ['wav'], names: 'WAV' },
 };
-
-const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** The checks that need no state: which ask types take files, and how many. */
 export function checkAskShape(askType: ChatAskType, content: string | undefined, fileIds: number[] | undefined, limits: ServiceLimits): void {
@@ -43,7 +41,7 @@ export function checkFile(askType: Exclude<ChatAskType, 'Text'>, file: StoredFil
   }
   const max = askType === 'Image' ? limits.imageBytes : askType === 'Video' ? limits.videoBytes : limits.audioBytes;
   if (file.size > max) {
-    throw new ServiceError(413, `File ${file.fileId} ("${file.fileName}") is ${megabytes(file.size)}; the limit for ${askType.toLowerCase()} files is ${megabytes(max)}.`);
+    throw new ServiceError(413, `File ${file.fileId} ("${file.fileName}") is ${formatSize(file.size)}; the limit for ${askType.toLowerCase()} files is ${formatSize(max)}.`);
   }
   return file as UploadedFile;
 }

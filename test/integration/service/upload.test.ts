@@ -71,13 +71,13 @@ describe('upload URL expiry', () => {
     }
   });
 
-  it('refuses a PUT larger than the largest accepted media file with 413', async () => {
-    const small = await startTestService({ memory: true, limits: { imageBytes: 10, videoBytes: 20, audioBytes: 10 } });
+  it('refuses a PUT larger than uploadBytes with 413', async () => {
+    const small = await startTestService({ memory: true, limits: { uploadBytes: 20 } });
     try {
       const pre = await small.call<{ PreUploadUrl: string }>('/chat/User/GetPreUploadUrl', { fileName: 'big.bin' });
       const put = await fetch(pre.body.Data!.PreUploadUrl, { method: 'PUT', body: Buffer.alloc(21) });
       expect(put.status).toBe(413);
-      expect(await put.json()).toMatchObject({ Success: false, Code: 413 });
+      expect(await put.json()).toMatchObject({ Success: false, Code: 413, Message: 'The file is larger than the 20 bytes this service accepts.' });
     } finally {
       await small.close();
     }
