@@ -97,6 +97,11 @@ export class InflightAnswer {
     this.lastText = visibleText;
   }
 
+  /** Resolves once every write so far has reached the store (or failed and been logged). */
+  settled(): Promise<void> {
+    return this.writes;
+  }
+
   /** The final answer was delivered: nothing left to recover. */
   async finish(): Promise<void> {
     this.close();

@@ -25,6 +25,7 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
     await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER, 3)), {}, { pacing }));
 
     const intermediate = platform.calls.filter((call) => call.kind === 'edit' && call.result === 'ok').slice(0, -1);
+    expect(intermediate.length).toBeGreaterThan(0);
     for (const call of intermediate) expect(call.text).toMatch(/[.!?]$/);
   });
 

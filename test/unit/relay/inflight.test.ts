@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  INFLIGHT_INDEX_KEY,
+  INTERRUPTED_NOTE,
+  InflightRecorder,
+  inflightKey,
+  recoverInterruptedAnswers,
+  relayAnswer,
+} from '../../../src/gateway/relay/index.js';
+import { silentLogger } from '../../../src/logger.js';
+import type { StateStore } from '../../../src/state/index.js';
+import { isolatedRedisStore } from '../../support/redis.js';
+import { LONG_ANSWER, answerStream, capabilities, conversation, fragmentsOf, request } from './support/answers.js';
+import { RecordingPlatform } from './support/recording-platform.js';
+
+const logger = silentLogger();
+const TEN_MINUTES = 10 * 60 * 1000;
+/** A process on another machine that stopped ten minutes ago. */
+const goneProcess = { host: 'gateway-that-crashed', pid: 4242, boot: 'previous-boot' };
+
+/** Counts the writes that reach the store (each `atomic` is one round trip). */
+function countingWrites(store: StateStore): { store: StateStore; writes: () => number } {
+  let writes = 0;
+  const counted = new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'atomic') {
+        return (...args: Parameters<StateStore['atomic']>) => {
+          writes++;
+          return target.atomic(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: counted, writes: () => writes };
+}
+
+describe('in-flight answers', () => {
+  let state: ReturnType<typeof isolatedRedisStore>;
+  beforeEach(() => {
+    state = isolatedRedisStore('relay-inflight');
+  });
+  afterEach(async () => {
+    await state.cleanup();
+  });
+
+  it('are recorded while the answer is shown and forgotten once the final is delivered', async () => {
+    const platform = new RecordingPlatform();
+    let recordedMidway: Record<string, string> = {};
+    async function* answer() {
+      yield* answerStream(fragmentsOf(LONG_ANSWER.slice(0, 80)), { final: null });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const [entry] = await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Date.now());
+      recordedMidway = await state.hashGetAll(inflightKey(entry!.member));
+      yield* answerStream(fragmentsOf(LONG_ANSWER.slice(80)));
+    }
+    await relayAnswer(request(platform, answer(), {}, { inflight: new InflightRecorder(state) }));
+
+    expect(JSON.parse(recordedMidway.conversation!)).toEqual(conversation);
+    expect(JSON.parse(recordedMidway.messageIds!)).toEqual(['1']);
+    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(await state.deleteByPrefix('inflight:')).toBe(0);
+  });
+
+  it('cost one write to start, one per new message and one to end', async () => {
+    const platform = new RecordingPlatform();
+    const { store, writes } = countingWrites(state);
+    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { inflight: new InflightRecorder(store) }));
+
+    expect(platform.count('send')).toBe(1);
+    expect(writes()).toBe(3);
+  });
+
+  it('of a crashed process are recovered: the half message gets the note, the record goes', async () => {
+    const platform = new RecordingPlatform();
+    const halfMessage = await platform.send(conversation, { text: 'Here are three homes that match' });
+    const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
+    const answer = crashed.begin(conversation, logger);
+    answer.messageCreated(halfMessage, 'Here are three homes that match');
+    // The process dies here: no finish().
+    await answer.settled();
+
+    const recovered = await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
+
+    expect(recovered).toBe(1);
+    expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
+    expect(await state.hashGetAll(inflightKey(answer.id))).toEqual({});
+    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Number.POSITIVE_INFINITY)).toEqual([]);
+  });
+
+  it('that failed mid-stream are marked abandoned and recovered at the next run', async () => {
+    const platform = new RecordingPlatform();
+    const failing = answerStream(fragmentsOf(LONG_ANSWER.slice(0, 120)), { failWith: new Error('upstream connection reset') });
+    await expect(relayAnswer(request(platform, failing, {}, { inflight: new InflightRecorder(state) }))).rejects.toThrow('connection reset');
+    const shown = platform.messages.get('1')!;
+
+    const recovered = await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
+
+    expect(recovered).toBe(1);
+    expect(platform.messages.get('1')).toBe(`${shown}${INTERRUPTED_NOTE}`);
+  });
+
+  it('without a visible message are recovered with the note as a new message', async () => {
+    const platform = new RecordingPlatform();
+    const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
+    await crashed.begin(conversation, logger).settled();
+
+    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
+    expect([...platform.messages.values()]).toEqual([INTERRUPTED_NOTE.trim()]);
+  });
+
+  it('of a live process elsewhere, or of this process, are left alone even with no age threshold', async () => {
+    const platform = new RecordingPlatform();
+    const elsewhere = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } });
+    const live = elsewhere.begin(conversation, logger);
+    const ours = new InflightRecorder(state).begin(conversation, logger);
+    await live.settled();
+    await ours.settled();
+
+    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, olderThanMs: 0 })).toBe(0);
+    expect(platform.calls).toEqual([]);
+    await live.finish();
+    await ours.finish();
+  });
+
+  it('are recovered once when several processes run recovery at the same time', async () => {
+    const platform = new RecordingPlatform();
+    const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
+    for (let i = 0; i < 5; i++) await crashed.begin(conversation, logger).settled();
+    const run = () => recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
+
+    const counts = await Promise.all([run(), run(), run()]);
+
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+    expect(platform.count('send')).toBe(5);
+  });
+});
