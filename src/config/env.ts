@@ -18,6 +18,7 @@ export const ENV_OVERRIDES: readonly { env: string; path: (string | number)[]; t
   { env: 'PUBLIC_URL', path: ['admin', 'publicUrl'], type: 'string' },
   { env: 'SMTP_URL', path: ['smtp', 'url'], type: 'string' },
   { env: 'SMTP_FROM', path: ['smtp', 'from'], type: 'string' },
+  { env: 'HANDOFF_SECRET', path: ['handoff', 'secret'], type: 'string' },
   { env: 'FFMPEG_PATH', path: ['media', 'ffmpegPath'], type: 'string' },
   { env: 'CHATBRIDGE_CONSOLE', path: ['console'], type: 'string' },
   { env: 'CHATBOT_SERIAL_NUMBER', path: ['bots', 0, 'serialNumber'], type: 'string' },

@@ -83,6 +83,20 @@ export const configSchema = z.object({
     url: z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// URL').optional(),
     from: z.string().default('chatbridge <chatbridge@localhost>'),
   }).strict().default({ from: 'chatbridge <chatbridge@localhost>' }),
+  handoff: z.object({
+    /** When the service answers noAnswer: offer a "talk to a person" button, hand off at once, or do nothing. */
+    onNoAnswer: z.enum(['offer', 'handoff', 'off']).default('offer'),
+    /** Upstream failures in a row in one conversation that hand it to a person; 0 = never. */
+    failureThreshold: z.number().int().min(0).default(3),
+    /** A paused conversation returns to the bot after this long without a hand-back. */
+    pauseHours: z.number().positive().default(24),
+    /** Lifetime of the signed hand-back link in the e-mail. */
+    linkHours: z.number().positive().default(72),
+    /** HMAC key of hand-back links (HANDOFF_SECRET); unset = generated once and kept in state. */
+    secret: z.string().min(16, 'at least 16 characters').optional(),
+    /** Default trigger phrases; bots[].handoffPhrases replaces them per bot. */
+    phrases: z.array(z.string().min(1)).default(['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone']),
+  }).strict().default({ onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'] }),
   media: z.object({
     ffmpegPath: z.string().default('ffmpeg'),
   }).strict().default({ ffmpegPath: 'ffmpeg' }),
