@@ -71,7 +71,7 @@ export interface FakeTelegram {
   failNext(method: string, failure: InjectedFailure, times?: number): void;
   setRateLimit(options: RateLimitOptions | false): void;
   setDraftSupport(support: DraftSupport): void;
-  /** Resolves once `predicate` holds (checked on every change); rejects after timeoutMs (default 5000). */
+  /** Resolves once `predicate` holds (checked on every change of the fake and every 25 ms); rejects after timeoutMs (default 5000). */
   waitFor(predicate: () => boolean, options?: { timeoutMs?: number; what?: string }): Promise<void>;
   close(): Promise<void>;
 }
@@ -156,8 +156,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         finish();
         reject(new Error(`fake Telegram: ${what ?? 'condition'} not reached within ${timeoutMs} ms`));
       }, timeoutMs);
+      // Predicates may also look at state outside the fake (a test sink), so re-check now and then too.
+      const poll = setInterval(check, 25);
       const finish = (): void => {
         clearTimeout(timer);
+        clearInterval(poll);
         world.off('change', check);
       };
       world.on('change', check);

@@ -1,0 +1,35 @@
+import { EventEmitter } from 'node:events';
+import type { Inbound, InboundSink } from '../../../src/gateway/types.js';
+
+/** The core's side of the seam, reduced to "remember what arrived". */
+export class CollectingSink implements InboundSink {
+  readonly received: Inbound[] = [];
+  private readonly events = new EventEmitter();
+
+  async accept(message: Inbound): Promise<void> {
+    this.received.push(message);
+    this.events.emit('accepted');
+  }
+
+  /** Resolves with the first Inbound matching `predicate` (already received or still to come). */
+  next(predicate: (message: Inbound) => boolean = () => true, timeoutMs = 5000): Promise<Inbound> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = this.received.find(predicate);
+        if (!found) return;
+        finish();
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`no matching Inbound within ${timeoutMs} ms; received: ${JSON.stringify(this.received.map((m) => m.text))}`));
+      }, timeoutMs);
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.events.off('accepted', check);
+      };
+      this.events.on('accepted', check);
+      check();
+    });
+  }
+}
