@@ -40,8 +40,9 @@ function chunkRendererFor(format: keyof typeof MARKER_STYLES): ChunkRenderer {
   };
 }
 
+/** The whole answer as one message, trimmed like a chunk (possibly longer than any limit). */
 export function renderDoc(doc: MarkdownDoc, format: TextFormat): string {
-  return RENDERERS[format].serialize(layoutDoc(doc, format));
+  return splitRuns(layoutDoc(doc, format), Number.POSITIVE_INFINITY, RENDERERS[format])[0] ?? '';
 }
 
 export function renderMarkdown(markdown: string, format: TextFormat, options: RenderOptions = {}): string {

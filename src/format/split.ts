@@ -47,9 +47,12 @@ export function splitRuns(runs: readonly Run[], maxLength: number, renderer: Chu
     const level = DEGRADE_LEVELS.findIndex((degrade) => fits(start, Math.min(end, text.safeCut(start + 1, start)), degrade));
     const degrade = DEGRADE_LEVELS[level === -1 ? DEGRADE_LEVELS.length - 1 : level] as (typeof DEGRADE_LEVELS)[number];
     const limit = widestFit(start, end, degrade);
-    const cut = chooseCut(text.visible, start, limit);
+    let cut = chooseCut(text.visible, start, limit);
     let pieceEnd = text.trimEnd(start, cut.end);
-    if (pieceEnd <= start || !fits(start, pieceEnd, degrade)) pieceEnd = text.trimEnd(start, limit);
+    if (pieceEnd <= start || !fits(start, pieceEnd, degrade)) {
+      cut = { end: limit, next: limit };
+      pieceEnd = text.trimEnd(start, limit);
+    }
     if (pieceEnd > start) chunks.push(renderer.serialize(degrade(text.slice(start, pieceEnd))));
     start = text.skipLeadingSpace(Math.max(cut.next, start + 1));
   }
