@@ -1,5 +1,5 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { request as httpRequest } from 'undici';
+import { fetch } from 'undici';
 import { ServiceError } from '../envelope.js';
 import { buildMessages } from './openai-messages.js';
 import type { AnswerEngine, AnswerRequest, EngineOutcome } from './types.js';
@@ -41,7 +41,7 @@ export class OpenAiEngine implements AnswerEngine {
   async *answer(request: AnswerRequest): AsyncGenerator<string, EngineOutcome, void> {
     const messages = await buildMessages(request, await request.history());
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(this.options.timeoutMs ?? 120_000)]);
-    const response = await httpRequest(this.url, {
+    const response = await fetch(this.url, {
       method: 'POST',
       signal,
       headers: {
@@ -59,26 +59,31 @@ export class OpenAiEngine implements AnswerEngine {
     }).catch((error: unknown) => {
       throw new ServiceError(502, `The AI model endpoint ${this.url} could not be reached (${(error as Error).message}); check the engine's baseUrl.`);
     });
-    if (response.statusCode !== 200) {
-      const detail = (await response.body.text()).slice(0, 300);
-      throw new ServiceError(502, `The AI model endpoint answered HTTP ${response.statusCode}: ${detail}`);
+    if (response.status !== 200 || !response.body) {
+      const detail = (await response.text()).slice(0, 300);
+      throw new ServiceError(502, `The AI model endpoint answered HTTP ${response.status}: ${detail}`);
     }
 
     let answer = '';
     let totalTokens: number | undefined;
-    const events = (response.body as unknown as ReadableStream<Uint8Array>)
+    const events = response.body
       .pipeThrough(new TextDecoderStream())
       .pipeThrough(new EventSourceParserStream());
-    for await (const event of events) {
-      if (event.data === '[DONE]') break;
-      const chunk = JSON.parse(event.data) as CompletionChunk;
-      if (chunk.error) throw new ServiceError(502, `The AI model failed: ${chunk.error.message ?? 'no reason given'}`);
-      if (chunk.usage?.total_tokens !== undefined) totalTokens = chunk.usage.total_tokens;
-      const content = chunk.choices?.[0]?.delta?.content;
-      if (content) {
-        answer += content;
-        yield content;
+    try {
+      for await (const event of events) {
+        if (event.data === '[DONE]') break;
+        const chunk = JSON.parse(event.data) as CompletionChunk;
+        if (chunk.error) throw new ServiceError(502, `The AI model failed: ${chunk.error.message ?? 'no reason given'}`);
+        if (chunk.usage?.total_tokens !== undefined) totalTokens = chunk.usage.total_tokens;
+        const content = chunk.choices?.[0]?.delta?.content;
+        if (content) {
+          answer += content;
+          yield content;
+        }
       }
+    } catch (error) {
+      if (error instanceof ServiceError || request.signal.aborted) throw error;
+      throw new ServiceError(502, `The AI model's answer broke off (${(error as Error).message}); please ask again.`);
     }
     return { noAnswer: answer.trim() === '', ...(totalTokens === undefined ? {} : { totalTokens }) };
   }
