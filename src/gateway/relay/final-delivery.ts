@@ -63,24 +63,44 @@ export async function withFinalRetries<T>(context: DeliveryContext, call: () => 
 }
 
 /**
+ * When the platform counts a chunk as too long (its count differs from ours,
+ * e.g. after entity parsing), the answer is split again this much shorter.
+ */
+export const TOO_LONG_SHRINK_FACTOR = 0.8;
+
+/**
  * Makes the final answer the last thing on screen: rendered and split within
  * the platform's limit, the first chunks replacing the messages already shown,
  * the rest sent as new messages. A format the platform refuses is sent again as
- * plain text. Returns the messages holding the answer, in reading order.
+ * plain text; a chunk it finds too long, split again shorter. Returns the
+ * messages holding the answer, in reading order.
  */
 export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[], markdown: string, buttons?: Button[]): Promise<SentMessage[]> {
+  const { capabilities } = context;
+  let format = capabilities.format;
+  let maxLength = capabilities.maxMessageLength;
+  let onScreen = screen;
   const placed: ScreenSlot[] = [];
-  try {
-    await place(context, screen, renderFinal(markdown, context.capabilities), buttons, placed);
-  } catch (error) {
-    if (!isPlatformError(error, 'bad-format')) throw error;
-    context.logger.warn({ err: error }, 'the platform refused the formatted answer; sending it as plain text');
-    const onScreen = [...placed, ...screen.slice(placed.length)];
-    placed.length = 0;
-    await place(context, onScreen, renderFinal(markdown, context.capabilities, 'plain'), buttons, placed);
+  for (let reshaped = 0; ; reshaped++) {
+    try {
+      await place(context, onScreen, renderFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, format), buttons, placed);
+      return placed.flatMap((slot) => (slot.message ? [slot.message] : []));
+    } catch (error) {
+      const badFormat = isPlatformError(error, 'bad-format') && format !== 'plain';
+      const tooLong = isPlatformError(error, 'too-long') && reshaped < MAX_RESHAPES;
+      if (!badFormat && !tooLong) throw error;
+      context.logger.warn({ err: error }, badFormat ? 'the platform refused the formatted answer; sending it as plain text' : 'the platform found a chunk too long; splitting shorter');
+      if (badFormat) format = 'plain';
+      else maxLength = Math.max(1, Math.floor(maxLength * TOO_LONG_SHRINK_FACTOR));
+      // Whatever was placed already is on screen now and is replaced like the rest.
+      onScreen = [...placed, ...onScreen.slice(placed.length)];
+      placed.length = 0;
+    }
   }
-  return placed.flatMap((slot) => (slot.message ? [slot.message] : []));
 }
+
+/** Plain text once, shorter twice: past that the platform is refusing for another reason. */
+const MAX_RESHAPES = 3;
 
 async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: string[], buttons: Button[] | undefined, placed: ScreenSlot[]): Promise<void> {
   const withButtons = context.capabilities.buttons && buttons && buttons.length > 0 ? buttons : undefined;
@@ -116,7 +136,8 @@ async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: 
   try {
     await withFinalRetries(context, () => replace(text));
   } catch (error) {
-    if (isPlatformError(error, 'bad-format')) throw error;
+    // These concern the text, not the message: a new message would be refused too.
+    if (isPlatformError(error, 'bad-format') || isPlatformError(error, 'too-long')) throw error;
     if (!isPlatformError(error, 'not-modified')) {
       context.logger.warn({ err: error, message: slot.message?.id }, 'final update failed; sending the text as a new message');
       return false;

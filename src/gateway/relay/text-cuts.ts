@@ -24,13 +24,15 @@ export function cutAtSentenceEnd(text: string, minLength: number, giveUpLength: 
 }
 
 const FENCE_LINE = /^\s{0,3}(```|~~~)/;
+const SENTENCE_END_IN_LINE = /[.!?…](?=\s)/g;
 
 /**
- * The text up to its last line break outside a code block. A native stream can
- * only append, so we append only text whose rendering will not change when more
- * arrives: whole lines, never an open code block.
+ * The longest prefix whose rendering will not change when more text arrives:
+ * whole lines outside code blocks, plus the finished sentences of the line being
+ * written. A native stream can only append, so it only ever gets such prefixes
+ * (the caller still checks that the new rendering extends the old one).
  */
-export function completeLinesPrefix(text: string): string {
+export function stableStreamPrefix(text: string): string {
   let insideFence = false;
   let lastSafeEnd = 0;
   let lineStart = 0;
@@ -41,5 +43,9 @@ export function completeLinesPrefix(text: string): string {
     if (!insideFence) lastSafeEnd = newline + 1;
     lineStart = newline + 1;
   }
-  return text.slice(0, lastSafeEnd);
+  const openLine = text.slice(lineStart);
+  if (insideFence || FENCE_LINE.test(openLine)) return text.slice(0, lastSafeEnd);
+  let sentenceEnd = -1;
+  for (const match of openLine.matchAll(SENTENCE_END_IN_LINE)) sentenceEnd = match.index + match[0].length;
+  return text.slice(0, sentenceEnd > 0 ? lineStart + sentenceEnd : lastSafeEnd);
 }

@@ -61,6 +61,18 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
     expect(platform.messages.get(stop!.messageId!)).toBe(lines);
   });
 
+  it('native: a single paragraph is appended sentence by sentence', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { nativeStreaming: true }));
+
+    expect(result.renderer).toBe('native');
+    const appends = platform.calls.filter((call) => call.kind === 'append' && call.result === 'ok');
+    expect(appends.length).toBeGreaterThan(0);
+    for (const call of appends) expect(call.text).toMatch(/[.!?]$/);
+    const stop = platform.calls.find((call) => call.kind === 'stop');
+    expect(platform.messages.get(stop!.messageId!)).toBe(LONG_ANSWER);
+  });
+
   it('native failure: falls back to edits on the first failed append and ends on the final', async () => {
     const lines = LONG_ANSWER.split('. ').join('.\n');
     const platform = new RecordingPlatform({ failNative: 'append' });

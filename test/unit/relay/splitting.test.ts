@@ -37,6 +37,14 @@ describe('relayAnswer: answers longer than one message', () => {
     expect(squash([...(streamed ? [streamed] : []), ...texts].join(' '))).toBe(LONG_ANSWER);
   });
 
+  it('when the platform counts a chunk as longer than we do, the answer is split again shorter', async () => {
+    const platform = new RecordingPlatform({ maxMessageLength: 100 });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER, 11)), { maxMessageLength: 120 }));
+
+    expect(platform.count('edit', 'too-long') + platform.count('send', 'too-long')).toBeGreaterThan(0);
+    expect(squash(platform.textsOf(result.messages).join(' '))).toBe(LONG_ANSWER);
+  });
+
   it('edit: the messages already on screen are edited into place, the rest are sent', async () => {
     const platform = new RecordingPlatform({ maxMessageLength: 120 });
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER, 11))));

@@ -2,15 +2,15 @@ import type { Button, NativeStream, SentMessage } from '../../types.js';
 import { deliverFinal, isPlatformError } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
 import { renderIntermediate } from '../rendering.js';
-import { completeLinesPrefix } from '../text-cuts.js';
+import { stableStreamPrefix } from '../text-cuts.js';
 import { intervalFor, logUpdateError, type RenderContext, type StreamRenderer } from './context.js';
 
 /**
  * Streams into the platform's own streaming message (Slack chat.startStream /
- * appendStream / stopStream). A stream can only grow, so only whole lines outside
- * code blocks are appended (their rendering will not change), and only while
- * they fit one message; `stop` then sets the first chunk of the final answer and
- * the rest follows in new messages. On the first failure `failed` is set and the
+ * appendStream / stopStream). A stream can only grow, so only text whose
+ * rendering will not change is appended (finished lines and sentences outside
+ * code blocks), and only while it fits one message; `stop` then sets the first
+ * chunk of the final answer and the rest follows in new messages. On the first failure `failed` is set and the
  * relay continues by edits.
  */
 export class NativeRenderer implements StreamRenderer {
@@ -54,7 +54,7 @@ export class NativeRenderer implements StreamRenderer {
   private async update(): Promise<UpdateOutcome> {
     if (this.failed) return { kind: 'waiting' };
     if (!this.stream && this.latest.trim().length < this.context.pacing.minInitialChars) return { kind: 'waiting' };
-    const chunks = renderIntermediate(completeLinesPrefix(this.latest), this.context.capabilities);
+    const chunks = renderIntermediate(stableStreamPrefix(this.latest), this.context.capabilities);
     // Past one message the stream holds still; the final answer continues in new messages.
     if (chunks.length > 1) return { kind: 'waiting' };
     const rendered = chunks[0] ?? '';
