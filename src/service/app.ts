@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { checkCredential } from './auth.js';
 import { createContext, type Endpoint, type ServiceContext } from './context.js';
 import { seedDemoData } from './demo.js';
+import { countTokens } from './engines/tokens.js';
 import { formatSize, sendError, ServiceError } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 import { askEndpoints } from './routes/ask.js';
@@ -43,6 +44,8 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
  */
 export function createServiceApp(options: ServiceOptions): express.Express {
   const ctx = createContext(options);
+  // Decoding the tokenizer's ranks takes about a second: pay it at start, not on a user's first message.
+  setTimeout(() => countTokens('warm-up'), 0).unref();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

@@ -4,7 +4,7 @@ import { bindFields, parseBody } from '../../../src/service/validation/bind.js';
 import { isAnimatedGif } from '../../../src/service/media/gif.js';
 import { signUploadToken, verifyUploadToken } from '../../../src/service/upload-token.js';
 import { completionsUrl } from '../../../src/service/engines/openai.js';
-import { ServiceError } from '../../../src/service/envelope.js';
+import type { ServiceError } from '../../../src/service/envelope.js';
 
 describe('case-insensitive binding', () => {
   it('maps any casing onto the canonical name, drops nulls and unknown fields', () => {
