@@ -101,7 +101,11 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         res.status(503).json({ error: `telegram bot "${options.bot}" is not started` });
         return;
       }
-      callback(req, res).catch(next);
+      callback(req, res).catch((error: unknown) => {
+        logger.error({ err: error, bot: options.bot }, 'telegram: webhook update not queued; Telegram will redeliver it');
+        if (res.headersSent) return next(error);
+        res.status(500).json({ error: 'update not queued, retry later' });
+      });
     });
     webhookHandler = router;
   }

@@ -240,6 +240,24 @@ describe('Telegram adapter: outbound', () => {
   });
 });
 
+async function startWebhook(secret: string): Promise<string> {
+  fake = await startFakeTelegram({ webhookRetryDelayMs: 20 });
+  const app = express();
+  httpServer = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  adapter = createTelegramAdapter({
+    bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'webhook', webhookSecret: secret, webhookPublicUrl: base,
+    logger: silentLogger(), botInfo: fake.botInfo,
+  });
+  expect(adapter.webhookHandler).toBeDefined();
+  app.use('/telegram/main', adapter.webhookHandler!);
+  sink = new CollectingSink();
+  await adapter.start(sink);
+  return base;
+}
+
 describe('Telegram adapter: start and webhook mode', () => {
   it('explains a rejected token by naming the setting', async () => {
     fake = await startFakeTelegram();
@@ -248,21 +266,8 @@ describe('Telegram adapter: start and webhook mode', () => {
   });
 
   it('registers its webhook with the secret, accepts Telegram\'s posts and refuses a wrong secret token', async () => {
-    fake = await startFakeTelegram();
-    const app = express();
     const secret = 'correct_secret-123';
-    httpServer = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
-    adapter = createTelegramAdapter({
-      bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'webhook', webhookSecret: secret, webhookPublicUrl: base,
-      logger: silentLogger(), botInfo: fake.botInfo,
-    });
-    expect(adapter.webhookHandler).toBeDefined();
-    app.use('/telegram/main', adapter.webhookHandler!);
-    sink = new CollectingSink();
-    await adapter.start(sink);
+    const base = await startWebhook(secret);
 
     fake.userSends({ chat: USER.id, from: USER, text: 'via webhook' });
     expect((await sink.next()).text).toBe('via webhook');
@@ -278,5 +283,14 @@ describe('Telegram adapter: start and webhook mode', () => {
     expect(response.status).toBe(401);
     await sink.next((m) => m.text === 'forged'); // the genuine delivery of the same text
     expect(sink.received.filter((m) => m.text === 'forged')).toHaveLength(1);
+  });
+
+  it('answers 500 when the gateway cannot queue an update, so Telegram delivers it again', async () => {
+    await startWebhook('s3cret');
+    sink.failuresToCome = 1;
+    fake.userSends({ chat: USER.id, from: USER, text: 'do not lose me' });
+    expect((await sink.next()).text).toBe('do not lose me');
+    await fake.waitFor(() => fake.webhookAttempts().length === 2, { what: 'the redelivery' });
+    expect(fake.webhookAttempts().map((a) => a.status)).toEqual([500, 200]);
   });
 });

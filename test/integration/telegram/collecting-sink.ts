@@ -5,8 +5,14 @@ import type { Inbound, InboundSink } from '../../../src/gateway/types.js';
 export class CollectingSink implements InboundSink {
   readonly received: Inbound[] = [];
   private readonly events = new EventEmitter();
+  /** How many of the next accept() calls fail, as when the gateway cannot reach Redis. */
+  failuresToCome = 0;
 
   async accept(message: Inbound): Promise<void> {
+    if (this.failuresToCome > 0) {
+      this.failuresToCome--;
+      throw new Error('test sink: simulated queue outage');
+    }
     this.received.push(message);
     this.events.emit('accepted');
   }
