@@ -2,7 +2,7 @@
  * createGateway: the platform-neutral core wired together. Adapters hand their
  * messages to `sink.accept`, which queues them durably (deduped, capped); the
  * process holding a conversation's lock answers its queue in order through the
- * pipeline: record → commands → beforeAsk hooks → limits → session → media, ask
+ * pipeline: record → beforeCommands hooks → commands → beforeAsk hooks → limits → session → media, ask
  * and relay. See queue.ts for how order and delivery hold across processes.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,7 +15,7 @@ import { listingsAction, listingsCommand } from './commands/listings.js';
 import { CommandRegistry, commandStep } from './commands/registry.js';
 import { Turn, type GatewayBot, type GatewayServices } from './context.js';
 import { Drains, type HandleResult } from './drains.js';
-import { beforeAskStep, createHooks, type GatewayHooks, type HookRegistry } from './hooks.js';
+import { beforeAskStep, beforeCommandsStep, createHooks, type GatewayHooks, type HookRegistry } from './hooks.js';
 import { limitsStep } from './limits.js';
 import { compose } from './pipeline.js';
 import { resolvePolicy, type GatewayPolicy } from './policy.js';
@@ -99,7 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   commands.registerAction(listingsAction);
 
   const pipeline = compose([
-    recordMessageStep(), commandStep(commands), beforeAskStep(hooks), limitsStep(), sessionStep(), askStep(hooks),
+    recordMessageStep(), beforeCommandsStep(hooks), commandStep(commands), beforeAskStep(hooks), limitsStep(), sessionStep(), askStep(hooks),
   ]);
   const origin = randomUUID();
   const local = new LocalAttachments();

@@ -8,6 +8,8 @@ import type { Step } from './pipeline.js';
 
 /** 'stop' ends the turn silently (the message is already in the transcript), e.g. while a person has taken over. */
 export type BeforeAskHook = (ctx: TurnContext) => Promise<'continue' | 'stop'> | 'continue' | 'stop';
+/** Like BeforeAskHook, but runs before commands and button actions too (a paused conversation answers none). */
+export type BeforeCommandsHook = BeforeAskHook;
 export type AfterAnswerHook = (final: AskFinal, ctx: TurnContext) => Promise<void> | void;
 
 export interface UpstreamFailure {
@@ -19,6 +21,7 @@ export interface UpstreamFailure {
 export type UpstreamFailureHook = (failure: UpstreamFailure, ctx: TurnContext) => Promise<void> | void;
 
 export interface GatewayHooks {
+  beforeCommands: BeforeCommandsHook[];
   beforeAsk: BeforeAskHook[];
   afterAnswer: AfterAnswerHook[];
   onUpstreamFailure: UpstreamFailureHook[];
@@ -26,6 +29,7 @@ export interface GatewayHooks {
 
 /** Registration functions as exposed on the gateway; each returns its own removal. */
 export interface HookRegistry {
+  beforeCommands(hook: BeforeCommandsHook): () => void;
   beforeAsk(hook: BeforeAskHook): () => void;
   afterAnswer(hook: AfterAnswerHook): () => void;
   onUpstreamFailure(hook: UpstreamFailureHook): () => void;
@@ -33,6 +37,7 @@ export interface HookRegistry {
 
 export function createHooks(initial: Partial<GatewayHooks> = {}): { hooks: GatewayHooks; registry: HookRegistry } {
   const hooks: GatewayHooks = {
+    beforeCommands: [...(initial.beforeCommands ?? [])],
     beforeAsk: [...(initial.beforeAsk ?? [])],
     afterAnswer: [...(initial.afterAnswer ?? [])],
     onUpstreamFailure: [...(initial.onUpstreamFailure ?? [])],
@@ -47,16 +52,30 @@ export function createHooks(initial: Partial<GatewayHooks> = {}): { hooks: Gatew
   };
   return {
     hooks,
-    registry: { beforeAsk: adder('beforeAsk'), afterAnswer: adder('afterAnswer'), onUpstreamFailure: adder('onUpstreamFailure') },
+    registry: {
+      beforeCommands: adder('beforeCommands'),
+      beforeAsk: adder('beforeAsk'),
+      afterAnswer: adder('afterAnswer'),
+      onUpstreamFailure: adder('onUpstreamFailure'),
+    },
   };
 }
 
 /** The pipeline step that lets every beforeAsk hook veto the answer, in registration order. */
 export function beforeAskStep(hooks: GatewayHooks): Step {
+  return vetoStep(hooks, 'beforeAsk');
+}
+
+/** The step before commands: every beforeCommands hook may end the turn before any command or button runs. */
+export function beforeCommandsStep(hooks: GatewayHooks): Step {
+  return vetoStep(hooks, 'beforeCommands');
+}
+
+function vetoStep(hooks: GatewayHooks, kind: 'beforeCommands' | 'beforeAsk'): Step {
   return async (ctx, next) => {
-    for (const hook of [...hooks.beforeAsk]) {
+    for (const hook of [...hooks[kind]]) {
       if ((await hook(ctx)) === 'stop') {
-        ctx.logger.debug('a beforeAsk hook stopped the turn');
+        ctx.logger.debug(`a ${kind} hook stopped the turn`);
         return;
       }
     }

@@ -3,7 +3,7 @@ export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './context.js';
 export { CommandRegistry, parseCommand, type ButtonAction, type Command } from './commands/registry.js';
 export { splitSuggestions } from './commands/builtin.js';
-export type { AfterAnswerHook, BeforeAskHook, GatewayHooks, HookRegistry, UpstreamFailure, UpstreamFailureHook } from './hooks.js';
+export type { AfterAnswerHook, BeforeAskHook, BeforeCommandsHook, GatewayHooks, HookRegistry, UpstreamFailure, UpstreamFailureHook } from './hooks.js';
 export { compose, type Next, type Step } from './pipeline.js';
 export { DEFAULT_GATEWAY_POLICY, resolvePolicy, type GatewayPolicy } from './policy.js';
 export { gatewayKeys } from './keys.js';
