@@ -72,14 +72,25 @@ async function openAnswer(ctx: TurnContext, request: Omit<ClientAskRequest, 'ses
     const sessionId = ctx.sessionId ?? (await sessions.ensure(ctx.conversation, ctx.bot.serialNumber, undefined, { signal: ctx.signal }));
     const iterator = upstream.askStream({ ...request, sessionId }, { signal: ctx.signal })[Symbol.asyncIterator]();
     try {
-      return prepend(await iterator.next(), iterator);
+      return prepend(await untilAborted(iterator.next(), ctx.signal), iterator);
     } catch (error) {
+      void iterator.return?.()?.catch(() => undefined);
       if (attempt > 1 || !isUnknownSession(error)) throw error;
       ctx.logger.info({ sessionId }, 'the service no longer knows this session; starting a new one');
       await sessions.reset(ctx.conversation);
       delete ctx.sessionId;
     }
   }
+}
+
+/** The first event, or the abort: a service that ignores the signal must not hold a stopping gateway. */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function isUnknownSession(error: unknown): boolean {

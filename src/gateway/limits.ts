@@ -52,22 +52,25 @@ export function limitsStep(): Step {
     const monthlyKey = gatewayKeys.monthly(ctx.bot.serialNumber, monthOf(new Date(), settings.TimeZone));
     const batch: AtomicCommand[] = [
       { op: 'get', key: gatewayKeys.session(ctx.conversation) },
-      { op: 'get', key: monthlyKey },
+      // Reserved now, given back below when nothing was answered: concurrent conversations cannot overshoot the cap.
+      { op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS },
       ...(rate ? [{ op: 'incr', key: gatewayKeys.rate(ctx.conversation, ctx.inbound.user.id), ttlMs: rate.windowMs } as const] : []),
     ];
-    const [session, monthly, used] = await ctx.services.state.atomic(batch);
+    const [session, reserved, used] = await ctx.services.state.atomic(batch);
     ctx.prefetched.session = (session as string | null) ?? null;
-
-    if (rate && Number(used) > rate.count) {
-      ctx.logger.info({ user: ctx.inbound.user.id, used, limit: rate.count }, 'rate limit reached');
-      return ctx.reply(settings.RateLimitMessage?.trim() || replies.rateLimitedDefault);
+    try {
+      if (rate && Number(used) > rate.count) {
+        ctx.logger.info({ user: ctx.inbound.user.id, used, limit: rate.count }, 'rate limit reached');
+        return await ctx.reply(settings.RateLimitMessage?.trim() || replies.rateLimitedDefault);
+      }
+      if (cap !== null && Number(reserved) > cap) {
+        ctx.logger.warn({ serialNumber: ctx.bot.serialNumber, limit: cap }, 'monthly MessageLimit reached');
+        return await ctx.reply(replies.monthlyLimit);
+      }
+      await next();
+    } finally {
+      // Only answered messages use up the month's allowance (a refused or failed one costs nothing).
+      if (!ctx.answered) ctx.later({ op: 'incr', key: monthlyKey, by: -1 });
     }
-    if (cap !== null && Number(monthly ?? 0) >= cap) {
-      ctx.logger.warn({ serialNumber: ctx.bot.serialNumber, limit: cap }, 'monthly MessageLimit reached');
-      return ctx.reply(replies.monthlyLimit);
-    }
-    await next();
-    // Only answered messages use up the month's allowance (a failed ask costs nothing).
-    if (ctx.answered) ctx.later({ op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS });
   };
 }

@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { gatewayKeys, replies, type UpstreamFailure } from '../../../src/gateway/index.js';
+import { MemoryStateStore } from '../../../src/state/index.js';
+import { startHarness, SERIAL, type Harness } from './support/harness.js';
+import { FakeChatbotService } from './support/fake-service.js';
+import { eventually, pngAttachment } from './support/recording-adapter.js';
+
+describe('limits, media and failures', () => {
+  let harness: Harness<FakeChatbotService>;
+  afterEach(() => harness.stop());
+
+  it('replies the RateLimitMessage once a user exceeds RateLimitCount in RateLimitTime, and records the message', async () => {
+    harness = await startHarness({ settings: { RateLimitCount: 2, RateLimitTime: 3600, RateLimitMessage: 'Easy there! One moment please.' } });
+    const { adapter, gateway, service } = harness;
+    for (const text of ['one', 'two', 'three']) await adapter.say('c1', text);
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: one', 'You said: two', 'Easy there! One moment please.']));
+    expect(service.asks).toHaveLength(2);
+    await eventually(async () => {
+      const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+      expect(transcript.slice(-2).map(({ role, text }) => `${role}: ${text}`)).toEqual(['user: three', 'bot: Easy there! One moment please.']);
+    });
+  });
+
+  it('counts the rate limit per user, with a default message when the chatbot has none', async () => {
+    harness = await startHarness({ settings: { RateLimitCount: 1, RateLimitTime: 3600 } });
+    const { adapter } = harness;
+    await adapter.say('alice', 'hi');
+    await adapter.say('alice', 'hi again');
+    await adapter.say('bob', 'hello');
+    await eventually(() => expect(adapter.textsIn('alice')).toEqual(['You said: hi', replies.rateLimitedDefault]));
+    await eventually(() => expect(adapter.textsIn('bob')).toEqual(['You said: hello']));
+  });
+
+  it('reserves MessageLimit per answer across conversations, and gives back what was not answered', async () => {
+    harness = await startHarness({ settings: { MessageLimit: 2 } });
+    const { adapter, service } = harness;
+    service.down = true;
+    await adapter.say('c1', 'lost to an outage');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown]));
+    service.down = false;
+    const release = service.hold();
+    for (const id of ['c2', 'c3', 'c4']) await adapter.say(id, 'at the same time');
+    const refusals = () => ['c2', 'c3', 'c4'].flatMap((id) => adapter.textsIn(id)).filter((text) => text === replies.monthlyLimit);
+    await eventually(() => expect(refusals().length + service.asks.length).toBe(3));
+    release();
+    await eventually(() => expect(['c2', 'c3', 'c4'].flatMap((id) => adapter.textsIn(id))).toHaveLength(3));
+    expect(refusals()).toHaveLength(1);
+    expect(service.asks).toHaveLength(2);
+  });
+
+  it('stops answering once the chatbot used its MessageLimit this month', async () => {
+    harness = await startHarness({ settings: { MessageLimit: 2 } });
+    const { adapter } = harness;
+    for (const text of ['a', 'b', 'c']) await adapter.say('c1', text);
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: a', 'You said: b', replies.monthlyLimit]));
+    await adapter.say('c2', 'd');
+    await eventually(() => expect(adapter.textsIn('c2')).toEqual([replies.monthlyLimit]));
+  });
+
+  it('follows a settings change merged into the mirror (by whoever called Edit)', async () => {
+    harness = await startHarness({ policy: { settingsCacheMs: 0 } });
+    const { adapter, gateway } = harness;
+    await gateway.settings.merge(SERIAL, { WelcomeMessage: 'Edited welcome' });
+    await adapter.say('c1', '/start');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['Edited welcome']));
+    expect(await gateway.settings.get(SERIAL)).toEqual({ WelcomeMessage: 'Edited welcome' });
+  });
+
+  it('forwards an image when uploads are enabled', async () => {
+    harness = await startHarness({ settings: { EnableUploadImage: true } });
+    const { adapter, service } = harness;
+    await adapter.say('c1', 'what is this?', { attachments: [pngAttachment()] });
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: what is this? (with 1 Image file)']));
+    expect(service.asks[0]).toMatchObject({ chatAskType: 'Image', fileIds: [501] });
+  });
+
+  it('replies the media refusal when the chatbot does not accept images, and asks nothing', async () => {
+    harness = await startHarness({ settings: { EnableUploadImage: false } });
+    const { adapter, service, gateway } = harness;
+    await adapter.say('c1', 'look', { attachments: [pngAttachment()] });
+    const [refusal] = await eventually(() => {
+      const texts = adapter.textsIn('c1');
+      expect(texts).toHaveLength(1);
+      return texts;
+    });
+    expect(refusal).toMatch(/photo|image/i);
+    expect(service.asks).toEqual([]);
+    expect(service.uploads).toEqual([]);
+    await eventually(async () => {
+      const [user] = await gateway.transcript.read(adapter.conversation('c1'));
+      expect(user).toMatchObject({ role: 'user', text: 'look', attachments: ['image (dot.png, image/png, 70 bytes)'] });
+    });
+  });
+
+  it('apologises when the service is down, counts failures in a row for the hook, and resets the count on success', async () => {
+    harness = await startHarness();
+    const { adapter, service, gateway, state } = harness;
+    const failures: UpstreamFailure[] = [];
+    gateway.hooks.onUpstreamFailure((failure) => { failures.push(failure); });
+    service.down = true;
+    await adapter.say('c1', 'anyone there?');
+    await adapter.say('c1', 'hello?');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown]));
+    expect(failures.map((failure) => failure.consecutiveFailures)).toEqual([1, 2]);
+    service.down = false;
+    await adapter.say('c1', 'back?');
+    await eventually(() => expect(adapter.textsIn('c1').at(-1)).toBe('You said: back?'));
+    await eventually(async () => expect(await state.get(gatewayKeys.failures(adapter.conversation('c1')))).toBeNull());
+    const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['anyone there?', 'hello?', 'back?']);
+  });
+
+  it('starts a new session when the service has forgotten the old one, without bothering the user', async () => {
+    harness = await startHarness();
+    const { adapter, service } = harness;
+    await adapter.say('c1', 'first');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+    service.forgetSessions();
+    await adapter.say('c1', 'second');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: first', 'You said: second']));
+    expect(service.asks[1]!.sessionId).not.toBe(service.asks[0]!.sessionId);
+  });
+
+  it('keeps the session across a restart on the same store', async () => {
+    const state = new MemoryStateStore({ prefix: 'restart:' });
+    const service = new FakeChatbotService();
+    harness = await startHarness({ state, service });
+    await harness.adapter.say('c1', 'before restart');
+    await eventually(() => expect(harness.adapter.textsIn('c1')).toHaveLength(1));
+    await harness.stop();
+    harness = await startHarness({ state, service });
+    await harness.adapter.say('c1', 'after restart', { platformMessageId: 'another-id' });
+    await eventually(() => expect(harness.adapter.textsIn('c1')).toHaveLength(1));
+    expect(service.asks[1]!.sessionId).toBe(service.asks[0]!.sessionId);
+  });
+
+  it('lets a beforeAsk hook keep the bot quiet (a person has taken over) while the message is still recorded', async () => {
+    harness = await startHarness();
+    const { adapter, gateway, service } = harness;
+    const paused = new Set(['c1']);
+    gateway.hooks.beforeAsk((ctx) => (paused.has(ctx.conversation.id) ? 'stop' : 'continue'));
+    await adapter.say('c1', 'is a person there?');
+    await adapter.say('c2', 'normal question');
+    await eventually(() => expect(adapter.textsIn('c2')).toEqual(['You said: normal question']));
+    await eventually(async () => {
+      const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+      expect(transcript.map(({ role, text }) => `${role}: ${text}`)).toEqual(['user: is a person there?']);
+    });
+    expect(adapter.textsIn('c1')).toEqual([]);
+    expect(service.asks.map((ask) => ask.content)).toEqual(['normal question']);
+  });
+
+  it('gives every answer to the afterAnswer hooks', async () => {
+    harness = await startHarness();
+    const { adapter, gateway } = harness;
+    const seen: string[] = [];
+    gateway.hooks.afterAnswer((final, ctx) => { seen.push(`${ctx.conversation.id}: ${final.answer}`); });
+    await adapter.say('c1', 'hi');
+    await eventually(() => expect(seen).toEqual(['c1: You said: hi']));
+  });
+
+  it('tells the user it cannot read a message with nothing in it', async () => {
+    harness = await startHarness();
+    await harness.adapter.say('c1', '   ');
+    await eventually(() => expect(harness.adapter.textsIn('c1')).toEqual([replies.nothingToAnswer]));
+  });
+});
