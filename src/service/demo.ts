@@ -55,3 +55,8 @@ export async function seedDemoData(state: StateStore): Promise<{ serialNumber: s
   }
   return { serialNumber: DEMO_SERIAL_NUMBER, createdChatbot, addedListings };
 }
+
+/** The demo chatbot's settings as shipped, for the gateway's settings mirror (the API cannot read them back). */
+export function demoChatbotSettings(): z.infer<typeof demoChatbotSchema>['settings'] {
+  return readYaml(demoChatbotSchema, join(demoDirectory(), 'chatbot.yaml')).settings;
+}
