@@ -1,0 +1,149 @@
+/**
+ * What a handoff does, whatever triggered it: pause the conversation and queue
+ * one e-mail (in one MULTI), tell the user; and the way back: end the pause and
+ * tell the user the bot is back. Also the operator's side: read, answer, list.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config/index.js';
+import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../gateway/index.js';
+import { describeAttachment } from '../gateway/turn.js';
+import type { ConversationRef } from '../gateway/types.js';
+import type { Logger } from '../logger.js';
+import type { StateStore } from '../state/index.js';
+import { formatConversationId } from './conversation-id.js';
+import type { ResumeLinks } from './link.js';
+import { composeHandoffMail } from './mail.js';
+import type { Outbox } from './outbox.js';
+import { PauseStore, type PauseRecord } from './pause.js';
+import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, DEFAULT_HANDOFF_REPLY, MAIL_TRANSCRIPT_ENTRIES } from './policy.js';
+import { describeReason, type HandoffReason } from './reason.js';
+
+const HOUR_MS = 60 * 60_000;
+
+export interface HandoffControllerOptions {
+  gateway: Gateway;
+  state: StateStore;
+  handoff: Config['handoff'];
+  logger: Logger;
+  links: ResumeLinks;
+  outbox: Outbox;
+}
+
+export type ResumeOutcome = 'resumed' | 'not-paused';
+
+export class HandoffController {
+  readonly pauses: PauseStore;
+
+  constructor(private readonly options: HandoffControllerOptions) {
+    this.pauses = new PauseStore(options.state);
+  }
+
+  /** The conversation's pause while it holds (null when not paused or expired). */
+  async activePause(conversation: ConversationRef, now = Date.now()): Promise<PauseRecord | null> {
+    const record = await this.pauses.read(conversation);
+    return record && record.expiresAt > now ? record : null;
+  }
+
+  /**
+   * Hands the conversation of this turn to a person. `context` are transcript
+   * entries of this turn that are not in the store yet (the turn writes its own
+   * entries when it ends), e.g. the bot's answer that had nothing to say.
+   */
+  async start(ctx: TurnContext, reason: HandoffReason, context: TranscriptEntry[] = []): Promise<void> {
+    const { conversation } = ctx;
+    if (await this.activePause(conversation)) {
+      await ctx.reply(ALREADY_WITH_A_PERSON_TEXT);
+      return;
+    }
+    const settings = await ctx.settings();
+    const email = settings.TalkToHumanEmail?.trim() ?? '';
+    const now = Date.now();
+    const record: PauseRecord = {
+      conversation,
+      handoffId: randomUUID(),
+      since: now,
+      expiresAt: now + this.options.handoff.pauseHours * HOUR_MS,
+      reason: describeReason(reason),
+      user: ctx.inbound.user,
+      isGroup: ctx.inbound.isGroup,
+    };
+    const commands = this.pauses.writeCommands(record);
+    const mailable = email.includes('@');
+    if (mailable) {
+      const transcript = [...(await ctx.services.transcript.read(conversation, MAIL_TRANSCRIPT_ENTRIES)), currentMessage(ctx), ...context];
+      const linkExpiresAt = now + this.options.handoff.linkHours * HOUR_MS;
+      const mail = composeHandoffMail({
+        botId: ctx.bot.id,
+        chatbotName: settings.Name?.trim() || ctx.bot.serialNumber || ctx.bot.id,
+        platform: conversation.platform,
+        conversationId: formatConversationId(conversation),
+        user: ctx.inbound.user,
+        reason: record.reason,
+        since: now,
+        pausedUntil: record.expiresAt,
+        transcript,
+        resumeUrl: this.options.links.url({ conversation, handoffId: record.handoffId, expiresAt: linkExpiresAt }),
+        linkExpiresAt,
+      });
+      commands.push(...this.options.outbox.enqueueCommands({ to: email, ...mail, conversation: formatConversationId(conversation) }, now));
+    }
+    await this.options.state.atomic(commands);
+    ctx.logger.info({ handoffId: record.handoffId, reason: record.reason, mailed: mailable }, 'conversation handed to a person');
+    this.reportMailing(ctx, email, mailable);
+    await ctx.reply(settings.TalkToHumanResponseMessage?.trim() || DEFAULT_HANDOFF_REPLY);
+  }
+
+  private reportMailing(ctx: TurnContext, email: string, mailable: boolean): void {
+    if (!mailable) {
+      ctx.logger.error(
+        { serialNumber: ctx.bot.serialNumber, bot: ctx.bot.id, TalkToHumanEmail: email },
+        `A user asked for a person but the chatbot's TalkToHumanEmail setting is ${email ? `not an e-mail address ("${email}")` : 'empty'}; ` +
+          'nobody was e-mailed. Set it (chatbridge settings set TalkToHumanEmail=…); the conversation is paused and listed by GET /admin/handoffs.',
+      );
+    } else if (!this.options.outbox.canSend) {
+      ctx.logger.warn({ to: email }, 'SMTP_URL (smtp.url) is not set: the handoff e-mail waits in the outbox until a gateway with SMTP_URL runs.');
+    } else {
+      this.options.outbox.wake();
+    }
+  }
+
+  /**
+   * Hands the conversation back to the bot and tells the user. With `handoffId`
+   * (the signed link), only that handoff is ended, not a newer one.
+   */
+  async resume(conversation: ConversationRef, options: { handoffId?: string; by: string }): Promise<ResumeOutcome> {
+    const record = await this.pauses.read(conversation);
+    if (!record || (options.handoffId !== undefined && record.handoffId !== options.handoffId)) return 'not-paused';
+    if (!(await this.pauses.end(conversation))) return 'not-paused';
+    // The failures that led here must not hand the next failure straight back to a person.
+    await this.options.state.del(gatewayKeys.failures(conversation));
+    this.options.logger.info({ conversation: formatConversationId(conversation), handoffId: record.handoffId, by: options.by }, 'conversation handed back to the bot');
+    try {
+      await this.options.gateway.say(conversation, BOT_IS_BACK_TEXT, { isGroup: record.isGroup });
+    } catch (error) {
+      this.options.logger.warn({ err: error, conversation: formatConversationId(conversation) }, 'the conversation is back with the bot, but the user could not be told');
+    }
+    return 'resumed';
+  }
+
+  /** An operator's message into the conversation, on its platform, recorded as the operator's. */
+  async sayAsOperator(conversation: ConversationRef, text: string): Promise<void> {
+    const record = await this.pauses.read(conversation);
+    await this.options.gateway.say(conversation, text, { role: 'operator', isGroup: record?.isGroup ?? false });
+  }
+
+  async transcript(conversation: ConversationRef): Promise<TranscriptEntry[]> {
+    return this.options.gateway.transcript.read(conversation);
+  }
+
+  listPaused(): Promise<PauseRecord[]> {
+    return this.pauses.listActive();
+  }
+}
+
+function currentMessage(ctx: TurnContext): TranscriptEntry {
+  const { inbound } = ctx;
+  const attachments = inbound.attachments.map(describeAttachment);
+  const text = inbound.action ? inbound.text || '(pressed "Talk to a person")' : inbound.text;
+  return { at: Date.now(), role: 'user', text, user: inbound.user, ...(attachments.length > 0 ? { attachments } : {}) };
+}

@@ -1,0 +1,12 @@
+/** The human handoff: public surface. */
+export { installHandoff, reserveHandoffRoutes, type HandoffConfig, type InstallHandoffOptions, type InstalledHandoff } from './install.js';
+export { HandoffController, type ResumeOutcome } from './controller.js';
+export { formatConversationId, parseConversationId } from './conversation-id.js';
+export { handoffKeys } from './keys.js';
+export { ResumeLinks, resolveLinkSecret, type ResumeClaim, type VerifiedToken } from './link.js';
+export { composeHandoffMail, escapeHtml, type ComposedMail, type HandoffMailInput } from './mail.js';
+export { Outbox, type MailTransport, type OutboxMail, type OutgoingMail } from './outbox.js';
+export { PauseStore, type PauseRecord } from './pause.js';
+export { findHandoffPhrase, normalizeForMatching } from './phrases.js';
+export * from './policy.js';
+export { describeReason, type HandoffReason } from './reason.js';

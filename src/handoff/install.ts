@@ -1,0 +1,94 @@
+/**
+ * installHandoff: the human handoff wired into a gateway (call after
+ * createGateway, before gateway.start()): triggers and the pause on the
+ * gateway, the outbox's sender loop, the hand-back link and the admin API.
+ */
+import express, { type Router } from 'express';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config/index.js';
+import type { Gateway } from '../gateway/index.js';
+import type { HttpServer } from '../http/server.js';
+import type { Logger } from '../logger.js';
+import type { StateStore } from '../state/index.js';
+import { HandoffController } from './controller.js';
+import { ResumeLinks, resolveLinkSecret } from './link.js';
+import { Outbox, type MailTransport } from './outbox.js';
+import { DEFAULT_OUTBOX_POLICY, type OutboxPolicy } from './policy.js';
+import { adminRoutes, resumeRoute } from './routes.js';
+import { registerTriggers } from './triggers.js';
+
+/** SMTP timeouts, well inside the outbox lease so a hung server fails the send rather than the claim. */
+const SMTP_CONNECTION_TIMEOUT_MS = 15_000;
+const SMTP_GREETING_TIMEOUT_MS = 15_000;
+const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+
+export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port'>;
+
+export interface InstallHandoffOptions {
+  gateway: Gateway;
+  state: StateStore;
+  config: HandoffConfig;
+  logger: Logger;
+  http: HttpServer;
+  /** A nodemailer transport (or anything with sendMail) instead of one built from SMTP_URL. */
+  mailer?: MailTransport;
+  /** Base of links in e-mails when admin.publicUrl is unset (the runtime passes its real port). */
+  selfUrl?: string;
+  /** Outbox timings (tests shorten them). */
+  outbox?: Partial<OutboxPolicy>;
+}
+
+export interface InstalledHandoff {
+  readonly controller: HandoffController;
+  readonly outbox: Outbox;
+  readonly links: ResumeLinks;
+  stop(): Promise<void>;
+}
+
+/** Routers mounted at /handoff before the server started listening (after that a mount would sit behind the 404). */
+const reserved = new WeakMap<HttpServer, Router>();
+
+/** Call before `http.listen()` when installHandoff runs after it (the runtime needs the port first). */
+export function reserveHandoffRoutes(http: HttpServer): void {
+  if (reserved.has(http)) return;
+  const router = express.Router();
+  http.mount('/handoff', router);
+  reserved.set(http, router);
+}
+
+export async function installHandoff(options: InstallHandoffOptions): Promise<InstalledHandoff> {
+  const { gateway, state, config, http } = options;
+  const logger = options.logger.child({ part: 'handoff' });
+  const transport = options.mailer ?? buildTransport(config.smtp.url);
+  if (!transport) logger.warn('SMTP_URL (smtp.url) is not set: handoff e-mails wait in the Redis outbox until a gateway with SMTP_URL runs.');
+  const outbox = new Outbox({ state, transport, from: config.smtp.from, policy: { ...DEFAULT_OUTBOX_POLICY, ...options.outbox }, logger });
+  const baseUrl = config.admin.publicUrl ?? options.selfUrl ?? `http://127.0.0.1:${config.port}`;
+  const links = new ResumeLinks(await resolveLinkSecret(config.handoff.secret, state), baseUrl);
+  const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox });
+
+  const unregister = registerTriggers(gateway, controller, config);
+  reserveHandoffRoutes(http);
+  reserved.get(http)?.use(resumeRoute(controller, links, logger));
+  adminRoutes(http.adminRouter, controller, gateway);
+  outbox.start();
+
+  return {
+    controller,
+    outbox,
+    links,
+    async stop() {
+      unregister();
+      await outbox.stop();
+    },
+  };
+}
+
+function buildTransport(url: string | undefined): MailTransport | null {
+  if (!url) return null;
+  return nodemailer.createTransport({
+    url,
+    connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
+    greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
+    socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
+  });
+}

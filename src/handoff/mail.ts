@@ -1,0 +1,109 @@
+/**
+ * The handoff e-mail: who, where, why, the conversation so far, and the link
+ * that hands it back. Plain text and HTML; everything a user wrote is escaped
+ * in the HTML (a user could otherwise put markup, or a phishing link, into the
+ * operator's mailbox).
+ */
+import type { TranscriptEntry } from '../gateway/transcript.js';
+import type { PlatformUser } from '../gateway/types.js';
+
+export interface HandoffMailInput {
+  botId: string;
+  chatbotName: string;
+  platform: string;
+  /** `<bot>:<platform>:<id>`, what the admin API and the CLI take. */
+  conversationId: string;
+  user: PlatformUser | undefined;
+  reason: string;
+  since: number;
+  pausedUntil: number;
+  transcript: readonly TranscriptEntry[];
+  resumeUrl: string;
+  linkExpiresAt: number;
+}
+
+export interface ComposedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const ROLE_LABELS: Record<TranscriptEntry['role'], string> = { user: 'User', bot: 'Bot', operator: 'Operator', system: 'Gateway' };
+
+/** "Ana Lima (@ana)", or the handle or the id when the platform gives no name. */
+export function userLabel(user: PlatformUser | undefined): string {
+  if (!user) return 'An unknown user';
+  const handle = user.handle ? `@${user.handle.replace(/^@/, '')}` : undefined;
+  const name = user.name ?? handle ?? user.id;
+  return handle && handle !== name ? `${name} (${handle})` : name;
+}
+
+function describeUser(user: PlatformUser | undefined): string {
+  return user ? `${userLabel(user)} [id ${user.id}]` : userLabel(user);
+}
+
+function speaker(entry: TranscriptEntry): string {
+  const label = ROLE_LABELS[entry.role];
+  return entry.role === 'user' && entry.user?.name ? `${label} (${entry.user.name})` : label;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
+  const who = describeUser(input.user);
+  const subject = `Handoff: ${userLabel(input.user)} on ${input.platform} wants a person (${input.chatbotName})`;
+  const facts: [string, string][] = [
+    ['Chatbot', input.chatbotName],
+    ['Bot', input.botId],
+    ['Platform', input.platform],
+    ['Conversation', input.conversationId],
+    ['User', who],
+    ['Why', input.reason],
+    ['Since', iso(input.since)],
+    ['The bot stays silent until', iso(input.pausedUntil)],
+  ];
+  const howToAnswer = `Answer through the gateway: chatbridge handoff say ${input.conversationId} <text>  (or POST /admin/conversations/${encodeURIComponent(input.conversationId)}/messages)`;
+
+  const text = [
+    `${who} asked to talk to a person.`,
+    '',
+    ...facts.map(([label, value]) => `${label}: ${value}`),
+    '',
+    `Hand the conversation back to the bot: ${input.resumeUrl}`,
+    `(link valid until ${iso(input.linkExpiresAt)})`,
+    howToAnswer,
+    '',
+    '--- Transcript ---',
+    ...(input.transcript.length === 0 ? ['(empty)'] : input.transcript.flatMap(textEntry)),
+  ].join('\n');
+
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<p><strong>${escapeHtml(who)}</strong> asked to talk to a person.</p>`,
+    '<table>',
+    ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    '</table>',
+    `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
+    `<p>${escapeHtml(howToAnswer)}</p>`,
+    '<h3>Transcript</h3>',
+    input.transcript.length === 0 ? '<p>(empty)</p>' : `<div>${input.transcript.map(htmlEntry).join('')}</div>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+function textEntry(entry: TranscriptEntry): string[] {
+  const lines = [`[${iso(entry.at)}] ${speaker(entry)}: ${entry.text}`];
+  for (const attachment of entry.attachments ?? []) lines.push(`    [attachment: ${attachment}]`);
+  return lines;
+}
+
+function htmlEntry(entry: TranscriptEntry): string {
+  const attachments = (entry.attachments ?? []).map((attachment) => `<br><em>[attachment: ${escapeHtml(attachment)}]</em>`).join('');
+  return `<p><small>${escapeHtml(iso(entry.at))}</small> <strong>${escapeHtml(speaker(entry))}:</strong> ` +
+    `<span style="white-space:pre-wrap">${escapeHtml(entry.text)}</span>${attachments}</p>`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

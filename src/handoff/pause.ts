@@ -1,0 +1,95 @@
+/**
+ * The pause of a conversation handed to a person: one hash per conversation
+ * plus an index for the admin list. Writes come as AtomicCommands so that the
+ * pause and its e-mail enter Redis in one MULTI (never a pause without its mail).
+ */
+import type { ConversationRef, PlatformUser } from '../gateway/types.js';
+import type { AtomicCommand, StateStore } from '../state/index.js';
+import { formatConversationId, parseConversationId } from './conversation-id.js';
+import { handoffKeys } from './keys.js';
+import { EXPIRED_PAUSE_NOTICE_MS } from './policy.js';
+
+export interface PauseRecord {
+  conversation: ConversationRef;
+  handoffId: string;
+  /** ms since epoch. */
+  since: number;
+  /** The bot answers again from then on. */
+  expiresAt: number;
+  /** Human-readable, as in the e-mail. */
+  reason: string;
+  user?: PlatformUser;
+  isGroup: boolean;
+}
+
+export class PauseStore {
+  constructor(private readonly state: StateStore) {}
+
+  async read(conversation: ConversationRef): Promise<PauseRecord | null> {
+    return decode(conversation, await this.state.hashGetAll(handoffKeys.pause(conversation)));
+  }
+
+  writeCommands(record: PauseRecord): AtomicCommand[] {
+    const key = handoffKeys.pause(record.conversation);
+    const fields: Record<string, string> = {
+      handoffId: record.handoffId,
+      since: String(record.since),
+      expiresAt: String(record.expiresAt),
+      reason: record.reason,
+      isGroup: record.isGroup ? '1' : '0',
+      ...(record.user ? { user: JSON.stringify(record.user) } : {}),
+    };
+    return [
+      // A leftover expired hash may still be there: start from a clean one.
+      { op: 'del', key },
+      { op: 'hashSet', key, fields },
+      { op: 'expire', key, ttlMs: Math.max(record.expiresAt - Date.now(), 1) + EXPIRED_PAUSE_NOTICE_MS },
+      { op: 'sortedAdd', key: handoffKeys.paused, score: record.expiresAt, member: formatConversationId(record.conversation) },
+    ];
+  }
+
+  /**
+   * Ends the pause; true for the one caller (of any process) that actually
+   * removed it, so "the bot is back" is said once.
+   */
+  async end(conversation: ConversationRef): Promise<boolean> {
+    const [deleted] = await this.state.atomic([
+      { op: 'del', key: handoffKeys.pause(conversation) },
+      { op: 'sortedRemove', key: handoffKeys.paused, member: formatConversationId(conversation) },
+    ]);
+    return Number(deleted) > 0;
+  }
+
+  /** Conversations paused now (not expired), soonest expiry first. */
+  async listActive(now = Date.now()): Promise<PauseRecord[]> {
+    const expired = await this.state.sortedRangeByScore(handoffKeys.paused, 0, now - 1);
+    if (expired.length > 0) await this.state.sortedRemove(handoffKeys.paused, ...expired.map((entry) => entry.member));
+    const active = await this.state.sortedRangeByScore(handoffKeys.paused, now, Number.MAX_SAFE_INTEGER);
+    const records: PauseRecord[] = [];
+    for (const { member } of active) {
+      const conversation = parseConversationId(member);
+      const record = conversation && (await this.read(conversation));
+      if (record) records.push(record);
+    }
+    return records;
+  }
+}
+
+function decode(conversation: ConversationRef, fields: Record<string, string>): PauseRecord | null {
+  if (!fields.handoffId || !fields.expiresAt) return null;
+  let user: PlatformUser | undefined;
+  try {
+    user = fields.user ? (JSON.parse(fields.user) as PlatformUser) : undefined;
+  } catch {
+    user = undefined;
+  }
+  return {
+    conversation,
+    handoffId: fields.handoffId,
+    since: Number(fields.since),
+    expiresAt: Number(fields.expiresAt),
+    reason: fields.reason ?? '',
+    isGroup: fields.isGroup === '1',
+    ...(user ? { user } : {}),
+  };
+}

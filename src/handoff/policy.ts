@@ -1,0 +1,60 @@
+/**
+ * The handoff's fixed numbers and the texts it says in a chat. Durations that
+ * an operator tunes live in the configuration (`handoff.*`); these are the ones
+ * only a developer should change, plus the outbox timings tests may shorten.
+ */
+
+/** What the user reads when the chatbot's TalkToHumanResponseMessage is empty. */
+export const DEFAULT_HANDOFF_REPLY = 'I have asked a person to help you. They will answer here as soon as they can.';
+/** What the user reads when the conversation returns to the bot (resumed or expired). */
+export const BOT_IS_BACK_TEXT = 'You are talking to the assistant again. Ask me anything!';
+/** /human (or the button) while a person already has the conversation: no second e-mail. */
+export const ALREADY_WITH_A_PERSON_TEXT = 'A person has already been asked to help; they will answer here.';
+/** After a noAnswer, on a platform with buttons. */
+export const OFFER_TEXT = 'Would you like to talk to a person?';
+/** After a noAnswer, on a platform without buttons. */
+export const OFFER_TEXT_WITHOUT_BUTTONS = 'Type /human to talk to a person.';
+export const OFFER_BUTTON_LABEL = 'Talk to a person';
+/** Prefix of the offer button's value (`human:offer`); the payload is informational only. */
+export const HANDOFF_ACTION_PREFIX = 'human';
+export const HANDOFF_COMMAND = 'human';
+
+/**
+ * The pause hash outlives the pause by this much, so that the user's first
+ * message after expiry still finds it and can be told the bot is back (then it
+ * is deleted). A user silent for longer is simply answered.
+ */
+export const EXPIRED_PAUSE_NOTICE_MS = 30 * 24 * 60 * 60_000;
+
+/** Newest transcript entries put into the e-mail (the store keeps at most its own cap anyway). */
+export const MAIL_TRANSCRIPT_ENTRIES = 200;
+
+export interface OutboxPolicy {
+  /** How often each process looks for due mails (a new mail in this process is sent at once). */
+  pollIntervalMs: number;
+  /** First retry delay after a failed send; doubles per failure. */
+  retryBaseMs: number;
+  /** Longest retry delay: SMTP down for a day still gets a try every this often. */
+  retryCapMs: number;
+  /**
+   * A claim's lifetime; renewed every third of it while the send runs, so it only
+   * lapses when the process died mid-send (then another process sends the mail).
+   */
+  leaseMs: number;
+  /** Due mails claimed per poll. */
+  batchSize: number;
+}
+
+export const DEFAULT_OUTBOX_POLICY: OutboxPolicy = {
+  pollIntervalMs: 5_000,
+  retryBaseMs: 10_000,
+  retryCapMs: 30 * 60_000,
+  leaseMs: 60_000,
+  batchSize: 10,
+};
+
+/** Delay before the attempt after `failures` failed ones: base·2^(failures−1), capped. */
+export function retryDelayMs(failures: number, policy: Pick<OutboxPolicy, 'retryBaseMs' | 'retryCapMs'>): number {
+  const exponent = Math.min(Math.max(failures - 1, 0), 30);
+  return Math.min(policy.retryBaseMs * 2 ** exponent, policy.retryCapMs);
+}

@@ -1,0 +1,88 @@
+/**
+ * The four ways into a handoff, registered on the gateway: the /human command
+ * (and the "Talk to a person" button), a phrase, an answer with nothing to say,
+ * and repeated upstream failures; plus the pause itself, checked before any
+ * command runs, so a paused conversation gets nothing from the bot.
+ */
+import type { Config } from '../config/index.js';
+import { parseCommand, type Gateway, type TurnContext } from '../gateway/index.js';
+import type { HandoffController } from './controller.js';
+import { findHandoffPhrase } from './phrases.js';
+import {
+  ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HANDOFF_ACTION_PREFIX, HANDOFF_COMMAND, OFFER_BUTTON_LABEL, OFFER_TEXT, OFFER_TEXT_WITHOUT_BUTTONS,
+} from './policy.js';
+
+export interface TriggerConfig {
+  handoff: Config['handoff'];
+  bots: Config['bots'];
+}
+
+/** Registers everything; returns the removal of all of it. */
+export function registerTriggers(gateway: Gateway, controller: HandoffController, config: TriggerConfig): () => void {
+  const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
+  const removals = [
+    gateway.hooks.beforeCommands((ctx) => pauseGate(ctx, controller)),
+    gateway.commands.register({
+      name: HANDOFF_COMMAND,
+      description: 'talk to a person',
+      run: (ctx) => controller.start(ctx, { kind: 'command' }),
+    }),
+    gateway.commands.registerAction({
+      prefix: HANDOFF_ACTION_PREFIX,
+      run: (ctx) => controller.start(ctx, { kind: 'button' }),
+    }),
+    gateway.hooks.beforeAsk(async (ctx) => {
+      const phrase = findHandoffPhrase(ctx.inbound.text, phrasesOf.get(ctx.bot.id) ?? config.handoff.phrases);
+      if (phrase === null) return 'continue';
+      await controller.start(ctx, { kind: 'phrase', phrase });
+      return 'stop';
+    }),
+    gateway.hooks.afterAnswer(async (final, ctx) => {
+      // null = the service did not say (hosted services may omit it): not a reason to bother anyone.
+      if (final.noAnswer !== true) return;
+      if (config.handoff.onNoAnswer === 'handoff') {
+        await controller.start(ctx, { kind: 'no-answer' }, [{ at: Date.now(), role: 'bot', text: final.answer }]);
+      } else if (config.handoff.onNoAnswer === 'offer') {
+        await offer(ctx);
+      }
+    }),
+    gateway.hooks.onUpstreamFailure(async ({ consecutiveFailures }, ctx) => {
+      const threshold = config.handoff.failureThreshold;
+      if (threshold > 0 && consecutiveFailures >= threshold) {
+        await controller.start(ctx, { kind: 'upstream-failures', failures: consecutiveFailures });
+      }
+    }),
+  ];
+  return () => {
+    for (const remove of removals) remove();
+  };
+}
+
+/**
+ * Paused: silence, except that asking for a person again gets a short "already
+ * asked". Expired: the pause ends here, the user is told, and the turn goes on.
+ */
+async function pauseGate(ctx: TurnContext, controller: HandoffController): Promise<'continue' | 'stop'> {
+  const record = await controller.pauses.read(ctx.conversation);
+  if (!record) return 'continue';
+  if (record.expiresAt <= Date.now()) {
+    if (await controller.pauses.end(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);
+    return 'continue';
+  }
+  if (asksForAPerson(ctx)) await ctx.reply(ALREADY_WITH_A_PERSON_TEXT);
+  return 'stop';
+}
+
+function asksForAPerson(ctx: TurnContext): boolean {
+  const { action, text } = ctx.inbound;
+  if (action) return action.value === HANDOFF_ACTION_PREFIX || action.value.startsWith(`${HANDOFF_ACTION_PREFIX}:`);
+  return parseCommand(text)?.name === HANDOFF_COMMAND;
+}
+
+async function offer(ctx: TurnContext): Promise<void> {
+  if (ctx.capabilities.buttons) {
+    await ctx.reply(OFFER_TEXT, { buttons: [{ label: OFFER_BUTTON_LABEL, value: `${HANDOFF_ACTION_PREFIX}:offer` }] });
+  } else {
+    await ctx.reply(OFFER_TEXT_WITHOUT_BUTTONS);
+  }
+}
