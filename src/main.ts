@@ -32,9 +32,9 @@ program.command('start', { isDefault: true }).description('run the gateway (with
   // On a console chat, logs would interleave with the conversation: warnings only, unless asked.
   const consoleLikely = config.console === 'on' || (config.console === 'auto' && process.stdin.isTTY && !config.bots.some((b) => b.telegram));
   const logger = createLogger(process.env.LOG_LEVEL ?? (consoleLikely ? 'warn' : config.logLevel));
-  let runtime: Awaited<ReturnType<typeof startRuntime>> | undefined;
-  const stop = async () => runtime?.stop();
-  runtime = await startRuntime(config, logger, { onConsoleClose: () => void stop().then(() => process.exit(0)) });
+  const holder: { runtime?: Awaited<ReturnType<typeof startRuntime>> } = {};
+  const stop = async () => holder.runtime?.stop();
+  holder.runtime = await startRuntime(config, logger, { onConsoleClose: () => void stop().then(() => process.exit(0)) });
   stopOnSignals(stop);
 });
 

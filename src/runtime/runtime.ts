@@ -36,7 +36,7 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
     await Promise.race([state.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000))]);
   } catch (error) {
     await state.close();
-    throw new Error(`Redis at REDIS_URL (redisUrl) ${config.redisUrl} is not reachable: ${(error as Error).message}.`);
+    throw new Error(`Redis at REDIS_URL (redisUrl) ${config.redisUrl} is not reachable: ${(error as Error).message}.`, { cause: error });
   }
   return state;
 }
