@@ -5,6 +5,7 @@
 export const replies = {
   welcomeDefault: 'Hello! Ask me anything, and I will do my best to help.',
   upstreamDown: 'The assistant is not reachable right now; please try again in a moment.',
+  upstreamRefused: 'The assistant could not answer this message; please rephrase it or try again later.',
   internalError: 'Something went wrong on our side while answering; please try again in a moment.',
   rateLimitedDefault: 'You are sending messages too quickly; please wait a moment and try again.',
   monthlyLimit: 'This assistant has reached its message limit for this month; please try again next month.',

@@ -52,7 +52,8 @@ async function reportFailure(turn: Turn, error: unknown, hooks: GatewayHooks): P
   const consecutiveFailures = await turn.services.state
     .incr(gatewayKeys.failures(turn.conversation), 1, FAILURE_COUNT_TTL_MS)
     .catch(() => 1);
-  await safeReply(turn, replies.upstreamDown);
+  // A transient failure (down, timeout, 5xx) will pass; anything else is the service refusing this message.
+  await safeReply(turn, error.transient ? replies.upstreamDown : replies.upstreamRefused);
   for (const hook of [...hooks.onUpstreamFailure]) {
     try {
       await hook({ error, consecutiveFailures }, turn);

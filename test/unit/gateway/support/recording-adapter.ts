@@ -34,7 +34,6 @@ export const PLAIN_CAPABILITIES: Capabilities = {
  */
 export class RecordingAdapter implements Adapter, Outbound {
   readonly outbound: Outbound = this;
-  readonly messages: RecordedMessage[] = [];
   private sink: InboundSink | undefined;
   private nextId = 1;
   private nextPlatformMessageId = 1;
@@ -44,6 +43,8 @@ export class RecordingAdapter implements Adapter, Outbound {
     readonly bot = 'main',
     readonly platform = 'fakechat',
     readonly capabilities: Capabilities = PLAIN_CAPABILITIES,
+    /** Where sent messages are kept; two adapters (two gateway processes) may share one, as one user's screen. */
+    readonly messages: RecordedMessage[] = [],
   ) {}
 
   async start(sink: InboundSink): Promise<void> {

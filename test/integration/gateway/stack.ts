@@ -1,0 +1,106 @@
+import { createGateway, type Gateway, type GatewayOptions } from '../../../src/gateway/index.js';
+import { silentLogger } from '../../../src/logger.js';
+import { DEMO_SERIAL_NUMBER, startService, type RunningService } from '../../../src/service/index.js';
+import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
+import type { AskStreamEvent, CallOptions, ChatbotServiceApi, ClientAskRequest } from '../../../src/upstream/api.js';
+import { ChatbotServiceClient } from '../../../src/upstream/index.js';
+import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
+import { RecordingAdapter, type RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
+
+export const SECRET = 'gateway-test-secret';
+export const SESSION_KEY = 'gateway-test-session-key';
+export { DEMO_SERIAL_NUMBER };
+
+/** The real embedded Chatbot Service on real Redis, and the real client pointed at it. */
+export interface ServiceStack {
+  service: RunningService;
+  client: ChatbotServiceClient;
+  /** The gateways' store (its prefix is shared by every gateway "process" of a test). */
+  store: RedisStateStore & { cleanup(): Promise<void> };
+  close(): Promise<void>;
+}
+
+export async function startServiceStack(label: string): Promise<ServiceStack> {
+  const serviceStore = isolatedRedisStore(`${label}-svc`);
+  const store = isolatedRedisStore(label);
+  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true });
+  const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY, uploadConfirmPath: '/chat/User/ConfirmUpload' });
+  return {
+    service, client, store,
+    async close() {
+      await service.close();
+      await serviceStore.cleanup();
+      await store.cleanup();
+    },
+  };
+}
+
+/** Another connection on the same prefix: a second gateway process sharing the Redis. */
+export function sameRedis(store: RedisStateStore): RedisStateStore {
+  return new RedisStateStore({ url: testRedisUrl(), prefix: store.prefix });
+}
+
+/**
+ * The real client behind a switch that can hold ClientAsk before it is sent, like
+ * a slow network link, so a test can keep an answer in progress. It records the
+ * questions in the order the service was asked them.
+ */
+export class HeldLink implements ChatbotServiceApi {
+  readonly questions: string[] = [];
+  private gate: Promise<void> | null = null;
+  private open: (() => void) | null = null;
+
+  constructor(private readonly client: ChatbotServiceApi) {}
+
+  hold(): () => void {
+    this.gate = new Promise((resolve) => { this.open = resolve; });
+    return () => {
+      this.open?.();
+      this.gate = null;
+    };
+  }
+
+  async *askStream(request: ClientAskRequest, options?: CallOptions): AsyncIterable<AskStreamEvent> {
+    this.questions.push(request.content);
+    if (this.gate) await this.gate;
+    yield* this.client.askStream(request, options);
+  }
+
+  getSession: ChatbotServiceApi['getSession'] = (...args) => this.client.getSession(...args);
+  ask: ChatbotServiceApi['ask'] = (...args) => this.client.ask(...args);
+  edit: ChatbotServiceApi['edit'] = (...args) => this.client.edit(...args);
+  createListing: ChatbotServiceApi['createListing'] = (...args) => this.client.createListing(...args);
+  listListings: ChatbotServiceApi['listListings'] = (...args) => this.client.listListings(...args);
+  deleteListings: ChatbotServiceApi['deleteListings'] = (...args) => this.client.deleteListings(...args);
+  modelList: ChatbotServiceApi['modelList'] = (...args) => this.client.modelList(...args);
+  addChatbot: ChatbotServiceApi['addChatbot'] = (...args) => this.client.addChatbot(...args);
+  removeChatbot: ChatbotServiceApi['removeChatbot'] = (...args) => this.client.removeChatbot(...args);
+  uploadFile: ChatbotServiceApi['uploadFile'] = (...args) => this.client.uploadFile(...args);
+}
+
+export interface GatewayProcess {
+  gateway: Gateway;
+  adapter: RecordingAdapter;
+  stop(): Promise<void>;
+}
+
+/** One gateway "process": its own adapter instance (same bot and platform), its own connection. */
+export async function startGatewayProcess(options: {
+  state: StateStore;
+  upstream: ChatbotServiceApi;
+  screen?: RecordedMessage[];
+  policy?: GatewayOptions['policy'];
+  settings?: GatewayOptions['bots'][number]['settings'];
+}): Promise<GatewayProcess> {
+  const adapter = new RecordingAdapter('main', 'fakechat', undefined, options.screen);
+  const gateway = createGateway({
+    state: options.state,
+    upstream: options.upstream,
+    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, ...(options.settings ? { settings: options.settings } : {}) }],
+    adapters: [adapter],
+    logger: silentLogger(),
+    policy: { stopGraceMs: 1_000, ...options.policy },
+  });
+  await gateway.start();
+  return { gateway, adapter, stop: () => gateway.stop() };
+}
