@@ -49,8 +49,11 @@ export async function* askStream(ctx: UpstreamContext, request: ClientAskRequest
     throw toUpstreamError(error, 'ClientAsk', deadline.cause, deadline.timeoutMs);
   } finally {
     deadline.dispose();
-    // After the final (or on an early break) the rest of the body is of no use.
-    response?.body.destroy();
+    if (response && !response.body.readableEnded) {
+      // After the final (or on an early break) the rest of the body is of no use. Destroying
+      // an unfinished undici body emits an abort error that nobody is left to handle.
+      response.body.on('error', () => undefined).destroy();
+    }
   }
 }
 

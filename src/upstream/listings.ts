@@ -13,12 +13,13 @@ const displayText = z.unknown().transform((value): string => {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
-});
+}).default('');
 
 /** LATITUDE/LONGITUDE: numbers; a numeric string is read as one, absent as 0. */
 const coordinate = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number), z.literal('')])
   .nullish()
-  .transform((value): number => (typeof value === 'number' ? value : 0));
+  .transform((value): number => (typeof value === 'number' ? value : 0))
+  .default(0);
 
 const listingItemSchema = caseInsensitiveObject({
   ID: intLike,
