@@ -1,0 +1,172 @@
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { replies, type UpstreamFailure } from '../../../src/gateway/index.js';
+import type { StateStore } from '../../../src/state/index.js';
+import { ChatbotServiceClient } from '../../../src/upstream/index.js';
+import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
+import { DEMO_SERIAL_NUMBER, HeldLink, SECRET, SESSION_KEY, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
+
+const WELCOME = "Hi! I'm the Oakridge Homes assistant.";
+
+describe('gateway features against the real service', () => {
+  let stack: ServiceStack;
+  let process: GatewayProcess | undefined;
+  beforeEach(async () => {
+    stack = await startServiceStack('gw-features');
+  });
+  afterEach(async () => {
+    await process?.stop();
+    process = undefined;
+    await stack.close();
+  });
+  const start = async (options: Partial<Parameters<typeof startGatewayProcess>[0]> = {}) =>
+    (process = await startGatewayProcess({ state: stack.store, upstream: stack.client, ...options }));
+
+  it('/start greets with the WelcomeMessage and offers the suggestions', async () => {
+    const { adapter } = await start({
+      settings: { WelcomeMessage: WELCOME, SuggestedMessage: '3 bedroom homes in Austin|Rentals in Denver', UserInputPlaceholder: 'Ask about a home…' },
+    });
+    await adapter.say('c1', '/start');
+    await eventually(() => expect(adapter.messagesIn('c1')).toEqual([
+      expect.objectContaining({ text: WELCOME, suggestions: ['3 bedroom homes in Austin', 'Rentals in Denver'], inputPlaceholder: 'Ask about a home…' }),
+    ]));
+  });
+
+  it('/reset gives the conversation a new service session', async () => {
+    const { adapter, gateway } = await start();
+    const conversation = adapter.conversation('c1');
+    await adapter.say('c1', 'Homes in Austin?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+    const before = await gateway.sessions.get(conversation);
+    expect(before).toBeTypeOf('number');
+    await adapter.say('c1', '/reset');
+    await eventually(async () => expect(await gateway.sessions.get(conversation)).toBeNull());
+    await adapter.say('c1', 'Homes in Denver?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(3));
+    const after = await eventually(async () => {
+      const id = await gateway.sessions.get(conversation);
+      expect(id).toBeTypeOf('number');
+      return id;
+    });
+    expect(after).not.toBe(before);
+  });
+
+  it('/listings pages through the chatbot\'s listings with Next and Previous buttons', async () => {
+    const { adapter } = await start();
+    const total = (await stack.client.listListings({ SerialNumber: DEMO_SERIAL_NUMBER, PageSize: 100 })).VirtualCount;
+    expect(total).toBeGreaterThan(5);
+    await adapter.say('c1', '/listings');
+    const first = await eventually(() => {
+      const [message] = adapter.messagesIn('c1');
+      expect(message?.buttons).toEqual([{ label: 'Next »', value: 'listings:2:' }]);
+      return message!;
+    });
+    expect(first.text).toContain(`page 1 of 2 (${total} in all)`);
+    await adapter.say('c1', '', { action: { id: 'tap', value: 'listings:2:' } });
+    const second = await eventually(() => {
+      const message = adapter.messagesIn('c1')[1];
+      expect(message?.text).toContain('page 2 of 2');
+      return message!;
+    });
+    expect(second.buttons).toEqual([{ label: '« Previous', value: 'listings:1:' }]);
+    await adapter.say('c1', '/listings Denver');
+    await eventually(() => expect(adapter.textsIn('c1')[2]).toMatch(/Listings in Denver · page 1 of 1/));
+    expect(adapter.textsIn('c1')[2]).not.toContain('Austin');
+  });
+
+  it('replies the RateLimitMessage when a user sends more than RateLimitCount in the window', async () => {
+    const { adapter, gateway } = await start({ settings: { RateLimitCount: 1, RateLimitTime: 60, RateLimitMessage: 'Slow down a little, please.' } });
+    await adapter.say('c1', 'Homes in Austin?');
+    await adapter.say('c1', 'And Denver?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
+    expect(adapter.textsIn('c1')[1]).toBe('Slow down a little, please.');
+    await eventually(async () => {
+      const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+      expect(transcript.at(-2)).toMatchObject({ role: 'user', text: 'And Denver?' });
+    });
+  });
+
+  it('refuses an image when the chatbot does not accept uploads, without asking the service', async () => {
+    const link = new HeldLink(stack.client);
+    const { adapter } = await start({ upstream: link, settings: { EnableUploadImage: false } });
+    await adapter.say('c1', 'Is this house nice?', { attachments: [pngAttachment()] });
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+    expect(adapter.textsIn('c1')[0]).toMatch(/photo|image/i);
+    expect(link.questions).toEqual([]);
+  });
+
+  it('uploads an image and asks in Image mode when the chatbot accepts images', async () => {
+    await stack.client.edit({ serialNumber: DEMO_SERIAL_NUMBER, EnableUploadImage: true });
+    const link = new HeldLink(stack.client);
+    const { adapter } = await start({ upstream: link, settings: { EnableUploadImage: true } });
+    await adapter.say('c1', 'Is this house nice?', { attachments: [pngAttachment()] });
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+    expect(link.questions).toEqual(['Is this house nice?']);
+    expect(adapter.textsIn('c1')[0]).not.toBe(replies.upstreamRefused);
+  });
+
+  it('apologises when the service cannot be reached, and reports the failures in a row', async () => {
+    const unreachable = new ChatbotServiceClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, secretKey: SECRET, sessionKey: SESSION_KEY, retries: 0 });
+    const { adapter, gateway } = await start({ upstream: unreachable });
+    const failures: UpstreamFailure[] = [];
+    gateway.hooks.onUpstreamFailure((failure) => { failures.push(failure); });
+    await adapter.say('c1', 'Homes in Austin?');
+    await adapter.say('c1', 'Hello?');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown]));
+    expect(failures.map((failure) => failure.consecutiveFailures)).toEqual([1, 2]);
+    await eventually(async () => {
+      const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+      expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['Homes in Austin?', 'Hello?']);
+    });
+  });
+
+  it('uses at most 6 Redis round trips for an answered message of a known conversation', async () => {
+    const calls: string[] = [];
+    const counted = countingStore(stack.store, calls);
+    const { adapter } = await start({ state: counted, policy: { sweepIntervalMs: 3_600_000 } });
+    await adapter.say('c1', 'Homes in Austin?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+    await idle(stack.store);
+    calls.length = 0;
+
+    await adapter.say('c1', 'Any with 3 bedrooms?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
+    await idle(stack.store);
+    // queueOffer, the limits batch (+ settings when the 5 s cache expired), the relay's in-flight
+    // record (begin, message, finish) and queueAdvance with the transcript and counters.
+    expect(calls.filter((call) => call !== 'hashGetAll').length, calls.join(', ')).toBeLessThanOrEqual(6);
+    console.info(`Redis round trips for one answered message: ${calls.length} (${calls.join(', ')})`);
+  });
+});
+
+/** Counts every StateStore call: each is one Redis round trip (see src/state/types.ts). */
+function countingStore(store: StateStore, calls: string[]): StateStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (typeof property === 'string' && !['close', 'ping'].includes(property)) calls.push(property);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+/** Waits until the conversation's answer is fully written (the queue is empty and unlocked). */
+async function idle(store: StateStore): Promise<void> {
+  await eventually(async () => {
+    expect(await store.setMembers('queues:pending')).toEqual([]);
+    expect(await store.sortedRangeByScore('inflight:index', 0, Number.MAX_SAFE_INTEGER)).toEqual([]);
+  });
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
