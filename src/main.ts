@@ -10,6 +10,7 @@ import { createStateStore } from './state/index.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
 import { registerAskCommand } from './cli/ask-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerHandoffCommands } from './cli/handoff-commands.js';
 
 function stopOnSignals(stop: () => Promise<void>): void {
   let stopping = false;
@@ -55,6 +56,7 @@ program.command('service').description('run only the embedded Chatbot Service').
 registerAskCommand(program);
 registerDoctorCommand(program);
 registerAdminCommands(program);
+registerHandoffCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   // Operator errors get their message, not a stack trace.

@@ -10,3 +10,4 @@ export { PauseStore, type PauseRecord } from './pause.js';
 export { findHandoffPhrase, normalizeForMatching } from './phrases.js';
 export * from './policy.js';
 export { describeReason, type HandoffReason } from './reason.js';
+export { HandoffAdminClient } from './admin-client.js';

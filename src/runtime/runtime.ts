@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config/index.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
+import { installHandoff, reserveHandoffRoutes } from '../handoff/index.js';
 import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
@@ -60,6 +61,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
 
   const built = buildAdapters(config, logger, options);
   for (const webhook of built.webhooks) http.mount(webhook.path, webhook.handler);
+  reserveHandoffRoutes(http);
   const port = await http.listen(config.port, config.host);
   const selfUrl = `http://127.0.0.1:${port}`;
 
@@ -91,6 +93,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     logger: logger.child({ part: 'gateway' }),
     ffmpegPath: config.media.ffmpegPath,
   });
+  const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl });
   await gateway.start();
   logger.info({ port, embedded, adapters: built.adapters.map((a) => `${a.platform}:${a.bot}`) }, 'chatbridge is running');
 
@@ -101,6 +104,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     http,
     async stop() {
       await gateway.stop();
+      await handoff.stop();
       await http.close();
       await state.close();
     },

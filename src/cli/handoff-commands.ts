@@ -1,0 +1,35 @@
+/**
+ * `chatbridge handoff list|show|resume|say`: the operator's commands, sent to
+ * the running gateway's admin API (http://127.0.0.1:PORT, ADMIN_TOKEN).
+ */
+import type { Command } from 'commander';
+import { loadConfig } from '../config/index.js';
+import { HandoffAdminClient } from '../handoff/admin-client.js';
+import { printJson } from './context.js';
+
+function adminClient(): HandoffAdminClient {
+  const config = loadConfig();
+  if (!config.admin.token) throw new Error('Set ADMIN_TOKEN (admin.token) to the running gateway\'s admin token.');
+  return new HandoffAdminClient(`http://127.0.0.1:${config.port}`, config.admin.token);
+}
+
+export function registerHandoffCommands(program: Command): void {
+  const handoff = program.command('handoff').description('conversations handed to a person (talks to the running gateway)');
+  handoff.command('list').description('paused conversations').action(async () => {
+    printJson(await adminClient().list());
+  });
+  handoff.command('show').argument('<conversation>', '<bot>:<platform>:<conversation id>').description('handoff state and transcript')
+    .action(async (conversation: string) => {
+      printJson(await adminClient().show(conversation));
+    });
+  handoff.command('resume').argument('<conversation>', '<bot>:<platform>:<conversation id>').description('hand the conversation back to the bot')
+    .action(async (conversation: string) => {
+      const { resumed } = await adminClient().resume(conversation);
+      process.stdout.write(resumed ? `${conversation} is back with the bot; the user was told.\n` : `${conversation} was not with a person; nothing changed.\n`);
+    });
+  handoff.command('say').argument('<conversation>', '<bot>:<platform>:<conversation id>').argument('<text...>', 'the message')
+    .description('send a message to the user as the operator').action(async (conversation: string, words: string[]) => {
+      await adminClient().say(conversation, words.join(' '));
+      process.stdout.write(`Sent to ${conversation}.\n`);
+    });
+}

@@ -1,0 +1,63 @@
+/**
+ * The operators' side of the admin API, for the CLI: only the running gateway
+ * holds the platform connections, so `chatbridge handoff …` asks it over HTTP
+ * rather than touching Redis itself.
+ */
+import { parseConversationId } from './conversation-id.js';
+
+export class HandoffAdminClient {
+  constructor(
+    /** `http://127.0.0.1:8080` */
+    private readonly baseUrl: string,
+    /** ADMIN_TOKEN (admin.token). */
+    private readonly token: string,
+  ) {}
+
+  list(): Promise<unknown> {
+    return this.call('GET', '/admin/handoffs');
+  }
+
+  show(conversation: string): Promise<unknown> {
+    return this.call('GET', conversationPath(conversation));
+  }
+
+  resume(conversation: string): Promise<{ resumed: boolean }> {
+    return this.call('POST', `${conversationPath(conversation)}/resume`) as Promise<{ resumed: boolean }>;
+  }
+
+  say(conversation: string, text: string): Promise<unknown> {
+    return this.call('POST', `${conversationPath(conversation)}/messages`, { text });
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new Error(`The gateway at ${this.baseUrl} is not reachable (${(error as Error).message}); is \`chatbridge start\` running with this PORT?`);
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text for the error message
+    }
+    if (!response.ok) {
+      const reason = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? String((parsed as { error: unknown }).error) : text;
+      throw new Error(`${method} ${path} failed with HTTP ${response.status}: ${reason}`);
+    }
+    return parsed;
+  }
+}
+
+function conversationPath(conversation: string): string {
+  if (!parseConversationId(conversation)) {
+    throw new Error(`"${conversation}" is not <bot>:<platform>:<conversation id>, e.g. main:telegram:12345.`);
+  }
+  return `/admin/conversations/${encodeURIComponent(conversation)}`;
+}
