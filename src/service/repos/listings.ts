@@ -13,7 +13,12 @@ interface CachedListings {
   version: string;
   /** In creation order (ascending ID). */
   listings: Listing[];
+  /** Lower-cased City and MLSNumber per listing, so filtering 10,000 listings allocates nothing. */
+  cityKeys: string[];
+  mlsKeys: string[];
 }
+
+const key = (value: string | undefined): string => (value ?? '').trim().toLowerCase();
 
 /**
  * A chatbot's listings live in one hash (id → JSON). Every write sets a fresh
@@ -23,6 +28,8 @@ interface CachedListings {
  */
 export class ListingRepository {
   private readonly cache = new Map<string, CachedListings>();
+  /** One read per chatbot and version, however many requests miss the cache at once. */
+  private readonly loading = new Map<string, Promise<CachedListings>>();
 
   constructor(private readonly state: StateStore) {}
 
@@ -38,27 +45,48 @@ export class ListingRepository {
   }
 
   async all(serialNumber: string): Promise<Listing[]> {
-    const version = await this.state.get(svcKeys.listingsVersion(serialNumber));
-    if (version === null) {
-      this.cache.delete(serialNumber);
-      return [];
-    }
-    const cached = this.cache.get(serialNumber);
-    if (cached?.version === version) return cached.listings;
-    // Read after the version: a write racing this read only makes the cache newer than its token.
-    const raw = await this.state.hashGetAll(svcKeys.listings(serialNumber));
-    const listings = Object.values(raw).map((json) => JSON.parse(json) as Listing).sort((a, b) => a.ID - b.ID);
-    this.cache.set(serialNumber, { version, listings });
-    return listings;
+    return (await this.load(serialNumber)).listings;
   }
 
   async find(serialNumber: string, filter: ListingFilter): Promise<Listing[]> {
-    const city = filter.city?.trim().toLowerCase();
-    const mls = filter.mlsNumber?.trim().toLowerCase();
-    return (await this.all(serialNumber)).filter((listing) =>
-      (city === undefined || city === '' || (listing.City ?? '').trim().toLowerCase() === city) &&
-      (filter.saleType === undefined || listing.SaleType === filter.saleType) &&
-      (mls === undefined || mls === '' || listing.MLSNumber.trim().toLowerCase() === mls));
+    const { listings, cityKeys, mlsKeys } = await this.load(serialNumber);
+    const city = key(filter.city);
+    const mls = key(filter.mlsNumber);
+    const found: Listing[] = [];
+    for (let i = 0; i < listings.length; i++) {
+      const listing = listings[i]!;
+      if (city !== '' && cityKeys[i] !== city) continue;
+      if (mls !== '' && mlsKeys[i] !== mls) continue;
+      if (filter.saleType !== undefined && listing.SaleType !== filter.saleType) continue;
+      found.push(listing);
+    }
+    return found;
+  }
+
+  private async load(serialNumber: string): Promise<CachedListings> {
+    const version = await this.state.get(svcKeys.listingsVersion(serialNumber));
+    if (version === null) {
+      this.cache.delete(serialNumber);
+      return { version: '', listings: [], cityKeys: [], mlsKeys: [] };
+    }
+    const cached = this.cache.get(serialNumber);
+    if (cached?.version === version) return cached;
+    const loadKey = `${serialNumber}\n${version}`;
+    let loading = this.loading.get(loadKey);
+    if (!loading) {
+      loading = this.read(serialNumber, version).finally(() => this.loading.delete(loadKey));
+      this.loading.set(loadKey, loading);
+    }
+    return loading;
+  }
+
+  private async read(serialNumber: string, version: string): Promise<CachedListings> {
+    // Read after the version: a write racing this read only makes the cache newer than its token.
+    const raw = await this.state.hashGetAll(svcKeys.listings(serialNumber));
+    const listings = Object.values(raw).map((json) => JSON.parse(json) as Listing).sort((a, b) => a.ID - b.ID);
+    const loaded = { version, listings, cityKeys: listings.map((l) => key(l.City)), mlsKeys: listings.map((l) => key(l.MLSNumber)) };
+    this.cache.set(serialNumber, loaded);
+    return loaded;
   }
 
   /** Deletes by our id ("NewOaks"), MLS number or URL; returns how many listings went. */
