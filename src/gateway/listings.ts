@@ -72,7 +72,8 @@ function formatListing(item: ListingItem, position: number): string {
     item.PropertyType,
     item.Bedrooms && `${item.Bedrooms} bd`,
     item.Bathrooms && `${item.Bathrooms} ba`,
-    item.BuildingArea && `${item.BuildingArea} ${item.Area || 'sq ft'}`.trim(),
+    // Area is the service's "2500 Square Feet"; BuildingArea alone has no unit.
+    item.Area || item.BuildingArea,
   ].filter(Boolean).map((fact) => escapeMarkdown(String(fact)));
   const price = priceOf(item);
   const status = [item.SaleType, item.Status].filter(Boolean).map(escapeMarkdown).join(', ');

@@ -96,7 +96,7 @@ export class FakeChatbotService implements ChatbotServiceApi {
 export function listing(id: number, city: string, extra: Partial<ListingItem> = {}): ListingItem {
   return {
     ID: id, PropertyType: 'House', SaleType: 'For Sale', Status: 'Active', Images: '', CurrencySymbol: '$', State: 'TX', City: city,
-    Address: `${id} Main St`, ZIP: '78701', Area: 'sq ft', Url: `https://example.com/listing/${id}`, Tours: '', Description: '',
+    Address: `${id} Main St`, ZIP: '78701', Area: '1800 Square Feet', Url: `https://example.com/listing/${id}`, Tours: '', Description: '',
     Price: String(400_000 + id), Bathrooms: '2', Bedrooms: '3', YearBuilt: '2001', MLSNumber: `MLS${id}`, DaysOnMarket: '3',
     LotArea: '', BuildingArea: '1800', ParkingSpots: '2', RentPrice: '', SpaceType: '', DepositFee: '', SalePrice: '',
     UnitAreaPrice: '', ZestimatePrice: '', HOAMonth: '', LATITUDE: 0, LONGITUDE: 0, ExtensionColumn: '', ...extra,
