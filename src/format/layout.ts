@@ -88,10 +88,13 @@ class Layout {
 
   private quote(runs: Run[]): Run[] {
     if (!this.profile.quoteMark) return prefixLines(runs, '> ', '> ', true);
-    // Telegram quotes cannot nest or hold a code block: those stay outside the quote.
-    return runs.map((run) =>
-      hasMark(run.marks, 'quote') || hasMark(run.marks, 'pre') ? run : { text: run.text, marks: [QUOTE, ...run.marks] },
-    );
+    // Telegram quotes cannot nest or hold a code block: those stay outside the quote,
+    // and so does the blank line between such a block and the quoted text.
+    const outside = (run: Run | undefined): boolean => !run || hasMark(run.marks, 'quote') || hasMark(run.marks, 'pre');
+    return runs.map((run, i) => {
+      const blankNextToOutside = run.text.trim() === '' && (outside(runs[i - 1]) || outside(runs[i + 1]));
+      return outside(run) || blankNextToOutside ? run : { ...run, marks: [QUOTE, ...run.marks] };
+    });
   }
 
   private inlines(nodes: readonly Inline[], marks: readonly Mark[], inLink: boolean): Run[] {

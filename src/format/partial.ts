@@ -13,7 +13,9 @@
  * - a last line holding only a block marker (`-`, `1.`, `#`, `>`): dropped.
  */
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
+/** Quote and list markers and indentation before a fence: LLMs put code blocks in lists and quotes. */
+const CONTAINER_PREFIX = /^\s*(?:(?:>\s?|[-*+]\s+|\d{1,9}[.)]\s+)\s*)*/;
 const BLOCK_START = /^ {0,3}([-*+]\s|\d{1,9}[.)]\s|#{1,6}(\s|$)|>)/;
 const BARE_BLOCK_MARKER = /^\s*([-*+]|\d{1,9}[.)]|#{1,6}|>)\s*$/;
 
@@ -24,7 +26,7 @@ export function closeUnfinishedMarkdown(markdown: string): string {
   let offset = 0;
   for (const line of lines) {
     const lineEnd = offset + line.length + 1;
-    const fenceMatch = FENCE.exec(line);
+    const fenceMatch = FENCE.exec(line.replace(CONTAINER_PREFIX, ''));
     if (fence) {
       if (fenceMatch && fenceMatch[1]?.[0] === fence.char && (fenceMatch[1]?.length ?? 0) >= fence.length && !fenceMatch[2]?.trim()) {
         fence = undefined;
@@ -42,7 +44,7 @@ export function closeUnfinishedMarkdown(markdown: string): string {
 
   const lastLine = lines[lines.length - 1] ?? '';
   if (fence) {
-    const halfClosing = lines.length > 1 && new RegExp(`^ {0,3}\\${fence.char}+$`).test(lastLine);
+    const halfClosing = lines.length > 1 && new RegExp(`^\\${fence.char}+$`).test(lastLine.replace(CONTAINER_PREFIX, ''));
     return halfClosing ? markdown.slice(0, markdown.length - lastLine.length) : markdown;
   }
   if (BARE_BLOCK_MARKER.test(lastLine)) return markdown.slice(0, markdown.length - lastLine.length).trimEnd();

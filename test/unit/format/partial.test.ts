@@ -9,6 +9,8 @@ describe('partial rendering of an answer still being streamed', () => {
   it.each([
     ['an open code fence', 'Try:\n```py\nprint(1 < 2)', 'Try:\n\n<pre><code class="language-py">print(1 &lt; 2)</code></pre>'],
     ['a half-typed closing fence', '```\ncode\n``', '<pre>code</pre>'],
+    ['an open code fence in a list item', '1. Run:\n   ```sh\n   ls *.md', '1. Run:\n   <pre><code class="language-sh">ls *.md</code></pre>'],
+    ['an open code fence in a quote', '> ```\n> a `b', '<pre>a `b</pre>'],
     ['a fence whose language is being typed', 'Run:\n```ba', 'Run:'],
     ['unclosed bold', 'This is **very imp', 'This is <b>very imp</b>'],
     ['unclosed bold ending in a space', 'This is **very ', 'This is <b>very</b>'],

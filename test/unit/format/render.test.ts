@@ -69,7 +69,7 @@ describe('telegram-html', () => {
     expect(telegram('> a **b**\n> c')).toBe('<blockquote>a <b>b</b>\nc</blockquote>');
     expect(telegram('> > nested')).toBe('<blockquote>nested</blockquote>');
     const quotedCode = telegram('> look:\n> ```\n> x\n> ```');
-    expect(quotedCode).toBe('<blockquote>look:\n\n</blockquote><pre>x</pre>');
+    expect(quotedCode).toBe('<blockquote>look:</blockquote>\n\n<pre>x</pre>');
     expect(telegramHtmlProblems(quotedCode)).toEqual([]);
   });
 
