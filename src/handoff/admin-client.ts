@@ -38,7 +38,7 @@ export class HandoffAdminClient {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
-      throw new Error(`The gateway at ${this.baseUrl} is not reachable (${(error as Error).message}); is \`chatbridge start\` running with this PORT?`);
+      throw new Error(`The gateway at ${this.baseUrl} is not reachable (${(error as Error).message}); is \`chatbridge start\` running with this PORT?`, { cause: error });
     }
     const text = await response.text();
     let parsed: unknown = text;
