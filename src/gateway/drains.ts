@@ -54,8 +54,13 @@ export class Drains {
   run(conversation: ConversationRef, claim: QueueClaim): void {
     const member = conversationMember(conversation);
     const abort = new AbortController();
-    const done = this.loop(conversation, claim, abort).finally(() => this.active.delete(member));
-    this.active.set(member, { abort, done });
+    const drain: ActiveDrain = { abort, done: Promise.resolve() };
+    // Only this drain's own entry is removed: a new drain of the same conversation may have started
+    // between this one's last advance (which released the lock) and its end.
+    drain.done = this.loop(conversation, claim, abort).finally(() => {
+      if (this.active.get(member) === drain) this.active.delete(member);
+    });
+    this.active.set(member, drain);
   }
 
   /** Takes over every served conversation with queued messages and no live lock. Returns how many. */

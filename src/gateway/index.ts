@@ -12,4 +12,5 @@ export { SessionMap } from './sessions.js';
 export { TranscriptStore, type TranscriptEntry, type TranscriptRole } from './transcript.js';
 export { replies } from './replies.js';
 export { sendReply, type ReplyExtras } from './reply.js';
+export { describeAttachment, FAILURE_COUNT_TTL_MS } from './turn.js';
 export * from './types.js';

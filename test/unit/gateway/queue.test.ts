@@ -80,6 +80,26 @@ describe('the conversation queue', () => {
     expect(service.asks.map((ask) => ask.content)).toEqual(['interrupted', 'interrupted']);
   });
 
+  it('keeps the lock alive through an answer longer than the lock lifetime, so no other process answers it again', async () => {
+    const fast = { lockTtlMs: 200, heartbeatMs: 50, sweepIntervalMs: 20 };
+    harness = await startHarness({ policy: fast });
+    const { adapter, service, state } = harness;
+    const other = await startHarness({ policy: fast, state, service });
+    try {
+      const release = service.hold();
+      await adapter.say('c1', 'a long question');
+      await eventually(() => expect(service.asks).toHaveLength(1));
+      // Several lock lifetimes pass while the other process sweeps for orphans.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      release();
+      await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: a long question']));
+      expect(service.asks).toHaveLength(1);
+      expect(other.adapter.textsIn('c1')).toEqual([]);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('records every exchange in the transcript, oldest first', async () => {
     harness = await startHarness();
     const { adapter, gateway } = harness;
