@@ -1,0 +1,170 @@
+/**
+ * What a handoff test runs: the real embedded Chatbot Service (counting the
+ * ClientAsk requests that reach it over HTTP), the real client, real Redis, a
+ * real SMTP server, and gateway "processes" with the handoff installed, each
+ * with its own HTTP server (admin API, hand-back link) and a recording platform.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { pino, type Logger } from 'pino';
+import { configSchema, type Config } from '../../../src/config/schema.js';
+import { createGateway, type Gateway } from '../../../src/gateway/index.js';
+import type { Capabilities } from '../../../src/gateway/types.js';
+import { installHandoff, reserveHandoffRoutes, type InstalledHandoff } from '../../../src/handoff/index.js';
+import { GatewayMetrics } from '../../../src/http/metrics.js';
+import { HttpServer } from '../../../src/http/server.js';
+import { silentLogger } from '../../../src/logger.js';
+import { createServiceApp, DEMO_SERIAL_NUMBER, seedDemoData } from '../../../src/service/index.js';
+import { DEFAULT_UPSTREAM_PATHS } from '../../../src/upstream/paths.js';
+import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
+import type { ChatbotServiceApi, ChatbotSettings } from '../../../src/upstream/api.js';
+import { ChatbotServiceClient } from '../../../src/upstream/index.js';
+import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
+import { FakeSmtpServer } from '../../fakes/smtp/server.js';
+import { PLAIN_CAPABILITIES, RecordingAdapter, type RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
+
+export const SECRET = 'handoff-test-secret';
+export const SESSION_KEY = 'handoff-test-session-key';
+export const ADMIN_TOKEN = 'handoff-admin-token-0123456789';
+export const OPERATOR_EMAIL = 'desk@oakridge.example';
+export const HANDOFF_REPLY = 'A colleague from Oakridge Homes will answer you here shortly.';
+export const CHATBOT_NAME = 'Oakridge Homes assistant';
+export { DEMO_SERIAL_NUMBER };
+
+export const HANDOFF_SETTINGS: ChatbotSettings = {
+  Name: CHATBOT_NAME,
+  TalkToHumanEmail: OPERATOR_EMAIL,
+  TalkToHumanResponseMessage: HANDOFF_REPLY,
+};
+
+/** Outbox timings short enough for a test to see retries (tests wait for outcomes, never for times). */
+export const FAST_OUTBOX = { pollIntervalMs: 50, retryBaseMs: 50, retryCapMs: 200, leaseMs: 5_000 };
+
+export interface HandoffStack {
+  client: ChatbotServiceClient;
+  /** ClientAsk requests that reached the service over HTTP. */
+  clientAsks(): number;
+  store: RedisStateStore & { cleanup(): Promise<void> };
+  smtp: FakeSmtpServer;
+  close(): Promise<void>;
+}
+
+export async function startHandoffStack(label: string): Promise<HandoffStack> {
+  const serviceStore = isolatedRedisStore(`${label}-svc`);
+  const store = isolatedRedisStore(label);
+  await seedDemoData(serviceStore);
+  let asks = 0;
+  const app = express();
+  app.use((req, _res, next) => {
+    if (req.path === DEFAULT_UPSTREAM_PATHS.clientAsk) asks++;
+    next();
+  });
+  app.use(createServiceApp({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: false }));
+  const server: Server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const client = new ChatbotServiceClient({ baseUrl: `http://127.0.0.1:${port}`, secretKey: SECRET, sessionKey: SESSION_KEY });
+  const smtp = await FakeSmtpServer.start();
+  return {
+    client, store, smtp,
+    clientAsks: () => asks,
+    async close() {
+      await smtp.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await serviceStore.cleanup();
+      await store.cleanup();
+    },
+  };
+}
+
+/** Another connection on the same prefix: a second gateway process sharing the Redis. */
+export function sameRedis(store: RedisStateStore): RedisStateStore {
+  return new RedisStateStore({ url: testRedisUrl(), prefix: store.prefix });
+}
+
+export interface HandoffProcess {
+  gateway: Gateway;
+  adapter: RecordingAdapter;
+  handoff: InstalledHandoff;
+  /** `http://127.0.0.1:<port>` of this process's HTTP server. */
+  url: string;
+  /** GET/POST on this process's HTTP server, with the admin token. */
+  admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  stop(): Promise<void>;
+}
+
+export interface ProcessOptions {
+  state: StateStore;
+  upstream: ChatbotServiceApi;
+  /** Merged over the defaults of the config schema (handoff, smtp, admin, bots). */
+  config?: Partial<Pick<Config, 'handoff' | 'smtp' | 'bots'>>;
+  settings?: ChatbotSettings;
+  capabilities?: Partial<Capabilities>;
+  screen?: RecordedMessage[];
+  logger?: Logger;
+}
+
+export async function startHandoffProcess(options: ProcessOptions): Promise<HandoffProcess> {
+  const config = configSchema.parse({ admin: { token: ADMIN_TOKEN }, ...options.config });
+  const adapter = new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities }, options.screen);
+  const logger = options.logger ?? silentLogger();
+  const gateway = createGateway({
+    state: options.state,
+    upstream: options.upstream,
+    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: options.settings ?? HANDOFF_SETTINGS }],
+    adapters: [adapter],
+    logger,
+    policy: { stopGraceMs: 1_000 },
+  });
+  const http = new HttpServer({ metrics: new GatewayMetrics(), ready: async () => undefined, adminToken: ADMIN_TOKEN });
+  reserveHandoffRoutes(http);
+  const port = await http.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: FAST_OUTBOX });
+  await gateway.start();
+  return {
+    gateway, adapter, handoff, url,
+    async admin(method, path, body) {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    async stop() {
+      await gateway.stop();
+      await handoff.stop();
+      await http.close();
+    },
+  };
+}
+
+/** A logger whose JSON lines a test can read. */
+export function recordingLogger(): { logger: Logger; lines: { level: number; msg: string; [key: string]: unknown }[] } {
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  return { logger, lines };
+}
+
+/** A port nothing listens on: the upstream is down. */
+export function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The hand-back link in a handoff e-mail's text. */
+export function resumeLinkIn(text: string): string {
+  const match = /(http:\/\/\S+\/handoff\/resume\?token=\S+)/.exec(text);
+  if (!match) throw new Error(`no hand-back link in:\n${text}`);
+  return match[1]!;
+}
