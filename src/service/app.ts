@@ -16,6 +16,9 @@ function endpointHandler(ctx: ServiceContext, endpoint: Endpoint): RequestHandle
       throw new ServiceError(405, `${req.method} is not allowed on ${req.path}; use ${endpoint.methods.join(' or ')}.`, { Allow: endpoint.methods.join(', ') });
     }
     if (endpoint.credential) checkCredential(req, endpoint.credential, ctx.options);
+    if (endpoint.requiresJson && !req.is('application/json')) {
+      throw new ServiceError(415, `${req.path} requires the header "Content-Type: application/json".`);
+    }
     await endpoint.handle(req, res);
   };
 }

@@ -45,5 +45,7 @@ export interface Endpoint {
   methods: readonly HttpMethod[];
   /** Omitted for the pre-upload PUT, which carries its own signature. */
   credential?: Credential;
+  /** Spec rule 1: Edit and ClientAsk require `Content-Type: application/json`; the others read any body as JSON. */
+  requiresJson?: boolean;
   handle(req: Request, res: Response): Promise<void>;
 }

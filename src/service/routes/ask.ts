@@ -21,7 +21,7 @@ function askSchema(contentChars: number) {
 export function askEndpoints(ctx: ServiceContext): Endpoint[] {
   const schema = askSchema(ctx.limits.contentChars);
   return [{
-    path: '/chat/Chat/ClientAsk', methods: ['POST'], credential: 'secret',
+    path: '/chat/Chat/ClientAsk', methods: ['POST'], credential: 'secret', requiresJson: true,
     async handle(req, res) {
       const body = parseBody(schema, req.body);
       const askType = body.chatAskType ?? 'Text';

@@ -40,7 +40,7 @@ export function chatbotEndpoints(ctx: ServiceContext): Endpoint[] {
       },
     },
     {
-      path: '/chat/Chatbot/Edit', methods: ['POST'], credential: 'secret',
+      path: '/chat/Chatbot/Edit', methods: ['POST'], credential: 'secret', requiresJson: true,
       async handle(req, res) {
         const { serialNumber, ...changes } = parseBody(editSchema, req.body);
         if (changes.Model !== undefined && !modelList(ctx).some((model) => model.Key === changes.Model)) {

@@ -95,6 +95,18 @@ describe('authentication (spec rules 1–3)', () => {
     expect(refused.status).toBe(401);
   });
 
+  it('Edit and ClientAsk require Content-Type: application/json (rule 1); List reads a body sent without one', async () => {
+    for (const path of ['/chat/Chatbot/Edit', '/chat/Chat/ClientAsk']) {
+      const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: SECRET, 'content-type': 'text/plain' }, body: '{}' });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toMatchObject({ Success: false, Code: 415, Message: `${path} requires the header "Content-Type: application/json".` });
+    }
+    const list = await fetch(`${service.url}/chat/Chatbot/RealEstateList`, {
+      method: 'POST', headers: { 'chatrobot-sessionkey': SESSION_KEY }, body: JSON.stringify({ SerialNumber: serialNumber }),
+    });
+    expect(list.status).toBe(200);
+  });
+
   it('tolerates a "Bearer " prefix on the secret key', async () => {
     const reply = await service.call('/chat/Chatbot/GetSession', { serialNumber }, { auth: { authorization: `Bearer ${SECRET}` } });
     expect(reply.status).toBe(200);
