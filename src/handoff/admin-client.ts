@@ -13,19 +13,19 @@ export class HandoffAdminClient {
     private readonly token: string,
   ) {}
 
-  list(): Promise<unknown> {
+  async list(): Promise<unknown> {
     return this.call('GET', '/admin/handoffs');
   }
 
-  show(conversation: string): Promise<unknown> {
+  async show(conversation: string): Promise<unknown> {
     return this.call('GET', conversationPath(conversation));
   }
 
-  resume(conversation: string): Promise<{ resumed: boolean }> {
-    return this.call('POST', `${conversationPath(conversation)}/resume`) as Promise<{ resumed: boolean }>;
+  async resume(conversation: string): Promise<{ resumed: boolean }> {
+    return (await this.call('POST', `${conversationPath(conversation)}/resume`)) as { resumed: boolean };
   }
 
-  say(conversation: string, text: string): Promise<unknown> {
+  async say(conversation: string, text: string): Promise<unknown> {
     return this.call('POST', `${conversationPath(conversation)}/messages`, { text });
   }
 

@@ -19,6 +19,8 @@ import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, DEFAULT_HANDOFF_REPLY, MA
 import { describeReason, type HandoffReason } from './reason.js';
 
 const HOUR_MS = 60 * 60_000;
+/** Whole milliseconds: Redis PEXPIRE takes integers, and hours may be fractional. */
+const hoursToMs = (hours: number) => Math.max(1, Math.round(hours * HOUR_MS));
 
 export interface HandoffControllerOptions {
   gateway: Gateway;
@@ -62,7 +64,7 @@ export class HandoffController {
       conversation,
       handoffId: randomUUID(),
       since: now,
-      expiresAt: now + this.options.handoff.pauseHours * HOUR_MS,
+      expiresAt: now + hoursToMs(this.options.handoff.pauseHours),
       reason: describeReason(reason),
       user: ctx.inbound.user,
       isGroup: ctx.inbound.isGroup,
@@ -71,7 +73,7 @@ export class HandoffController {
     const mailable = email.includes('@');
     if (mailable) {
       const transcript = [...(await ctx.services.transcript.read(conversation, MAIL_TRANSCRIPT_ENTRIES)), currentMessage(ctx), ...context];
-      const linkExpiresAt = now + this.options.handoff.linkHours * HOUR_MS;
+      const linkExpiresAt = now + hoursToMs(this.options.handoff.linkHours);
       const mail = composeHandoffMail({
         botId: ctx.bot.id,
         chatbotName: settings.Name?.trim() || ctx.bot.serialNumber || ctx.bot.id,

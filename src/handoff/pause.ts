@@ -43,7 +43,7 @@ export class PauseStore {
       // A leftover expired hash may still be there: start from a clean one.
       { op: 'del', key },
       { op: 'hashSet', key, fields },
-      { op: 'expire', key, ttlMs: Math.max(record.expiresAt - Date.now(), 1) + EXPIRED_PAUSE_NOTICE_MS },
+      { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - Date.now()), 1) + EXPIRED_PAUSE_NOTICE_MS },
       { op: 'sortedAdd', key: handoffKeys.paused, score: record.expiresAt, member: formatConversationId(record.conversation) },
     ];
   }
