@@ -14,6 +14,8 @@ export interface ReceivedMail extends ParsedMail {
 
 export class FakeSmtpServer {
   readonly mails: ReceivedMail[] = [];
+  /** Holds each message this long before accepting it, like a slow server (widens the window of a send). */
+  slowDataMs = 0;
   private server: SMTPServer | undefined;
 
   private constructor(public port: number) {}
@@ -48,7 +50,8 @@ export class FakeSmtpServer {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
+        stream.on('end', async () => {
+          if (this.slowDataMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowDataMs));
           const raw = Buffer.concat(chunks).toString('utf8');
           this.mails.push({
             ...parseMail(raw),
