@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { AttachmentTooLargeError } from '../../src/gateway/media/errors.js';
 import type { ConversationRef, Inbound, InboundAttachment } from '../../src/gateway/types.js';
 
 export const CONSOLE_USER = { id: 'console', name: process.env.USER ?? 'you', handle: 'console' };
@@ -12,7 +13,7 @@ async function localAttachment(path: string): Promise<InboundAttachment> {
     size: info.size,
     fileName: basename(path),
     async fetch({ maxBytes }) {
-      if (info.size > maxBytes) throw new RangeError(`${path} is ${info.size} bytes; the limit is ${maxBytes}`);
+      if (info.size > maxBytes) throw new AttachmentTooLargeError(maxBytes, info.size);
       return new Uint8Array(await readFile(path));
     },
   };
