@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffKeys } from '../../../src/handoff/index.js';
+import type { StateStore } from '../../../src/state/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import type { RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
 import { HANDOFF_REPLY, OPERATOR_EMAIL, sameRedis, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack } from './stack.js';
@@ -18,7 +19,7 @@ describe('the handoff e-mail outbox', () => {
     for (const close of closers.splice(0)) await close();
     await stack.close();
   });
-  const start = async (smtpUrl: string | undefined, state = stack.store, screen?: RecordedMessage[]) => {
+  const start = async (smtpUrl: string | undefined, state: StateStore = stack.store, screen?: RecordedMessage[]) => {
     const process = await startHandoffProcess({
       state, upstream: stack.client, ...(screen ? { screen } : {}),
       config: { smtp: { ...(smtpUrl ? { url: smtpUrl } : {}), from: 'chatbridge <bot@oakridge.example>' } },

@@ -159,6 +159,6 @@ describe('a conversation with a person', () => {
 });
 
 const defaults = {
-  onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72,
+  onNoAnswer: 'offer' as const, failureThreshold: 3, pauseHours: 24, linkHours: 72,
   phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'],
 };
