@@ -1,6 +1,6 @@
 import type { AskFinal } from './api.js';
 import {
-  BACKSLASH, CLOSE_BRACE, COLON, LF, OPEN_BRACE, QUOTE, SPACE, isBlank, plainFragmentContent, plainFragmentEnd,
+  BACKSLASH, CLOSE_BRACE, COLON, CR, LF, OPEN_BRACE, QUOTE, SPACE, isBlank, plainFragmentContent, plainFragmentEnd,
 } from './json-text.js';
 import { classifyStreamObject, type DecodedStreamEvent } from './stream-events.js';
 
@@ -33,6 +33,8 @@ export interface StreamDecoderOptions {
 
 const DEFAULT_MAX_RECORD_CHARS = 16 * 1024 * 1024;
 const FRAGMENT_BATCH = 256;
+
+const DATA_D = 100; // 'd'
 
 const KNOWN_SSE_FIELDS = new Set(['event', 'id', 'retry']);
 
@@ -132,12 +134,22 @@ class AskStreamDecoder implements StreamDecoder {
     const recordStart = i;
     let { depth, inString, escaped } = this;
     for (; i < n; i++) {
-      const c = text.charCodeAt(i);
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
+        // Jump from quote to quote: the final object is mostly one long string, and
+        // a loop over its every character was the JSON mode's largest cost.
+        if (escaped) i++;
+        const close = unescapedQuote(text, i);
+        escaped = close === -1 && backslashesBefore(text, n, i) % 2 === 1;
+        if (close === -1) {
+          i = n;
+          break;
+        }
+        inString = false;
+        i = close;
+        continue;
+      }
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) inString = true;
       else if (c === OPEN_BRACE) depth++;
       else if (c === CLOSE_BRACE && --depth === 0) {
         i++;
@@ -164,6 +176,13 @@ class AskStreamDecoder implements StreamDecoder {
     }
     let crAt = text.indexOf('\r', i);
     while (i < n && !this.stopped) {
+      if (this.firstData === null && this.pending.length === 0) {
+        const next = this.plainFragmentEvent(text, i);
+        if (next !== -1) {
+          i = next;
+          continue;
+        }
+      }
       if (crAt !== -1 && crAt < i) crAt = text.indexOf('\r', i);
       const lfAt = text.indexOf('\n', i);
       const lineEnd = crAt === -1 ? lfAt : lfAt === -1 ? crAt : Math.min(lfAt, crAt);
@@ -180,6 +199,27 @@ class AskStreamDecoder implements StreamDecoder {
       this.processLine(line);
     }
     return n;
+  }
+
+  /**
+   * The commonest SSE event, `data: {"content":"…"}` and a blank line, read in
+   * place: going through processLine, addData and dispatch cut and scanned the
+   * same text three times. Returns the index past the event, or -1 (nothing
+   * consumed) for anything else, which the line-by-line path then reads.
+   */
+  private plainFragmentEvent(text: string, start: number): number {
+    if (text.charCodeAt(start) !== DATA_D || !text.startsWith('data:', start)) return -1;
+    const payload = text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
+    const end = plainFragmentEnd(text, payload);
+    if (end === -1) return -1;
+    let next: number;
+    if (text.charCodeAt(end) === LF && text.charCodeAt(end + 1) === LF) next = end + 2;
+    else if (text.charCodeAt(end) === CR && text.startsWith('\n\r\n', end + 1)) next = end + 4;
+    else return -1;
+    // The same limit addData applies to a data line.
+    if (end - payload + 1 > this.maxRecordChars) return -1;
+    this.handlePlainFragment(plainFragmentContent(text, payload, end));
+    return next;
   }
 
   private processLine(line: string): void {
@@ -313,4 +353,18 @@ class AskStreamDecoder implements StreamDecoder {
       totalToken: null, noAnswer: null, incomplete: true,
     });
   }
+}
+
+/** Index of the first quote at or after `from` that no backslash escapes, or -1. */
+function unescapedQuote(text: string, from: number): number {
+  let quote = text.indexOf('"', from);
+  while (quote !== -1 && backslashesBefore(text, quote, from) % 2 === 1) quote = text.indexOf('"', quote + 1);
+  return quote;
+}
+
+/** How many backslashes run right before `at`, counting none before `floor`. */
+function backslashesBefore(text: string, at: number, floor: number): number {
+  let i = at;
+  while (i > floor && text.charCodeAt(i - 1) === BACKSLASH) i--;
+  return at - i;
 }

@@ -126,4 +126,27 @@ describe('the ClientAsk stream decoder', () => {
   it('treats a missing final after a truncated JSON object as incomplete, keeping the fragments', () => {
     expect(decodeChunks(['{"content":"Hi"}{"Answer":"Hi th']).at(-1)).toMatchObject({ answer: 'Hi', incomplete: true });
   });
+
+  it('reads backslash runs before quotes right in JSON mode, wherever the chunks are cut', () => {
+    const answer = 'a\\"b\\\\"c\\\\\\"}{ "\\\\';
+    const body = utf8.encode(`{"content":"x"}{"Answer":${JSON.stringify(answer)},"QuestionID":1}`);
+    for (let cut = 0; cut <= body.length; cut++) {
+      expect(decodeChunks([body.slice(0, cut), body.slice(cut)]).at(-1)).toMatchObject({ answer, incomplete: false });
+    }
+  });
+
+  it('reads a fragment event in place only when a blank line ends it; another data line joins it', () => {
+    const body = 'data: {"Content":"a\\u00e9\\n"}\r\n\r\ndata: {"content":"b"}\ndata: x\n\ndata:{"content":"c"}\n\n';
+    expect(decodeChunks([body]).slice(0, -1)).toEqual([
+      { type: 'fragment', content: 'aé\n' },
+      { type: 'fragment', content: 'c' },
+    ]);
+  });
+
+  it('applies the record limit to an SSE fragment event that arrives whole in one chunk', () => {
+    const decoder = createStreamDecoder({ maxRecordChars: 100 });
+    const events = decoder.push(utf8.encode(`data: {"content":"${'x'.repeat(200)}"}\n\n`));
+    expect(events).toEqual([expect.objectContaining({ type: 'error', source: 'decoder' })]);
+  });
 });
+
