@@ -8,7 +8,7 @@ import type { TurnContext } from './context.js';
 import type { GatewayHooks } from './hooks.js';
 import { isMediaRefusal, prepareAttachments, type PreparedMedia } from './media/index.js';
 import type { Step } from './pipeline.js';
-import { relayAnswer, startTyping } from './relay/index.js';
+import { relayAnswer, startTyping, type TypingHandle } from './relay/index.js';
 import { replies } from './replies.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };
@@ -19,14 +19,15 @@ export function askStep(hooks: GatewayHooks): Step {
     let answer: AsyncIterable<AskStreamEvent>;
     try {
       const media = await prepareMedia(ctx);
-      if (isMediaRefusal(media)) return await ctx.reply(media.message);
-      if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0) return await ctx.reply(replies.nothingToAnswer);
+      if (isMediaRefusal(media)) return await stopThen(typing, () => ctx.reply(media.message));
+      if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0) return await stopThen(typing, () => ctx.reply(replies.nothingToAnswer));
       answer = await openAnswer(ctx, {
         content: ctx.inbound.text,
         ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
       });
-    } finally {
+    } catch (error) {
       await typing.stop();
+      throw error;
     }
 
     const result = await relayAnswer({
@@ -38,6 +39,10 @@ export function askStep(hooks: GatewayHooks): Step {
       inflight: ctx.services.inflight,
       logger: ctx.logger,
       signal: ctx.signal,
+      // The indicator shown while media uploaded and ClientAsk opened carries on until the first text.
+      typing,
+      // Removed in the same transaction that takes the message off the queue.
+      commitInflightRemoval: (commands) => ctx.later(...commands),
       ...(ctx.answerButtons.length > 0 ? { buttons: ctx.answerButtons } : {}),
     });
     // Cut off (stopping, or the lock moved): the message stays queued and is answered again in full.
@@ -46,6 +51,12 @@ export function askStep(hooks: GatewayHooks): Step {
     ctx.record('bot', result.final.answer);
     for (const hook of [...hooks.afterAnswer]) await hook(result.final, ctx);
   };
+}
+
+/** A reply instead of an answer: the typing indicator goes first, so it does not outlive the reply. */
+async function stopThen(typing: TypingHandle, reply: () => Promise<void>): Promise<void> {
+  await typing.stop();
+  await reply();
 }
 
 async function prepareMedia(ctx: TurnContext) {

@@ -11,6 +11,9 @@ import { gatewayKeys } from './keys.js';
 
 export class ChatbotSettingsMirror {
   private readonly cache = new Map<string, { settings: ChatbotSettings; until: number }>();
+  private readonly reading = new Map<string, Promise<ChatbotSettings>>();
+  /** Bumped by every local merge. */
+  private generation = 0;
 
   constructor(
     private readonly state: StateStore,
@@ -22,9 +25,18 @@ export class ChatbotSettingsMirror {
   async get(serialNumber: string): Promise<ChatbotSettings> {
     const cached = this.cache.get(serialNumber);
     if (cached && cached.until > Date.now()) return cached.settings;
-    const settings = decode(await this.state.hashGetAll(gatewayKeys.settings(serialNumber)));
-    this.cache.set(serialNumber, { settings, until: Date.now() + this.cacheMs });
-    return settings;
+    // Turns that miss the cache together share one read instead of each reading Redis.
+    let pending = this.reading.get(serialNumber);
+    if (!pending) {
+      const generation = this.generation;
+      pending = this.state.hashGetAll(gatewayKeys.settings(serialNumber)).then(decode).finally(() => this.reading.delete(serialNumber));
+      this.reading.set(serialNumber, pending);
+      const settings = await pending;
+      // A merge while reading made this read stale: do not cache it.
+      if (generation === this.generation) this.cache.set(serialNumber, { settings, until: Date.now() + this.cacheMs });
+      return settings;
+    }
+    return pending;
   }
 
   /** Records the fields an Edit just changed; returns the merged settings. */
@@ -32,6 +44,8 @@ export class ChatbotSettingsMirror {
     const fields = encode(partial);
     if (Object.keys(fields).length > 0) await this.state.hashSet(gatewayKeys.settings(serialNumber), fields);
     this.cache.delete(serialNumber);
+    this.reading.delete(serialNumber);
+    this.generation++;
     return this.get(serialNumber);
   }
 

@@ -104,12 +104,22 @@ export class InflightAnswer {
 
   /** The final answer was delivered: nothing left to recover. */
   async finish(): Promise<void> {
+    this.write(await this.finishCommands());
+    await this.writes;
+  }
+
+  /**
+   * The writes that remove the record, for a caller that commits them in its own
+   * transaction (the pipeline's queue advance), saving a round trip per answer.
+   * Until they are committed the record stays, so a crash in between is recovered.
+   */
+  async finishCommands(): Promise<AtomicCommand[]> {
     this.close();
-    this.write([
+    await this.writes;
+    return [
       { op: 'del', key: this.key },
       { op: 'sortedRemove', key: INFLIGHT_INDEX_KEY, member: this.id },
-    ]);
-    await this.writes;
+    ];
   }
 
   /** The answer cannot be finished by this process: the next recovery run annotates it. */

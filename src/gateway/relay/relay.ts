@@ -23,7 +23,7 @@ import type { RelayRequest, RelayResult } from './types.js';
 export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   const { outbound, capabilities, conversation, logger } = request;
   const stats = { rateLimited: 0 };
-  const typing = startTyping(outbound, capabilities, conversation);
+  const typing = request.typing ?? startTyping(outbound, capabilities, conversation);
   let typingStopped: Promise<void> | null = null;
   const stopTyping = (): Promise<void> => (typingStopped ??= typing.stop());
   const delivery: DeliveryContext = {
@@ -63,7 +63,8 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     throw error;
   }
   await stopTyping();
-  await context.inflight.finish();
+  if (request.commitInflightRemoval) request.commitInflightRemoval(await context.inflight.finishCommands());
+  else await context.inflight.finish();
   return { final, messages, renderer: renderer.kind, rateLimitedUpdates: stats.rateLimited };
 }
 

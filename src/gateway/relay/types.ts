@@ -1,3 +1,5 @@
+import type { AtomicCommand } from '../../state/index.js';
+import type { TypingHandle } from './typing.js';
 import type { Logger } from '../../logger.js';
 import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
 import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../types.js';
@@ -36,6 +38,16 @@ export interface RelayRequest {
   logger: Logger;
   /** Stops reading the answer: what arrived so far is delivered as an incomplete final. */
   signal?: AbortSignal;
+  /**
+   * A typing indicator the caller already runs (e.g. while media uploaded); the relay takes it
+   * over and stops it, instead of starting a second one whose call would delay the first text.
+   */
+  typing?: TypingHandle;
+  /**
+   * When given, the writes that remove the in-flight record are handed here instead of being
+   * sent: the caller commits them with its own end-of-turn transaction (one round trip less).
+   */
+  commitInflightRemoval?: (commands: AtomicCommand[]) => void;
 }
 
 export interface RelayResult {
