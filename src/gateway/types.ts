@@ -50,6 +50,12 @@ export interface InboundAttachment {
    * Telegram's 20 MB getFile limit).
    */
   fetch(options: { maxBytes: number; signal?: AbortSignal }): Promise<Uint8Array>;
+  /**
+   * A durable, JSON-safe reference to the file (e.g. Telegram's file_id), kept with the
+   * queued message so that another gateway process (after a crash, or behind a load
+   * balancer) can get the bytes again through `Adapter.restoreAttachment`.
+   */
+  ref?: string;
 }
 
 /** One message from a user, normalized by an adapter. */
@@ -141,7 +147,7 @@ export interface NativeStream {
 export interface Outbound {
   send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage>;
   /** Required when `capabilities.canEdit`. */
-  edit?(conversation: ConversationRef, message: SentMessage, text: string): Promise<void>;
+  edit?(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[] }): Promise<void>;
   /** Required when `capabilities.drafts`: an ephemeral preview of the answer being written. */
   draft?(conversation: ConversationRef, draftId: number, text: string): Promise<void>;
   /** Required when `capabilities.nativeStreaming`. */
@@ -168,4 +174,6 @@ export interface Adapter {
   /** Connects (polling, socket, browser) and starts delivering Inbound messages to the sink. */
   start(sink: InboundSink): Promise<void>;
   stop(): Promise<void>;
+  /** Turns an `InboundAttachment.ref` back into a fetchable attachment (in any process serving this bot). */
+  restoreAttachment?(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment;
 }
