@@ -7,6 +7,7 @@ import { createLogger } from './logger.js';
 import { startRuntime } from './runtime/runtime.js';
 import { generateServiceKeys, startService } from './service/index.js';
 import { createStateStore } from './state/index.js';
+import { UpstreamError } from './upstream/index.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
 import { registerAskCommand } from './cli/ask-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
@@ -61,6 +62,7 @@ registerHandoffCommands(program);
 program.parseAsync(process.argv).catch((error: unknown) => {
   // Operator errors get their message, not a stack trace.
   const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
-  process.stderr.write(`chatbridge: ${message}\n`);
+  const hint = error instanceof UpstreamError && error.hint ? `\n  ${error.hint}` : '';
+  process.stderr.write(`chatbridge: ${message}${hint}\n`);
   process.exit(1);
 });

@@ -76,12 +76,17 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
   });
 }
 
+/** The variable that can set a path, for a hint when a required setting is missing. */
+const ENV_FOR_PATH = new Map(ENV_OVERRIDES.map(({ env, path }) => [path.join('.'), env]));
+
 function describeIssues(issues: z.core.$ZodIssue[], fromEnv: Map<string, string>): string[] {
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const envName = fromEnv.get(path);
     const where = envName ? `${envName} (${path || '<root>'})` : path || '<root>';
-    return `${where}: ${issue.message}`;
+    const settable = ENV_FOR_PATH.get(path);
+    const hint = !envName && settable && /received undefined/.test(issue.message) ? ` (set ${settable})` : '';
+    return `${where}: ${issue.message}${hint}`;
   });
 }
 

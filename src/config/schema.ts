@@ -92,11 +92,13 @@ export const configSchema = z.object({
     pauseHours: z.number().positive().default(24),
     /** Lifetime of the signed hand-back link in the e-mail. */
     linkHours: z.number().positive().default(72),
+    /** At most one "the user wrote again" e-mail per pause per this many minutes; 0 = none. */
+    followUpMinutes: z.number().min(0).default(15),
     /** HMAC key of hand-back links (HANDOFF_SECRET); unset = generated once and kept in state. */
     secret: z.string().min(16, 'at least 16 characters').optional(),
     /** Default trigger phrases; bots[].handoffPhrases replaces them per bot. */
     phrases: z.array(z.string().min(1)).default(['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone']),
-  }).strict().default({ onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'] }),
+  }).strict().default({ onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 15, phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'] }),
   media: z.object({
     ffmpegPath: z.string().default('ffmpeg'),
   }).strict().default({ ffmpegPath: 'ffmpeg' }),

@@ -28,7 +28,15 @@ export interface StartOptions {
 
 /** Verifies Redis before anything else, so an unreachable one is reported by its setting. */
 async function openState(config: Config, logger: Logger): Promise<StateStore> {
-  const state = createStateStore({ redisUrl: config.redisUrl, prefix: config.keyPrefix });
+  let lastConnectionError: Error | undefined;
+  const state = createStateStore({
+    redisUrl: config.redisUrl,
+    prefix: config.keyPrefix,
+    onConnectionError: (error) => {
+      lastConnectionError = error;
+      logger.error({ err: error.message }, 'Redis at REDIS_URL (redisUrl) is not reachable; retrying');
+    },
+  });
   if (state.kind === 'memory') {
     logger.warn('REDIS_URL is not set: state is kept in memory, lost on restart, and cannot be shared between gateway processes.');
     return state;
@@ -37,7 +45,8 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
     await Promise.race([state.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000))]);
   } catch (error) {
     await state.close();
-    throw new Error(`Redis at REDIS_URL (redisUrl) ${config.redisUrl} is not reachable: ${(error as Error).message}.`, { cause: error });
+    const reason = lastConnectionError?.message ?? (error as Error).message;
+    throw new Error(`Redis at REDIS_URL (redisUrl) ${config.redisUrl} is not reachable (${reason}). Start Redis or fix REDIS_URL; unset it to keep state in memory.`, { cause: error });
   }
   return state;
 }

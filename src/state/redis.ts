@@ -41,6 +41,9 @@ redis.call('DEL', KEYS[2])
 redis.call('SREM', KEYS[3], ARGV[3])
 return {1}`;
 
+/** A Redis that stays down would otherwise be reported on every reconnect attempt. */
+const CONNECTION_ERROR_REPORT_INTERVAL_MS = 10_000;
+
 type ScriptedRedis = Redis & {
   cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
   cbReleaseLock(key: string, token: string): Promise<number>;
@@ -55,6 +58,8 @@ export interface RedisStateOptions {
   prefix?: string;
   /** Name shown in CLIENT LIST, handy when several gateways share one Redis. */
   connectionName?: string;
+  /** Told about connection errors (ioredis reconnects by itself; commands fail with their own error meanwhile). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export class RedisStateStore implements StateStore {
@@ -68,6 +73,13 @@ export class RedisStateStore implements StateStore {
       connectionName: options.connectionName ?? 'chatbridge',
       maxRetriesPerRequest: 3,
       enableAutoPipelining: true,
+    });
+    // Without a listener ioredis prints every reconnect failure with a stack trace.
+    let lastReported = 0;
+    redis.on('error', (error: Error) => {
+      if (Date.now() - lastReported < CONNECTION_ERROR_REPORT_INTERVAL_MS) return;
+      lastReported = Date.now();
+      options.onConnectionError?.(error);
     });
     redis.defineCommand('cbExtendLock', { numberOfKeys: 1, lua: EXTEND_LOCK });
     redis.defineCommand('cbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });

@@ -48,6 +48,11 @@ describe('configuration', () => {
     expect(error.problems).toHaveLength(2);
   });
 
+  it('says which variable sets a missing required value', () => {
+    const error = loadError(() => loadConfig({ env: { TELEGRAM_MODE: 'webhook' } }));
+    expect(error.message).toContain('bots.0.telegram.token: Invalid input: expected string, received undefined (set TELEGRAM_BOT_TOKEN)');
+  });
+
   it('names the path of a bad value in the file and what was expected', () => {
     const path = file('bots:\n  - id: Main Bot\n    telegram:\n      token: not-a-token\n');
     const error = loadError(() => loadConfig({ env: {}, file: path }));
