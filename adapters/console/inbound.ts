@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { AttachmentTooLargeError } from '../../src/gateway/media/errors.js';
+import { basename, resolve } from 'node:path';
+import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../src/gateway/media/errors.js';
 import type { ConversationRef, Inbound, InboundAttachment } from '../../src/gateway/types.js';
 
 export const CONSOLE_USER = { id: 'console', name: process.env.USER ?? 'you', handle: 'console' };
@@ -8,12 +8,23 @@ export const CONSOLE_USER = { id: 'console', name: process.env.USER ?? 'you', ha
 /** `:file <path> [caption]` attaches a local file (the core sniffs what it is). */
 async function localAttachment(path: string): Promise<InboundAttachment> {
   const info = await stat(path);
+  // The absolute path is the ref: another process on this machine can read the file again.
+  return restoreLocalAttachment(resolve(path), { kind: 'document', size: info.size, fileName: basename(path) });
+}
+
+/**
+ * A local file as an attachment, in any process that sees the same disk. The size is
+ * checked again when fetched: the file may have changed (or gone) since it was sent.
+ */
+export function restoreLocalAttachment(path: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
   return {
-    kind: 'document',
-    size: info.size,
-    fileName: basename(path),
+    ...info,
+    ref: path,
     async fetch({ maxBytes }) {
-      if (info.size > maxBytes) throw new AttachmentTooLargeError(maxBytes, info.size);
+      const size = await stat(path).then((s) => s.size, (error: unknown) => {
+        throw new AttachmentUnavailableError(`The file ${path} can no longer be read; send it again.`, { cause: error });
+      });
+      if (size > maxBytes) throw new AttachmentTooLargeError(maxBytes, size);
       return new Uint8Array(await readFile(path));
     },
   };

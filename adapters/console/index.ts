@@ -2,7 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Adapter, ConversationRef, InboundSink } from '../../src/gateway/types.js';
 import { consoleCapabilities } from './capabilities.js';
-import { lineToInbound } from './inbound.js';
+import { lineToInbound, restoreLocalAttachment } from './inbound.js';
 import { ConsoleOutbound } from './outbound.js';
 
 export interface ConsoleAdapterOptions {
@@ -49,5 +49,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): Adapter {
     async stop() {
       rl?.close();
     },
+    // The ref is the file's absolute path (see inbound.ts).
+    restoreAttachment: (ref, info) => restoreLocalAttachment(ref, info),
   };
 }

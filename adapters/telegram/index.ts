@@ -12,7 +12,7 @@ import type { Logger } from '../../src/logger.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
 import { capabilitiesForChat, telegramCapabilities } from './capabilities.js';
 import { callbackToInbound, messageToInbound, type InboundContext } from './inbound.js';
-import { DEFAULT_API_ROOT, type FileSource } from './media.js';
+import { DEFAULT_API_ROOT, restoreTelegramAttachment, type FileSource } from './media.js';
 import { TelegramOutbound } from './outbound.js';
 
 export interface TelegramAdapterOptions {
@@ -117,6 +117,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     outbound: new TelegramOutbound(bot.api, logger),
     webhookHandler,
     capabilitiesFor: (_conversation, isGroup) => capabilitiesForChat(capabilities, isGroup),
+    // Needs only the Bot API (getFile + download), not start(): a process that never polled
+    // can still fetch a file another process accepted.
+    restoreAttachment: (ref, info) => restoreTelegramAttachment(files, ref, info),
     async start(newSink) {
       try {
         await bot.init();

@@ -73,6 +73,31 @@ async function download(source: FileSource, path: string, maxBytes: number, size
   }
 }
 
+/**
+ * The durable part of an attachment: Telegram's file_id (valid for this bot, in any
+ * process, for a long time) and its declared size, as JSON. Kept with the queued
+ * message so that another gateway process can download the file again.
+ */
+interface FileRef {
+  file_id: string;
+  file_size?: number;
+}
+
+function encodeRef(file: AnnouncedFile): string {
+  const ref: FileRef = { file_id: file.fileId, ...(file.size !== undefined ? { file_size: file.size } : {}) };
+  return JSON.stringify(ref);
+}
+
+function decodeRef(ref: string): FileRef | undefined {
+  try {
+    const parsed = JSON.parse(ref) as Partial<FileRef> | null;
+    if (typeof parsed?.file_id !== 'string' || parsed.file_id === '') return undefined;
+    return { file_id: parsed.file_id, ...(typeof parsed.file_size === 'number' ? { file_size: parsed.file_size } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** An InboundAttachment whose `fetch` downloads from Telegram only when the core asks for it. */
 export function telegramAttachment(source: FileSource, file: AnnouncedFile): InboundAttachment {
   const platformLimit = source.localApi ? LOCAL_API_MAX_DOWNLOAD_BYTES : PUBLIC_API_MAX_DOWNLOAD_BYTES;
@@ -82,6 +107,7 @@ export function telegramAttachment(source: FileSource, file: AnnouncedFile): Inb
     mimeType: file.mimeType,
     fileName: file.fileName,
     durationSeconds: file.durationSeconds,
+    ref: encodeRef(file),
     async fetch({ maxBytes, signal }) {
       if (file.size !== undefined && file.size > maxBytes) throw new AttachmentTooLargeError(maxBytes, file.size);
       if (file.size !== undefined && file.size > platformLimit) {
@@ -94,4 +120,23 @@ export function telegramAttachment(source: FileSource, file: AnnouncedFile): Inb
       return download(source, resolved.path, maxBytes, resolved.size ?? file.size, signal);
     },
   };
+}
+
+/**
+ * An attachment rebuilt from its `ref` by any process serving the same bot (same
+ * token, so the file_id is valid): the same caps and errors as the original. A ref
+ * this adapter cannot read gives an attachment whose fetch says so, rather than a
+ * throw that would fail the whole turn.
+ */
+export function restoreTelegramAttachment(source: FileSource, ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+  const decoded = decodeRef(ref);
+  if (!decoded) {
+    return {
+      ...info,
+      ref,
+      fetch: () => Promise.reject(new AttachmentUnavailableError('This queued Telegram file reference is unreadable; ask the user to send the file again.')),
+    };
+  }
+  const { kind, mimeType, fileName, durationSeconds } = info;
+  return telegramAttachment(source, { kind, mimeType, fileName, durationSeconds, fileId: decoded.file_id, size: decoded.file_size ?? info.size });
 }

@@ -112,9 +112,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   async function handle(message: QueuedMessage, signal: AbortSignal): Promise<HandleResult> {
-    const inbound = local.restore(message);
+    // The serving adapter rebuilds attachments accepted by another process from their refs.
+    const adapter = adapterOf(message.inbound.conversation);
+    const inbound = local.restore(message, adapter);
     const conversation = inbound.conversation;
-    const adapter = adapterOf(conversation);
     const bot = bots.get(conversation.bot);
     const turnLogger = logger.child({ conversation: `${conversation.bot}:${conversation.platform}:${conversation.id}`, message: inbound.platformMessageId });
     if (!adapter || !bot) {

@@ -3,10 +3,11 @@
  * that accepted the message, so everything is plain JSON, except attachments: the
  * platform gave us a download closure, which only lives in the accepting process
  * (kept in `LocalAttachments`). A message answered elsewhere (after a crash, or
- * accepted by another gateway process) has its attachments' metadata only.
+ * accepted by another gateway process) has its attachments' metadata and `ref`,
+ * from which the serving adapter rebuilds the download (`Adapter.restoreAttachment`).
  */
 import { AttachmentUnavailableError } from './media/index.js';
-import type { Inbound, InboundAttachment } from './types.js';
+import type { Adapter, Inbound, InboundAttachment } from './types.js';
 
 type AttachmentInfo = Omit<InboundAttachment, 'fetch'>;
 
@@ -20,6 +21,7 @@ export interface QueuedMessage {
 }
 
 export function toQueuedMessage(inbound: Inbound, id: string, origin: string, acceptedAt: number): QueuedMessage {
+  // Everything but the closure, `ref` included: it is what lets another process fetch the file.
   const attachments = inbound.attachments.map(({ fetch: _fetch, ...info }) => info);
   return { id, origin, acceptedAt, inbound: { ...inbound, attachments } };
 }
@@ -55,21 +57,38 @@ export class LocalAttachments {
     this.byId.delete(id);
   }
 
-  /** The Inbound to answer: with the live attachments when this process accepted it. */
-  restore(message: QueuedMessage): Inbound {
+  /**
+   * The Inbound to answer: with the live attachments when this process accepted it;
+   * otherwise rebuilt by `adapter` (the one serving the message's conversation here)
+   * from each attachment's `ref`. Only an attachment with neither is unavailable, and
+   * the user is asked to send it again.
+   */
+  restore(message: QueuedMessage, adapter?: Pick<Adapter, 'restoreAttachment'>): Inbound {
     const live = this.byId.get(message.id)?.attachments;
-    const attachments = live ?? message.inbound.attachments.map(unavailable);
+    const attachments = live ?? message.inbound.attachments.map((info) => restoreOne(info, adapter));
     return { ...message.inbound, attachments };
   }
 }
 
-function unavailable(info: AttachmentInfo): InboundAttachment {
+function restoreOne(info: AttachmentInfo, adapter: Pick<Adapter, 'restoreAttachment'> | undefined): InboundAttachment {
+  const { ref, ...rest } = info;
+  if (ref === undefined || !adapter?.restoreAttachment) return unavailable(info);
+  try {
+    return adapter.restoreAttachment(ref, rest);
+  } catch (error) {
+    // A ref the adapter cannot turn back into a file fails this attachment only, not the turn.
+    return unavailable(info, error);
+  }
+}
+
+function unavailable(info: AttachmentInfo, cause?: unknown): InboundAttachment {
   return {
     ...info,
     fetch: () =>
       Promise.reject(
         new AttachmentUnavailableError(
-          'This file was received by a gateway process that stopped before answering, and only that process could download it.',
+          'This file was received by a gateway process that stopped before answering, and no process here can download it again.',
+          cause === undefined ? undefined : { cause },
         ),
       ),
   };
