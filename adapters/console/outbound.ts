@@ -1,7 +1,13 @@
 import type { Writable } from 'node:stream';
-import type { ConversationRef, OutboundMessage, Outbound, SentMessage } from '../../src/gateway/types.js';
+import type { Button, ConversationRef, OutboundMessage, Outbound, SentMessage } from '../../src/gateway/types.js';
 
 const BOT_PREFIX = 'bot> ';
+
+/** The buttons as a numbered line under the text (empty when there are none), pressed with `:press <n>`. */
+function buttonsLine(buttons: Button[] | undefined): string {
+  if (!buttons?.length) return '';
+  return `\n${buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  ')}  (type :press <n>)`;
+}
 
 /**
  * Prints answers to a terminal. The message being streamed is the last block on
@@ -16,25 +22,26 @@ export class ConsoleOutbound implements Outbound {
 
   async send(_conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     const id = String(++this.lastId);
-    let text = message.text;
-    if (message.buttons?.length) text += `\n${message.buttons.map((b, i) => `[${i + 1}] ${b.label}`).join('  ')}  (type :press <n>)`;
+    let text = message.text + buttonsLine(message.buttons);
     if (message.suggestions?.length) text += `\nTry: ${message.suggestions.map((s) => `"${s}"`).join(', ')}`;
     this.print(id, text);
     this.lastButtons = message.buttons ?? [];
     return { id };
   }
 
-  async edit(_conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
+  async edit(_conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[] } = {}): Promise<void> {
     if (this.bottom?.id === message.id) {
       // Up to the first row of the block, then clear to the end of the screen.
       this.out.write(`\x1b[${this.bottom.rows}F\x1b[J`);
     }
-    this.print(message.id, text);
+    this.print(message.id, text + buttonsLine(options.buttons));
+    // The final edit of an answer carries its buttons; `:press <n>` must then mean these.
+    if (options.buttons?.length) this.lastButtons = options.buttons;
   }
 
   async typing(): Promise<void> {}
 
-  lastButtons: { label: string; value: string }[] = [];
+  lastButtons: Button[] = [];
 
   private print(id: string, text: string): void {
     const block = `${BOT_PREFIX}${text}`;

@@ -1,22 +1,25 @@
 /**
  * The core's `Outbound` on the Bot API: text always as HTML (the core renders
  * telegram-html), suggestions as a reply keyboard, buttons as an inline
- * keyboard, drafts with sendMessageDraft, typing with sendChatAction.
- * Every refusal becomes a `PlatformError`.
+ * keyboard (also on an edit), drafts with sendMessageDraft, typing with
+ * sendChatAction. Every refusal becomes a `PlatformError`. Messages and edits
+ * are paced bot-wide (pacing.ts); drafts and chat actions are not messages.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../../src/logger.js';
-import type { ConversationRef, Outbound, OutboundMessage, SentMessage } from '../../src/gateway/types.js';
+import { PlatformError, type Button, type ConversationRef, type Outbound, type OutboundMessage, type SentMessage } from '../../src/gateway/types.js';
 import { parseConversationId } from './conversation.js';
 import { toDraftError, toPlatformError } from './errors.js';
+import { botPacer, type TokenBucket } from './pacing.js';
 
 /** Telegram's limit for input_field_placeholder. */
 export const MAX_PLACEHOLDER_LENGTH = 64;
 
-function inlineKeyboard(message: OutboundMessage): InlineKeyboardMarkup | undefined {
-  if (!message.buttons?.length) return undefined;
-  return { inline_keyboard: message.buttons.map((b) => [{ text: b.label, callback_data: b.value }]) };
+function inlineKeyboard(buttons: Button[] | undefined): InlineKeyboardMarkup | undefined {
+  if (!buttons?.length) return undefined;
+  return { inline_keyboard: buttons.map((b) => [{ text: b.label, callback_data: b.value }]) };
 }
 
 function replyKeyboard(message: OutboundMessage): ReplyKeyboardMarkup | undefined {
@@ -32,19 +35,26 @@ function replyKeyboard(message: OutboundMessage): ReplyKeyboardMarkup | undefine
 }
 
 export class TelegramOutbound implements Outbound {
+  /** Bot-wide pacing; by default the bucket shared by everything that sends with this bot token. */
+  private readonly pacer: TokenBucket;
+
   constructor(
     private readonly api: Api,
     private readonly logger: Logger,
-  ) {}
+    pacer?: TokenBucket,
+  ) {
+    this.pacer = pacer ?? botPacer(api.token);
+  }
 
   async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     const { chatId, threadId } = parseConversationId(conversation.id);
-    const inline = inlineKeyboard(message);
+    const inline = inlineKeyboard(message.buttons);
     const reply = replyKeyboard(message);
     if (inline && reply) {
       // A message carries one reply_markup; the buttons are the answer's own choices, so they win.
       this.logger.debug({ conversation: conversation.id }, 'telegram: both buttons and suggestions given; suggestions dropped');
     }
+    await this.paced('sendMessage');
     try {
       const sent = await this.api.sendMessage(chatId, message.text, {
         parse_mode: 'HTML',
@@ -58,11 +68,16 @@ export class TelegramOutbound implements Outbound {
     }
   }
 
-  async edit(conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
+  async edit(conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[] } = {}): Promise<void> {
     const { chatId } = parseConversationId(conversation.id);
+    // Without reply_markup Telegram removes the inline keyboard, which is right for an
+    // intermediate edit (it has none) and for a final edit that carries no buttons.
+    const inline = inlineKeyboard(options.buttons);
+    await this.paced('editMessageText');
     try {
       await this.api.editMessageText(chatId, Number(message.id), text, {
         parse_mode: 'HTML',
+        ...(inline ? { reply_markup: inline } : {}),
         link_preview_options: { is_disabled: true },
       });
     } catch (error) {
@@ -89,5 +104,18 @@ export class TelegramOutbound implements Outbound {
     } catch (error) {
       throw toPlatformError(error, 'sendChatAction');
     }
+  }
+
+  /**
+   * Waits for this call's slot in the bot-wide pace, or refuses it as
+   * rate-limited when the slot is too far away (the relay then skips an
+   * intermediate update, or retries a final after `retryAfterMs`).
+   */
+  private async paced(method: string): Promise<void> {
+    const slot = this.pacer.reserve();
+    if (typeof slot !== 'number') {
+      throw new PlatformError(`Telegram ${method} not sent: the bot's pace of ${this.pacer.perSecond} messages/s is booked ${slot.refusedForMs} ms ahead`, 'rate-limited', slot.refusedForMs);
+    }
+    if (slot > 0) await sleep(slot);
   }
 }

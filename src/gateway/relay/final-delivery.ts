@@ -24,18 +24,30 @@ export interface ScreenSlot {
   message?: SentMessage;
   /** What it shows; null when it must be replaced whatever the text (a native stream still open). */
   text: string | null;
-  /** Replaces its text (an edit, or closing a native stream); absent when it cannot change. */
-  replace?: (text: string) => Promise<void>;
+  /**
+   * Replaces its text (an edit, or closing a native stream); absent when it cannot change.
+   * `buttons` are passed only when `buttonsOnReplace` says the replacement can carry them.
+   */
+  replace?: (text: string, buttons?: Button[]) => Promise<void>;
+  /** `replace` can attach buttons (an edited message on a platform with buttons; never a native stream). */
+  buttonsOnReplace?: boolean;
+  /** The buttons it shows, as far as we know. */
+  buttons?: Button[];
 }
 
 export function isPlatformError(error: unknown, kind: PlatformError['kind']): error is PlatformError {
   return error instanceof PlatformError && error.kind === kind;
 }
 
-/** A slot for a message we sent, editable when the platform can edit. */
-export function messageSlot(context: DeliveryContext, message: SentMessage, text: string): ScreenSlot {
-  const edit = context.capabilities.canEdit ? context.outbound.edit?.bind(context.outbound) : undefined;
-  return edit ? { message, text, replace: (next) => edit(context.conversation, message, next) } : { message, text };
+/** A slot for a message we sent (with `buttons` when it carries them), editable when the platform can edit. */
+export function messageSlot(context: DeliveryContext, message: SentMessage, text: string, buttons?: Button[]): ScreenSlot {
+  const { capabilities, conversation, outbound } = context;
+  const slot: ScreenSlot = { message, text, ...(buttons ? { buttons } : {}) };
+  const edit = capabilities.canEdit ? outbound.edit?.bind(outbound) : undefined;
+  if (!edit) return slot;
+  slot.replace = (next, withButtons) => (withButtons ? edit(conversation, message, next, { buttons: withButtons }) : edit(conversation, message, next));
+  slot.buttonsOnReplace = capabilities.buttons;
+  return slot;
 }
 
 /**
@@ -106,9 +118,9 @@ async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: str
   const withButtons = context.capabilities.buttons && buttons && buttons.length > 0 ? buttons : undefined;
   let replacing = true;
   for (const [index, chunk] of chunks.entries()) {
-    const isLast = index === chunks.length - 1;
+    const chunkButtons = index === chunks.length - 1 ? withButtons : undefined;
     const slot = replacing ? screen[index] : undefined;
-    if (slot && (await replaceInPlace(context, slot, chunk))) {
+    if (slot && (await replaceInPlace(context, slot, chunk, chunkButtons))) {
       placed.push(slot);
       continue;
     }
@@ -116,35 +128,66 @@ async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: str
     // messages, so it still reads in order (the stale one keeps its partial text).
     replacing = false;
     const message = await withFinalRetries(context, () =>
-      context.outbound.send(context.conversation, { text: chunk, ...(isLast && withButtons ? { buttons: withButtons } : {}) }),
+      context.outbound.send(context.conversation, { text: chunk, ...(chunkButtons ? { buttons: chunkButtons } : {}) }),
     );
-    placed.push(messageSlot(context, message, chunk));
+    placed.push(messageSlot(context, message, chunk, chunkButtons));
   }
   if (replacing) await retireSurplus(context, screen.slice(chunks.length));
-  // Still replacing at the end means the last chunk went into an existing message,
-  // and `replace` cannot attach buttons: they come in a message of their own.
-  if (withButtons && replacing) {
+  // The last message could not take the buttons (a native stream, or a platform that
+  // refused them on an edit): they come in a message of their own.
+  if (withButtons && !sameButtons(placed.at(-1)?.buttons, withButtons)) {
     await withFinalRetries(context, () => context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons: withButtons }));
   }
 }
 
-/** True when the slot now shows `text`; false when it could not be changed (caller sends a new message). */
-async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: string): Promise<boolean> {
-  if (slot.text === text) return true;
+/**
+ * True when the slot now shows `text` (with `buttons` when it can carry them);
+ * false when it could not be changed (the caller sends a new message).
+ */
+async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<boolean> {
+  const attach = buttons && slot.buttonsOnReplace ? buttons : undefined;
+  // An edit without buttons also takes away buttons the message had, so those count as a change too.
+  const unchanged = slot.text === text && (!slot.buttonsOnReplace || sameButtons(slot.buttons, attach));
+  if (unchanged) return true;
+  if (attach) {
+    const outcome = await tryReplace(context, slot, text, attach);
+    if (outcome !== 'refused') return outcome === 'done';
+    // Maybe the buttons were the problem: the text alone, and the buttons come separately.
+    context.logger.info({ message: slot.message?.id }, 'the platform refused buttons on an edit; sending them in a message of their own');
+  }
+  return (await tryReplace(context, slot, text, undefined)) === 'done';
+}
+
+/**
+ * One final replacement. 'refused' only when buttons were attached and the
+ * platform refused the edit for a reason that is neither the text nor the
+ * message being gone (e.g. 'unsupported'), so the edit is worth trying without them.
+ */
+async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<'done' | 'refused' | 'failed'> {
   const replace = slot.replace;
-  if (!replace) return false;
+  if (!replace) return 'failed';
   try {
-    await withFinalRetries(context, () => replace(text));
+    await withFinalRetries(context, () => replace(text, buttons));
   } catch (error) {
     // These concern the text, not the message: a new message would be refused too.
     if (isPlatformError(error, 'bad-format') || isPlatformError(error, 'too-long')) throw error;
     if (!isPlatformError(error, 'not-modified')) {
+      const aboutButtons = buttons && (isPlatformError(error, 'unsupported') || isPlatformError(error, 'other'));
+      if (aboutButtons) return 'refused';
       context.logger.warn({ err: error, message: slot.message?.id }, 'final update failed; sending the text as a new message');
-      return false;
+      return 'failed';
     }
   }
   slot.text = text;
-  return true;
+  if (buttons) slot.buttons = buttons;
+  else delete slot.buttons;
+  return 'done';
+}
+
+function sameButtons(a: Button[] | undefined, b: Button[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((button, i) => button.label === b[i]?.label && button.value === b[i]?.value);
 }
 
 /** Messages an intermediate render needed but the final does not (the final came out shorter). */

@@ -29,8 +29,9 @@ export const SENTENCE_WAIT_FACTOR = 4;
 export const EMPTY_ANSWER_TEXT = '(no answer)';
 
 /**
- * `Outbound.edit` cannot attach buttons, so when the final lives in edited or
- * streamed messages the buttons come in a short message of their own.
+ * The buttons go with the last message of the final answer: sent with it, or
+ * attached by its final edit. Where they cannot (a native stream, or a platform
+ * that refuses buttons on an edit) they come in a short message of their own.
  */
 export const BUTTONS_MESSAGE_TEXT = 'More options:';
 

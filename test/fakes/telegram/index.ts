@@ -26,7 +26,7 @@ export interface FakeTelegramOptions {
   token?: string;
   /** The bot's getMe; default id 123456789, username "chatbridge_test_bot". */
   bot?: Partial<Pick<UserFromGetMe, 'id' | 'first_name' | 'username'>>;
-  /** Flood limits; `false` = unlimited (throughput benchmarks). Default 1 msg/s per chat, burst 1, 20/min in groups. */
+  /** Flood limits; `false` = unlimited (throughput benchmarks). Default 1 msg/s per chat, burst 1, 20/min in groups, 30/s per bot. */
   rateLimit?: RateLimitOptions | false;
   /** A local Bot API server (`--local`): getFile has no 20 MB limit. */
   localServer?: boolean;

@@ -1,7 +1,8 @@
 /**
  * Telegram's flood limits as the bot FAQ states them: about 1 message per
- * second in one chat (a short burst allowed), and at most 20 messages per
- * minute in a group. Plus scripted failures for tests.
+ * second in one chat (a short burst allowed), at most 20 messages per minute
+ * in a group, and about 30 messages per second for the whole bot across all
+ * chats. Plus scripted failures for tests.
  */
 
 export interface RateLimitOptions {
@@ -11,6 +12,11 @@ export interface RateLimitOptions {
   burst?: number;
   /** Messages per minute in a group (chat_id < 0; default 20). */
   groupPerMinute?: number;
+  /**
+   * Messages per second for the whole bot, all chats together (default 30; 0 = no
+   * bot-wide limit). A second's worth may go at once, like Telegram's bulk notices.
+   */
+  perBotPerSecond?: number;
 }
 
 export interface InjectedFailure {
@@ -30,6 +36,8 @@ interface Bucket {
 
 export class FloodControl {
   private readonly buckets = new Map<number, Bucket>();
+  /** The bot-wide bucket; `minuteWindow` unused. */
+  private bot: Bucket | undefined;
   private settings: Required<RateLimitOptions> | null;
 
   constructor(options: RateLimitOptions | false | undefined, private readonly now: () => number) {
@@ -38,12 +46,13 @@ export class FloodControl {
 
   private static resolve(options: RateLimitOptions | false | undefined): Required<RateLimitOptions> | null {
     if (options === false) return null;
-    return { perChatPerSecond: 1, burst: 1, groupPerMinute: 20, ...options };
+    return { perChatPerSecond: 1, burst: 1, groupPerMinute: 20, perBotPerSecond: DEFAULT_BOT_PER_SECOND, ...options };
   }
 
   configure(options: RateLimitOptions | false): void {
     this.settings = FloodControl.resolve(options);
     this.buckets.clear();
+    this.bot = undefined;
   }
 
   /** Takes one message slot in `chatId`, or returns the seconds to wait (Telegram's retry_after). */
@@ -63,11 +72,28 @@ export class FloodControl {
       const oldest = bucket.minuteWindow[0] ?? now;
       return { retryAfter: Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000)) };
     }
+    const botLimited = this.takeBotWide(s, now);
+    if (botLimited) return botLimited;
     bucket.tokens -= 1;
     bucket.minuteWindow.push(now);
     return null;
   }
+
+  /** Checks and takes the bot-wide slot (only once the chat's own limits allowed the message, so a refused one costs nothing). */
+  private takeBotWide(s: Required<RateLimitOptions>, now: number): { retryAfter: number } | null {
+    if (s.perBotPerSecond <= 0) return null;
+    const bot = this.bot ?? { tokens: s.perBotPerSecond, updatedAt: now, minuteWindow: [] };
+    this.bot = bot;
+    bot.tokens = Math.min(s.perBotPerSecond, bot.tokens + ((now - bot.updatedAt) / 1000) * s.perBotPerSecond);
+    bot.updatedAt = now;
+    if (bot.tokens < 1) return { retryAfter: Math.max(1, Math.ceil((1 - bot.tokens) / s.perBotPerSecond)) };
+    bot.tokens -= 1;
+    return null;
+  }
 }
+
+/** Telegram's bulk limit, "about 30 messages per second" per bot (notes/platforms.md §A.2). */
+export const DEFAULT_BOT_PER_SECOND = 30;
 
 /** "The next N calls of method M fail like this." */
 export class FailureScript {

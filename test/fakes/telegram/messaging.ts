@@ -108,7 +108,11 @@ const editMessageText: MethodHandler = (ctx, params) => {
   takeMessageSlot(ctx, chatId);
   Object.assign(current, { text: parsed.text, source: params.string('text'), entities: parsed.entities, reply_markup: markup, edits: current.edits + 1 });
   const stored = ctx.world.message(chatId, messageId);
-  const edited = { ...stored, text: parsed.text, entities: parsed.entities.length ? parsed.entities : undefined, edit_date: Math.floor(ctx.world.now() / 1000) } as Message;
+  // Like Telegram, the edited message carries the inline keyboard the edit gave, and none without one.
+  const inline = markup && 'inline_keyboard' in markup ? markup : undefined;
+  const edited = {
+    ...stored, text: parsed.text, entities: parsed.entities.length ? parsed.entities : undefined, reply_markup: inline, edit_date: Math.floor(ctx.world.now() / 1000),
+  } as Message;
   ctx.world.storeMessage(edited);
   return { result: edited, visibleText: parsed.text, messageId };
 };

@@ -210,6 +210,19 @@ describe('Telegram adapter: outbound', () => {
     expect(adapter.capabilitiesFor?.(conversation(GROUP), true).drafts).toBe(false);
   });
 
+  it('attaches buttons to an edit as an inline keyboard, and an edit without them takes them away', async () => {
+    await startPolling({ rateLimit: false });
+    const sent = await adapter.outbound.send(conversation(USER.id), { text: 'Three homes match' });
+    const buttons = [{ label: 'Next', value: 'listings:next' }, { label: 'Talk to a person', value: 'handoff' }];
+    await adapter.outbound.edit!(conversation(USER.id), sent, 'Three homes <b>match</b>.', { buttons });
+    expect(fake.visibleMessages(USER.id)).toMatchObject([{
+      text: 'Three homes match.',
+      reply_markup: { inline_keyboard: [[{ text: 'Next', callback_data: 'listings:next' }], [{ text: 'Talk to a person', callback_data: 'handoff' }]] },
+    }]);
+    await adapter.outbound.edit!(conversation(USER.id), sent, 'Three homes <b>match</b>.');
+    expect(fake.visibleMessages(USER.id)[0]?.reply_markup).toBeUndefined();
+  });
+
   it.each(['refused', 'unknown-method'] as const)('reports a draft the server %s as unsupported', async (support) => {
     await startPolling({ drafts: support });
     const error = await platformError(adapter.outbound.draft!(conversation(USER.id), 1, 'partial'));

@@ -135,6 +135,34 @@ describe('fake Telegram: flood limits', () => {
     expect(error.parameters.retry_after).toBe(40);
   });
 
+  it('allows about 30 messages per second for the whole bot across chats, counting sends, edits and media but not drafts or chat actions', async () => {
+    let clock = 1_700_000_000_000;
+    // Per-chat limits loose enough that only the bot-wide one (3/s here) can bite.
+    await start({ now: () => clock, rateLimit: { perBotPerSecond: 3, perChatPerSecond: 100, burst: 10 } });
+    const first = await api.sendMessage(PRIVATE, 'one');
+    await api.editMessageText(PRIVATE, first.message_id, 'one, edited');
+    await api.sendPhoto(PRIVATE + 1, new InputFile(new Uint8Array([1]), 'p.png'));
+    await api.sendMessageDraft(PRIVATE + 2, 1, 'drafts are free');
+    await api.sendChatAction(PRIVATE + 2, 'typing');
+    const error = await refusal(api.sendMessage(PRIVATE + 2, 'a third chat, over the bot-wide limit'));
+    expect(error.error_code).toBe(429);
+    expect(error.parameters.retry_after).toBe(1);
+    clock += 1000;
+    await api.sendMessage(PRIVATE + 2, 'a third chat, a second later');
+    expect(fake.visibleMessages(PRIVATE + 2).map((m) => m.text)).toEqual(['a third chat, a second later']);
+    expect(fake.tooManyRequestsCount()).toBe(1);
+  });
+
+  it('defaults to 30 messages per second per bot, and 0 turns the bot-wide limit off', async () => {
+    const clock = 1_700_000_000_000;
+    await start({ now: () => clock });
+    for (let chat = 1; chat <= 30; chat++) await api.sendMessage(chat, 'bulk');
+    expect((await refusal(api.sendMessage(31, 'the 31st chat'))).error_code).toBe(429);
+    fake.setRateLimit({ perBotPerSecond: 0 });
+    for (let chat = 100; chat < 140; chat++) await api.sendMessage(chat, 'bulk');
+    expect(fake.tooManyRequestsCount()).toBe(1);
+  });
+
   it('sends without limits when started unlimited, and injects scripted failures', async () => {
     await start({ rateLimit: false });
     for (let n = 0; n < 30; n++) await api.sendMessage(GROUP, `burst ${n}`);
@@ -155,6 +183,19 @@ describe('fake Telegram: messages, edits, drafts, files', () => {
     expect(same.description).toMatch(/^Bad Request: message is not modified/);
     const missing = await refusal(api.editMessageText(PRIVATE, 999, 'x'));
     expect(missing.description).toBe('Bad Request: message to edit not found');
+  });
+
+  it('stores the inline keyboard an edit gives, returns it, and drops it on an edit without one', async () => {
+    await start({ rateLimit: false });
+    const sent = await api.sendMessage(PRIVATE, 'Three homes match');
+    const keyboard = { inline_keyboard: [[{ text: 'Next', callback_data: 'listings:next' }]] };
+    const edited = await api.editMessageText(PRIVATE, sent.message_id, 'Three homes match.', { reply_markup: keyboard });
+    expect(edited).toMatchObject({ reply_markup: keyboard });
+    expect(fake.visibleMessages(PRIVATE)).toMatchObject([{ text: 'Three homes match.', reply_markup: keyboard, edits: 1 }]);
+    // Same text, buttons taken away: a change, not "not modified".
+    const bare = await api.editMessageText(PRIVATE, sent.message_id, 'Three homes match.');
+    expect(bare).not.toHaveProperty('reply_markup');
+    expect(fake.visibleMessages(PRIVATE)[0]?.reply_markup).toBeUndefined();
   });
 
   it('stores reply keyboards with their placeholder and refuses a placeholder over 64 characters', async () => {

@@ -174,13 +174,68 @@ describe('relayAnswer: buttons', () => {
     }
   });
 
-  it('come in a message of their own when the final was edited into place', async () => {
+  it('go with the final edit of the last message when the final was edited into place', async () => {
     const platform = new RecordingPlatform();
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
 
+    expect(result.renderer).toBe('edit');
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+    expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
+    const last = platform.calls.filter((call) => call.kind !== 'typing').at(-1);
+    expect(last).toMatchObject({ kind: 'edit', result: 'ok', text: LONG_ANSWER, buttons: talkToPerson });
+    expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
+  });
+
+  it('are edited in even when the last intermediate already showed the final text', async () => {
+    const platform = new RecordingPlatform();
+    // One fragment, long enough for a first message: the screen shows the final text before the final arrives.
+    const result = await relayAnswer(request(platform, answerStream([LONG_ANSWER], { delayMs: 30 }), {}, { buttons: talkToPerson }));
+
+    expect(platform.calls.filter((call) => call.kind === 'send').map((call) => call.text)).toEqual([LONG_ANSWER]);
+    expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
+    expect(platform.count('send')).toBe(1);
+  });
+
+  it('go on the last message only when the answer spans several', async () => {
+    const platform = new RecordingPlatform({ maxMessageLength: 120 });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+
+    expect(result.messages.length).toBeGreaterThan(1);
+    expect(squash(platform.textsOf(result.messages).join(' '))).toBe(LONG_ANSWER);
+    expect(result.messages.map((message) => platform.buttonsOf.get(message.id))).toEqual([
+      ...result.messages.slice(0, -1).map(() => undefined), talkToPerson,
+    ]);
+    expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
+  });
+
+  it('come in a message of their own after a native stream, which cannot carry them', async () => {
+    const lines = LONG_ANSWER.split('. ').join('.\n');
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }, { buttons: talkToPerson }));
+
+    expect(result.renderer).toBe('native');
     const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
     expect(last).toMatchObject({ text: BUTTONS_MESSAGE_TEXT, buttons: talkToPerson });
+  });
+
+  it('come in a message of their own when the platform refuses them on an edit, the text still edited in', async () => {
+    const platform = new RecordingPlatform({ refuseButtonsOnEdit: true });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+
+    expect(platform.count('edit', 'unsupported')).toBe(1);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+    expect(platform.count('send')).toBe(2);
+    const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
+    expect(last).toMatchObject({ text: BUTTONS_MESSAGE_TEXT, buttons: talkToPerson });
+  });
+
+  it('are retried with the final edit on 429, and never sent separately when the edit carried them', async () => {
+    let refusals = 1;
+    const platform = new RecordingPlatform({ rateLimit: (call) => (call.kind === 'edit' && call.text === LONG_ANSWER && refusals-- > 0 ? 10 : undefined) });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+
+    expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
+    expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
   });
 
   it('are left out where the platform has none', async () => {

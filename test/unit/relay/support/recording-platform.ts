@@ -32,6 +32,8 @@ export interface PlatformRules {
   failNative?: 'start' | 'append' | 'stop';
   /** Texts the platform cannot parse (like Telegram's "can't parse entities"). */
   refuseText?: (text: string) => boolean;
+  /** Edits that carry buttons are refused (a platform whose edit cannot attach them). */
+  refuseButtonsOnEdit?: boolean;
   /** Time each call takes, so overlapping calls would overlap. */
   latencyMs?: number;
 }
@@ -81,12 +83,19 @@ export class RecordingPlatform implements Outbound {
     });
   }
 
-  async edit(_conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
-    return this.call({ kind: 'edit', messageId: message.id, text }, () => {
+  async edit(_conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[] } = {}): Promise<void> {
+    const { buttons } = options;
+    return this.call({ kind: 'edit', messageId: message.id, text, ...(buttons ? { buttons } : {}) }, () => {
       const current = this.messages.get(message.id);
       if (current === undefined) throw new PlatformError('message to edit not found', 'not-found');
-      if (current === text) throw new PlatformError('message is not modified', 'not-modified');
+      if (buttons && this.rules.refuseButtonsOnEdit) throw new PlatformError('buttons cannot be edited in', 'unsupported');
+      // Like Telegram: "not modified" only when both the text and the buttons stay the same.
+      const sameButtons = JSON.stringify(this.buttonsOf.get(message.id) ?? null) === JSON.stringify(buttons ?? null);
+      if (current === text && sameButtons) throw new PlatformError('message is not modified', 'not-modified');
       this.messages.set(message.id, text);
+      // An edit replaces the buttons: without any, the message has none.
+      if (buttons) this.buttonsOf.set(message.id, buttons);
+      else this.buttonsOf.delete(message.id);
     });
   }
 

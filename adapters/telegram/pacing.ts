@@ -1,0 +1,92 @@
+/**
+ * Bot-wide pacing of message calls. Telegram allows about 30 messages per
+ * second per bot across all chats (notes/platforms.md §A.2), besides the
+ * per-chat limits the relay already paces. Past that it answers 429 for
+ * everyone, so the adapter spaces its own calls instead of learning it from
+ * 429s.
+ *
+ * A token bucket with reservations: each call books the next free slot, so
+ * calls go out in the order they asked (a chat's calls are never reordered),
+ * and a call whose slot is further away than `maxWaitMs` books nothing and is
+ * refused at once. The relay skips a refused intermediate update and retries a
+ * refused final after `retryAfterMs`, so nobody queues behind the bucket for long.
+ *
+ * Why not @grammyjs/transformer-throttler (Bottleneck)? It queues every call
+ * until its turn, with no bound on the wait, so a burst of intermediate edits
+ * would delay the finals behind them; and Bottleneck has seen no release since 2019.
+ */
+
+/** Telegram's bulk limit: "about 30 messages per second" per bot (bot FAQ, notes §A.2). */
+export const BOT_MESSAGES_PER_SECOND = 30;
+
+/**
+ * Calls that may go out back to back before the spacing applies. Small on
+ * purpose: Telegram does not say how much burst it tolerates, and a few calls
+ * at once are enough for the chats of one moment to start without waiting.
+ */
+export const BOT_BURST = 5;
+
+/**
+ * Longest a call waits for its slot before it is refused as rate-limited: an
+ * intermediate update older than this is not worth showing, and the relay
+ * would rather skip it and show newer text later.
+ */
+export const MAX_PACING_WAIT_MS = 1_000;
+
+export interface PacingOptions {
+  perSecond?: number;
+  burst?: number;
+  maxWaitMs?: number;
+  /** Clock (ms); another one only in tests. */
+  now?: () => number;
+}
+
+export class TokenBucket {
+  readonly perSecond: number;
+  readonly burst: number;
+  readonly maxWaitMs: number;
+  private readonly now: () => number;
+  /** Below zero when slots are booked ahead: each booked call owes one token. */
+  private tokens: number;
+  private updatedAt: number;
+
+  constructor(options: PacingOptions = {}) {
+    this.perSecond = options.perSecond ?? BOT_MESSAGES_PER_SECOND;
+    this.burst = options.burst ?? BOT_BURST;
+    this.maxWaitMs = options.maxWaitMs ?? MAX_PACING_WAIT_MS;
+    this.now = options.now ?? Date.now;
+    this.tokens = this.burst;
+    this.updatedAt = this.now();
+  }
+
+  /**
+   * Books the next slot and returns how long to wait for it (ms), or, when that
+   * wait would exceed `maxWaitMs`, books nothing and returns `{ refusedForMs }`:
+   * how long until a slot would be free if nobody else booked one.
+   */
+  reserve(): number | { refusedForMs: number } {
+    const now = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.updatedAt) / 1000) * this.perSecond);
+    this.updatedAt = now;
+    const waitMs = this.tokens >= 1 ? 0 : ((1 - this.tokens) / this.perSecond) * 1000;
+    if (waitMs > this.maxWaitMs) return { refusedForMs: Math.ceil(waitMs) };
+    this.tokens -= 1;
+    return waitMs;
+  }
+}
+
+/**
+ * One bucket per bot token, shared by every outbound of that bot in this
+ * process: the limit is Telegram's per bot, whatever object sends.
+ */
+const buckets = new Map<string, TokenBucket>();
+
+/** The bucket of this bot token; `options` apply only when it is created (or to replace it, with `replace`). */
+export function botPacer(token: string, options: PacingOptions & { replace?: boolean } = {}): TokenBucket {
+  let bucket = buckets.get(token);
+  if (!bucket || options.replace) {
+    bucket = new TokenBucket(options);
+    buckets.set(token, bucket);
+  }
+  return bucket;
+}
