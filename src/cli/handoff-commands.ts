@@ -1,5 +1,5 @@
 /**
- * `chatbridge handoff list|show|resume|say`: the operator's commands, sent to
+ * `chatbridge handoff list|show|resume|say|mail|retry-mail`: the operator's commands, sent to
  * the running gateway's admin API (http://127.0.0.1:PORT, ADMIN_TOKEN).
  */
 import type { Command } from 'commander';
@@ -15,7 +15,7 @@ function adminClient(): HandoffAdminClient {
 
 export function registerHandoffCommands(program: Command): void {
   const handoff = program.command('handoff').description('conversations handed to a person (talks to the running gateway)');
-  handoff.command('list').description('paused conversations').action(async () => {
+  handoff.command('list').description('paused conversations, and handoff e-mails the SMTP server refused for good').action(async () => {
     printJson(await adminClient().list());
   });
   handoff.command('show').argument('<conversation>', '<bot>:<platform>:<conversation id>').description('handoff state and transcript')
@@ -31,5 +31,14 @@ export function registerHandoffCommands(program: Command): void {
     .description('send a message to the user as the operator').action(async (conversation: string, words: string[]) => {
       await adminClient().say(conversation, words.join(' '));
       process.stdout.write(`Sent to ${conversation}.\n`);
+    });
+  handoff.command('mail').description('handoff e-mails waiting in the outbox, and dead letters').action(async () => {
+    printJson(await adminClient().mail());
+  });
+  handoff.command('retry-mail').argument('<id>', 'id of a dead letter (from `handoff list`)')
+    .description('put a handoff e-mail the SMTP server refused back into the outbox (fix TalkToHumanEmail or SMTP_URL first)')
+    .action(async (id: string) => {
+      await adminClient().retryMail(id);
+      process.stdout.write(`Handoff e-mail ${id} is back in the outbox and is sent now.\n`);
     });
 }

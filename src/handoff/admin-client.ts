@@ -13,8 +13,20 @@ export class HandoffAdminClient {
     private readonly token: string,
   ) {}
 
-  async list(): Promise<unknown> {
-    return this.call('GET', '/admin/handoffs');
+  /** Paused conversations, plus the handoff e-mails given up on (an operator has to act on those). */
+  async list(): Promise<{ handoffs: unknown; deadMail: unknown }> {
+    const [paused, mail] = await Promise.all([this.call('GET', '/admin/handoffs'), this.mail()]);
+    return { handoffs: (paused as { handoffs?: unknown }).handoffs, deadMail: mail.dead };
+  }
+
+  /** E-mails waiting in the outbox and dead letters. */
+  async mail(): Promise<{ waiting: unknown[]; dead: unknown[] }> {
+    return (await this.call('GET', '/admin/handoff-mail')) as { waiting: unknown[]; dead: unknown[] };
+  }
+
+  /** A dead letter back into the outbox. */
+  async retryMail(id: string): Promise<unknown> {
+    return this.call('POST', `/admin/handoff-mail/${encodeURIComponent(id)}/retry`);
   }
 
   async show(conversation: string): Promise<unknown> {

@@ -11,6 +11,7 @@ import type { ConversationRef } from '../gateway/types.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import { formatConversationId } from './conversation-id.js';
+import { FollowUps } from './follow-up.js';
 import type { ResumeLinks } from './link.js';
 import { composeHandoffMail } from './mail.js';
 import type { Outbox } from './outbox.js';
@@ -35,9 +36,30 @@ export type ResumeOutcome = 'resumed' | 'not-paused';
 
 export class HandoffController {
   readonly pauses: PauseStore;
+  readonly followUps: FollowUps;
 
   constructor(private readonly options: HandoffControllerOptions) {
     this.pauses = new PauseStore(options.state);
+    this.followUps = new FollowUps({ state: options.state, outbox: options.outbox, links: options.links, handoff: options.handoff });
+  }
+
+  /**
+   * The user wrote while paused: the follow-up e-mail. Its failure must not
+   * break the silence of the pause, so it is logged, not thrown.
+   */
+  async noteWhilePaused(ctx: TurnContext, record: PauseRecord): Promise<void> {
+    try {
+      await this.followUps.noteMessage(ctx, record);
+    } catch (error) {
+      ctx.logger.warn({ err: error, handoffId: record.handoffId }, 'the follow-up e-mail for a message written while paused could not be queued');
+    }
+  }
+
+  /** The pause ran out (seen at the user's next message); true for the one caller that ended it. */
+  async endExpired(conversation: ConversationRef): Promise<boolean> {
+    if (!(await this.pauses.end(conversation))) return false;
+    await this.followUps.cancel(conversation);
+    return true;
   }
 
   /** The conversation's pause while it holds (null when not paused or expired). */
@@ -117,6 +139,7 @@ export class HandoffController {
     const record = await this.pauses.read(conversation);
     if (!record || (options.handoffId !== undefined && record.handoffId !== options.handoffId)) return 'not-paused';
     if (!(await this.pauses.end(conversation))) return 'not-paused';
+    await this.followUps.cancel(conversation);
     // The failures that led here must not hand the next failure straight back to a person.
     await this.options.state.del(gatewayKeys.failures(conversation));
     this.options.logger.info({ conversation: formatConversationId(conversation), handoffId: record.handoffId, by: options.by }, 'conversation handed back to the bot');

@@ -69,7 +69,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const unregister = registerTriggers(gateway, controller, config);
   reserveHandoffRoutes(http);
   reserved.get(http)?.use(resumeRoute(controller, links, logger));
-  adminRoutes(http.adminRouter, controller, gateway);
+  adminRoutes(http.adminRouter, controller, gateway, outbox);
   outbox.start();
 
   return {

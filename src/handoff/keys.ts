@@ -17,7 +17,14 @@ export const handoffKeys = {
   secret: 'handoff:secret',
   /** Sorted set of mails to send (member mail id, score = when it is due, ms). */
   outbox: 'handoff:outbox',
-  /** JSON OutboxMail; deleted once sent. */
+  /** Sorted set of dead letters (member mail id, score = when it was given up, ms); the mail's JSON stays at `mail(id)`. */
+  dead: 'handoff:dead',
+  /**
+   * JSON FollowUpState of a paused conversation: the "user wrote again" mail of
+   * this pause waiting in the outbox, or the last one sent. TTL = the pause's rest.
+   */
+  followUp: (c: ConversationRef) => `handoff:follow-up:${formatConversationId(c)}`,
+  /** JSON OutboxMail; deleted once sent (kept while it is a dead letter). */
   mail: (id: string) => `handoff:mail:${id}`,
   /** A process's claim of one mail while it sends it (lock token, TTL outbox leaseMs). */
   mailLease: (id: string) => `handoff:mail-lease:${id}`,

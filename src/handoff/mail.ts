@@ -92,6 +92,47 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
   return { subject, text, html };
 }
 
+export interface FollowUpMailInput {
+  chatbotName: string;
+  platform: string;
+  conversationId: string;
+  user: PlatformUser | undefined;
+  /** When the conversation was handed over. */
+  since: number;
+  /** What was said since the last e-mail, oldest first. */
+  entries: readonly TranscriptEntry[];
+  resumeUrl: string;
+  linkExpiresAt: number;
+}
+
+/** "The user wrote again": the new messages of a paused conversation, for someone who may not be watching. */
+export function composeFollowUpMail(input: FollowUpMailInput): ComposedMail {
+  const who = describeUser(input.user);
+  const subject = `Handoff: ${userLabel(input.user)} on ${input.platform} wrote again (${input.chatbotName})`;
+  const intro = `${who} wrote again in ${input.conversationId}, waiting for a person since ${iso(input.since)}.`;
+  const howToAnswer = `Answer through the gateway: chatbridge handoff say ${input.conversationId} <text>`;
+  const text = [
+    intro,
+    '',
+    '--- New messages ---',
+    ...input.entries.flatMap(textEntry),
+    '',
+    howToAnswer,
+    `Hand the conversation back to the bot: ${input.resumeUrl}`,
+    `(link valid until ${iso(input.linkExpiresAt)})`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<p>${escapeHtml(intro)}</p>`,
+    '<h3>New messages</h3>',
+    `<div>${input.entries.map(htmlEntry).join('')}</div>`,
+    `<p>${escapeHtml(howToAnswer)}</p>`,
+    `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
 function textEntry(entry: TranscriptEntry): string[] {
   const lines = [`[${iso(entry.at)}] ${speaker(entry)}: ${entry.text}`];
   for (const attachment of entry.attachments ?? []) lines.push(`    [attachment: ${attachment}]`);

@@ -7,12 +7,18 @@
  * its lease lapse and another one sends the mail. (The one gap: SMTP accepted
  * the mail and Redis failed before the delete — then it is sent again; a
  * duplicate beats a lost handoff.)
+ *
+ * Transient failures (no connection, 4xx) are retried for as long as it takes;
+ * permanent ones (5xx, e.g. a refused recipient) only up to the policy's limits,
+ * then the mail becomes a dead letter that an operator can requeue once the
+ * address or the SMTP settings are fixed.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
 import { handoffKeys } from './keys.js';
 import { retryDelayMs, type OutboxPolicy } from './policy.js';
+import { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';
 
 export interface OutboxMail {
   id: string;
@@ -24,8 +30,15 @@ export interface OutboxMail {
   conversation: string;
   createdAt: number;
   failures: number;
+  /** Failures that were permanent refusals (5xx); counted toward the dead letters. */
+  permanentFailures?: number;
   lastError?: string;
+  /** When it became a dead letter (ms); absent while it is still tried. */
+  deadAt?: number;
 }
+
+/** A change to a waiting mail (its text, say); the id and counters are kept. */
+export type MailChange = (mail: OutboxMail) => Pick<OutboxMail, 'subject' | 'text' | 'html'>;
 
 export interface OutgoingMail {
   from: string;
@@ -58,18 +71,83 @@ export class Outbox {
 
   constructor(private readonly options: OutboxOptions) {}
 
-  /** A new mail, due now; run the commands in the caller's MULTI, then call `wake()`. */
-  enqueueCommands(mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>, now = Date.now()): AtomicCommand[] {
-    const full: OutboxMail = { ...mail, id: randomUUID(), createdAt: now, failures: 0 };
+  /**
+   * A new mail, due at `dueAt` (now by default); run the commands in the
+   * caller's MULTI, then call `wake()`. `id` lets the caller keep a handle on it.
+   */
+  enqueueCommands(
+    mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>, now = Date.now(), dueAt = now, id: string = randomUUID(),
+  ): AtomicCommand[] {
+    const full: OutboxMail = { ...mail, id, createdAt: now, failures: 0 };
     return [
       { op: 'set', key: handoffKeys.mail(full.id), value: JSON.stringify(full) },
-      { op: 'sortedAdd', key: handoffKeys.outbox, score: now, member: full.id },
+      { op: 'sortedAdd', key: handoffKeys.outbox, score: dueAt, member: full.id },
     ];
   }
 
   /** Mails not sent yet (due or waiting for a retry). */
-  async pending(): Promise<OutboxMail[]> {
-    const ids = await this.options.state.sortedRangeByScore(handoffKeys.outbox, 0, Number.MAX_SAFE_INTEGER);
+  pending(): Promise<OutboxMail[]> {
+    return this.mailsIn(handoffKeys.outbox);
+  }
+
+  /** Mails given up after permanent refusals, oldest first. */
+  dead(): Promise<OutboxMail[]> {
+    return this.mailsIn(handoffKeys.dead);
+  }
+
+  /** Puts a dead letter back into the outbox, due now, with fresh counters; null when `id` is not a dead letter. */
+  async requeue(id: string, now = Date.now()): Promise<OutboxMail | null> {
+    const { state } = this.options;
+    const raw = (await state.sortedScore(handoffKeys.dead, id)) === null ? null : await state.get(handoffKeys.mail(id));
+    if (raw === null) return null;
+    const { deadAt: _deadAt, permanentFailures: _permanent, ...rest } = JSON.parse(raw) as OutboxMail;
+    // createdAt restarts too: otherwise an old mail would die again at its first refusal (maxPermanentAgeMs).
+    const mail: OutboxMail = { ...rest, createdAt: now, failures: 0 };
+    await state.atomic([
+      { op: 'set', key: handoffKeys.mail(id), value: JSON.stringify(mail) },
+      { op: 'sortedRemove', key: handoffKeys.dead, member: id },
+      { op: 'sortedAdd', key: handoffKeys.outbox, score: now, member: id },
+    ]);
+    this.options.logger.info({ mail: id, to: mail.to, conversation: mail.conversation }, 'a dead handoff e-mail was put back into the outbox');
+    this.wake();
+    return mail;
+  }
+
+  /**
+   * Changes a mail still waiting in the outbox, under its sending lease so that
+   * no process sends the old text meanwhile. False when it was sent, or is
+   * being sent, or is a dead letter: the caller then writes a new mail.
+   */
+  update(id: string, change: MailChange): Promise<boolean> {
+    return this.underLease(id, async (mail) => {
+      await this.options.state.set(handoffKeys.mail(id), JSON.stringify({ ...mail, ...change(mail) }));
+    });
+  }
+
+  /** Drops a mail still waiting in the outbox (false when it was sent or is being sent). */
+  cancel(id: string): Promise<boolean> {
+    return this.underLease(id, async () => {
+      await this.options.state.atomic([{ op: 'del', key: handoffKeys.mail(id) }, { op: 'sortedRemove', key: handoffKeys.outbox, member: id }]);
+    });
+  }
+
+  private async underLease(id: string, act: (mail: OutboxMail) => Promise<void>): Promise<boolean> {
+    const { state, policy } = this.options;
+    const leaseKey = handoffKeys.mailLease(id);
+    const token = await state.acquireLock(leaseKey, policy.leaseMs);
+    if (!token) return false;
+    try {
+      const raw = (await state.sortedScore(handoffKeys.outbox, id)) === null ? null : await state.get(handoffKeys.mail(id));
+      if (raw === null) return false;
+      await act(JSON.parse(raw) as OutboxMail);
+      return true;
+    } finally {
+      await state.releaseLock(leaseKey, token).catch(() => undefined);
+    }
+  }
+
+  private async mailsIn(key: string): Promise<OutboxMail[]> {
+    const ids = await this.options.state.sortedRangeByScore(key, 0, Number.MAX_SAFE_INTEGER);
     const raw = await this.options.state.getMany(ids.map(({ member }) => handoffKeys.mail(member)));
     return raw.flatMap((value) => (value ? [JSON.parse(value) as OutboxMail] : []));
   }
@@ -157,16 +235,45 @@ export class Outbox {
   }
 
   private async reschedule(mail: OutboxMail, error: unknown): Promise<void> {
-    const failures = mail.failures + 1;
-    const delay = retryDelayMs(failures, this.options.policy);
-    const message = error instanceof Error ? error.message : String(error);
-    await this.options.state.atomic([
-      { op: 'set', key: handoffKeys.mail(mail.id), value: JSON.stringify({ ...mail, failures, lastError: message }) },
-      { op: 'sortedAdd', key: handoffKeys.outbox, score: Date.now() + delay, member: mail.id },
+    const { policy, logger, state } = this.options;
+    const now = Date.now();
+    const permanent = isPermanentSmtpFailure(error);
+    const permanentFailures = (mail.permanentFailures ?? 0) + (permanent ? 1 : 0);
+    const failed: OutboxMail = {
+      ...mail,
+      failures: mail.failures + 1,
+      permanentFailures,
+      lastError: error instanceof Error ? error.message : String(error),
+    };
+    if (permanent && (permanentFailures >= policy.maxPermanentFailures || now - mail.createdAt >= policy.maxPermanentAgeMs)) {
+      await this.bury(failed, now, smtpResponseCode(error));
+      return;
+    }
+    const delay = retryDelayMs(failed.failures, policy);
+    await state.atomic([
+      { op: 'set', key: handoffKeys.mail(mail.id), value: JSON.stringify(failed) },
+      { op: 'sortedAdd', key: handoffKeys.outbox, score: now + delay, member: mail.id },
     ]);
-    this.options.logger.warn(
-      { mail: mail.id, to: mail.to, conversation: mail.conversation, failures, retryInMs: delay, err: error },
-      'sending a handoff e-mail failed (check SMTP_URL / smtp.url and the SMTP server); it stays in the outbox and is retried',
+    logger.warn(
+      { mail: mail.id, to: mail.to, conversation: mail.conversation, failures: failed.failures, permanent, retryInMs: delay, err: error },
+      permanent
+        ? 'the SMTP server refused a handoff e-mail (check the chatbot\'s TalkToHumanEmail and SMTP_FROM); it is retried a few times, then kept as a dead letter'
+        : 'sending a handoff e-mail failed (check SMTP_URL / smtp.url and the SMTP server); it stays in the outbox and is retried',
+    );
+  }
+
+  /** Out of the outbox into the dead letters (the JSON stays, for the operator to read and requeue). */
+  private async bury(mail: OutboxMail, now: number, responseCode: number | undefined): Promise<void> {
+    await this.options.state.atomic([
+      { op: 'set', key: handoffKeys.mail(mail.id), value: JSON.stringify({ ...mail, deadAt: now }) },
+      { op: 'sortedRemove', key: handoffKeys.outbox, member: mail.id },
+      { op: 'sortedAdd', key: handoffKeys.dead, score: now, member: mail.id },
+    ]);
+    this.options.logger.error(
+      { mail: mail.id, to: mail.to, conversation: mail.conversation, failures: mail.failures, responseCode, lastError: mail.lastError },
+      `The SMTP server refused the handoff e-mail to "${mail.to}" permanently (${mail.lastError}); nobody was told about ${mail.conversation}. ` +
+        'The mail is kept as a dead letter (GET /admin/handoff-mail, chatbridge handoff list). Fix the chatbot\'s TalkToHumanEmail setting ' +
+        `or SMTP_URL / SMTP_FROM (smtp.url / smtp.from), then requeue it: chatbridge handoff retry-mail ${mail.id}`,
     );
   }
 }

@@ -1,7 +1,9 @@
-/** The small HTML pages the hand-back link answers with. */
-import { escapeHtml } from './mail.js';
+/** The small HTML pages the hand-back link answers with; every value in them is escaped. */
+import { escapeHtml, userLabel } from './mail.js';
+import type { PauseRecord } from './pause.js';
 
-export function page(title: string, message: string): string {
+/** `html` is markup already escaped by the caller; title and message are plain text. */
+export function page(title: string, message: string, html = ''): string {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -9,8 +11,37 @@ export function page(title: string, message: string): string {
     '<body style="font-family:sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">',
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>${escapeHtml(message)}</p>`,
+    html,
     '</body></html>',
   ].join('\n');
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * What a GET of the link shows: who is waiting, and a button that POSTs the
+ * token back. Only that POST hands the conversation back, so a mail scanner
+ * (Outlook Safe Links, Gmail's preview) that follows the link changes nothing.
+ */
+export function confirmPage(conversation: string, record: PauseRecord, token: string): string {
+  const facts: [string, string][] = [
+    ['Conversation', conversation],
+    ['User', userLabel(record.user)],
+    ['Why', record.reason],
+    ['With a person since', iso(record.since)],
+    ['The bot stays silent until', iso(record.expiresAt)],
+  ];
+  const form = [
+    '<table>',
+    ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    '</table>',
+    // Relative action: resolves to this same path behind any reverse proxy prefix.
+    '<form method="post" action="resume">',
+    `<input type="hidden" name="token" value="${escapeHtml(token)}">`,
+    '<p><button type="submit">Hand back to the bot</button></p>',
+    '</form>',
+  ].join('\n');
+  return page('Hand this conversation back to the bot?', 'The assistant will answer the user again, and the user will be told.', form);
 }
 
 export const resumePages = {

@@ -43,6 +43,14 @@ export interface OutboxPolicy {
   leaseMs: number;
   /** Due mails claimed per poll. */
   batchSize: number;
+  /**
+   * Permanent refusals (SMTP 5xx, e.g. an unknown recipient) after which a mail
+   * goes to the dead letters: retrying cannot fix an address, and an endless
+   * retry would only hide the misconfiguration from the operator.
+   */
+  maxPermanentFailures: number;
+  /** A mail this old that is refused permanently goes to the dead letters at once (the hand-back link is stale by then). */
+  maxPermanentAgeMs: number;
 }
 
 export const DEFAULT_OUTBOX_POLICY: OutboxPolicy = {
@@ -51,6 +59,8 @@ export const DEFAULT_OUTBOX_POLICY: OutboxPolicy = {
   retryCapMs: 30 * 60_000,
   leaseMs: 60_000,
   batchSize: 10,
+  maxPermanentFailures: 5,
+  maxPermanentAgeMs: 3 * 24 * 60 * 60_000,
 };
 
 /** Delay before the attempt after `failures` failed ones: base·2^(failures−1), capped. */

@@ -1,11 +1,14 @@
 /**
  * HTTP: the signed hand-back link (public; the token is the credential) and
  * the operators' admin API (behind the admin bearer token):
- *   GET  /handoff/resume?token=…
+ *   GET  /handoff/resume?token=…               confirmation page (changes nothing)
+ *   POST /handoff/resume   token=…             hands the conversation back
  *   GET  /admin/handoffs
  *   GET  /admin/conversations/:id            (id = URL-encoded <bot>:<platform>:<conversation id>)
  *   POST /admin/conversations/:id/resume
  *   POST /admin/conversations/:id/messages   {"text": "…"}
+ *   GET  /admin/handoff-mail                 e-mails waiting and dead letters
+ *   POST /admin/handoff-mail/:id/retry       a dead letter back into the outbox
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Gateway } from '../gateway/index.js';
@@ -13,27 +16,74 @@ import type { ConversationRef } from '../gateway/types.js';
 import type { Logger } from '../logger.js';
 import { formatConversationId, parseConversationId } from './conversation-id.js';
 import type { HandoffController } from './controller.js';
-import type { ResumeLinks } from './link.js';
+import type { ResumeClaim, ResumeLinks } from './link.js';
+import type { Outbox, OutboxMail } from './outbox.js';
 import type { PauseRecord } from './pause.js';
-import { resumePages } from './pages.js';
+import { confirmPage, resumePages } from './pages.js';
 
 /** Longest operator message accepted (the platforms split long ones; this only stops accidents). */
 export const OPERATOR_MESSAGE_MAX_CHARS = 20_000;
+/** The confirmation form posts one token of a few hundred bytes; anything far bigger is not ours. */
+const RESUME_FORM_LIMIT = '8kb';
+/**
+ * The pages carry no script and load nothing; they may not be framed (a framed
+ * button could be clicked by someone who does not see it), and the token in
+ * the URL is not sent on as a Referer.
+ */
+const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
 
+/**
+ * The POST needs no CSRF token: the signed token in its body is itself the
+ * credential (no cookie or session is involved), so a forged POST needs the
+ * token, and whoever has the token may hand back anyway.
+ */
 export function resumeRoute(controller: HandoffController, links: ResumeLinks, logger: Logger): Router {
   const router = express.Router();
-  router.get('/resume', async (req, res) => {
-    res.set('Cache-Control', 'no-store').type('html');
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    if (!token) return void res.status(400).send(resumePages.missing());
-    const verified = links.verify(token);
-    if (!verified.ok) {
-      logger.info({ reason: verified.reason }, 'refused a hand-back link');
-      return void res.status(verified.reason === 'expired' ? 410 : 400).send(verified.reason === 'expired' ? resumePages.expired() : resumePages.invalid());
+  router.use('/resume', express.urlencoded({ extended: false, limit: RESUME_FORM_LIMIT }));
+
+  /** The verified claim, or null once the refusal page was sent. */
+  const claimOf = (req: Request, res: Response, token: string): ResumeClaim | null => {
+    res.set(PAGE_HEADERS).type('html');
+    if (!token) {
+      res.status(400).send(resumePages.missing());
+      return null;
     }
-    const name = formatConversationId(verified.conversation);
+    const verified = links.verify(token);
+    if (verified.ok) return verified;
+    logger.info({ reason: verified.reason, method: req.method }, 'refused a hand-back link');
+    if (verified.reason === 'expired') res.status(410).send(resumePages.expired());
+    else res.status(400).send(resumePages.invalid());
+    return null;
+  };
+
+  router.get('/resume', async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const claim = claimOf(req, res, token);
+    if (!claim) return;
+    const name = formatConversationId(claim.conversation);
     try {
-      const outcome = await controller.resume(verified.conversation, { handoffId: verified.handoffId, by: 'signed link' });
+      const record = await controller.activePause(claim.conversation);
+      if (!record || record.handoffId !== claim.handoffId) return void res.send(resumePages.alreadyBack(name));
+      res.send(confirmPage(name, record, token));
+    } catch (error) {
+      logger.error({ err: error, conversation: name }, 'reading a paused conversation for the hand-back page failed');
+      res.status(503).send(resumePages.failed());
+    }
+  });
+
+  router.post('/resume', async (req, res) => {
+    const body = req.body as { token?: unknown } | undefined;
+    const token = typeof body?.token === 'string' ? body.token : typeof req.query.token === 'string' ? req.query.token : '';
+    const claim = claimOf(req, res, token);
+    if (!claim) return;
+    const name = formatConversationId(claim.conversation);
+    try {
+      const outcome = await controller.resume(claim.conversation, { handoffId: claim.handoffId, by: 'signed link' });
       res.send(outcome === 'resumed' ? resumePages.resumed(name) : resumePages.alreadyBack(name));
     } catch (error) {
       logger.error({ err: error, conversation: name }, 'handing a conversation back failed');
@@ -43,7 +93,19 @@ export function resumeRoute(controller: HandoffController, links: ResumeLinks, l
   return router;
 }
 
-export function adminRoutes(router: Router, controller: HandoffController, gateway: Gateway): void {
+export function adminRoutes(router: Router, controller: HandoffController, gateway: Gateway, outbox: Outbox): void {
+  router.get('/handoff-mail', async (_req, res) => {
+    const [waiting, dead] = await Promise.all([outbox.pending(), outbox.dead()]);
+    res.json({ waiting: waiting.map(describeMail), dead: dead.map(describeMail) });
+  });
+
+  router.post('/handoff-mail/:id/retry', async (req, res) => {
+    const id = String(req.params.id);
+    const mail = await outbox.requeue(id);
+    if (!mail) return void res.status(404).json({ error: `No dead handoff e-mail "${id}"; GET /admin/handoff-mail lists them.` });
+    res.json({ requeued: true, mail: describeMail(mail) });
+  });
+
   router.get('/handoffs', async (_req, res) => {
     res.json({ handoffs: (await controller.listPaused()).map(describePause) });
   });
@@ -92,5 +154,20 @@ function describePause(record: PauseRecord) {
     expiresAt: new Date(record.expiresAt).toISOString(),
     reason: record.reason,
     ...(record.user ? { user: record.user } : {}),
+  };
+}
+
+/** A mail without its bodies (the transcript in them is long, and the CLI prints this). */
+function describeMail(mail: OutboxMail) {
+  return {
+    id: mail.id,
+    to: mail.to,
+    subject: mail.subject,
+    conversation: mail.conversation,
+    createdAt: new Date(mail.createdAt).toISOString(),
+    failures: mail.failures,
+    ...(mail.permanentFailures ? { permanentFailures: mail.permanentFailures } : {}),
+    ...(mail.lastError ? { lastError: mail.lastError } : {}),
+    ...(mail.deadAt ? { deadAt: new Date(mail.deadAt).toISOString() } : {}),
   };
 }

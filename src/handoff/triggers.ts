@@ -66,10 +66,11 @@ async function pauseGate(ctx: TurnContext, controller: HandoffController): Promi
   const record = await controller.pauses.read(ctx.conversation);
   if (!record) return 'continue';
   if (record.expiresAt <= Date.now()) {
-    if (await controller.pauses.end(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);
+    if (await controller.endExpired(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);
     return 'continue';
   }
   if (asksForAPerson(ctx)) await ctx.reply(ALREADY_WITH_A_PERSON_TEXT);
+  await controller.noteWhilePaused(ctx, record);
   return 'stop';
 }
 

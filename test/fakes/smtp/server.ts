@@ -10,12 +10,19 @@ export interface ReceivedMail extends ParsedMail {
   envelopeFrom: string;
   envelopeTo: string[];
   raw: string;
+  /** When the server accepted it (ms), to check how far apart mails came. */
+  receivedAt: number;
 }
 
 export class FakeSmtpServer {
   readonly mails: ReceivedMail[] = [];
   /** Holds each message this long before accepting it, like a slow server (widens the window of a send). */
   slowDataMs = 0;
+  /**
+   * Recipients refused at RCPT TO with this reply code and text, e.g. 550 (no
+   * such mailbox: permanent) or 451 (try again later: transient).
+   */
+  readonly refuse = new Map<string, { code: number; message: string }>();
   private server: SMTPServer | undefined;
 
   private constructor(public port: number) {}
@@ -47,6 +54,11 @@ export class FakeSmtpServer {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        const refusal = this.refuse.get(address.address.toLowerCase());
+        // smtp-server answers with the error's responseCode.
+        callback(refusal ? Object.assign(new Error(refusal.message), { responseCode: refusal.code }) : undefined);
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,6 +70,7 @@ export class FakeSmtpServer {
             raw,
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            receivedAt: Date.now(),
           });
           callback();
         });

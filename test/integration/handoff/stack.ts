@@ -13,7 +13,7 @@ import { pino, type Logger } from 'pino';
 import { configSchema, type Config } from '../../../src/config/schema.js';
 import { createGateway, type Gateway } from '../../../src/gateway/index.js';
 import type { Capabilities } from '../../../src/gateway/types.js';
-import { installHandoff, reserveHandoffRoutes, type InstalledHandoff } from '../../../src/handoff/index.js';
+import { installHandoff, reserveHandoffRoutes, type InstalledHandoff, type OutboxPolicy } from '../../../src/handoff/index.js';
 import { GatewayMetrics } from '../../../src/http/metrics.js';
 import { HttpServer } from '../../../src/http/server.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -38,6 +38,12 @@ export const HANDOFF_SETTINGS: ChatbotSettings = {
   Name: CHATBOT_NAME,
   TalkToHumanEmail: OPERATOR_EMAIL,
   TalkToHumanResponseMessage: HANDOFF_REPLY,
+};
+
+/** The handoff section the tests start from (follow-ups off unless a test turns them on). */
+export const TEST_HANDOFF: Config['handoff'] = {
+  onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 0,
+  phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'],
 };
 
 /** Outbox timings short enough for a test to see retries (tests wait for outcomes, never for times). */
@@ -106,6 +112,8 @@ export interface ProcessOptions {
   capabilities?: Partial<Capabilities>;
   screen?: RecordedMessage[];
   logger?: Logger;
+  /** Over FAST_OUTBOX. */
+  outbox?: Partial<OutboxPolicy>;
 }
 
 export async function startHandoffProcess(options: ProcessOptions): Promise<HandoffProcess> {
@@ -124,7 +132,7 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
   reserveHandoffRoutes(http);
   const port = await http.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: FAST_OUTBOX });
+  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: { ...FAST_OUTBOX, ...options.outbox } });
   await gateway.start();
   return {
     gateway, adapter, handoff, url,
@@ -167,4 +175,20 @@ export function resumeLinkIn(text: string): string {
   const match = /(http:\/\/\S+\/handoff\/resume\?token=\S+)/.exec(text);
   if (!match) throw new Error(`no hand-back link in:\n${text}`);
   return match[1]!;
+}
+
+/** The token of the confirmation page's form. */
+export function formTokenIn(html: string): string {
+  const match = /<input type="hidden" name="token" value="([^"]+)">/.exec(html);
+  if (!match) throw new Error(`no token field in:\n${html}`);
+  return match[1]!;
+}
+
+/** What the page's "Hand back to the bot" button sends. */
+export function postResume(baseUrl: string, token: string): Promise<Response> {
+  return fetch(`${baseUrl}/handoff/resume`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }).toString(),
+  });
 }

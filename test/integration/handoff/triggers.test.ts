@@ -147,7 +147,7 @@ describe('handoff triggers', () => {
 
 function handoffConfig(overrides: Record<string, unknown>) {
   return {
-    onNoAnswer: 'offer' as const, failureThreshold: 3, pauseHours: 24, linkHours: 72,
+    onNoAnswer: 'offer' as const, failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 0,
     phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'],
     ...overrides,
   };
