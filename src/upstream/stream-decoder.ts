@@ -1,8 +1,12 @@
 import type { AskFinal } from './api.js';
 import {
-  BACKSLASH, CLOSE_BRACE, COLON, CR, LF, OPEN_BRACE, QUOTE, SPACE, isBlank, plainFragmentContent, plainFragmentEnd,
+  CLOSE_BRACE, COLON, CR, LF, OPEN_BRACE, QUOTE, SPACE, backslashBytesBefore, blankBytes, charCount, dataPayload,
+  ByteCarry, indexBefore, plainFragmentContent, plainFragmentEnd, unescapedQuoteByte,
 } from './json-text.js';
-import { classifyStreamObject, type DecodedStreamEvent } from './stream-events.js';
+import {
+  FragmentLog, NEED_MORE, classifyFinalAgainstFragments, classifyStreamObject, nothingReadable, recordTooLarge,
+  type DecodedStreamEvent, type StreamObject,
+} from './stream-events.js';
 
 export type { DecodedStreamEvent, StreamErrorEvent } from './stream-events.js';
 
@@ -32,39 +36,38 @@ export interface StreamDecoderOptions {
 }
 
 const DEFAULT_MAX_RECORD_CHARS = 16 * 1024 * 1024;
-const FRAGMENT_BATCH = 256;
-
-const DATA_D = 100; // 'd'
-
+/** Up to this many carried bytes, a record cut by a chunk is read again from its start by the fast path. */
+const FAST_RETRY_BYTES = 64 * 1024;
+const EMPTY = new Uint8Array(0);
 const KNOWN_SSE_FIELDS = new Set(['event', 'id', 'retry']);
 
 export function createStreamDecoder(options: StreamDecoderOptions = {}): StreamDecoder {
   return new AskStreamDecoder(options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS);
 }
 
+/**
+ * Works on the UTF-8 bytes and decodes only what it keeps: delimiters are ASCII,
+ * which never occurs inside a multi-byte sequence, so a line or record cut out of
+ * the bytes decodes exactly as it did out of the decoded stream.
+ */
 class AskStreamDecoder implements StreamDecoder {
-  // A streaming TextDecoder keeps a multi-byte character split across chunks whole,
-  // so every delimiter scan below runs once, on text.
-  private readonly utf8 = new TextDecoder('utf-8');
   private mode: 'detect' | 'json' | 'sse' = 'detect';
   /** Set once a final, an error or `[DONE]` arrived: everything after is ignored. */
   private stopped = false;
   private terminal: 'final' | 'error' | null = null;
   private ended = false;
-  /**
-   * The fragments so far, for a stream that ends without its final. Joined in
-   * batches: keeping 100k tiny strings alive made the garbage collector the
-   * decoder's main cost.
-   */
-  private readonly answerParts: string[] = [];
-  private recentFragments: string[] = [];
-  private fragmentCount = 0;
+  private readonly fragments = new FragmentLog();
   private unreadable = 0;
   private out: DecodedStreamEvent[] = [];
 
-  /** Already-scanned text of the unfinished JSON record (JSON mode) or line (SSE mode). */
-  private pending: string[] = [];
-  private pendingChars = 0;
+  /** Bytes of the unfinished record, line or U+FEFF, carried over to the next chunk. */
+  private readonly carry = new ByteCarry();
+  /** How many carried bytes were already scanned (JSON mode's state below, SSE: no line end). */
+  private carryScanned = 0;
+  /** Set by a scanner that needs more bytes: where the unfinished part starts. */
+  private stall = -1;
+  /** In the buffer being scanned: the scans of the carried bytes resume here. */
+  private resumeAt = 0;
   // JSON mode: where the scan of the unfinished record stopped.
   private depth = 0;
   private inString = false;
@@ -78,7 +81,7 @@ class AskStreamDecoder implements StreamDecoder {
   constructor(private readonly maxRecordChars: number) {}
 
   push(chunk: Uint8Array): DecodedStreamEvent[] {
-    if (!this.stopped && !this.ended) this.scan(this.utf8.decode(chunk, { stream: true }));
+    if (!this.stopped && !this.ended) this.scan(chunk, false);
     return this.take();
   }
 
@@ -86,7 +89,7 @@ class AskStreamDecoder implements StreamDecoder {
     if (this.ended) return [];
     this.ended = true;
     if (!this.stopped) {
-      this.scan(this.utf8.decode());
+      this.scan(EMPTY, true);
       if (!this.stopped) this.flushUnfinished();
     }
     if (this.terminal === null) this.emitWithoutFinal();
@@ -94,52 +97,91 @@ class AskStreamDecoder implements StreamDecoder {
   }
 
   private take(): DecodedStreamEvent[] {
+    this.fragments.flush(this.out);
     const events = this.out;
     this.out = [];
     return events;
   }
 
-  private scan(text: string): void {
-    let i = 0;
-    while (i < text.length && !this.stopped) {
-      if (this.mode === 'json') i = this.scanJson(text, i);
-      else if (this.mode === 'sse') i = this.scanSse(text, i);
-      else i = this.detect(text, i);
+  /** Scans the carried bytes and `chunk`; `ending`: no more bytes will come. */
+  private scan(chunk: Uint8Array, ending: boolean): void {
+    let bytes: Buffer, n: number;
+    if (this.carry.length === 0) {
+      bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      n = chunk.length;
+      this.resumeAt = 0;
+    } else {
+      this.carry.append(chunk);
+      bytes = this.carry.bytes;
+      n = this.carry.length;
+      this.resumeAt = this.carryScanned;
     }
+    this.stall = -1;
+    let i = 0;
+    while (i < n && !this.stopped && this.stall === -1) {
+      if (this.mode === 'json') i = this.scanJson(bytes, i, n, ending);
+      else if (this.mode === 'sse') i = this.scanSse(bytes, i, n);
+      else i = this.detect(bytes, i, n, ending);
+    }
+    const keepFrom = this.stopped || this.stall === -1 ? n : this.stall;
+    this.carry.keep(bytes, keepFrom, n);
+    const { bytes: kept, length } = this.carry;
+    if (length > this.maxRecordChars && charCount(kept, length) > this.maxRecordChars) this.fail(recordTooLarge(this.maxRecordChars));
   }
 
-  private detect(text: string, start: number): number {
+  private stallAt(at: number, scanned: number): number {
+    [this.stall, this.carryScanned] = [at, scanned];
+    return at;
+  }
+
+  /** Skips blanks from `start`; the index of the first other byte, or -1 after stalling on a cut U+FEFF. */
+  private skipBlanks(bytes: Buffer, start: number, n: number, ending: boolean): number {
     let i = start;
-    while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-    if (i < text.length) this.mode = text.charCodeAt(i) === OPEN_BRACE ? 'json' : 'sse';
+    while (i < n) {
+      const size = blankBytes(bytes, i, n);
+      if (size === 0 || (size === -1 && ending)) break;
+      if (size === -1) {
+        this.stallAt(i, 0);
+        return -1;
+      }
+      i += size;
+    }
     return i;
   }
 
-  private scanJson(text: string, start: number): number {
-    const n = text.length;
+  private detect(bytes: Buffer, start: number, n: number, ending: boolean): number {
+    const i = this.skipBlanks(bytes, start, n, ending);
+    if (i === -1) return n;
+    if (i < n) this.mode = bytes[i] === OPEN_BRACE ? 'json' : 'sse';
+    return i;
+  }
+
+  private scanJson(bytes: Buffer, start: number, n: number, ending: boolean): number {
     let i = start;
+    let from = this.resumeAt > i ? this.resumeAt : i;
     if (this.depth === 0) {
-      while (i < n && isBlank(text.charCodeAt(i))) i++;
-      if (i === n) return n;
-      if (text.charCodeAt(i) !== OPEN_BRACE) {
+      i = this.skipBlanks(bytes, i, n, ending);
+      if (i === -1 || i === n) return n;
+      if (bytes[i] !== OPEN_BRACE) {
         this.mode = 'sse';
         return i;
       }
-      const fragmentEnd = plainFragmentEnd(text, i);
-      if (fragmentEnd !== -1) {
-        this.handlePlainFragment(plainFragmentContent(text, i, fragmentEnd));
+      const fragmentEnd = this.fragments.readPlain(bytes, i, n);
+      if (fragmentEnd >= 0) {
+        this.fragments.commit();
         return fragmentEnd;
       }
+      if (fragmentEnd === NEED_MORE && n - i <= FAST_RETRY_BYTES) return this.stallAt(i, 0);
+      from = i;
     }
     const recordStart = i;
     let { depth, inString, escaped } = this;
-    for (; i < n; i++) {
+    for (i = from; i < n; i++) {
       if (inString) {
-        // Jump from quote to quote: the final object is mostly one long string, and
-        // a loop over its every character was the JSON mode's largest cost.
+        // Jump from quote to quote: the final object is mostly one long string.
         if (escaped) i++;
-        const close = unescapedQuote(text, i);
-        escaped = close === -1 && backslashesBefore(text, n, i) % 2 === 1;
+        const close = unescapedQuoteByte(bytes, i, n);
+        escaped = close === -1 && backslashBytesBefore(bytes, n, i) % 2 === 1;
         if (close === -1) {
           i = n;
           break;
@@ -148,7 +190,7 @@ class AskStreamDecoder implements StreamDecoder {
         i = close;
         continue;
       }
-      const c = text.charCodeAt(i);
+      const c = bytes[i];
       if (c === QUOTE) inString = true;
       else if (c === OPEN_BRACE) depth++;
       else if (c === CLOSE_BRACE && --depth === 0) {
@@ -160,65 +202,89 @@ class AskStreamDecoder implements StreamDecoder {
     this.inString = inString;
     this.escaped = escaped;
     if (depth === 0) {
-      this.handleJson(this.withPending(text.slice(recordStart, i)));
+      this.handleRecord(bytes, recordStart, i);
       return i;
     }
-    this.keep(text.slice(recordStart));
-    return n;
+    return this.stallAt(recordStart, n - recordStart);
   }
 
-  private scanSse(text: string, start: number): number {
-    const n = text.length;
+  private scanSse(bytes: Buffer, start: number, n: number): number {
     let i = start;
     if (this.skipLeadingLF) {
       this.skipLeadingLF = false;
-      if (text.charCodeAt(i) === LF) i++;
+      if (bytes[i] === LF) i++;
     }
-    let crAt = text.indexOf('\r', i);
+    let crAt = -2;
     while (i < n && !this.stopped) {
-      if (this.firstData === null && this.pending.length === 0) {
-        const next = this.plainFragmentEvent(text, i);
+      // Not again and again over a long line carried from chunk to chunk.
+      if (this.firstData === null && (this.resumeAt <= i || this.resumeAt - i <= FAST_RETRY_BYTES)) {
+        const next = this.plainFragmentEvent(bytes, i, n);
         if (next !== -1) {
           i = next;
           continue;
         }
       }
-      if (crAt !== -1 && crAt < i) crAt = text.indexOf('\r', i);
-      const lfAt = text.indexOf('\n', i);
+      const searchFrom = this.resumeAt > i ? this.resumeAt : i;
+      if (crAt === -2 || (crAt !== -1 && crAt < searchFrom)) crAt = indexBefore(bytes, CR, searchFrom, n);
+      const lfAt = indexBefore(bytes, LF, searchFrom, n);
       const lineEnd = crAt === -1 ? lfAt : lfAt === -1 ? crAt : Math.min(lfAt, crAt);
-      if (lineEnd === -1) {
-        this.keep(text.slice(i));
-        return n;
-      }
-      const line = this.withPending(text.slice(i, lineEnd));
-      i = lineEnd + 1;
+      if (lineEnd === -1) return this.stallAt(i, n - i);
+      let next = lineEnd + 1;
       if (lineEnd === crAt) {
-        if (i === n) this.skipLeadingLF = true;
-        else if (text.charCodeAt(i) === LF) i++;
+        if (next === n) this.skipLeadingLF = true;
+        else if (bytes[next] === LF) next++;
       }
-      this.processLine(line);
+      i = this.sseLine(bytes, i, lineEnd, next, n);
     }
     return n;
   }
 
   /**
    * The commonest SSE event, `data: {"content":"…"}` and a blank line, read in
-   * place: going through processLine, addData and dispatch cut and scanned the
-   * same text three times. Returns the index past the event, or -1 (nothing
-   * consumed) for anything else, which the line-by-line path then reads.
+   * place. Returns the index past the event, or -1 (nothing consumed) for
+   * anything else, which the line-by-line path then reads.
    */
-  private plainFragmentEvent(text: string, start: number): number {
-    if (text.charCodeAt(start) !== DATA_D || !text.startsWith('data:', start)) return -1;
-    const payload = text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5;
-    const end = plainFragmentEnd(text, payload);
-    if (end === -1) return -1;
+  private plainFragmentEvent(bytes: Buffer, start: number, n: number): number {
+    const payload = dataPayload(bytes, start, n);
+    if (payload === -1) return -1;
+    const end = this.fragments.readPlain(bytes, payload, n);
+    if (end < 0) return -1;
     let next: number;
-    if (text.charCodeAt(end) === LF && text.charCodeAt(end + 1) === LF) next = end + 2;
-    else if (text.charCodeAt(end) === CR && text.startsWith('\n\r\n', end + 1)) next = end + 4;
-    else return -1;
+    if (end + 2 <= n && bytes[end] === LF && bytes[end + 1] === LF) next = end + 2;
+    else if (end + 4 <= n && bytes[end] === CR && bytes[end + 1] === LF && bytes[end + 2] === CR && bytes[end + 3] === LF) {
+      next = end + 4;
+    } else return -1;
     // The same limit addData applies to a data line.
-    if (end - payload + 1 > this.maxRecordChars) return -1;
-    this.handlePlainFragment(plainFragmentContent(text, payload, end));
+    if (end - payload + 1 > this.maxRecordChars && charCount(bytes.subarray(payload, end), end - payload) + 1 > this.maxRecordChars) {
+      return -1;
+    }
+    this.fragments.commit();
+    return next;
+  }
+
+  /**
+   * One line, bytes[start, lineEnd); `next` starts the following one. A `data:`
+   * line holding a JSON object and followed by a blank line (the final) is read
+   * from its bytes; any other line is decoded and read as text.
+   */
+  private sseLine(bytes: Buffer, start: number, lineEnd: number, next: number, n: number): number {
+    if (this.firstData === null) {
+      const payload = dataPayload(bytes, start, lineEnd);
+      if (payload !== -1 && bytes[payload] === OPEN_BRACE) {
+        const blankEnd = bytes[next] === LF ? next + 1 : bytes[next] === CR ? (bytes[next + 1] === LF ? next + 2 : next + 1) : -1;
+        const tooLarge = lineEnd - payload + 1 > this.maxRecordChars
+          && charCount(bytes.subarray(payload, lineEnd), lineEnd - payload) + 1 > this.maxRecordChars;
+        // A lone CR at the end of the bytes might still be followed by the LF of a CRLF.
+        if (blankEnd !== -1 && blankEnd <= n && !(blankEnd === n && bytes[next] === CR) && !tooLarge) {
+          this.handleRecord(bytes, payload, lineEnd);
+          return blankEnd;
+        }
+      } else if (bytes[start] === OPEN_BRACE) {
+        this.handleRecord(bytes, start, lineEnd);
+        return next;
+      }
+    }
+    this.processLine(bytes.toString('utf8', start, lineEnd));
     return next;
   }
 
@@ -243,7 +309,7 @@ class AskStreamDecoder implements StreamDecoder {
     if (this.firstData === null) this.firstData = value;
     else this.moreData.push(value);
     this.dataChars += value.length + 1;
-    if (this.dataChars > this.maxRecordChars) this.fail(this.tooLarge());
+    if (this.dataChars > this.maxRecordChars) this.fail(recordTooLarge(this.maxRecordChars));
   }
 
   private dispatch(): void {
@@ -256,13 +322,23 @@ class AskStreamDecoder implements StreamDecoder {
     else this.handleJson(payload);
   }
 
-  private handlePlainFragment(content: string | null): void {
-    if (content === null) this.unreadable++;
-    else if (content !== '') this.emitFragment(content);
+  /** A whole JSON record (or what should be one) in bytes[start, end). */
+  private handleRecord(bytes: Buffer, start: number, end: number): void {
+    if (this.fragments.readPlain(bytes, start, end) === end) return this.fragments.commit();
+    this.fragments.flush(this.out);
+    const object = classifyFinalAgainstFragments(bytes, start, end, this.fragments);
+    if (object !== null) return this.handleObject(object);
+    this.handleJson(bytes.toString('utf8', start, end));
   }
 
   private handleJson(text: string): void {
-    if (plainFragmentEnd(text, 0) === text.length) return this.handlePlainFragment(plainFragmentContent(text, 0, text.length));
+    const end = plainFragmentEnd(text, 0);
+    if (end === text.length) {
+      const content = plainFragmentContent(text, 0, end);
+      if (content === null) this.unreadable++;
+      else if (content !== '') this.fragments.addDecoded(content, this.out);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -270,101 +346,54 @@ class AskStreamDecoder implements StreamDecoder {
       if (text.trim() !== '') this.unreadable++;
       return;
     }
-    const object = classifyStreamObject(value);
+    this.handleObject(classifyStreamObject(value));
+  }
+
+  private handleObject(object: StreamObject | null): void {
     if (object === null) return;
     if (object.type === 'fragment') {
-      this.emitFragment(object.content);
+      this.fragments.addDecoded(object.content, this.out);
     } else if (object.type === 'final') {
-      const answer = object.answerFromFragments ? this.fragmentsJoined() : object.final.answer;
+      const answer = object.answerFromFragments ? this.fragments.joined() : object.final.answer;
       this.finish({ ...object.final, answer });
     } else {
       this.fail(object);
     }
   }
 
-  private emitFragment(content: string): void {
-    this.fragmentCount++;
-    this.recentFragments.push(content);
-    if (this.recentFragments.length === FRAGMENT_BATCH) {
-      this.answerParts.push(this.recentFragments.join(''));
-      this.recentFragments = [];
-    }
-    this.out.push({ type: 'fragment', content });
-  }
-
-  private fragmentsJoined(): string {
-    return this.answerParts.join('') + this.recentFragments.join('');
-  }
-
   private finish(final: AskFinal): void {
+    this.fragments.flush(this.out);
     this.out.push(final);
     this.terminal = 'final';
     this.stopped = true;
   }
 
   private fail(error: DecodedStreamEvent): void {
+    this.fragments.flush(this.out);
     this.out.push(error);
     this.terminal = 'error';
     this.stopped = true;
   }
 
-  private tooLarge(): DecodedStreamEvent {
-    return {
-      type: 'error', source: 'decoder', code: null,
-      message: `a record of the answer stream exceeded ${this.maxRecordChars} characters; the stream is not a ClientAsk answer`,
-    };
-  }
-
-  private keep(text: string): void {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    if (this.pendingChars > this.maxRecordChars) this.fail(this.tooLarge());
-  }
-
-  private withPending(tail: string): string {
-    if (this.pending.length === 0) return tail;
-    this.pending.push(tail);
-    const whole = this.pending.join('');
-    this.pending = [];
-    this.pendingChars = 0;
-    return whole;
-  }
-
   /** At the end of the body: a last line without newline still counts; a cut-off JSON object does not. */
   private flushUnfinished(): void {
     if (this.mode === 'sse') {
-      if (this.pending.length > 0) this.processLine(this.withPending(''));
+      if (this.carry.length > 0) this.processLine(this.carry.bytes.toString('utf8', 0, this.carry.length));
       if (!this.stopped) this.dispatch();
-    } else if (this.mode === 'json' && this.depth > 0) {
+    } else if (this.mode === 'json' && this.carry.length > 0) {
       this.unreadable++;
     }
+    this.carry.clear();
   }
 
   private emitWithoutFinal(): void {
-    if (this.fragmentCount === 0 && this.unreadable > 0) {
-      this.fail({
-        type: 'error', source: 'decoder', code: null,
-        message: `the answer stream held ${this.unreadable} unreadable record(s) and no answer; is the base URL a Chatbot Service?`,
-      });
-      return;
+    this.fragments.flush(this.out);
+    if (this.fragments.count === 0 && this.unreadable > 0) {
+      return this.fail(nothingReadable(this.unreadable));
     }
     this.finish({
-      type: 'final', questionId: null, answerId: null, answer: this.fragmentsJoined(),
+      type: 'final', questionId: null, answerId: null, answer: this.fragments.joined(),
       totalToken: null, noAnswer: null, incomplete: true,
     });
   }
-}
-
-/** Index of the first quote at or after `from` that no backslash escapes, or -1. */
-function unescapedQuote(text: string, from: number): number {
-  let quote = text.indexOf('"', from);
-  while (quote !== -1 && backslashesBefore(text, quote, from) % 2 === 1) quote = text.indexOf('"', quote + 1);
-  return quote;
-}
-
-/** How many backslashes run right before `at`, counting none before `floor`. */
-function backslashesBefore(text: string, at: number, floor: number): number {
-  let i = at;
-  while (i > floor && text.charCodeAt(i - 1) === BACKSLASH) i--;
-  return at - i;
 }
