@@ -54,7 +54,7 @@ export class TelegramOutbound implements Outbound {
       // A message carries one reply_markup; the buttons are the answer's own choices, so they win.
       this.logger.debug({ conversation: conversation.id }, 'telegram: both buttons and suggestions given; suggestions dropped');
     }
-    await this.paced('sendMessage');
+    await this.paced('sendMessage', message.progress === true);
     try {
       const sent = await this.api.sendMessage(chatId, message.text, {
         parse_mode: 'HTML',
@@ -68,12 +68,12 @@ export class TelegramOutbound implements Outbound {
     }
   }
 
-  async edit(conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[] } = {}): Promise<void> {
+  async edit(conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[]; progress?: boolean } = {}): Promise<void> {
     const { chatId } = parseConversationId(conversation.id);
     // Without reply_markup Telegram removes the inline keyboard, which is right for an
     // intermediate edit (it has none) and for a final edit that carries no buttons.
     const inline = inlineKeyboard(options.buttons);
-    await this.paced('editMessageText');
+    await this.paced('editMessageText', options.progress === true);
     try {
       await this.api.editMessageText(chatId, Number(message.id), text, {
         parse_mode: 'HTML',
@@ -107,12 +107,13 @@ export class TelegramOutbound implements Outbound {
   }
 
   /**
-   * Waits for this call's slot in the bot-wide pace, or refuses it as
-   * rate-limited when the slot is too far away (the relay then skips an
-   * intermediate update, or retries a final after `retryAfterMs`).
+   * Waits for this call's slot in the bot-wide pace. An intermediate update
+   * (`progress`) whose slot is too far away is refused as rate-limited instead,
+   * and the relay shows newer text later; anything else waits its turn, so a
+   * burst larger than the pace delays final answers but never loses one.
    */
-  private async paced(method: string): Promise<void> {
-    const slot = this.pacer.reserve();
+  private async paced(method: string, progress: boolean): Promise<void> {
+    const slot = this.pacer.reserve({ mayRefuse: progress });
     if (typeof slot !== 'number') {
       throw new PlatformError(`Telegram ${method} not sent: the bot's pace of ${this.pacer.perSecond} messages/s is booked ${slot.refusedForMs} ms ahead`, 'rate-limited', slot.refusedForMs);
     }

@@ -6,14 +6,15 @@
  * 429s.
  *
  * A token bucket with reservations: each call books the next free slot, so
- * calls go out in the order they asked (a chat's calls are never reordered),
- * and a call whose slot is further away than `maxWaitMs` books nothing and is
- * refused at once. The relay skips a refused intermediate update and retries a
- * refused final after `retryAfterMs`, so nobody queues behind the bucket for long.
+ * calls go out in the order they asked (a chat's calls are never reordered).
+ * An intermediate update whose slot is further away than `maxWaitMs` books
+ * nothing and is refused at once (the relay skips it and shows newer text
+ * later); a final answer or a reply always books its slot and waits for it, so
+ * a burst larger than the pace is delivered late rather than lost.
  *
  * Why not @grammyjs/transformer-throttler (Bottleneck)? It queues every call
- * until its turn, with no bound on the wait, so a burst of intermediate edits
- * would delay the finals behind them; and Bottleneck has seen no release since 2019.
+ * until its turn, intermediate edits included, so a burst of them would delay
+ * the finals behind them; and Bottleneck has seen no release since 2019.
  */
 
 /** Telegram's bulk limit: "about 30 messages per second" per bot (bot FAQ, notes §A.2). */
@@ -61,15 +62,16 @@ export class TokenBucket {
 
   /**
    * Books the next slot and returns how long to wait for it (ms), or, when that
-   * wait would exceed `maxWaitMs`, books nothing and returns `{ refusedForMs }`:
-   * how long until a slot would be free if nobody else booked one.
+   * wait would exceed `maxWaitMs` and the call `mayRefuse` (the default), books
+   * nothing and returns `{ refusedForMs }`: how long until a slot would be free
+   * if nobody else booked one.
    */
-  reserve(): number | { refusedForMs: number } {
+  reserve(options: { mayRefuse?: boolean } = {}): number | { refusedForMs: number } {
     const now = this.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.updatedAt) / 1000) * this.perSecond);
     this.updatedAt = now;
     const waitMs = this.tokens >= 1 ? 0 : ((1 - this.tokens) / this.perSecond) * 1000;
-    if (waitMs > this.maxWaitMs) return { refusedForMs: Math.ceil(waitMs) };
+    if (options.mayRefuse !== false && waitMs > this.maxWaitMs) return { refusedForMs: Math.ceil(waitMs) };
     this.tokens -= 1;
     return waitMs;
   }

@@ -116,6 +116,12 @@ export interface OutboundMessage {
   suggestions?: string[];
   /** Placeholder for the user's input field, where the platform has one. */
   inputPlaceholder?: string;
+  /**
+   * An intermediate render of an answer still being written. Under load a platform may
+   * refuse it at once (PlatformError 'rate-limited'): newer text follows anyway. Anything
+   * else (a final answer, a reply) must be delivered, waiting for its turn if need be.
+   */
+  progress?: boolean;
 }
 
 /** A handle to a message the adapter sent, to edit it later. */
@@ -147,7 +153,7 @@ export interface NativeStream {
 export interface Outbound {
   send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage>;
   /** Required when `capabilities.canEdit`. */
-  edit?(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[] }): Promise<void>;
+  edit?(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }): Promise<void>;
   /** Required when `capabilities.drafts`: an ephemeral preview of the answer being written. */
   draft?(conversation: ConversationRef, draftId: number, text: string): Promise<void>;
   /** Required when `capabilities.nativeStreaming`. */

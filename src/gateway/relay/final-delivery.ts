@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../types.js';
-import { BUTTONS_MESSAGE_TEXT, SUPERSEDED_MESSAGE_TEXT } from './policy.js';
+import { BUTTONS_MESSAGE_TEXT, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, SUPERSEDED_MESSAGE_TEXT } from './policy.js';
 import { renderFinal } from './rendering.js';
 import type { PacingPolicy } from './types.js';
 
@@ -28,7 +28,7 @@ export interface ScreenSlot {
    * Replaces its text (an edit, or closing a native stream); absent when it cannot change.
    * `buttons` are passed only when `buttonsOnReplace` says the replacement can carry them.
    */
-  replace?: (text: string, buttons?: Button[]) => Promise<void>;
+  replace?: (text: string, buttons?: Button[], progress?: boolean) => Promise<void>;
   /** `replace` can attach buttons (an edited message on a platform with buttons; never a native stream). */
   buttonsOnReplace?: boolean;
   /** The buttons it shows, as far as we know. */
@@ -45,7 +45,10 @@ export function messageSlot(context: DeliveryContext, message: SentMessage, text
   const slot: ScreenSlot = { message, text, ...(buttons ? { buttons } : {}) };
   const edit = capabilities.canEdit ? outbound.edit?.bind(outbound) : undefined;
   if (!edit) return slot;
-  slot.replace = (next, withButtons) => (withButtons ? edit(conversation, message, next, { buttons: withButtons }) : edit(conversation, message, next));
+  slot.replace = (next, withButtons, progress) => {
+    if (withButtons) return edit(conversation, message, next, { buttons: withButtons });
+    return progress ? edit(conversation, message, next, { progress }) : edit(conversation, message, next);
+  };
   slot.buttonsOnReplace = capabilities.buttons;
   return slot;
 }
@@ -55,7 +58,9 @@ export function messageSlot(context: DeliveryContext, message: SentMessage, text
  * policy's tries and time budget allow, then rethrows: the caller falls back
  * to a new message rather than lose the text.
  */
-export async function withFinalRetries<T>(context: DeliveryContext, call: () => Promise<T>): Promise<T> {
+export async function withFinalRetries<T>(context: DeliveryContext, call: () => Promise<T>, options: { lastResort?: boolean } = {}): Promise<T> {
+  const attempts = options.lastResort ? Math.max(context.pacing.finalAttempts, LAST_RESORT_ATTEMPTS) : context.pacing.finalAttempts;
+  const budgetMs = options.lastResort ? Math.max(context.pacing.finalRetryBudgetMs, LAST_RESORT_BUDGET_MS) : context.pacing.finalRetryBudgetMs;
   let waitedMs = 0;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -64,8 +69,8 @@ export async function withFinalRetries<T>(context: DeliveryContext, call: () => 
       if (!isPlatformError(error, 'rate-limited')) throw error;
       context.stats.rateLimited++;
       const waitMs = error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
-      const outOfTries = attempt >= context.pacing.finalAttempts;
-      if (outOfTries || waitedMs + waitMs > context.pacing.finalRetryBudgetMs || context.signal?.aborted) throw error;
+      const outOfTries = attempt >= attempts;
+      if (outOfTries || waitedMs + waitMs > budgetMs || context.signal?.aborted) throw error;
       waitedMs += waitMs;
       await sleep(waitMs, undefined, context.signal ? { signal: context.signal } : {}).catch(() => {
         throw error;
@@ -129,7 +134,7 @@ async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: str
     replacing = false;
     const message = await withFinalRetries(context, () =>
       context.outbound.send(context.conversation, { text: chunk, ...(chunkButtons ? { buttons: chunkButtons } : {}) }),
-    );
+    { lastResort: true });
     placed.push(messageSlot(context, message, chunk, chunkButtons));
   }
   if (replacing) await retireSurplus(context, screen.slice(chunks.length));

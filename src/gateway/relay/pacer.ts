@@ -34,6 +34,16 @@ export class UpdatePacer {
     this.schedule();
   }
 
+  /**
+   * How long to hold a final update so that it comes at least `spacingMs` after the last
+   * update shown (or a retry_after asked for), never longer than `spacingMs` itself: a
+   * longer retry_after is for the final's own retries and fallback to decide.
+   */
+  holdFinalFor(spacingMs: number): number {
+    const now = Date.now();
+    return Math.min(spacingMs, Math.max(0, this.lastShownAt + spacingMs - now, this.notBefore - now));
+  }
+
   /** Stops scheduling and waits for the call in flight, so the final update is the only one left. */
   async drain(): Promise<void> {
     this.closed = true;

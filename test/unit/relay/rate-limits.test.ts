@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from '../../../src/gateway/types.js';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
+import { LAST_RESORT_ATTEMPTS } from '../../../src/gateway/relay/policy.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request } from './support/answers.js';
 import { RecordingPlatform, type CallKind } from './support/recording-platform.js';
 
@@ -61,6 +62,25 @@ describe('relayAnswer under 429s', () => {
     expect(platform.calls.filter((call) => call.kind === 'edit' && call.text === LONG_ANSWER)).toHaveLength(1);
   });
 
+  it('holds the final edit for the per-chat spacing instead of earning a 429 right after an update', async () => {
+    // Like Telegram's one message per second per chat, scaled down: a call within 150 ms of the previous one is refused.
+    let lastCallAt = Number.NEGATIVE_INFINITY;
+    const platform = new RecordingPlatform({
+      rateLimit: () => {
+        const now = Date.now();
+        const tooSoon = now - lastCallAt < 150;
+        if (!tooSoon) lastCallAt = now;
+        return tooSoon ? 150 : undefined;
+      },
+    });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, {
+      pacing: { editIntervalMs: { private: 200, group: 200 }, minInitialChars: 10 },
+    }));
+
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+    expect(platform.calls.filter((call) => call.result === 'rate-limited')).toEqual([]);
+  });
+
   it('retries a rate-limited final send without sending the answer twice', async () => {
     const platform = new RecordingPlatform({ rateLimit: firstCallsLimited('send', 2) });
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
@@ -79,11 +99,20 @@ describe('relayAnswer under 429s', () => {
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
   });
 
-  it('rejects (rather than pretend) when even a new message cannot be sent', async () => {
+  it('keeps honouring retry_after on the last-resort new message through a long flood', async () => {
+    // More 429s than the final edit's tries: only the new message's longer patience delivers it.
+    const platform = new RecordingPlatform({ rateLimit: firstCallsLimited('send', LAST_RESORT_ATTEMPTS - 2) });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
+
+    expect(platform.count('send', 'rate-limited')).toBe(LAST_RESORT_ATTEMPTS - 2);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('rejects (rather than pretend) when even the new message cannot be sent', async () => {
     const platform = new RecordingPlatform({ rateLimit: (call) => (call.kind === 'send' ? 5 : undefined) });
     const relay = relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
 
     await expect(relay).rejects.toBeInstanceOf(PlatformError);
-    expect(platform.count('send', 'rate-limited')).toBe(3);
+    expect(platform.count('send', 'rate-limited')).toBe(LAST_RESORT_ATTEMPTS);
   });
 });

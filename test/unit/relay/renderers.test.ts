@@ -17,6 +17,19 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
     expect(platform.maxConcurrentCalls).toBe(1);
   });
 
+  it('edit: marks intermediate renders as progress (a platform may drop them under load), never the final', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER))));
+
+    const okCalls = platform.calls.filter((call) => call.result === 'ok' && (call.kind === 'send' || call.kind === 'edit'));
+    const final = okCalls.at(-1)!;
+    expect(final.text).toBe(LONG_ANSWER);
+    expect(final.progress).toBeUndefined();
+    expect(okCalls.slice(0, -1).length).toBeGreaterThan(0);
+    for (const call of okCalls.slice(0, -1)) expect(call.progress).toBe(true);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
   it('edit: intermediate renders grow by whole sentences when the text has sentence ends', async () => {
     const platform = new RecordingPlatform();
     // Sentences here are under 100 characters, so with a 30-character growth step a cut

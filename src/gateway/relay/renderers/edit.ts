@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Button, SentMessage } from '../../types.js';
 import { deliverFinal, isPlatformError, messageSlot, type ScreenSlot } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
@@ -35,6 +36,10 @@ export class EditRenderer implements StreamRenderer {
 
   async finish(finalMarkdown: string, buttons?: Button[]): Promise<SentMessage[]> {
     if (this.screen.length === 0) await this.context.beforeFirstVisible();
+    // A final edit right after the last update would only earn a 429 (Telegram: one message
+    // per second per chat) and a retry_after: waiting out the per-chat spacing is cheaper.
+    const holdMs = this.pacer.holdFinalFor(this.context.pacing.editIntervalMs.private);
+    if (holdMs > 0) await sleep(holdMs, undefined, this.context.signal ? { signal: this.context.signal } : {}).catch(() => undefined);
     return deliverFinal(this.context, this.screen, finalMarkdown, buttons);
   }
 
@@ -68,14 +73,14 @@ export class EditRenderer implements StreamRenderer {
     const slot = this.screen[index];
     if (!slot) {
       if (this.screen.length === 0) await this.context.beforeFirstVisible();
-      const message = await outbound.send(conversation, { text });
+      const message = await outbound.send(conversation, { text, progress: true });
       this.screen.push(messageSlot(this.context, message, text));
       this.context.inflight.messageCreated(message, text);
       return;
     }
     if (slot.text === text || !slot.replace) return;
     try {
-      await slot.replace(text);
+      await slot.replace(text, undefined, true);
     } catch (error) {
       // "Not modified" means the message already shows this text.
       if (!isPlatformError(error, 'not-modified')) throw error;

@@ -17,6 +17,8 @@ export interface PlatformCall {
   messageId?: string;
   text?: string;
   buttons?: Button[];
+  /** The call was marked as an intermediate render (may be refused under load). */
+  progress?: boolean;
   /** 'ok', or the kind of PlatformError the platform answered with. */
   result: 'ok' | PlatformError['kind'];
 }
@@ -75,7 +77,7 @@ export class RecordingPlatform implements Outbound {
   }
 
   async send(_conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
-    return this.call({ kind: 'send', text: message.text, ...(message.buttons ? { buttons: message.buttons } : {}) }, () => {
+    return this.call({ kind: 'send', text: message.text, ...(message.buttons ? { buttons: message.buttons } : {}), ...(message.progress ? { progress: true } : {}) }, () => {
       const id = String(this.nextId++);
       this.messages.set(id, message.text);
       if (message.buttons) this.buttonsOf.set(id, message.buttons);
@@ -83,9 +85,9 @@ export class RecordingPlatform implements Outbound {
     });
   }
 
-  async edit(_conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[] } = {}): Promise<void> {
+  async edit(_conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[]; progress?: boolean } = {}): Promise<void> {
     const { buttons } = options;
-    return this.call({ kind: 'edit', messageId: message.id, text, ...(buttons ? { buttons } : {}) }, () => {
+    return this.call({ kind: 'edit', messageId: message.id, text, ...(buttons ? { buttons } : {}), ...(options.progress ? { progress: true } : {}) }, () => {
       const current = this.messages.get(message.id);
       if (current === undefined) throw new PlatformError('message to edit not found', 'not-found');
       if (buttons && this.rules.refuseButtonsOnEdit) throw new PlatformError('buttons cannot be edited in', 'unsupported');
