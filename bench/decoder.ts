@@ -71,17 +71,18 @@ function decodeWithDecoder(chunks: Uint8Array[]): number {
 function decodeLinesOnly(chunks: Uint8Array[]): number {
   const utf8 = new TextDecoder();
   let lines = 0;
-  let unfinishedLine: string[] = [];
+  // Parts of a line that spans chunks; joined only then, as any decoder must.
+  let unfinished: string[] = [];
   for (const chunk of chunks) {
     const text = utf8.decode(chunk, { stream: true });
     let from = 0;
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
-      unfinishedLine.push(text.slice(from, newline));
-      if (unfinishedLine.join('').length > 0) lines++;
-      unfinishedLine = [];
+      const line = unfinished.length > 0 ? unfinished.join('') + text.slice(from, newline) : text.slice(from, newline);
+      if (line.length > 0) lines++;
+      unfinished = [];
       from = newline + 1;
     }
-    if (from < text.length) unfinishedLine.push(text.slice(from));
+    if (from < text.length) unfinished.push(text.slice(from));
   }
   return lines;
 }
