@@ -1,6 +1,7 @@
 import type { Button, SentMessage } from '../../types.js';
-import type { DeliveryContext } from '../final-delivery.js';
+import { isPlatformError, type DeliveryContext } from '../final-delivery.js';
 import type { InflightAnswer } from '../inflight.js';
+import type { UpdateOutcome } from '../pacer.js';
 import type { RendererKind } from '../types.js';
 
 /** What every renderer of one answer shares. */
@@ -28,6 +29,20 @@ export interface StreamRenderer {
 
 export function intervalFor(context: RenderContext): number {
   return context.isGroup ? context.pacing.editIntervalMs.group : context.pacing.editIntervalMs.private;
+}
+
+/**
+ * A draft or native-stream update failed. A 429 only skips this update ('rate-limited');
+ * anything else means the platform will not take this way of streaming, and the answer
+ * continues by edits (`giveUp`, then 'waiting').
+ */
+export function streamUpdateFailed(context: RenderContext, error: unknown, what: string): UpdateOutcome & { giveUp: boolean } {
+  if (isPlatformError(error, 'rate-limited')) {
+    context.stats.rateLimited++;
+    return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 0, giveUp: false };
+  }
+  context.logger.info({ err: error }, `${what} refused; continuing this answer by edits`);
+  return { kind: 'waiting', giveUp: true };
 }
 
 export function logUpdateError(context: RenderContext, renderer: RendererKind) {

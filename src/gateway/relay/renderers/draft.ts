@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Button, SentMessage } from '../../types.js';
-import { deliverFinal, isPlatformError } from '../final-delivery.js';
+import { deliverFinal } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
 import { renderIntermediate } from '../rendering.js';
-import { logUpdateError, type RenderContext, type StreamRenderer } from './context.js';
+import { logUpdateError, streamUpdateFailed, type RenderContext, type StreamRenderer } from './context.js';
 
 /** Telegram wants a non-zero draft id; updates to the same id animate one preview. */
 const MAX_DRAFT_ID = 2 ** 31 - 1;
@@ -53,14 +53,10 @@ export class DraftRenderer implements StreamRenderer {
       this.shownAny = true;
       await draft.call(this.context.outbound, this.context.conversation, this.draftId, text);
     } catch (error) {
-      if (isPlatformError(error, 'rate-limited')) {
-        this.context.stats.rateLimited++;
-        return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 0 };
-      }
       // Refused (unsupported, bad format or anything else): the rest of this answer goes by edits.
-      this.failed = true;
-      this.context.logger.info({ err: error }, 'drafts refused; continuing this answer by edits');
-      return { kind: 'waiting' };
+      const { giveUp, ...outcome } = streamUpdateFailed(this.context, error, 'drafts');
+      this.failed ||= giveUp;
+      return outcome;
     }
     this.drafted = target;
     return { kind: 'shown' };

@@ -1,9 +1,9 @@
 import type { Button, NativeStream, SentMessage } from '../../types.js';
-import { deliverFinal, isPlatformError } from '../final-delivery.js';
+import { deliverFinal } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
 import { renderIntermediate } from '../rendering.js';
 import { stableStreamPrefix } from '../text-cuts.js';
-import { intervalFor, logUpdateError, type RenderContext, type StreamRenderer } from './context.js';
+import { intervalFor, logUpdateError, streamUpdateFailed, type RenderContext, type StreamRenderer } from './context.js';
 
 /**
  * Streams into the platform's own streaming message (Slack chat.startStream /
@@ -69,13 +69,9 @@ export class NativeRenderer implements StreamRenderer {
         await this.stream.append(rendered.slice(this.appended.length));
       }
     } catch (error) {
-      if (isPlatformError(error, 'rate-limited')) {
-        this.context.stats.rateLimited++;
-        return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 0 };
-      }
-      this.failed = true;
-      this.context.logger.info({ err: error }, 'native streaming failed; continuing this answer by edits');
-      return { kind: 'waiting' };
+      const { giveUp, ...outcome } = streamUpdateFailed(this.context, error, 'native streaming');
+      this.failed ||= giveUp;
+      return outcome;
     }
     this.appended = rendered;
     this.context.inflight.textShown(rendered);
