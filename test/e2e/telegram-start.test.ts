@@ -1,67 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisStateStore } from '../../src/state/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
-import { testRedisUrl } from '../support/redis.js';
+import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
 
-const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
 const USER = { id: 4242, first_name: 'Ada', username: 'ada' };
-
-/** Resolves with the gateway's port once its log says it is running. */
-function waitUntilRunning(child: ChildProcess, stderr: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)), 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr.push(chunk.toString());
-      const running = /"port":(\d+),[^\n]*"msg":"chatbridge is running"/.exec(stderr.join(''));
-      if (running) {
-        clearTimeout(timer);
-        resolve(Number(running[1]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`chatbridge exited with ${code}:\n${stderr.join('')}`)));
-  });
-}
 
 describe('chatbridge start, as a process, with a Telegram bot', () => {
   let fake: FakeTelegram;
-  let child: ChildProcess;
-  let port: number;
-  const stderr: string[] = [];
-  const prefix = `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
+  let gateway: ChatbridgeProcess;
 
   beforeAll(async () => {
     fake = await startFakeTelegram();
-    const dir = mkdtempSync(join(tmpdir(), 'cb-e2e-'));
-    const configFile = join(dir, 'chatbridge.yaml');
-    writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n`);
-    child = spawn(process.execPath, [CLI, 'start'], {
-      env: {
-        PATH: process.env.PATH,
-        CHATBRIDGE_CONFIG: configFile,
-        REDIS_URL: testRedisUrl(),
-        TELEGRAM_BOT_TOKEN: fake.token,
-        TELEGRAM_API_ROOT: fake.apiRoot,
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    port = await waitUntilRunning(child, stderr);
+    gateway = await startChatbridge({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot });
   }, 30_000);
 
   afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await gateway?.cleanup();
     await fake.close();
-    const state = new RedisStateStore({ url: testRedisUrl(), prefix });
-    await state.deleteByPrefix();
-    await state.close();
   });
 
   it('answers a question with a streamed answer that ends on the full text', async () => {
@@ -83,14 +37,12 @@ describe('chatbridge start, as a process, with a Telegram bot', () => {
   });
 
   it('serves health and readiness on its HTTP port', async () => {
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-    expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toContain('chatbridge_');
+    expect((await fetch(`http://127.0.0.1:${gateway.port}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${gateway.port}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`http://127.0.0.1:${gateway.port}/metrics`)).text()).toContain('chatbridge_');
   });
 
   it('stops cleanly on SIGTERM', async () => {
-    child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(0);
+    expect(await gateway.stop()).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './net.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,16 +22,6 @@ async function answers(url: string): Promise<boolean> {
   } finally {
     client.disconnect();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 let spawned: ChildProcess | undefined;

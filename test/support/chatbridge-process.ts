@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RedisStateStore } from '../../src/state/index.js';
+import { testRedisUrl } from './redis.js';
+
+const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
+
+export interface ChatbridgeProcess {
+  child: ChildProcess;
+  /** The HTTP port from the "chatbridge is running" log line. */
+  port: number;
+  /** Everything it wrote to stderr (its JSON log). */
+  log(): string;
+  /** SIGTERM, then resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** Stops it if running and deletes its Redis keys. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * `chatbridge start` as a real process on real Redis, under a private key prefix,
+ * with the console off; `env` adds the platform settings of the test.
+ */
+export async function startChatbridge(env: Record<string, string>, options: { port?: number } = {}): Promise<ChatbridgeProcess> {
+  const prefix = `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
+  const configFile = join(mkdtempSync(join(tmpdir(), 'cb-e2e-')), 'chatbridge.yaml');
+  writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: ${options.port ?? 0}\nhost: 127.0.0.1\n`);
+  const child = spawn(process.execPath, [CLI, 'start'], {
+    env: { PATH: process.env.PATH, CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)), 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr.push(chunk.toString());
+      const running = /"port":(\d+),[^\n]*"msg":"chatbridge is running"/.exec(stderr.join(''));
+      if (running) {
+        clearTimeout(timer);
+        resolve(Number(running[1]));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`chatbridge exited with ${code}:\n${stderr.join('')}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return child.exitCode;
+    child.kill('SIGTERM');
+    return new Promise<number | null>((resolve) => child.once('exit', resolve));
+  };
+  return {
+    child,
+    port,
+    log: () => stderr.join(''),
+    stop,
+    async cleanup() {
+      await stop();
+      const state = new RedisStateStore({ url: testRedisUrl(), prefix });
+      await state.deleteByPrefix();
+      await state.close();
+    },
+  };
+}
