@@ -120,10 +120,12 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     // Needs only the Bot API (getFile + download), not start(): a process that never polled
     // can still fetch a file another process accepted.
     restoreAttachment: (ref, info) => restoreTelegramAttachment(files, ref, info),
-    async start(newSink) {
+    async start(newSink, info) {
       try {
         await bot.init();
-        if (options.commands?.length) await bot.api.setMyCommands(options.commands);
+        // The "/" menu: the commands the gateway answers, unless the options name others.
+        const commands = options.commands ?? info?.commands.map(({ name, description }) => ({ command: name, description: description.slice(0, 256) }));
+        if (commands?.length) await bot.api.setMyCommands(commands);
         if (options.mode === 'polling') {
           // getUpdates answers 409 while a webhook is set, e.g. after switching modes.
           await bot.api.deleteWebhook();

@@ -210,7 +210,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       stopping = false;
       drains.resume();
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
-      for (const adapter of adapters.values()) await adapter.start(sink);
+      const menu = commands.list().map(({ name, description }) => ({ name, description }));
+      for (const adapter of adapters.values()) await adapter.start(sink, { commands: menu });
       await periodic();
       sweepTimer = setInterval(() => void periodic(), policy.sweepIntervalMs);
       sweepTimer.unref();

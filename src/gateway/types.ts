@@ -177,8 +177,11 @@ export interface Adapter {
   readonly outbound: Outbound;
   /** Per-conversation capability overrides (e.g. no drafts in a Telegram group). */
   capabilitiesFor?(conversation: ConversationRef, isGroup: boolean): Capabilities;
-  /** Connects (polling, socket, browser) and starts delivering Inbound messages to the sink. */
-  start(sink: InboundSink): Promise<void>;
+  /**
+   * Connects (polling, socket, browser) and starts delivering Inbound messages to the sink.
+   * `commands` are the ones the core answers, for platforms that show a command menu.
+   */
+  start(sink: InboundSink, info?: { commands: { name: string; description: string }[] }): Promise<void>;
   stop(): Promise<void>;
   /** Turns an `InboundAttachment.ref` back into a fetchable attachment (in any process serving this bot). */
   restoreAttachment?(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment;

@@ -36,6 +36,12 @@ describe('chatbridge start, as a process, with a Telegram bot', () => {
     expect(JSON.stringify(greeting?.params.reply_markup)).toContain('3 bedroom homes for sale in Austin');
   });
 
+  it('offers its commands, /human included, in the Telegram "/" menu', async () => {
+    const menu = fake.globalLog().find((call) => call.method === 'setMyCommands');
+    const names = (menu?.params.commands as { command: string }[] | undefined)?.map((c) => c.command);
+    expect(names).toEqual(expect.arrayContaining(['start', 'help', 'reset', 'listings', 'human']));
+  });
+
   it('serves health and readiness on its HTTP port', async () => {
     expect((await fetch(`http://127.0.0.1:${gateway.port}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${gateway.port}/readyz`)).status).toBe(200);
