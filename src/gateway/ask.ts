@@ -48,6 +48,11 @@ export function askStep(hooks: GatewayHooks): Step {
     // Cut off (stopping, or the lock moved): the message stays queued and is answered again in full.
     ctx.signal.throwIfAborted();
     ctx.answered = true;
+    ctx.services.observer.answered?.(ctx.conversation, {
+      renderer: result.renderer,
+      rateLimitedUpdates: result.rateLimitedUpdates,
+      seconds: (Date.now() - ctx.startedAt) / 1000,
+    });
     ctx.record('bot', result.final.answer);
     for (const hook of [...hooks.afterAnswer]) await hook(result.final, ctx);
   };

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
 import type { ChatbotServiceApi, ChatbotSettings } from '../upstream/api.js';
 import type { ChatbotSettingsMirror } from './settings.js';
+import type { GatewayObserver } from './observer.js';
 import type { GatewayPolicy } from './policy.js';
 import type { InflightRecorder } from './relay/inflight.js';
 import { sendReply, type ReplyExtras } from './reply.js';
@@ -33,10 +34,13 @@ export interface GatewayServices {
   inflight: InflightRecorder;
   policy: GatewayPolicy;
   ffmpegPath?: string;
+  observer: GatewayObserver;
 }
 
 export interface TurnContext {
   readonly inbound: Inbound;
+  /** When the turn started (ms since epoch). */
+  readonly startedAt: number;
   readonly conversation: ConversationRef;
   readonly bot: GatewayBot;
   readonly outbound: Outbound;
@@ -100,6 +104,9 @@ export class Turn implements TurnContext {
     this.signal = init.signal;
     this.services = init.services;
   }
+
+  /** When this turn started, for the answer-time metric. */
+  readonly startedAt = Date.now();
 
   settings(): Promise<ChatbotSettings> {
     return this.services.settings.get(this.bot.serialNumber);

@@ -17,6 +17,7 @@ import { Turn, type GatewayBot, type GatewayServices } from './context.js';
 import { Drains, type HandleResult } from './drains.js';
 import { beforeAskStep, beforeCommandsStep, createHooks, type GatewayHooks, type HookRegistry } from './hooks.js';
 import { limitsStep } from './limits.js';
+import type { GatewayObserver } from './observer.js';
 import { compose } from './pipeline.js';
 import { resolvePolicy, type GatewayPolicy } from './policy.js';
 import { ConversationQueue } from './queue.js';
@@ -40,6 +41,8 @@ export interface GatewayOptions {
   policy?: Partial<GatewayPolicy>;
   /** ffmpeg for audio that is not OGG/Opus or WAV (default "ffmpeg" on PATH). */
   ffmpegPath?: string;
+  /** Told what the core does, for metrics. */
+  observer?: GatewayObserver;
   /** Hooks registered from the start (more can be added with `gateway.hooks`). */
   hooks?: Partial<GatewayHooks>;
 }
@@ -89,6 +92,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     sessions: new SessionMap(state, upstream),
     inflight: new InflightRecorder(state),
     ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}),
+    observer: options.observer ?? {},
   };
   const { hooks, registry: hookRegistry } = createHooks(options.hooks);
   const commands = new CommandRegistry();
@@ -178,6 +182,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         await refuseFullQueue(inbound, result.length).catch((error: unknown) => logger.warn({ err: error }, 'could not send the queue-full reply'));
         return;
       }
+      services.observer.accepted?.(conversation);
       if (!result.claim) return;
       if (stopping) await queue.release(conversation, result.claim.token);
       else drains.run(conversation, result.claim);

@@ -1,5 +1,6 @@
 /** The platform-neutral gateway core: public surface. */
 export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+export type { GatewayObserver } from './observer.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './context.js';
 export { CommandRegistry, parseCommand, type ButtonAction, type Command } from './commands/registry.js';
 export { splitSuggestions } from './commands/builtin.js';

@@ -49,6 +49,7 @@ async function reportFailure(turn: Turn, error: unknown, hooks: GatewayHooks): P
     return;
   }
   logger.warn({ err: error, operation: error.operation, kind: error.kind, hint: error.hint }, 'the Chatbot Service failed');
+  turn.services.observer.upstreamFailed?.(error.operation);
   const consecutiveFailures = await turn.services.state
     .incr(gatewayKeys.failures(turn.conversation), 1, FAILURE_COUNT_TTL_MS)
     .catch(() => 1);

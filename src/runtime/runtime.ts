@@ -101,6 +101,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     adapters: built.adapters,
     logger: logger.child({ part: 'gateway' }),
     ffmpegPath: config.media.ffmpegPath,
+    observer: metrics.observer(),
   });
   const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl });
   await gateway.start();

@@ -42,10 +42,14 @@ describe('chatbridge start, as a process, with a Telegram bot', () => {
     expect(names).toEqual(expect.arrayContaining(['start', 'help', 'reset', 'listings', 'human']));
   });
 
-  it('serves health and readiness on its HTTP port', async () => {
+  it('serves health, readiness and metrics of the work done on its HTTP port', async () => {
     expect((await fetch(`http://127.0.0.1:${gateway.port}/healthz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${gateway.port}/readyz`)).status).toBe(200);
-    expect(await (await fetch(`http://127.0.0.1:${gateway.port}/metrics`)).text()).toContain('chatbridge_');
+    const metrics = await (await fetch(`http://127.0.0.1:${gateway.port}/metrics`)).text();
+    // The answers of the tests above were counted.
+    expect(metrics).toMatch(/chatbridge_messages_accepted_total\{platform="telegram",bot="main"\} [1-9]/);
+    expect(metrics).toMatch(/chatbridge_answers_delivered_total\{platform="telegram",bot="main",renderer="draft"\} [1-9]/);
+    expect(metrics).toMatch(/chatbridge_answer_seconds_count\{platform="telegram"\} [1-9]/);
   });
 
   it('stops cleanly on SIGTERM', async () => {
