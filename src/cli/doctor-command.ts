@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { createTransport } from 'nodemailer';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
 import { createStateStore } from '../state/index.js';
@@ -18,6 +19,23 @@ async function telegramCheck(bot: Config['bots'][number]): Promise<string> {
   return `@${body.result?.username ?? '?'} (${telegram.mode})`;
 }
 
+/** Handoff e-mails: connects and greets the SMTP server (and logs in, when the URL has credentials). */
+async function smtpCheck(config: Config): Promise<string> {
+  if (!config.smtp.url) return 'SMTP_URL is not set: handoff e-mails wait in the outbox until it is';
+  const url = new URL(config.smtp.url);
+  url.searchParams.set('connectionTimeout', '10000');
+  url.searchParams.set('greetingTimeout', '10000');
+  const transport = createTransport(url.toString());
+  try {
+    await transport.verify();
+    return `${new URL(config.smtp.url).host} accepts connections (from ${config.smtp.from})`;
+  } catch (error) {
+    throw new Error(`SMTP_URL (smtp.url) ${new URL(config.smtp.url).host}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    transport.close();
+  }
+}
+
 function checksFor(config: Config): Check[] {
   const checks: Check[] = [
     { name: 'configuration', run: async () => `${config.bots.length} bot(s); upstream ${config.upstream.baseUrl ?? 'embedded'}` },
@@ -25,7 +43,8 @@ function checksFor(config: Config): Check[] {
       name: 'state',
       run: async () => {
         if (!config.redisUrl) return 'in memory (REDIS_URL unset: state is lost on restart and not shared)';
-        const state = createStateStore({ redisUrl: config.redisUrl });
+        // The failure is reported by ping(); the connection's own error events would only repeat it.
+        const state = createStateStore({ redisUrl: config.redisUrl, onConnectionError: () => undefined });
         try {
           await state.ping();
           return `Redis at ${config.redisUrl}`;
@@ -52,6 +71,7 @@ function checksFor(config: Config): Check[] {
   for (const bot of config.bots) {
     if (bot.telegram) checks.push({ name: `telegram:${bot.id}`, run: () => telegramCheck(bot) });
   }
+  checks.push({ name: 'smtp', run: () => smtpCheck(config) });
   return checks;
 }
 

@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeSmtpServer } from '../fakes/smtp/server.js';
+import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { testRedisUrl } from '../support/redis.js';
+
+const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
+
+/** Runs `chatbridge doctor` with these settings; resolves with its output and exit code. */
+async function doctor(env: Record<string, string>): Promise<{ output: string; code: number }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'doctor'], { env: { PATH: process.env.PATH, CHATBRIDGE_CONSOLE: 'off', ...env } });
+    return { output: stdout, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; code: number };
+    return { output: failed.stdout, code: failed.code };
+  }
+}
+
+describe('chatbridge doctor', () => {
+  let telegram: FakeTelegram;
+  let smtp: FakeSmtpServer;
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    smtp = await FakeSmtpServer.start();
+  });
+  afterAll(async () => {
+    await telegram.close();
+    await smtp.stop();
+  });
+
+  it('checks the configuration, Redis, every platform credential and SMTP, and passes when all answer', async () => {
+    const { output, code } = await doctor({ REDIS_URL: testRedisUrl(), TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot, SMTP_URL: smtp.url });
+    expect(output).toMatch(/^ok {4}configuration:/m);
+    expect(output).toMatch(/^ok {4}state: Redis at /m);
+    expect(output).toMatch(new RegExp(`^ok {4}telegram:main: @${telegram.botInfo.username}`, 'm'));
+    expect(output).toMatch(/^ok {4}smtp: /m);
+    expect(code).toBe(0);
+  });
+
+  it('fails, naming the setting, when a credential or a server is wrong', async () => {
+    const { output, code } = await doctor({ REDIS_URL: 'redis://127.0.0.1:1', TELEGRAM_BOT_TOKEN: '999:wrong_token', TELEGRAM_API_ROOT: telegram.apiRoot, SMTP_URL: 'smtp://127.0.0.1:1' });
+    expect(output).toMatch(/^FAIL {2}state: /m);
+    expect(output).toMatch(/^FAIL {2}telegram:main: .*TELEGRAM_BOT_TOKEN/m);
+    expect(output).toMatch(/^FAIL {2}smtp: SMTP_URL/m);
+    expect(code).toBe(1);
+  });
+});
