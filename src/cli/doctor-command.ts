@@ -43,11 +43,13 @@ function checksFor(config: Config): Check[] {
       name: 'state',
       run: async () => {
         if (!config.redisUrl) return 'in memory (REDIS_URL unset: state is lost on restart and not shared)';
-        // The failure is reported by ping(); the connection's own error events would only repeat it.
-        const state = createStateStore({ redisUrl: config.redisUrl, onConnectionError: () => undefined });
+        let connectionError: Error | undefined;
+        const state = createStateStore({ redisUrl: config.redisUrl, onConnectionError: (error) => (connectionError = error) });
         try {
           await state.ping();
           return `Redis at ${config.redisUrl}`;
+        } catch (error) {
+          throw new Error(`REDIS_URL (redisUrl) ${config.redisUrl} is not reachable (${connectionError?.message ?? (error as Error).message})`, { cause: error });
         } finally {
           await state.close();
         }

@@ -42,7 +42,7 @@ describe('chatbridge doctor', () => {
 
   it('fails, naming the setting, when a credential or a server is wrong', async () => {
     const { output, code } = await doctor({ REDIS_URL: 'redis://127.0.0.1:1', TELEGRAM_BOT_TOKEN: '999:wrong_token', TELEGRAM_API_ROOT: telegram.apiRoot, SMTP_URL: 'smtp://127.0.0.1:1' });
-    expect(output).toMatch(/^FAIL {2}state: /m);
+    expect(output).toMatch(/^FAIL {2}state: REDIS_URL \(redisUrl\) redis:\/\/127.0.0.1:1 is not reachable \(connect ECONNREFUSED/m);
     expect(output).toMatch(/^FAIL {2}telegram:main: .*TELEGRAM_BOT_TOKEN/m);
     expect(output).toMatch(/^FAIL {2}smtp: SMTP_URL/m);
     expect(code).toBe(1);
