@@ -70,6 +70,7 @@ export function limitsStep(): Step {
     ];
     const [session, reserved, used] = await ctx.services.state.atomic(batch);
     ctx.prefetched.session = (session as string | null) ?? null;
+    let cutOff = false;
     try {
       if (rate && Number(used) > rate.count) {
         ctx.logger.info({ user: ctx.inbound.user.id, used, limit: rate.count }, 'rate limit reached');
@@ -80,9 +81,19 @@ export function limitsStep(): Step {
         return await ctx.reply(replies.monthlyLimit);
       }
       await next();
+    } catch (error) {
+      cutOff = ctx.signal.aborted;
+      throw error;
     } finally {
       // Only answered messages use up the month's allowance (a refused or failed one costs nothing).
-      if (!ctx.answered) ctx.later({ op: 'incr', key: monthlyKey, by: -1 });
+      // A turn cut off (stop, lost lock) drops its later() writes and is answered again in full,
+      // reserving again: its reservation is given back now.
+      if (cutOff) {
+        await ctx.services.state.incr(monthlyKey, -1)
+          .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back the MessageLimit reservation of a cut-off turn'));
+      } else if (!ctx.answered) {
+        ctx.later({ op: 'incr', key: monthlyKey, by: -1 });
+      }
     }
   };
 }

@@ -48,6 +48,19 @@ describe('limits, media and failures', () => {
     expect(service.asks).toHaveLength(2);
   });
 
+  it('gives back the MessageLimit reservation of an answer cut off by a stop (it is answered again in full)', async () => {
+    harness = await startHarness({ settings: { MessageLimit: 1 }, policy: { stopGraceMs: 20 } });
+    const { adapter, service, gateway } = harness;
+    const release = service.hold();
+    await adapter.say('c1', 'interrupted');
+    await eventually(() => expect(service.asks).toHaveLength(1));
+    await gateway.stop();
+    release();
+    await gateway.start();
+    await eventually(() => expect(adapter.textsIn('c1').at(-1)).toBe('You said: interrupted'));
+    expect(adapter.textsIn('c1')).not.toContain(replies.monthlyLimit);
+  });
+
   it('stops answering once the chatbot used its MessageLimit this month', async () => {
     harness = await startHarness({ settings: { MessageLimit: 2 } });
     const { adapter } = harness;
