@@ -12,9 +12,12 @@ const ACCEPTED: Record<Exclude<ChatAskType, 'Text'>, { exts: readonly string[]; 
 /** The checks that need no state: which ask types take files, and how many. */
 export function checkAskShape(askType: ChatAskType, content: string | undefined, fileIds: number[] | undefined, limits: ServiceLimits): void {
   const count = fileIds?.length ?? 0;
+  if (askType === 'Text' && count > 0) {
+    throw badRequest('fileIds is only accepted when chatAskType is Image, Video or Audio; send chatAskType with the files.');
+  }
+  // Required in every mode; only its emptiness depends on chatAskType (spec: "may be empty when Image, Audio or Video").
+  if (content === undefined) throw badRequest('content is required.');
   if (askType === 'Text') {
-    if (count > 0) throw badRequest('fileIds is only accepted when chatAskType is Image, Video or Audio; send chatAskType with the files.');
-    if (content === undefined) throw badRequest('content is required.');
     if (content.trim() === '') throw badRequest('content must not be empty when chatAskType is Text.');
     return;
   }

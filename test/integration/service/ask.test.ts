@@ -123,6 +123,8 @@ describe('ClientAsk input rules', () => {
     [{ sessionID: 1, content: '', chatAskType: 'Image', fileIds: Array.from({ length: 11 }, (_, i) => i + 1) }, 'fileIds holds 11 files; chatAskType Image accepts at most 10.'],
     [{ sessionID: 1, content: '', chatAskType: 'Video', fileIds: [1, 2] }, 'fileIds must hold exactly one file when chatAskType is Video (it holds 2).'],
     [{ sessionID: 1, content: '', chatAskType: 'Audio', fileIds: [1, 2] }, 'fileIds must hold exactly one file when chatAskType is Audio (it holds 2).'],
+    // The spec: content is required; it "may be empty" (not absent) in Image, Audio and Video mode.
+    [{ sessionID: 1, chatAskType: 'Image', fileIds: [1] }, 'content is required.'],
   ])('refuses %j with 400: %s', async (body, message) => {
     const reply = await ask(body);
     expect(reply.status).toBe(400);
