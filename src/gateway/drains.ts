@@ -71,7 +71,12 @@ export class Drains {
       const conversation = parseConversationMember(member);
       if (!conversation || this.active.has(member) || !this.options.serves(conversation)) continue;
       const claim = await this.options.queue.claim(conversation);
-      if (!claim || this.stopping) continue;
+      if (!claim) continue;
+      if (this.stopping) {
+        // stop() began while claiming: let go now rather than leave the queue locked until the lock expires.
+        await this.options.queue.release(conversation, claim.token);
+        continue;
+      }
       this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
       this.run(conversation, claim);
       taken++;
@@ -98,6 +103,8 @@ export class Drains {
     clearTimeout(timer);
     for (const drain of all) drain.abort.abort(new Error('the gateway is stopping'));
     await finished;
+    // A drain a sweep started just before `stopping` was set: it lets go at its first step.
+    await Promise.all([...this.active.values()].map((drain) => drain.done));
   }
 
   private async loop(conversation: ConversationRef, claim: QueueClaim, abort: AbortController): Promise<void> {
