@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from './config/index.js';
 import { createLogger } from './logger.js';
 import { startRuntime } from './runtime/runtime.js';
-import { generateServiceKeys, startService } from './service/index.js';
+import { resolveServiceKeys } from './runtime/service-keys.js';
+import { startService } from './service/index.js';
 import { createStateStore } from './state/index.js';
 import { UpstreamError } from './upstream/index.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
@@ -45,7 +46,9 @@ program.command('service').description('run only the embedded Chatbot Service').
   const logger = createLogger(config.logLevel);
   const state = createStateStore({ redisUrl: config.redisUrl, prefix: config.keyPrefix });
   if (state.kind === 'memory') logger.warn('REDIS_URL is not set: the service keeps its data in memory, lost on restart.');
-  const keys = config.service.secretKey && config.service.sessionKey ? { secretKey: config.service.secretKey, sessionKey: config.service.sessionKey } : generateServiceKeys();
+  // As `chatbridge start` does: a key that is set is used, one that is not is generated once and kept in state.
+  const { secretKey, sessionKey } = await resolveServiceKeys(config, state);
+  const keys = { secretKey, sessionKey };
   const service = await startService({ state, ...keys, host: opts.host, port: opts.port ?? config.port, engine: config.service.engine, seedDemo: config.service.seedDemo, logger });
   process.stdout.write(`Chatbot Service at ${service.url}\nAuthorization (secret key): ${keys.secretKey}\nchatrobot-sessionkey (session key): ${keys.sessionKey}\n`);
   stopOnSignals(async () => {
