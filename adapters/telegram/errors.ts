@@ -9,7 +9,8 @@ import { PlatformError } from '../../src/gateway/types.js';
 const RULES: { pattern: RegExp; kind: PlatformError['kind'] }[] = [
   { pattern: /message is not modified/i, kind: 'not-modified' },
   { pattern: /can't parse entities/i, kind: 'bad-format' },
-  { pattern: /(message|text|caption) is too long/i, kind: 'too-long' },
+  // editMessageText answers in MTProto's words: "Bad Request: MESSAGE_TOO_LONG".
+  { pattern: /(message|text|caption) is too long|message_too_long/i, kind: 'too-long' },
   { pattern: /message to (edit|delete) not found|chat not found|message can't be edited/i, kind: 'not-found' },
 ];
 
