@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from './metrics.js';
 import { requireAdminToken } from './admin-auth.js';
 
@@ -8,6 +9,8 @@ export interface HttpServerOptions {
   /** Resolves when every dependency answers; rejects with the reason otherwise. */
   ready: () => Promise<void>;
   adminToken?: string;
+  /** Where a failed request's error goes (the client only gets a JSON line, never the stack). */
+  logger?: Logger;
 }
 
 /**
@@ -53,6 +56,17 @@ export class HttpServer {
     this.app.use((req, res) => {
       res.status(404).json({ error: `No route for ${req.method} ${req.path}` });
     });
+    // Without this, express answers with an HTML page that holds the stack trace.
+    const onError: ErrorRequestHandler = (error: { status?: unknown; expose?: unknown; message?: unknown }, req, res, _next) => {
+      const status = typeof error.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500;
+      if (status >= 500) this.options.logger?.error({ err: error, method: req.method, path: req.path }, 'HTTP request failed');
+      if (res.headersSent) return void res.end();
+      const message = status < 500 && error.expose === true && typeof error.message === 'string'
+        ? error.message
+        : 'The request failed inside the gateway; the error is in its log.';
+      res.status(status).json({ error: message });
+    };
+    this.app.use(onError);
     this.server = await new Promise<Server>((resolve, reject) => {
       const server = this.app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
     });

@@ -64,7 +64,7 @@ function lateServiceMount(http: HttpServer): (handler: RequestHandler) => void {
 export async function startRuntime(config: Config, logger: Logger, options: StartOptions = {}): Promise<Runtime> {
   const state = await openState(config, logger);
   const metrics = new GatewayMetrics();
-  const http = new HttpServer({ metrics, ready: () => state.ping(), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
+  const http = new HttpServer({ metrics, ready: () => state.ping(), logger: logger.child({ part: 'http' }), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
   const embedded = !config.upstream.baseUrl;
   const mountService = embedded ? lateServiceMount(http) : undefined;
 
