@@ -98,9 +98,11 @@ async function* untilAborted(events: AsyncIterable<AskStreamEvent>, signal: Abor
     return;
   }
   const iterator = events[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
   const aborted = new Promise<'aborted'>((resolve) => {
-    if (signal.aborted) resolve('aborted');
-    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    onAbort = () => resolve('aborted');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     for (;;) {
@@ -109,6 +111,8 @@ async function* untilAborted(events: AsyncIterable<AskStreamEvent>, signal: Abor
       yield next.value;
     }
   } finally {
+    // The signal is the drain's, shared by every answer of the conversation: leave no listener on it.
+    if (onAbort) signal.removeEventListener('abort', onAbort);
     // Not awaited: a stream stuck in next() may never settle its return().
     void iterator.return?.()?.catch(() => undefined);
   }

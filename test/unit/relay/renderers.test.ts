@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BUTTONS_MESSAGE_TEXT, EMPTY_ANSWER_TEXT, relayAnswer } from '../../../src/gateway/relay/index.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request, squash } from './support/answers.js';
@@ -174,6 +175,13 @@ describe('relayAnswer: what the final shows', () => {
 
     expect(result.final.incomplete).toBe(true);
     expect(platform.textsOf(result.messages)).toEqual(['The first part of the answer. And a second part.']);
+  });
+  it('leaves no abort listener behind on the signal, which a drain shares across every answer of a conversation', async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      await relayAnswer(request(new RecordingPlatform(), answerStream(fragmentsOf('A short answer.')), {}, { signal: controller.signal }));
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
 
