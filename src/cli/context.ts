@@ -46,7 +46,10 @@ export async function openCliContext(): Promise<CliContext> {
       if (!bot) throw new Error(`No bot "${botId}" in bots[]; configured: ${bots.map((b) => b.id).join(', ')}.`);
       return bot.serialNumber;
     },
-    close: () => state.close(),
+    async close() {
+      await client.close();
+      await state.close();
+    },
   };
 }
 

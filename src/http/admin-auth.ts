@@ -1,17 +1,19 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
 /** Bearer-token guard of /admin; without a configured token the admin API is off (404, not 401). */
 export function requireAdminToken(token: string | undefined): RequestHandler {
-  const expected = token ? Buffer.from(token) : undefined;
+  // Compared as digests: equal lengths always, so neither the content nor the length leaks through timing.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = token ? digest(token) : undefined;
   return (req, res, next) => {
     if (!expected) {
       res.status(404).json({ error: 'The admin API is disabled; set ADMIN_TOKEN (admin.token) to enable it.' });
       return;
     }
     const header = req.get('authorization') ?? '';
-    const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const given = digest(header.startsWith('Bearer ') ? header.slice(7) : '');
+    if (!timingSafeEqual(given, expected)) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Missing or wrong bearer token (ADMIN_TOKEN).' });
       return;
     }

@@ -116,6 +116,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
       await gateway.stop();
       await handoff.stop();
       await http.close();
+      await upstream.close();
       await state.close();
     },
   };
