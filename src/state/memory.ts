@@ -25,7 +25,8 @@ class WrongTypeError extends Error {
 /**
  * In-process state for the embedded default (no REDIS_URL). Same semantics as the
  * Redis store, lost on restart, and not shared between processes. Node runs one
- * callback at a time, so every method (and `atomic`) is trivially atomic.
+ * callback at a time and every method changes the entries before its first await,
+ * so each method (and `atomic`, which starts all its commands at once) is atomic.
  */
 export class MemoryStateStore implements StateStore {
   readonly kind = 'memory' as const;
@@ -208,9 +209,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   async atomic(commands: readonly AtomicCommand[]): Promise<unknown[]> {
-    const results: unknown[] = [];
-    for (const c of commands) results.push(await this.runOne(c));
-    return results;
+    // Every command is started before anything is awaited: their bodies change the
+    // entries synchronously, so no other caller's work can run in between.
+    return Promise.all(commands.map((c) => this.runOne(c)));
   }
 
   // The queue steps below touch the entries synchronously (no await in between),
