@@ -6,13 +6,9 @@ import { isolatedRedisStore } from '../../support/redis.js';
 export const SECRET = 'test-secret-key';
 export const SESSION_KEY = 'test-session-key';
 
-export interface Envelope<T = unknown> {
-  Data?: T;
-  Version: string;
-  Success: boolean;
-  Code: number;
-  Message: string;
-}
+import type { Envelope } from '../../../src/service/envelope.js';
+
+export type { Envelope };
 
 export interface Reply<T = unknown> {
   status: number;

@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { prepareAttachments, type PrepareContext } from '../../../src/gateway/media/prepare.js';
 import { isMediaRefusal, type MediaRefusal, type PreparedMedia } from '../../../src/gateway/media/types.js';
-import type { InboundAttachment } from '../../../src/gateway/types.js';
-import { attachment, ffmpegAvailable, fixture, readWav, recordingUpload } from './support.js';
+import { attachment, ffmpegAvailable, fixture, readWav, preparing } from './support.js';
 
 const MB = 1024 * 1024;
-const BOTH_ENABLED = { EnableUploadImage: true, EnablePushToTalk: true };
 
-function setup(overrides: Partial<PrepareContext> = {}) {
-  const recorder = recordingUpload();
-  const context: PrepareContext = {
-    settings: BOTH_ENABLED,
-    capabilities: { maxDownloadBytes: 200 * MB },
-    upload: recorder.upload,
-    ...overrides,
-  };
-  return {
-    received: recorder.received,
-    prepare: (attachments: InboundAttachment[]) => prepareAttachments(attachments, context),
-  };
-}
+const setup = preparing;
 
 function expectPrepared(result: PreparedMedia | MediaRefusal): PreparedMedia {
   if (isMediaRefusal(result)) throw new Error(`expected media to be prepared, got refusal: ${result.message}`);

@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
-import { prepareAttachments, type PrepareContext } from '../../../src/gateway/media/prepare.js';
-import { isMediaRefusal, type MediaRefusal, type PreparedMedia } from '../../../src/gateway/media/types.js';
 import type { InboundAttachment } from '../../../src/gateway/types.js';
-import { attachment, fixture, recordingUpload } from './support.js';
+import { AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
+import { isMediaRefusal, type MediaRefusal, type PreparedMedia } from '../../../src/gateway/media/types.js';
+import { attachment, fixture, preparing } from './support.js';
 
 const MB = 1024 * 1024;
 
-function setup(overrides: Partial<PrepareContext> = {}) {
-  const recorder = recordingUpload();
-  const context: PrepareContext = {
-    settings: { EnableUploadImage: true, EnablePushToTalk: true },
-    capabilities: { maxDownloadBytes: 200 * MB },
-    upload: recorder.upload,
-    ...overrides,
-  };
-  return {
-    received: recorder.received,
-    prepare: (attachments: InboundAttachment[]) => prepareAttachments(attachments, context),
-  };
-}
+const setup = preparing;
 
 function expectRefused(result: PreparedMedia | MediaRefusal, reason: MediaRefusal['reason']): string {
   if (!isMediaRefusal(result)) throw new Error(`expected a "${reason}" refusal, got ${result.chatAskType} with ${result.fileIds.length} files`);

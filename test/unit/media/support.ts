@@ -1,6 +1,7 @@
 /** Helpers for the media tests: fixtures, test attachments and a WAV reader. */
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { prepareAttachments, type PrepareContext } from '../../../src/gateway/media/prepare.js';
 import { readCapped } from '../../../src/gateway/media/read-capped.js';
 import type { AttachmentKind, InboundAttachment } from '../../../src/gateway/types.js';
 import type { UploadInput } from '../../../src/upstream/api.js';
@@ -85,4 +86,19 @@ export function toneFrequency(samples: Int16Array, sampleRate: number): number {
     }
   }
   return (crossings - 1) / 2 / ((last - first) / sampleRate);
+}
+
+/** A prepare() with both uploads enabled and a generous download cap, and what it uploaded. */
+export function preparing(overrides: Partial<PrepareContext> = {}) {
+  const recorder = recordingUpload();
+  const context: PrepareContext = {
+    settings: { EnableUploadImage: true, EnablePushToTalk: true },
+    capabilities: { maxDownloadBytes: 200 * 1024 * 1024 },
+    upload: recorder.upload,
+    ...overrides,
+  };
+  return {
+    received: recorder.received,
+    prepare: (attachments: InboundAttachment[]) => prepareAttachments(attachments, context),
+  };
 }
