@@ -1,12 +1,19 @@
-# chatbridge gateway. Chromium (for WhatsApp Web) and ffmpeg (audio other than voice notes) come from Debian.
+# chatbridge gateway. Chromium (for WhatsApp Web, once that adapter lands) and ffmpeg (audio
+# other than voice notes) come from Debian; puppeteer never downloads a browser of its own.
+# Runs the TypeScript sources through tsx (a runtime dependency), as `npm start` does: no build step.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PUPPETEER_SKIP_DOWNLOAD=true CHROMIUM_PATH=/usr/bin/chromium
+# HOST=0.0.0.0: with the console open (docker run -it, no platform) the gateway would listen on
+# 127.0.0.1 only; in a container it must take connections from the published port either way.
+ENV NODE_ENV=production HOST=0.0.0.0 PUPPETEER_SKIP_DOWNLOAD=true CHROMIUM_PATH=/usr/bin/chromium
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg chromium ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# npm install --no-save, not npm ci: the lock cannot list unrs-resolver's optional builds for other platforms
+# (see .ci/run); the versions installed are the locked ones.
+RUN npm install --omit=dev --no-audit --no-fund --no-save
+# Only what runs: nothing under src/ or adapters/ imports fakes/, test/, bench/ or docs/.
 COPY tsconfig.json ./
 COPY bin ./bin
 COPY config ./config

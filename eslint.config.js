@@ -1,6 +1,26 @@
 // @ts-check
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers of the import graph (docs/architecture.md), lowest first. A file may import
+ * its own layer and the ones below, never one above:
+ *   1. leaves:             src/logger.ts, src/format, src/state, src/upstream, src/contract.ts
+ *   2. core and platforms: src/gateway, src/service, adapters/*
+ *   3. services of the core: src/handoff, src/http, src/config
+ *   4. composition root:   src/runtime, src/cli, src/main.ts (the only importers of adapters/index.ts)
+ * Adapters are stricter: from src they import src/contract.ts only.
+ */
+const LEAVES = ['src/logger.ts', 'src/format', 'src/state', 'src/upstream', 'src/contract.ts'];
+const CORE = ['src/gateway', 'src/service', 'adapters'];
+const CORE_SERVICES = ['src/handoff', 'src/http', 'src/config'];
+const ROOT = ['src/runtime', 'src/cli', 'src/main.ts'];
+const SOURCES = ['src/**/*.ts', 'adapters/**/*.ts', 'bench/**/*.ts'];
+
+/** "Nothing in `from` may be imported by `target`", with the reason. */
+const zone = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
   { ignores: ['.puppeteerrc.cjs', 'dist/**', 'node_modules/**', 'coverage/**', '.wwebjs_auth/**'] },
@@ -10,27 +30,48 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      // The core must never import a platform library (DESIGN.md §2).
       'no-restricted-imports': 'off',
     },
   },
   {
-    files: ['src/gateway/**/*.ts', 'src/format/**/*.ts'],
+    files: SOURCES,
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // Without these, import-x cannot parse the .ts files it follows, and no-cycle sees no edges.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['grammy', '@grammyjs/*', '@slack/*', 'whatsapp-web.js', '**/adapters/**'],
-            message: 'The gateway core never imports a platform library or an adapter.' },
+      // No import cycles. import-x skips type-only imports (`import type`), which vanish at run
+      // time and cannot make a module see another half-initialized; a cycle of types only is
+      // accepted, as the layers below still forbid the arrows that matter.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // The layers (type imports included: an upward type is still an upward dependency).
+      'import-x/no-restricted-paths': ['error', {
+        zones: [
+          zone(LEAVES, [...CORE, ...CORE_SERVICES, ...ROOT], 'A leaf (logger, format, state, upstream, contract) imports no layer above it.'),
+          zone(CORE, [...CORE_SERVICES, ...ROOT], 'The core, the embedded service and the adapters import neither handoff/http/config nor the composition root; take what you need as a parameter.'),
+          zone(CORE_SERVICES, ROOT, 'handoff, http and config never import the composition root (src/runtime, src/cli, src/main.ts); take the platform list as a parameter.'),
+          zone([...LEAVES, 'src/gateway', 'src/service', ...CORE_SERVICES], ['adapters'], 'Only the composition root (src/runtime, src/cli, src/main.ts) knows the platforms, and only through adapters/index.ts.'),
+          { ...zone(ROOT, ['adapters'], 'The composition root knows the platforms only through the list, adapters/index.ts.'), except: ['./index.ts'] },
+          { ...zone(['adapters'], ['src'], 'An adapter imports nothing of the project but the adapter contract, src/contract.ts.'), except: ['./contract.ts'] },
+          zone(['src/gateway'], ['src/service'], 'The core reaches the Chatbot Service only through the upstream client (src/upstream), never the embedded implementation.'),
+          zone(['src/service'], ['src/gateway', 'src/contract.ts'], 'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.'),
+          zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
         ],
       }],
     },
   },
   {
-    files: ['adapters/**/*.ts'],
+    files: ['src/gateway/**/*.ts', 'src/format/**/*.ts'],
     rules: {
+      // The core must never import a platform library (docs/architecture.md).
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/src/upstream/**', '**/src/service/**'],
-          message: 'An adapter never calls the upstream; go through the gateway core.' }],
+        patterns: [
+          { group: ['grammy', '@grammyjs/*', '@slack/*', 'whatsapp-web.js'],
+            message: 'The gateway core never imports a platform library.' },
+        ],
       }],
     },
   },

@@ -5,13 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createStreamDecoder } from '../src/upstream/stream-decoder.js';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  notes?: string;
-}
+import type { BenchResult } from './support/result.js';
 
 const TARGET_BYTES = 4 * 1024 * 1024;
 const PASSES = 9;

@@ -7,14 +7,8 @@
 import { pathToFileURL } from 'node:url';
 import { Lexer } from 'marked';
 import { renderChunks, renderMarkdown } from '../src/format/index.js';
-import type { TextFormat } from '../src/gateway/types.js';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  notes?: string;
-}
+import type { TextFormat } from '../src/contract.js';
+import type { BenchResult } from './support/result.js';
 
 const PASSES = 9;
 const ITERATIONS_PER_PASS = 200;

@@ -17,37 +17,24 @@ import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createTelegramAdapter } from '../adapters/telegram/index.js';
-import { botPacer } from '../adapters/telegram/pacing.js';
+import type { PacingOptions } from '../adapters/telegram/pacing.js';
 import { createGateway, gatewayKeys, type Gateway } from '../src/gateway/index.js';
-import type { Adapter } from '../src/gateway/types.js';
+import type { Adapter } from '../src/contract.js';
 import { silentLogger } from '../src/logger.js';
 import { RedisStateStore } from '../src/state/redis.js';
-import { startFakeTelegram, type FakeTelegram } from '../test/fakes/telegram/index.js';
-import { MemoryAdapter } from './support/memory-adapter.js';
+import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { BenchPlatform } from './support/memory-platform.js';
 import { countRedisCommands, type RedisCount } from './support/redis-counter.js';
 import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream.js';
 import { clock, percentile, round1, until } from './support/stats.js';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  notes?: string;
-}
+import { FIRST, INSTANT, STREAMED } from './support/answers.js';
+import type { BenchResult } from './support/result.js';
+import { runParts } from './support/parts.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT_PREFIX = `cbbench:gw:${randomUUID().slice(0, 8)}:`;
 const BOT = 'main';
 
-/** First fragment long enough for the edit renderer's first message (minInitialChars = 30). */
-const FIRST = 'The house on Maple Street has 3 bedrooms and 2 baths.';
-/** "Instant": one fragment, then the final, no pause. */
-const INSTANT: AnswerScript = { fragments: [FIRST], gapMs: 0 };
-/** A short streamed answer: the first fragment at once, four more 20 ms apart. */
-const STREAMED: AnswerScript = {
-  fragments: [FIRST, ' It was built in 1998', ' and sits on a quiet corner lot.', ' The asking price is $750,000.', ' Open house on Sunday.'],
-  gapMs: 20,
-};
 /** ~10 fragments over ~2 s, for the burst against the flood limits. */
 const SLOW: AnswerScript = {
   fragments: [FIRST, ...Array.from({ length: 9 }, (_, i) => ` Detail number ${i + 1} about this home is worth knowing.`)],
@@ -92,8 +79,10 @@ async function startStack(adapter: Adapter, script: AnswerScript): Promise<Stack
   };
 }
 
-function telegramAdapter(fake: FakeTelegram): Adapter {
-  return createTelegramAdapter({ bot: BOT, token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo });
+function telegramAdapter(fake: FakeTelegram, pacing?: PacingOptions): Adapter {
+  return createTelegramAdapter({
+    bot: BOT, token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo, ...(pacing ? { pacing } : {}),
+  });
 }
 
 const question = (chat: number) => (chat < 0 ? `@chatbridge_test_bot tell me about the house #${chat}` : `Tell me about the house #${chat}`);
@@ -151,8 +140,8 @@ async function measureLatency(): Promise<BenchResult[]> {
 
 /** 1b. The same on the core alone, with a platform whose every call takes SIMULATED_RTT_MS. */
 async function measureLatencyWithRoundTrip(): Promise<BenchResult[]> {
-  const adapter = new MemoryAdapter(BOT, clock, SIMULATED_RTT_MS);
-  const stack = await startStack(adapter, STREAMED);
+  const adapter = new BenchPlatform(BOT, clock, SIMULATED_RTT_MS);
+  const stack = await startStack(adapter.adapter, STREAMED);
   adapter.finalText = stack.upstream.finalText;
   const results: BenchResult[] = [];
   try {
@@ -183,7 +172,7 @@ function perMessage(count: RedisCount, messages: number): { commands: number; ro
 }
 
 /** Sends `perChat` messages in each chat (in order within a chat, chats in parallel). */
-async function sendAll(adapter: MemoryAdapter, chats: number[], perChat: number, group: boolean): Promise<void> {
+async function sendAll(adapter: BenchPlatform, chats: number[], perChat: number, group: boolean): Promise<void> {
   await Promise.all(chats.map(async (chat) => {
     for (let n = 0; n < perChat; n++) await adapter.userSends(String(chat), `${question(chat)} (${n + 1})`, group);
   }));
@@ -230,8 +219,8 @@ const CORE_PASSES = { 'private-draft': 3, 'group-edit': 1 } as const;
 
 /** 2 + 3. The core alone: sink.accept → final, in-memory platform, instant upstream; Redis counted. */
 async function measureCoreThroughput(): Promise<BenchResult[]> {
-  const adapter = new MemoryAdapter(BOT, clock);
-  const stack = await startStack(adapter, INSTANT);
+  const adapter = new BenchPlatform(BOT, clock);
+  const stack = await startStack(adapter.adapter, INSTANT);
   adapter.finalText = stack.upstream.finalText;
   const counter = countRedisCommands(stack.store.client);
   const results: BenchResult[] = [];
@@ -285,11 +274,8 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
  */
 async function measureTelegramThroughput(): Promise<BenchResult[]> {
   const fake = await startFakeTelegram({ rateLimit: false, now: clock });
-  botPacer(fake.token, { replace: true, perSecond: 1e9, burst: 1e9 });
-  const stack = await startStack(telegramAdapter(fake), INSTANT).catch((error: unknown) => {
-    botPacer(fake.token, { replace: true });
-    throw error;
-  });
+  // The pace belongs to the adapter instance: lifted for this one only.
+  const stack = await startStack(telegramAdapter(fake, { perSecond: 1e9, burst: 1e9 }), INSTANT);
   const final = stack.upstream.finalText;
   try {
     // Chats already done are not looked at again: the check runs in this process too.
@@ -317,8 +303,6 @@ async function measureTelegramThroughput(): Promise<BenchResult[]> {
         + `(its CPU counted too); ${describePasses([pass])}`,
     }];
   } finally {
-    // Every fake uses the same token: the next parts get Telegram's pace back.
-    botPacer(fake.token, { replace: true });
     await stack.stop();
     await fake.close();
   }
@@ -385,15 +369,8 @@ const PARTS: Record<string, () => Promise<BenchResult[]>> = {
 };
 
 /** All parts, or only those named in GATEWAY_BENCH_ONLY (comma-separated keys of PARTS), e.g. to profile one. */
-export async function run(): Promise<BenchResult[]> {
-  const only = process.env.GATEWAY_BENCH_ONLY?.split(',').map((part) => part.trim()).filter(Boolean);
-  const results: BenchResult[] = [];
-  try {
-    for (const [part, measure] of Object.entries(PARTS)) if (!only?.length || only.includes(part)) results.push(...(await measure()));
-  } finally {
-    await cleanUp();
-  }
-  return results;
+export function run(): Promise<BenchResult[]> {
+  return runParts(PARTS, 'GATEWAY_BENCH_ONLY', cleanUp);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,9 +1,14 @@
 /**
- * `chatbridge <command>` (DESIGN.md §7). `npm start` runs `chatbridge start`.
+ * `chatbridge <command>` (docs/architecture.md): the composition root of the CLI. `npm start` runs `chatbridge start`.
  */
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from './config/index.js';
-import { createLogger } from './logger.js';
+import { ConfigError } from './config/index.js';
+import { createLogger, logToFile, routeConsoleToLogger } from './logger.js';
+import { consoleWanted } from './runtime/adapters.js';
+import { anyPlatformConfigured, gatewayConfigSecrets, loadGatewayConfig, PLATFORMS } from './runtime/platforms.js';
 import { startRuntime } from './runtime/runtime.js';
 import { resolveServiceKeys } from './runtime/service-keys.js';
 import { startService } from './service/index.js';
@@ -13,6 +18,7 @@ import { registerAdminCommands } from './cli/admin-commands.js';
 import { registerAskCommand } from './cli/ask-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHandoffCommands } from './cli/handoff-commands.js';
+import { registerServiceKeysCommand } from './cli/service-keys-command.js';
 
 function stopOnSignals(stop: () => Promise<void>): void {
   let stopping = false;
@@ -28,22 +34,45 @@ function stopOnSignals(stop: () => Promise<void>): void {
   process.on('SIGTERM', handler);
 }
 
-const program = new Command('chatbridge').description('Chat gateway for the Chatbot Service: Telegram, Slack, WhatsApp').showHelpAfterError();
+/** While the console is open the log goes here (the OS temp dir), named in the console's greeting. */
+const CONSOLE_LOG_FILE = join(tmpdir(), 'chatbridge-console.log');
 
-program.command('start', { isDefault: true }).description('run the gateway (with the embedded Chatbot Service unless UPSTREAM_BASE_URL is set)').action(async () => {
-  const config = loadConfig();
-  // On a console chat, logs would interleave with the conversation: warnings only, unless asked.
-  const consoleLikely = config.console === 'on' || (config.console === 'auto' && process.stdin.isTTY && !config.bots.some((b) => b.telegram));
-  const logger = createLogger(process.env.LOG_LEVEL ?? (consoleLikely ? 'warn' : config.logLevel));
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command('chatbridge')
+  .description('Chat gateway for the Chatbot Service. This build serves Telegram, Slack and a terminal console; WhatsApp is not part of it yet.')
+  .version(version)
+  .showHelpAfterError();
+
+program.command('start').description('run the gateway (with the embedded Chatbot Service unless UPSTREAM_BASE_URL is set); the default command').action(async () => {
+  const config = loadGatewayConfig();
+  const consoleOpen = consoleWanted(config, PLATFORMS);
+  const logger = createLogger(process.env.LOG_LEVEL ?? config.logLevel, { secrets: gatewayConfigSecrets(config) });
+  // JSON lines on the chat prompt would garble the conversation: to a file, still redacted (errors shown too).
+  if (consoleOpen) logToFile(logger, CONSOLE_LOG_FILE);
+  if (config.console === 'auto' && !consoleOpen && !process.stdin.isTTY && !anyPlatformConfigured(config)) {
+    process.stderr.write('chatbridge: stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). Set CHATBRIDGE_CONSOLE=on to chat through a pipe.\n');
+  }
+  // Libraries that print (grammY runner, Node warnings) go through the logger: JSON, secrets redacted.
+  routeConsoleToLogger(logger);
   const holder: { runtime?: Awaited<ReturnType<typeof startRuntime>> } = {};
   const stop = async () => holder.runtime?.stop();
-  holder.runtime = await startRuntime(config, logger, { onConsoleClose: () => void stop().then(() => process.exit(0)) });
+  try {
+    holder.runtime = await startRuntime(config, logger, {
+      onConsoleClose: () => void stop().then(() => process.exit(0)),
+      ...(consoleOpen ? { consoleLogFile: CONSOLE_LOG_FILE } : {}),
+    });
+  } catch (error) {
+    // Through the logger, not raw stderr: the reason may quote a URL with a password in it.
+    logger.fatal({ err: error }, `chatbridge could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
   stopOnSignals(stop);
 });
 
 program.command('service').description('run only the embedded Chatbot Service').option('--port <n>', 'port', (v) => Number(v)).option('--host <host>', 'host', '127.0.0.1').action(async (opts: { port?: number; host: string }) => {
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const config = loadGatewayConfig();
+  const logger = createLogger(config.logLevel, { secrets: gatewayConfigSecrets(config) });
   const state = createStateStore({ redisUrl: config.redisUrl, prefix: config.keyPrefix });
   if (state.kind === 'memory') logger.warn('REDIS_URL is not set: the service keeps its data in memory, lost on restart.');
   // As `chatbridge start` does: a key that is set is used, one that is not is generated once and kept in state.
@@ -61,8 +90,17 @@ registerAskCommand(program);
 registerDoctorCommand(program);
 registerAdminCommands(program);
 registerHandoffCommands(program);
+registerServiceKeysCommand(program);
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+// `chatbridge` alone (and `npm start`) runs the gateway. Not commander's default command: that
+// would take `chatbridge typo` as `start typo` instead of saying the command is unknown.
+const argv = process.argv.length > 2 ? process.argv : [...process.argv, 'start'];
+program.on('command:*', ([name]: string[]) => {
+  process.stderr.write(`chatbridge: unknown command "${name}". Commands: ${program.commands.map((c) => c.name()).join(', ')} (chatbridge --help says what each does).\n`);
+  process.exit(1);
+});
+
+program.parseAsync(argv).catch((error: unknown) => {
   // Operator errors get their message, not a stack trace.
   const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
   const hint = error instanceof UpstreamError && error.hint ? `\n  ${error.hint}` : '';

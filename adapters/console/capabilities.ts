@@ -1,14 +1,16 @@
-import type { Capabilities } from '../../src/gateway/types.js';
+import type { Capabilities } from '../../src/contract.js';
 
-/** A terminal redraws freely, so the answer is "edited" in place as it streams. */
-export function consoleCapabilities(interactive: boolean): Capabilities {
+/**
+ * A terminal has no limits worth the name and no edit window. Whether answers are
+ * "edited" in place as they stream is not a flag: an interactive terminal gets an
+ * outbound that can redraw (`RedrawingConsoleOutbound`, with `edit`), a pipe one that
+ * cannot, so a piped answer arrives once, whole.
+ */
+export function consoleCapabilities(): Capabilities {
   return {
     maxMessageLength: 100_000,
     format: 'plain',
-    canEdit: interactive,
     editIntervalMs: { private: 50, group: 50 },
-    drafts: false,
-    nativeStreaming: false,
     typingLifetimeMs: 0,
     buttons: true,
     maxFilesPerMessage: 10,

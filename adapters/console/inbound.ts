@@ -1,13 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../src/gateway/media/errors.js';
-import type { ConversationRef, Inbound, InboundAttachment } from '../../src/gateway/types.js';
+import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../src/contract.js';
+import type { ConversationRef, Inbound, InboundAttachment } from '../../src/contract.js';
 
 export const CONSOLE_USER = { id: 'console', name: process.env.USER ?? 'you', handle: 'console' };
 
 /** `:file <path> [caption]` attaches a local file (the core sniffs what it is). */
 async function localAttachment(path: string): Promise<InboundAttachment> {
-  const info = await stat(path);
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${path} (${error.code === 'ENOENT' ? 'no such file' : error.code ?? error.message}).`, { cause: error });
+  });
+  if (!info.isFile()) throw new Error(`${path} is not a file.`);
   // The absolute path is the ref: another process on this machine can read the file again.
   return restoreLocalAttachment(resolve(path), { kind: 'document', size: info.size, fileName: basename(path) });
 }
@@ -30,7 +33,13 @@ export function restoreLocalAttachment(path: string, info: Omit<InboundAttachmen
   };
 }
 
-export async function lineToInbound(line: string, conversation: ConversationRef, sequence: number, pressed?: { label: string; value: string }): Promise<Inbound> {
+/** A line the console sends to the chatbot: text, a local file with its caption, or a pressed button. */
+export type ConsoleMessage =
+  | { kind: 'text'; text: string }
+  | { kind: 'file'; path: string; caption: string }
+  | { kind: 'press'; button: { label: string; value: string } };
+
+export async function lineToInbound(message: ConsoleMessage, conversation: ConversationRef, sequence: number): Promise<Inbound> {
   const base = {
     conversation,
     user: CONSOLE_USER,
@@ -39,8 +48,12 @@ export async function lineToInbound(line: string, conversation: ConversationRef,
     platformMessageId: `${process.pid}-${Date.now()}-${sequence}`,
     sentAt: Date.now(),
   };
-  if (pressed) return { ...base, text: pressed.label, attachments: [], action: { id: String(sequence), value: pressed.value } };
-  const file = /^:file\s+(\S+)\s*(.*)$/.exec(line);
-  if (file) return { ...base, text: file[2] ?? '', attachments: [await localAttachment(file[1]!)] };
-  return { ...base, text: line, attachments: [] };
+  switch (message.kind) {
+    case 'press':
+      return { ...base, text: message.button.label, attachments: [], action: { id: String(sequence), value: message.button.value } };
+    case 'file':
+      return { ...base, text: message.caption, attachments: [await localAttachment(message.path)] };
+    case 'text':
+      return { ...base, text: message.text, attachments: [] };
+  }
 }

@@ -1,52 +1,136 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { Adapter, ConversationRef, InboundSink } from '../../src/gateway/types.js';
+import type { Adapter, ConversationRef, InboundSink } from '../../src/contract.js';
 import { consoleCapabilities } from './capabilities.js';
+import { helpText, parseConsoleLine } from './commands.js';
+import type { ConsoleHost } from './host.js';
 import { lineToInbound, restoreLocalAttachment } from './inbound.js';
-import { ConsoleOutbound } from './outbound.js';
+import { ConsoleOutbound, RedrawingConsoleOutbound } from './outbound.js';
+
+export type { ConsoleHost } from './host.js';
 
 export interface ConsoleAdapterOptions {
   bot: string;
   input?: Readable;
   output?: Writable & { isTTY?: boolean; columns?: number };
-  /** Called when the user closes the console (Ctrl-D), e.g. to stop the gateway. */
+  /** Called when the user closes the console (Ctrl-D, :quit, end of piped input), once every message is answered. */
   onClose?: () => void;
+  /** Where the gateway's log goes while the console is open, named in the greeting. */
+  logFile?: string;
 }
+
+/** A console adapter, and the hook by which the composition root gives it the gateway's side (see host.ts). */
+export interface ConsoleAdapter extends Adapter {
+  readonly conversation: ConversationRef;
+  attach(host: ConsoleHost): void;
+}
+
+/**
+ * How often the console asks whether its messages are answered (before `:press`, `:resume`
+ * and quitting). A local state read; often enough that piped input does not feel slow.
+ */
+const ANSWERED_POLL_MS = 50;
+
+const HANDOFF_NOTE = '(The conversation is now with a person, and here that person is you: the bot stays quiet until you type :resume to hand it back.)';
 
 /**
  * A terminal chat on the same core as every platform: `npm start` on a terminal with
  * no platform credentials opens it against the embedded service.
  */
-export function createConsoleAdapter(options: ConsoleAdapterOptions): Adapter {
+export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAdapter {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const interactive = Boolean(output.isTTY);
   const conversation: ConversationRef = { bot: options.bot, platform: 'console', id: 'terminal' };
   let rl: Interface | undefined;
-  const outbound = new ConsoleOutbound(output, () => rl?.prompt(true));
+  let host: ConsoleHost | undefined;
+  let handoffNoted = false;
+  let stopping = false;
+  let interrupted = false;
+  /** Lines are handled one after another, so they reach the chatbot in the order typed (a `:file` line reads the disk first). */
+  let lines: Promise<void> = Promise.resolve();
   let sequence = 0;
+
+  const note = (text: string) => {
+    // At a terminal, over the prompt (drawn again below with what the user was typing).
+    if (interactive) output.write('\r\x1b[K');
+    output.write(`${text}\n`);
+    rl?.prompt(true);
+  };
+  /** After each message the bot sends: was it the handoff reply? Then say how to get the bot back. */
+  const noteHandoff = async () => {
+    if (!host) return;
+    const withPerson = await host.withPerson(conversation).catch(() => false);
+    if (withPerson && !handoffNoted) note(HANDOFF_NOTE);
+    handoffNoted = withPerson;
+  };
+  // Only a terminal can redraw an answer as it streams; a pipe gets each answer once, whole.
+  const outbound = new (interactive ? RedrawingConsoleOutbound : ConsoleOutbound)(output, () => rl?.prompt(true), () => void noteHandoff());
+
+  /** Resolves once every message accepted so far is answered (its queue is empty); at once without a host. */
+  const answered = async () => {
+    while (host && !stopping && !(await host.answered(conversation).catch(() => true))) {
+      await new Promise((resolve) => setTimeout(resolve, ANSWERED_POLL_MS));
+    }
+  };
+
+  async function handle(raw: string, sink: InboundSink): Promise<void> {
+    const typed = raw.trim();
+    if (!typed) return void rl?.prompt();
+    // `:press` means the buttons on screen and `:resume` the state after the last answer: wait for it (piped input is read ahead).
+    if (/^:(press|resume)\b/i.test(typed)) await answered();
+    const line = parseConsoleLine(typed, outbound.lastButtons);
+    switch (line.kind) {
+      case 'invalid':
+        return note(`(not sent: ${line.error})`);
+      case 'help':
+        return note(helpText());
+      case 'quit':
+        return void rl?.close();
+      case 'resume':
+        if (!host) return note('(not available: this console is not connected to the gateway\'s handoff.)');
+        if (!(await host.resume(conversation))) note('(The conversation is not with a person; nothing to hand back.)');
+        return;
+      default: {
+        const inbound = await lineToInbound(line, conversation, ++sequence).catch((error: Error) => error);
+        if (inbound instanceof Error) return note(`(not sent: ${inbound.message})`);
+        await sink.accept(inbound);
+        if (handoffNoted) note('(With a person: the bot stays quiet until :resume.)');
+      }
+    }
+  }
 
   return {
     platform: 'console',
     bot: options.bot,
-    capabilities: consoleCapabilities(interactive),
+    conversation,
+    capabilities: consoleCapabilities(),
     outbound,
+    // A typed line is gone once read: while the state store is down the core holds it.
+    redeliversOnAcceptFailure: false,
+    attach(given) {
+      host = given;
+    },
     async start(sink: InboundSink) {
       rl = createInterface({ input, output, prompt: 'you> ', terminal: interactive });
-      output.write('chatbridge console: type a message, /start, /help, /listings, or :file <path> [caption]. Ctrl-D quits.\n');
+      output.write('chatbridge console: type a message, or /start, /help, /listings. :help lists the console\'s own commands (:file, :press, :resume). Ctrl-D quits.\n');
+      if (options.logFile) output.write(`(The gateway's log goes to ${options.logFile}; errors are also shown here.)\n`);
       rl.prompt();
       rl.on('line', (raw) => {
-        const line = raw.trim();
-        if (!line) return rl?.prompt();
-        const press = /^:press\s+(\d+)$/.exec(line);
-        const pressed = press ? outbound.lastButtons[Number(press[1]) - 1] : undefined;
-        void lineToInbound(line, conversation, ++sequence, pressed)
-          .then((inbound) => sink.accept(inbound))
-          .catch((error: Error) => output.write(`(not sent: ${error.message})\n`));
+        lines = lines.then(() => handle(raw, sink)).catch((error: Error) => note(`(not sent: ${error.message})`));
       });
-      rl.on('close', () => options.onClose?.());
+      // Ctrl-C at a terminal quits at once; Ctrl-D, :quit and the end of piped input wait for the answers.
+      rl.on('SIGINT', () => {
+        interrupted = true;
+        rl?.close();
+      });
+      rl.on('close', () => {
+        if (stopping) return;
+        void (interrupted ? Promise.resolve() : lines.then(answered)).then(() => options.onClose?.());
+      });
     },
     async stop() {
+      stopping = true;
       rl?.close();
     },
     // The ref is the file's absolute path (see inbound.ts).

@@ -3,7 +3,7 @@
  * media_group_id, each with one file, the caption on one of them. The user sent
  * one message, so the core gets one Inbound with every file and the caption.
  */
-import type { Inbound } from '../../src/gateway/types.js';
+import type { Inbound } from '../../src/contract.js';
 
 /**
  * How long to wait for the next part of an album after the last one arrived.

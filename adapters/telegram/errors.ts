@@ -4,14 +4,16 @@
  * words them slightly differently across methods.
  */
 import { GrammyError, HttpError } from 'grammy';
-import { PlatformError } from '../../src/gateway/types.js';
+import { PlatformError } from '../../src/contract.js';
 
 const RULES: { pattern: RegExp; kind: PlatformError['kind'] }[] = [
   { pattern: /message is not modified/i, kind: 'not-modified' },
   { pattern: /can't parse entities/i, kind: 'bad-format' },
   // editMessageText answers in MTProto's words: "Bad Request: MESSAGE_TOO_LONG".
   { pattern: /(message|text|caption) is too long|message_too_long/i, kind: 'too-long' },
-  { pattern: /message to (edit|delete) not found|chat not found|message can't be edited/i, kind: 'not-found' },
+  // Past the 48 h a bot has to edit its message (docs/platforms.md §A.7): the core goes on in a new message.
+  { pattern: /message can't be edited/i, kind: 'not-editable' },
+  { pattern: /message to (edit|delete) not found|chat not found/i, kind: 'not-found' },
 ];
 
 export function toPlatformError(error: unknown, method: string): PlatformError {
@@ -23,11 +25,14 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
     }
     // An unknown method answers 404: the server predates it (e.g. sendMessageDraft before Bot API 9.3).
     if (error.error_code === 404) return new PlatformError(what, 'unsupported', undefined, { cause: error });
+    // Telegram failed on its side (500, 502 "Bad Gateway"…): not a refusal of this call, try again later.
+    if (error.error_code >= 500) return new PlatformError(what, 'unreachable', undefined, { cause: error });
     const rule = RULES.find((r) => r.pattern.test(error.description));
     return new PlatformError(what, rule?.kind ?? 'other', undefined, { cause: error });
   }
   if (error instanceof HttpError) {
-    return new PlatformError(`Telegram ${method} could not be reached: ${error.message}`, 'other', undefined, { cause: error });
+    // No answer at all (refused, reset, timeout, or a 5xx page that is not JSON): the network, not a refusal.
+    return new PlatformError(`Telegram ${method} could not be reached: ${error.message}`, 'unreachable', undefined, { cause: error });
   }
   if (error instanceof PlatformError) return error;
   return new PlatformError(`Telegram ${method} failed: ${(error as Error).message}`, 'other', undefined, { cause: error });

@@ -5,7 +5,7 @@
  * lazily fetched attachments.
  */
 import type { CallbackQuery, Message, MessageEntity, UserFromGetMe } from 'grammy/types';
-import type { Inbound, InboundAttachment, PlatformUser } from '../../src/gateway/types.js';
+import type { Inbound, InboundAttachment, PlatformUser } from '../../src/contract.js';
 import { LOCAL_API_MAX_DOWNLOAD_BYTES, PUBLIC_API_MAX_DOWNLOAD_BYTES } from './capabilities.js';
 import { conversationId } from './conversation.js';
 import { telegramAttachment, type AnnouncedFile, type FileSource } from './media.js';

@@ -3,17 +3,21 @@
  * @grammyjs/runner or a webhook handler the gateway mounts at /telegram/<bot>.
  * See README.md for BotFather setup and the choice between the two modes.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { Bot, GrammyError, webhookCallback } from 'grammy';
+import { Bot, GrammyError } from 'grammy';
 import type { BotCommand, UserFromGetMe } from 'grammy/types';
-import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
-import type { Adapter, Inbound, InboundSink } from '../../src/gateway/types.js';
-import type { Logger } from '../../src/logger.js';
+import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Adapter, HttpRoute, Inbound, InboundSink } from '../../src/contract.js';
+import type { Logger } from '../../src/contract.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
-import { capabilitiesForChat, telegramCapabilities } from './capabilities.js';
+import { telegramCapabilities, withoutDrafts } from './capabilities.js';
 import { callbackToInbound, messageToInbound, type InboundContext } from './inbound.js';
 import { DEFAULT_API_ROOT, restoreTelegramAttachment, type FileSource } from './media.js';
 import { TelegramOutbound } from './outbound.js';
+import { TokenBucket, type PacingOptions } from './pacing.js';
+import { startPolling } from './polling.js';
+import { telegramWebhookRouter, webhookPath } from './webhook.js';
+import { TelegramConnection } from './connection.js';
 
 export interface TelegramAdapterOptions {
   /** Configured bot id (config `bots[].id`). */
@@ -36,15 +40,19 @@ export interface TelegramAdapterOptions {
   commands?: BotCommand[];
   /** Override of ALBUM_WINDOW_MS. */
   albumWindowMs?: number;
+  /** The bot-wide pace of this adapter's messages (pacing.ts); default Telegram's 30 messages/s. */
+  pacing?: PacingOptions;
 }
 
 export type TelegramAdapter = Adapter & {
-  /** Webhook mode: the express handler to mount at `/telegram/<bot>` (it parses JSON itself). */
-  readonly webhookHandler?: RequestHandler;
+  /** Webhook mode: the endpoint at webhookPath(bot), which the runtime mounts; none when polling. */
+  readonly routes: readonly HttpRoute[];
 };
 
 /** Only what the adapter handles; anything else would be fetched for nothing. */
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+/** On stop, a pending album is handed to the gateway for at most this long (Redis may be down). */
+const STOP_GRACE_MS = 5_000;
 
 function explainStartFailure(error: unknown, bot: string): Error {
   if (error instanceof GrammyError && error.error_code === 401) {
@@ -62,6 +70,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   const capabilities = telegramCapabilities({ localApi });
   let sink: InboundSink | undefined;
   let runner: RunnerHandle | undefined;
+  // This instance's own pace: nothing else in the process shares its state.
+  const outbound = new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing));
+  const groupOutbound = withoutDrafts(outbound);
 
   const deliver = async (inbound: Inbound): Promise<void> => {
     if (!sink) throw new Error('telegram adapter received an update before start() or after stop()');
@@ -86,72 +97,83 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     if (inbound) await deliver(inbound);
   });
   if (options.mode === 'polling') {
-    // With long polling the update is already confirmed; all we can do is log. (In webhook mode
-    // the error propagates, the request answers 500 and Telegram redelivers.)
+    // An update that failed for good (not a Redis outage: that one is held and retried) is
+    // confirmed with the next getUpdates; all we can do is log. (In webhook mode the error
+    // propagates, the request answers 500 and Telegram redelivers.)
     bot.catch((error) => logger.error({ err: error.error, updateId: error.ctx.update.update_id }, 'telegram: update not handled'));
   }
 
-  let webhookHandler: RequestHandler | undefined;
-  if (options.mode === 'webhook') {
-    const callback = webhookCallback(bot, 'express', options.webhookSecret ? { secretToken: options.webhookSecret } : {});
-    const router = express.Router();
-    router.post('/', express.json({ limit: '10mb' }), (req: Request, res: Response, next: NextFunction) => {
-      // Not started yet (or stopping): 503 makes Telegram retry later instead of losing the update.
-      if (!sink) {
-        res.status(503).json({ error: `telegram bot "${options.bot}" is not started` });
-        return;
+  /** The webhook endpoint parses JSON itself. */
+  const routes: HttpRoute[] = options.mode === 'webhook'
+    ? [{ path: webhookPath(options.bot), handler: telegramWebhookRouter(bot, { bot: options.bot, logger, accepting: () => sink !== undefined, ...(options.webhookSecret ? { secret: options.webhookSecret } : {}) }) }]
+    : [];
+
+  let menu: BotCommand[] | undefined;
+  const connection = new TelegramConnection({
+    token: options.token, apiRoot, logger,
+    explainRefusal: (error) => explainStartFailure(error, options.bot),
+    async attempt(signal) {
+      // Not bot.init(): it retries a network failure forever and silently; each of our attempts fails and is logged.
+      if (!bot.isInited()) bot.botInfo = await bot.api.getMe(signal);
+      if (menu?.length) await bot.api.setMyCommands(menu, undefined, signal);
+      if (options.mode === 'polling') {
+        // getUpdates answers 409 while a webhook is set, e.g. after switching modes.
+        await bot.api.deleteWebhook(undefined, signal);
+      } else if (options.webhookPublicUrl) {
+        const url = `${options.webhookPublicUrl.replace(/\/+$/, '')}${webhookPath(options.bot)}`;
+        await bot.api.setWebhook(url, {
+          allowed_updates: [...ALLOWED_UPDATES],
+          ...(options.webhookSecret ? { secret_token: options.webhookSecret } : {}),
+        }, signal);
       }
-      callback(req, res).catch((error: unknown) => {
-        logger.error({ err: error, bot: options.bot }, 'telegram: webhook update not queued; Telegram will redeliver it');
-        if (res.headersSent) return next(error);
-        res.status(500).json({ error: 'update not queued, retry later' });
-      });
-    });
-    webhookHandler = router;
-  }
+    },
+  });
 
   return {
     platform: 'telegram',
     bot: options.bot,
     capabilities,
-    outbound: new TelegramOutbound(bot.api, logger),
-    webhookHandler,
-    capabilitiesFor: (_conversation, isGroup) => capabilitiesForChat(capabilities, isGroup),
+    outbound,
+    routes,
+    // Drafts are for private chats only: a group's outbound has no draft().
+    outboundFor: (_conversation, isGroup) => (isGroup ? groupOutbound : outbound),
+    // A webhook answers 500 when the update cannot be queued, and Telegram sends it again; an update
+    // fetched by long polling is confirmed by the next getUpdates, so the core holds it through an outage.
+    redeliversOnAcceptFailure: options.mode === 'webhook',
     // Needs only the Bot API (getFile + download), not start(): a process that never polled
     // can still fetch a file another process accepted.
     restoreAttachment: (ref, info) => restoreTelegramAttachment(files, ref, info),
     async start(newSink, info) {
-      try {
-        await bot.init();
-        // The "/" menu: the commands the gateway answers, unless the options name others.
-        const commands = options.commands ?? info?.commands.map(({ name, description }) => ({ command: name, description: description.slice(0, 256) }));
-        if (commands?.length) await bot.api.setMyCommands(commands);
-        if (options.mode === 'polling') {
-          // getUpdates answers 409 while a webhook is set, e.g. after switching modes.
-          await bot.api.deleteWebhook();
-        } else if (options.webhookPublicUrl) {
-          const url = `${options.webhookPublicUrl.replace(/\/+$/, '')}/telegram/${options.bot}`;
-          await bot.api.setWebhook(url, {
-            allowed_updates: [...ALLOWED_UPDATES],
-            ...(options.webhookSecret ? { secret_token: options.webhookSecret } : {}),
-          });
-        }
-      } catch (error) {
-        throw explainStartFailure(error, options.bot);
-      }
+      // The "/" menu: the commands the gateway answers, unless the options name others.
+      menu = options.commands ?? info?.commands.map(({ name, description }) => ({ command: name, description: description.slice(0, 256) }));
       if (options.mode === 'webhook' && !options.webhookSecret) {
         logger.warn({ bot: options.bot }, 'telegram: webhook mode without webhookSecret (TELEGRAM_WEBHOOK_SECRET); anyone who finds the URL can post fake updates');
       }
       sink = newSink;
-      if (options.mode === 'polling') {
-        runner = run(bot, { runner: { fetch: { allowed_updates: ALLOWED_UPDATES } } });
-      }
-      logger.info({ bot: options.bot, username: bot.botInfo.username, mode: options.mode }, 'telegram: started');
+      const begin = () => {
+        if (!sink) return;
+        if (options.mode === 'polling') {
+          runner = startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger });
+        }
+        logger.info({ bot: options.bot, username: bot.botInfo.username, mode: options.mode }, 'telegram: started');
+      };
+      // Rejects only when Telegram refuses (e.g. the token); an unreachable Bot API is retried in the background.
+      const connected = await connection.start(begin).catch((error: unknown) => {
+        sink = undefined;
+        throw error;
+      });
+      if (connected) begin();
     },
+    status: () => connection.status(),
     async stop() {
-      if (runner?.isRunning()) await runner.stop();
+      connection.stop();
+      // No getUpdates from here on; updates still being handled stay unconfirmed.
+      const stopping = runner?.isRunning() ? runner.stop() : undefined;
       runner = undefined;
-      await albums.flushAll();
+      await Promise.race([albums.flushAll(), sleep(STOP_GRACE_MS, undefined, { ref: false })]);
+      // Handlers of messages held while Redis is down end when the core gives those messages up
+      // (redeliversOnAcceptFailure): unconfirmed, Telegram redelivers them to the next start.
+      await stopping;
       sink = undefined;
     },
   };

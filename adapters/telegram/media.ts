@@ -7,9 +7,9 @@ import { createReadStream } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { GrammyError, type Api } from 'grammy';
 import { request } from 'undici';
-import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../src/gateway/media/errors.js';
-import { readCapped } from '../../src/gateway/media/read-capped.js';
-import type { AttachmentKind, InboundAttachment } from '../../src/gateway/types.js';
+import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../src/contract.js';
+import { readCapped } from '../../src/contract.js';
+import type { AttachmentKind, InboundAttachment } from '../../src/contract.js';
 import { LOCAL_API_MAX_DOWNLOAD_BYTES, PUBLIC_API_MAX_DOWNLOAD_BYTES } from './capabilities.js';
 
 export const DEFAULT_API_ROOT = 'https://api.telegram.org';

@@ -8,11 +8,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
-import type { Logger } from '../../src/logger.js';
-import { PlatformError, type Button, type ConversationRef, type Outbound, type OutboundMessage, type SentMessage } from '../../src/gateway/types.js';
+import type { Logger } from '../../src/contract.js';
+import { PlatformError, type Button, type ConversationRef, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
 import { parseConversationId } from './conversation.js';
 import { toDraftError, toPlatformError } from './errors.js';
-import { botPacer, type TokenBucket } from './pacing.js';
+import type { TokenBucket } from './pacing.js';
 
 /** Telegram's limit for input_field_placeholder. */
 export const MAX_PLACEHOLDER_LENGTH = 64;
@@ -35,16 +35,12 @@ function replyKeyboard(message: OutboundMessage): ReplyKeyboardMarkup | undefine
 }
 
 export class TelegramOutbound implements Outbound {
-  /** Bot-wide pacing; by default the bucket shared by everything that sends with this bot token. */
-  private readonly pacer: TokenBucket;
-
   constructor(
     private readonly api: Api,
     private readonly logger: Logger,
-    pacer?: TokenBucket,
-  ) {
-    this.pacer = pacer ?? botPacer(api.token);
-  }
+    /** Bot-wide pacing: the adapter instance's own bucket (pacing.ts), shared by all its chats. */
+    private readonly pacer: TokenBucket,
+  ) {}
 
   async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     const { chatId, threadId } = parseConversationId(conversation.id);

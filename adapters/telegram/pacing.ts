@@ -1,6 +1,6 @@
 /**
  * Bot-wide pacing of message calls. Telegram allows about 30 messages per
- * second per bot across all chats (notes/platforms.md §A.2), besides the
+ * second per bot across all chats (docs/platforms.md §A.2), besides the
  * per-chat limits the relay already paces. Past that it answers 429 for
  * everyone, so the adapter spaces its own calls instead of learning it from
  * 429s.
@@ -12,12 +12,17 @@
  * later); a final answer or a reply always books its slot and waits for it, so
  * a burst larger than the pace is delivered late rather than lost.
  *
+ * The bucket belongs to one adapter instance (its factory makes it and hands it to
+ * the TelegramOutbound), not to the process: a gateway serves each bot with one
+ * adapter, and two adapters (two tests, a benchmark beside a test) never share
+ * pacing state by accident, as a process-wide map keyed by token made them do.
+ *
  * Why not @grammyjs/transformer-throttler (Bottleneck)? It queues every call
  * until its turn, intermediate edits included, so a burst of them would delay
  * the finals behind them; and Bottleneck has seen no release since 2019.
  */
 
-/** Telegram's bulk limit: "about 30 messages per second" per bot (bot FAQ, notes §A.2). */
+/** Telegram's bulk limit: "about 30 messages per second" per bot (bot FAQ, docs/platforms.md §A.2). */
 export const BOT_MESSAGES_PER_SECOND = 30;
 
 /**
@@ -77,18 +82,3 @@ export class TokenBucket {
   }
 }
 
-/**
- * One bucket per bot token, shared by every outbound of that bot in this
- * process: the limit is Telegram's per bot, whatever object sends.
- */
-const buckets = new Map<string, TokenBucket>();
-
-/** The bucket of this bot token; `options` apply only when it is created (or to replace it, with `replace`). */
-export function botPacer(token: string, options: PacingOptions & { replace?: boolean } = {}): TokenBucket {
-  let bucket = buckets.get(token);
-  if (!bucket || options.replace) {
-    bucket = new TokenBucket(options);
-    buckets.set(token, bucket);
-  }
-  return bucket;
-}

@@ -1,31 +1,28 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ChatbotSettingsMirror, SessionMap } from '../gateway/index.js';
-import type { ChatbotSettingsEdit, DeleteKeyType, ListingInput, SaleType } from '../upstream/api.js';
+import type { DeleteKeyType, SaleType } from '../upstream/api.js';
+import { gatewayBots, wireSettings } from '../runtime/bots.js';
 import { printJson, withCli } from './context.js';
-
-/** `KEY=VALUE` → typed value: true/false and integers become booleans and numbers. */
-export function parseAssignment(text: string): [string, string | number | boolean] {
-  const eq = text.indexOf('=');
-  if (eq <= 0) throw new Error(`"${text}" is not KEY=VALUE (e.g. WelcomeMessage="Hi there")`);
-  const key = text.slice(0, eq);
-  const raw = text.slice(eq + 1);
-  if (raw === 'true' || raw === 'false') return [key, raw === 'true'];
-  if (/^-?\d+$/.test(raw)) return [key, Number(raw)];
-  return [key, raw];
-}
+import { readListingFile } from './listing-files.js';
+import { parseSettingAssignments } from './setting-assignments.js';
 
 export function registerAdminCommands(program: Command): void {
   const settings = program.command('settings').description("a chatbot's settings (Edit); the gateway keeps a copy since the API cannot read them");
-  settings.command('get').option('--bot <id>').description("print the gateway's copy of the settings").action(async (opts: { bot?: string }) => {
-    await withCli(async (ctx) => printJson(await new ChatbotSettingsMirror(ctx.state, 0).get(ctx.serialNumber(opts.bot))));
+  settings.command('get').option('--bot <id>').description('print the settings the gateway applies (embedded: the service\'s record; hosted: its copy, with the service\'s defaults)').action(async (opts: { bot?: string }) => {
+    await withCli(async (ctx) => {
+      // Read as the running gateway reads them, so what is printed is what it applies.
+      const mirror = new ChatbotSettingsMirror(ctx.state, 0);
+      wireSettings(mirror, { embedded: ctx.upstream.embedded, state: ctx.state, bots: gatewayBots(ctx.config) });
+      printJson(await mirror.get(ctx.serialNumber(opts.bot)));
+    });
   });
   settings.command('set').argument('<assignments...>', 'KEY=VALUE pairs, e.g. WelcomeMessage="Hello" RateLimitCount=5').option('--bot <id>')
     .description('Edit the chatbot at the service, then update the gateway copy').action(async (assignments: string[], opts: { bot?: string }) => {
+      // Checked before anything is opened or sent: a typo never reaches the service.
+      const changes = parseSettingAssignments(assignments);
       await withCli(async (ctx) => {
         const serialNumber = ctx.serialNumber(opts.bot);
-        const changes = Object.fromEntries(assignments.map(parseAssignment));
-        await ctx.client.edit({ serialNumber, ...changes } as ChatbotSettingsEdit);
+        await ctx.client.edit({ serialNumber, ...changes });
         await new ChatbotSettingsMirror(ctx.state, 0).merge(serialNumber, changes);
         process.stdout.write(`Updated ${Object.keys(changes).join(', ')} of ${serialNumber}.\n`);
       });
@@ -41,9 +38,10 @@ export function registerAdminCommands(program: Command): void {
     });
   listings.command('create').argument('<file>', 'a JSON file with one listing (RealEstateCreate fields) or an array of them').option('--bot <id>')
     .action(async (file: string, opts: { bot?: string }) => {
+      // Every listing checked before any is created: a file is created whole or not at all (as far as the service allows).
+      const listings = await readListingFile(file);
       await withCli(async (ctx) => {
-        const parsed = JSON.parse(await readFile(file, 'utf8')) as ListingInput | ListingInput[];
-        for (const listing of Array.isArray(parsed) ? parsed : [parsed]) {
+        for (const listing of listings) {
           const id = await ctx.client.createListing({ ...listing, SerialNumber: ctx.serialNumber(opts.bot) });
           process.stdout.write(`${id}\n`);
         }

@@ -1,22 +1,23 @@
 import type { Command } from 'commander';
 import { createTransport } from 'nodemailer';
-import { request } from 'undici';
-import { loadConfig, type Config } from '../config/index.js';
+import type { Config } from '../config/index.js';
+import type { PlatformModule } from '../contract.js';
+import { configuredPlatforms, loadGatewayConfig, PLATFORMS } from '../runtime/platforms.js';
 import { createStateStore } from '../state/index.js';
-import { openCliContext } from './context.js';
+import { checkUpstream, type UpstreamCheckResult } from './upstream-check.js';
 
-interface Check {
+export interface Check {
   name: string;
-  run(): Promise<string>;
+  /** What was found (a "warn" result: working as set up, but something the operator should know); rejects with what to fix. */
+  run(): Promise<string | UpstreamCheckResult>;
 }
 
-async function telegramCheck(bot: Config['bots'][number]): Promise<string> {
-  const telegram = bot.telegram!;
-  const root = (telegram.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const response = await request(`${root}/bot${telegram.token}/getMe`, { headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const body = (await response.body.json()) as { ok: boolean; result?: { username?: string }; description?: string };
-  if (!body.ok) throw new Error(`Telegram refused the token of bot "${bot.id}" (${body.description ?? response.statusCode}); check TELEGRAM_BOT_TOKEN / bots[].telegram.token`);
-  return `@${body.result?.username ?? '?'} (${telegram.mode})`;
+/** One check per (bot, platform) configured whose module has one, named `<platform>:<bot>`. */
+export function platformChecks(config: Config, platforms: readonly PlatformModule[]): Check[] {
+  return config.bots.flatMap((bot) => configuredPlatforms(bot, platforms).flatMap(({ platform, section }) => {
+    const doctor = platform.doctor?.bind(platform);
+    return doctor ? [{ name: `${platform.name}:${bot.id}`, run: () => doctor(section, bot.id) }] : [];
+  }));
 }
 
 /** Handoff e-mails: connects and greets the SMTP server (and logs in, when the URL has credentials). */
@@ -36,7 +37,7 @@ async function smtpCheck(config: Config): Promise<string> {
   }
 }
 
-function checksFor(config: Config): Check[] {
+function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[] {
   const checks: Check[] = [
     { name: 'configuration', run: async () => `${config.bots.length} bot(s); upstream ${config.upstream.baseUrl ?? 'embedded'}` },
     {
@@ -55,36 +56,23 @@ function checksFor(config: Config): Check[] {
         }
       },
     },
-    {
-      name: 'upstream',
-      run: async () => {
-        if (!config.upstream.baseUrl) return 'embedded Chatbot Service (runs inside `chatbridge start`)';
-        const ctx = await openCliContext();
-        try {
-          const models = await ctx.client.modelList();
-          await ctx.client.getSession(ctx.serialNumber());
-          return `${config.upstream.baseUrl}: ${models.length} models, GetSession works for ${ctx.serialNumber()}`;
-        } finally {
-          await ctx.close();
-        }
-      },
-    },
+    { name: 'upstream', run: () => checkUpstream(config) },
   ];
-  for (const bot of config.bots) {
-    if (bot.telegram) checks.push({ name: `telegram:${bot.id}`, run: () => telegramCheck(bot) });
-  }
+  checks.push(...platformChecks(config, platforms));
   checks.push({ name: 'smtp', run: () => smtpCheck(config) });
   return checks;
 }
 
-/** `chatbridge doctor`: checks config, Redis, the upstream and every platform credential. */
+/** `chatbridge doctor`: checks config, Redis, the upstream (a real GetSession + ClientAsk) and every platform credential. */
 export function registerDoctorCommand(program: Command): void {
-  program.command('doctor').description('check configuration, Redis, the upstream and every platform credential').action(async () => {
-    const config = loadConfig();
+  program.command('doctor').description('check configuration, Redis, the upstream (one real question) and every platform credential').action(async () => {
+    const config = loadGatewayConfig();
     let failed = 0;
-    for (const check of checksFor(config)) {
+    for (const check of checksFor(config, PLATFORMS)) {
       try {
-        process.stdout.write(`ok    ${check.name}: ${await check.run()}\n`);
+        const found = await check.run();
+        const { status, detail } = typeof found === 'string' ? { status: 'ok', detail: found } : found;
+        process.stdout.write(`${status.padEnd(6)}${check.name}: ${detail}\n`);
       } catch (error) {
         failed++;
         process.stdout.write(`FAIL  ${check.name}: ${(error as Error).message}\n`);

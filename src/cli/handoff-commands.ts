@@ -3,12 +3,12 @@
  * the running gateway's admin API (http://127.0.0.1:PORT, ADMIN_TOKEN).
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../config/index.js';
+import { loadGatewayConfig } from '../runtime/platforms.js';
 import { HandoffAdminClient } from '../handoff/admin-client.js';
 import { printJson } from './context.js';
 
 function adminClient(): HandoffAdminClient {
-  const config = loadConfig();
+  const config = loadGatewayConfig();
   if (!config.admin.token) throw new Error('Set ADMIN_TOKEN (admin.token) to the running gateway\'s admin token.');
   return new HandoffAdminClient(`http://127.0.0.1:${config.port}`, config.admin.token);
 }

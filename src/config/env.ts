@@ -1,11 +1,22 @@
 /**
- * Environment variables that override the configuration file (DESIGN.md §7).
- * Bot-level variables apply to the first configured bot.
+ * Environment variables that override the configuration file (docs/architecture.md).
+ * Bot-level variables apply to the first configured bot; each platform module declares
+ * its own (PlatformModule.env), applied to `bots[0].<platform>`.
  */
+import type { PlatformModule } from '../contract.js';
+
 type Coerce = 'string' | 'int' | 'bool';
 
-export const ENV_OVERRIDES: readonly { env: string; path: (string | number)[]; type: Coerce }[] = [
+export interface EnvOverride {
+  env: string;
+  path: (string | number)[];
+  type: Coerce;
+}
+
+/** The core's variables; the platforms' come from their modules (envOverrides). */
+export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'PORT', path: ['port'], type: 'int' },
+  { env: 'HOST', path: ['host'], type: 'string' },
   { env: 'REDIS_URL', path: ['redisUrl'], type: 'string' },
   { env: 'LOG_LEVEL', path: ['logLevel'], type: 'string' },
   { env: 'UPSTREAM_BASE_URL', path: ['upstream', 'baseUrl'], type: 'string' },
@@ -22,18 +33,21 @@ export const ENV_OVERRIDES: readonly { env: string; path: (string | number)[]; t
   { env: 'FFMPEG_PATH', path: ['media', 'ffmpegPath'], type: 'string' },
   { env: 'CHATBRIDGE_CONSOLE', path: ['console'], type: 'string' },
   { env: 'CHATBOT_SERIAL_NUMBER', path: ['bots', 0, 'serialNumber'], type: 'string' },
-  { env: 'TELEGRAM_BOT_TOKEN', path: ['bots', 0, 'telegram', 'token'], type: 'string' },
-  { env: 'TELEGRAM_API_ROOT', path: ['bots', 0, 'telegram', 'apiRoot'], type: 'string' },
-  { env: 'TELEGRAM_MODE', path: ['bots', 0, 'telegram', 'mode'], type: 'string' },
-  { env: 'TELEGRAM_WEBHOOK_SECRET', path: ['bots', 0, 'telegram', 'webhookSecret'], type: 'string' },
-  { env: 'TELEGRAM_WEBHOOK_URL', path: ['bots', 0, 'telegram', 'webhookPublicUrl'], type: 'string' },
-  { env: 'SLACK_BOT_TOKEN', path: ['bots', 0, 'slack', 'botToken'], type: 'string' },
-  { env: 'SLACK_APP_TOKEN', path: ['bots', 0, 'slack', 'appToken'], type: 'string' },
-  { env: 'SLACK_SIGNING_SECRET', path: ['bots', 0, 'slack', 'signingSecret'], type: 'string' },
-  { env: 'SLACK_API_URL', path: ['bots', 0, 'slack', 'apiUrl'], type: 'string' },
-  { env: 'WHATSAPP_ENABLED', path: ['bots', 0, 'whatsapp', 'enabled'], type: 'bool' },
-  { env: 'CHROMIUM_PATH', path: ['bots', 0, 'whatsapp', 'chromiumPath'], type: 'string' },
 ];
+
+/** The core's variables and those of every platform module given, each naming its setting's path. */
+export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[] {
+  const all: EnvOverride[] = [...ENV_OVERRIDES];
+  for (const platform of platforms) {
+    for (const { env, key, type } of platform.env) all.push({ env, path: ['bots', 0, platform.name, key], type });
+  }
+  const seen = new Set<string>();
+  for (const { env } of all) {
+    if (seen.has(env)) throw new Error(`Two settings are read from the environment variable ${env}; rename one in its platform module.`);
+    seen.add(env);
+  }
+  return all;
+}
 
 /** Coerces an env value; a value that cannot be coerced is kept as text so that validation names it. */
 export function coerceEnv(raw: string, type: Coerce): unknown {

@@ -1,3 +1,4 @@
-export { configSchema, type BotConfig, type Config } from './schema.js';
+export { buildConfigSchema, type BotConfig, type Config } from './schema.js';
 export { ConfigError, DEFAULT_CONFIG_FILE, loadConfig, type LoadConfigOptions } from './loader.js';
-export { ENV_OVERRIDES } from './env.js';
+export { ENV_OVERRIDES, envOverrides, type EnvOverride } from './env.js';
+export { configSecrets } from './secrets.js';

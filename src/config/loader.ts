@@ -3,8 +3,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { coerceEnv, ENV_OVERRIDES } from './env.js';
-import { configSchema, type Config } from './schema.js';
+import type { PlatformModule } from '../contract.js';
+import { coerceEnv, envOverrides } from './env.js';
+import { buildConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../../config/default.yaml');
 
@@ -20,21 +21,32 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Defaults to $CHATBRIDGE_CONFIG, then config/default.yaml. */
   file?: string;
+  /**
+   * The platforms whose `bots[].<name>` sections and variables are accepted (the composition
+   * root passes adapters/index.ts; see src/runtime/platforms.ts). A section of a platform not
+   * in the list is refused as an unknown setting.
+   */
+  platforms: readonly PlatformModule[];
 }
 
-export function loadConfig(options: LoadConfigOptions = {}): Config {
+export function loadConfig(options: LoadConfigOptions): Config {
   const env = options.env ?? process.env;
+  const overrides = envOverrides(options.platforms);
   const file = options.file ?? env.CHATBRIDGE_CONFIG ?? DEFAULT_CONFIG_FILE;
   const raw = readYaml(file);
   const fromEnv = new Map<string, string>();
-  for (const { env: name, path, type } of ENV_OVERRIDES) {
+  for (const { env: name, path, type } of overrides) {
     const value = env[name];
     if (value === undefined || value === '') continue;
     setPath(raw, path, coerceEnv(value, type));
     fromEnv.set(path.join('.'), name);
   }
-  const result = configSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(describeIssues(result.error.issues, fromEnv), `${file} + environment`);
+  const result = buildConfigSchema(options.platforms).safeParse(raw);
+  if (!result.success) {
+    // The variable that can set a path, for a hint when a required setting is missing.
+    const settableBy = new Map(overrides.map(({ env: name, path }) => [path.join('.'), name]));
+    throw new ConfigError(describeIssues(result.error.issues, fromEnv, settableBy), `${file} + environment`);
+  }
   return result.data;
 }
 
@@ -76,15 +88,12 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
   });
 }
 
-/** The variable that can set a path, for a hint when a required setting is missing. */
-const ENV_FOR_PATH = new Map(ENV_OVERRIDES.map(({ env, path }) => [path.join('.'), env]));
-
-function describeIssues(issues: z.core.$ZodIssue[], fromEnv: Map<string, string>): string[] {
+function describeIssues(issues: z.core.$ZodIssue[], fromEnv: Map<string, string>, settableBy: Map<string, string>): string[] {
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const envName = fromEnv.get(path);
     const where = envName ? `${envName} (${path || '<root>'})` : path || '<root>';
-    const settable = ENV_FOR_PATH.get(path);
+    const settable = settableBy.get(path);
     const hint = !envName && settable && /received undefined/.test(issue.message) ? ` (set ${settable})` : '';
     return `${where}: ${issue.message}${hint}`;
   });

@@ -1,36 +1,16 @@
 import { z } from 'zod';
+import type { PlatformModule } from '../contract.js';
+import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
 
 /**
- * The whole configuration (DESIGN.md §7). Every setting is documented in
- * config/default.yaml; environment variables override the file (see env.ts).
+ * The whole configuration (docs/architecture.md). Every setting is documented in
+ * config/default.yaml; environment variables override the file (see env.ts). The
+ * platform sections of a bot (`bots[].telegram` …) are each platform module's own
+ * schema: buildConfigSchema(platforms) puts them in.
  */
 
 const url = z.string().url();
 const positiveInt = z.number().int().positive();
-
-const telegramSchema = z.object({
-  token: z.string().regex(/^\d+:[\w-]+$/, 'a BotFather token like 123456:ABC-DEF…'),
-  /** A local Bot API server (also lifts the 20 MB download limit). */
-  apiRoot: url.optional(),
-  localApi: z.boolean().default(false),
-  mode: z.enum(['polling', 'webhook']).default('polling'),
-  /** 1–256 characters of A-Z a-z 0-9 _ - (Telegram's rule for secret_token). */
-  webhookSecret: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, '1–256 characters of A-Z, a-z, 0-9, _ and -').optional(),
-  /** Public HTTPS base URL of this gateway; the webhook is <webhookPublicUrl>/telegram/<bot id>. */
-  webhookPublicUrl: url.optional(),
-}).strict();
-
-const slackSchema = z.object({
-  botToken: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-'),
-  appToken: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
-  signingSecret: z.string().min(1).optional(),
-  apiUrl: url.optional(),
-}).strict();
-
-const whatsappSchema = z.object({
-  enabled: z.boolean().default(false),
-  chromiumPath: z.string().default('/usr/bin/chromium'),
-}).strict();
 
 const settingsSeed = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
@@ -40,16 +20,14 @@ const botSchema = z.object({
   serialNumber: z.string().default(''),
   /** Seed of the gateway's mirror of the chatbot's settings (the API has no read endpoint). */
   settings: settingsSeed.default({}),
-  telegram: telegramSchema.optional(),
-  slack: slackSchema.optional(),
-  whatsapp: whatsappSchema.optional(),
   /** Handoff trigger phrases; matched case- and accent-insensitively. */
   handoffPhrases: z.array(z.string().min(1)).optional(),
 }).strict();
 
-export const configSchema = z.object({
+const coreSchema = z.object({
   port: z.number().int().min(0).max(65535).default(8080),
-  host: z.string().default('0.0.0.0'),
+  // Unset: 127.0.0.1 while the console is open (a local demo), 0.0.0.0 otherwise (webhooks, probes).
+  host: z.string().min(1).optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset = in-memory state (lost on restart, not shared between replicas). */
   redisUrl: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
@@ -69,10 +47,11 @@ export const configSchema = z.object({
     sessionKey: z.string().min(8).optional(),
     seedDemo: z.boolean().default(true),
     engine: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('builtin') }).strict(),
+      // tokensPerSecond: the builtin engine's streaming pace (default like a hosted model; 0 = instant, for benchmarks).
+      z.object({ kind: z.literal('builtin'), tokensPerSecond: z.number().min(0).max(10_000).default(DEFAULT_TOKENS_PER_SECOND) }).strict(),
       z.object({ kind: z.literal('openai'), baseUrl: url, apiKey: z.string().optional(), model: z.string().min(1) }).strict(),
-    ]).default({ kind: 'builtin' }),
-  }).strict().default({ seedDemo: true, engine: { kind: 'builtin' } }),
+    ]).default({ kind: 'builtin', tokensPerSecond: DEFAULT_TOKENS_PER_SECOND }),
+  }).strict().default({ seedDemo: true, engine: { kind: 'builtin', tokensPerSecond: DEFAULT_TOKENS_PER_SECOND } }),
   admin: z.object({
     /** Bearer token of /admin/...; unset = the admin API is disabled. */
     token: z.string().min(16, 'at least 16 characters').optional(),
@@ -99,6 +78,14 @@ export const configSchema = z.object({
     /** Default trigger phrases; bots[].handoffPhrases replaces them per bot. */
     phrases: z.array(z.string().min(1)).default(['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone']),
   }).strict().default({ onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 15, phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'] }),
+  /** The core's delivery policy (src/gateway/policy.ts); unset fields keep its defaults. */
+  gateway: z.object({
+    platformOutageHorizonMs: z.number().int().min(0).optional(),
+    upstreamOutageHorizonMs: z.number().int().min(0).optional(),
+    lockTtlMs: positiveInt.optional(),
+    heartbeatMs: positiveInt.optional(),
+    sweepIntervalMs: positiveInt.optional(),
+  }).strict().default({}),
   media: z.object({
     ffmpegPath: z.string().default('ffmpeg'),
   }).strict().default({ ffmpegPath: 'ffmpeg' }),
@@ -107,5 +94,24 @@ export const configSchema = z.object({
   bots: z.array(botSchema).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]),
 }).strict();
 
-export type Config = z.infer<typeof configSchema>;
-export type BotConfig = Config['bots'][number];
+/** Keys of a bot that are the core's; a platform cannot be named like one. */
+const BOT_KEYS = new Set(Object.keys(botSchema.shape));
+
+/** A bot: the core's settings, and one section per platform it runs (parsed by that platform's schema; the core does not look inside). */
+export type BotConfig = z.infer<typeof botSchema> & { readonly [platform: string]: unknown };
+export type Config = Omit<z.infer<typeof coreSchema>, 'bots'> & { bots: BotConfig[] };
+
+/** The configuration's schema with a `bots[].<name>` section for each platform module given. */
+export function buildConfigSchema(platforms: readonly PlatformModule[]): z.ZodType<Config> {
+  const sections: Record<string, z.ZodOptional<z.ZodType>> = {};
+  for (const platform of platforms) {
+    if (BOT_KEYS.has(platform.name) || Object.hasOwn(sections, platform.name)) {
+      throw new Error(`The platform module "${platform.name}" clashes with a bot setting or another platform of that name; give it another name.`);
+    }
+    sections[platform.name] = platform.configSection.optional();
+  }
+  const bot = botSchema.extend(sections).strict();
+  // The sections are known only at run time, so zod infers them as an index signature of
+  // unknowns: exactly BotConfig's. The cast only restates that.
+  return coreSchema.extend({ bots: z.array(bot).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]) }) as unknown as z.ZodType<Config>;
+}

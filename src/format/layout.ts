@@ -4,7 +4,7 @@
  * What a platform cannot show (links in WhatsApp, formatting inside Slack link
  * text, code inside a Telegram link) is decided here, once.
  */
-import type { TextFormat } from '../gateway/types.js';
+import type { TextFormat } from './formats.js';
 import type { Block, Inline, ListItem, MarkdownDoc } from './ir.js';
 import { BOLD, CODE, ITALIC, QUOTE, STRIKE, hasMark, sameMark, type Mark, type Run } from './styled.js';
 import { inlinePlainText, tableToText } from './table.js';

@@ -2,7 +2,7 @@
  * The public rendering entry points: Markdown (or an already parsed doc) to one
  * platform's text, whole or split into messages within the platform's limit.
  */
-import type { TextFormat } from '../gateway/types.js';
+import type { TextFormat } from './formats.js';
 import type { MarkdownDoc } from './ir.js';
 import { layoutDoc } from './layout.js';
 import { MARKER_STYLES, runsToMarkers } from './marker-formats.js';

@@ -3,7 +3,7 @@
  * text *after* entity parsing (tags are free, `&amp;` is one character), in UTF-16
  * code units; the other platforms count the string as sent.
  */
-import type { TextFormat } from '../gateway/types.js';
+import type { TextFormat } from './formats.js';
 
 const TAG = /<[^>]*>/g;
 const ENTITY = /&(#[0-9]{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,8});/gi;

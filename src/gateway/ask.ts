@@ -1,40 +1,57 @@
 /**
  * The answer step: media prepared and uploaded (with a typing indicator while
- * that takes), ClientAsk streamed, and the answer relayed to the platform.
+ * that takes), ClientAsk streamed, and the answer relayed to the platform. While
+ * the service cannot be reached before the answer starts, the step waits for it
+ * (upstream-wait.ts) and tells the user once; the message stays queued meanwhile.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AskStreamEvent, ClientAskRequest } from '../upstream/api.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { TurnContext } from './context.js';
-import type { GatewayHooks } from './hooks.js';
 import { isMediaRefusal, prepareAttachments, type PreparedMedia } from './media/index.js';
+import { serviceMediaRefusal } from './media/service-refusal.js';
 import type { Step } from './pipeline.js';
 import { relayAnswer, startTyping, type TypingHandle } from './relay/index.js';
+import { resetTurnAttempts } from './poison.js';
 import { replies } from './replies.js';
+import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };
 
-export function askStep(hooks: GatewayHooks): Step {
+export function askStep(): Step {
   return async (ctx) => {
-    const typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation);
+    let typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation);
     let answer: AsyncIterable<AskStreamEvent>;
-    try {
-      const media = await prepareMedia(ctx);
-      if (isMediaRefusal(media)) return await stopThen(typing, () => ctx.reply(media.message));
-      if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0) return await stopThen(typing, () => ctx.reply(replies.nothingToAnswer));
-      answer = await openAnswer(ctx, {
-        content: ctx.inbound.text,
-        ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
-      });
-    } catch (error) {
-      await typing.stop();
-      throw error;
+    for (;;) {
+      try {
+        const media = await prepareMedia(ctx);
+        if (isMediaRefusal(media)) return await stopThen(typing, () => ctx.reply(media.message));
+        if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0) return await stopThen(typing, () => ctx.reply(replies.nothingToAnswer));
+        answer = await openAnswer(ctx, {
+          content: ctx.inbound.text,
+          ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
+        });
+        break;
+      } catch (error) {
+        await typing.stop();
+        if (!(await waitForService(ctx, error))) {
+          // The service refused the files (uploads off there, its own limit): say so, with its reason.
+          const refusal = serviceMediaRefusal(ctx.inbound.attachments, error);
+          if (refusal) return await ctx.reply(refusal);
+          throw error;
+        }
+        typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation);
+      }
     }
 
+    answerStarted.add(ctx);
     const result = await relayAnswer({
       outbound: ctx.outbound,
       capabilities: ctx.capabilities,
       conversation: ctx.conversation,
       isGroup: ctx.inbound.isGroup,
+      // The user asking: a native stream names its recipient (Slack, outside DMs).
+      recipient: ctx.inbound.user,
       answer,
       inflight: ctx.services.inflight,
       logger: ctx.logger,
@@ -43,6 +60,7 @@ export function askStep(hooks: GatewayHooks): Step {
       typing,
       // Removed in the same transaction that takes the message off the queue.
       commitInflightRemoval: (commands) => ctx.later(...commands),
+      platformOutageHorizonMs: ctx.services.policy.platformOutageHorizonMs,
       ...(ctx.answerButtons.length > 0 ? { buttons: ctx.answerButtons } : {}),
     });
     // Cut off (stopping, or the lock moved): the message stays queued and is answered again in full.
@@ -54,8 +72,51 @@ export function askStep(hooks: GatewayHooks): Step {
       seconds: (Date.now() - ctx.startedAt) / 1000,
     });
     ctx.record('bot', result.final.answer);
-    for (const hook of [...hooks.afterAnswer]) await hook(result.final, ctx);
+    // The afterAnswer listeners are told once the pipeline is done (turn.ts).
+    ctx.answer = result.final;
   };
+}
+
+/**
+ * The service could not be reached before the answer started: unless the outage horizon
+ * has passed, the user is told once that the answer will come, and after a backoff the
+ * message is asked again (true). False: give up, the caller reports the failure. Throws
+ * the signal's reason when the turn is cut off meanwhile (it stays queued).
+ */
+async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean> {
+  if (ctx.signal.aborted || !isServiceUnavailable(error)) return false;
+  const wait = await decideUpstreamWait(ctx);
+  if (!wait) return false;
+  waitedForService.add(ctx);
+  ctx.services.observer.upstreamFailed?.(error.operation);
+  // Waiting is not failing: the poison limit counts only turns that were cut off.
+  await resetTurnAttempts(ctx);
+  if (wait.first) {
+    ctx.logger.warn({ err: error, operation: error.operation, kind: error.kind, hint: error.hint }, 'the Chatbot Service is unreachable; the message stays queued and is asked again with backoff');
+    await ctx.reply(replies.upstreamWaiting).catch((replyError: unknown) => ctx.logger.error({ err: replyError }, 'could not tell the user the answer will come'));
+  } else {
+    ctx.logger.info({ err: error, retryInMs: wait.retryAfterMs }, 'the Chatbot Service is still unreachable; the message stays queued');
+  }
+  await sleep(wait.retryAfterMs, undefined, { signal: ctx.signal });
+  return true;
+}
+
+const waitedForService = new WeakSet<TurnContext>();
+
+/** The turn waited for the service at least once (each try was counted in the metrics then). */
+export function hasWaitedForService(ctx: TurnContext): boolean {
+  return waitedForService.has(ctx);
+}
+
+/**
+ * Turns whose answer began streaming. A failure before that (the service down) can be
+ * waited out and the message asked again; a failure after it cut a visible answer short,
+ * and the user is told so at once.
+ */
+const answerStarted = new WeakSet<TurnContext>();
+
+export function hasAnswerStarted(ctx: TurnContext): boolean {
+  return answerStarted.has(ctx);
 }
 
 /** A reply instead of an answer: the typing indicator goes first, so it does not outlive the reply. */

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
-import type { ChatbotServiceApi, ChatbotSettings } from '../upstream/api.js';
+import type { AskFinal, ChatbotServiceApi, ChatbotSettings } from '../upstream/api.js';
 import type { ChatbotSettingsMirror } from './settings.js';
 import type { GatewayObserver } from './observer.js';
 import type { GatewayPolicy } from './policy.js';
@@ -14,7 +14,7 @@ import type { InflightRecorder } from './relay/inflight.js';
 import { sendReply, type ReplyExtras } from './reply.js';
 import type { SessionMap } from './sessions.js';
 import type { TranscriptEntry, TranscriptRole, TranscriptStore } from './transcript.js';
-import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from './types.js';
+import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../contract.js';
 
 /** A configured bot: which chatbot of the service answers its conversations. */
 export interface GatewayBot {
@@ -43,8 +43,8 @@ export interface TurnContext {
   readonly startedAt: number;
   readonly conversation: ConversationRef;
   readonly bot: GatewayBot;
+  /** The adapter's outbound for this conversation (`outboundIn`): e.g. no drafts in a Telegram group. */
   readonly outbound: Outbound;
-  /** Resolved for this conversation (`adapter.capabilitiesFor`), e.g. no drafts in a group. */
   readonly capabilities: Capabilities;
   readonly logger: Logger;
   /** Aborted when the gateway stops or loses the conversation's lock. */
@@ -54,10 +54,12 @@ export interface TurnContext {
   readonly prefetched: { session?: string | null };
   /** The service session, once the session step ran. */
   sessionId?: number;
-  /** Buttons to attach to the answer (a hook may add "Talk to a person"). */
+  /** Buttons to attach to the answer (a feature's step may add "Talk to a person"). */
   readonly answerButtons: Button[];
   /** True once an answer was delivered (counts toward MessageLimit, clears the failure count). */
   answered: boolean;
+  /** The service's final answer, once delivered (for the afterAnswer listeners, told after the pipeline). */
+  answer?: AskFinal;
   /** The chatbot's settings (mirror, cached in-process). */
   settings(): Promise<ChatbotSettings>;
   /** Renders Markdown for the platform, sends it, and records it in the transcript as the bot's. */
@@ -91,6 +93,7 @@ export class Turn implements TurnContext {
   readonly answerButtons: Button[] = [];
   sessionId?: number;
   answered = false;
+  answer?: AskFinal;
   private readonly entries: TranscriptEntry[] = [];
   private readonly commands: AtomicCommand[] = [];
 
@@ -114,7 +117,9 @@ export class Turn implements TurnContext {
 
   async reply(markdown: string, extras?: ReplyExtras): Promise<void> {
     this.record('bot', markdown);
-    await sendReply(this.outbound, this.capabilities, this.conversation, markdown, extras, this.signal);
+    await sendReply(this.outbound, this.capabilities, this.conversation, markdown, extras, this.signal, {
+      outageHorizonMs: this.services.policy.platformOutageHorizonMs,
+    });
   }
 
   record(role: TranscriptRole, text: string, extra: Pick<TranscriptEntry, 'attachments' | 'user'> = {}): void {

@@ -10,7 +10,7 @@ import { conversationMember, parseConversationMember } from './keys.js';
 import type { GatewayPolicy } from './policy.js';
 import type { ConversationQueue } from './queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
-import type { ConversationRef } from './types.js';
+import type { ConversationRef } from '../contract.js';
 
 /** What answering one message produced: writes to make with its removal, or nothing when it was cut off. */
 export type HandleResult = { outcome: 'done'; writes: AtomicCommand[] } | { outcome: 'aborted' };
@@ -37,6 +37,11 @@ export interface DrainsOptions {
   serves(conversation: ConversationRef): boolean;
   /** Called once a queued message is removed (answered or unreadable). */
   settled?(message: QueuedMessage | null): void;
+  /**
+   * Called holding a freshly claimed lock, before the first head is answered: whoever held
+   * the conversation before is gone, and what it left half-shown is resolved first.
+   */
+  beforeDrain?(conversation: ConversationRef): Promise<void>;
 }
 
 export class Drains {
@@ -55,9 +60,12 @@ export class Drains {
     const member = conversationMember(conversation);
     const abort = new AbortController();
     const drain: ActiveDrain = { abort, done: Promise.resolve() };
+    // A drain of this conversation still ending (it lost the lock, or just released it) finishes
+    // first, so that what it leaves on screen is settled before this one resolves it.
+    const previous = this.active.get(member)?.done ?? Promise.resolve();
     // Only this drain's own entry is removed: a new drain of the same conversation may have started
     // between this one's last advance (which released the lock) and its end.
-    drain.done = this.loop(conversation, claim, abort).finally(() => {
+    drain.done = previous.then(() => this.loop(conversation, claim, abort)).finally(() => {
       if (this.active.get(member) === drain) this.active.delete(member);
     });
     this.active.set(member, drain);
@@ -125,6 +133,9 @@ export class Drains {
     heartbeat.unref();
     let head: string | null = claim.head;
     try {
+      if (this.options.beforeDrain && head !== null) {
+        await this.options.beforeDrain(conversation).catch((error: unknown) => log.warn({ err: error }, 'could not resolve the answers the previous holder left'));
+      }
       while (head !== null) {
         if (this.stopping || abort.signal.aborted) break;
         const message = parseQueuedMessage(head);

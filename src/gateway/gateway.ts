@@ -1,35 +1,42 @@
 /**
- * createGateway: the platform-neutral core wired together. Adapters hand their
- * messages to `sink.accept`, which queues them durably (deduped, capped); the
- * process holding a conversation's lock answers its queue in order through the
- * pipeline: record → beforeCommands hooks → commands → beforeAsk hooks → limits → session → media, ask
- * and relay. See queue.ts for how order and delivery hold across processes.
+ * createGateway: the platform-neutral core put together from its pieces.
+ * Adapters hand their messages to the Intake (intake.ts), which queues them
+ * durably (deduped, capped) and starts draining a conversation whose lock it
+ * claimed; the Drains (drains.ts) answer each conversation's queue in order in
+ * the process holding its lock, one TurnRunner run (turn-runner.ts) per message,
+ * through the pipeline (pipeline.ts):
+ *   record → beforeCommands → commands → beforeAsk → limits → session → ask
+ * and then the turn's events (events.ts). See queue.ts for how order and
+ * delivery hold across processes.
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import type { ChatbotServiceApi } from '../upstream/api.js';
+import { AdapterLifecycle } from './adapter-lifecycle.js';
 import { askStep } from './ask.js';
 import { helpCommand, resetCommand, startCommand } from './commands/builtin.js';
 import { listingsAction, listingsCommand } from './commands/listings.js';
 import { CommandRegistry, commandStep } from './commands/registry.js';
-import { Turn, type GatewayBot, type GatewayServices } from './context.js';
-import { Drains, type HandleResult } from './drains.js';
-import { beforeAskStep, beforeCommandsStep, createHooks, type GatewayHooks, type HookRegistry } from './hooks.js';
+import type { GatewayBot, GatewayServices } from './context.js';
+import { Drains } from './drains.js';
+import { TurnEvents, type TurnEventSource } from './events.js';
+import { Intake } from './intake.js';
 import { limitsStep } from './limits.js';
 import type { GatewayObserver } from './observer.js';
-import { compose } from './pipeline.js';
+import { Pipeline, type PipelineSteps } from './pipeline.js';
 import { resolvePolicy, type GatewayPolicy } from './policy.js';
 import { ConversationQueue } from './queue.js';
-import { LocalAttachments, toQueuedMessage, type QueuedMessage } from './queued-message.js';
-import { InflightRecorder, recoverInterruptedAnswers } from './relay/index.js';
-import { replies } from './replies.js';
-import { sendReply, type ReplyExtras } from './reply.js';
-import { SessionMap, sessionStep } from './sessions.js';
+import { LocalAttachments } from './queued-message.js';
+import { InflightRecorder, recoverConversation, recoverInterruptedAnswers } from './relay/index.js';
+import { OUT_OF_TURN_REPLY_RETRY, sendReply, type ReplyExtras } from './reply.js';
+import { AdapterRoutes, notServedError } from './routes.js';
+import { sessionStep } from './session-step.js';
+import { SessionMap } from './sessions.js';
 import { ChatbotSettingsMirror } from './settings.js';
 import { TranscriptStore, type TranscriptRole } from './transcript.js';
-import { describeAttachment, recordMessageStep, runTurn } from './turn.js';
-import type { Adapter, Capabilities, ConversationRef, Inbound, InboundSink, Outbound } from './types.js';
+import { recordMessageStep } from './turn.js';
+import { TurnRunner } from './turn-runner.js';
+import type { Adapter, Capabilities, ConversationRef, InboundSink, Outbound } from '../contract.js';
 
 export interface GatewayOptions {
   state: StateStore;
@@ -43,8 +50,6 @@ export interface GatewayOptions {
   ffmpegPath?: string;
   /** Told what the core does, for metrics. */
   observer?: GatewayObserver;
-  /** Hooks registered from the start (more can be added with `gateway.hooks`). */
-  hooks?: Partial<GatewayHooks>;
 }
 
 export interface Gateway {
@@ -56,7 +61,10 @@ export interface Gateway {
   stop(): Promise<void>;
   /** Register more commands (`/human`) and button actions. */
   readonly commands: CommandRegistry;
-  readonly hooks: HookRegistry;
+  /** Add a step at a position of every turn's pipeline (e.g. at beforeCommands: a paused conversation gets nothing). */
+  readonly pipeline: PipelineSteps;
+  /** Be told of each turn's answer, and of each failure of the Chatbot Service. */
+  readonly events: TurnEventSource;
   readonly settings: ChatbotSettingsMirror;
   readonly transcript: TranscriptStore;
   readonly sessions: SessionMap;
@@ -69,20 +77,10 @@ export interface Gateway {
   sweep(): Promise<number>;
 }
 
-const routeKey = (bot: string, platform: string) => JSON.stringify([bot, platform]);
-
 export function createGateway(options: GatewayOptions): Gateway {
   const { state, upstream, logger } = options;
   const policy = resolvePolicy(options.policy);
-  const bots = new Map(options.bots.map((bot) => [bot.id, bot]));
-  const adapters = new Map<string, Adapter>();
-  for (const adapter of options.adapters) {
-    const bot = bots.get(adapter.bot);
-    if (!bot) throw new Error(`Adapter "${adapter.platform}" serves bot "${adapter.bot}", which is not in bots[]; add it with its serialNumber.`);
-    adapters.set(routeKey(adapter.bot, adapter.platform), adapter);
-  }
-  const adapterOf = (conversation: ConversationRef) => adapters.get(routeKey(conversation.bot, conversation.platform));
-
+  const routes = new AdapterRoutes(options.bots, options.adapters);
   const services: GatewayServices = {
     state,
     upstream,
@@ -94,100 +92,27 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}),
     observer: options.observer ?? {},
   };
-  const { hooks, registry: hookRegistry } = createHooks(options.hooks);
-  const commands = new CommandRegistry();
-  commands.register(startCommand);
-  commands.register(helpCommand(commands));
-  commands.register(resetCommand);
-  commands.register(listingsCommand);
-  commands.registerAction(listingsAction);
-
-  const pipeline = compose([
-    recordMessageStep(), beforeCommandsStep(hooks), commandStep(commands), beforeAskStep(hooks), limitsStep(), sessionStep(), askStep(hooks),
-  ]);
-  const origin = randomUUID();
+  const commands = builtinCommands();
+  const pipeline = corePipeline(commands);
+  const events = new TurnEvents();
   const local = new LocalAttachments();
   const queue = new ConversationQueue(state, policy);
+  const outboundFor = (conversation: ConversationRef, isGroup = false) => routes.outboundFor(conversation, isGroup);
 
-  const outboundFor = (conversation: ConversationRef, isGroup = false) => {
-    const adapter = adapterOf(conversation);
-    if (!adapter) return undefined;
-    return { outbound: adapter.outbound, capabilities: adapter.capabilitiesFor?.(conversation, isGroup) ?? adapter.capabilities };
-  };
-
-  async function handle(message: QueuedMessage, signal: AbortSignal): Promise<HandleResult> {
-    // The serving adapter rebuilds attachments accepted by another process from their refs.
-    const adapter = adapterOf(message.inbound.conversation);
-    const inbound = local.restore(message, adapter);
-    const conversation = inbound.conversation;
-    const bot = bots.get(conversation.bot);
-    const turnLogger = logger.child({ conversation: `${conversation.bot}:${conversation.platform}:${conversation.id}`, message: inbound.platformMessageId });
-    if (!adapter || !bot) {
-      turnLogger.error('no adapter serves this conversation here any more; the message is dropped');
-      return { outcome: 'done', writes: [] };
-    }
-    const turn = new Turn({
-      inbound, bot, outbound: adapter.outbound, logger: turnLogger, signal, services,
-      capabilities: adapter.capabilitiesFor?.(conversation, inbound.isGroup) ?? adapter.capabilities,
-    });
-    const outcome = await runTurn(turn, pipeline, hooks);
-    return outcome === 'aborted' ? { outcome } : { outcome, writes: turn.pendingWrites() };
-  }
-
+  const runner = new TurnRunner({ routes, local, pipeline, events, services, logger });
   const drains = new Drains({
-    queue, policy, logger, handle,
-    serves: (conversation) => adapterOf(conversation) !== undefined && bots.has(conversation.bot),
+    queue, policy, logger,
+    handle: (message, signal) => runner.run(message, signal),
+    serves: (conversation) => routes.serves(conversation),
     settled: (message) => message && local.forget(message.id),
-  });
-  let stopping = false;
-  let sweepTimer: NodeJS.Timeout | undefined;
-
-  async function refuseFullQueue(inbound: Inbound, waiting: number): Promise<void> {
-    const target = outboundFor(inbound.conversation, inbound.isGroup);
-    if (!target) return;
-    const text = replies.queueFull(waiting);
-    const attachments = inbound.attachments.map(describeAttachment);
-    await services.transcript.append(
-      inbound.conversation,
-      { at: Date.now(), role: 'user', text: inbound.text, user: inbound.user, ...(attachments.length ? { attachments } : {}) },
-      { at: Date.now(), role: 'bot', text },
-    );
-    await sendReply(target.outbound, target.capabilities, inbound.conversation, text);
-  }
-
-  const sink: InboundSink = {
-    async accept(inbound) {
-      const { conversation } = inbound;
-      if (!adapterOf(conversation) || !bots.has(conversation.bot)) {
-        throw new Error(`No adapter for bot "${conversation.bot}" on "${conversation.platform}" is registered with this gateway.`);
-      }
-      if (!inbound.addressed) {
-        logger.debug({ conversation }, 'ignoring a group message not addressed to the bot');
-        return;
-      }
-      const message = toQueuedMessage(inbound, randomUUID(), origin, Date.now());
-      // Kept before the offer: a drain may start on this message before offer() returns here.
-      local.keep(message.id, inbound.attachments);
-      const result = await queue.offer(conversation, inbound.platformMessageId, JSON.stringify(message)).catch((error: unknown) => {
-        local.forget(message.id);
-        throw error;
-      });
-      if (result.outcome !== 'queued') local.forget(message.id);
-      if (result.outcome === 'duplicate') {
-        logger.debug({ conversation, platformMessageId: inbound.platformMessageId }, 'dropping a redelivered message');
-        return;
-      }
-      if (result.outcome === 'full') {
-        logger.info({ conversation, waiting: result.length }, 'conversation queue is full; asking the user to wait');
-        await refuseFullQueue(inbound, result.length).catch((error: unknown) => logger.warn({ err: error }, 'could not send the queue-full reply'));
-        return;
-      }
-      services.observer.accepted?.(conversation);
-      if (!result.claim) return;
-      if (stopping) await queue.release(conversation, result.claim.token);
-      else drains.run(conversation, result.claim);
+    // The note on a half-shown answer comes before the answer given again.
+    beforeDrain: async (conversation) => {
+      await recoverConversation({ state, outboundFor: (c) => outboundFor(c), logger }, conversation);
     },
-  };
+  });
+  const intake = new Intake({ routes, queue, drains, local, transcript: services.transcript, observer: services.observer, logger });
+  const lifecycle = new AdapterLifecycle(routes.all(), logger);
+  let sweepTimer: NodeJS.Timeout | undefined;
 
   async function periodic(): Promise<void> {
     await recoverInterruptedAnswers({ state, outboundFor: (conversation) => outboundFor(conversation), logger })
@@ -196,9 +121,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   return {
-    sink,
+    sink: intake,
     commands,
-    hooks: hookRegistry,
+    pipeline,
+    events,
     settings: services.settings,
     transcript: services.transcript,
     sessions: services.sessions,
@@ -207,27 +133,46 @@ export function createGateway(options: GatewayOptions): Gateway {
     sweep: () => drains.sweep(),
     async say(conversation, markdown, { role = 'bot', isGroup = false, ...extras } = {}) {
       const target = outboundFor(conversation, isGroup);
-      if (!target) throw new Error(`No adapter for bot "${conversation.bot}" on "${conversation.platform}" is registered with this gateway.`);
-      await sendReply(target.outbound, target.capabilities, conversation, markdown, extras);
+      if (!target) throw notServedError(conversation);
+      await sendReply(target.outbound, target.capabilities, conversation, markdown, extras, undefined, OUT_OF_TURN_REPLY_RETRY);
       await services.transcript.append(conversation, { at: Date.now(), role, text: markdown });
     },
     async start() {
-      stopping = false;
+      intake.open();
       drains.resume();
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
-      const menu = commands.list().map(({ name, description }) => ({ name, description }));
-      for (const adapter of adapters.values()) await adapter.start(sink, { commands: menu });
+      await lifecycle.start(intake, { commands: commands.list().map(({ name, description }) => ({ name, description })) });
       await periodic();
       sweepTimer = setInterval(() => void periodic(), policy.sweepIntervalMs);
       sweepTimer.unref();
     },
     async stop() {
-      stopping = true;
+      intake.close();
       clearInterval(sweepTimer);
-      for (const adapter of adapters.values()) {
-        await adapter.stop().catch((error: unknown) => logger.warn({ err: error, platform: adapter.platform }, 'stopping an adapter failed'));
-      }
+      await lifecycle.stop();
       await drains.stop(policy.stopGraceMs);
     },
   };
+}
+
+/** The commands and button actions every bot answers; features register more on `gateway.commands`. */
+function builtinCommands(): CommandRegistry {
+  const commands = new CommandRegistry();
+  commands.register(startCommand);
+  commands.register(helpCommand(commands));
+  commands.register(resetCommand);
+  commands.register(listingsCommand);
+  commands.registerAction(listingsAction);
+  return commands;
+}
+
+/** The core's own steps at their positions; features add theirs with `gateway.pipeline.use`. */
+function corePipeline(commands: CommandRegistry): Pipeline {
+  const pipeline = new Pipeline();
+  pipeline.use('record', recordMessageStep());
+  pipeline.use('commands', commandStep(commands));
+  pipeline.use('limits', limitsStep());
+  pipeline.use('session', sessionStep());
+  pipeline.use('ask', askStep());
+  return pipeline;
 }

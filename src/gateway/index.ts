@@ -4,8 +4,8 @@ export type { GatewayObserver } from './observer.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './context.js';
 export { CommandRegistry, parseCommand, type ButtonAction, type Command } from './commands/registry.js';
 export { splitSuggestions } from './commands/builtin.js';
-export type { AfterAnswerHook, BeforeAskHook, BeforeCommandsHook, GatewayHooks, HookRegistry, UpstreamFailure, UpstreamFailureHook } from './hooks.js';
-export { compose, type Next, type Step } from './pipeline.js';
+export type { AfterAnswerListener, TurnEvent, TurnEventMap, TurnEventSource, TurnListener, UpstreamFailure, UpstreamFailureListener } from './events.js';
+export { compose, PIPELINE_POSITIONS, type Next, type PipelinePosition, type PipelineSteps, type Step } from './pipeline.js';
 export { DEFAULT_GATEWAY_POLICY, resolvePolicy, type GatewayPolicy } from './policy.js';
 export { gatewayKeys } from './keys.js';
 export { ChatbotSettingsMirror } from './settings.js';
@@ -14,4 +14,4 @@ export { TranscriptStore, type TranscriptEntry, type TranscriptRole } from './tr
 export { replies } from './replies.js';
 export { sendReply, type ReplyExtras } from './reply.js';
 export { describeAttachment, FAILURE_COUNT_TTL_MS } from './turn.js';
-export * from './types.js';
+export * from '../contract.js';

@@ -3,7 +3,7 @@
  * prefix). One place, so the README's key table and the code cannot drift.
  */
 import type { ConversationQueueKeys } from '../state/index.js';
-import type { ConversationRef } from './types.js';
+import type { ConversationRef } from '../contract.js';
 
 const conv = (c: ConversationRef) => `${c.bot}:${c.platform}:${c.id}`;
 
@@ -26,6 +26,10 @@ export const gatewayKeys = {
   transcript: (c: ConversationRef) => `transcript:${conv(c)}`,
   /** Consecutive upstream failures of a conversation; deleted by the next answer. */
   failures: (c: ConversationRef) => `failures:${conv(c)}`,
+  /** Turns started for one queued message (cut off or not); deleted when it leaves the queue (poison limit). */
+  attempts: (c: ConversationRef, platformMessageId: string) => `attempts:${conv(c)}:${platformMessageId}`,
+  /** JSON: the queued message waiting for the Chatbot Service to come back, since when, tries so far. */
+  upstreamWait: (c: ConversationRef) => `upstream-wait:${conv(c)}`,
   /** Hash mirror of a chatbot's settings, one field per setting, values JSON-encoded. */
   settings: (serialNumber: string) => `settings:${serialNumber}`,
 };

@@ -2,7 +2,7 @@
  * What the core reports as it works, for metrics (Prometheus in the runtime) or
  * anything else that counts. Every callback is optional and must not throw.
  */
-import type { ConversationRef } from './types.js';
+import type { ConversationRef } from '../contract.js';
 
 export interface GatewayObserver {
   /** A user message was queued (after dedupe and the queue cap). */

@@ -24,6 +24,16 @@ export interface GatewayPolicy {
   stopGraceMs: number;
   /** Listings shown per page by /listings. */
   listingsPageSize: number;
+  /**
+   * How long a final answer or a reply is retried while the platform is unreachable
+   * (network error, 5xx); the message stays queued meanwhile. Past it, the reply is dropped.
+   */
+  platformOutageHorizonMs: number;
+  /**
+   * How long a message waits in its queue, retried with backoff, while the Chatbot Service
+   * is unreachable (a transient failure before the answer started). 0 = apologise at once.
+   */
+  upstreamOutageHorizonMs: number;
 }
 
 /**
@@ -65,6 +75,16 @@ export const STOP_GRACE_MS = 10_000;
 /** Five listings fit in one Telegram message (4096 characters) with their details. */
 export const LISTINGS_PAGE_SIZE = 5;
 
+/**
+ * An hour: Telegram's own outages and a gateway host's network trouble usually
+ * last minutes; an answer delivered an hour late is still worth having, later
+ * than that the user has moved on (and the conversation's queue waits behind it).
+ */
+export const PLATFORM_OUTAGE_HORIZON_MS = 60 * 60_000;
+
+/** An hour, for the same reason: the user was told the answer will come, and it still matters then. */
+export const UPSTREAM_OUTAGE_HORIZON_MS = 60 * 60_000;
+
 export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   dedupeTtlMs: DEDUPE_TTL_MS,
   lockTtlMs: LOCK_TTL_MS,
@@ -76,6 +96,8 @@ export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   settingsCacheMs: SETTINGS_CACHE_MS,
   stopGraceMs: STOP_GRACE_MS,
   listingsPageSize: LISTINGS_PAGE_SIZE,
+  platformOutageHorizonMs: PLATFORM_OUTAGE_HORIZON_MS,
+  upstreamOutageHorizonMs: UPSTREAM_OUTAGE_HORIZON_MS,
 });
 
 export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPolicy {
@@ -85,6 +107,9 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
       `Gateway policy: heartbeatMs (${policy.heartbeatMs}) must be shorter than lockTtlMs (${policy.lockTtlMs}), ` +
         'or a conversation lock expires while its answer is still being written; use about a third of lockTtlMs.',
     );
+  }
+  for (const name of ['platformOutageHorizonMs', 'upstreamOutageHorizonMs'] as const) {
+    if (!(policy[name] >= 0)) throw new Error(`Gateway policy: ${name} must be 0 or more milliseconds (got ${policy[name]}).`);
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);
   return policy;

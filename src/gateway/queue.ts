@@ -1,5 +1,5 @@
 /**
- * The conversation queue (DESIGN.md §2): a FIFO in Redis per conversation and a
+ * The conversation queue (docs/architecture.md §2): a FIFO in Redis per conversation and a
  * lock, so one answer at a time per conversation across every gateway process.
  *
  * - accept: one atomic step dedupes the platform message id, refuses beyond the
@@ -17,7 +17,7 @@ import type { ConversationQueueKeys, QueueAdvanceResult, QueueClaim, QueueOfferR
 import type { AtomicCommand } from '../state/index.js';
 import { gatewayKeys, queueKeys } from './keys.js';
 import type { GatewayPolicy } from './policy.js';
-import type { ConversationRef } from './types.js';
+import type { ConversationRef } from '../contract.js';
 
 export class ConversationQueue {
   constructor(

@@ -7,7 +7,7 @@
  * from which the serving adapter rebuilds the download (`Adapter.restoreAttachment`).
  */
 import { AttachmentUnavailableError } from './media/index.js';
-import type { Adapter, Inbound, InboundAttachment } from './types.js';
+import type { Adapter, Inbound, InboundAttachment } from '../contract.js';
 
 type AttachmentInfo = Omit<InboundAttachment, 'fetch'>;
 

@@ -1,12 +1,16 @@
 /**
  * Sends one reply of the gateway's own (a command's output, a refusal, an
  * apology): Markdown rendered for the platform and split within its limit, the
- * buttons and suggestions on the last message. A 429 is waited out a few times
- * (bounded), since such a reply is the only thing the user will see.
+ * buttons and suggestions on the last message. Such a reply is the only thing
+ * the user will see, so it gets the guarantees of a final answer
+ * (platform-retry.ts): a 429 waits retry_after, an unreachable platform is
+ * tried again with backoff up to the outage horizon.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { renderChunks, renderMarkdown } from '../format/index.js';
-import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from './types.js';
+import { retryPlatformCall, type PlatformRetryPolicy } from './platform-retry.js';
+import { PLATFORM_OUTAGE_HORIZON_MS } from './policy.js';
+import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS } from './relay/policy.js';
+import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../contract.js';
 
 export interface ReplyExtras {
   /** Dropped when the platform has no buttons: say in the text how to do without them. */
@@ -15,12 +19,22 @@ export interface ReplyExtras {
   inputPlaceholder?: string;
 }
 
-/** Tries of one send while the platform answers 429 (the first included). */
-export const REPLY_SEND_ATTEMPTS = 3;
-/** The longest retry_after we wait for a reply; a longer one fails the send. */
-export const REPLY_MAX_RETRY_WAIT_MS = 30_000;
-/** A 429 without retry_after: Telegram's usual pause for one chat. */
-const DEFAULT_RETRY_AFTER_MS = 1_000;
+/**
+ * A reply is a new message, like the last resort of a final answer, and nothing
+ * comes after it: it honours retry_after as long as that last resort does.
+ */
+export const REPLY_RETRY_POLICY: Readonly<PlatformRetryPolicy> = Object.freeze({
+  rateLimitAttempts: LAST_RESORT_ATTEMPTS,
+  rateLimitBudgetMs: LAST_RESORT_BUDGET_MS,
+  outageHorizonMs: PLATFORM_OUTAGE_HORIZON_MS,
+});
+
+/**
+ * Outside a turn (an operator's message, the queue-full refusal) someone waits on the
+ * call (an admin request, the adapter handing over an update): the platform gets a
+ * minute to come back, and then the caller hears of the failure instead.
+ */
+export const OUT_OF_TURN_REPLY_RETRY: Readonly<Partial<PlatformRetryPolicy>> = Object.freeze({ outageHorizonMs: 60_000 });
 
 export async function sendReply(
   outbound: Outbound,
@@ -29,7 +43,10 @@ export async function sendReply(
   markdown: string,
   extras: ReplyExtras = {},
   signal?: AbortSignal,
+  /** Overrides of REPLY_RETRY_POLICY, e.g. the configured outage horizon, or a short one outside a turn. */
+  retry: Partial<PlatformRetryPolicy> = {},
 ): Promise<SentMessage[]> {
+  const policy = { ...REPLY_RETRY_POLICY, ...retry };
   const chunks = renderChunks(markdown, capabilities.format, capabilities.maxMessageLength);
   if (chunks.length === 0) chunks.push(renderMarkdown(markdown, 'plain') || '…');
   const sent: SentMessage[] = [];
@@ -41,19 +58,7 @@ export async function sendReply(
       ...(last && extras.suggestions?.length ? { suggestions: extras.suggestions } : {}),
       ...(last && extras.inputPlaceholder ? { inputPlaceholder: extras.inputPlaceholder } : {}),
     };
-    sent.push(await sendWithRetries(() => outbound.send(conversation, message), signal));
+    sent.push(await retryPlatformCall(() => outbound.send(conversation, message), { policy, signal }));
   }
   return sent;
-}
-
-async function sendWithRetries<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await send();
-    } catch (error) {
-      const waitMs = error instanceof PlatformError && error.kind === 'rate-limited' ? (error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS) : null;
-      if (waitMs === null || attempt >= REPLY_SEND_ATTEMPTS || waitMs > REPLY_MAX_RETRY_WAIT_MS || signal?.aborted) throw error;
-      await sleep(waitMs, undefined, signal ? { signal } : {});
-    }
-  }
 }

@@ -7,8 +7,7 @@
 import type { StateStore } from '../state/index.js';
 import type { ChatbotServiceApi, CallOptions } from '../upstream/api.js';
 import { gatewayKeys } from './keys.js';
-import type { Step } from './pipeline.js';
-import type { ConversationRef } from './types.js';
+import type { ConversationRef } from '../contract.js';
 
 export class SessionMap {
   constructor(
@@ -42,13 +41,4 @@ function parseSessionId(raw: string | null | undefined): number | null {
   if (raw === null || raw === undefined) return null;
   const id = Number(raw);
   return Number.isSafeInteger(id) ? id : null;
-}
-
-/** The session step: the conversation's service session, made with GetSession on first contact. */
-export function sessionStep(): Step {
-  return async (ctx, next) => {
-    const { sessions } = ctx.services;
-    ctx.sessionId = await sessions.ensure(ctx.conversation, ctx.bot.serialNumber, ctx.prefetched.session, { signal: ctx.signal });
-    await next();
-  };
 }

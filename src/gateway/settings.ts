@@ -4,12 +4,23 @@
  * with from the configuration) under `settings:<serialNumber>`: a hash with one
  * field per setting, so that two concurrent merges of different fields both land
  * (no read-modify-write). Whoever calls Edit calls `merge` with the same fields.
+ *
+ * Two things keep the copy from disagreeing with the service:
+ * - a chatbot whose settings can be read where they live (the embedded service,
+ *   wired by the composition root with `readFrom`) is read there, not copied;
+ * - a setting the copy does not know takes the service's documented default
+ *   (`withDefaults`), not "off".
  */
 import type { ChatbotSettings } from '../upstream/api.js';
 import type { StateStore } from '../state/index.js';
 import { gatewayKeys } from './keys.js';
 
+/** Reads a chatbot's effective settings where they live; null when it has none (removed). */
+export type SettingsSource = (serialNumber: string) => Promise<ChatbotSettings | null>;
+
 export class ChatbotSettingsMirror {
+  private readonly sources = new Map<string, SettingsSource>();
+  private defaults: ChatbotSettings = {};
   private readonly cache = new Map<string, { settings: ChatbotSettings; until: number }>();
   private readonly reading = new Map<string, Promise<ChatbotSettings>>();
   /** Bumped by every local merge. */
@@ -21,7 +32,25 @@ export class ChatbotSettingsMirror {
     private readonly cacheMs: number,
   ) {}
 
-  /** The mirrored settings; an empty object when none are known. */
+  /** The settings a chatbot has when the copy does not say (the service's documented defaults). */
+  withDefaults(defaults: ChatbotSettings): this {
+    this.defaults = { ...defaults };
+    this.cache.clear();
+    return this;
+  }
+
+  /**
+   * Reads this chatbot's settings from `source` instead of the copy (the embedded
+   * service's own record: no copy that can drift). The copy is still read when the
+   * source has no record of the chatbot.
+   */
+  readFrom(serialNumber: string, source: SettingsSource): this {
+    this.sources.set(serialNumber, source);
+    this.cache.delete(serialNumber);
+    return this;
+  }
+
+  /** The chatbot's settings: from its source, else the copy over the defaults; an empty object when none are known. */
   async get(serialNumber: string): Promise<ChatbotSettings> {
     const cached = this.cache.get(serialNumber);
     if (cached && cached.until > Date.now()) return cached.settings;
@@ -29,7 +58,7 @@ export class ChatbotSettingsMirror {
     let pending = this.reading.get(serialNumber);
     if (!pending) {
       const generation = this.generation;
-      pending = this.state.hashGetAll(gatewayKeys.settings(serialNumber)).then(decode).finally(() => this.reading.delete(serialNumber));
+      pending = this.read(serialNumber).finally(() => this.reading.delete(serialNumber));
       this.reading.set(serialNumber, pending);
       const settings = await pending;
       // A merge while reading made this read stale: do not cache it.
@@ -37,6 +66,12 @@ export class ChatbotSettingsMirror {
       return settings;
     }
     return pending;
+  }
+
+  private async read(serialNumber: string): Promise<ChatbotSettings> {
+    const fromSource = await this.sources.get(serialNumber)?.(serialNumber);
+    if (fromSource) return fromSource;
+    return { ...this.defaults, ...decode(await this.state.hashGetAll(gatewayKeys.settings(serialNumber))) };
   }
 
   /** Records the fields an Edit just changed; returns the merged settings. */

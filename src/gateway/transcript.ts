@@ -1,11 +1,11 @@
 /**
  * The per-conversation transcript: what the user, the bot, an operator and the
  * gateway itself said, newest last, capped. It is what a handoff e-mail quotes,
- * so every user message lands here, answered or not (DESIGN.md §8).
+ * so every user message lands here, answered or not (docs/architecture.md §6).
  */
 import type { AtomicCommand, StateStore } from '../state/index.js';
 import { gatewayKeys } from './keys.js';
-import type { ConversationRef, PlatformUser } from './types.js';
+import type { ConversationRef, PlatformUser } from '../contract.js';
 
 export type TranscriptRole = 'user' | 'bot' | 'operator' | 'system';
 

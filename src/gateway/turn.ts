@@ -1,86 +1,126 @@
 /**
  * Runs one queued message through the pipeline, and turns whatever went wrong
- * into a reply the user can act on: an apology when the assistant is
- * unreachable (counted, for the onUpstreamFailure hooks), the service's own
- * words when it refuses for a limit, a generic apology for our own bugs.
- * Nothing a user sent goes unanswered, and all of it is in the transcript.
+ * into a reply the user can act on: the answer cut short mid-stream, the
+ * service unreachable (after the ask step waited for it up to the horizon,
+ * see upstream-wait.ts), the service's own words when it refuses for a limit,
+ * an apology when it refuses the message, a generic apology for our own bugs.
+ * A message cut off in every turn leaves the queue, saying so (poison.ts).
+ * After the pipeline, the turn's events (events.ts) are told of the answer, or
+ * of an upstream failure (counted once per message). Nothing a user sent goes
+ * unanswered, and all of it is in the transcript.
  */
 import { UpstreamError } from '../upstream/errors.js';
+import { hasAnswerStarted, hasWaitedForService } from './ask.js';
 import type { Turn, TurnContext } from './context.js';
-import type { GatewayHooks } from './hooks.js';
+import type { TurnEvents } from './events.js';
 import { gatewayKeys } from './keys.js';
 import type { Step } from './pipeline.js';
+import { countTurnAttempt, givePoisonReply } from './poison.js';
+import { isPlatformError } from './platform-retry.js';
 import { replies } from './replies.js';
-import { PlatformError, type InboundAttachment } from './types.js';
+import { PlatformError, type InboundAttachment } from '../contract.js';
+import { upstreamWaitKey } from './upstream-wait.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
 
-export type TurnOutcome = 'done' | 'aborted';
+export type TurnOutcome =
+  | { outcome: 'done' }
+  /** Cut off (stopping, or the lock moved): the message stays queued and is answered again in full. */
+  | { outcome: 'aborted' };
 
-export async function runTurn(turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, hooks: GatewayHooks): Promise<TurnOutcome> {
+export async function runTurn(turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, events: TurnEvents): Promise<TurnOutcome> {
+  // Deleted with the message's removal from the queue, however this turn ends it.
+  turn.later({ op: 'del', key: upstreamWaitKey(turn) });
+  if (await countTurnAttempt(turn)) {
+    recordUserMessage(turn);
+    await safeReply(turn, () => givePoisonReply(turn));
+    return { outcome: 'done' };
+  }
   try {
     await pipeline(turn);
-    if (turn.answered) turn.later({ op: 'del', key: gatewayKeys.failures(turn.conversation) });
-    return 'done';
+    if (turn.answer) {
+      // Still part of the turn: a listener's failure is reported like a step's.
+      for (const listener of events.of('afterAnswer')) await listener(turn.answer, turn);
+      turn.later({ op: 'del', key: gatewayKeys.failures(turn.conversation) });
+    }
+    return { outcome: 'done' };
   } catch (error) {
-    if (turn.signal.aborted) return 'aborted';
-    await reportFailure(turn, error, hooks);
-    return 'done';
+    if (turn.signal.aborted) return { outcome: 'aborted' };
+    await reportFailure(turn, error, events);
+    return { outcome: 'done' };
   }
 }
 
-async function reportFailure(turn: Turn, error: unknown, hooks: GatewayHooks): Promise<void> {
+async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Promise<void> {
   const { logger } = turn;
   if (error instanceof PlatformError) {
-    logger.error({ err: error }, 'the platform refused our reply; the user may not have seen an answer');
+    if (isPlatformError(error, 'unreachable')) {
+      logger.error({ err: error, horizonMs: turn.services.policy.platformOutageHorizonMs }, 'the platform stayed unreachable past the outage horizon; the reply is dropped');
+    } else {
+      logger.error({ err: error }, 'the platform refused our reply; the user may not have seen an answer');
+    }
     turn.record('system', `Could not deliver the reply: ${error.message}`);
     return;
   }
   if (error instanceof UpstreamError && (error.status === 429 || error.code === 429)) {
     // The service applied one of the chatbot's own limits; its message is written for the user.
     logger.info({ err: error }, 'the service refused the message for a limit');
-    await safeReply(turn, error.message || replies.rateLimitedDefault);
+    await safeReply(turn, () => turn.reply(error.message || replies.rateLimitedDefault));
     return;
   }
   if (!(error instanceof UpstreamError)) {
     logger.error({ err: error }, 'answering a message failed');
-    await safeReply(turn, replies.internalError);
+    await safeReply(turn, () => turn.reply(replies.internalError));
     return;
   }
   logger.warn({ err: error, operation: error.operation, kind: error.kind, hint: error.hint }, 'the Chatbot Service failed');
-  turn.services.observer.upstreamFailed?.(error.operation);
+  const cutShort = hasAnswerStarted(turn);
+  // A transient failure (down, timeout, 5xx) will pass; anything else is the service refusing this message.
+  const text = cutShort ? replies.answerCutOff : error.transient ? replies.upstreamDown : replies.upstreamRefused;
+  await safeReply(turn, () => turn.reply(text));
+  await countUpstreamFailure(turn, error, events);
+}
+
+/**
+ * One more message failed in a row, for the upstreamFailure listeners (handoff). A message
+ * that waited for the service counts once, when it is given up (the metric counted each try).
+ */
+async function countUpstreamFailure(turn: Turn, error: UpstreamError, events: TurnEvents): Promise<void> {
+  if (!hasWaitedForService(turn)) turn.services.observer.upstreamFailed?.(error.operation);
   const consecutiveFailures = await turn.services.state
     .incr(gatewayKeys.failures(turn.conversation), 1, FAILURE_COUNT_TTL_MS)
     .catch(() => 1);
-  // A transient failure (down, timeout, 5xx) will pass; anything else is the service refusing this message.
-  await safeReply(turn, error.transient ? replies.upstreamDown : replies.upstreamRefused);
-  for (const hook of [...hooks.onUpstreamFailure]) {
+  for (const listener of events.of('upstreamFailure')) {
     try {
-      await hook({ error, consecutiveFailures }, turn);
-    } catch (hookError) {
-      logger.error({ err: hookError }, 'an onUpstreamFailure hook failed');
+      await listener({ error, consecutiveFailures }, turn);
+    } catch (listenerError) {
+      turn.logger.error({ err: listenerError }, 'an upstreamFailure listener failed');
     }
   }
 }
 
-async function safeReply(turn: Turn, markdown: string): Promise<void> {
+async function safeReply(turn: Turn, reply: () => Promise<void>): Promise<void> {
   try {
-    await turn.reply(markdown);
+    await reply();
   } catch (error) {
-    turn.logger.error({ err: error }, 'could not deliver the apology either');
+    turn.logger.error({ err: error }, 'could not deliver the reply either');
   }
 }
 
 /** The first step: the user's message goes into the transcript, whatever happens next. */
 export function recordMessageStep(): Step {
   return async (ctx, next) => {
-    const { inbound } = ctx;
-    const text = inbound.action ? inbound.text || `(pressed a button: ${inbound.action.value})` : inbound.text;
-    const attachments = inbound.attachments.map(describeAttachment);
-    ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments } : {}) });
+    recordUserMessage(ctx);
     await next();
   };
+}
+
+function recordUserMessage(ctx: TurnContext): void {
+  const { inbound } = ctx;
+  const text = inbound.action ? inbound.text || `(pressed a button: ${inbound.action.value})` : inbound.text;
+  const attachments = inbound.attachments.map(describeAttachment);
+  ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments } : {}) });
 }
 
 export function describeAttachment(attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size'>): string {

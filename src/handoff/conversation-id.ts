@@ -4,7 +4,7 @@
  * have no ':' but platform ids may (a Slack thread is `C123:1712.5`), so only
  * the first two colons separate.
  */
-import type { ConversationRef } from '../gateway/types.js';
+import type { ConversationRef, PlatformModule } from '../contract.js';
 
 export function formatConversationId(c: ConversationRef): string {
   return `${c.bot}:${c.platform}:${c.id}`;
@@ -15,4 +15,15 @@ export function parseConversationId(text: string): ConversationRef | null {
   const second = first < 0 ? -1 : text.indexOf(':', first + 1);
   if (first <= 0 || second <= first + 1 || second === text.length - 1) return null;
   return { bot: text.slice(0, first), platform: text.slice(first + 1, second), id: text.slice(second + 1) };
+}
+
+/**
+ * Why `conversation.id` cannot be one of its platform's conversations, or null when it can.
+ * The shape comes from the platform's module (PlatformModule.conversationId), among the ones
+ * given; a platform without a fixed shape, or not among them, takes any id.
+ */
+export function conversationIdProblem(conversation: ConversationRef, platforms: readonly PlatformModule[]): string | null {
+  const shape = platforms.find((platform) => platform.name === conversation.platform)?.conversationId;
+  if (!shape || shape.pattern.test(conversation.id)) return null;
+  return `"${conversation.id}" is not a ${conversation.platform} conversation id; expected ${shape.expected}.`;
 }

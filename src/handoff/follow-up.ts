@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/index.js';
 import type { TranscriptEntry, TurnContext } from '../gateway/index.js';
 import { describeAttachment } from '../gateway/turn.js';
-import type { ConversationRef } from '../gateway/types.js';
+import type { ConversationRef } from '../contract.js';
 import type { StateStore } from '../state/index.js';
 import { formatConversationId } from './conversation-id.js';
 import { handoffKeys } from './keys.js';

@@ -1,5 +1,5 @@
 /** The human handoff: public surface. */
-export { installHandoff, reserveHandoffRoutes, type HandoffConfig, type InstallHandoffOptions, type InstalledHandoff } from './install.js';
+export { installHandoff, type HandoffConfig, type InstallHandoffOptions, type InstalledHandoff } from './install.js';
 export { HandoffController, type ResumeOutcome } from './controller.js';
 export { formatConversationId, parseConversationId } from './conversation-id.js';
 export { handoffKeys } from './keys.js';

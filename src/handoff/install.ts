@@ -3,9 +3,9 @@
  * createGateway, before gateway.start()): triggers and the pause on the
  * gateway, the outbox's sender loop, the hand-back link and the admin API.
  */
-import express, { type Router } from 'express';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/index.js';
+import type { PlatformModule } from '../contract.js';
 import type { Gateway } from '../gateway/index.js';
 import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
@@ -36,6 +36,8 @@ export interface InstallHandoffOptions {
   selfUrl?: string;
   /** Outbox timings (tests shorten them). */
   outbox?: Partial<OutboxPolicy>;
+  /** The platforms served, whose conversation-id shapes the admin API checks ids against; default none (any id). */
+  platforms?: readonly PlatformModule[];
 }
 
 export interface InstalledHandoff {
@@ -43,17 +45,6 @@ export interface InstalledHandoff {
   readonly outbox: Outbox;
   readonly links: ResumeLinks;
   stop(): Promise<void>;
-}
-
-/** Routers mounted at /handoff before the server started listening (after that a mount would sit behind the 404). */
-const reserved = new WeakMap<HttpServer, Router>();
-
-/** Call before `http.listen()` when installHandoff runs after it (the runtime needs the port first). */
-export function reserveHandoffRoutes(http: HttpServer): void {
-  if (reserved.has(http)) return;
-  const router = express.Router();
-  http.mount('/handoff', router);
-  reserved.set(http, router);
 }
 
 export async function installHandoff(options: InstallHandoffOptions): Promise<InstalledHandoff> {
@@ -67,9 +58,8 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox });
 
   const unregister = registerTriggers(gateway, controller, config);
-  reserveHandoffRoutes(http);
-  reserved.get(http)?.use(resumeRoute(controller, links, logger));
-  adminRoutes(http.adminRouter, controller, gateway, outbox);
+  http.mount('/handoff', resumeRoute(controller, links, logger));
+  adminRoutes(http.adminRouter, controller, gateway, outbox, options.platforms ?? []);
   outbox.start();
 
   return {

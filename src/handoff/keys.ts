@@ -2,7 +2,7 @@
  * Every state key of the handoff (logical keys; the store adds its `cb:` prefix).
  * One place, so the README's key table and the code cannot drift.
  */
-import type { ConversationRef } from '../gateway/types.js';
+import type { ConversationRef } from '../contract.js';
 import { formatConversationId } from './conversation-id.js';
 
 export const handoffKeys = {

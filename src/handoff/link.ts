@@ -4,7 +4,7 @@
  * Token = base64url(JSON {c, h, e}) "." base64url(HMAC-SHA256(secret, that JSON part)).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ConversationRef } from '../gateway/types.js';
+import type { ConversationRef } from '../contract.js';
 import type { StateStore } from '../state/index.js';
 import { formatConversationId, parseConversationId } from './conversation-id.js';
 import { handoffKeys } from './keys.js';
@@ -49,9 +49,9 @@ export class ResumeLinks {
     const dot = token.indexOf('.');
     if (dot <= 0) return { ok: false, reason: 'invalid' };
     const body = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(body), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
+    const given = strictBase64url(token.slice(dot + 1));
+    const expected = createHmac('sha256', this.secret).update(body).digest();
+    if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
     const claim = decodeBody(body);
     if (!claim) return { ok: false, reason: 'invalid' };
     if (claim.expiresAt <= now) return { ok: false, reason: 'expired' };
@@ -61,6 +61,17 @@ export class ResumeLinks {
   private mac(body: string): string {
     return createHmac('sha256', this.secret).update(body).digest('base64url');
   }
+}
+
+/**
+ * The bytes of canonical unpadded base64url, or null. Buffer.from(…, 'base64url')
+ * skips characters it does not know and ignores what is left over, so
+ * `<mac>!!junk` would decode to the MAC: a signed token has exactly one spelling.
+ */
+function strictBase64url(text: string): Buffer | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : null;
 }
 
 function decodeBody(body: string): ResumeClaim | null {

@@ -5,7 +5,7 @@
  * operator's mailbox).
  */
 import type { TranscriptEntry } from '../gateway/transcript.js';
-import type { PlatformUser } from '../gateway/types.js';
+import type { PlatformUser } from '../contract.js';
 
 export interface HandoffMailInput {
   botId: string;

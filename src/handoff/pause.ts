@@ -3,7 +3,7 @@
  * plus an index for the admin list. Writes come as AtomicCommands so that the
  * pause and its e-mail enter Redis in one MULTI (never a pause without its mail).
  */
-import type { ConversationRef, PlatformUser } from '../gateway/types.js';
+import type { ConversationRef, PlatformUser } from '../contract.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
 import { formatConversationId, parseConversationId } from './conversation-id.js';
 import { handoffKeys } from './keys.js';

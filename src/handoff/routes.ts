@@ -12,9 +12,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Gateway } from '../gateway/index.js';
-import type { ConversationRef } from '../gateway/types.js';
+import { PlatformError, type ConversationRef, type PlatformModule } from '../contract.js';
 import type { Logger } from '../logger.js';
-import { formatConversationId, parseConversationId } from './conversation-id.js';
+import { conversationIdProblem, formatConversationId, parseConversationId } from './conversation-id.js';
 import type { HandoffController } from './controller.js';
 import type { ResumeClaim, ResumeLinks } from './link.js';
 import type { Outbox, OutboxMail } from './outbox.js';
@@ -23,6 +23,8 @@ import { confirmPage, resumePages } from './pages.js';
 
 /** Longest operator message accepted (the platforms split long ones; this only stops accidents). */
 export const OPERATOR_MESSAGE_MAX_CHARS = 20_000;
+/** Platform errors that refuse the operator's message itself; the others (rate limits, outages) are 500s to retry. */
+const PLATFORM_REFUSALS: ReadonlySet<PlatformError['kind']> = new Set(['not-found', 'bad-format', 'too-long', 'other']);
 /** The confirmation form posts one token of a few hundred bytes; anything far bigger is not ours. */
 const RESUME_FORM_LIMIT = '8kb';
 /**
@@ -93,7 +95,8 @@ export function resumeRoute(controller: HandoffController, links: ResumeLinks, l
   return router;
 }
 
-export function adminRoutes(router: Router, controller: HandoffController, gateway: Gateway, outbox: Outbox): void {
+/** `platforms`: whose conversation-id shapes an id in a path is checked against. */
+export function adminRoutes(router: Router, controller: HandoffController, gateway: Gateway, outbox: Outbox, platforms: readonly PlatformModule[]): void {
   router.get('/handoff-mail', async (_req, res) => {
     const [waiting, dead] = await Promise.all([outbox.pending(), outbox.dead()]);
     res.json({ waiting: waiting.map(describeMail), dead: dead.map(describeMail) });
@@ -111,21 +114,21 @@ export function adminRoutes(router: Router, controller: HandoffController, gatew
   });
 
   router.get('/conversations/:id', async (req, res) => {
-    const conversation = conversationParam(req, res);
+    const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
     const [pause, transcript] = await Promise.all([controller.activePause(conversation), controller.transcript(conversation)]);
     res.json({ conversation: formatConversationId(conversation), handoff: pause && describePause(pause), transcript });
   });
 
   router.post('/conversations/:id/resume', async (req, res) => {
-    const conversation = conversationParam(req, res);
+    const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
     const outcome = await controller.resume(conversation, { by: 'admin API' });
     res.json({ conversation: formatConversationId(conversation), resumed: outcome === 'resumed' });
   });
 
   router.post('/conversations/:id/messages', async (req, res) => {
-    const conversation = conversationParam(req, res);
+    const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
     const text: unknown = (req.body as { text?: unknown } | undefined)?.text;
     if (typeof text !== 'string' || text.trim() === '' || text.length > OPERATOR_MESSAGE_MAX_CHARS) {
@@ -134,15 +137,29 @@ export function adminRoutes(router: Router, controller: HandoffController, gatew
     if (!gateway.outboundFor(conversation)) {
       return void res.status(404).json({ error: `No adapter serves bot "${conversation.bot}" on "${conversation.platform}" in this gateway.` });
     }
-    await controller.sayAsOperator(conversation, text);
+    try {
+      await controller.sayAsOperator(conversation, text);
+    } catch (error) {
+      // The platform refusing this message (no such chat, the bot blocked) is the operator's to know, not a gateway fault.
+      if (!(error instanceof PlatformError) || !PLATFORM_REFUSALS.has(error.kind)) throw error;
+      return void res.status(error.kind === 'not-found' ? 404 : 422).json({ error: error.message });
+    }
     res.json({ conversation: formatConversationId(conversation), sent: true });
   });
 }
 
-function conversationParam(req: Request, res: Response): ConversationRef | null {
+function conversationParam(req: Request, res: Response, platforms: readonly PlatformModule[]): ConversationRef | null {
   const raw = req.params.id;
   const conversation = typeof raw === 'string' ? parseConversationId(raw) : null;
-  if (!conversation) res.status(400).json({ error: 'The conversation must be <bot>:<platform>:<conversation id>, URL-encoded, e.g. main%3Atelegram%3A12345.' });
+  if (!conversation) {
+    res.status(400).json({ error: 'The conversation must be <bot>:<platform>:<conversation id>, URL-encoded, e.g. main%3Atelegram%3A12345.' });
+    return null;
+  }
+  const problem = conversationIdProblem(conversation, platforms);
+  if (problem) {
+    res.status(400).json({ error: problem });
+    return null;
+  }
   return conversation;
 }
 

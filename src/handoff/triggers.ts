@@ -21,7 +21,10 @@ export interface TriggerConfig {
 export function registerTriggers(gateway: Gateway, controller: HandoffController, config: TriggerConfig): () => void {
   const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
   const removals = [
-    gateway.hooks.beforeCommands((ctx) => pauseGate(ctx, controller)),
+    // Before any command or button: a paused conversation answers none of them.
+    gateway.pipeline.use('beforeCommands', async (ctx, next) => {
+      if ((await pauseGate(ctx, controller)) === 'continue') await next();
+    }),
     gateway.commands.register({
       name: HANDOFF_COMMAND,
       description: 'talk to a person',
@@ -31,13 +34,12 @@ export function registerTriggers(gateway: Gateway, controller: HandoffController
       prefix: HANDOFF_ACTION_PREFIX,
       run: (ctx) => controller.start(ctx, { kind: 'button' }),
     }),
-    gateway.hooks.beforeAsk(async (ctx) => {
+    gateway.pipeline.use('beforeAsk', async (ctx, next) => {
       const phrase = findHandoffPhrase(ctx.inbound.text, phrasesOf.get(ctx.bot.id) ?? config.handoff.phrases);
-      if (phrase === null) return 'continue';
+      if (phrase === null) return next();
       await controller.start(ctx, { kind: 'phrase', phrase });
-      return 'stop';
     }),
-    gateway.hooks.afterAnswer(async (final, ctx) => {
+    gateway.events.on('afterAnswer', async (final, ctx) => {
       // null = the service did not say (hosted services may omit it): not a reason to bother anyone.
       if (final.noAnswer !== true) return;
       if (config.handoff.onNoAnswer === 'handoff') {
@@ -46,7 +48,7 @@ export function registerTriggers(gateway: Gateway, controller: HandoffController
         await offer(ctx);
       }
     }),
-    gateway.hooks.onUpstreamFailure(async ({ consecutiveFailures }, ctx) => {
+    gateway.events.on('upstreamFailure', async ({ consecutiveFailures }, ctx) => {
       const threshold = config.handoff.failureThreshold;
       if (threshold > 0 && consecutiveFailures >= threshold) {
         await controller.start(ctx, { kind: 'upstream-failures', failures: consecutiveFailures });

@@ -1,6 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
+/**
+ * The token of `Authorization: Bearer <token>`. The scheme is case-insensitive
+ * (RFC 9110 §11.1: `bearer`, `BEARER` …); the token is everything after it, as
+ * configured (ADMIN_TOKEN is not required to be token68).
+ */
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^bearer[ \t]+(.+)$/is.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
 /** Bearer-token guard of /admin; without a configured token the admin API is off (404, not 401). */
 export function requireAdminToken(token: string | undefined): RequestHandler {
   // Compared as digests: equal lengths always, so neither the content nor the length leaks through timing.
@@ -11,8 +21,7 @@ export function requireAdminToken(token: string | undefined): RequestHandler {
       res.status(404).json({ error: 'The admin API is disabled; set ADMIN_TOKEN (admin.token) to enable it.' });
       return;
     }
-    const header = req.get('authorization') ?? '';
-    const given = digest(header.startsWith('Bearer ') ? header.slice(7) : '');
+    const given = digest(bearerToken(req.get('authorization')) ?? '');
     if (!timingSafeEqual(given, expected)) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Missing or wrong bearer token (ADMIN_TOKEN).' });
       return;

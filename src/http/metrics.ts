@@ -1,5 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { GatewayObserver } from '../gateway/index.js';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Adapter, GatewayObserver } from '../gateway/index.js';
 
 /** Prometheus metrics of one gateway process, exposed at /metrics. */
 export class GatewayMetrics {
@@ -12,6 +12,20 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'chatbridge_' });
+  }
+
+  /** chatbridge_platform_connected: 1 while an adapter is connected to its platform, 0 while it is (re)trying. */
+  watchPlatforms(adapters: readonly Adapter[]): void {
+    new Gauge({
+      name: 'chatbridge_platform_connected',
+      help: 'Whether each platform adapter is connected (1) or still trying to connect (0)',
+      labelNames: ['platform', 'bot'],
+      registers: [this.registry],
+      collect() {
+        // An adapter without status() counts as connected once started (see Adapter.status).
+        for (const adapter of adapters) this.set({ platform: adapter.platform, bot: adapter.bot }, adapter.status?.().connected === false ? 0 : 1);
+      },
+    });
   }
 
   /** The gateway's observer that feeds these metrics. */

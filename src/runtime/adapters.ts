@@ -1,39 +1,68 @@
-import { createConsoleAdapter } from '../../adapters/console/index.js';
-import { createTelegramAdapter, type TelegramAdapter } from '../../adapters/telegram/index.js';
+import { createConsoleAdapter, type ConsoleAdapter, type ConsoleHost } from '../../adapters/index.js';
 import type { Config } from '../config/index.js';
-import type { Adapter } from '../gateway/index.js';
+import type { Adapter, PlatformModule } from '../contract.js';
+import { gatewayKeys } from '../gateway/index.js';
+import type { HandoffController } from '../handoff/index.js';
 import type { Logger } from '../logger.js';
+import type { StateStore } from '../state/index.js';
+import { anyPlatformConfigured, configuredPlatforms } from './platforms.js';
 
 export interface BuiltAdapters {
   adapters: Adapter[];
-  /** Express handlers to mount, by path (webhook mode). */
-  webhooks: { path: string; handler: NonNullable<TelegramAdapter['webhookHandler']> }[];
   consoleOpen: boolean;
+  /** The console, when open: the runtime attaches its host once the gateway and the handoff exist. */
+  console?: ConsoleAdapter;
 }
 
-/** One adapter per configured (bot, platform); the console when asked for or when nothing else is configured on a terminal. */
-export function buildAdapters(config: Config, logger: Logger, options: { onConsoleClose?: () => void } = {}): BuiltAdapters {
+export interface ConsoleOptions {
+  /** Called when the console is closed (Ctrl-D, :quit, end of piped input) once its messages are answered. */
+  onConsoleClose?: () => void;
+  /** Where the log goes while the console is open (named in its greeting). */
+  consoleLogFile?: string;
+}
+
+/**
+ * Whether `chatbridge start` opens the console: when asked (CHATBRIDGE_CONSOLE=on), or on
+ * "auto" when no platform is configured and stdin is a terminal.
+ */
+export function consoleWanted(config: Config, platforms: readonly PlatformModule[], stdinIsTTY = Boolean(process.stdin.isTTY)): boolean {
+  return config.console === 'on' || (config.console === 'auto' && stdinIsTTY && !anyPlatformConfigured(config, platforms));
+}
+
+/**
+ * One adapter per configured (bot, platform), from the platforms' own factories; the console
+ * when consoleWanted (the CLI decides where the log goes by the same rule, before this runs).
+ */
+export function buildAdapters(
+  config: Config,
+  logger: Logger,
+  options: { platforms: readonly PlatformModule[] } & ConsoleOptions,
+): BuiltAdapters {
   const adapters: Adapter[] = [];
-  const webhooks: BuiltAdapters['webhooks'] = [];
   for (const bot of config.bots) {
-    if (bot.telegram) {
-      const telegram = createTelegramAdapter({
-        bot: bot.id,
-        token: bot.telegram.token,
-        mode: bot.telegram.mode,
-        localApi: bot.telegram.localApi,
-        logger: logger.child({ platform: 'telegram', bot: bot.id }),
-        ...(bot.telegram.apiRoot ? { apiRoot: bot.telegram.apiRoot } : {}),
-        ...(bot.telegram.webhookSecret ? { webhookSecret: bot.telegram.webhookSecret } : {}),
-        ...(bot.telegram.webhookPublicUrl ? { webhookPublicUrl: bot.telegram.webhookPublicUrl } : {}),
-      });
-      adapters.push(telegram);
-      if (telegram.webhookHandler) webhooks.push({ path: `/telegram/${bot.id}`, handler: telegram.webhookHandler });
+    for (const { platform, section } of configuredPlatforms(bot, options.platforms)) {
+      const adapter = platform.create(section, { bot: bot.id, logger: logger.child({ platform: platform.name, bot: bot.id }) });
+      if (adapter) adapters.push(adapter);
     }
-    if (bot.slack) logger.warn({ bot: bot.id }, 'bots[].slack is configured, but the Slack adapter is not part of this build yet; Slack stays offline.');
-    if (bot.whatsapp?.enabled) logger.warn({ bot: bot.id }, 'WHATSAPP_ENABLED is set, but the WhatsApp adapter is not part of this build yet; WhatsApp stays offline.');
   }
-  const wantConsole = config.console === 'on' || (config.console === 'auto' && adapters.length === 0 && Boolean(process.stdin.isTTY));
-  if (wantConsole) adapters.push(createConsoleAdapter({ bot: config.bots[0]!.id, ...(options.onConsoleClose ? { onClose: options.onConsoleClose } : {}) }));
-  return { adapters, webhooks, consoleOpen: wantConsole };
+  if (!consoleWanted(config, options.platforms)) return { adapters, consoleOpen: false };
+  const console = createConsoleAdapter({
+    bot: config.bots[0]!.id,
+    ...(options.onConsoleClose ? { onClose: options.onConsoleClose } : {}),
+    ...(options.consoleLogFile ? { logFile: options.consoleLogFile } : {}),
+  });
+  adapters.push(console);
+  return { adapters, consoleOpen: true, console };
+}
+
+/**
+ * The console's view of the gateway: whether its queue is empty, and the handoff, whose
+ * operator at a terminal is the user (`:resume`).
+ */
+export function consoleHost(state: StateStore, handoff: HandoffController): ConsoleHost {
+  return {
+    answered: async (conversation) => (await state.listLength(gatewayKeys.queue(conversation))) === 0,
+    withPerson: async (conversation) => (await handoff.activePause(conversation)) !== null,
+    resume: async (conversation) => (await handoff.resume(conversation, { by: 'console' })) === 'resumed',
+  };
 }

@@ -1,16 +1,19 @@
-import type { RequestHandler } from 'express';
 import type { Config } from '../config/index.js';
+import type { Adapter, PlatformModule } from '../contract.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
-import { installHandoff, reserveHandoffRoutes } from '../handoff/index.js';
+import { installHandoff } from '../handoff/index.js';
 import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
-import type { Logger } from '../logger.js';
-import { createServiceApp } from '../service/index.js';
+import { redactSecrets, type Logger } from '../logger.js';
+import { createServiceApp, seedDemoData, type ServiceKeys } from '../service/index.js';
 import { createStateStore, type StateStore } from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
-import { buildAdapters } from './adapters.js';
-import { gatewayBots } from './bots.js';
-import { resolveServiceKeys } from './service-keys.js';
+import { buildAdapters, consoleHost } from './adapters.js';
+import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
+import { PLATFORMS } from './platforms.js';
+import { readinessCheck, unconnectedAdapters } from './readiness.js';
+import { resolveServiceKeys, restoreServiceKeys, SERVICE_KEYS_COMMAND } from './service-keys.js';
+import { StateLossWatch } from './state-watch.js';
 
 export interface Runtime {
   /** The port the HTTP server listens on (useful with PORT=0). */
@@ -22,8 +25,12 @@ export interface Runtime {
 }
 
 export interface StartOptions {
-  /** Called when the console is closed (Ctrl-D): the CLI stops the process. */
+  /** Called when the console is closed (Ctrl-D, :quit, end of piped input) once its messages are answered: the CLI stops the process. */
   onConsoleClose?: () => void;
+  /** Where the log goes while the console is open (the CLI sends it there), named in the console's greeting. */
+  consoleLogFile?: string;
+  /** The platforms to serve; default this build's (adapters/index.ts). `config` must have been loaded with the same list. */
+  platforms?: readonly PlatformModule[];
 }
 
 /** Verifies Redis before anything else, so an unreachable one is reported by its setting. */
@@ -51,36 +58,70 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
   return state;
 }
 
-/** Mounts the embedded Chatbot Service's /chat routes once its base URL (the listening port) is known. */
-function lateServiceMount(http: HttpServer): (handler: RequestHandler) => void {
-  let service: RequestHandler | undefined;
-  http.mount('/', (req, res, next) => (service && req.path.startsWith('/chat/') ? service(req, res, next) : next()));
-  return (handler) => {
-    service = handler;
-  };
+/**
+ * Generated keys are secrets: the log (often shipped elsewhere) never holds them. They are
+ * kept in Redis and printed by SERVICE_KEYS_COMMAND; in-memory state has no other process
+ * to read them from, so there they are shown only to a person at a terminal.
+ */
+function logGeneratedKeys(logger: Logger, state: StateStore, keys: ServiceKeys, logOnTerminal: boolean): void {
+  const chooseOwn = 'set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY to choose your own';
+  if (state.kind === 'redis') {
+    logger.info({ readWith: SERVICE_KEYS_COMMAND }, `Generated the embedded Chatbot Service keys and kept them in Redis; print them with \`${SERVICE_KEYS_COMMAND}\` (or ${chooseOwn})`);
+  } else if (logOnTerminal) {
+    logger.info({ secretKey: keys.secretKey, sessionKey: keys.sessionKey }, `Embedded Chatbot Service keys of this process (in-memory state: new ones on every start; ${chooseOwn})`);
+  } else {
+    logger.info(`Generated embedded Chatbot Service keys for this process only (in-memory state); to call the service from elsewhere, ${chooseOwn}`);
+  }
+}
+
+async function seedDemo(state: StateStore, logger: Logger, config: Config): Promise<void> {
+  logger.info(await seedDemoData(state, { settings: embeddedDemoSettings(config) }), 'demo chatbot ready');
+}
+
+/** Every route the adapters declare (webhooks …), on the gateway's one port. */
+function mountAdapterRoutes(http: HttpServer, adapters: readonly Adapter[]): void {
+  for (const adapter of adapters) {
+    for (const route of adapter.routes ?? []) http.mount(route.path, route.handler);
+  }
 }
 
 /** `chatbridge start`: state, HTTP server, embedded service (unless UPSTREAM_BASE_URL), gateway, adapters. */
 export async function startRuntime(config: Config, logger: Logger, options: StartOptions = {}): Promise<Runtime> {
   const state = await openState(config, logger);
   const metrics = new GatewayMetrics();
-  const http = new HttpServer({ metrics, ready: () => state.ping(), logger: logger.child({ part: 'http' }), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
+  const platforms = options.platforms ?? PLATFORMS;
+  const built = buildAdapters(config, logger, { platforms, onConsoleClose: options.onConsoleClose, consoleLogFile: options.consoleLogFile });
+  metrics.watchPlatforms(built.adapters);
+  const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters), logger: logger.child({ part: 'http' }), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
   const embedded = !config.upstream.baseUrl;
-  const mountService = embedded ? lateServiceMount(http) : undefined;
+  // Created once the gateway exists (it seeds the gateway's settings mirror); a check before start() is a no-op.
+  const watch: { current?: StateLossWatch } = {};
 
-  const built = buildAdapters(config, logger, options);
-  for (const webhook of built.webhooks) http.mount(webhook.path, webhook.handler);
-  reserveHandoffRoutes(http);
-  const port = await http.listen(config.port, config.host);
+  mountAdapterRoutes(http, built.adapters);
+  // Unset, the console demo stays on this machine; a headless gateway serves webhooks and probes on every interface.
+  const port = await http.listen(config.port, config.host ?? (built.consoleOpen ? '127.0.0.1' : '0.0.0.0'));
   const selfUrl = `http://127.0.0.1:${port}`;
 
   let upstreamKeys = { secretKey: config.upstream.secretKey ?? '', sessionKey: config.upstream.sessionKey ?? '' };
-  if (mountService) {
+  /** Generated keys of the embedded service, kept in state (put back there after a state loss). */
+  let storedKeys: ServiceKeys | undefined;
+  if (embedded) {
     const keys = await resolveServiceKeys(config, state);
-    if (keys.generated) {
-      logger.info({ secretKey: keys.secretKey, sessionKey: keys.sessionKey }, 'Embedded Chatbot Service keys (set SERVICE_SECRET_KEY / SERVICE_SESSION_KEY to choose your own)');
-    }
-    mountService(createServiceApp({ state, secretKey: keys.secretKey, sessionKey: keys.sessionKey, publicBaseUrl: selfUrl, engine: config.service.engine, seedDemo: config.service.seedDemo, logger: logger.child({ part: 'service' }) }));
+    // While the console is open the log goes to a file (main.ts): no keys there, even in memory.
+    if (keys.generated) logGeneratedKeys(logger, state, keys, Boolean(process.stderr.isTTY) && !built.consoleOpen);
+    if (!(config.service.secretKey && config.service.sessionKey)) storedKeys = keys;
+    // Whether configured or generated, the keys are redacted from every log line.
+    redactSecrets(logger, keys.secretKey, keys.sessionKey);
+    const serviceLogger = logger.child({ part: 'service' });
+    // Seeded here rather than by the app, so that the state watch below seeds it again the same way.
+    if (config.service.seedDemo) await seedDemo(state, serviceLogger, config);
+    // Made once its base URL (the listening port) is known. Each request first waits until the
+    // state is seeded (see StateLossWatch; a check before the watch exists is a no-op).
+    const service = createServiceApp({ state, secretKey: keys.secretKey, sessionKey: keys.sessionKey, publicBaseUrl: selfUrl, engine: config.service.engine, seedDemo: false, logger: serviceLogger });
+    http.mount('/', (req, res, next) => {
+      if (!req.path.startsWith('/chat/')) return next();
+      (watch.current?.check() ?? Promise.resolve()).then(() => service(req, res, next), next);
+    });
     upstreamKeys = keys;
   } else if (!upstreamKeys.secretKey) {
     throw new Error('UPSTREAM_SECRET_KEY (upstream.secretKey) is required when UPSTREAM_BASE_URL is set.');
@@ -94,18 +135,37 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     paths: config.upstream.paths,
     uploadConfirmPath: config.upstream.uploadConfirmPath ?? null,
   });
+  const bots = gatewayBots(config);
   const gateway = createGateway({
     state,
     upstream,
-    bots: gatewayBots(config),
+    bots,
     adapters: built.adapters,
     logger: logger.child({ part: 'gateway' }),
     ffmpegPath: config.media.ffmpegPath,
     observer: metrics.observer(),
+    // Only the settings given: the rest keep the core's defaults.
+    policy: Object.fromEntries(Object.entries(config.gateway).filter(([, value]) => value !== undefined)),
   });
-  const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl });
+  // The embedded service's settings are read from the service (the composition root wires it: the core never imports src/service).
+  wireSettings(gateway.settings, { embedded, state, bots });
+  const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl, platforms });
+  built.console?.attach(consoleHost(state, handoff.controller));
+  // Resolves once each platform connected or failed a first time (then it keeps trying; see /readyz).
   await gateway.start();
-  logger.info({ port, embedded, adapters: built.adapters.map((a) => `${a.platform}:${a.bot}`) }, 'chatbridge is running');
+  const stateWatch = new StateLossWatch({
+    state,
+    logger,
+    async seed() {
+      for (const bot of bots) if (bot.settings) await gateway.settings.seed(bot.serialNumber, bot.settings);
+      if (embedded && config.service.seedDemo) await seedDemo(state, logger.child({ part: 'service' }), config);
+      if (storedKeys) await restoreServiceKeys(state, storedKeys);
+    },
+  });
+  watch.current = stateWatch;
+  await stateWatch.start();
+  const connecting = unconnectedAdapters(built.adapters);
+  logger.info({ port, embedded, adapters: built.adapters.map((a) => `${a.platform}:${a.bot}`), ...(connecting.length ? { connecting } : {}) }, 'chatbridge is running');
 
   return {
     port,
@@ -113,6 +173,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     state,
     http,
     async stop() {
+      stateWatch.stop();
       await gateway.stop();
       await handoff.stop();
       await http.close();

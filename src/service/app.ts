@@ -2,8 +2,8 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { checkCredential } from './auth.js';
 import { createContext, type Endpoint, type ServiceContext } from './context.js';
 import { seedDemoData } from './demo.js';
-import { countTokens } from './engines/tokens.js';
-import { formatSize, sendError, ServiceError } from './envelope.js';
+import { warmUpTokenCounter } from './engines/tokens.js';
+import { sendError, ServiceError } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 import { askEndpoints } from './routes/ask.js';
 import { chatbotEndpoints } from './routes/chatbot.js';
@@ -28,13 +28,14 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
   if (error instanceof ServiceError) return error;
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return new ServiceError(400, 'The request body is not valid JSON; send a JSON object.');
-  if (type === 'entity.too.large') {
-    return new ServiceError(413, req.method === 'PUT'
-      ? `The file is larger than the ${formatSize(ctx.limits.uploadBytes)} this service accepts.`
-      : `The request body is larger than ${ctx.limits.jsonBodyBytes} bytes.`);
-  }
+  if (type === 'entity.too.large') return new ServiceError(413, `The request body is larger than ${ctx.limits.jsonBodyBytes} bytes.`);
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ServiceError(415, 'The request body must be UTF-8 JSON.');
   if (type === 'request.aborted') return new ServiceError(400, 'The request was aborted before its body arrived.');
+  // Inflating a body that is not what its Content-Encoding says fails in zlib (gzip, deflate: Z_DATA_ERROR,
+  // Z_BUF_ERROR when cut short) or in its brotli decoder (ERR__ERROR_FORMAT_…).
+  if (/^(Z_|ERR__ERROR_)/.test(String((error as { code?: unknown }).code))) {
+    return new ServiceError(400, `The request body is not valid ${req.get('content-encoding') ?? 'compressed'} data; send it intact, or uncompressed without Content-Encoding.`);
+  }
   return new ServiceError(500, 'The service failed unexpectedly; the error is in its log. Please try again.');
 }
 
@@ -47,8 +48,7 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
  */
 export function createServiceApp(options: ServiceOptions): express.Express {
   const ctx = createContext(options);
-  // Decoding the tokenizer's ranks takes about a second: pay it at start, not on a user's first message.
-  setTimeout(() => countTokens('warm-up'), 0).unref();
+  setTimeout(warmUpTokenCounter, 0).unref();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -64,9 +64,10 @@ export function createServiceApp(options: ServiceOptions): express.Express {
   });
 
   const endpoints = [...chatbotEndpoints(ctx), ...askEndpoints(ctx), ...realEstateEndpoints(ctx), ...uploadEndpoints(ctx)];
-  app.use('/chat/upload', express.raw({ type: () => true, limit: ctx.limits.uploadBytes }));
-  // The docs' own examples omit Content-Type on List/Delete, so every body is read as JSON.
-  app.use('/chat', express.json({ type: () => true, limit: ctx.limits.jsonBodyBytes }));
+  // The docs' own examples omit Content-Type on List/Delete, so every body is read as JSON, except
+  // an upload's: its route reads the bytes itself, and only once the URL's signature checked out.
+  const json = express.json({ type: () => true, limit: ctx.limits.jsonBodyBytes });
+  app.use('/chat', (req, res, next) => (req.path.startsWith('/upload/') ? next() : json(req, res, next)));
   for (const endpoint of endpoints) app.all(endpoint.path, endpointHandler(ctx, endpoint));
   app.use('/chat', (req) => {
     throw new ServiceError(404, `There is no endpoint ${req.method} ${req.originalUrl.split('?')[0]}; see the API description for the paths.`);

@@ -7,7 +7,7 @@ import { errorEnvelope } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 
 export { createServiceApp } from './app.js';
-export { DEMO_SERIAL_NUMBER, demoChatbotSettings, seedDemoData } from './demo.js';
+export { DEMO_SERIAL_NUMBER, demoChatbotSettings, embeddedSettingsReader, seedDemoData, serviceSettingDefaults } from './demo.js';
 export { generateServiceKeys, type ServiceKeys } from './keys.js';
 export { API_VERSION } from './envelope.js';
 export { DEFAULT_LIMITS, type EngineOptions, type ServiceLimits, type ServiceOptions } from './options.js';

@@ -2,7 +2,15 @@ import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/types.js';
 
 export type EngineOptions =
-  | { kind: 'builtin' }
+  | {
+      kind: 'builtin';
+      /**
+       * Streaming speed of the answer (estimated at four characters per token); 0 = all
+       * at once, for benchmarks and tests that need speed. Default DEFAULT_TOKENS_PER_SECOND
+       * (engines/pace.ts), like a hosted model, so users see an answer being written.
+       */
+      tokensPerSecond?: number;
+    }
   | {
       kind: 'openai';
       /** `https://api.openai.com/v1`, `http://localhost:11434` (Ollama) …; `/v1` is added when missing. */

@@ -1,5 +1,5 @@
 /**
- * The narrow state interface (DESIGN.md §4). Everything chatbridge keeps between
+ * The narrow state interface (docs/architecture.md §5). Everything chatbridge keeps between
  * messages goes through it: the gateway's sessions, queues, locks, windows and
  * transcripts, and the embedded service's own data.
  *

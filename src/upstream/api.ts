@@ -1,6 +1,6 @@
 /**
  * The typed surface of the Chatbot Service API as the rest of chatbridge sees it
- * (spec/chatbot-service-api.md plus the neighbours in notes/upstream-api.md).
+ * (docs/chatbot-service-api.md: the published operations and their hosted neighbours).
  * `ChatbotServiceClient` implements it over HTTP; the gateway core depends on this
  * interface only.
  */

@@ -39,7 +39,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 2;
 const DEFAULT_RETRY_DELAY_MS = 500;
 
-/** The Chatbot Service API over HTTP (spec/chatbot-service-api.md and notes/upstream-api.md). */
+/** The Chatbot Service API over HTTP (docs/chatbot-service-api.md). */
 export class ChatbotServiceClient implements ChatbotServiceApi {
   private readonly ctx: UpstreamContext;
 

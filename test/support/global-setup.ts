@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './net.js';
+import { redisAnswers } from './redis-ping.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,18 +11,7 @@ declare module 'vitest' {
 
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
-async function answers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
+const answers = (url: string) => redisAnswers(url, 1000);
 
 let spawned: ChildProcess | undefined;
 

@@ -6,7 +6,7 @@ export { ACCEPTED_IMAGE_MIMES, ACCEPTED_VIDEO_MIMES, MEDIA_LIMITS, WAV_SAMPLE_RA
 export { formatBytes } from './messages.js';
 export type { MediaSettings } from './policy.js';
 export { prepareAttachments, type PrepareContext } from './prepare.js';
-export { readCapped } from './read-capped.js';
+export { readCapped } from '../../contract.js';
 export { countGifFrames, sniffMedia, type MediaCategory, type SniffedMedia } from './sniff.js';
 export { toWav, type ToWavOptions } from './transcode.js';
 export { isMediaRefusal, type MediaClass, type MediaRefusal, type PreparedMedia, type RefusalReason } from './types.js';

@@ -5,7 +5,7 @@
  * declared) and again after sniffing (on what the bytes are).
  */
 import type { ChatAskType, ChatbotSettings } from '../../upstream/api.js';
-import type { AttachmentKind } from '../types.js';
+import type { AttachmentKind } from '../../contract.js';
 import { ACCEPTED_IMAGE_MIMES, ACCEPTED_VIDEO_MIMES, type MediaLimits } from './limits.js';
 import { say, type MediaNoun } from './messages.js';
 import type { SniffedMedia } from './sniff.js';

@@ -1,5 +1,5 @@
 import type { UploadInput } from '../../upstream/api.js';
-import type { Capabilities, InboundAttachment } from '../types.js';
+import type { Capabilities, InboundAttachment } from '../../contract.js';
 import { AttachmentTooLargeError, AttachmentUnavailableError, TranscoderUnavailableError, UndecodableAudioError } from './errors.js';
 import { MEDIA_LIMITS, type MediaLimits } from './limits.js';
 import { formatBytes, say } from './messages.js';

@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
-import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../types.js';
-import { BUTTONS_MESSAGE_TEXT, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, SUPERSEDED_MESSAGE_TEXT } from './policy.js';
+import { canEdit } from '../outbound-methods.js';
+import { isPlatformError, retryPlatformCall } from '../platform-retry.js';
+import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../../contract.js';
+import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, SUPERSEDED_MESSAGE_TEXT } from './policy.js';
 import { renderFinal } from './rendering.js';
 import type { PacingPolicy } from './types.js';
 
-/** A 429 without retry_after: wait this long, Telegram's usual answer for one chat. */
-export const DEFAULT_RETRY_AFTER_MS = 1_000;
+export { DEFAULT_RETRY_AFTER_MS, isPlatformError } from '../platform-retry.js';
 
 export interface DeliveryContext {
   outbound: Outbound;
@@ -16,67 +16,87 @@ export interface DeliveryContext {
   logger: Logger;
   signal?: AbortSignal | undefined;
   stats: { rateLimited: number };
+  /** How long a final call is retried while the platform is unreachable (GatewayPolicy.platformOutageHorizonMs). */
+  outageHorizonMs: number;
 }
 
 /** A message on screen holding part of the answer. */
 export interface ScreenSlot {
-  /** The platform's handle, when it gave one (a native stream gives none). */
-  message?: SentMessage;
-  /** What it shows; null when it must be replaced whatever the text (a native stream still open). */
-  text: string | null;
+  message: SentMessage;
+  /** What it shows. */
+  text: string;
   /**
-   * Replaces its text (an edit, or closing a native stream); absent when it cannot change.
-   * `buttons` are passed only when `buttonsOnReplace` says the replacement can carry them.
+   * Edits its text; absent when it cannot change (the platform cannot edit, or the message
+   * can no longer be edited). Throws PlatformError 'not-editable' without calling the
+   * platform once the message's edit window has (nearly) passed. `buttons` are passed only
+   * when `buttonsOnReplace` says the edit can carry them.
    */
   replace?: (text: string, buttons?: Button[], progress?: boolean) => Promise<void>;
-  /** `replace` can attach buttons (an edited message on a platform with buttons; never a native stream). */
+  /** `replace` can attach buttons (an edited message on a platform with buttons). */
   buttonsOnReplace?: boolean;
+  /** When `replace` starts refusing because the edit window is nearly over (ms since epoch); absent: never. */
+  editableUntil?: number;
   /** The buttons it shows, as far as we know. */
   buttons?: Button[];
 }
 
-export function isPlatformError(error: unknown, kind: PlatformError['kind']): error is PlatformError {
-  return error instanceof PlatformError && error.kind === kind;
-}
-
-/** A slot for a message we sent (with `buttons` when it carries them), editable when the platform can edit. */
-export function messageSlot(context: DeliveryContext, message: SentMessage, text: string, buttons?: Button[]): ScreenSlot {
+/**
+ * A slot for a message we sent (with `buttons` when it carries them), editable when the
+ * platform can edit, until its edit window is nearly over. `sentAt`: when the send was
+ * asked for (ms since epoch), earlier than the platform's own time, so the window we
+ * count never ends after the platform's.
+ */
+export function messageSlot(context: DeliveryContext, message: SentMessage, text: string, buttons?: Button[], sentAt = Date.now()): ScreenSlot {
   const { capabilities, conversation, outbound } = context;
   const slot: ScreenSlot = { message, text, ...(buttons ? { buttons } : {}) };
-  const edit = capabilities.canEdit ? outbound.edit?.bind(outbound) : undefined;
-  if (!edit) return slot;
-  slot.replace = (next, withButtons, progress) => {
-    if (withButtons) return edit(conversation, message, next, { buttons: withButtons });
-    return progress ? edit(conversation, message, next, { progress }) : edit(conversation, message, next);
+  if (!canEdit(outbound)) return slot;
+  const { editWindowMs } = capabilities;
+  const editableUntil = editWindowMs === undefined ? undefined : sentAt + editWindowMs * EDIT_WINDOW_USABLE_FRACTION;
+  if (editableUntil !== undefined) slot.editableUntil = editableUntil;
+  slot.replace = async (next, withButtons, progress) => {
+    if (editableUntil !== undefined && Date.now() >= editableUntil) {
+      throw new PlatformError(`message ${message.id} is past its ${editWindowMs} ms edit window; not editing it any more`, 'not-editable');
+    }
+    if (withButtons) return outbound.edit(conversation, message, next, { buttons: withButtons });
+    return progress ? outbound.edit(conversation, message, next, { progress }) : outbound.edit(conversation, message, next);
   };
   slot.buttonsOnReplace = capabilities.buttons;
   return slot;
 }
 
 /**
- * Runs one final platform call, waiting retry_after on each 429 while the
- * policy's tries and time budget allow, then rethrows: the caller falls back
- * to a new message rather than lose the text.
+ * The message will not change again: its edit window passed, or the platform said it
+ * can no longer be edited (or that it is gone). The answer continues in a new message.
+ */
+export function isNoLongerEditable(error: unknown): boolean {
+  return isPlatformError(error, 'not-editable') || isPlatformError(error, 'not-found');
+}
+
+/**
+ * Runs one final platform call with the one retry mechanism (platform-retry.ts):
+ * each 429 waits retry_after while the policy's tries and time budget allow, an
+ * unreachable platform is tried again with backoff up to the outage horizon;
+ * then the error is rethrown (after a 429 the caller falls back to a new message
+ * rather than lose the text).
  */
 export async function withFinalRetries<T>(context: DeliveryContext, call: () => Promise<T>, options: { lastResort?: boolean } = {}): Promise<T> {
-  const attempts = options.lastResort ? Math.max(context.pacing.finalAttempts, LAST_RESORT_ATTEMPTS) : context.pacing.finalAttempts;
-  const budgetMs = options.lastResort ? Math.max(context.pacing.finalRetryBudgetMs, LAST_RESORT_BUDGET_MS) : context.pacing.finalRetryBudgetMs;
-  let waitedMs = 0;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!isPlatformError(error, 'rate-limited')) throw error;
+  const { pacing } = context;
+  const policy = {
+    rateLimitAttempts: options.lastResort ? Math.max(pacing.finalAttempts, LAST_RESORT_ATTEMPTS) : pacing.finalAttempts,
+    rateLimitBudgetMs: options.lastResort ? Math.max(pacing.finalRetryBudgetMs, LAST_RESORT_BUDGET_MS) : pacing.finalRetryBudgetMs,
+    outageHorizonMs: context.outageHorizonMs,
+  };
+  return retryPlatformCall(call, {
+    policy,
+    signal: context.signal,
+    onRateLimited: () => {
       context.stats.rateLimited++;
-      const waitMs = error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
-      const outOfTries = attempt >= attempts;
-      if (outOfTries || waitedMs + waitMs > budgetMs || context.signal?.aborted) throw error;
-      waitedMs += waitMs;
-      await sleep(waitMs, undefined, context.signal ? { signal: context.signal } : {}).catch(() => {
-        throw error;
-      });
-    }
-  }
+    },
+    onUnreachable: (error, attempt) => {
+      // The answer is kept (and its message stays queued) until the platform is back or the horizon passes.
+      if (attempt === 1) context.logger.warn({ err: error }, 'the platform is unreachable; keeping the final answer and retrying with backoff');
+    },
+  });
 }
 
 /**
@@ -101,7 +121,7 @@ export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[
   for (let reshaped = 0; ; reshaped++) {
     try {
       await place(context, onScreen, renderFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, format), buttons, placed);
-      return placed.flatMap((slot) => (slot.message ? [slot.message] : []));
+      return placed.map((slot) => slot.message);
     } catch (error) {
       const badFormat = isPlatformError(error, 'bad-format') && format !== 'plain';
       const tooLong = isPlatformError(error, 'too-long') && reshaped < MAX_RESHAPES;
@@ -132,17 +152,26 @@ async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: str
     // From the first message that cannot be replaced on, the answer continues in new
     // messages, so it still reads in order (the stale one keeps its partial text).
     replacing = false;
+    const sentAt = Date.now();
     const message = await withFinalRetries(context, () =>
       context.outbound.send(context.conversation, { text: chunk, ...(chunkButtons ? { buttons: chunkButtons } : {}) }),
     { lastResort: true });
-    placed.push(messageSlot(context, message, chunk, chunkButtons));
+    placed.push(messageSlot(context, message, chunk, chunkButtons, sentAt));
   }
   if (replacing) await retireSurplus(context, screen.slice(chunks.length));
-  // The last message could not take the buttons (a native stream, or a platform that
-  // refused them on an edit): they come in a message of their own.
-  if (withButtons && !sameButtons(placed.at(-1)?.buttons, withButtons)) {
-    await withFinalRetries(context, () => context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons: withButtons }));
-  }
+  // The last message could not take the buttons (a platform that refused them on an
+  // edit): they come in a message of their own.
+  if (withButtons && !sameButtons(placed.at(-1)?.buttons, withButtons)) await deliverButtons(context, withButtons);
+}
+
+/**
+ * The answer's buttons in a short message of their own, for when the message ending
+ * the answer cannot carry them (a native stream, a refused edit). Nothing without buttons,
+ * or on a platform that has none.
+ */
+export async function deliverButtons(context: DeliveryContext, buttons: Button[] | undefined): Promise<void> {
+  if (!context.capabilities.buttons || !buttons?.length) return;
+  await withFinalRetries(context, () => context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons }));
 }
 
 /**
@@ -158,7 +187,7 @@ async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: 
     const outcome = await tryReplace(context, slot, text, attach);
     if (outcome !== 'refused') return outcome === 'done';
     // Maybe the buttons were the problem: the text alone, and the buttons come separately.
-    context.logger.info({ message: slot.message?.id }, 'the platform refused buttons on an edit; sending them in a message of their own');
+    context.logger.info({ message: slot.message.id }, 'the platform refused buttons on an edit; sending them in a message of their own');
   }
   return (await tryReplace(context, slot, text, undefined)) === 'done';
 }
@@ -174,12 +203,19 @@ async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: stri
   try {
     await withFinalRetries(context, () => replace(text, buttons));
   } catch (error) {
-    // These concern the text, not the message: a new message would be refused too.
-    if (isPlatformError(error, 'bad-format') || isPlatformError(error, 'too-long')) throw error;
+    // These concern the text, not the message: a new message would be refused too. An unreachable
+    // platform was retried up to the horizon already: a new message would not get through either.
+    if (isPlatformError(error, 'bad-format') || isPlatformError(error, 'too-long') || isPlatformError(error, 'unreachable')) throw error;
     if (!isPlatformError(error, 'not-modified')) {
       const aboutButtons = buttons && (isPlatformError(error, 'unsupported') || isPlatformError(error, 'other'));
       if (aboutButtons) return 'refused';
-      context.logger.warn({ err: error, message: slot.message?.id }, 'final update failed; sending the text as a new message');
+      if (isNoLongerEditable(error)) {
+        // Expected past an edit window (a long answer, a slow stream): not a fault.
+        context.logger.info({ err: error, message: slot.message.id }, 'the message can no longer be edited; the final answer continues in a new message');
+        delete slot.replace;
+      } else {
+        context.logger.warn({ err: error, message: slot.message.id }, 'final update failed; sending the text as a new message');
+      }
       return 'failed';
     }
   }
@@ -201,7 +237,7 @@ async function retireSurplus(context: DeliveryContext, surplus: ScreenSlot[]): P
     try {
       if (slot.replace && slot.text !== SUPERSEDED_MESSAGE_TEXT) await slot.replace(SUPERSEDED_MESSAGE_TEXT);
     } catch (error) {
-      context.logger.warn({ err: error, message: slot.message?.id }, 'could not empty a message the final answer no longer needs');
+      context.logger.warn({ err: error, message: slot.message.id }, 'could not empty a message the final answer no longer needs');
     }
   }
 }

@@ -1,8 +1,8 @@
-/** The streaming relay (DESIGN.md §3): shows a streamed answer on a platform as it is written. */
+/** The streaming relay (docs/architecture.md §4): shows a streamed answer on a platform as it is written. */
 export { relayAnswer } from './relay.js';
 export type { PacingPolicy, RelayRequest, RelayResult, RendererKind } from './types.js';
 export { startTyping, type TypingHandle } from './typing.js';
 export { InflightRecorder, InflightAnswer, type InflightRecorderOptions } from './inflight.js';
-export { recoverInterruptedAnswers, INTERRUPTED_NOTE, type RecoveryOptions } from './recovery.js';
+export { recoverConversation, recoverInterruptedAnswers, INTERRUPTED_NOTE, type RecoveryOptions } from './recovery.js';
 export { INFLIGHT_INDEX_KEY, inflightKey, INFLIGHT_STALE_AFTER_MS, type ProcessIdentity } from './inflight-record.js';
 export { resolvePacing, EMPTY_ANSWER_TEXT, BUTTONS_MESSAGE_TEXT } from './policy.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ConversationRef } from '../types.js';
+import type { ConversationRef } from '../../contract.js';
 
 /**
- * The shape of an in-flight answer in the state store (DESIGN.md §4). One hash per
+ * The shape of an in-flight answer in the state store (docs/architecture.md §5). One hash per
  * answer plus one sorted set indexing them by last update time, so recovery finds
  * stale answers with one range query instead of a key scan.
  *
@@ -12,6 +12,12 @@ import type { ConversationRef } from '../types.js';
  */
 export const INFLIGHT_INDEX_KEY = 'inflight:index';
 export const inflightKey = (answerId: string): string => `inflight:${answerId}`;
+/**
+ * Set of the answer ids recorded in one conversation, so that the process taking a
+ * conversation over resolves its interrupted answers (the note) before answering again,
+ * without scanning the global index.
+ */
+export const inflightConversationKey = (c: ConversationRef): string => `inflight:conversation:${c.bot}:${c.platform}:${c.id}`;
 
 /**
  * An answer that takes longer than this refreshes its record, so other processes

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { AtomicCommand, StateStore } from '../../state/index.js';
-import type { ConversationRef, SentMessage } from '../types.js';
+import type { ConversationRef, SentMessage } from '../../contract.js';
 import {
   INFLIGHT_HEARTBEAT_MS,
   INFLIGHT_INDEX_KEY,
   INFLIGHT_RECORD_TTL_MS,
   THIS_PROCESS,
   encodeRecord,
+  inflightConversationKey,
   inflightKey,
   type ProcessIdentity,
 } from './inflight-record.js';
@@ -49,6 +50,7 @@ export class InflightRecorder {
 
 export class InflightAnswer {
   private readonly key: string;
+  private readonly conversationKey: string;
   private readonly messageIds: string[] = [];
   private lastText = '';
   private savedText = '';
@@ -67,6 +69,7 @@ export class InflightAnswer {
     private readonly logger: Logger,
   ) {
     this.key = inflightKey(id);
+    this.conversationKey = inflightConversationKey(conversation);
     const startedAt = now();
     const fields = encodeRecord({ conversation, owner, messageIds: [], lastText: '', startedAt, updatedAt: startedAt, abandoned: false });
     this.writes = Promise.resolve();
@@ -74,6 +77,8 @@ export class InflightAnswer {
       { op: 'hashSet', key: this.key, fields },
       { op: 'expire', key: this.key, ttlMs: INFLIGHT_RECORD_TTL_MS },
       { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: startedAt, member: id },
+      { op: 'setAdd', key: this.conversationKey, member: id },
+      { op: 'expire', key: this.conversationKey, ttlMs: INFLIGHT_RECORD_TTL_MS },
     ]);
     this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
     // A heartbeat alone must not keep a shutting-down process alive.
@@ -119,17 +124,18 @@ export class InflightAnswer {
     return [
       { op: 'del', key: this.key },
       { op: 'sortedRemove', key: INFLIGHT_INDEX_KEY, member: this.id },
+      { op: 'setRemove', key: this.conversationKey, member: this.id },
     ];
   }
 
-  /** The answer cannot be finished by this process: the next recovery run annotates it. */
-  async abandon(): Promise<void> {
+  /**
+   * The turn was cut off (stopping, or the lock moved): its message stays queued and is
+   * answered again. The record stays as it is, so whoever answers again first adds the
+   * note to what this answer showed (`recoverConversation`); only the heartbeat stops.
+   */
+  async leave(): Promise<void> {
     this.close();
-    this.write([
-      { op: 'hashSet', key: this.key, fields: encodeRecord({ lastText: this.lastText, abandoned: true }) },
-      // Score 0 puts it in every recovery run's range, whatever its age threshold.
-      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: 0, member: this.id },
-    ]);
+    if (this.lastText !== this.savedText) this.write([{ op: 'hashSet', key: this.key, fields: encodeRecord({ lastText: this.lastText }) }]);
     await this.writes;
   }
 

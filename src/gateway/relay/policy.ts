@@ -1,4 +1,4 @@
-import type { Capabilities } from '../types.js';
+import type { Capabilities } from '../../contract.js';
 import type { PacingPolicy } from './types.js';
 
 /**
@@ -32,6 +32,15 @@ export const LAST_RESORT_BUDGET_MS = 180_000;
  * a code block has no full stops, and must still move).
  */
 export const SENTENCE_WAIT_FACTOR = 4;
+
+/**
+ * A message is edited only during this fraction of the platform's edit window
+ * (`Capabilities.editWindowMs`), then the answer continues in a new message: an
+ * edit sent at the very end of the window could arrive after it and be refused.
+ * A fraction rather than a fixed margin: the windows range from minutes
+ * (WhatsApp, 15 min: edits stop after 13.5) to days (Telegram, 48 h).
+ */
+export const EDIT_WINDOW_USABLE_FRACTION = 0.9;
 
 /** Shown instead of an empty answer: platforms refuse empty messages and silence looks broken. */
 export const EMPTY_ANSWER_TEXT = '(no answer)';

@@ -1,12 +1,14 @@
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
-import type { Capabilities, ConversationRef, Outbound } from '../types.js';
+import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
+import { canEdit } from '../outbound-methods.js';
 import {
   INFLIGHT_INDEX_KEY,
   INFLIGHT_MIN_SILENCE_MS,
   INFLIGHT_STALE_AFTER_MS,
   THIS_PROCESS,
   decodeRecord,
+  inflightConversationKey,
   inflightKey,
   type InflightRecord,
   type ProcessIdentity,
@@ -35,7 +37,7 @@ export interface RecoveryOptions {
  * one of them. Returns how many answers were recovered.
  */
 export async function recoverInterruptedAnswers(options: RecoveryOptions): Promise<number> {
-  const { state, logger } = options;
+  const { state } = options;
   const olderThanMs = options.olderThanMs ?? INFLIGHT_STALE_AFTER_MS;
   const now = Date.now();
   const candidates = await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, now - olderThanMs, RECOVERY_BATCH_SIZE);
@@ -45,16 +47,47 @@ export async function recoverInterruptedAnswers(options: RecoveryOptions): Promi
     if (record && !isAbandoned(record, now, olderThanMs, THIS_PROCESS)) continue;
     // Removing the index entry is the claim: only the process whose ZREM removed it goes on.
     if ((await state.sortedRemove(INFLIGHT_INDEX_KEY, answerId)) === 0) continue;
-    if (record) {
-      try {
-        if (await tellInterrupted(record, options)) recovered++;
-      } catch (error) {
-        logger.warn({ err: error, answer: answerId, conversation: record.conversation }, 'could not tell the user an answer was interrupted');
-      }
-    }
-    await state.del(inflightKey(answerId));
+    if (await resolveClaimed(answerId, record, options)) recovered++;
   }
   return recovered;
+}
+
+/**
+ * Resolves every interrupted answer of one conversation, whoever wrote it and
+ * however recent: call it holding the conversation's lock, before answering its
+ * queue. The lock was free, so whoever showed those answers no longer answers
+ * here (it crashed, stopped, or lost the lock), and the note must come before
+ * the answer given again, not after it. Returns how many were resolved.
+ */
+export async function recoverConversation(options: RecoveryOptions, conversation: ConversationRef): Promise<number> {
+  const { state } = options;
+  let recovered = 0;
+  for (const answerId of await state.setMembers(inflightConversationKey(conversation))) {
+    const record = decodeRecord(await state.hashGetAll(inflightKey(answerId)));
+    // The same claim as the periodic run's: a concurrent run resolves each record once.
+    if ((await state.sortedRemove(INFLIGHT_INDEX_KEY, answerId)) === 0 && record) continue;
+    if (await resolveClaimed(answerId, record, options)) recovered++;
+    // A record already gone (its TTL) leaves only its id here.
+    if (!record) await state.setRemove(inflightConversationKey(conversation), answerId);
+  }
+  return recovered;
+}
+
+/** Tells the user (when the record is readable) and forgets the record. True when told. */
+async function resolveClaimed(answerId: string, record: InflightRecord | null, options: RecoveryOptions): Promise<boolean> {
+  let told = false;
+  if (record) {
+    try {
+      told = await tellInterrupted(record, options);
+    } catch (error) {
+      options.logger.warn({ err: error, answer: answerId, conversation: record.conversation }, 'could not tell the user an answer was interrupted');
+    }
+  }
+  await options.state.atomic([
+    { op: 'del', key: inflightKey(answerId) },
+    ...(record ? [{ op: 'setRemove', key: inflightConversationKey(record.conversation), member: answerId } as const] : []),
+  ]);
+  return told;
 }
 
 /** Whether the record's process has stopped working on it. */
@@ -80,7 +113,7 @@ async function tellInterrupted(record: InflightRecord, options: RecoveryOptions)
   const lastMessageId = record.messageIds.at(-1);
   const separator = INTERRUPTED_NOTE.slice(0, INTERRUPTED_NOTE.length - INTERRUPTED_NOTE.trimStart().length);
   const annotated = `${record.lastText}${separator}${note}`;
-  if (lastMessageId && record.lastText && capabilities.canEdit && outbound.edit && fitsOneMessage(annotated, capabilities)) {
+  if (lastMessageId && record.lastText && canEdit(outbound) && fitsOneMessage(annotated, capabilities)) {
     try {
       await outbound.edit(record.conversation, { id: lastMessageId }, annotated);
       return true;

@@ -1,6 +1,8 @@
 import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
-import type { SentMessage } from '../types.js';
+import type { SentMessage } from '../../contract.js';
+import { canDraft, canEdit, canStreamNatively } from '../outbound-methods.js';
 import type { DeliveryContext } from './final-delivery.js';
+import { PLATFORM_OUTAGE_HORIZON_MS } from '../policy.js';
 import { resolvePacing } from './policy.js';
 import { finalMarkdownOf } from './rendering.js';
 import { BufferedRenderer } from './renderers/buffered.js';
@@ -16,9 +18,12 @@ import type { RelayRequest, RelayResult } from './types.js';
  * the platform's capabilities allow, and ends on the authoritative final answer.
  *
  * The in-flight record is removed once the final is delivered. When the answer
- * stream or the final delivery fails, the error is rethrown (the pipeline decides
- * what to tell the user) and the record is marked abandoned, so the next
- * `recoverInterruptedAnswers` run annotates the half-shown answer.
+ * stream or the final delivery fails, the error is rethrown and the record is
+ * removed too: the caller tells the user what happened (its failure reply comes
+ * after the half-shown answer, and is the last word), so no "interrupted" note
+ * may follow later. Only a cut-off turn (the signal aborted: stopping, or the
+ * lock moved) leaves the record, since its message is answered again, and the
+ * process answering again adds the note first (`recoverConversation`).
  */
 export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   const { outbound, capabilities, conversation, logger } = request;
@@ -30,10 +35,12 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     outbound, conversation, capabilities, logger, stats,
     pacing: resolvePacing(capabilities, request.pacing),
     signal: request.signal,
+    outageHorizonMs: request.platformOutageHorizonMs ?? PLATFORM_OUTAGE_HORIZON_MS,
   };
   const context: RenderContext = {
     ...delivery,
     isGroup: request.isGroup,
+    recipient: request.recipient,
     inflight: request.inflight.begin(conversation, logger),
     beforeFirstVisible: stopTyping,
   };
@@ -59,24 +66,33 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   } catch (error) {
     await renderer.settle();
     await stopTyping();
-    await context.inflight.abandon();
+    if (request.signal?.aborted) await context.inflight.leave();
+    else await removeRecord(request, context);
     throw error;
   }
   await stopTyping();
-  if (request.commitInflightRemoval) request.commitInflightRemoval(await context.inflight.finishCommands());
-  else await context.inflight.finish();
+  // Cut off: what arrived was shown, but the message is answered again; the record stays for the note.
+  if (request.signal?.aborted) await context.inflight.leave();
+  else await removeRecord(request, context);
   return { final, messages, renderer: renderer.kind, rateLimitedUpdates: stats.rateLimited };
 }
 
+/** With the caller's end-of-turn transaction when it has one (a crash before it leaves the record for recovery). */
+async function removeRecord(request: RelayRequest, context: RenderContext): Promise<void> {
+  if (request.commitInflightRemoval) request.commitInflightRemoval(await context.inflight.finishCommands());
+  else await context.inflight.finish();
+}
+
+/** The richest way the conversation's outbound offers (its methods say what it can do). */
 function chooseRenderer(context: RenderContext): StreamRenderer {
-  const { capabilities, outbound } = context;
-  if (capabilities.drafts && outbound.draft) return new DraftRenderer(context);
-  if (capabilities.nativeStreaming && outbound.startStream) return new NativeRenderer(context);
+  const { outbound } = context;
+  if (canDraft(outbound)) return new DraftRenderer(context);
+  if (canStreamNatively(outbound)) return new NativeRenderer(context);
   return editOrBuffered(context);
 }
 
 function editOrBuffered(context: RenderContext): StreamRenderer {
-  return context.capabilities.canEdit && context.outbound.edit ? new EditRenderer(context) : new BufferedRenderer(context);
+  return canEdit(context.outbound) ? new EditRenderer(context) : new BufferedRenderer(context);
 }
 
 async function fallBackToEdit(failed: StreamRenderer, context: RenderContext): Promise<StreamRenderer> {

@@ -1,6 +1,6 @@
 import { renderChunks, visibleLength } from '../../format/index.js';
 import type { AskFinal } from '../../upstream/api.js';
-import type { Capabilities, TextFormat } from '../types.js';
+import type { Capabilities, TextFormat } from '../../contract.js';
 import { EMPTY_ANSWER_TEXT } from './policy.js';
 
 /**

@@ -49,3 +49,41 @@ export function stableStreamPrefix(text: string): string {
   for (const match of openLine.matchAll(SENTENCE_END_IN_LINE)) sentenceEnd = match.index + match[0].length;
   return text.slice(0, sentenceEnd > 0 ? lineStart + sentenceEnd : lastSafeEnd);
 }
+
+/**
+ * Where an answer can go on in a new message after a message that shows `shown`
+ * (Markdown) stopped being editable: the end of its last whole line outside a code
+ * block or of its last finished sentence, so the new message starts on a fresh
+ * Markdown footing (never inside a code block or half a sentence). What `shown` holds
+ * past that point is shown again in the new message: repeated, never lost.
+ */
+export function continuationPoint(shown: string): number {
+  // The trailing space lets a sentence that ends exactly at the end of `shown` count as finished.
+  return Math.min(shown.length, stableStreamPrefix(`${shown} `).length);
+}
+
+/**
+ * Cuts Markdown into pieces of at most `maxChars` characters for a platform that
+ * takes a limited amount per call (a native stream's append). The pieces are joined
+ * again by the platform into one message, so a cut needs no Markdown footing: it
+ * prefers a line break, then a space, and never splits a UTF-16 surrogate pair.
+ */
+export function piecesOf(markdown: string, maxChars: number): string[] {
+  const limit = Math.max(2, Math.floor(maxChars));
+  const pieces: string[] = [];
+  let rest = markdown;
+  while (rest.length > limit) {
+    const window = rest.slice(0, limit);
+    let cut = window.lastIndexOf('\n') + 1;
+    if (cut <= 0) cut = window.lastIndexOf(' ') + 1;
+    if (cut <= 0) cut = isHighSurrogate(rest.charCodeAt(limit - 1)) ? limit - 1 : limit;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  if (rest !== '') pieces.push(rest);
+  return pieces;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}

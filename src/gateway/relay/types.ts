@@ -2,7 +2,7 @@ import type { AtomicCommand } from '../../state/index.js';
 import type { TypingHandle } from './typing.js';
 import type { Logger } from '../../logger.js';
 import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
-import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../types.js';
+import type { Button, Capabilities, ConversationRef, Outbound, PlatformUser, SentMessage } from '../../contract.js';
 import type { InflightRecorder } from './inflight.js';
 
 export type RendererKind = 'draft' | 'native' | 'edit' | 'buffered';
@@ -24,11 +24,16 @@ export interface PacingPolicy {
 }
 
 export interface RelayRequest {
+  /**
+   * The adapter's outbound for this conversation (`outboundIn`): its methods decide how the
+   * answer streams (drafts, a native stream, edits, or all at once).
+   */
   outbound: Outbound;
-  /** Already resolved for this conversation (e.g. no drafts in groups). */
   capabilities: Capabilities;
   conversation: ConversationRef;
   isGroup: boolean;
+  /** The user the answer replies to (`Inbound.user`): a native stream names its recipient (Slack, outside DMs). */
+  recipient: PlatformUser;
   /** Fragments then exactly one final (final.answer is authoritative). */
   answer: AsyncIterable<AskStreamEvent>;
   inflight: InflightRecorder;
@@ -48,6 +53,8 @@ export interface RelayRequest {
    * sent: the caller commits them with its own end-of-turn transaction (one round trip less).
    */
   commitInflightRemoval?: (commands: AtomicCommand[]) => void;
+  /** How long the final is retried while the platform is unreachable (default PLATFORM_OUTAGE_HORIZON_MS). */
+  platformOutageHorizonMs?: number;
 }
 
 export interface RelayResult {

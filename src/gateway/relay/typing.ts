@@ -1,4 +1,4 @@
-import type { Capabilities, ConversationRef, Outbound } from '../types.js';
+import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
 
 /**
  * Refresh the indicator when this fraction of its lifetime has passed, so it

@@ -2,6 +2,7 @@ import type { ChatAskType } from '../../upstream/api.js';
 import { badRequest, formatSize, ServiceError } from '../envelope.js';
 import type { ServiceLimits } from '../options.js';
 import type { StoredFileMeta, UploadedFile } from '../repos/files.js';
+import type { ChatbotSettings } from '../validation/settings.js';
 
 const ACCEPTED: Record<Exclude<ChatAskType, 'Text'>, { exts: readonly string[]; names: string }> = {
   Image: { exts: ['png', 'jpg', 'webp', 'gif'], names: 'PNG, JPEG, WEBP or non-animated GIF' },
@@ -27,6 +28,21 @@ export function checkAskShape(askType: ChatAskType, content: string | undefined,
   }
   if (askType !== 'Image' && count !== 1) throw badRequest(`fileIds must hold exactly one file when chatAskType is ${askType} (it holds ${count}).`);
   if (new Set(fileIds).size !== count) throw badRequest('fileIds must not repeat a file id.');
+}
+
+/**
+ * The chatbot's own switches: EnableUploadImage for images (and videos, which are
+ * visual content too), EnablePushToTalk for audio. Off is a 403 whose message a
+ * gateway can show its user as it is.
+ */
+export function checkMediaEnabled(askType: ChatAskType, settings: Pick<ChatbotSettings, 'EnableUploadImage' | 'EnablePushToTalk'>): void {
+  if (askType === 'Text') return;
+  if (askType === 'Audio' && !settings.EnablePushToTalk) {
+    throw new ServiceError(403, 'This chatbot does not accept voice messages (its EnablePushToTalk setting is off).');
+  }
+  if (askType !== 'Audio' && !settings.EnableUploadImage) {
+    throw new ServiceError(403, `This chatbot does not accept ${askType === 'Image' ? 'images' : 'videos'} (its EnableUploadImage setting is off).`);
+  }
 }
 
 /** Format by sniffed content (never the name), then size. */

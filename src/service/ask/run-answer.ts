@@ -31,11 +31,11 @@ export async function* withSuffix(
   return step.value;
 }
 
-function finish(question: string, answer: string, outcome: EngineOutcome): FinishedAnswer {
+async function finish(question: string, answer: string, outcome: EngineOutcome): Promise<FinishedAnswer> {
   return {
     answer,
     noAnswer: outcome.noAnswer,
-    totalToken: outcome.totalTokens ?? countTokens(question) + countTokens(answer),
+    totalToken: outcome.totalTokens ?? (await countTokens(question)) + (await countTokens(answer)),
   };
 }
 
@@ -81,7 +81,7 @@ export async function streamAnswer(
     res.end(sse({ Version: API_VERSION, Success: false, Code: failure.code, Message: failure.message }));
     throw error;
   }
-  const done = finish(question, answer, step.value);
+  const done = await finish(question, answer, step.value);
   res.end(sse({ QuestionID: ids.questionId, AnswerID: ids.answerId, Answer: done.answer, TotalToken: done.totalToken, noAnswer: done.noAnswer }));
   return done;
 }

@@ -1,10 +1,15 @@
+import { mediaPhrases, type MediaPhrases } from './builtin-media-phrases.js';
+
 /** The builtin engine's fixed sentences, per AIResponseLanguage; English is the fallback. */
 export interface Phrases {
+  media: MediaPhrases;
   greeting: string;
   found(count: number): string;
   more(count: number): string;
   noneFound(criteria: string): string;
   noListings: string;
+  /** After noneFound for a place no listing is in: where the listings are. */
+  listingsAreIn(cities: string[]): string;
   notUnderstood(cities: string[]): string;
   mediaOnly: string;
   forSale: string;
@@ -23,6 +28,8 @@ const list = (items: string[], and: string): string =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 
 const english: Phrases = {
+  media: mediaPhrases.english,
+  listingsAreIn: (cities) => `Our listings are in ${list(cities, 'and')}.`,
   greeting: 'Hello! How can I help you today?',
   found: (n) => (n === 1 ? 'I found 1 listing that matches:' : `I found ${n} listings that match:`),
   more: (n) => `…and ${n} more. Tell me more about what you need to narrow it down.`,
@@ -36,6 +43,8 @@ const english: Phrases = {
 };
 
 const spanish: Phrases = {
+  media: mediaPhrases.spanish,
+  listingsAreIn: (cities) => `Nuestras propiedades están en ${list(cities, 'y')}.`,
   greeting: '¡Hola! ¿En qué puedo ayudarte hoy?',
   found: (n) => (n === 1 ? 'Encontré 1 propiedad que coincide:' : `Encontré ${n} propiedades que coinciden:`),
   more: (n) => `…y ${n} más. Cuéntame más para acotar la búsqueda.`,
@@ -49,6 +58,8 @@ const spanish: Phrases = {
 };
 
 const french: Phrases = {
+  media: mediaPhrases.french,
+  listingsAreIn: (cities) => `Nos annonces sont à ${list(cities, 'et')}.`,
   greeting: "Bonjour ! Comment puis-je vous aider aujourd'hui ?",
   found: (n) => (n === 1 ? "J'ai trouvé 1 annonce correspondante :" : `J'ai trouvé ${n} annonces correspondantes :`),
   more: (n) => `…et ${n} de plus. Précisez votre recherche pour affiner.`,
@@ -62,6 +73,8 @@ const french: Phrases = {
 };
 
 const german: Phrases = {
+  media: mediaPhrases.german,
+  listingsAreIn: (cities) => `Unsere Angebote liegen in ${list(cities, 'und')}.`,
   greeting: 'Hallo! Wie kann ich Ihnen heute helfen?',
   found: (n) => (n === 1 ? 'Ich habe 1 passendes Angebot gefunden:' : `Ich habe ${n} passende Angebote gefunden:`),
   more: (n) => `…und ${n} weitere. Beschreiben Sie genauer, was Sie suchen.`,
@@ -75,6 +88,8 @@ const german: Phrases = {
 };
 
 const italian: Phrases = {
+  media: mediaPhrases.italian,
+  listingsAreIn: (cities) => `I nostri annunci sono a ${list(cities, 'e')}.`,
   greeting: 'Ciao! Come posso aiutarti oggi?',
   found: (n) => (n === 1 ? 'Ho trovato 1 annuncio corrispondente:' : `Ho trovato ${n} annunci corrispondenti:`),
   more: (n) => `…e altri ${n}. Dimmi di più per restringere la ricerca.`,
@@ -88,6 +103,8 @@ const italian: Phrases = {
 };
 
 const portuguese: Phrases = {
+  media: mediaPhrases.portuguese,
+  listingsAreIn: (cities) => `Nossos imóveis ficam em ${list(cities, 'e')}.`,
   greeting: 'Olá! Como posso ajudar você hoje?',
   found: (n) => (n === 1 ? 'Encontrei 1 imóvel correspondente:' : `Encontrei ${n} imóveis correspondentes:`),
   more: (n) => `…e mais ${n}. Conte-me mais para refinar a busca.`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkAskShape, checkFile } from '../ask/media-rules.js';
+import { checkAskShape, checkFile, checkMediaEnabled } from '../ask/media-rules.js';
 import { collectAnswer, streamAnswer, withSuffix } from '../ask/run-answer.js';
 import { checkRateLimit, reserveMonthlyMessage } from '../ask/usage-limits.js';
 import type { Endpoint, ServiceContext } from '../context.js';
@@ -31,6 +31,7 @@ export function askEndpoints(ctx: ServiceContext): Endpoint[] {
       const session = await ctx.sessions.get(body.sessionID);
       const chatbot = await ctx.chatbots.find(session.serialNumber);
       if (!chatbot) throw notFound(`The chatbot of session ${session.sessionId} has been removed; this session can no longer be used.`);
+      checkMediaEnabled(askType, chatbot.settings);
       const files: AttachedFile[] = askType === 'Text' ? [] : await Promise.all((body.fileIds ?? []).map(async (fileId) => {
         const meta = checkFile(askType, await ctx.files.get(fileId), ctx.limits);
         return { meta, bytes: () => ctx.files.bytes(fileId) };

@@ -1,10 +1,19 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Endpoint, ServiceContext } from '../context.js';
-import { badRequest, sendOk, ServiceError } from '../envelope.js';
+import { sendOk, ServiceError } from '../envelope.js';
 import type { UploadedFile } from '../repos/files.js';
+import { svcKeys } from '../state-keys.js';
+import { checkDeclaredBody, discardThenClose, readBody } from '../upload-body.js';
 import { signUploadToken, verifyUploadToken } from '../upload-token.js';
 import { parseBody } from '../validation/bind.js';
+
+/**
+ * How long one PUT may hold its URL's claim. It outlives the longest request
+ * Node's server lets run (requestTimeout, 5 min by default), so a slow upload
+ * never loses its claim; a claim left by a crashed process frees itself.
+ */
+const UPLOAD_CLAIM_TTL_MS = 10 * 60 * 1000;
 
 const preUploadSchema = z.object({ fileName: z.string().min(1).max(255) });
 // The hosted service returns FileStoreId as a string but ClientAsk takes it as an integer: accept both.
@@ -33,12 +42,28 @@ export function uploadEndpoints(ctx: ServiceContext): Endpoint[] {
       // Raw bytes, like an S3 presigned PUT: the signed token is the credential.
       path: '/chat/upload/:token', methods: ['PUT'],
       async handle(req, res) {
-        const fileId = verifyUploadToken(String(req.params.token), ctx.options.secretKey);
-        const body: unknown = req.body;
-        if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The upload is empty: PUT the file bytes as the request body.');
-        const file = await ctx.files.get(fileId);
-        const stored = await ctx.files.storeBytes(file, body);
-        sendOk(res, describe(stored));
+        let bodyRead = false;
+        try {
+          // Cheap checks first, before a byte of the body is read or a buffer allocated.
+          const fileId = verifyUploadToken(String(req.params.token), ctx.options.secretKey);
+          checkDeclaredBody(req, ctx.limits.uploadBytes);
+          const claim = await ctx.state.acquireLock(svcKeys.uploadClaim(fileId), UPLOAD_CLAIM_TTL_MS);
+          if (claim === null) {
+            throw new ServiceError(409, 'This upload URL is already receiving a PUT; wait for it to finish, or request a new URL with /chat/User/GetPreUploadUrl.');
+          }
+          try {
+            const file = await ctx.files.get(fileId);
+            const bytes = await readBody(req, ctx.limits.uploadBytes);
+            bodyRead = true;
+            sendOk(res, describe(await ctx.files.storeBytes(file, bytes)));
+          } finally {
+            await ctx.state.releaseLock(svcKeys.uploadClaim(fileId), claim);
+          }
+        } catch (error) {
+          // A refused upload's body is never held (up to 100 MB the caller may still be sending).
+          if (!bodyRead) discardThenClose(req);
+          throw error;
+        }
       },
     },
     {

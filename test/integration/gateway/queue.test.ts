@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replies } from '../../../src/gateway/index.js';
 import type { RedisStateStore } from '../../../src/state/index.js';
-import { eventually, type RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
+import { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { HeldLink, sameRedis, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
 
 describe('conversation queue on Redis with the real service', () => {
@@ -64,7 +65,7 @@ describe('conversation queue on Redis with the real service', () => {
 
   it('two gateway processes sharing one Redis answer each message of a conversation exactly once, in order', async () => {
     const link = new HeldLink(stack.client);
-    const screen: RecordedMessage[] = [];
+    const screen = new MemoryPlatform({ name: 'fakechat' });
     const first = await start({ state: stack.store, upstream: link, screen });
     const second = await start({ state: connection(), upstream: link, screen });
     const release = link.hold();
@@ -75,7 +76,7 @@ describe('conversation queue on Redis with the real service', () => {
       if (index === 0) await eventually(() => expect(link.questions).toHaveLength(1));
     }
     release();
-    await eventually(() => expect(screen.filter((message) => message.conversation === 'shared')).toHaveLength(questions.length));
+    await eventually(() => expect(screen.messagesIn('shared')).toHaveLength(questions.length));
     expect(link.questions).toEqual(questions);
     await eventually(async () => {
       const transcript = await first.gateway.transcript.read(first.adapter.conversation('shared'));

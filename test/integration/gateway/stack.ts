@@ -5,7 +5,8 @@ import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
 import type { AskStreamEvent, CallOptions, ChatbotServiceApi, ClientAskRequest } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
-import { RecordingAdapter, type RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
+import type { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
 
 export const SECRET = 'gateway-test-secret';
 export const SESSION_KEY = 'gateway-test-session-key';
@@ -23,7 +24,8 @@ export interface ServiceStack {
 export async function startServiceStack(label: string): Promise<ServiceStack> {
   const serviceStore = isolatedRedisStore(`${label}-svc`);
   const store = isolatedRedisStore(label);
-  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true });
+  // Pace 0: these tests are about the gateway's queue and delivery, not the builtin engine's typing speed.
+  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true, engine: { kind: 'builtin', tokensPerSecond: 0 } });
   const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY, uploadConfirmPath: '/chat/User/ConfirmUpload' });
   return {
     service, client, store,
@@ -88,7 +90,8 @@ export interface GatewayProcess {
 export async function startGatewayProcess(options: {
   state: StateStore;
   upstream: ChatbotServiceApi;
-  screen?: RecordedMessage[];
+  /** The platform, shared by the processes of a test: one user's screen. */
+  screen?: MemoryPlatform;
   policy?: GatewayOptions['policy'];
   settings?: GatewayOptions['bots'][number]['settings'];
 }): Promise<GatewayProcess> {

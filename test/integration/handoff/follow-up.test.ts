@@ -6,8 +6,8 @@ import {
 } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
-/** 300 ms: long enough to gather two quick messages, short enough for a test. */
-const FOLLOW_UP_MINUTES = 0.005;
+/** 1.5 s: two messages typed one after another land in one interval even on a busy machine (4 test workers on 2 cores). */
+const FOLLOW_UP_MINUTES = 0.025;
 const FOLLOW_UP_MS = FOLLOW_UP_MINUTES * 60_000;
 /** A send may start up to one outbox poll (50 ms) after it is due; leave room for that and for clock steps. */
 const SLACK_MS = 100;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffKeys } from '../../../src/handoff/index.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import type { RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
+import { MemoryPlatform } from '../../../adapters/memory/index.js';
 import { HANDOFF_REPLY, OPERATOR_EMAIL, sameRedis, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
@@ -19,7 +19,7 @@ describe('the handoff e-mail outbox', () => {
     for (const close of closers.splice(0)) await close();
     await stack.close();
   });
-  const start = async (smtpUrl: string | undefined, state: StateStore = stack.store, screen?: RecordedMessage[]) => {
+  const start = async (smtpUrl: string | undefined, state: StateStore = stack.store, screen?: MemoryPlatform) => {
     const process = await startHandoffProcess({
       state, upstream: stack.client, ...(screen ? { screen } : {}),
       config: { smtp: { ...(smtpUrl ? { url: smtpUrl } : {}), from: 'chatbridge <bot@oakridge.example>' } },
@@ -63,7 +63,7 @@ describe('the handoff e-mail outbox', () => {
 
   it('sends exactly one e-mail when two gateway processes share the outbox and both keep retrying', async () => {
     await stack.smtp.stop();
-    const screen: RecordedMessage[] = [];
+    const screen = new MemoryPlatform({ name: 'fakechat' });
     const one = await start(stack.smtp.url, stack.store, screen);
     const two = await start(stack.smtp.url, secondRedis(), screen);
     await one.adapter.say('c1', '/human', ana);
@@ -80,7 +80,7 @@ describe('the handoff e-mail outbox', () => {
 
   it('sends one e-mail per handoff across two processes even when each send is slow enough for both to see it due', async () => {
     stack.smtp.slowDataMs = 300;
-    const screen: RecordedMessage[] = [];
+    const screen = new MemoryPlatform({ name: 'fakechat' });
     const one = await start(stack.smtp.url, stack.store, screen);
     const two = await start(stack.smtp.url, secondRedis(), screen);
     const conversations = ['c1', 'c2', 'c3', 'c4'];

@@ -10,13 +10,14 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { pino, type Logger } from 'pino';
-import { configSchema, type Config } from '../../../src/config/schema.js';
-import { createGateway, type Gateway } from '../../../src/gateway/index.js';
-import type { Capabilities } from '../../../src/gateway/types.js';
-import { installHandoff, reserveHandoffRoutes, type InstalledHandoff, type OutboxPolicy } from '../../../src/handoff/index.js';
+import { buildConfigSchema, type Config } from '../../../src/config/schema.js';
+import { createGateway, type Gateway, type GatewayPolicy } from '../../../src/gateway/index.js';
+import type { Capabilities } from '../../../src/contract.js';
+import { installHandoff, type InstalledHandoff, type OutboxPolicy } from '../../../src/handoff/index.js';
 import { GatewayMetrics } from '../../../src/http/metrics.js';
 import { HttpServer } from '../../../src/http/server.js';
 import { silentLogger } from '../../../src/logger.js';
+import { PLATFORMS } from '../../../src/runtime/platforms.js';
 import { createServiceApp, DEMO_SERIAL_NUMBER, seedDemoData } from '../../../src/service/index.js';
 import { DEFAULT_UPSTREAM_PATHS } from '../../../src/upstream/paths.js';
 import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
@@ -24,7 +25,8 @@ import type { ChatbotServiceApi, ChatbotSettings } from '../../../src/upstream/a
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
 import { FakeSmtpServer } from '../../fakes/smtp/server.js';
-import { PLAIN_CAPABILITIES, RecordingAdapter, type RecordedMessage } from '../../unit/gateway/support/recording-adapter.js';
+import type { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { PLAIN_CAPABILITIES, RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
 
 export const SECRET = 'handoff-test-secret';
 export const SESSION_KEY = 'handoff-test-session-key';
@@ -110,14 +112,17 @@ export interface ProcessOptions {
   config?: Partial<Pick<Config, 'handoff' | 'smtp' | 'bots'>>;
   settings?: ChatbotSettings;
   capabilities?: Partial<Capabilities>;
-  screen?: RecordedMessage[];
+  /** The platform, shared by the processes of a test: one user's screen. */
+  screen?: MemoryPlatform;
   logger?: Logger;
   /** Over FAST_OUTBOX. */
   outbox?: Partial<OutboxPolicy>;
+  /** Over the gateway's default policy. */
+  policy?: Partial<GatewayPolicy>;
 }
 
 export async function startHandoffProcess(options: ProcessOptions): Promise<HandoffProcess> {
-  const config = configSchema.parse({ admin: { token: ADMIN_TOKEN }, ...options.config });
+  const config = buildConfigSchema(PLATFORMS).parse({ admin: { token: ADMIN_TOKEN }, ...options.config });
   const adapter = new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities }, options.screen);
   const logger = options.logger ?? silentLogger();
   const gateway = createGateway({
@@ -126,13 +131,12 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
     bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: options.settings ?? HANDOFF_SETTINGS }],
     adapters: [adapter],
     logger,
-    policy: { stopGraceMs: 1_000 },
+    policy: { stopGraceMs: 1_000, ...options.policy },
   });
   const http = new HttpServer({ metrics: new GatewayMetrics(), ready: async () => undefined, adminToken: ADMIN_TOKEN });
-  reserveHandoffRoutes(http);
   const port = await http.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: { ...FAST_OUTBOX, ...options.outbox } });
+  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: { ...FAST_OUTBOX, ...options.outbox }, platforms: PLATFORMS });
   await gateway.start();
   return {
     gateway, adapter, handoff, url,

@@ -120,7 +120,10 @@ describe('handoff triggers', () => {
 
   it('hands off after failureThreshold upstream failures in a row, then stays silent', async () => {
     const down = new ChatbotServiceClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, secretKey: SECRET, sessionKey: SESSION_KEY, retries: 0 });
-    const { adapter, gateway: core } = await start({ upstream: down, config: { handoff: handoffConfig({ failureThreshold: 2 }) } });
+    // Each message is given up at once (no waiting for the service): a failure per message.
+    const { adapter, gateway: core } = await start({
+      upstream: down, config: { handoff: handoffConfig({ failureThreshold: 2 }) }, policy: { upstreamOutageHorizonMs: 0 },
+    });
     await adapter.say('c1', 'Homes in Austin?', ana);
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown]));
     await adapter.say('c1', 'Hello?', ana);

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SERIAL_NUMBER } from '../../../src/service/index.js';
 import { media } from './media-fixtures.js';
 import { startTestService, type TestService } from './harness.js';
 
@@ -8,7 +11,7 @@ let sessionID: number;
 beforeAll(async () => {
   // Small limits stand in for 20/100/40 MB, so the size rules are tested without huge uploads.
   service = await startTestService({ memory: true, limits: { imageBytes: 200, videoBytes: 300, audioBytes: 100, uploadBytes: 1000 } });
-  sessionID = await service.newSession(await service.newChatbot({ MessageLimit: 1 }));
+  sessionID = await service.newSession(await service.newChatbot({ MessageLimit: 1, EnablePushToTalk: true }));
 });
 afterAll(() => service.close());
 
@@ -65,17 +68,84 @@ describe('ClientAsk media formats, judged by content, not by name', () => {
   });
 });
 
+/** A silent 16 kHz mono 16-bit WAV of `seconds`, as the gateway sends a voice message. */
+function silentWav(seconds: number): Buffer {
+  const data = Math.round(seconds * 16_000) * 2;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + data, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(data, 40);
+  return Buffer.concat([header, Buffer.alloc(data)]);
+}
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures/media', name));
+
+describe('the chatbot\'s media switches', () => {
+  it.each([
+    ['Image', 'png', { EnableUploadImage: false }, 'This chatbot does not accept images (its EnableUploadImage setting is off).'],
+    ['Video', 'mp4', { EnableUploadImage: false }, 'This chatbot does not accept videos (its EnableUploadImage setting is off).'],
+    ['Audio', 'wav', {}, 'This chatbot does not accept voice messages (its EnablePushToTalk setting is off).'],
+  ] as const)('refuses %s when the chatbot has it off (defaults: images on, voice off): 403', async (askType, format, settings, message) => {
+    const session = await service.newSession(await service.newChatbot(settings));
+    const fileId = await service.upload(media[format]());
+    const reply = await service.call('/chat/Chat/ClientAsk', { sessionID: session, content: '', chatAskType: askType, fileIds: [fileId] });
+    expect(reply.status).toBe(403);
+    expect(reply.body).toMatchObject({ Success: false, Code: 403, Message: message });
+  });
+});
+
 describe('the builtin engine with media (memory store)', () => {
-  it('accepts an image with empty content, and says honestly that it cannot look at it', async () => {
-    const fresh = await startTestService({ memory: true });
-    try {
-      const session = await fresh.newSession(await fresh.newChatbot());
-      const fileIds = [await fresh.upload(media.png()), await fresh.upload(media.jpeg())];
-      const reply = await fresh.call<{ content: string; noAnswer: boolean }>('/chat/Chat/ClientAsk', { sessionID: session, content: '', chatAskType: 'Image', fileIds });
-      expect(reply.status).toBe(200);
-      expect(reply.body.Data).toMatchObject({ noAnswer: true, content: "Thanks for the file. I can't look at files myself; please describe what you are looking for in words." });
-    } finally {
-      await fresh.close();
-    }
+  let fresh: TestService;
+  let session: number;
+  beforeAll(async () => {
+    fresh = await startTestService({ memory: true, seedDemo: true });
+    session = await fresh.newSession(DEMO_SERIAL_NUMBER);
+  });
+  afterAll(() => fresh.close());
+
+  const askWith = async (chatAskType: string, files: Buffer[], content = '') => {
+    const fileIds = [];
+    for (const file of files) fileIds.push(await fresh.upload(file));
+    const reply = await fresh.call<{ content: string; noAnswer: boolean }>('/chat/Chat/ClientAsk', { sessionID: session, content, chatAskType, fileIds });
+    expect(reply.status).toBe(200);
+    return reply.body.Data!;
+  };
+
+  it('says which photos it received (format, dimensions, size) and that it cannot look at them', async () => {
+    const answer = await askWith('Image', [fixture('tiny.png'), fixture('tiny.jpg')]);
+    expect(answer.content).toMatch(/^Thanks, I received your 2 photos \(PNG, 16×16 pixels, [\d.]+ (bytes|KB); JPEG, 16×16 pixels, [\d.]+ (bytes|KB)\)\. I can't look at images myself/);
+    expect(answer.content).not.toContain("I'm sorry");
+    expect(answer.noAnswer).toBe(true);
+  });
+
+  it('says how long a voice message is, computed from the WAV header', async () => {
+    const answer = await askWith('Audio', [silentWav(2.5)]);
+    expect(answer.content).toMatch(/^Thanks, I received your voice message \(WAV, 2\.5 seconds, 78\.2 KB\)\./);
+  });
+
+  it('says how long a video is, from the MP4 header', async () => {
+    const answer = await askWith('Video', [fixture('tiny.mp4')]);
+    expect(answer.content).toMatch(/^Thanks, I received your video \(MP4, 1\.0 seconds, /);
+  });
+
+  it('says honestly when a video has no readable length', async () => {
+    const answer = await askWith('Video', [media.mp4()]);
+    expect(answer.content).toContain('(MP4, I could not read its length, 32 bytes)');
+  });
+
+  it('answers the caption around a photo from the listings', async () => {
+    const answer = await askWith('Image', [fixture('tiny.jpg')], 'Do you have homes like this in Denver?');
+    expect(answer.content).toMatch(/^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)\. I can't look at images myself, so here is the answer to your words:\n\nI found 3 listings that match:/);
+    expect(answer.content).toContain('MLS CO-55102');
+    expect(answer.noAnswer).toBe(false);
   });
 });

@@ -56,7 +56,8 @@ export async function startTestService(options: {
   const state: StateStore = redis ?? new MemoryStateStore();
   const running = await startService({
     state, secretKey: SECRET, sessionKey: SESSION_KEY,
-    ...(options.engine ? { engine: options.engine } : {}),
+    // These tests check what the service says, not the builtin engine's pace (pace.test.ts does).
+    engine: options.engine ?? { kind: 'builtin', tokensPerSecond: 0 },
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.seedDemo ? { seedDemo: true } : {}),
   });

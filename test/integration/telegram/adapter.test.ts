@@ -4,7 +4,7 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTelegramAdapter, type TelegramAdapter, type TelegramAdapterOptions } from '../../../adapters/telegram/index.js';
 import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
-import { PlatformError, type ConversationRef } from '../../../src/gateway/types.js';
+import { PlatformError, type ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../fakes/telegram/index.js';
 import { CollectingSink } from './collecting-sink.js';
@@ -202,12 +202,14 @@ describe('Telegram adapter: outbound', () => {
     expect(missing.kind).toBe('not-found');
   });
 
-  it('shows drafts in private chats, and declares no drafts in groups', async () => {
+  it('shows drafts in private chats, and offers no draft() in groups (where it streams by edits)', async () => {
     await startPolling();
     await adapter.outbound.draft?.(conversation(USER.id), 1, 'The cheapest is <b>$1,200</b>');
     expect(fake.drafts(USER.id)).toEqual([expect.objectContaining({ draft_id: 1, text: 'The cheapest is $1,200' })]);
-    expect(adapter.capabilitiesFor?.(conversation(USER.id), false).drafts).toBe(true);
-    expect(adapter.capabilitiesFor?.(conversation(GROUP), true).drafts).toBe(false);
+    expect(adapter.outboundFor?.(conversation(USER.id), false).draft).toBeTypeOf('function');
+    const group = adapter.outboundFor?.(conversation(GROUP), true);
+    expect(group?.draft).toBeUndefined();
+    expect(group?.edit).toBeTypeOf('function');
   });
 
   it('attaches buttons to an edit as an inline keyboard, and an edit without them takes them away', async () => {
@@ -264,8 +266,9 @@ async function startWebhook(secret: string): Promise<string> {
     bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'webhook', webhookSecret: secret, webhookPublicUrl: base,
     logger: silentLogger(), botInfo: fake.botInfo,
   });
-  expect(adapter.webhookHandler).toBeDefined();
-  app.use('/telegram/main', adapter.webhookHandler!);
+  // The adapter declares where its webhook lives; the runtime mounts it the same way.
+  expect(adapter.routes.map((route) => route.path)).toEqual(['/telegram/main']);
+  for (const route of adapter.routes) app.use(route.path, route.handler);
   sink = new CollectingSink();
   await adapter.start(sink);
   return base;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Inbound, InboundSink } from '../../../src/gateway/types.js';
+import type { Inbound, InboundSink } from '../../../src/contract.js';
 
 /** The core's side of the seam, reduced to "remember what arrived". */
 export class CollectingSink implements InboundSink {

@@ -9,7 +9,7 @@ import { createTelegramAdapter } from '../../../adapters/telegram/index.js';
 import { TelegramOutbound } from '../../../adapters/telegram/outbound.js';
 import { TokenBucket } from '../../../adapters/telegram/pacing.js';
 import { InflightRecorder, relayAnswer, type RelayResult } from '../../../src/gateway/relay/index.js';
-import { PlatformError, type Capabilities, type ConversationRef, type Outbound } from '../../../src/gateway/types.js';
+import { PlatformError, type Capabilities, type ConversationRef, type Outbound } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
@@ -42,14 +42,13 @@ async function* streamed(text: string): AsyncGenerator<AskStreamEvent> {
   yield { type: 'final', questionId: 1, answerId: 2, answer: text, totalToken: 10, noAnswer: false, incomplete: false };
 }
 
-/** Answers every chat at once by edits (no drafts, so every update is a counted message); resolves with each relay's result. */
-async function answerAllAtOnce(outbound: Outbound, base: Capabilities): Promise<RelayResult[]> {
-  const capabilities: Capabilities = { ...base, drafts: false };
+/** Answers every chat at once by edits (a group's outbound: no drafts, so every update is a counted message); resolves with each relay's result. */
+async function answerAllAtOnce(outbound: Outbound, capabilities: Capabilities): Promise<RelayResult[]> {
   const inflight = new InflightRecorder(new MemoryStateStore());
   return Promise.all(Array.from({ length: CHATS }, (_, n) => {
     const conversation: ConversationRef = { bot: 'main', platform: 'telegram', id: String(1000 + n) };
     return relayAnswer({
-      outbound, capabilities, conversation, isGroup: false, answer: streamed(ANSWER), inflight, buttons: BUTTONS, logger: silentLogger(),
+      outbound, capabilities, conversation, isGroup: false, recipient: { id: String(1000 + n) }, answer: streamed(ANSWER), inflight, buttons: BUTTONS, logger: silentLogger(),
     });
   }));
 }
@@ -67,7 +66,8 @@ describe('Telegram adapter: bot-wide pacing', () => {
   it(`answers ${CHATS} chats at once with every final delivered and few 429s`, async () => {
     fake = await startFakeTelegram({ rateLimit: NO_PER_CHAT_FLOODING });
     const adapter = createTelegramAdapter({ bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo });
-    const results = await answerAllAtOnce(adapter.outbound, adapter.capabilities);
+    const byEdits = adapter.outboundFor?.({ bot: 'main', platform: 'telegram', id: '-1' }, true) ?? adapter.outbound;
+    const results = await answerAllAtOnce(byEdits, adapter.capabilities);
 
     expect(finalsShown()).toBe(CHATS);
     expect(results.every((result) => result.renderer === 'edit')).toBe(true);
@@ -76,6 +76,23 @@ describe('Telegram adapter: bot-wide pacing', () => {
     // The adapter keeps under the limit; the odd 429 can still come from timing at the edges.
     expect(fake.tooManyRequestsCount()).toBeLessThanOrEqual(CHATS / 10);
   }, 30_000);
+
+  it('keeps the pace per adapter: two adapters of one bot token never share pacing state', async () => {
+    fake = await startFakeTelegram({ rateLimit: false });
+    // One message at once, then one a minute: a second intermediate update would be refused at once.
+    const pacing = { perSecond: 1 / 60, burst: 1, maxWaitMs: 0 };
+    const make = () => createTelegramAdapter({ bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo, pacing });
+    const first = make();
+    const second = make();
+    const chat: ConversationRef = { bot: 'main', platform: 'telegram', id: '42' };
+
+    await first.outbound.send(chat, { text: 'from the first adapter', progress: true });
+    const refused = await first.outbound.send(chat, { text: 'too soon for the first', progress: true }).then(() => undefined, (error: unknown) => error);
+    expect(refused).toMatchObject({ kind: 'rate-limited' });
+    // The same token, another instance: its own bucket is still full.
+    await second.outbound.send(chat, { text: 'from the second adapter', progress: true });
+    expect(fake.visibleMessages(42).map((m) => m.text)).toEqual(['from the first adapter', 'from the second adapter']);
+  });
 
   it('refuses an intermediate update whose slot is too far away, but lets a final answer wait its turn', async () => {
     fake = await startFakeTelegram({ rateLimit: false });

@@ -87,7 +87,7 @@ describe('a Telegram photo answered by another gateway process', () => {
     // A holds its turn before anything is sent or fetched, until its stop cuts it off.
     let reached!: () => void;
     const held = new Promise<void>((resolve) => { reached = resolve; });
-    a.hooks.beforeCommands((ctx) => new Promise<'stop'>((_resolve, reject) => {
+    a.pipeline.use('beforeCommands', (ctx) => new Promise<void>((_resolve, reject) => {
       reached();
       ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
     }));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderChunks, renderMarkdown, telegramVisibleText, visibleLength } from '../../../src/format/index.js';
-import type { TextFormat } from '../../../src/gateway/types.js';
+import type { TextFormat } from '../../../src/contract.js';
 import { telegramHtmlProblems } from './telegram-html-validator.js';
 
 /** Markdown-ish answers from a grammar of words, markers, fences, newlines and characters that need escaping. */

@@ -5,12 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
-import type { BeforeCommandsHook } from '../../../src/gateway/hooks.js';
-import type { InboundAttachment } from '../../../src/gateway/types.js';
+import type { Step } from '../../../src/gateway/pipeline.js';
+import type { InboundAttachment } from '../../../src/contract.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 import { FakeChatbotService } from './support/fake-service.js';
 import { startHarness, type Harness } from './support/harness.js';
-import { PLAIN_CAPABILITIES, RecordingAdapter, eventually, type RecordedMessage } from './support/recording-adapter.js';
+import { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { PLAIN_CAPABILITIES, RecordingAdapter, eventually } from './support/recording-adapter.js';
 
 const PNG = new Uint8Array(Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -26,8 +27,8 @@ class RefAdapter extends RecordingAdapter {
   readonly restored: string[] = [];
   liveFetches = 0;
 
-  constructor(private readonly files: Map<string, Uint8Array>, messages: RecordedMessage[]) {
-    super('main', 'fakechat', PLAIN_CAPABILITIES, messages);
+  constructor(private readonly files: Map<string, Uint8Array>, screen: MemoryPlatform) {
+    super('main', 'fakechat', PLAIN_CAPABILITIES, screen);
   }
 
   /** An image the user sent, as this process's adapter announces it (`withRef: false`: a platform without refs). */
@@ -59,8 +60,8 @@ class RefAdapter extends RecordingAdapter {
 }
 
 /** Holds every turn of process A until A stops, then lets the stop cut it off (so the message stays queued). */
-function holdUntilStopped(reached: () => void): BeforeCommandsHook {
-  return (ctx) => new Promise<'stop'>((_resolve, reject) => {
+function holdUntilStopped(reached: () => void): Step {
+  return (ctx) => new Promise<void>((_resolve, reject) => {
     reached();
     ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
   });
@@ -76,7 +77,7 @@ describe('attachments of a message answered by another gateway process', () => {
     const state = new MemoryStateStore({ prefix: 'gw:' });
     const service = new FakeChatbotService();
     const files = new Map([['file-1', PNG]]);
-    const screen: RecordedMessage[] = [];
+    const screen = new MemoryPlatform({ name: 'fakechat' });
     const options = { state, service, settings: { EnableUploadImage: true }, policy: { stopGraceMs: 50 } };
     const a = await startHarness({ ...options, adapter: new RefAdapter(files, screen) });
     running.push(a);
@@ -84,7 +85,7 @@ describe('attachments of a message answered by another gateway process', () => {
     running.push(b);
     let reached!: () => void;
     const held = new Promise<void>((resolve) => { reached = resolve; });
-    a.gateway.hooks.beforeCommands(holdUntilStopped(reached));
+    a.gateway.pipeline.use('beforeCommands', holdUntilStopped(reached));
     return { a, b, service, held, adapterA: a.adapter as RefAdapter, adapterB: b.adapter as RefAdapter };
   }
 

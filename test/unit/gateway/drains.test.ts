@@ -3,7 +3,7 @@ import { Drains } from '../../../src/gateway/drains.js';
 import { gatewayKeys } from '../../../src/gateway/keys.js';
 import { resolvePolicy } from '../../../src/gateway/policy.js';
 import { ConversationQueue } from '../../../src/gateway/queue.js';
-import type { ConversationRef } from '../../../src/gateway/types.js';
+import type { ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 

@@ -32,7 +32,8 @@ describe('limits, media and failures', () => {
   });
 
   it('reserves MessageLimit per answer across conversations, and gives back what was not answered', async () => {
-    harness = await startHarness({ settings: { MessageLimit: 2 } });
+    // No waiting for the service here (horizon 0): the message is given up at once.
+    harness = await startHarness({ settings: { MessageLimit: 2 }, policy: { upstreamOutageHorizonMs: 0 } });
     const { adapter, service } = harness;
     service.down = true;
     await adapter.say('c1', 'lost to an outage');
@@ -105,11 +106,11 @@ describe('limits, media and failures', () => {
     });
   });
 
-  it('apologises when the service is down, counts failures in a row for the hook, and resets the count on success', async () => {
-    harness = await startHarness();
+  it('apologises when the service stays down past the horizon, counts failures in a row for the upstreamFailure listeners, and resets the count on success', async () => {
+    harness = await startHarness({ policy: { upstreamOutageHorizonMs: 0 } });
     const { adapter, service, gateway, state } = harness;
     const failures: UpstreamFailure[] = [];
-    gateway.hooks.onUpstreamFailure((failure) => { failures.push(failure); });
+    gateway.events.on('upstreamFailure', (failure) => { failures.push(failure); });
     service.down = true;
     await adapter.say('c1', 'anyone there?');
     await adapter.say('c1', 'hello?');
@@ -122,6 +123,25 @@ describe('limits, media and failures', () => {
     const transcript = await gateway.transcript.read(adapter.conversation('c1'));
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['anyone there?', 'hello?', 'back?']);
   });
+
+  it('keeps a message while the service is down, tells the user once, and answers it when the service is back', async () => {
+    harness = await startHarness();
+    const { adapter, service, gateway } = harness;
+    const failures: UpstreamFailure[] = [];
+    gateway.events.on('upstreamFailure', (failure) => { failures.push(failure); });
+    service.down = true;
+    await adapter.say('c1', 'anyone there?');
+    await adapter.say('c1', 'hello?');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting]));
+    // Asked again and again meanwhile, without telling the user again.
+    await eventually(() => expect(service.failedCalls).toBeGreaterThanOrEqual(3), 15_000);
+    expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting]);
+    service.down = false;
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting, 'You said: anyone there?', 'You said: hello?']), 40_000);
+    expect(failures).toEqual([]);
+    const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['anyone there?', 'hello?']);
+  }, 60_000);
 
   it('starts a new session when the service has forgotten the old one, without bothering the user', async () => {
     harness = await startHarness();
@@ -147,11 +167,13 @@ describe('limits, media and failures', () => {
     expect(service.asks[1]!.sessionId).toBe(service.asks[0]!.sessionId);
   });
 
-  it('lets a beforeAsk hook keep the bot quiet (a person has taken over) while the message is still recorded', async () => {
+  it('lets a step at beforeAsk keep the bot quiet (a person has taken over) while the message is still recorded', async () => {
     harness = await startHarness();
     const { adapter, gateway, service } = harness;
     const paused = new Set(['c1']);
-    gateway.hooks.beforeAsk((ctx) => (paused.has(ctx.conversation.id) ? 'stop' : 'continue'));
+    gateway.pipeline.use('beforeAsk', async (ctx, next) => {
+      if (!paused.has(ctx.conversation.id)) await next();
+    });
     await adapter.say('c1', 'is a person there?');
     await adapter.say('c2', 'normal question');
     await eventually(() => expect(adapter.textsIn('c2')).toEqual(['You said: normal question']));
@@ -163,11 +185,11 @@ describe('limits, media and failures', () => {
     expect(service.asks.map((ask) => ask.content)).toEqual(['normal question']);
   });
 
-  it('gives every answer to the afterAnswer hooks', async () => {
+  it('tells the afterAnswer listeners every answer', async () => {
     harness = await startHarness();
     const { adapter, gateway } = harness;
     const seen: string[] = [];
-    gateway.hooks.afterAnswer((final, ctx) => { seen.push(`${ctx.conversation.id}: ${final.answer}`); });
+    gateway.events.on('afterAnswer', (final, ctx) => { seen.push(`${ctx.conversation.id}: ${final.answer}`); });
     await adapter.say('c1', 'hi');
     await eventually(() => expect(seen).toEqual(['c1: You said: hi']));
   });

@@ -33,4 +33,17 @@ describe('signed hand-back links', () => {
     const forged = Buffer.from(JSON.stringify({ c: 'main:slack:C1', h: 'h-1', e: 1 })).toString('base64url');
     expect(links.verify(`${forged}.${mac}`)).toEqual({ ok: false, reason: 'invalid' });
   });
+
+  it('refuse a signature followed by anything, or spelled other than its one canonical base64url (issue #7 item 11)', () => {
+    const token = links.sign(claim);
+    for (const junk of ['!!', '=', '==', ' ', '.', '.x', '\n', 'A']) {
+      expect(links.verify(`${token}${junk}`), JSON.stringify(junk)).toEqual({ ok: false, reason: 'invalid' });
+    }
+    // The last of 43 characters carries 4 bits of the MAC and 2 of padding: another padding is another spelling.
+    const [body, mac] = token.split('.') as [string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(mac.at(-1)!);
+    const samebits = alphabet[last ^ 1]!;
+    expect(links.verify(`${body}.${mac.slice(0, -1)}${samebits}`)).toEqual({ ok: false, reason: 'invalid' });
+  });
 });

@@ -24,4 +24,23 @@ describe('HttpServer', () => {
     expect(body).not.toMatch(/state\.ts|at .*\(/);
     expect(JSON.parse(body)).toEqual({ error: expect.stringMatching(/log/) });
   });
+
+  it('reaches a part mounted after listen() (once the port is known), and still answers 404 and errors in JSON around it', async () => {
+    http = new HttpServer({ metrics: new GatewayMetrics(), ready: async () => undefined, logger: silentLogger() });
+    const port = await http.listen(0, '127.0.0.1');
+    const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+    expect((await fetch(url('/late/hello'))).status).toBe(404);
+
+    http.mount('/late', (req, res, next) => {
+      if (req.path === '/boom') return next(new Error('failed inside the late part'));
+      res.json({ path: req.path });
+    });
+    expect(await (await fetch(url('/late/hello'))).json()).toEqual({ path: '/hello' });
+    const failed = await fetch(url('/late/boom'));
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ error: expect.stringMatching(/log/) });
+    const unknown = await fetch(url('/elsewhere'));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'No route for GET /elsewhere' });
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AttachmentTooLargeError } from '../../../src/gateway/media/errors.js';
-import { readCapped } from '../../../src/gateway/media/read-capped.js';
+import { readCapped } from '../../../src/contract.js';
 
 /** A stream of `count` chunks of `size` bytes that records how many chunks were pulled. */
 function countingStream(count: number, size: number): { stream: AsyncIterable<Uint8Array>; pulled: () => number } {

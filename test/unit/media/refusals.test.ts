@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InboundAttachment } from '../../../src/gateway/types.js';
+import type { InboundAttachment } from '../../../src/contract.js';
 import { AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
 import { isMediaRefusal, type MediaRefusal, type PreparedMedia } from '../../../src/gateway/media/types.js';
 import { attachment, fixture, preparing } from './support.js';

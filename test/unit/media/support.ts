@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { prepareAttachments, type PrepareContext } from '../../../src/gateway/media/prepare.js';
-import { readCapped } from '../../../src/gateway/media/read-capped.js';
-import type { AttachmentKind, InboundAttachment } from '../../../src/gateway/types.js';
+import { readCapped } from '../../../src/contract.js';
+import type { AttachmentKind, InboundAttachment } from '../../../src/contract.js';
 import type { UploadInput } from '../../../src/upstream/api.js';
 
 export function fixture(name: string): Uint8Array {

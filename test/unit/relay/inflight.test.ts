@@ -4,6 +4,7 @@ import {
   INTERRUPTED_NOTE,
   InflightRecorder,
   inflightKey,
+  recoverConversation,
   recoverInterruptedAnswers,
   relayAnswer,
 } from '../../../src/gateway/relay/index.js';
@@ -89,16 +90,36 @@ describe('in-flight answers', () => {
     expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 
-  it('that failed mid-stream are marked abandoned and recovered at the next run', async () => {
+  it('that failed mid-stream are finished with the failure: no "interrupted" note follows the failure reply', async () => {
     const platform = new RecordingPlatform();
     const failing = answerStream(fragmentsOf(LONG_ANSWER.slice(0, 120)), { failWith: new Error('upstream connection reset') });
     await expect(relayAnswer(request(platform, failing, {}, { inflight: new InflightRecorder(state) }))).rejects.toThrow('connection reset');
     const shown = platform.messages.get('1')!;
 
-    const recovered = await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
+    const recovered = await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, olderThanMs: 0 });
 
-    expect(recovered).toBe(1);
-    expect(platform.messages.get('1')).toBe(`${shown}${INTERRUPTED_NOTE}`);
+    expect(recovered).toBe(0);
+    expect(platform.messages.get('1')).toBe(shown);
+    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+  });
+
+  it('of a conversation taken over are resolved at once, whoever wrote them and however recent', async () => {
+    const platform = new RecordingPlatform();
+    const halfMessage = await platform.send(conversation, { text: 'Here are three homes that match' });
+    // A process that is still alive but lost the conversation (its lock expired): the age rules would wait.
+    const lostLock = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } });
+    const answer = lostLock.begin(conversation, logger);
+    answer.messageCreated(halfMessage, 'Here are three homes that match');
+    await answer.settled();
+    const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger };
+
+    expect(await recoverConversation(options, { ...conversation, id: 'another-chat' })).toBe(0);
+    expect(await recoverConversation(options, conversation)).toBe(1);
+
+    expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
+    expect(await state.hashGetAll(inflightKey(answer.id))).toEqual({});
+    expect(await recoverInterruptedAnswers({ ...options, olderThanMs: 0 })).toBe(0);
+    expect(await recoverConversation(options, conversation)).toBe(0);
   });
 
   it('without a visible message are recovered with the note as a new message', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlatformError } from '../../../src/gateway/types.js';
+import { PlatformError } from '../../../src/contract.js';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
 import { LAST_RESORT_ATTEMPTS } from '../../../src/gateway/relay/policy.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request } from './support/answers.js';
@@ -83,7 +83,7 @@ describe('relayAnswer under 429s', () => {
 
   it('retries a rate-limited final send without sending the answer twice', async () => {
     const platform = new RecordingPlatform({ rateLimit: firstCallsLimited('send', 2) });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { edit: false }));
 
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
     expect(platform.count('send')).toBe(1);
@@ -92,7 +92,7 @@ describe('relayAnswer under 429s', () => {
 
   it('ends on the final when every draft is rate-limited', async () => {
     const platform = new RecordingPlatform({ rateLimit: (call) => (call.kind === 'draft' ? 5 : undefined) });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { drafts: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { draft: true }));
 
     expect(result.renderer).toBe('draft');
     expect(platform.count('draft', 'rate-limited')).toBeGreaterThan(0);
@@ -102,7 +102,7 @@ describe('relayAnswer under 429s', () => {
   it('keeps honouring retry_after on the last-resort new message through a long flood', async () => {
     // More 429s than the final edit's tries: only the new message's longer patience delivers it.
     const platform = new RecordingPlatform({ rateLimit: firstCallsLimited('send', LAST_RESORT_ATTEMPTS - 2) });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { edit: false }));
 
     expect(platform.count('send', 'rate-limited')).toBe(LAST_RESORT_ATTEMPTS - 2);
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
@@ -110,7 +110,7 @@ describe('relayAnswer under 429s', () => {
 
   it('rejects (rather than pretend) when even the new message cannot be sent', async () => {
     const platform = new RecordingPlatform({ rateLimit: (call) => (call.kind === 'send' ? 5 : undefined) });
-    const relay = relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
+    const relay = relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { edit: false }));
 
     await expect(relay).rejects.toBeInstanceOf(PlatformError);
     expect(platform.count('send', 'rate-limited')).toBe(LAST_RESORT_ATTEMPTS);

@@ -45,7 +45,7 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
 
   it('draft: previews the answer in a draft, then sends the final as a real message', async () => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { drafts: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { draft: true }));
 
     expect(result.renderer).toBe('draft');
     expect(platform.count('draft')).toBeGreaterThan(0);
@@ -55,7 +55,7 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
 
   it('draft refused: the rest of the answer goes by edits and still ends on the final', async () => {
     const platform = new RecordingPlatform({ refuseDrafts: true });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { drafts: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { draft: true }));
 
     expect(result.renderer).toBe('edit');
     expect(platform.count('draft', 'unsupported')).toBe(1);
@@ -65,7 +65,7 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
   it('native: starts a stream, appends to it, and stops it on the final text', async () => {
     const lines = LONG_ANSWER.split('. ').join('.\n');
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { startStream: true }));
 
     expect(result.renderer).toBe('native');
     expect(platform.count('startStream')).toBe(1);
@@ -77,7 +77,7 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
 
   it('native: a single paragraph is appended sentence by sentence', async () => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { nativeStreaming: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { startStream: true }));
 
     expect(result.renderer).toBe('native');
     const appends = platform.calls.filter((call) => call.kind === 'append' && call.result === 'ok');
@@ -90,7 +90,7 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
   it('native failure: falls back to edits on the first failed append and ends on the final', async () => {
     const lines = LONG_ANSWER.split('. ').join('.\n');
     const platform = new RecordingPlatform({ failNative: 'append' });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { startStream: true }));
 
     expect(result.renderer).toBe('edit');
     expect(platform.count('append', 'other')).toBe(1);
@@ -99,24 +99,26 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
 
   it('native refused at start: falls back to edits', async () => {
     const platform = new RecordingPlatform({ failNative: 'start' });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { nativeStreaming: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { startStream: true }));
 
     expect(result.renderer).toBe('edit');
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
   });
 
-  it('native stop failing: the final answer is sent as a new message', async () => {
+  it('native stop failing: the stream keeps what it took, and the rest of the answer follows in a new message', async () => {
     const lines = LONG_ANSWER.split('. ').join('.\n');
     const platform = new RecordingPlatform({ failNative: 'stop' });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { startStream: true }));
 
     expect(platform.count('stop', 'other')).toBe(1);
-    expect(platform.textsOf(result.messages)).toEqual([lines]);
+    const streamed = platform.streamedMarkdown() ?? '';
+    expect(lines.startsWith(streamed)).toBe(true);
+    expect(streamed + platform.textsOf(result.messages).join('')).toBe(lines);
   });
 
   it('buffered: shows nothing until the final, then sends it once', async () => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { edit: false }));
 
     expect(result.renderer).toBe('buffered');
     expect(platform.calls.filter((call) => call.kind !== 'typing').map((call) => call.kind)).toEqual(['send']);
@@ -151,9 +153,9 @@ describe('relayAnswer: what the final shows', () => {
 
   it.each([
     ['edit', {}],
-    ['buffered', { canEdit: false }],
-    ['draft', { drafts: true }],
-    ['native', { nativeStreaming: true }],
+    ['buffered', { edit: false }],
+    ['draft', { draft: true }],
+    ['native', { startStream: true }],
   ] as const)('an empty answer is never sent as an empty message (%s)', async (_renderer, platformCapabilities) => {
     const platform = new RecordingPlatform();
     const result = await relayAnswer(request(platform, answerStream([], { final: { answer: '  ' } }), platformCapabilities));
@@ -187,7 +189,7 @@ describe('relayAnswer: what the final shows', () => {
 
 describe('relayAnswer: buttons', () => {
   it('are attached to the final message when it is sent (draft, buffered)', async () => {
-    for (const platformCapabilities of [{ drafts: true }, { canEdit: false }]) {
+    for (const platformCapabilities of [{ draft: true }, { edit: false }]) {
       const platform = new RecordingPlatform();
       const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), platformCapabilities, { buttons: talkToPerson }));
 
@@ -232,7 +234,7 @@ describe('relayAnswer: buttons', () => {
   it('come in a message of their own after a native stream, which cannot carry them', async () => {
     const lines = LONG_ANSWER.split('. ').join('.\n');
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { nativeStreaming: true }, { buttons: talkToPerson }));
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { startStream: true }, { buttons: talkToPerson }));
 
     expect(result.renderer).toBe('native');
     const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
@@ -261,7 +263,7 @@ describe('relayAnswer: buttons', () => {
 
   it('are left out where the platform has none', async () => {
     const platform = new RecordingPlatform();
-    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { canEdit: false, buttons: false }, { buttons: talkToPerson }));
+    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { edit: false, buttons: false }, { buttons: talkToPerson }));
 
     expect(platform.calls.some((call) => call.buttons)).toBe(false);
   });

@@ -28,7 +28,7 @@ describe('typing indicator', () => {
   it('runs while a buffered answer is written and stops when it is delivered', async () => {
     const platform = new RecordingPlatform();
     const slowAnswer = answerStream(fragmentsOf(LONG_ANSWER, 40), { delayMs: 40 });
-    await relayAnswer(request(platform, slowAnswer, { canEdit: false, ...SHORT_LIVED_TYPING }));
+    await relayAnswer(request(platform, slowAnswer, { edit: false, ...SHORT_LIVED_TYPING }));
 
     const kinds = platform.calls.map((call) => call.kind);
     expect(kinds.filter((kind) => kind === 'typing').length).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,4 @@
-import type { Button, SentMessage } from '../../types.js';
+import type { Button, SentMessage } from '../../../contract.js';
 import { deliverFinal } from '../final-delivery.js';
 import type { RenderContext, StreamRenderer } from './context.js';
 

@@ -1,4 +1,4 @@
-import type { Button, SentMessage } from '../../types.js';
+import type { Button, PlatformUser, SentMessage } from '../../../contract.js';
 import { isPlatformError, type DeliveryContext } from '../final-delivery.js';
 import type { InflightAnswer } from '../inflight.js';
 import type { UpdateOutcome } from '../pacer.js';
@@ -7,6 +7,8 @@ import type { RendererKind } from '../types.js';
 /** What every renderer of one answer shares. */
 export interface RenderContext extends DeliveryContext {
   isGroup: boolean;
+  /** The user the answer replies to (a native stream names its recipient). */
+  recipient: PlatformUser;
   inflight: InflightAnswer;
   /** Call before the first visible output: stops the typing indicator (and waits for its call in flight). */
   beforeFirstVisible(): Promise<void>;
@@ -32,15 +34,34 @@ export function intervalFor(context: RenderContext): number {
 }
 
 /**
- * A draft or native-stream update failed. A 429 only skips this update ('rate-limited');
- * anything else means the platform will not take this way of streaming, and the answer
- * continues by edits (`giveUp`, then 'waiting').
+ * While the platform is unreachable, intermediate updates are skipped and the next
+ * one waits this long: the final answer is what must get through (it is retried up
+ * to the outage horizon); a progress update only needs to be tried again now and then.
  */
-export function streamUpdateFailed(context: RenderContext, error: unknown, what: string): UpdateOutcome & { giveUp: boolean } {
+export const UNREACHABLE_UPDATE_PAUSE_MS = 2_000;
+
+/**
+ * An intermediate update that only has to be skipped, not given up: a 429 (wait
+ * retry_after) or an unreachable platform (wait UNREACHABLE_UPDATE_PAUSE_MS).
+ * Null for any other failure.
+ */
+export function skippedUpdate(context: RenderContext, error: unknown): UpdateOutcome | null {
   if (isPlatformError(error, 'rate-limited')) {
     context.stats.rateLimited++;
-    return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 0, giveUp: false };
+    return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 0 };
   }
+  if (isPlatformError(error, 'unreachable')) return { kind: 'rate-limited', retryAfterMs: UNREACHABLE_UPDATE_PAUSE_MS };
+  return null;
+}
+
+/**
+ * A draft or native-stream update failed. A 429 or an unreachable platform only skips
+ * this update (`skippedUpdate`); anything else means the platform will not take this way
+ * of streaming, and the answer continues by edits (`giveUp`, then 'waiting').
+ */
+export function streamUpdateFailed(context: RenderContext, error: unknown, what: string): UpdateOutcome & { giveUp: boolean } {
+  const skipped = skippedUpdate(context, error);
+  if (skipped) return { ...skipped, giveUp: false };
   context.logger.info({ err: error }, `${what} refused; continuing this answer by edits`);
   return { kind: 'waiting', giveUp: true };
 }

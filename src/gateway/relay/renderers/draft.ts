@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Button, SentMessage } from '../../types.js';
+import type { Button, SentMessage } from '../../../contract.js';
 import { deliverFinal } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
 import { renderIntermediate } from '../rendering.js';

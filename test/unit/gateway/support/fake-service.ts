@@ -16,6 +16,8 @@ export class FakeChatbotService implements ChatbotServiceApi {
   readonly sessions = new Set<number>();
   listings: ListingItem[] = [];
   down = false;
+  /** Calls refused while down. */
+  failedCalls = 0;
   private nextSession = 100;
   private held: Promise<void> | null = null;
   private releaseHeld: (() => void) | null = null;
@@ -88,6 +90,7 @@ export class FakeChatbotService implements ChatbotServiceApi {
 
   private failIfDown(operation: UpstreamOperation): void {
     if (this.down) {
+      this.failedCalls++;
       throw new UpstreamError({ kind: 'network', operation, message: `${operation} could not reach the service: ECONNREFUSED` });
     }
   }

@@ -2,7 +2,7 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../../../sr
 import { silentLogger } from '../../../../src/logger.js';
 import { MemoryStateStore, type StateStore } from '../../../../src/state/index.js';
 import type { ChatbotServiceApi, ChatbotSettings } from '../../../../src/upstream/api.js';
-import type { Capabilities } from '../../../../src/gateway/types.js';
+import type { Capabilities } from '../../../../src/contract.js';
 import { FakeChatbotService } from './fake-service.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter } from './recording-adapter.js';
 

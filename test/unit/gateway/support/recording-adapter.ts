@@ -1,84 +1,70 @@
-import {
-  PlatformError,
-  type Adapter, type Button, type Capabilities, type ConversationRef, type Inbound, type InboundAttachment, type InboundSink,
-  type Outbound, type OutboundMessage, type SentMessage,
-} from '../../../../src/gateway/types.js';
+import { createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform, type MemoryAdapter, type MemoryMessage } from '../../../../adapters/memory/index.js';
+import type { Adapter, Capabilities, ConversationRef, Inbound, InboundAttachment, InboundSink, Outbound } from '../../../../src/contract.js';
 
-export interface RecordedMessage {
-  id: string;
-  conversation: string;
-  text: string;
-  buttons?: Button[];
-  suggestions?: string[];
-  inputPlaceholder?: string;
-}
+/** A message the bot sent, as the user sees it (the in-memory platform's). */
+export type RecordedMessage = MemoryMessage;
 
-/** A plain-text platform that cannot edit: every answer arrives as one final message, easy to read back. */
-export const PLAIN_CAPABILITIES: Capabilities = {
-  maxMessageLength: 4096,
-  format: 'plain',
-  canEdit: false,
-  editIntervalMs: { private: 0, group: 0 },
-  drafts: false,
-  nativeStreaming: false,
-  typingLifetimeMs: 0,
-  buttons: true,
-  maxFilesPerMessage: 10,
-  maxDownloadBytes: 20 * 1024 * 1024,
-};
+/** A plain-text platform. RecordingAdapter has no edit(), so every answer arrives as one final message, easy to read back. */
+export const PLAIN_CAPABILITIES: Capabilities = MEMORY_CAPABILITIES;
 
 /**
- * A fake chat platform: it delivers the messages a test "types" to the gateway's
- * sink, and keeps every message the bot sent, per conversation, as the user would
- * see them. `refuseSends` makes it answer like a platform that is down.
+ * The in-memory platform (adapters/memory) with the vocabulary of the gateway's
+ * tests: it delivers the messages a test "types" to this adapter's sink, and
+ * keeps every message the bot sent, per conversation, as the user would see them.
+ * It offers no edit(), so answers arrive whole. Two adapters given one
+ * MemoryPlatform are two gateway processes serving one bot: one user's screen.
  */
-export class RecordingAdapter implements Adapter, Outbound {
-  readonly outbound: Outbound = this;
-  private sink: InboundSink | undefined;
-  private nextId = 1;
-  private nextPlatformMessageId = 1;
-  started = false;
+export class RecordingAdapter implements Adapter {
+  readonly outbound: Outbound;
+  /** A test that needs the core's patient sink uses the memory adapter's option. */
+  readonly redeliversOnAcceptFailure = true;
+  /** The platform's side: its conversations, call log and faults. */
+  readonly world: MemoryPlatform;
+  private readonly memory: MemoryAdapter;
 
   constructor(
     readonly bot = 'main',
     readonly platform = 'fakechat',
     readonly capabilities: Capabilities = PLAIN_CAPABILITIES,
-    /** Where sent messages are kept; two adapters (two gateway processes) may share one, as one user's screen. */
-    readonly messages: RecordedMessage[] = [],
-  ) {}
-
-  async start(sink: InboundSink): Promise<void> {
-    this.sink = sink;
-    this.started = true;
+    world?: MemoryPlatform,
+  ) {
+    if (world && world.name !== platform) throw new Error(`RecordingAdapter "${platform}" cannot serve a MemoryPlatform named "${world.name}"; name them alike.`);
+    this.world = world ?? new MemoryPlatform({ name: platform, rules: { maxMessageLength: capabilities.maxMessageLength } });
+    this.memory = createMemoryAdapter({ platform: this.world, bot, capabilities, methods: { edit: false } });
+    this.outbound = this.memory.outbound;
   }
 
-  async stop(): Promise<void> {
-    this.started = false;
+  get started(): boolean {
+    return this.memory.started;
+  }
+
+  /** Every message the bot sent on this platform (by any adapter sharing it), oldest first. */
+  get messages(): RecordedMessage[] {
+    return this.world.messages;
+  }
+
+  start(sink: InboundSink): Promise<void> {
+    return this.memory.start(sink);
+  }
+
+  stop(): Promise<void> {
+    return this.memory.stop();
   }
 
   conversation(id: string): ConversationRef {
-    return { bot: this.bot, platform: this.platform, id };
+    return this.world.conversation(this.bot, id);
   }
 
   /** What a user typing `text` in conversation `id` produces (each call a new platform message id). */
   inbound(id: string, text: string, extra: Partial<Inbound> = {}): Inbound {
-    return {
-      conversation: this.conversation(id),
-      user: { id: `user-${id}`, name: `User ${id}` },
-      text,
-      attachments: [],
-      isGroup: false,
-      addressed: true,
-      platformMessageId: String(this.nextPlatformMessageId++),
-      sentAt: Date.now(),
-      ...extra,
-    };
+    return this.world.inbound(this.bot, id, text, extra);
   }
 
-  /** Delivers a message as the platform would (resolves once the gateway queued it). */
+  /** Delivers a message to this adapter's gateway, as the platform would (resolves once it is queued). */
   async deliver(message: Inbound): Promise<Inbound> {
-    if (!this.sink) throw new Error('RecordingAdapter: start the gateway before delivering messages');
-    await this.sink.accept(message);
+    const sink = this.memory.sink;
+    if (!sink) throw new Error('RecordingAdapter: start the gateway before delivering messages');
+    await sink.accept(message);
     return message;
   }
 
@@ -87,25 +73,11 @@ export class RecordingAdapter implements Adapter, Outbound {
   }
 
   textsIn(id: string): string[] {
-    return this.messagesIn(id).map((message) => message.text);
+    return this.world.textsIn(id);
   }
 
   messagesIn(id: string): RecordedMessage[] {
-    return this.messages.filter((message) => message.conversation === id);
-  }
-
-  async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (message.text.trim() === '') throw new PlatformError('message text is empty', 'other');
-    const id = String(this.nextId++);
-    this.messages.push({ id, conversation: conversation.id, ...message });
-    return { id };
-  }
-
-  async edit(conversation: ConversationRef, sent: SentMessage, text: string): Promise<void> {
-    const message = this.messages.find((candidate) => candidate.id === sent.id && candidate.conversation === conversation.id);
-    if (!message) throw new PlatformError('message to edit not found', 'not-found');
-    message.text = text;
+    return this.world.messagesIn(id);
   }
 }
 

@@ -1,12 +1,14 @@
 import { InflightRecorder } from '../../../../src/gateway/relay/index.js';
 import type { RelayRequest } from '../../../../src/gateway/relay/index.js';
-import type { Capabilities, ConversationRef } from '../../../../src/gateway/types.js';
+import type { Capabilities, ConversationRef, PlatformUser } from '../../../../src/contract.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { MemoryStateStore } from '../../../../src/state/index.js';
 import type { AskFinal, AskStreamEvent } from '../../../../src/upstream/api.js';
-import type { RecordingPlatform } from './recording-platform.js';
+import type { OfferedMethods, RecordingPlatform } from './recording-platform.js';
 
 export const conversation: ConversationRef = { bot: 'main', platform: 'fake', id: 'chat-1' };
+/** The user the answers reply to (a native stream names its recipient). */
+export const asker: PlatformUser = { id: 'U123', name: 'Ada', team: 'T456' };
 
 /** Small pacing so tests run fast; no test asserts on time. */
 export const FAST_PACING = { editIntervalMs: { private: 20, group: 20 }, draftIntervalMs: 10, minInitialChars: 10, minGrowthChars: 10 } as const;
@@ -15,10 +17,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
   return {
     maxMessageLength: 4096,
     format: 'plain',
-    canEdit: true,
     editIntervalMs: { private: 20, group: 20 },
-    drafts: false,
-    nativeStreaming: false,
     typingLifetimeMs: 0,
     buttons: true,
     maxFilesPerMessage: 1,
@@ -64,18 +63,23 @@ export function squash(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** A relay request on the fake platform, its capabilities matching the platform's rules. */
+/**
+ * A relay request on the fake platform, its capabilities matching the platform's rules;
+ * `shape` says which optional methods the platform offers (edits by default) and overrides capabilities.
+ */
 export function request(
   platform: RecordingPlatform,
   answer: AsyncIterable<AskStreamEvent>,
-  platformCapabilities: Partial<Capabilities> = {},
+  shape: Partial<Capabilities> & OfferedMethods = {},
   overrides: Partial<RelayRequest> = {},
 ): RelayRequest {
+  const { edit, draft, startStream, ...platformCapabilities } = shape;
   return {
-    outbound: platform,
+    outbound: platform.offering({ ...(edit !== undefined ? { edit } : {}), ...(draft !== undefined ? { draft } : {}), ...(startStream !== undefined ? { startStream } : {}) }),
     capabilities: capabilities({ format: platform.format, maxMessageLength: platform.rules.maxMessageLength ?? 4096, ...platformCapabilities }),
     conversation,
     isGroup: false,
+    recipient: asker,
     answer,
     inflight: new InflightRecorder(new MemoryStateStore()),
     pacing: FAST_PACING,
@@ -100,3 +104,22 @@ export const LONG_ANSWER = [
   'The third is a loft above a bakery, bright and quiet, with parking for one car.',
   'All three are for sale, and I can tell you more about any of them.',
 ].join(' ');
+
+/**
+ * Whether texts read one after another show every character of `answer`, in order: a
+ * text may repeat the end of the one before it (an answer continued in a new message
+ * after the last one could no longer be edited), but nothing may be skipped. Whitespace
+ * is ignored, since splits may fall on (and drop) it.
+ */
+export function readsAsWhole(texts: readonly string[], answer: string): boolean {
+  const bare = (text: string) => text.replace(/\s+/g, '');
+  const whole = bare(answer);
+  let covered = 0;
+  for (const text of texts.map(bare)) {
+    let start = -1;
+    for (let at = Math.min(covered, whole.length); at >= 0 && start < 0; at--) if (whole.startsWith(text, at)) start = at;
+    if (start < 0) return false;
+    covered = Math.max(covered, start + text.length);
+  }
+  return covered === whole.length;
+}

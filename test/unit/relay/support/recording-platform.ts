@@ -1,65 +1,77 @@
-import { visibleLength } from '../../../../src/format/index.js';
 import {
-  PlatformError,
-  type Button,
-  type ConversationRef,
-  type NativeStream,
-  type Outbound,
-  type OutboundMessage,
-  type SentMessage,
-  type TextFormat,
-} from '../../../../src/gateway/types.js';
+  createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform,
+  type MemoryCall, type MemoryCallKind, type MemoryPlatformRules,
+} from '../../../../adapters/memory/index.js';
+import { visibleLength } from '../../../../src/format/index.js';
+import type {
+  Button, ConversationRef, NativeStream, Outbound, OutboundMessage, PlatformError, PlatformUser, SentMessage, TextFormat,
+} from '../../../../src/contract.js';
 
-export type CallKind = 'send' | 'edit' | 'draft' | 'startStream' | 'append' | 'stop' | 'typing';
+export type CallKind = MemoryCallKind;
 
+/** One call as the relay tests read it (the in-memory platform's record, without who made it or when). */
 export interface PlatformCall {
   kind: CallKind;
+  /** The message edited, appended to or stopped (not set on send and startStream). */
   messageId?: string;
   text?: string;
   buttons?: Button[];
   /** The call was marked as an intermediate render (may be refused under load). */
   progress?: boolean;
+  /** startStream: the user the stream was addressed to. */
+  recipient?: PlatformUser;
   /** 'ok', or the kind of PlatformError the platform answered with. */
   result: 'ok' | PlatformError['kind'];
 }
 
-export interface PlatformRules {
-  format?: TextFormat;
-  maxMessageLength?: number;
-  /** Answer this call with 429 and this retry_after (ms), or undefined to accept it. */
-  rateLimit?: (call: { kind: CallKind; messageId?: string; text?: string }) => number | undefined;
-  /** Drafts refused as Telegram does where they are not available. */
-  refuseDrafts?: boolean;
-  /** The native-stream step that fails. */
-  failNative?: 'start' | 'append' | 'stop';
-  /** Texts the platform cannot parse (like Telegram's "can't parse entities"). */
-  refuseText?: (text: string) => boolean;
-  /** Edits that carry buttons are refused (a platform whose edit cannot attach them). */
-  refuseButtonsOnEdit?: boolean;
-  /** Time each call takes, so overlapping calls would overlap. */
-  latencyMs?: number;
+/** The in-memory platform's rules; lengths are counted in `format` as the user sees it. */
+export type PlatformRules = Omit<MemoryPlatformRules, 'measure'> & { format?: TextFormat };
+
+/** Which optional methods an outbound offers: the relay decides how to stream from them. */
+export interface OfferedMethods {
+  edit?: boolean;
+  draft?: boolean;
+  startStream?: boolean;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
- * A platform fake that behaves like a chat platform: it keeps the text of each
- * message, enforces the length limit and refuses empty texts, answers identical
- * edits with "not modified", 429s the calls the rules say, and records every call.
+ * The in-memory platform (adapters/memory) seen the way the relay tests look at
+ * it: it keeps the text of each message, enforces the length limit and refuses
+ * empty texts, answers identical edits with "not modified", 429s the calls the
+ * rules say, and records every call. As an Outbound it offers every method;
+ * `offering()` gives one with only some, as an adapter declares what it can do.
  */
 export class RecordingPlatform implements Outbound {
   readonly calls: PlatformCall[] = [];
   /** Message id → the text the user sees, in the order the messages appeared. */
   readonly messages = new Map<string, string>();
   readonly buttonsOf = new Map<string, Button[]>();
-  maxConcurrentCalls = 0;
-  private activeCalls = 0;
-  private nextId = 1;
+  readonly world: MemoryPlatform;
+  private readonly everything: Outbound;
+  private streamId: string | undefined;
 
-  constructor(readonly rules: PlatformRules = {}) {}
+  /**
+   * `rules` becomes the platform's own rules object, so a test may change a rule later
+   * (`platform.rules.rateLimit = …`) and the platform follows it.
+   */
+  constructor(readonly rules: PlatformRules = {}) {
+    const platformRules: MemoryPlatformRules = rules;
+    // Each call takes a moment by default, so that calls made together overlap as they would.
+    platformRules.latencyMs ??= 1;
+    platformRules.measure = (text) => visibleLength(text, this.format);
+    this.world = new MemoryPlatform({ rules: platformRules, onCall: (call) => this.record(call) });
+    this.everything = createMemoryAdapter({
+      platform: this.world, capabilities: MEMORY_CAPABILITIES, methods: { edit: true, draft: true, nativeStream: true },
+    }).outbound;
+  }
 
   get format(): TextFormat {
     return this.rules.format ?? 'plain';
+  }
+
+  /** The most calls in progress at once. */
+  get maxConcurrentCalls(): number {
+    return this.world.maxConcurrentCalls;
   }
 
   /** The texts of these messages as the user now sees them. */
@@ -71,87 +83,68 @@ export class RecordingPlatform implements Outbound {
     return this.calls.filter((call) => call.kind === kind && call.result === result).length;
   }
 
+  /**
+   * An outbound on this platform with only the optional methods given (edits by
+   * default): how a test says what the platform can do, as an adapter does.
+   */
+  offering(methods: OfferedMethods = {}): Outbound {
+    return {
+      send: (conversation, message) => this.send(conversation, message),
+      typing: (conversation) => this.typing(conversation),
+      ...(methods.edit !== false ? { edit: (conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }) => this.edit(conversation, message, text, options) } : {}),
+      ...(methods.draft ? { draft: (conversation: ConversationRef, draftId: number, text: string) => this.draft(conversation, draftId, text) } : {}),
+      ...(methods.startStream ? { startStream: (conversation: ConversationRef, recipient: PlatformUser, markdown: string) => this.startStream(conversation, recipient, markdown) } : {}),
+    };
+  }
+
   /** Every text the platform accepted for display (sends, edits, drafts, stream contents). */
   acceptedTexts(): string[] {
     return this.calls.filter((call) => call.result === 'ok' && call.text !== undefined && call.kind !== 'append').map((call) => call.text!);
   }
 
-  async send(_conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
-    return this.call({ kind: 'send', text: message.text, ...(message.buttons ? { buttons: message.buttons } : {}), ...(message.progress ? { progress: true } : {}) }, () => {
-      const id = String(this.nextId++);
-      this.messages.set(id, message.text);
-      if (message.buttons) this.buttonsOf.set(id, message.buttons);
-      return { id };
+  send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
+    return this.everything.send(conversation, message);
+  }
+
+  edit(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }): Promise<void> {
+    return this.everything.edit!(conversation, message, text, options);
+  }
+
+  draft(conversation: ConversationRef, draftId: number, text: string): Promise<void> {
+    return this.everything.draft!(conversation, draftId, text);
+  }
+
+  /** Like Slack's chat.startStream: Markdown in, one message that only grows, ended by stop (which appends its text too). */
+  startStream(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream> {
+    return this.everything.startStream!(conversation, recipient, markdown);
+  }
+
+  typing(conversation: ConversationRef = { bot: 'main', platform: this.world.name, id: 'chat' }): Promise<void> {
+    return this.everything.typing!(conversation);
+  }
+
+  /** What the native stream's message shows (the platform renders its Markdown), once one was started. */
+  streamedMarkdown(): string | undefined {
+    return this.streamId === undefined ? undefined : this.messages.get(this.streamId);
+  }
+
+  private record(call: MemoryCall): void {
+    const { kind, messageId, text, buttons, progress, recipient, result } = call;
+    const namesMessage = kind !== 'send' && kind !== 'startStream';
+    this.calls.push({
+      kind,
+      ...(messageId !== undefined && namesMessage ? { messageId } : {}),
+      ...(text !== undefined ? { text } : {}),
+      ...(buttons ? { buttons } : {}),
+      ...(progress ? { progress } : {}),
+      ...(recipient ? { recipient } : {}),
+      result,
     });
-  }
-
-  async edit(_conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[]; progress?: boolean } = {}): Promise<void> {
-    const { buttons } = options;
-    return this.call({ kind: 'edit', messageId: message.id, text, ...(buttons ? { buttons } : {}), ...(options.progress ? { progress: true } : {}) }, () => {
-      const current = this.messages.get(message.id);
-      if (current === undefined) throw new PlatformError('message to edit not found', 'not-found');
-      if (buttons && this.rules.refuseButtonsOnEdit) throw new PlatformError('buttons cannot be edited in', 'unsupported');
-      // Like Telegram: "not modified" only when both the text and the buttons stay the same.
-      const sameButtons = JSON.stringify(this.buttonsOf.get(message.id) ?? null) === JSON.stringify(buttons ?? null);
-      if (current === text && sameButtons) throw new PlatformError('message is not modified', 'not-modified');
-      this.messages.set(message.id, text);
-      // An edit replaces the buttons: without any, the message has none.
-      if (buttons) this.buttonsOf.set(message.id, buttons);
-      else this.buttonsOf.delete(message.id);
-    });
-  }
-
-  async draft(_conversation: ConversationRef, _draftId: number, text: string): Promise<void> {
-    return this.call({ kind: 'draft', text }, () => {
-      if (this.rules.refuseDrafts) throw new PlatformError('drafts are not available here', 'unsupported');
-    });
-  }
-
-  async startStream(_conversation: ConversationRef, initialText: string): Promise<NativeStream> {
-    const id = await this.call({ kind: 'startStream', text: initialText }, () => {
-      if (this.rules.failNative === 'start') throw new PlatformError('streaming not enabled for this workspace', 'unsupported');
-      const id = String(this.nextId++);
-      this.messages.set(id, initialText);
-      return id;
-    }, { allowEmpty: true });
-    return {
-      append: (text) => this.call({ kind: 'append', messageId: id, text }, () => {
-        if (this.rules.failNative === 'append') throw new PlatformError('stream is gone', 'other');
-        this.messages.set(id, (this.messages.get(id) ?? '') + text);
-      }),
-      stop: (finalText) => this.call({ kind: 'stop', messageId: id, text: finalText }, () => {
-        if (this.rules.failNative === 'stop') throw new PlatformError('stream could not be stopped', 'other');
-        this.messages.set(id, finalText);
-      }, { allowEmpty: true }),
-    };
-  }
-
-  async typing(): Promise<void> {
-    return this.call({ kind: 'typing' }, () => undefined);
-  }
-
-  private async call<T>(call: Omit<PlatformCall, 'result'>, perform: () => T, options: { allowEmpty?: boolean } = {}): Promise<T> {
-    this.activeCalls++;
-    this.maxConcurrentCalls = Math.max(this.maxConcurrentCalls, this.activeCalls);
-    try {
-      await pause(this.rules.latencyMs ?? 1);
-      const retryAfterMs = call.kind === 'typing' ? undefined : this.rules.rateLimit?.(call);
-      if (retryAfterMs !== undefined) throw new PlatformError('Too Many Requests', 'rate-limited', retryAfterMs);
-      if (call.text !== undefined && call.kind !== 'append') this.check(call.text, options.allowEmpty ?? false);
-      const result = perform();
-      this.calls.push({ ...call, result: 'ok' });
-      return result;
-    } catch (error) {
-      this.calls.push({ ...call, result: error instanceof PlatformError ? error.kind : 'other' });
-      throw error;
-    } finally {
-      this.activeCalls--;
-    }
-  }
-
-  private check(text: string, allowEmpty: boolean): void {
-    if (!allowEmpty && text.trim() === '') throw new PlatformError('message text is empty', 'other');
-    if (visibleLength(text, this.format) > (this.rules.maxMessageLength ?? 4096)) throw new PlatformError('message is too long', 'too-long');
-    if (this.rules.refuseText?.(text)) throw new PlatformError("can't parse entities", 'bad-format');
+    const shown = result === 'ok' && messageId !== undefined ? this.world.message(messageId) : undefined;
+    if (!shown) return;
+    this.messages.set(shown.id, shown.text);
+    if (shown.buttons) this.buttonsOf.set(shown.id, shown.buttons);
+    else this.buttonsOf.delete(shown.id);
+    if (kind === 'startStream') this.streamId = shown.id;
   }
 }

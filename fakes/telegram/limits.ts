@@ -92,7 +92,7 @@ export class FloodControl {
   }
 }
 
-/** Telegram's bulk limit, "about 30 messages per second" per bot (notes/platforms.md §A.2). */
+/** Telegram's bulk limit, "about 30 messages per second" per bot (docs/platforms.md §A.2). */
 export const DEFAULT_BOT_PER_SECOND = 30;
 
 /** "The next N calls of method M fail like this." */

@@ -1,0 +1,11 @@
+/**
+ * The in-memory platform: a MemoryPlatform (conversations, users, faults, call log)
+ * and adapters connected to it. Not a configurable platform of the runtime: tests,
+ * benchmarks and the adapter conformance suite build it in code.
+ */
+export { createMemoryAdapter, type MemoryAdapter, type MemoryAdapterOptions, type MemoryMethods } from './adapter.js';
+export { MEMORY_CAPABILITIES } from './capabilities.js';
+export {
+  MemoryPlatform,
+  type MemoryCall, type MemoryCallKind, type MemoryFile, type MemoryMessage, type MemoryPlatformOptions, type MemoryPlatformRules,
+} from './platform.js';

@@ -1,0 +1,75 @@
+/**
+ * Telegram as a platform module: its `bots[].telegram` section, its TELEGRAM_*
+ * variables, its adapter, its doctor check and the shape of its conversation ids.
+ * The runtime, the config loader and doctor know Telegram only through this object.
+ */
+import { Api, GrammyError } from 'grammy';
+import { z } from 'zod';
+import type { PlatformModule } from '../../src/contract.js';
+import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversation.js';
+import { createTelegramAdapter } from './index.js';
+import { DEFAULT_API_ROOT } from './media.js';
+
+/** getMe is one small call; past this, doctor reports the Bot API as unreachable rather than hanging. */
+const DOCTOR_TIMEOUT_SECONDS = 10;
+
+const telegramSection = z.object({
+  token: z.string().regex(/^\d+:[\w-]+$/, 'a BotFather token like 123456:ABC-DEF…'),
+  /** A local Bot API server (also lifts the 20 MB download limit). */
+  apiRoot: z.string().url().optional(),
+  localApi: z.boolean().default(false),
+  mode: z.enum(['polling', 'webhook']).default('polling'),
+  /** 1–256 characters of A-Z a-z 0-9 _ - (Telegram's rule for secret_token). */
+  webhookSecret: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, '1–256 characters of A-Z, a-z, 0-9, _ and -').optional(),
+  /** Public HTTPS base URL of this gateway; the webhook is <webhookPublicUrl>/telegram/<bot id>. */
+  webhookPublicUrl: z.string().url().optional(),
+}).strict();
+
+export type TelegramSection = z.infer<typeof telegramSection>;
+
+/** `chatbridge doctor`: the token works (getMe), against the configured Bot API server. */
+async function checkToken(section: TelegramSection, bot: string): Promise<string> {
+  const apiRoot = (section.apiRoot ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
+  const api = new Api(section.token, { apiRoot, timeoutSeconds: DOCTOR_TIMEOUT_SECONDS });
+  try {
+    const me = await api.getMe();
+    return `@${me.username} (${section.mode})`;
+  } catch (error) {
+    if (error instanceof GrammyError) {
+      throw new Error(`Telegram refused the token of bot "${bot}" (${error.description}); check TELEGRAM_BOT_TOKEN / bots[].telegram.token`, { cause: error });
+    }
+    throw new Error(`The Telegram Bot API at ${apiRoot} did not answer getMe for bot "${bot}" (${(error as Error).message}); check TELEGRAM_API_ROOT and the network`, { cause: error });
+  }
+}
+
+export const telegramModule: PlatformModule<TelegramSection> = {
+  name: 'telegram',
+  configSection: telegramSection,
+  env: [
+    { env: 'TELEGRAM_BOT_TOKEN', key: 'token', type: 'string' },
+    { env: 'TELEGRAM_API_ROOT', key: 'apiRoot', type: 'string' },
+    { env: 'TELEGRAM_MODE', key: 'mode', type: 'string' },
+    { env: 'TELEGRAM_WEBHOOK_SECRET', key: 'webhookSecret', type: 'string' },
+    { env: 'TELEGRAM_WEBHOOK_URL', key: 'webhookPublicUrl', type: 'string' },
+  ],
+  conversationId: { pattern: CONVERSATION_ID_PATTERN, expected: CONVERSATION_ID_EXPECTED },
+  isConfigured: () => true,
+  create(section, { bot, logger }) {
+    return createTelegramAdapter({
+      bot,
+      token: section.token,
+      mode: section.mode,
+      localApi: section.localApi,
+      logger,
+      ...(section.apiRoot ? { apiRoot: section.apiRoot } : {}),
+      ...(section.webhookSecret ? { webhookSecret: section.webhookSecret } : {}),
+      ...(section.webhookPublicUrl ? { webhookPublicUrl: section.webhookPublicUrl } : {}),
+    });
+  },
+  doctor: checkToken,
+  secrets: (section) => ({
+    // The part after "<bot id>:" is the secret; it is redacted on its own too, wherever it is logged.
+    values: [section.token, section.token.split(':').slice(1).join(':'), section.webhookSecret],
+    urls: [section.apiRoot],
+  }),
+};

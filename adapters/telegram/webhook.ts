@@ -1,0 +1,70 @@
+/**
+ * The webhook endpoint (POST /telegram/<bot>): the secret is checked before a byte
+ * of the body is read, so nobody without it can make the gateway parse anything;
+ * then the body is parsed with a limit that fits real updates.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { webhookCallback, type Bot } from 'grammy';
+import type { Logger } from '../../src/contract.js';
+
+/**
+ * Largest webhook body parsed. An update is a message (text ≤ 4,096 characters, a caption
+ * ≤ 1,024, entities, a reply_to_message with the same) or a callback query: a few KB,
+ * tens at worst. Files never come inline (only their file_id). 1 MB leaves room for
+ * anything Telegram sends and keeps one request's parse well under a millisecond per KB.
+ */
+export const WEBHOOK_BODY_LIMIT = '1mb';
+
+/** Telegram's header carrying the secret_token given to setWebhook. */
+const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+/** Equal in constant time, whatever the lengths (digests have one length). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** Where a bot's webhook is served on the gateway's port, and registered with setWebhook (under the public URL). */
+export function webhookPath(bot: string): string {
+  return `/telegram/${bot}`;
+}
+
+export interface WebhookOptions {
+  bot: string;
+  secret?: string;
+  logger: Logger;
+  /** False before start() and after stop(): the update is refused with 503, and Telegram retries. */
+  accepting: () => boolean;
+}
+
+export function telegramWebhookRouter(bot: Bot, options: WebhookOptions): RequestHandler {
+  const { logger, secret } = options;
+  const callback = webhookCallback(bot, 'express', secret ? { secretToken: secret } : {});
+  const router = express.Router();
+  router.post(
+    '/',
+    (req: Request, res: Response, next: NextFunction) => {
+      // Before the body: a request without the secret costs a header comparison, nothing more.
+      if (secret !== undefined && !sameSecret(req.get(SECRET_HEADER) ?? '', secret)) {
+        res.status(401).json({ error: `missing or wrong ${SECRET_HEADER}` });
+        return;
+      }
+      next();
+    },
+    express.json({ limit: WEBHOOK_BODY_LIMIT }),
+    (req: Request, res: Response, next: NextFunction) => {
+      // Not started yet (or stopping): 503 makes Telegram retry later instead of losing the update.
+      if (!options.accepting()) {
+        res.status(503).json({ error: `telegram bot "${options.bot}" is not started` });
+        return;
+      }
+      callback(req, res).catch((error: unknown) => {
+        logger.error({ err: error, bot: options.bot }, 'telegram: webhook update not queued; Telegram will redeliver it');
+        if (res.headersSent) return next(error);
+        res.status(500).json({ error: 'update not queued, retry later' });
+      });
+    },
+  );
+  return router;
+}

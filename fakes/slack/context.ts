@@ -1,0 +1,57 @@
+/** What every fake Web API method can see, and how it answers `{ok:false, error}`. */
+import type { World } from './world.js';
+
+/** Who the bot is, as auth.test and the event builders describe it. */
+export interface SlackIdentity {
+  teamId: string;
+  teamName: string;
+  apiAppId: string;
+  botUserId: string;
+  botId: string;
+}
+
+/** How the fake answers the native streaming methods. */
+export type StreamingSupport =
+  /** chat.startStream / appendStream / stopStream work. */
+  | 'supported'
+  /** The methods exist but this workspace may not use them: `{ok:false, error:'not_allowed'}`. */
+  | 'not_allowed'
+  /** An old workspace/API: `{ok:false, error:'unknown_method'}`. */
+  | 'unknown_method';
+
+export interface MethodContext {
+  world: World;
+  identity: SlackIdentity;
+  streaming: StreamingSupport;
+  /** Scopes auth.test reports in `x-oauth-scopes`. */
+  scopes: string[];
+  /** The fake's Socket Mode URL for a new connection. */
+  socketUrl: () => string;
+}
+
+export type MethodParams = Record<string, unknown>;
+
+export interface MethodOutcome {
+  /** Fields besides `ok: true`. */
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export type MethodHandler = (ctx: MethodContext, params: MethodParams) => MethodOutcome;
+
+/** Which token a method wants: most want the bot token; apps.connections.open the app-level token. */
+export type TokenKind = 'bot' | 'app';
+
+/** An answer `{ok:false, error}` (HTTP 200, as Slack answers method errors). */
+export class SlackApiError extends Error {
+  constructor(readonly error: string, readonly extra: Record<string, unknown> = {}) {
+    super(error);
+  }
+}
+
+/** Slack truncates past 40,000 characters; the fake refuses so that an adapter that does not split is caught. */
+export const MAX_TEXT_LENGTH = 40_000;
+export const MAX_BLOCKS = 50;
+/** Per streaming call (startStream, appendStream, stopStream). */
+export const MAX_STREAM_MARKDOWN = 12_000;
+export const MAX_SUGGESTED_PROMPTS = 4;

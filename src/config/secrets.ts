@@ -1,0 +1,27 @@
+import type { PlatformModule } from '../contract.js';
+import { urlPassword } from '../logger.js';
+import type { Config } from './schema.js';
+
+/**
+ * Every secret the configuration holds: tokens, keys, passwords in URLs, webhook and handoff
+ * secrets. The platforms' own come from their modules (PlatformModule.secrets).
+ */
+export function configSecrets(config: Config, platforms: readonly PlatformModule[]): string[] {
+  const secrets: (string | undefined)[] = [
+    config.upstream.secretKey, config.upstream.sessionKey,
+    config.service.secretKey, config.service.sessionKey,
+    config.service.engine.kind === 'openai' ? config.service.engine.apiKey : undefined,
+    config.admin.token,
+    config.handoff.secret,
+    ...urlPassword(config.redisUrl), ...urlPassword(config.smtp.url), ...urlPassword(config.upstream.baseUrl),
+  ];
+  for (const bot of config.bots) {
+    for (const platform of platforms) {
+      const section = bot[platform.name];
+      if (section === undefined || !platform.secrets) continue;
+      const { values = [], urls = [] } = platform.secrets(section);
+      secrets.push(...values, ...urls.flatMap(urlPassword));
+    }
+  }
+  return secrets.filter((secret): secret is string => Boolean(secret));
+}

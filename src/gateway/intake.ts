@@ -1,0 +1,97 @@
+/**
+ * Accepting messages: the InboundSink the adapters hand their messages to.
+ * A message is checked (a conversation this gateway serves, addressed to the
+ * bot), queued durably (deduped by its platform id, capped per conversation),
+ * refused with a "please wait" when its conversation's queue is full, and, when
+ * its arrival claimed the conversation's lock, its conversation starts draining
+ * here. `accept` resolves once the message is durably queued.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.js';
+import type { Drains } from './drains.js';
+import type { GatewayObserver } from './observer.js';
+import type { ConversationQueue } from './queue.js';
+import { toQueuedMessage, type LocalAttachments } from './queued-message.js';
+import { replies } from './replies.js';
+import { OUT_OF_TURN_REPLY_RETRY, sendReply } from './reply.js';
+import { notServedError, type AdapterRoutes } from './routes.js';
+import type { TranscriptStore } from './transcript.js';
+import { describeAttachment } from './turn.js';
+import type { Inbound, InboundSink } from '../contract.js';
+
+export interface IntakeOptions {
+  routes: AdapterRoutes;
+  queue: ConversationQueue;
+  drains: Drains;
+  /** Attachments of the messages accepted here, until they are answered. */
+  local: LocalAttachments;
+  transcript: TranscriptStore;
+  observer: GatewayObserver;
+  logger: Logger;
+}
+
+export class Intake implements InboundSink {
+  /** This process, as the origin of the messages it queues. */
+  private readonly origin = randomUUID();
+  private closed = false;
+
+  constructor(private readonly options: IntakeOptions) {}
+
+  /** Messages whose arrival claims a conversation start draining it (gateway start). */
+  open(): void {
+    this.closed = false;
+  }
+
+  /**
+   * The gateway is stopping: messages are still queued, but a conversation they claim is
+   * let go at once, so that another process answers it now.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
+  async accept(inbound: Inbound): Promise<void> {
+    const { routes, queue, local, logger } = this.options;
+    const { conversation } = inbound;
+    if (!routes.serves(conversation)) throw notServedError(conversation);
+    if (!inbound.addressed) {
+      logger.debug({ conversation }, 'ignoring a group message not addressed to the bot');
+      return;
+    }
+    const message = toQueuedMessage(inbound, randomUUID(), this.origin, Date.now());
+    // Kept before the offer: a drain may start on this message before offer() returns here.
+    local.keep(message.id, inbound.attachments);
+    const result = await queue.offer(conversation, inbound.platformMessageId, JSON.stringify(message)).catch((error: unknown) => {
+      local.forget(message.id);
+      throw error;
+    });
+    if (result.outcome !== 'queued') local.forget(message.id);
+    if (result.outcome === 'duplicate') {
+      logger.debug({ conversation, platformMessageId: inbound.platformMessageId }, 'dropping a redelivered message');
+      return;
+    }
+    if (result.outcome === 'full') {
+      logger.info({ conversation, waiting: result.length }, 'conversation queue is full; asking the user to wait');
+      await this.refuseFullQueue(inbound, result.length).catch((error: unknown) => logger.warn({ err: error }, 'could not send the queue-full reply'));
+      return;
+    }
+    this.options.observer.accepted?.(conversation);
+    if (!result.claim) return;
+    if (this.closed) await queue.release(conversation, result.claim.token);
+    else this.options.drains.run(conversation, result.claim);
+  }
+
+  /** The message and the "please wait" both go into the transcript: nothing a user sent is missing from it. */
+  private async refuseFullQueue(inbound: Inbound, waiting: number): Promise<void> {
+    const target = this.options.routes.outboundFor(inbound.conversation, inbound.isGroup);
+    if (!target) return;
+    const text = replies.queueFull(waiting);
+    const attachments = inbound.attachments.map(describeAttachment);
+    await this.options.transcript.append(
+      inbound.conversation,
+      { at: Date.now(), role: 'user', text: inbound.text, user: inbound.user, ...(attachments.length ? { attachments } : {}) },
+      { at: Date.now(), role: 'bot', text },
+    );
+    await sendReply(target.outbound, target.capabilities, inbound.conversation, text, {}, undefined, OUT_OF_TURN_REPLY_RETRY);
+  }
+}

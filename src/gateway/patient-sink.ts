@@ -1,0 +1,149 @@
+/**
+ * An accept that waits out a state-store outage, for adapters that cannot make the
+ * platform redeliver (Telegram long polling, Slack Socket Mode, WhatsApp): a message
+ * whose queueing fails because Redis is down or frozen is held in memory and queued
+ * again with backoff until Redis is back. At most HELD_MESSAGES_MAX are held; beyond
+ * that accept() waits for room, so the adapter stops taking messages from its platform
+ * (backpressure) and the platform keeps them. A user whose message could not be queued
+ * for DELAY_NOTICE_AFTER_MS is told once that the answer will come, straight through
+ * the adapter's outbound (no Redis needed).
+ *
+ * A webhook adapter does not need it: it answers 500 and the platform redelivers.
+ * The core hands it to every adapter that declares `redeliversOnAcceptFailure: false`
+ * (adapter-lifecycle.ts), and closes it when that adapter stops.
+ */
+import { setMaxListeners } from 'node:events';
+import pRetry from 'p-retry';
+import type { Logger } from '../logger.js';
+import { outboundIn } from './outbound-methods.js';
+import { replies } from './replies.js';
+import { sendReply } from './reply.js';
+import type { Adapter, Inbound, InboundSink } from '../contract.js';
+
+/** Messages held in memory at most while the store is down; accept() waits for room beyond it. */
+export const HELD_MESSAGES_MAX = 100;
+/** First wait before queueing a held message again; doubles up to STORE_RETRY_MAX_MS. */
+export const STORE_RETRY_MIN_MS = 250;
+/** A store that comes back is used within this long. */
+export const STORE_RETRY_MAX_MS = 5_000;
+/** A user whose message waited this long to be queued is told the answer will come. */
+export const DELAY_NOTICE_AFTER_MS = 10_000;
+/**
+ * Attempts for an error that is not a store outage (a bug, a refused value): it would fail
+ * the same way forever, so it is given up after these and thrown to the adapter.
+ */
+export const OTHER_ERROR_ATTEMPTS = 3;
+
+/** Words of Redis replies and client errors that mean "the store is not there right now", not "this command is wrong". */
+const OUTAGE_MESSAGE = /max retries per request|connection is closed|stream isn't writeable|command timed out|^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/i;
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/** Whether an error from the state store means it is unreachable or not ready (retry later), rather than a wrong command. */
+export function isStoreOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && OUTAGE_CODES.has(code)) return true;
+  return error.name === 'MaxRetriesPerRequestError' || OUTAGE_MESSAGE.test(error.message);
+}
+
+/** Thrown by accept() for a message still held when the adapter stops: it was not queued. */
+export class SinkClosedError extends Error {
+  constructor() {
+    super('the message was not queued before the adapter stopped; the platform keeps it for the next start (it was not confirmed)');
+    this.name = 'SinkClosedError';
+  }
+}
+
+export interface PatientSinkOptions {
+  logger: Logger;
+  /** Where the "your answer will come" notice goes; no notice without it. */
+  adapter?: Pick<Adapter, 'outbound' | 'outboundFor' | 'capabilities'>;
+  /** Overrides of the policy constants above (tests). */
+  heldMax?: number;
+  delayNoticeAfterMs?: number;
+}
+
+export class PatientSink implements InboundSink {
+  private readonly closer = new AbortController();
+  private held = 0;
+  private readonly waitingForRoom: (() => void)[] = [];
+  /** Conversations with a message being queued, and whether their user was told it is delayed. */
+  private readonly pending = new Map<string, { count: number; told: boolean }>();
+
+  constructor(private readonly sink: InboundSink, private readonly options: PatientSinkOptions) {
+    // Every message being accepted listens on the one closing signal (its attempt and p-retry,
+    // removed when it is queued): a burst legitimately has two per held message, not a leak.
+    setMaxListeners(2 * (options.heldMax ?? HELD_MESSAGES_MAX) + 10, this.closer.signal);
+  }
+
+  /** Messages being queued right now (held while the store is down). */
+  get size(): number {
+    return this.held;
+  }
+
+  async accept(inbound: Inbound): Promise<void> {
+    const signal = this.closer.signal;
+    await this.room(signal);
+    const key = `${inbound.conversation.bot}:${inbound.conversation.platform}:${inbound.conversation.id}`;
+    const entry = this.pending.get(key) ?? { count: 0, told: false };
+    entry.count++;
+    this.pending.set(key, entry);
+    const notice = setTimeout(() => void this.tellDelayed(inbound, entry), this.options.delayNoticeAfterMs ?? DELAY_NOTICE_AFTER_MS);
+    try {
+      await pRetry(() => untilClosed(this.sink.accept(inbound), signal), {
+        retries: Number.POSITIVE_INFINITY,
+        minTimeout: STORE_RETRY_MIN_MS,
+        maxTimeout: STORE_RETRY_MAX_MS,
+        signal,
+        shouldRetry: ({ error, attemptNumber }) => !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
+        onFailedAttempt: ({ error, attemptNumber }) => {
+          // The first failure and then every tenth: a long outage is not a line per message per second.
+          if (attemptNumber !== 1 && attemptNumber % 10 !== 0) return;
+          this.options.logger.warn({ err: error, conversation: inbound.conversation, attempt: attemptNumber, storeOutage: isStoreOutage(error) },
+            'a message could not be queued (is Redis at REDIS_URL up?); it is held in memory and retried until it is queued');
+        },
+      });
+    } finally {
+      clearTimeout(notice);
+      if (--entry.count === 0) this.pending.delete(key);
+      this.held--;
+      this.waitingForRoom.shift()?.();
+    }
+  }
+
+  /** Gives up every held message (the adapter is stopping): their accept() rejects with SinkClosedError. */
+  close(): void {
+    this.closer.abort(new SinkClosedError());
+    for (const wake of this.waitingForRoom.splice(0)) wake();
+  }
+
+  private async room(signal: AbortSignal): Promise<void> {
+    const max = this.options.heldMax ?? HELD_MESSAGES_MAX;
+    while (this.held >= max) {
+      if (signal.aborted) throw signal.reason;
+      await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+    }
+    if (signal.aborted) throw signal.reason;
+    this.held++;
+  }
+
+  private async tellDelayed(inbound: Inbound, entry: { told: boolean }): Promise<void> {
+    const { adapter, logger } = this.options;
+    // Once per conversation while its messages wait; a group message not for the bot gets no reply at all.
+    if (!adapter || entry.told || !inbound.addressed || this.closer.signal.aborted) return;
+    entry.told = true;
+    logger.info({ conversation: inbound.conversation }, 'a message is still not queued; telling the user the answer will come');
+    await sendReply(outboundIn(adapter, inbound.conversation, inbound.isGroup), adapter.capabilities, inbound.conversation, replies.answerDelayed)
+      .catch((error: unknown) => logger.warn({ err: error, conversation: inbound.conversation }, 'could not tell the user their answer is delayed'));
+  }
+}
+
+/** The attempt, or a rejection as soon as the sink closes (a frozen Redis never answers it). */
+function untilClosed<T>(attempt: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    attempt.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * The poison-message limit: a queued message whose turns keep getting cut off
+ * (the process dies or stops mid-turn, or loses the conversation's lock because
+ * something blocked it) would otherwise be taken up again after every restart,
+ * for ever, and hold up the conversation's queue. Each turn started for a
+ * message is counted in Redis; past MAX_TURN_ATTEMPTS the message leaves the
+ * queue with a reply that says so.
+ *
+ * The count is incremented as a turn starts, and deleted in the transaction that
+ * takes the message off the queue (`Turn.later`), so it counts exactly the turns
+ * that never finished. A controlled wait for the Chatbot Service (upstream-wait.ts)
+ * resets it: waiting is not failing.
+ */
+import type { TurnContext as Turn } from './context.js';
+import { gatewayKeys } from './keys.js';
+import { replies } from './replies.js';
+
+/** Turns a message may start without finishing; the next one gives up on it. */
+export const MAX_TURN_ATTEMPTS = 3;
+
+/** The count outlives any realistic run of restarts, and then goes, should the message vanish otherwise. */
+export const ATTEMPTS_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** Counts this turn; true when the message has used up its attempts and must leave the queue. */
+export async function countTurnAttempt(turn: Turn): Promise<boolean> {
+  const key = gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId);
+  const attempt = await turn.services.state.incr(key, 1, ATTEMPTS_TTL_MS);
+  // Whatever this turn ends with, once its writes are committed the message is off the queue.
+  turn.later({ op: 'del', key });
+  if (attempt <= MAX_TURN_ATTEMPTS) return false;
+  turn.logger.error({ attempts: attempt - 1 }, 'a message was cut off in every attempt to answer it; it leaves the queue (poison-message limit)');
+  return true;
+}
+
+/** Forgets the attempts so far (the turn ended in a controlled way, and will be tried again). */
+export async function resetTurnAttempts(turn: Turn): Promise<void> {
+  await turn.services.state.del(gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId));
+}
+
+/** The message leaves the queue: the user is told to send it again differently. */
+export async function givePoisonReply(turn: Turn): Promise<void> {
+  await turn.reply(replies.poisonMessage(MAX_TURN_ATTEMPTS));
+}

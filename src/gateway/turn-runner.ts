@@ -1,0 +1,45 @@
+/**
+ * Running one queued message: its attachments restored (live when this process
+ * accepted it, rebuilt from their refs by the serving adapter otherwise), a Turn
+ * for it, the pipeline and the turn's events (turn.ts), and the outcome the drain
+ * acts on: the writes to make with its removal from the queue, or "cut off".
+ */
+import type { Logger } from '../logger.js';
+import { Turn, type GatewayServices } from './context.js';
+import type { HandleResult } from './drains.js';
+import type { TurnEvents } from './events.js';
+import type { Pipeline } from './pipeline.js';
+import type { LocalAttachments, QueuedMessage } from './queued-message.js';
+import type { AdapterRoutes } from './routes.js';
+import { runTurn } from './turn.js';
+
+export interface TurnRunnerOptions {
+  routes: AdapterRoutes;
+  local: LocalAttachments;
+  pipeline: Pipeline;
+  events: TurnEvents;
+  services: GatewayServices;
+  logger: Logger;
+}
+
+export class TurnRunner {
+  constructor(private readonly options: TurnRunnerOptions) {}
+
+  /** Answers `message`; `signal` aborts when the gateway stops or loses the conversation's lock. */
+  async run(message: QueuedMessage, signal: AbortSignal): Promise<HandleResult> {
+    const { routes, local, pipeline, events, services, logger } = this.options;
+    const adapter = routes.adapterOf(message.inbound.conversation);
+    const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
+    const inbound = local.restore(message, adapter);
+    const conversation = inbound.conversation;
+    const bot = routes.botOf(conversation);
+    const turnLogger = logger.child({ conversation: `${conversation.bot}:${conversation.platform}:${conversation.id}`, message: inbound.platformMessageId });
+    if (!adapter || !served || !bot) {
+      turnLogger.error('no adapter serves this conversation here any more; the message is dropped');
+      return { outcome: 'done', writes: [] };
+    }
+    const turn = new Turn({ inbound, bot, outbound: served.outbound, capabilities: served.capabilities, logger: turnLogger, signal, services });
+    const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events);
+    return result.outcome === 'done' ? { outcome: 'done', writes: turn.pendingWrites() } : result;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A message that can no longer be edited (its edit window passed, or the platform
+ * says "message can't be edited") does not stop the answer: it keeps what it shows,
+ * and the answer goes on in a new message, while streaming and for the final alike.
+ */
+import { describe, expect, it } from 'vitest';
+import { relayAnswer } from '../../../src/gateway/relay/index.js';
+import { LONG_ANSWER, answerStream, fragmentsOf, readsAsWhole, request } from './support/answers.js';
+import { RecordingPlatform } from './support/recording-platform.js';
+
+/** Long enough that the machine being slow cannot eat the 10% of it the relay keeps in reserve. */
+const EDIT_WINDOW_MS = 1_000;
+
+/** Every message the platform shows, in the order they appeared. */
+const screenOf = (platform: RecordingPlatform) => [...platform.messages.values()];
+
+describe('relayAnswer: messages that can no longer be edited', () => {
+  it('an answer still streaming when its message is past the edit window goes on in a new message, before the platform refuses an edit', async () => {
+    const platform = new RecordingPlatform({ editWindowMs: EDIT_WINDOW_MS });
+    // About two windows of streaming: the first message's window passes mid-answer.
+    const slowly = answerStream(fragmentsOf(LONG_ANSWER, 5), { delayMs: 25 });
+    const result = await relayAnswer(request(platform, slowly, { editWindowMs: EDIT_WINDOW_MS }));
+
+    expect(result.renderer).toBe('edit');
+    expect(platform.count('edit', 'not-editable')).toBe(0);
+    expect(platform.messages.size).toBeGreaterThan(1);
+    expect(readsAsWhole(screenOf(platform), LONG_ANSWER)).toBe(true);
+    expect(screenOf(platform).at(-1)).toMatch(/tell you more about any of them\.$/);
+  });
+
+  it('a "message can\'t be edited" mid-answer seals that message, and the answer continues and ends complete in a new one', async () => {
+    let editsOfFirst = 0;
+    const platform = new RecordingPlatform({ refuseEdit: ({ messageId }) => messageId === '1' && ++editsOfFirst > 2 });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { delayMs: 5 })));
+
+    // Refused once, then never tried again.
+    expect(platform.count('edit', 'not-editable')).toBe(1);
+    expect(result.messages[0]?.id).toBe('1');
+    expect(result.messages.length).toBeGreaterThan(1);
+    expect(readsAsWhole(platform.textsOf(result.messages), LONG_ANSWER)).toBe(true);
+    expect(platform.textsOf(result.messages).at(-1)).toMatch(/tell you more about any of them\.$/);
+  });
+
+  it('a "message can\'t be edited" on the final edit sends the final answer as a new message', async () => {
+    // The fragments lack the last sentence, so only the final edit carries the final text.
+    const final = `${LONG_ANSWER} Just ask.`;
+    const platform = new RecordingPlatform({ refuseEdit: ({ text }) => text === final });
+    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: final } })));
+
+    expect(platform.count('edit', 'not-editable')).toBe(1);
+    expect(platform.textsOf(result.messages)).toEqual([final]);
+    // The message that could not take the final keeps its partial text, before the answer.
+    expect(screenOf(platform)).toHaveLength(2);
+    expect(final.startsWith(screenOf(platform)[0]!)).toBe(true);
+  });
+});

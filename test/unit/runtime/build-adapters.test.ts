@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { buildConfigSchema } from '../../../src/config/index.js';
+import { buildAdapters } from '../../../src/runtime/adapters.js';
+import { PLATFORMS } from '../../../src/runtime/platforms.js';
+
+/** A logger whose JSON lines are kept, to read what the runtime said. */
+function recordingLogger() {
+  const lines: { msg: string; platform?: string; bot?: string; level: number }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+describe('the adapters the runtime builds from the platform modules', () => {
+  it('builds Telegram\'s adapter, and says that Slack without a signing secret or app token and an enabled WhatsApp stay offline', async () => {
+    const config = buildConfigSchema(PLATFORMS).parse({
+      console: 'off',
+      bots: [
+        { id: 'main', telegram: { token: '123:abc' }, slack: { botToken: 'xoxb-1' }, whatsapp: { enabled: true } },
+        { id: 'quiet', whatsapp: { enabled: false } },
+      ],
+    });
+    const { logger, lines } = recordingLogger();
+    const built = buildAdapters(config, logger, { platforms: PLATFORMS });
+    expect(built.adapters.map((adapter) => `${adapter.platform}:${adapter.bot}`)).toEqual(['telegram:main']);
+    expect(built.consoleOpen).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.filter((line) => line.level === 40).map(({ msg, platform, bot }) => ({ msg, platform, bot }))).toEqual([
+      { platform: 'slack', bot: 'main', msg: 'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.' },
+      { platform: 'whatsapp', bot: 'main', msg: 'WHATSAPP_ENABLED is set, but the WhatsApp adapter is not part of this build yet; WhatsApp stays offline.' },
+    ]);
+  });
+
+  it('opens the console when asked, for the first bot', () => {
+    const config = buildConfigSchema(PLATFORMS).parse({ console: 'on' });
+    const built = buildAdapters(config, recordingLogger().logger, { platforms: PLATFORMS });
+    expect(built.adapters.map((adapter) => `${adapter.platform}:${adapter.bot}`)).toEqual(['console:main']);
+    expect(built.consoleOpen).toBe(true);
+  });
+});
