@@ -340,12 +340,34 @@ export interface PlatformEnvOverride {
   type: 'string' | 'int' | 'bool';
 }
 
+/**
+ * Durable state of an adapter itself, shared by every gateway process of the deployment
+ * (Redis; in memory when REDIS_URL is unset): what a platform needs to keep that is not a
+ * conversation (WhatsApp's linked-device session, the lease of the one process that runs
+ * its browser). Keys are the adapter's own; the runtime scopes them to its platform and bot.
+ */
+export interface PlatformStorage {
+  /** Binary-safe: the bytes come back as they were stored. */
+  getBytes(key: string): Promise<Uint8Array | null>;
+  setBytes(key: string, value: Uint8Array): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Takes the named lease when nobody holds it: resolves its token, or null when another process holds it. */
+  acquireLease(name: string, ttlMs: number): Promise<string | null>;
+  /** Extends a lease this token still holds; false when it was lost (expired and taken). */
+  renewLease(name: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up at once (so another process can take over without waiting for it to expire). */
+  releaseLease(name: string, token: string): Promise<void>;
+}
+
 /** What a platform's factory gets besides its config section. */
 export interface PlatformContext {
   /** The configured bot id (`bots[].id`). */
   bot: string;
   /** Already bound to `{ platform, bot }`. */
   logger: Logger;
+  /** This platform's and bot's own durable state. */
+  storage: PlatformStorage;
 }
 
 /** Where the secrets of a section are, so that no log line shows them. */

@@ -5,6 +5,7 @@ import { gatewayKeys } from '../gateway/index.js';
 import type { HandoffController } from '../handoff/index.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
+import { platformStorage } from './platform-storage.js';
 import { anyPlatformConfigured, configuredPlatforms } from './platforms.js';
 
 export interface BuiltAdapters {
@@ -36,12 +37,16 @@ export function consoleWanted(config: Config, platforms: readonly PlatformModule
 export function buildAdapters(
   config: Config,
   logger: Logger,
-  options: { platforms: readonly PlatformModule[] } & ConsoleOptions,
+  options: { platforms: readonly PlatformModule[]; state: StateStore } & ConsoleOptions,
 ): BuiltAdapters {
   const adapters: Adapter[] = [];
   for (const bot of config.bots) {
     for (const { platform, section } of configuredPlatforms(bot, options.platforms)) {
-      const adapter = platform.create(section, { bot: bot.id, logger: logger.child({ platform: platform.name, bot: bot.id }) });
+      const adapter = platform.create(section, {
+        bot: bot.id,
+        logger: logger.child({ platform: platform.name, bot: bot.id }),
+        storage: platformStorage(options.state, platform.name, bot.id),
+      });
       if (adapter) adapters.push(adapter);
     }
   }

@@ -90,7 +90,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   const state = await openState(config, logger);
   const metrics = new GatewayMetrics();
   const platforms = options.platforms ?? PLATFORMS;
-  const built = buildAdapters(config, logger, { platforms, onConsoleClose: options.onConsoleClose, consoleLogFile: options.consoleLogFile });
+  const built = buildAdapters(config, logger, { platforms, state, onConsoleClose: options.onConsoleClose, consoleLogFile: options.consoleLogFile });
   metrics.watchPlatforms(built.adapters);
   const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters), logger: logger.child({ part: 'http' }), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
   const embedded = !config.upstream.baseUrl;

@@ -6,6 +6,7 @@ import {
 
 type Value =
   | { type: 'string'; data: string }
+  | { type: 'bytes'; data: Uint8Array }
   | { type: 'hash'; data: Map<string, string> }
   | { type: 'list'; data: string[] }
   | { type: 'set'; data: Set<string> }
@@ -54,7 +55,7 @@ export class MemoryStateStore implements StateStore {
       return entry.value as Extract<Value, { type: T }>;
     }
     if (!create) return undefined;
-    const initial = { string: () => '', hash: () => new Map(), list: () => [], set: () => new Set(), zset: () => new Map() }[type]();
+    const initial = { string: () => '', bytes: () => new Uint8Array(), hash: () => new Map(), list: () => [], set: () => new Set(), zset: () => new Map() }[type]();
     const value = { type, data: initial } as Extract<Value, { type: T }>;
     this.entries.set(this.prefix + key, { value, expiresAt: null });
     return value;
@@ -65,7 +66,7 @@ export class MemoryStateStore implements StateStore {
     const entry = this.live(key);
     if (!entry) return;
     const v = entry.value;
-    const size = v.type === 'string' ? 1 : v.type === 'list' ? v.data.length : v.data.size;
+    const size = v.type === 'string' || v.type === 'bytes' ? 1 : v.type === 'list' ? v.data.length : v.data.size;
     if (size === 0) this.entries.delete(this.prefix + key);
   }
 
@@ -77,6 +78,14 @@ export class MemoryStateStore implements StateStore {
   }
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
     this.entries.set(this.prefix + key, { value: { type: 'string', data: value }, expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null });
+  }
+  async getBytes(key: string): Promise<Uint8Array | null> {
+    const data = this.typed(key, 'bytes', false)?.data;
+    // A copy, as Redis would give: the caller may change it without changing the store.
+    return data ? Uint8Array.from(data) : null;
+  }
+  async setBytes(key: string, value: Uint8Array): Promise<void> {
+    this.entries.set(this.prefix + key, { value: { type: 'bytes', data: Uint8Array.from(value) }, expiresAt: null });
   }
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     if (this.live(key)) return false;

@@ -110,6 +110,12 @@ export class RedisStateStore implements StateStore {
     if (options.ttlMs) await this.redis.set(this.k(key), value, 'PX', options.ttlMs);
     else await this.redis.set(this.k(key), value);
   }
+  async getBytes(key: string): Promise<Uint8Array | null> {
+    return this.redis.getBuffer(this.k(key));
+  }
+  async setBytes(key: string, value: Uint8Array): Promise<void> {
+    await this.redis.set(this.k(key), Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     const result = ttlMs
       ? await this.redis.set(this.k(key), value, 'PX', ttlMs, 'NX')

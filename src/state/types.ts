@@ -18,6 +18,9 @@ export interface StateStore {
   set(key: string, value: string, options?: { ttlMs?: number }): Promise<void>;
   /** SET NX: true when this call created the key (dedupe, one-time claims). */
   setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>;
+  /** A binary value as it is (no text encoding): WhatsApp's zipped browser profile. */
+  getBytes(key: string): Promise<Uint8Array | null>;
+  setBytes(key: string, value: Uint8Array): Promise<void>;
   del(...keys: string[]): Promise<number>;
   /** Remaining lifetime in ms; -1 when the key has no expiry, -2 when it does not exist. */
   ttlMs(key: string): Promise<number>;

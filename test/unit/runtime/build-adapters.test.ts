@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildConfigSchema } from '../../../src/config/index.js';
 import { buildAdapters } from '../../../src/runtime/adapters.js';
 import { PLATFORMS } from '../../../src/runtime/platforms.js';
+import { MemoryStateStore } from '../../../src/state/index.js';
 
 /** A logger whose JSON lines are kept, to read what the runtime said. */
 function recordingLogger() {
@@ -27,7 +28,7 @@ describe('the adapters the runtime builds from the platform modules', () => {
       ],
     });
     const { logger, lines } = recordingLogger();
-    const built = buildAdapters(config, logger, { platforms: PLATFORMS });
+    const built = buildAdapters(config, logger, { platforms: PLATFORMS, state: new MemoryStateStore() });
     expect(built.adapters.map((adapter) => `${adapter.platform}:${adapter.bot}`)).toEqual(['telegram:main']);
     expect(built.consoleOpen).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
@@ -39,7 +40,7 @@ describe('the adapters the runtime builds from the platform modules', () => {
 
   it('opens the console when asked, for the first bot', () => {
     const config = buildConfigSchema(PLATFORMS).parse({ console: 'on' });
-    const built = buildAdapters(config, recordingLogger().logger, { platforms: PLATFORMS });
+    const built = buildAdapters(config, recordingLogger().logger, { platforms: PLATFORMS, state: new MemoryStateStore() });
     expect(built.adapters.map((adapter) => `${adapter.platform}:${adapter.bot}`)).toEqual(['console:main']);
     expect(built.consoleOpen).toBe(true);
   });

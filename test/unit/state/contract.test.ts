@@ -43,6 +43,18 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(await store.get('dedupe')).toBe('1');
     });
 
+    it('keeps bytes as they are, every byte value included, and gives back a copy', async () => {
+      const bytes = Uint8Array.from({ length: 512 }, (_, index) => index % 256);
+      await store.setBytes('blob', bytes);
+      const back = await store.getBytes('blob');
+      expect(back && Array.from(back)).toEqual(Array.from(bytes));
+      back![0] = 99;
+      expect((await store.getBytes('blob'))![0]).toBe(0);
+      expect(await store.getBytes('no-blob')).toBeNull();
+      expect(await store.del('blob')).toBe(1);
+      expect(await store.getBytes('blob')).toBeNull();
+    });
+
     it('incr counts and gives a fresh counter its window, not an existing one', async () => {
       expect(await store.incr('count')).toBe(1);
       expect(await store.incr('count', 5)).toBe(6);
