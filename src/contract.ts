@@ -328,6 +328,12 @@ export interface HttpRoute {
   /** Absolute path on the gateway's port, e.g. a webhook at `/<platform>/<bot id>`. */
   path: string;
   handler: RequestHandler;
+  /**
+   * 'admin': served only with the admin token (`Authorization: Bearer <ADMIN_TOKEN>`, or
+   * `?token=<ADMIN_TOKEN>` for a page opened in a browser); 401 without it, 404 when no admin
+   * token is configured. Default 'public' (a webhook checks its own signature).
+   */
+  access?: 'public' | 'admin';
 }
 
 /** An environment variable that sets one key of the platform's section of the first bot (`bots[0].<platform>.<key>`). */

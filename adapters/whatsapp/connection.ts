@@ -1,11 +1,19 @@
 /**
- * STUB (interface agreed between the adapter and the connection work; the body lands next):
- * the one WhatsApp Web client of a bot. It takes the bot's lease (one browser per number
+ * The one WhatsApp Web client of a bot. It takes the bot's lease (one browser per number
  * across replicas), builds the client with RemoteAuth on the Redis session store, lets the
- * adapter attach its listeners before `initialize()`, and keeps it alive (watchdog).
+ * adapter attach its listeners before `initialize()`, and keeps it alive: a client that
+ * disconnects, fails to start or stops answering is replaced with backoff; a logout or an
+ * authentication failure clears the stored session and asks for a new QR.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AdapterStatus, Logger, PlatformStorage } from '../../src/contract.js';
-import type { WaClient, WhatsAppLibrary } from './library.js';
+import { checkChromium, ChromiumMissingError, puppeteerOptions } from './browser.js';
+import { BrowserLease, DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './lease.js';
+import type { WaClient, WaClientOptions, WhatsAppLibrary } from './library.js';
+import { printQrToTerminal } from './qr-terminal.js';
+import { RedisSessionStore } from './session-store.js';
 
 export interface WhatsAppConnectionOptions {
   bot: string;
@@ -22,38 +30,314 @@ export interface WhatsAppConnectionOptions {
    * listeners here (messages), so that no event is emitted before someone listens.
    */
   attach(client: WaClient): void;
+  /** Tests shorten these; production uses the defaults below. */
+  timings?: Partial<ConnectionTimings>;
+  /** Draw the QR in the terminal (default: when stderr is a TTY; the log is JSON lines otherwise). */
+  terminalQr?: boolean;
 }
+
+export interface ConnectionTimings extends LeaseTimings {
+  /** First wait before re-creating a client that failed; doubles each time up to the max. */
+  restartMinMs: number;
+  restartMaxMs: number;
+  /** How often a running client is asked getState(), and how long it has to answer. */
+  watchdogEveryMs: number;
+  watchdogTimeoutMs: number;
+  /** RemoteAuth's backup of the session to Redis (the library refuses less than 60 s). */
+  backupEveryMs: number;
+  /** Longest wait for a client's destroy() (a hung browser must not hold up a stop or a restart). */
+  destroyTimeoutMs: number;
+}
+
+export const DEFAULT_CONNECTION_TIMINGS: ConnectionTimings = {
+  ...DEFAULT_LEASE_TIMINGS,
+  restartMinMs: 2_000,
+  restartMaxMs: 60_000,
+  watchdogEveryMs: 60_000,
+  watchdogTimeoutMs: 20_000,
+  backupEveryMs: 5 * 60_000,
+  destroyTimeoutMs: 10_000,
+};
 
 /** What the QR page and the terminal show about the link. */
 export type LinkState =
-  | { state: 'starting' }
+  | { state: 'starting'; notice?: string }
   /** Another process holds the bot's lease and runs its browser. */
   | { state: 'standby' }
-  | { state: 'waiting-for-scan'; qr: string; pairingCode?: string }
+  /** `notice`: why a new link is needed (the phone logged the device out, …). */
+  | { state: 'waiting-for-scan'; qr: string; pairingCode?: string; notice?: string }
   | { state: 'linked'; number: string; name?: string }
   | { state: 'failed'; reason: string };
 
-export class WhatsAppConnection {
-  constructor(readonly options: WhatsAppConnectionOptions) {}
+/** The library's reason when the phone removed this linked device. */
+const LOGOUT = 'LOGOUT';
 
-  /** Resolves at once (the browser starts in the background); rejects only for what retrying cannot fix (no Chromium at the path). */
+export class WhatsAppConnection {
+  private readonly timings: ConnectionTimings;
+  private readonly logger: Logger;
+  private readonly lease: BrowserLease;
+  private readonly store: RedisSessionStore;
+  /** Where RemoteAuth unpacks the browser profile: this process's own, removed on stop. */
+  private readonly dataPath: string;
+  private current: { client: WaClient; generation: number; ready: boolean } | undefined;
+  /** Bumped for every client: events of a replaced client are ignored. */
+  private generation = 0;
+  private linkState: LinkState = { state: 'starting' };
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private watchdogTimer: NodeJS.Timeout | undefined;
+  /** Why the next QR is asked for, shown with it. */
+  private notice: string | undefined;
+  private stopped = false;
+  private started = false;
+
+  constructor(readonly options: WhatsAppConnectionOptions) {
+    this.timings = { ...DEFAULT_CONNECTION_TIMINGS, ...options.timings };
+    this.logger = options.logger;
+    this.dataPath = mkdtempSync(join(tmpdir(), `chatbridge-whatsapp-${options.bot}-`));
+    this.store = new RedisSessionStore(options.storage, this.dataPath);
+    this.lease = new BrowserLease(options.storage, this.logger, { acquired: () => this.onLeaseAcquired(), lost: () => this.onLeaseLost() }, this.timings);
+  }
+
+  /** The page that shows the QR (and, once linked, the number). */
+  get qrPath(): string {
+    return `/whatsapp/${this.options.bot}/qr`;
+  }
+
+  /**
+   * Resolves at once: the lease is taken and the browser started in the background. It never
+   * rejects, so a missing Chromium or an unreachable WhatsApp leaves the other platforms of
+   * the process running; status() says what is wrong, and the start is retried with backoff.
+   */
   async start(): Promise<void> {
-    throw new Error('WhatsAppConnection is not built yet');
+    if (this.started) return;
+    this.started = true;
+    this.logger.info({ qrPage: this.qrPath }, `WhatsApp: scan the QR at ${this.qrPath} (with the admin token) when the number is not linked yet`);
+    this.lease.start();
   }
 
   /** Destroys the client (never logs out: that would delete the stored session) and releases the lease. */
-  async stop(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    clearInterval(this.watchdogTimer);
+    await this.closeClient('stopping');
+    await this.lease.stop();
+    rmSync(this.dataPath, { recursive: true, force: true });
+  }
 
   status(): AdapterStatus {
-    return { connected: false, reason: 'not built yet' };
+    const link = this.linkState;
+    switch (link.state) {
+      case 'linked':
+        return this.current?.ready ? { connected: true } : { connected: false, reason: 'WhatsApp Web is reconnecting' };
+      case 'standby':
+        return { connected: false, reason: 'standby: another process runs this number' };
+      case 'waiting-for-scan':
+        return { connected: false, reason: link.pairingCode ? `waiting for the pairing code ${link.pairingCode} to be entered on the phone (${this.options.pairPhone ?? ''})` : `waiting for the QR to be scanned at ${this.qrPath}` };
+      case 'failed':
+        return { connected: false, reason: link.reason };
+      case 'starting':
+        return { connected: false, reason: 'starting WhatsApp Web' };
+    }
   }
 
   /** The ready client, when this process holds the lease and WhatsApp Web is ready; undefined otherwise. */
   client(): WaClient | undefined {
-    return undefined;
+    return this.current?.ready ? this.current.client : undefined;
   }
 
   link(): LinkState {
-    return { state: 'starting' };
+    return this.linkState;
   }
+
+  private onLeaseAcquired(): void {
+    if (this.stopped) return;
+    this.failures = 0;
+    this.linkState = { state: 'starting' };
+    void this.openClient();
+  }
+
+  private onLeaseLost(): void {
+    clearTimeout(this.restartTimer);
+    this.linkState = { state: 'standby' };
+    void this.closeClient('lease lost');
+  }
+
+  /** Creates, attaches and initializes one client; any failure schedules the next try. */
+  private async openClient(): Promise<void> {
+    const generation = ++this.generation;
+    try {
+      await checkChromium(this.options.chromiumPath);
+      const library = await this.options.library();
+      if (!this.isCurrentTry(generation)) return;
+      const client = new library.Client(this.clientOptions(library));
+      this.current = { client, generation, ready: false };
+      this.listen(client, generation);
+      this.options.attach(client);
+      await client.initialize();
+      if (!this.isCurrentTry(generation)) return;
+      this.startWatchdog(generation);
+    } catch (error) {
+      if (!this.isCurrentTry(generation)) return;
+      if (error instanceof ChromiumMissingError) {
+        this.linkState = { state: 'failed', reason: error.message };
+        this.logger.error({ chromiumPath: this.options.chromiumPath }, `WhatsApp cannot start: ${error.message}`);
+      } else {
+        this.linkState = { state: 'failed', reason: `WhatsApp Web did not start: ${describe(error)}` };
+        this.logger.warn({ err: error }, 'WhatsApp Web did not start; trying again');
+      }
+      await this.restart(generation, 'start failed');
+    }
+  }
+
+  private clientOptions(library: WhatsAppLibrary): WaClientOptions {
+    const authStrategy = new library.RemoteAuth({
+      store: this.store,
+      clientId: this.options.bot,
+      dataPath: this.dataPath,
+      backupSyncIntervalMs: Math.max(60_000, this.timings.backupEveryMs),
+    });
+    return {
+      authStrategy,
+      puppeteer: puppeteerOptions(this.options.chromiumPath),
+      // A new QR every ~20 s for as long as nobody scans: the page keeps showing the latest.
+      qrMaxRetries: 0,
+      // Only the lease holder runs a browser, so a conflict is a stale session of ours: take it over.
+      takeoverOnConflict: true,
+      ...(this.options.pairPhone ? { pairWithPhoneNumber: { phoneNumber: this.options.pairPhone, showNotification: true } } : {}),
+    };
+  }
+
+  private listen(client: WaClient, generation: number): void {
+    const mine = () => this.current?.generation === generation && !this.stopped;
+    let qrShown = false;
+    client.on('qr', (qr) => {
+      if (!mine()) return;
+      this.linkState = { state: 'waiting-for-scan', qr, ...(this.notice ? { notice: this.notice } : {}) };
+      if (!qrShown) this.logger.info({ qrPage: this.qrPath }, `WhatsApp is not linked: scan the QR at ${this.qrPath} with the phone (WhatsApp → Linked devices → Link a device)`);
+      qrShown = true;
+      if (this.options.terminalQr ?? Boolean(process.stderr.isTTY)) printQrToTerminal(qr, this.options.bot);
+    });
+    client.on('code', (code) => {
+      if (!mine()) return;
+      const qr = this.linkState.state === 'waiting-for-scan' ? this.linkState.qr : '';
+      this.linkState = { state: 'waiting-for-scan', qr, pairingCode: code, ...(this.notice ? { notice: this.notice } : {}) };
+      this.logger.info({ pairingCode: code }, `WhatsApp pairing code for ${this.options.pairPhone ?? 'the phone'}: ${code} (on the phone: Linked devices → Link a device → Link with phone number instead)`);
+    });
+    client.on('authenticated', () => {
+      if (mine()) this.logger.info('WhatsApp authenticated; loading chats');
+    });
+    client.on('ready', () => {
+      if (!mine() || !this.current) return;
+      this.current.ready = true;
+      this.failures = 0;
+      this.notice = undefined;
+      const number = client.info.wid.user;
+      this.linkState = { state: 'linked', number, ...(client.info.pushname ? { name: client.info.pushname } : {}) };
+      this.logger.info({ number }, 'WhatsApp is linked and ready');
+    });
+    client.on('auth_failure', (message) => {
+      if (!mine()) return;
+      this.logger.error({ reason: message }, 'WhatsApp refused the stored session: it is cleared, and a new QR is asked for');
+      void this.relink(generation, `WhatsApp refused the stored session (${message}); link the number again`);
+    });
+    client.on('disconnected', (reason) => {
+      if (!mine()) return;
+      if (reason === LOGOUT) {
+        this.logger.warn('WhatsApp logged this device out (removed on the phone): the stored session is cleared, and a new QR is asked for');
+        void this.relink(generation, 'the phone logged this device out; link the number again');
+        return;
+      }
+      this.logger.warn({ reason }, 'WhatsApp Web disconnected; re-creating the client');
+      this.linkState = { state: 'failed', reason: `WhatsApp Web disconnected (${reason}); reconnecting` };
+      void this.restart(generation, `disconnected: ${reason}`);
+    });
+    client.on('remote_session_saved', () => {
+      if (mine()) this.logger.info('WhatsApp session saved to the state store: a restart or another replica resumes it without a new QR');
+    });
+  }
+
+  /** The session is no good: delete it from the store, then start a client that shows a new QR. */
+  private async relink(generation: number, notice: string): Promise<void> {
+    this.notice = notice;
+    this.linkState = { state: 'starting', notice };
+    await this.store.delete({ session: this.sessionName() }).catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
+    // Asking for a QR is not a failure to back off from.
+    this.failures = 0;
+    await this.restart(generation, 'new link needed');
+  }
+
+  /** RemoteAuth's name for the session of this bot. */
+  private sessionName(): string {
+    return `RemoteAuth-${this.options.bot}`;
+  }
+
+  /** Closes the client of `generation` and opens another after the backoff; nothing when a newer one runs already. */
+  private async restart(generation: number, why: string): Promise<void> {
+    if (!this.isCurrentTry(generation)) return;
+    clearTimeout(this.restartTimer);
+    await this.closeClient(why);
+    if (!this.isCurrentTry(generation)) return;
+    const delay = Math.min(this.timings.restartMaxMs, this.timings.restartMinMs * 2 ** this.failures);
+    this.failures += 1;
+    this.logger.info({ delayMs: delay, reason: why }, 'WhatsApp client restarts');
+    this.restartTimer = setTimeout(() => {
+      if (this.isCurrentTry(generation)) void this.openClient();
+    }, delay);
+  }
+
+  /** Still the latest try, in a running process that holds the lease. */
+  private isCurrentTry(generation: number): boolean {
+    return generation === this.generation && !this.stopped && this.lease.held();
+  }
+
+  /** Closes the browser (destroy, never logout), waiting at most destroyTimeoutMs for it. */
+  private async closeClient(why: string): Promise<void> {
+    clearInterval(this.watchdogTimer);
+    const current = this.current;
+    this.current = undefined;
+    if (!current) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.timings.destroyTimeoutMs);
+    });
+    const destroyed = current.client.destroy().then(
+      () => 'done' as const,
+      (error: unknown) => {
+        this.logger.warn({ err: error, reason: why }, 'closing the WhatsApp browser failed');
+        return 'done' as const;
+      },
+    );
+    const outcome = await Promise.race([destroyed, gaveUp]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.logger.warn({ reason: why }, `the WhatsApp browser did not close within ${this.timings.destroyTimeoutMs / 1000} s; going on`);
+  }
+
+  /** Asks the client getState() now and then; a client that does not answer in time is replaced. */
+  private startWatchdog(generation: number): void {
+    clearInterval(this.watchdogTimer);
+    this.watchdogTimer = setInterval(() => void this.checkAlive(generation), this.timings.watchdogEveryMs);
+  }
+
+  private async checkAlive(generation: number): Promise<void> {
+    const current = this.current;
+    if (!current || current.generation !== generation) return;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<'silent'>((resolve) => {
+      timer = setTimeout(() => resolve('silent'), this.timings.watchdogTimeoutMs);
+    });
+    const answer = await Promise.race([current.client.getState().then((state) => ({ state }), (error: unknown) => ({ error })), silent]);
+    clearTimeout(timer);
+    if (answer === 'silent' || 'error' in answer) {
+      const why = answer === 'silent' ? `getState() did not answer within ${this.timings.watchdogTimeoutMs / 1000} s` : `getState() failed: ${describe(answer.error)}`;
+      this.logger.warn({ reason: why }, 'WhatsApp Web stopped answering; restarting the client');
+      this.linkState = { state: 'failed', reason: `WhatsApp Web stopped answering (${why}); restarting` };
+      await this.restart(generation, why);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

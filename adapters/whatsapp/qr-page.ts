@@ -1,20 +1,81 @@
 /**
- * STUB (the body lands with the connection work): `GET /whatsapp/<bot>/qr`, the page that
- * links a number: the QR as SVG, refreshing itself, then "linked" with the number.
- * Served behind the admin token (the route is declared `access: 'admin'`).
+ * `GET /whatsapp/<bot>/qr`, the page that links a number: the QR as SVG, refreshing itself
+ * (WhatsApp replaces the QR about every 20 s), then "linked" with the number. Served behind
+ * the admin token (the route is declared `access: 'admin'`; the runtime checks it). With
+ * `Accept: application/json` it answers the link state as JSON, for scripts.
  */
+import type { RequestHandler } from 'express';
+import QRCode from 'qrcode';
 import type { HttpRoute } from '../../src/contract.js';
-import type { WhatsAppConnection } from './connection.js';
+import type { LinkState } from './connection.js';
+
+/** How often the page reloads while the number is not linked (a QR lives about 20 s). */
+export const QR_PAGE_REFRESH_S = 5;
+/** Once linked, a slower reload still notices a logout. */
+const LINKED_PAGE_REFRESH_S = 30;
+
+export interface LinkSource {
+  link(): LinkState;
+}
 
 export function qrPagePath(bot: string): string {
   return `/whatsapp/${bot}/qr`;
 }
 
-export function qrPageRoute(bot: string, connection: WhatsAppConnection): HttpRoute {
-  return {
-    path: qrPagePath(bot),
-    handler: (_request, response) => {
-      response.status(503).json({ error: `the QR page of WhatsApp bot "${bot}" is not built yet`, link: connection.link().state });
-    },
+export function qrPageRoute(bot: string, source: LinkSource): HttpRoute {
+  return { path: qrPagePath(bot), handler: qrPageHandler(bot, source), access: 'admin' };
+}
+
+export function qrPageHandler(bot: string, source: LinkSource): RequestHandler {
+  return (req, res, next) => {
+    // Mounted with use(): only the page itself, not whatever lies below its path.
+    if (req.method !== 'GET' || (req.path !== '/' && req.path !== '')) return next();
+    const link = source.link();
+    res.set('Cache-Control', 'no-store');
+    if (req.accepts(['html', 'json']) === 'json') {
+      res.json(link);
+      return;
+    }
+    renderPage(bot, link).then((html) => res.type('html').send(html), next);
   };
+}
+
+async function renderPage(bot: string, link: LinkState): Promise<string> {
+  const title = `WhatsApp link of bot "${escapeHtml(bot)}"`;
+  let body: string;
+  let refresh = QR_PAGE_REFRESH_S;
+  switch (link.state) {
+    case 'linked':
+      refresh = LINKED_PAGE_REFRESH_S;
+      body = `<p class="ok">Linked: this bot answers on <strong>+${escapeHtml(link.number)}</strong>${link.name ? ` (${escapeHtml(link.name)})` : ''}.</p>`;
+      break;
+    case 'waiting-for-scan': {
+      const notice = link.notice ? `<p class="warn">${escapeHtml(link.notice)}</p>` : '';
+      const code = link.pairingCode
+        ? `<p>Or on the phone: Linked devices → Link a device → <em>Link with phone number instead</em>, and enter <strong class="code">${escapeHtml(link.pairingCode)}</strong>.</p>`
+        : '';
+      const qr = link.qr ? await QRCode.toString(link.qr, { type: 'svg', margin: 2, width: 320 }) : '';
+      body = `${notice}<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>${code}`;
+      break;
+    }
+    case 'standby':
+      body = '<p>Another gateway process runs this number\'s browser; open this page on that process, or wait: this one takes over if it stops.</p>';
+      break;
+    case 'failed':
+      body = `<p class="warn">${escapeHtml(link.reason)}</p>`;
+      break;
+    case 'starting':
+      body = `${link.notice ? `<p class="warn">${escapeHtml(link.notice)}</p>` : ''}<p>Starting WhatsApp Web; the QR appears here in a moment.</p>`;
+      break;
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refresh}">
+<meta name="robots" content="noindex"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}.qr svg{width:320px;height:320px}.ok{color:#126b2f}.warn{color:#a33}.code{font-family:monospace;font-size:1.4em;letter-spacing:.1em}</style>
+</head><body><h1>${title}</h1><div data-state="${link.state}">${body}</div></body></html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

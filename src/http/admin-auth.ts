@@ -11,19 +11,30 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1]! : null;
 }
 
-/** Bearer-token guard of /admin; without a configured token the admin API is off (404, not 401). */
-export function requireAdminToken(token: string | undefined): RequestHandler {
+export interface AdminTokenOptions {
+  /**
+   * Also accept `?token=<ADMIN_TOKEN>`: for a page an operator opens in a browser (the WhatsApp
+   * QR page), which cannot send a header. Never for the admin API, whose URLs end up in logs.
+   */
+  queryToken?: boolean;
+  /** What is off without a token, for the 404. */
+  what?: string;
+}
+
+/** Bearer-token guard of /admin (and of admin-only adapter pages); without a configured token they are off (404, not 401). */
+export function requireAdminToken(token: string | undefined, options: AdminTokenOptions = {}): RequestHandler {
   // Compared as digests: equal lengths always, so neither the content nor the length leaks through timing.
   const digest = (text: string) => createHash('sha256').update(text).digest();
   const expected = token ? digest(token) : undefined;
   return (req, res, next) => {
     if (!expected) {
-      res.status(404).json({ error: 'The admin API is disabled; set ADMIN_TOKEN (admin.token) to enable it.' });
+      res.status(404).json({ error: `${options.what ?? 'The admin API'} is disabled; set ADMIN_TOKEN (admin.token) to enable it.` });
       return;
     }
-    const given = digest(bearerToken(req.get('authorization')) ?? '');
+    const query = options.queryToken && typeof req.query.token === 'string' ? req.query.token : null;
+    const given = digest(bearerToken(req.get('authorization')) ?? query ?? '');
     if (!timingSafeEqual(given, expected)) {
-      res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Missing or wrong bearer token (ADMIN_TOKEN).' });
+      res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: `Missing or wrong bearer token (ADMIN_TOKEN)${options.queryToken ? '; in a browser add ?token=<ADMIN_TOKEN> to the address' : ''}.` });
       return;
     }
     next();

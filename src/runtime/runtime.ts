@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import type { Adapter, PlatformModule } from '../contract.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
 import { installHandoff } from '../handoff/index.js';
+import { requireAdminToken } from '../http/admin-auth.js';
 import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
 import { redactSecrets, type Logger } from '../logger.js';
@@ -78,10 +79,17 @@ async function seedDemo(state: StateStore, logger: Logger, config: Config): Prom
   logger.info(await seedDemoData(state, { settings: embeddedDemoSettings(config) }), 'demo chatbot ready');
 }
 
-/** Every route the adapters declare (webhooks …), on the gateway's one port. */
-function mountAdapterRoutes(http: HttpServer, adapters: readonly Adapter[]): void {
+/** Every route the adapters declare (webhooks, the WhatsApp QR page …), on the gateway's one port; admin-only ones behind the admin token. */
+function mountAdapterRoutes(http: HttpServer, adapters: readonly Adapter[], adminToken: string | undefined): void {
   for (const adapter of adapters) {
-    for (const route of adapter.routes ?? []) http.mount(route.path, route.handler);
+    for (const route of adapter.routes ?? []) {
+      if (route.access !== 'admin') {
+        http.mount(route.path, route.handler);
+        continue;
+      }
+      const guard = requireAdminToken(adminToken, { queryToken: true, what: `${route.path} (an admin page)` });
+      http.mount(route.path, (req, res, next) => guard(req, res, (error?: unknown) => (error ? next(error) : route.handler(req, res, next))));
+    }
   }
 }
 
@@ -97,7 +105,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   // Created once the gateway exists (it seeds the gateway's settings mirror); a check before start() is a no-op.
   const watch: { current?: StateLossWatch } = {};
 
-  mountAdapterRoutes(http, built.adapters);
+  mountAdapterRoutes(http, built.adapters, config.admin.token);
   // Unset, the console demo stays on this machine; a headless gateway serves webhooks and probes on every interface.
   const port = await http.listen(config.port, config.host ?? (built.consoleOpen ? '127.0.0.1' : '0.0.0.0'));
   const selfUrl = `http://127.0.0.1:${port}`;
