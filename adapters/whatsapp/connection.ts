@@ -198,6 +198,14 @@ export class WhatsAppConnection {
       dataPath: this.dataPath,
       backupSyncIntervalMs: Math.max(60_000, this.timings.backupEveryMs),
     });
+    // The library starts Chromium as soon as its unzip reports 'finish', which comes before the
+    // last files are written (see session-store.ts): wait for them, or the link may be lost.
+    const restore = authStrategy.beforeBrowserInitialized.bind(authStrategy);
+    authStrategy.beforeBrowserInitialized = async () => {
+      await restore();
+      const complete = await this.store.waitUntilUnpacked(this.sessionName(), join(this.dataPath, this.sessionName()));
+      if (!complete) this.logger.warn('the stored WhatsApp session was not fully unpacked in time; starting the browser anyway');
+    };
     return {
       authStrategy,
       puppeteer: puppeteerOptions(this.options.chromiumPath),

@@ -7,11 +7,22 @@
  * library wrote at `<dataPath>/<session>.zip` (older versions wrote it in the working
  * directory) and must have read it all before resolving, because the library deletes it
  * right after.
+ *
+ * It also works around a race in the library's restore: RemoteAuth resolves its unzip on the
+ * parser's 'finish', before the last files are written (unzipper's Extract reports the end of
+ * the writes with 'close'), so Chromium may start on a half-unpacked profile and ask for a new
+ * QR. `waitUntilUnpacked` waits until every file of the extracted zip is on disk in full.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlatformStorage } from '../../src/contract.js';
 import type { WaRemoteStore } from './library.js';
+import { zipFileEntries, type ZipFileEntry } from './zip-entries.js';
+
+/** How often, and how long at most, the unpacked profile is checked for completeness. */
+const UNPACK_POLL_MS = 50;
+export const UNPACK_DEADLINE_MS = 30_000;
 
 /** The storage key of a session (the library names it `RemoteAuth-<clientId>`). */
 export function sessionKey(session: string): string {
@@ -19,6 +30,9 @@ export function sessionKey(session: string): string {
 }
 
 export class RedisSessionStore implements WaRemoteStore {
+  /** The files of the zip each session's last extract() wrote, to check the unpacked copy against. */
+  private readonly extracted = new Map<string, ZipFileEntry[]>();
+
   /** `dataPath` must be the one given to RemoteAuth: the zip is read from there. */
   constructor(private readonly storage: PlatformStorage, readonly dataPath: string) {}
 
@@ -41,6 +55,26 @@ export class RedisSessionStore implements WaRemoteStore {
     if (!bytes) throw new Error(`no stored WhatsApp session "${session}" to restore (it was deleted while the client started); the client will ask for a new QR`);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, bytes);
+    this.extracted.set(session, zipFileEntries(bytes));
+  }
+
+  /**
+   * Resolves once every file of the zip last extracted for `session` is in `folder` with its
+   * full size (at once when nothing was extracted); false when that did not happen within
+   * `deadlineMs` (the profile is then used as it is).
+   */
+  async waitUntilUnpacked(session: string, folder: string, deadlineMs = UNPACK_DEADLINE_MS): Promise<boolean> {
+    const entries = this.extracted.get(session) ?? [];
+    this.extracted.delete(session);
+    const deadline = Date.now() + deadlineMs;
+    let pending = entries;
+    for (;;) {
+      const sizes = await Promise.all(pending.map((entry) => stat(join(folder, entry.name)).then((info) => info.size, () => -1)));
+      pending = pending.filter((entry, i) => sizes[i]! < entry.size || sizes[i] === -1);
+      if (pending.length === 0) return true;
+      if (Date.now() >= deadline) return false;
+      await sleep(UNPACK_POLL_MS);
+    }
   }
 
   delete({ session }: { session: string }): Promise<void> {
