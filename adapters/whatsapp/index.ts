@@ -1,9 +1,22 @@
 /**
- * STUB (the adapter lands next): the WhatsApp adapter, on whatsapp-web.js through
- * WhatsAppConnection (connection.ts). Options agreed between the adapter and module.ts.
+ * The WhatsApp adapter: whatsapp-web.js drives WhatsApp Web in the system's Chromium,
+ * through WhatsAppConnection (connection.ts: the bot's lease across replicas, RemoteAuth on
+ * Redis, the watchdog). This file wires the messages: a `message` listener attached to every
+ * client before its `initialize()`, messages of one chat handed to the core in order, the
+ * greeting of a first contact, and the outbound on whichever client is ready.
+ * See README.md for linking a number and what users get.
  */
-import type { Adapter, Logger, PlatformStorage } from '../../src/contract.js';
-import type { WhatsAppLibrary } from './library.js';
+import type { Adapter, Inbound, InboundSink, Logger, PlatformStorage } from '../../src/contract.js';
+import { whatsappCapabilities } from './capabilities.js';
+import { WhatsAppConnection } from './connection.js';
+import { userPart } from './conversation.js';
+import { Greeter, greetingBefore } from './greeting.js';
+import { isIgnored, messageToInbound, type WhatsAppIdentity } from './inbound.js';
+import type { WaClient, WaMessage, WhatsAppLibrary } from './library.js';
+import { loadWhatsAppLibrary } from './load-library.js';
+import { WhatsAppOutbound } from './outbound.js';
+import { qrPageRoute } from './qr-page.js';
+import { CommandWords, DEFAULT_COMMANDS } from './words.js';
 
 export interface WhatsAppAdapterOptions {
   /** Configured bot id (config `bots[].id`). */
@@ -14,12 +27,113 @@ export interface WhatsAppAdapterOptions {
   chromiumPath: string;
   /** WHATSAPP_PAIR_PHONE: link by pairing code instead of a QR. */
   pairPhone?: string;
-  /** Least time between two edits of one message (ms); default 2,000. */
+  /** Least time between two edits of one message (ms); default 2,000, and never less. */
   editIntervalMs?: number;
   /** Tests hand the fake library; default: whatsapp-web.js by its package name (load-library.ts). */
   library?: () => Promise<WhatsAppLibrary>;
+  /**
+   * Greet a private chat's first message with the chatbot's WelcomeMessage (default true).
+   * Off, a user is greeted only when they write `start`.
+   */
+  welcomeNewChats?: boolean;
+}
+
+function identityOf(client: WaClient): WhatsAppIdentity | undefined {
+  const wid = client.info?.wid;
+  if (!wid?._serialized) return undefined;
+  return { wid: wid._serialized, user: wid.user || userPart(wid._serialized) };
 }
 
 export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter {
-  throw new Error(`the WhatsApp adapter (bot "${options.bot}") is not built yet`);
+  const { logger, bot } = options;
+  let sink: InboundSink | undefined;
+  let words = new CommandWords(DEFAULT_COMMANDS);
+  const greeter = options.welcomeNewChats === false ? undefined : new Greeter(options.storage, logger);
+  /** Per chat, the hand-over of its previous message: one chat's messages reach the core in the order they came. */
+  const chains = new Map<string, Promise<void>>();
+
+  const deliver = async (inbound: Inbound): Promise<void> => {
+    if (!sink) throw new Error('whatsapp adapter received a message before start() or after stop()');
+    const first = greeter ? await greeter.isFirstContact(inbound) : false;
+    if (first && !words.isStart(inbound.text)) await sink.accept(greetingBefore(inbound));
+    await sink.accept(inbound);
+    if (first) await greeter?.greeted(inbound.conversation.id);
+  };
+
+  const handle = async (client: WaClient, message: WaMessage): Promise<void> => {
+    const identity = identityOf(client);
+    if (!identity) {
+      // Messages come after `ready`, which sets client.info; without it no mention can be recognised.
+      logger.warn({ bot }, 'whatsapp: a message arrived before the client knew its own number; not answered');
+      return;
+    }
+    const result = await messageToInbound(message, { bot, identity, words });
+    if (isIgnored(result)) {
+      logger.debug({ reason: result.ignored, message: message.id?._serialized }, 'whatsapp: message not answered');
+      return;
+    }
+    await deliver(result);
+  };
+
+  const onMessage = (client: WaClient, message: WaMessage): void => {
+    const chat = message.from;
+    const previous = chains.get(chat) ?? Promise.resolve();
+    const current = previous
+      .then(() => handle(client, message))
+      .catch((error: unknown) => {
+        // WhatsApp Web does not deliver a message again: all that is left is to say so.
+        logger.error({ err: error, chat, message: message.id?._serialized }, 'whatsapp: a message could not be handed to the gateway');
+      });
+    chains.set(chat, current);
+    void current.finally(() => {
+      if (chains.get(chat) === current) chains.delete(chat);
+    });
+  };
+
+  const connection = new WhatsAppConnection({
+    bot,
+    logger,
+    storage: options.storage,
+    library: options.library ?? loadWhatsAppLibrary,
+    chromiumPath: options.chromiumPath,
+    ...(options.pairPhone ? { pairPhone: options.pairPhone } : {}),
+    attach(client) {
+      client.on('message', (message) => onMessage(client, message));
+    },
+  });
+
+  const outbound = new WhatsAppOutbound({
+    bot,
+    logger,
+    client: () => connection.client(),
+    notReadyReason: () => connection.status().reason,
+  });
+
+  return {
+    platform: 'whatsapp',
+    bot,
+    capabilities: whatsappCapabilities(options.editIntervalMs === undefined ? {} : { editIntervalMs: options.editIntervalMs }),
+    outbound,
+    routes: [qrPageRoute(bot, connection)],
+    // WhatsApp Web hands a message to the linked device once: the core's PatientSink holds it while Redis is down.
+    redeliversOnAcceptFailure: false,
+    // No restoreAttachment: a file lives in the browser that received the message; no other process can fetch it.
+    async start(newSink, info) {
+      if (info?.commands.length) words = new CommandWords(info.commands);
+      sink = newSink;
+      try {
+        await connection.start();
+      } catch (error) {
+        sink = undefined;
+        throw error;
+      }
+    },
+    status: () => connection.status(),
+    async stop() {
+      await connection.stop();
+      // Messages already received are handed over (the core's PatientSink gives up on its own when stopping).
+      await Promise.allSettled([...chains.values()]);
+      sink = undefined;
+    },
+  };
 }

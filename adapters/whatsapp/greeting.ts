@@ -1,0 +1,44 @@
+/**
+ * WelcomeMessage on the first contact. A WhatsApp user has no "Start" button (Telegram's
+ * client sends /start; Slack's assistant pane opens a thread): the first message of a
+ * private chat the bot never greeted is preceded by a `/start` of its own, which the core
+ * answers with the chatbot's WelcomeMessage, then the message is answered. Which chats were
+ * greeted is kept in the bot's platform storage (Redis), so a restart or another replica
+ * does not greet again.
+ */
+import type { Inbound, Logger, PlatformStorage } from '../../src/contract.js';
+
+/** The `/start` queued before a first message: its own dedupe key, so it is queued once however often that message is delivered. */
+export function greetingBefore(inbound: Inbound): Inbound {
+  return { ...inbound, text: '/start', attachments: [], platformMessageId: `welcome:${inbound.platformMessageId}` };
+}
+
+export const greetedKey = (chatId: string): string => `greeted:${chatId}`;
+
+const MARK = new Uint8Array([49]);
+
+export class Greeter {
+  constructor(private readonly storage: PlatformStorage, private readonly logger: Logger) {}
+
+  /**
+   * Whether `inbound` is the first contact of a private chat never greeted. False for groups, for
+   * chats greeted before, and when the storage cannot say (then the message is answered without).
+   */
+  async isFirstContact(inbound: Inbound): Promise<boolean> {
+    if (inbound.isGroup || !inbound.addressed) return false;
+    try {
+      return !(await this.storage.exists(greetedKey(inbound.conversation.id)));
+    } catch (error) {
+      // Redis down: answering the message matters more than the greeting (the core holds it until Redis is back).
+      this.logger.warn({ err: error, conversation: inbound.conversation.id }, 'whatsapp: could not check whether the chat was greeted; not greeting it');
+      return false;
+    }
+  }
+
+  /** Notes the chat as greeted (after its first message was queued). */
+  async greeted(chatId: string): Promise<void> {
+    await this.storage.setBytes(greetedKey(chatId), MARK).catch((error: unknown) => {
+      this.logger.warn({ err: error, conversation: chatId }, 'whatsapp: could not note the chat as greeted; it may be greeted again');
+    });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The core's `Outbound` on whatsapp-web.js: text (already rendered in WhatsApp's
+ * `*bold*` `_italic_` `~strike~` marks) with `sendMessage`, the answer growing by
+ * `message.edit`, "typing…" with `sendStateTyping`. The chat is marked seen when the bot
+ * answers in it, and its "typing…" is cleared then. Every failure is a `PlatformError`;
+ * with no ready client in this process the platform counts as unreachable, so the core
+ * keeps the answer and tries again (a standby replica, a client being re-created).
+ */
+import { PlatformError, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
+import { WHATSAPP_EDIT_WINDOW_MS } from './capabilities.js';
+import { chatIdOf } from './conversation.js';
+import { notReadyError, toPlatformError } from './errors.js';
+import type { WaClient, WaMessage } from './library.js';
+
+/** The sent messages kept for editing: an edit needs the library's own message object. */
+export const SENT_MESSAGES_KEPT = 2000;
+
+interface Sent {
+  message: WaMessage;
+  /** The client that sent it: a re-created client (or another process) cannot edit it. */
+  client: WaClient;
+  at: number;
+}
+
+export interface WhatsAppOutboundOptions {
+  bot: string;
+  logger: Logger;
+  /** The ready client of this process, or undefined (standby, linking, reconnecting). */
+  client(): WaClient | undefined;
+  /** Why there is no ready client, for the error. */
+  notReadyReason?(): string | undefined;
+  now?(): number;
+}
+
+export class WhatsAppOutbound implements Outbound {
+  private readonly sent = new Map<string, Sent>();
+  /** Chats where this process showed "typing…" that no message has ended yet. */
+  private readonly typingIn = new Set<string>();
+
+  constructor(private readonly options: WhatsAppOutboundOptions) {}
+
+  async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
+    const chatId = chatIdOf(conversation.id);
+    const client = this.ready('sendMessage');
+    await this.answering(client, chatId);
+    let sent: WaMessage | null | undefined;
+    try {
+      // Marked seen above, once per message; the library would otherwise do it again on every send.
+      sent = await client.sendMessage(chatId, message.text, { sendSeen: false, linkPreview: false });
+    } catch (error) {
+      throw toPlatformError(error, 'sendMessage');
+    }
+    // sendMessage answers null for chats it will not send to (channels, status).
+    if (!sent) throw new PlatformError(`WhatsApp sendMessage sent nothing to ${chatId}`, 'other');
+    this.remember(sent, client);
+    return { id: sent.id._serialized };
+  }
+
+  async edit(conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
+    chatIdOf(conversation.id);
+    const client = this.ready('edit');
+    const kept = this.sent.get(message.id);
+    if (!kept || kept.client !== client) {
+      // Sent by another process or an earlier browser session: only a new message can go on.
+      throw new PlatformError(`WhatsApp edit: message ${message.id} was not sent by this WhatsApp Web session; the answer goes on in a new message`, 'not-editable');
+    }
+    let edited: WaMessage | null;
+    try {
+      edited = await kept.message.edit(text);
+    } catch (error) {
+      throw toPlatformError(error, 'edit');
+    }
+    if (edited === null) {
+      // WhatsApp refused: the 15-minute window passed, or the chat does not allow it (§C.3, @lid chats).
+      throw new PlatformError(`WhatsApp refused to edit message ${message.id}; the answer goes on in a new message`, 'not-editable');
+    }
+  }
+
+  async typing(conversation: ConversationRef): Promise<void> {
+    const chatId = chatIdOf(conversation.id);
+    const client = this.ready('sendStateTyping');
+    try {
+      const chat = await client.getChatById(chatId);
+      await chat.sendStateTyping();
+      this.typingIn.add(chatId);
+    } catch (error) {
+      throw toPlatformError(error, 'sendStateTyping');
+    }
+  }
+
+  private ready(method: string): WaClient {
+    const client = this.options.client();
+    if (!client) throw notReadyError(this.options.bot, method, this.options.notReadyReason?.());
+    return client;
+  }
+
+  /**
+   * Before a message goes out: the chat is marked seen (the user sees the bot read it) and
+   * "typing…" is cleared. Both are cosmetic: a failure is logged, never a failed answer.
+   */
+  private async answering(client: WaClient, chatId: string): Promise<void> {
+    const typing = this.typingIn.delete(chatId);
+    try {
+      const chat = await client.getChatById(chatId);
+      if (typing) await chat.clearState();
+      await chat.sendSeen();
+    } catch (error) {
+      const mapped = toPlatformError(error, 'sendSeen');
+      // A lost page fails the send as well: say so now rather than after another call.
+      if (mapped.kind === 'unreachable') throw mapped;
+      this.options.logger.debug({ err: error, chat: chatId }, 'whatsapp: could not mark the chat seen or clear typing');
+    }
+  }
+
+  private remember(message: WaMessage, client: WaClient): void {
+    const now = this.options.now?.() ?? Date.now();
+    this.sent.set(message.id._serialized, { message, client, at: now });
+    // Past the edit window a message cannot be edited anyway; the cap bounds memory under load.
+    for (const [id, entry] of this.sent) {
+      if (this.sent.size <= SENT_MESSAGES_KEPT && now - entry.at <= WHATSAPP_EDIT_WINDOW_MS) break;
+      this.sent.delete(id);
+    }
+  }
+}

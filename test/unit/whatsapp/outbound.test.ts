@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { PlatformError } from '../../../src/contract.js';
+import { silentLogger } from '../../../src/logger.js';
+import { WhatsAppOutbound } from '../../../adapters/whatsapp/outbound.js';
+import type { WaChat, WaClient, WaMessage, WaSendOptions } from '../../../adapters/whatsapp/library.js';
+import { USER, waMessage } from './messages.js';
+
+const conversation = { bot: 'main', platform: 'whatsapp', id: USER };
+
+/** A client that records what the outbound asks of it, in order. */
+function recordingClient(options: { edit?: (text: string) => Promise<WaMessage | null>; fail?: Error } = {}) {
+  const calls: string[] = [];
+  const sentOptions: (WaSendOptions | undefined)[] = [];
+  const chat: WaChat = {
+    id: { _serialized: USER },
+    isGroup: false,
+    sendStateTyping: async () => {
+      calls.push('typing');
+    },
+    clearState: async () => {
+      calls.push('clearState');
+      return true;
+    },
+    sendSeen: async () => {
+      calls.push('seen');
+      return true;
+    },
+  };
+  const client = {
+    getChatById: async () => chat,
+    async sendMessage(chatId: string, content: unknown, sendOptions?: WaSendOptions) {
+      if (options.fail) throw options.fail;
+      calls.push(`send ${chatId} ${String(content)}`);
+      sentOptions.push(sendOptions);
+      const sent = waMessage({ fromMe: true, from: chatId, body: String(content) });
+      sent.edit = async (text) => {
+        calls.push(`edit ${text}`);
+        return options.edit ? options.edit(text) : sent;
+      };
+      return sent;
+    },
+  } as unknown as WaClient;
+  return { client, calls, sentOptions };
+}
+
+function outboundOn(client: () => WaClient | undefined) {
+  return new WhatsAppOutbound({ bot: 'main', logger: silentLogger(), client, notReadyReason: () => 'standby: another process runs this number' });
+}
+
+describe('sending and editing on WhatsApp', () => {
+  it('sends the text, marks the chat seen first, and ends its "typing…"', async () => {
+    const { client, calls, sentOptions } = recordingClient();
+    const outbound = outboundOn(() => client);
+    await outbound.typing(conversation);
+    const sent = await outbound.send(conversation, { text: '*Hello*' });
+    expect(calls).toEqual(['typing', 'clearState', 'seen', `send ${USER} *Hello*`]);
+    // The library would mark the chat seen again with every send, and fetch a link preview.
+    expect(sentOptions[0]).toMatchObject({ sendSeen: false, linkPreview: false });
+    expect(sent.id).toMatch(/^true_/);
+  });
+
+  it('does not clear a "typing…" it did not show', async () => {
+    const { client, calls } = recordingClient();
+    await outboundOn(() => client).send(conversation, { text: 'hi' });
+    expect(calls).toEqual(['seen', `send ${USER} hi`]);
+  });
+
+  it('edits a message it sent', async () => {
+    const { client, calls } = recordingClient();
+    const outbound = outboundOn(() => client);
+    const sent = await outbound.send(conversation, { text: 'Hel' });
+    await outbound.edit(conversation, sent, 'Hello world');
+    expect(calls.at(-1)).toBe('edit Hello world');
+  });
+
+  it('reports an edit WhatsApp refuses (null) as not-editable, so the answer goes on in a new message', async () => {
+    const { client } = recordingClient({ edit: async () => null });
+    const outbound = outboundOn(() => client);
+    const sent = await outbound.send(conversation, { text: 'Hel' });
+    await expect(outbound.edit(conversation, sent, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
+  });
+
+  it('reports a message of another process or an earlier client as not-editable', async () => {
+    const first = recordingClient();
+    let current = first.client;
+    const outbound = outboundOn(() => current);
+    const sent = await outbound.send(conversation, { text: 'Hel' });
+    await expect(outbound.edit(conversation, { id: 'true_someone_else' }, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
+    current = recordingClient().client;
+    await expect(outbound.edit(conversation, sent, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
+  });
+
+  it('is unreachable while this process has no ready client, saying why', async () => {
+    const outbound = outboundOn(() => undefined);
+    const attempt = outbound.send(conversation, { text: 'hi' });
+    await expect(attempt).rejects.toBeInstanceOf(PlatformError);
+    await expect(attempt).rejects.toMatchObject({ kind: 'unreachable', message: expect.stringMatching(/standby/) });
+    await expect(outbound.typing(conversation)).rejects.toMatchObject({ kind: 'unreachable' });
+  });
+
+  it('is unreachable when the browser page is gone mid-call', async () => {
+    const { client } = recordingClient({ fail: new Error('Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.') });
+    await expect(outboundOn(() => client).send(conversation, { text: 'hi' })).rejects.toMatchObject({ kind: 'unreachable' });
+  });
+
+  it('refuses a conversation id that is no WhatsApp chat', async () => {
+    const { client } = recordingClient();
+    await expect(outboundOn(() => client).send({ ...conversation, id: 'status@broadcast' }, { text: 'hi' })).rejects.toThrow(/not a WhatsApp conversation id/);
+  });
+});
