@@ -96,7 +96,14 @@ export class WhatsAppConnection {
     this.logger = options.logger;
     this.dataPath = mkdtempSync(join(tmpdir(), `chatbridge-whatsapp-${options.bot}-`));
     this.store = new RedisSessionStore(options.storage, this.dataPath);
-    this.lease = new BrowserLease(options.storage, this.logger, { acquired: () => this.onLeaseAcquired(), lost: () => this.onLeaseLost() }, this.timings);
+    this.lease = new BrowserLease(options.storage, this.logger, {
+      acquired: () => this.onLeaseAcquired(),
+      lost: () => this.onLeaseLost(),
+      standby: () => {
+        if (this.linkState.state !== 'standby') this.logger.info('another process runs the browser of this number: standing by to take over');
+        this.linkState = { state: 'standby' };
+      },
+    }, this.timings);
   }
 
   /** The page that shows the QR (and, once linked, the number). */

@@ -27,6 +27,8 @@ export interface LeaseEvents {
   acquired(): void;
   /** This process no longer holds it (taken, or not renewed in time): close the browser at once. */
   lost(): void;
+  /** Another process holds it (after each try that did not get it). */
+  standby?(): void;
 }
 
 export class BrowserLease {
@@ -88,6 +90,7 @@ export class BrowserLease {
     }
     if (!token || !this.running) {
       if (token) await this.storage.releaseLease(BROWSER_LEASE, token).catch(() => undefined);
+      else this.events.standby?.();
       return;
     }
     this.token = token;
