@@ -1,0 +1,49 @@
+/**
+ * What the fake library (in the gateway's process) and the fake WhatsApp (in the test's
+ * process) say to each other over one WebSocket per client: calls answered by results,
+ * and events pushed by the world. Messages travel as plain data; the library side turns
+ * them into objects with the real methods.
+ */
+import type { WaMessageId, WaMessageMedia } from '../../adapters/whatsapp/library.js';
+
+export interface MessageData {
+  id: WaMessageId;
+  body: string;
+  type: string;
+  from: string;
+  to: string;
+  author?: string;
+  fromMe: boolean;
+  hasMedia: boolean;
+  hasQuotedMsg: boolean;
+  isStatus: boolean;
+  broadcast: boolean;
+  timestamp: number;
+  duration: string;
+  mentionedIds: string[];
+  rawData: Record<string, unknown>;
+}
+
+export interface Hello {
+  /** The token in the stored session zip, when the client restored one. */
+  token?: string;
+  /** Link by pairing code on this phone instead of a QR. */
+  pairPhone?: string;
+}
+
+export type HelloAnswer =
+  | { linked: { number: string; pushname: string; token: string } }
+  | { refused: string }
+  | { waiting: true };
+
+export type ClientToWorld = { kind: 'call'; id: number; method: string; params: unknown[] };
+
+export type WorldToClient =
+  | { kind: 'result'; id: number; ok: true; value: unknown }
+  | { kind: 'result'; id: number; ok: false; error: string }
+  | { kind: 'event'; event: 'qr' | 'code' | 'message' | 'disconnected' | 'linked' | 'change_state'; args: unknown[] };
+
+export type MediaData = WaMessageMedia;
+
+/** Puppeteer's words when the page or the browser connection is gone (CdpSession.js). */
+export const SESSION_CLOSED = 'Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.';
