@@ -232,9 +232,10 @@ export interface Adapter {
   outboundFor?(conversation: ConversationRef, isGroup: boolean): Outbound;
   /**
    * Connects (polling, socket, browser) and starts delivering Inbound messages to the sink.
-   * `commands` are the ones the core answers, for platforms that show a command menu.
+   * `commands` are the ones the core answers, for platforms that show a command menu or take
+   * commands as plain words (WhatsApp); `usage` shows a command's arguments (`/listings [city]`).
    */
-  start(sink: InboundSink, info?: { commands: { name: string; description: string }[] }): Promise<void>;
+  start(sink: InboundSink, info?: { commands: { name: string; description: string; usage?: string }[] }): Promise<void>;
   stop(): Promise<void>;
   /**
    * Whether the platform sends a message again when `accept()` failed for it, as a webhook

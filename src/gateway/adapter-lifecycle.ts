@@ -20,7 +20,7 @@ import type { Adapter, InboundSink } from '../contract.js';
 export const HANDOVER_ON_STOP_MS = 5_000;
 
 export interface AdapterStartInfo {
-  commands: { name: string; description: string }[];
+  commands: { name: string; description: string; usage?: string }[];
 }
 
 export class AdapterLifecycle {

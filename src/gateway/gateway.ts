@@ -141,7 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       intake.open();
       drains.resume();
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
-      await lifecycle.start(intake, { commands: commands.list().map(({ name, description }) => ({ name, description })) });
+      await lifecycle.start(intake, { commands: commands.list().map(({ name, description, usage }) => ({ name, description, ...(usage ? { usage } : {}) })) });
       await periodic();
       sweepTimer = setInterval(() => void periodic(), policy.sweepIntervalMs);
       sweepTimer.unref();
