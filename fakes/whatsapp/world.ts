@@ -44,6 +44,8 @@ export interface ClientView {
 
 interface Connection extends ClientView {
   port: ClientPort;
+  /** The session it runs on, once linked. */
+  token?: string;
   timer?: NodeJS.Timeout;
 }
 
@@ -177,7 +179,12 @@ export class World extends EventEmitter {
         this.close(connection);
         return { refused: 'Unable to restore the session: WhatsApp no longer accepts this linked device' };
       }
+      // WhatsApp Web open with the same session elsewhere: the older page gets CONFLICT.
+      for (const other of this.connections.values()) {
+        if (other.state === 'ready' && other.token === hello.token) this.drop(other, 'CONFLICT');
+      }
       connection.state = 'ready';
+      connection.token = hello.token;
       this.changed();
       return { linked: { number: this.number, pushname: this.pushname, token: hello.token } };
     }
@@ -211,10 +218,15 @@ export class World extends EventEmitter {
   disconnect(reason: string): void {
     if (reason === 'LOGOUT') this.validTokens.clear();
     for (const connection of this.connections.values()) {
-      if (connection.state === 'closed') continue;
-      connection.port.push('disconnected', [reason]);
-      this.close(connection);
+      if (connection.state !== 'closed') this.drop(connection, reason);
     }
+  }
+
+  private drop(connection: Connection, reason: string): void {
+    // As WhatsApp Web: a state change (CONFLICT, UNPAIRED…) is announced before the client gives up; a logout is not.
+    if (reason !== 'LOGOUT') connection.port.push('change_state', [reason]);
+    connection.port.push('disconnected', [reason]);
+    this.close(connection);
   }
 
   /** From now on a stored session is refused (the client emits auth_failure). */
@@ -253,7 +265,8 @@ export class World extends EventEmitter {
   userSends(input: UserMessageInput): MessageData {
     const sender = toUserId(input.from ?? '4915112345678');
     const chat = input.chat ?? (input.group !== undefined ? toGroupId(input.group) : sender);
-    const inGroup = chat.endsWith('@g.us');
+    // In a group and on status, `from` is the chat and `author` the person.
+    const inGroup = chat.endsWith('@g.us') || chat === 'status@broadcast';
     const type = input.type ?? (input.media ? mediaType(input.media.mimetype) : 'chat');
     const mentionedIds = [...(input.mentionedIds ?? []), ...(input.mentionsBot ? [this.botId] : [])];
     const text = input.mentionsBot ? `@${this.number} ${input.text ?? ''}`.trim() : (input.text ?? '');
@@ -524,6 +537,7 @@ export class World extends EventEmitter {
     this.validTokens.add(token);
     this.refusingSessions = false;
     connection.state = 'ready';
+    connection.token = token;
     delete connection.qr;
     delete connection.pairingCode;
     connection.port.push('linked', [{ number: this.number, pushname: this.pushname, token }]);

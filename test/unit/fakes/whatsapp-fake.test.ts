@@ -131,6 +131,19 @@ describe('fake WhatsApp: linking and the session', () => {
     await expect(client.getState()).rejects.toThrow(/Session closed/);
   });
 
+  it('the same session opened by a second client: the first gets CONFLICT, and its RemoteAuth deletes the stored session (as the real one does on any disconnect)', async () => {
+    const store = redisStore();
+    const first = await linkedClient(store);
+    await fake.waitFor(() => names(first).includes('remote_session_saved'));
+    const second = newClient(store);
+    await second.initialize();
+    await fake.waitFor(() => names(first).includes('disconnected'));
+    expect(first.events.find(([name]) => name === 'disconnected')![1]).toEqual(['CONFLICT']);
+    expect(names(second)).toContain('ready');
+    expect(fake.linkedClients()).toHaveLength(1);
+    await expect.poll(() => store.sessionExists({ session: 'RemoteAuth-bot1' })).toBe(false);
+  });
+
   it('a refused stored session is auth_failure', async () => {
     const store = redisStore();
     const first = await linkedClient(store);
@@ -177,6 +190,12 @@ describe('fake WhatsApp: conversations', () => {
     expect(mention).toMatchObject({ from: '120363000000000001@g.us', author: USER_CHAT, mentionedIds: [fake.botId] });
     expect(reply.hasQuotedMsg).toBe(true);
     expect((await reply.getQuotedMessage()).id._serialized).toBe(botMessage.id._serialized);
+
+    fake.userSends({ from: USER, chat: 'status@broadcast', text: 'my status' });
+    fake.userSends({ from: USER, chat: '120363000000000002@newsletter', text: 'news' });
+    await fake.waitFor(() => client.messages.length === 4);
+    expect(client.messages[2]).toMatchObject({ isStatus: true, broadcast: true, author: USER_CHAT });
+    expect(client.messages[3]).toMatchObject({ from: '120363000000000002@newsletter', isStatus: false });
   });
 
   it('media: the bytes with the size known before download; null once expired, undefined when the download fails', async () => {
