@@ -46,6 +46,8 @@ export class FakeClient extends EventEmitter implements WaClient {
   private nextCall = 1;
   private destroyed = false;
   private qrShown = 0;
+  /** Messages the world delivered while `ready` was not emitted yet (the profile is still being written): held, as WhatsApp Web does. */
+  private early: MessageData[] | undefined = [];
 
   constructor(
     readonly options: WaClientOptions,
@@ -165,7 +167,8 @@ export class FakeClient extends EventEmitter implements WaClient {
         void this.linked(first as { number: string; pushname: string; token: string }, true);
         return;
       case 'message':
-        this.emit('message', this.message(first as MessageData));
+        if (this.early) this.early.push(first as MessageData);
+        else this.emit('message', this.message(first as MessageData));
         return;
       case 'change_state':
         this.emit('change_state', String(first));
@@ -182,6 +185,9 @@ export class FakeClient extends EventEmitter implements WaClient {
     this.info = { wid: { _serialized: `${link.number}@c.us`, user: link.number }, pushname: link.pushname };
     this.emit('authenticated', undefined);
     this.emit('ready');
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const data of early) this.emit('message', this.message(data));
     void auth?.afterAuthReady().catch(() => {});
   }
 
