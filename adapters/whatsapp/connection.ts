@@ -76,9 +76,8 @@ export class WhatsAppConnection {
   private readonly timings: ConnectionTimings;
   private readonly logger: Logger;
   private readonly lease: BrowserLease;
-  private readonly store: RedisSessionStore;
-  /** Where RemoteAuth unpacks the browser profile: this process's own, removed on stop. */
-  private readonly dataPath: string;
+  /** Where RemoteAuth unpacks the browser profile (this process's own, made at start and removed on stop), and the store reading it. */
+  private profile: { dataPath: string; store: RedisSessionStore } | undefined;
   private current: { client: WaClient; generation: number; ready: boolean } | undefined;
   /** Bumped for every client: events of a replaced client are ignored. */
   private generation = 0;
@@ -94,8 +93,6 @@ export class WhatsAppConnection {
   constructor(readonly options: WhatsAppConnectionOptions) {
     this.timings = { ...DEFAULT_CONNECTION_TIMINGS, ...options.timings };
     this.logger = options.logger;
-    this.dataPath = mkdtempSync(join(tmpdir(), `chatbridge-whatsapp-${options.bot}-`));
-    this.store = new RedisSessionStore(options.storage, this.dataPath);
     this.lease = new BrowserLease(options.storage, this.logger, {
       acquired: () => this.onLeaseAcquired(),
       lost: () => this.onLeaseLost(),
@@ -119,6 +116,8 @@ export class WhatsAppConnection {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    const dataPath = mkdtempSync(join(tmpdir(), `chatbridge-whatsapp-${this.options.bot}-`));
+    this.profile = { dataPath, store: new RedisSessionStore(this.options.storage, dataPath) };
     this.logger.info({ qrPage: this.qrPath }, `WhatsApp: scan the QR at ${this.qrPath} (with the admin token) when the number is not linked yet`);
     this.lease.start();
   }
@@ -130,7 +129,7 @@ export class WhatsAppConnection {
     clearInterval(this.watchdogTimer);
     await this.closeClient('stopping');
     await this.lease.stop();
-    rmSync(this.dataPath, { recursive: true, force: true });
+    if (this.profile) rmSync(this.profile.dataPath, { recursive: true, force: true });
   }
 
   status(): AdapterStatus {
@@ -199,10 +198,11 @@ export class WhatsAppConnection {
   }
 
   private clientOptions(library: WhatsAppLibrary): WaClientOptions {
+    const { store, dataPath } = this.startedProfile();
     const authStrategy = new library.RemoteAuth({
-      store: this.store,
+      store,
       clientId: this.options.bot,
-      dataPath: this.dataPath,
+      dataPath,
       backupSyncIntervalMs: Math.max(60_000, this.timings.backupEveryMs),
     });
     // The library starts Chromium as soon as its unzip reports 'finish', which comes before the
@@ -210,7 +210,7 @@ export class WhatsAppConnection {
     const restore = authStrategy.beforeBrowserInitialized.bind(authStrategy);
     authStrategy.beforeBrowserInitialized = async () => {
       await restore();
-      const complete = await this.store.waitUntilUnpacked(this.sessionName(), join(this.dataPath, this.sessionName()));
+      const complete = await store.waitUntilUnpacked(this.sessionName(), join(dataPath, this.sessionName()));
       if (!complete) this.logger.warn('the stored WhatsApp session was not fully unpacked in time; starting the browser anyway');
     };
     return {
@@ -277,10 +277,15 @@ export class WhatsAppConnection {
   private async relink(generation: number, notice: string): Promise<void> {
     this.notice = notice;
     this.linkState = { state: 'starting', notice };
-    await this.store.delete({ session: this.sessionName() }).catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
+    await this.startedProfile().store.delete({ session: this.sessionName() }).catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
     // Asking for a QR is not a failure to back off from.
     this.failures = 0;
     await this.restart(generation, 'new link needed');
+  }
+
+  private startedProfile(): { dataPath: string; store: RedisSessionStore } {
+    if (!this.profile) throw new Error('WhatsAppConnection: start() first');
+    return this.profile;
   }
 
   /** RemoteAuth's name for the session of this bot. */
