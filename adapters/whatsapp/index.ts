@@ -8,7 +8,7 @@
  */
 import type { Adapter, Inbound, InboundSink, Logger, PlatformStorage } from '../../src/contract.js';
 import { whatsappCapabilities } from './capabilities.js';
-import { WhatsAppConnection } from './connection.js';
+import { WhatsAppConnection, type ConnectionTimings } from './connection.js';
 import { userPart } from './conversation.js';
 import { Greeter, greetingBefore } from './greeting.js';
 import { isIgnored, messageToInbound, type WhatsAppIdentity } from './inbound.js';
@@ -36,6 +36,10 @@ export interface WhatsAppAdapterOptions {
    * Off, a user is greeted only when they write `start`.
    */
   welcomeNewChats?: boolean;
+  /** Lease, restart and watchdog timings of the connection (tests shorten them); default DEFAULT_CONNECTION_TIMINGS. */
+  timings?: Partial<ConnectionTimings>;
+  /** Draw the QR in the terminal; default when stderr is a TTY. */
+  terminalQr?: boolean;
 }
 
 function identityOf(client: WaClient): WhatsAppIdentity | undefined {
@@ -97,6 +101,8 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     library: options.library ?? loadWhatsAppLibrary,
     chromiumPath: options.chromiumPath,
     ...(options.pairPhone ? { pairPhone: options.pairPhone } : {}),
+    ...(options.timings ? { timings: options.timings } : {}),
+    ...(options.terminalQr !== undefined ? { terminalQr: options.terminalQr } : {}),
     attach(client) {
       client.on('message', (message) => onMessage(client, message));
     },
