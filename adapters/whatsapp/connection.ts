@@ -89,6 +89,8 @@ export class WhatsAppConnection {
   private notice: string | undefined;
   private stopped = false;
   private started = false;
+  /** The openClient() in progress: stop() waits for it, since a browser being launched cannot be closed yet. */
+  private opening: Promise<void> = Promise.resolve();
 
   constructor(readonly options: WhatsAppConnectionOptions) {
     this.timings = { ...DEFAULT_CONNECTION_TIMINGS, ...options.timings };
@@ -128,8 +130,9 @@ export class WhatsAppConnection {
     clearTimeout(this.restartTimer);
     clearInterval(this.watchdogTimer);
     await this.closeClient('stopping');
+    await this.settle(this.opening, 'stopping');
     await this.lease.stop();
-    if (this.profile) rmSync(this.profile.dataPath, { recursive: true, force: true });
+    if (this.profile) rmSync(this.profile.dataPath, { recursive: true, force: true, maxRetries: 3 });
   }
 
   status(): AdapterStatus {
@@ -161,7 +164,11 @@ export class WhatsAppConnection {
     if (this.stopped) return;
     this.failures = 0;
     this.linkState = { state: 'starting' };
-    void this.openClient();
+    this.open();
+  }
+
+  private open(): void {
+    this.opening = this.openClient();
   }
 
   private onLeaseLost(): void {
@@ -181,8 +188,15 @@ export class WhatsAppConnection {
       this.current = { client, generation, ready: false };
       this.listen(client, generation);
       this.options.attach(client);
-      await client.initialize();
-      if (!this.isCurrentTry(generation)) return;
+      await client.initialize().catch(async (error: unknown) => {
+        // Replaced (stop, lease lost) while launching: the browser came up after its destroy().
+        if (!this.isCurrentTry(generation)) await this.destroyQuietly(client, 'replaced while starting');
+        throw error;
+      });
+      if (!this.isCurrentTry(generation)) {
+        await this.destroyQuietly(client, 'replaced while starting');
+        return;
+      }
       this.startWatchdog(generation);
     } catch (error) {
       if (!this.isCurrentTry(generation)) return;
@@ -303,7 +317,7 @@ export class WhatsAppConnection {
     this.failures += 1;
     this.logger.info({ delayMs: delay, reason: why }, 'WhatsApp client restarts');
     this.restartTimer = setTimeout(() => {
-      if (this.isCurrentTry(generation)) void this.openClient();
+      if (this.isCurrentTry(generation)) this.open();
     }, delay);
   }
 
@@ -317,19 +331,21 @@ export class WhatsAppConnection {
     clearInterval(this.watchdogTimer);
     const current = this.current;
     this.current = undefined;
-    if (!current) return;
+    if (current) await this.destroyQuietly(current.client, why);
+  }
+
+  private destroyQuietly(client: WaClient, why: string): Promise<void> {
+    const destroyed = client.destroy().catch((error: unknown) => this.logger.warn({ err: error, reason: why }, 'closing the WhatsApp browser failed'));
+    return this.settle(destroyed, why);
+  }
+
+  /** Waits for `work`, at most destroyTimeoutMs: a hung browser must not hold up a stop or a restart. */
+  private async settle(work: Promise<unknown>, why: string): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.timings.destroyTimeoutMs);
     });
-    const destroyed = current.client.destroy().then(
-      () => 'done' as const,
-      (error: unknown) => {
-        this.logger.warn({ err: error, reason: why }, 'closing the WhatsApp browser failed');
-        return 'done' as const;
-      },
-    );
-    const outcome = await Promise.race([destroyed, gaveUp]);
+    const outcome = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), gaveUp]);
     clearTimeout(timer);
     if (outcome === 'timeout') this.logger.warn({ reason: why }, `the WhatsApp browser did not close within ${this.timings.destroyTimeoutMs / 1000} s; going on`);
   }
