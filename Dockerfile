@@ -1,10 +1,11 @@
-# chatbridge gateway. Chromium (for WhatsApp Web, once that adapter lands) and ffmpeg (audio
+# chatbridge gateway. Chromium (for WhatsApp Web) and ffmpeg (audio
 # other than voice notes) come from Debian; puppeteer never downloads a browser of its own.
 # Runs the TypeScript sources through tsx (a runtime dependency), as `npm start` does: no build step.
 FROM node:20-bookworm-slim
 # HOST=0.0.0.0: with the console open (docker run -it, no platform) the gateway would listen on
 # 127.0.0.1 only; in a container it must take connections from the published port either way.
-ENV NODE_ENV=production HOST=0.0.0.0 PUPPETEER_SKIP_DOWNLOAD=true CHROMIUM_PATH=/usr/bin/chromium
+# CHROMIUM_NO_SANDBOX: Docker's default seccomp profile denies Chromium's sandbox to a plain user.
+ENV NODE_ENV=production HOST=0.0.0.0 PUPPETEER_SKIP_DOWNLOAD=true CHROMIUM_PATH=/usr/bin/chromium CHROMIUM_NO_SANDBOX=true
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg chromium ca-certificates \
  && rm -rf /var/lib/apt/lists/*

@@ -19,14 +19,16 @@ export function resolveChromiumPath(configured: string | undefined, env: NodeJS.
 }
 
 /**
- * Chromium's flags for a gateway: no sandbox when running as root (a container; Chromium
- * refuses to start as root with it), /tmp instead of a small /dev/shm, no GPU, and none of
+ * Chromium's flags for a gateway: no sandbox when running as root (Chromium refuses to start
+ * as root with it) or when CHROMIUM_NO_SANDBOX=true, /tmp instead of a small /dev/shm, no GPU, and none of
  * the background traffic (updates, metrics, component downloads) a closed network would
  * only answer with timeouts.
  */
-export function chromiumArgs(runningAsRoot: boolean = process.getuid?.() === 0): string[] {
+export function chromiumArgs(noSandbox: boolean = process.getuid?.() === 0 || process.env.CHROMIUM_NO_SANDBOX === 'true'): string[] {
   return [
-    ...(runningAsRoot ? ['--no-sandbox', '--disable-setuid-sandbox'] : []),
+    // Also in a container as a plain user (the Dockerfile sets CHROMIUM_NO_SANDBOX): Docker's
+    // default seccomp profile denies the user namespaces Chromium's sandbox needs.
+    ...(noSandbox ? ['--no-sandbox', '--disable-setuid-sandbox'] : []),
     '--disable-dev-shm-usage',
     '--disable-gpu',
     '--disable-background-networking',

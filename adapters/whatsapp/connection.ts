@@ -234,6 +234,9 @@ export class WhatsAppConnection {
       qrMaxRetries: 0,
       // Only the lease holder runs a browser, so a conflict is a stale session of ours: take it over.
       takeoverOnConflict: true,
+      // The default cache writes ./.wwebjs_cache before 'ready'; in a read-only working
+      // directory (the container's /app) that write fails and the client never gets ready.
+      webVersionCache: { type: 'none' },
       ...(this.options.pairPhone ? { pairWithPhoneNumber: { phoneNumber: this.options.pairPhone, showNotification: true } } : {}),
     };
   }
@@ -291,7 +294,7 @@ export class WhatsAppConnection {
   private async relink(generation: number, notice: string): Promise<void> {
     this.notice = notice;
     this.linkState = { state: 'starting', notice };
-    await this.startedProfile().store.delete({ session: this.sessionName() }).catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
+    await this.startedProfile().store.forget(this.sessionName()).catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
     // Asking for a QR is not a failure to back off from.
     this.failures = 0;
     await this.restart(generation, 'new link needed');

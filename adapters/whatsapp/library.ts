@@ -127,6 +127,8 @@ export interface WaClientOptions {
   /** QR codes shown before giving up with `disconnected('Max qrcode retries reached')`; 0 = forever. */
   qrMaxRetries?: number;
   takeoverOnConflict?: boolean;
+  /** Where WhatsApp Web's page is cached; 'local' (the default) writes `./.wwebjs_cache` in the working directory. */
+  webVersionCache?: { type: 'none' } | { type: 'local'; path?: string };
   pairWithPhoneNumber?: { phoneNumber: string; showNotification?: boolean; intervalMs?: number };
 }
 

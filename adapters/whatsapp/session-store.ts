@@ -77,7 +77,17 @@ export class RedisSessionStore implements WaRemoteStore {
     }
   }
 
-  delete({ session }: { session: string }): Promise<void> {
+  /**
+   * The library's call, made on every `disconnected` that is not a state it accepts (a
+   * CONFLICT, a PROXYBLOCK, an outdated WhatsApp Web …), not only when the phone removed the
+   * device: honouring it would turn a passing fault into a new QR for an unattended gateway.
+   * So it keeps the session; the connection deletes it with forget() when WhatsApp says it is
+   * no longer valid (LOGOUT, auth_failure). A stale session kept by mistake only costs a QR.
+   */
+  async delete(_options: { session: string }): Promise<void> {}
+
+  /** Deletes the stored session: the next client asks for a new QR. */
+  forget(session: string): Promise<void> {
     return this.storage.delete(sessionKey(session));
   }
 }

@@ -97,12 +97,15 @@ describe('the Redis session store (RemoteAuth store on PlatformStorage)', () => 
     expect(readFileSync(target).equals(zip)).toBe(true);
   });
 
-  it('delete removes the session; extract then says it is gone', async () => {
+  it('keeps the session when the library asks to delete it (it does on any disconnect); forget removes it, and extract then says it is gone', async () => {
     const store = new RedisSessionStore(storage, tempFolder());
     writeFileSync(store.zipPath('RemoteAuth-main'), randomBytes(100));
     await store.save({ session: 'RemoteAuth-main' });
 
     await store.delete({ session: 'RemoteAuth-main' });
+    expect(await store.sessionExists({ session: 'RemoteAuth-main' })).toBe(true);
+
+    await store.forget('RemoteAuth-main');
     expect(await store.sessionExists({ session: 'RemoteAuth-main' })).toBe(false);
     expect(await rawValue('RemoteAuth-main')).toBeNull();
     await expect(store.extract({ session: 'RemoteAuth-main', path: join(tempFolder(), 'x.zip') })).rejects.toThrow(/no stored WhatsApp session/);
