@@ -213,6 +213,14 @@ export interface AdapterStatus {
   connected: boolean;
   /** Why it is not connected (the last failed attempt), when it is not; never holds a secret. */
   reason?: string;
+  /**
+   * Not connected by design or until a person acts, rather than failing: 'standby' (another
+   * process runs the platform's one connection, WhatsApp's browser, and this one takes over if
+   * it dies), 'operator' (a WhatsApp number waiting for its QR to be scanned, on a page this
+   * process serves). /readyz still counts the process ready, so that traffic, and the operator
+   * on their way to the QR page, reach it; the reason is still reported.
+   */
+  waiting?: 'standby' | 'operator';
 }
 
 export interface Adapter {

@@ -141,9 +141,9 @@ export class WhatsAppConnection {
       case 'linked':
         return this.current?.ready ? { connected: true } : { connected: false, reason: 'WhatsApp Web is reconnecting' };
       case 'standby':
-        return { connected: false, reason: 'standby: another process runs this number' };
+        return { connected: false, waiting: 'standby', reason: 'standby: another process runs this number' };
       case 'waiting-for-scan':
-        return { connected: false, reason: link.pairingCode ? `waiting for the pairing code ${link.pairingCode} to be entered on the phone (${this.options.pairPhone ?? ''})` : `waiting for the QR to be scanned at ${this.qrPath}` };
+        return { connected: false, waiting: 'operator', reason: link.pairingCode ? `waiting for the pairing code ${link.pairingCode} to be entered on the phone (${this.options.pairPhone ?? ''})` : `waiting for the QR to be scanned at ${this.qrPath}` };
       case 'failed':
         return { connected: false, reason: link.reason };
       case 'starting':

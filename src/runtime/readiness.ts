@@ -36,12 +36,12 @@ async function checkState(state: StateStore): Promise<void> {
   }
 }
 
-/** The adapters that are not connected, as "telegram:main not connected: <why>". */
+/** The adapters that are not connected (and not waiting by design: AdapterStatus.waiting), as "telegram:main not connected: <why>". */
 export function unconnectedAdapters(adapters: readonly Adapter[]): string[] {
   const reasons: string[] = [];
   for (const adapter of adapters) {
     const status = adapter.status?.();
-    if (!status || status.connected) continue;
+    if (!status || status.connected || status.waiting) continue;
     reasons.push(`${adapter.platform}:${adapter.bot} not connected${status.reason ? `: ${status.reason}` : ''}`);
   }
   return reasons;
