@@ -86,7 +86,7 @@ describe('the WhatsApp connection', () => {
     await waitFor(() => connection.link().state === 'waiting-for-scan', 'a QR');
     const link = connection.link();
     expect(link.state === 'waiting-for-scan' && link.qr).toBe(fake.clients()[0]!.qr);
-    expect(connection.status()).toEqual({ connected: false, reason: 'waiting for the QR to be scanned at /whatsapp/main/qr' });
+    expect(connection.status()).toEqual({ connected: false, waiting: 'operator', reason: 'waiting for the QR to be scanned at /whatsapp/main/qr' });
     expect(connection.client()).toBeUndefined();
 
     fake.scanQr();
@@ -158,7 +158,7 @@ describe('the WhatsApp connection', () => {
     const standby = connect();
     await standby.connection.start();
     await waitFor(() => standby.connection.link().state === 'standby', 'standby');
-    expect(standby.connection.status()).toEqual({ connected: false, reason: 'standby: another process runs this number' });
+    expect(standby.connection.status()).toEqual({ connected: false, waiting: 'standby', reason: 'standby: another process runs this number' });
     expect(standby.attached).toHaveLength(0);
 
     await holder.connection.stop();
