@@ -7,10 +7,20 @@
  * keeps the answer and tries again (a standby replica, a client being re-created).
  */
 import { PlatformError, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
-import { WHATSAPP_EDIT_WINDOW_MS } from './capabilities.js';
+import { WHATSAPP_EDIT_WINDOW_MS, WHATSAPP_MAX_MESSAGE_LENGTH } from './capabilities.js';
 import { chatIdOf } from './conversation.js';
 import { notReadyError, toPlatformError } from './errors.js';
 import type { WaClient, WaMessage } from './library.js';
+
+/**
+ * WhatsApp has no reply keyboard: suggested replies (the chatbot's SuggestedMessage, with the
+ * welcome) are listed under the text for the user to copy, when they fit in the message.
+ */
+export function withSuggestions(text: string, suggestions: readonly string[] | undefined): string {
+  if (!suggestions?.length) return text;
+  const listed = `${text}\n\n${suggestions.map((suggestion) => `• ${suggestion}`).join('\n')}`;
+  return listed.length <= WHATSAPP_MAX_MESSAGE_LENGTH ? listed : text;
+}
 
 /** The sent messages kept for editing: an edit needs the library's own message object. */
 export const SENT_MESSAGES_KEPT = 2000;
@@ -46,7 +56,7 @@ export class WhatsAppOutbound implements Outbound {
     let sent: WaMessage | null | undefined;
     try {
       // Marked seen above, once per message; the library would otherwise do it again on every send.
-      sent = await client.sendMessage(chatId, message.text, { sendSeen: false, linkPreview: false });
+      sent = await client.sendMessage(chatId, withSuggestions(message.text, message.suggestions), { sendSeen: false, linkPreview: false });
     } catch (error) {
       throw toPlatformError(error, 'sendMessage');
     }

@@ -50,6 +50,8 @@ describe('WhatsApp with chatbridge start, as a process', () => {
     const screen = fake.screen(chat);
     // The first contact is greeted with the chatbot's WelcomeMessage before the answer.
     expect(screen[0]).toContain(WELCOME);
+    // With the chatbot's suggested questions listed (no reply keyboard on WhatsApp).
+    expect(screen[0]).toContain('• 3 bedroom homes for sale in Austin');
     const final = screen.at(-1)!;
     expect(final).toMatch(/^I found 6 listings that match:/);
     // The answer was shown while it was written: its message first held less, then grew to the full text.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { WhatsAppOutbound } from '../../../adapters/whatsapp/outbound.js';
+import { WhatsAppOutbound, withSuggestions } from '../../../adapters/whatsapp/outbound.js';
 import type { WaChat, WaClient, WaMessage, WaSendOptions } from '../../../adapters/whatsapp/library.js';
 import { USER, waMessage } from './messages.js';
 
@@ -106,5 +106,18 @@ describe('sending and editing on WhatsApp', () => {
   it('refuses a conversation id that is no WhatsApp chat', async () => {
     const { client } = recordingClient();
     await expect(outboundOn(() => client).send({ ...conversation, id: 'status@broadcast' }, { text: 'hi' })).rejects.toThrow(/not a WhatsApp conversation id/);
+  });
+});
+
+describe('suggested replies (WhatsApp has no reply keyboard)', () => {
+  it('lists them under the text', async () => {
+    const { client, calls } = recordingClient();
+    await outboundOn(() => client).send(conversation, { text: 'Hi!', suggestions: ['Homes in Austin', 'Rentals in Denver'] });
+    expect(calls.at(-1)).toBe(`send ${USER} Hi!\n\n• Homes in Austin\n• Rentals in Denver`);
+  });
+
+  it('leaves them out when they would not fit in one message', () => {
+    const long = 'x'.repeat(4090);
+    expect(withSuggestions(long, ['Homes in Austin'])).toBe(long);
   });
 });
