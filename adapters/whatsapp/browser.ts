@@ -19,12 +19,19 @@ export function resolveChromiumPath(configured: string | undefined, env: NodeJS.
 }
 
 /**
- * Chromium's flags for a gateway: no sandbox when running as root (Chromium refuses to start
- * as root with it) or when CHROMIUM_NO_SANDBOX=true, /tmp instead of a small /dev/shm, no GPU, and none of
- * the background traffic (updates, metrics, component downloads) a closed network would
- * only answer with timeouts.
+ * Whether Chromium runs without its sandbox: as root always (Chromium refuses to start as root
+ * with it), otherwise when configured (CHROMIUM_NO_SANDBOX, bots[].whatsapp.chromiumNoSandbox).
  */
-export function chromiumArgs(noSandbox: boolean = process.getuid?.() === 0 || process.env.CHROMIUM_NO_SANDBOX === 'true'): string[] {
+export function chromiumNeedsNoSandbox(configured: boolean | undefined): boolean {
+  return configured ?? process.getuid?.() === 0;
+}
+
+/**
+ * Chromium's flags for a gateway: no sandbox when asked (chromiumNeedsNoSandbox), /tmp instead
+ * of a small /dev/shm, no GPU, and none of the background traffic (updates, metrics, component
+ * downloads) a closed network would only answer with timeouts.
+ */
+export function chromiumArgs(noSandbox: boolean): string[] {
   return [
     // Also in a container as a plain user (the Dockerfile sets CHROMIUM_NO_SANDBOX): Docker's
     // default seccomp profile denies the user namespaces Chromium's sandbox needs.
@@ -44,8 +51,8 @@ export function chromiumArgs(noSandbox: boolean = process.getuid?.() === 0 || pr
 }
 
 /** The `puppeteer` options handed to whatsapp-web.js's Client. */
-export function puppeteerOptions(executablePath: string): { executablePath: string; headless: boolean; args: string[] } {
-  return { executablePath, headless: true, args: chromiumArgs() };
+export function puppeteerOptions(executablePath: string, noSandbox: boolean): { executablePath: string; headless: boolean; args: string[] } {
+  return { executablePath, headless: true, args: chromiumArgs(noSandbox) };
 }
 
 /** Thrown (and shown by doctor and status()) when the browser cannot be started at all. */

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdapterStatus, Logger, PlatformStorage } from '../../src/contract.js';
-import { checkChromium, ChromiumMissingError, puppeteerOptions } from './browser.js';
+import { checkChromium, ChromiumMissingError, chromiumNeedsNoSandbox, puppeteerOptions } from './browser.js';
 import { BrowserLease, DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './lease.js';
 import type { WaClient, WaClientOptions, WhatsAppLibrary } from './library.js';
 import { printQrToTerminal } from './qr-terminal.js';
@@ -23,6 +23,8 @@ export interface WhatsAppConnectionOptions {
   library: () => Promise<WhatsAppLibrary>;
   /** The browser (CHROMIUM_PATH). */
   chromiumPath: string;
+  /** CHROMIUM_NO_SANDBOX; unset: without the sandbox only as root (browser.ts chromiumNeedsNoSandbox). */
+  chromiumNoSandbox?: boolean;
   /** Link by pairing code on this phone number (international, digits only) instead of a QR. */
   pairPhone?: string;
   /**
@@ -229,7 +231,7 @@ export class WhatsAppConnection {
     };
     return {
       authStrategy,
-      puppeteer: puppeteerOptions(this.options.chromiumPath),
+      puppeteer: puppeteerOptions(this.options.chromiumPath, chromiumNeedsNoSandbox(this.options.chromiumNoSandbox)),
       // A new QR every ~20 s for as long as nobody scans: the page keeps showing the latest.
       qrMaxRetries: 0,
       // Only the lease holder runs a browser, so a conflict is a stale session of ours: take it over.

@@ -25,6 +25,8 @@ export interface WhatsAppAdapterOptions {
   storage: PlatformStorage;
   /** The browser (CHROMIUM_PATH, resolved by module.ts). */
   chromiumPath: string;
+  /** CHROMIUM_NO_SANDBOX (bots[].whatsapp.chromiumNoSandbox); default: only when running as root. */
+  chromiumNoSandbox?: boolean;
   /** WHATSAPP_PAIR_PHONE: link by pairing code instead of a QR. */
   pairPhone?: string;
   /** Least time between two edits of one message (ms); default 2,000, and never less. */
@@ -100,6 +102,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     storage: options.storage,
     library: options.library ?? loadWhatsAppLibrary,
     chromiumPath: options.chromiumPath,
+    ...(options.chromiumNoSandbox !== undefined ? { chromiumNoSandbox: options.chromiumNoSandbox } : {}),
     ...(options.pairPhone ? { pairPhone: options.pairPhone } : {}),
     ...(options.timings ? { timings: options.timings } : {}),
     ...(options.terminalQr !== undefined ? { terminalQr: options.terminalQr } : {}),

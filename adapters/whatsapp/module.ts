@@ -17,6 +17,8 @@ const whatsappSection = z.object({
   enabled: z.boolean().default(false),
   /** Default (at start): PUPPETEER_EXECUTABLE_PATH, then /usr/bin/chromium. */
   chromiumPath: z.string().min(1).optional(),
+  /** Default: only as root. The Dockerfile sets it: Docker's default seccomp profile denies the sandbox to a plain user. */
+  chromiumNoSandbox: z.boolean().optional(),
   pairPhone: z.string().regex(/^[1-9][0-9]{6,14}$/, 'the phone number in international form, digits only, no + or spaces (e.g. 4915112345678)').optional(),
   editIntervalMs: z.number().int().min(MIN_EDIT_INTERVAL_MS, `at least ${MIN_EDIT_INTERVAL_MS} ms`).optional(),
 }).strict();
@@ -29,6 +31,7 @@ export const whatsappModule: PlatformModule<WhatsappSection> = {
   env: [
     { env: 'WHATSAPP_ENABLED', key: 'enabled', type: 'bool' },
     { env: 'CHROMIUM_PATH', key: 'chromiumPath', type: 'string' },
+    { env: 'CHROMIUM_NO_SANDBOX', key: 'chromiumNoSandbox', type: 'bool' },
     { env: 'WHATSAPP_PAIR_PHONE', key: 'pairPhone', type: 'string' },
     { env: 'WHATSAPP_EDIT_INTERVAL_MS', key: 'editIntervalMs', type: 'int' },
   ],
@@ -41,6 +44,7 @@ export const whatsappModule: PlatformModule<WhatsappSection> = {
       logger,
       storage,
       chromiumPath: resolveChromiumPath(section.chromiumPath),
+      ...(section.chromiumNoSandbox !== undefined ? { chromiumNoSandbox: section.chromiumNoSandbox } : {}),
       ...(section.pairPhone ? { pairPhone: section.pairPhone } : {}),
       ...(section.editIntervalMs !== undefined ? { editIntervalMs: section.editIntervalMs } : {}),
     });
