@@ -17,8 +17,11 @@ import { RedisStateStore } from '../../../src/state/index.js';
 import { testRedisUrl } from '../../support/redis.js';
 
 const SESSION = 'RemoteAuth-main';
-/** Short enough for a test; the backoff still doubles between tries. */
-const TIMINGS: Partial<ConnectionTimings> = { restartMinMs: 100, restartMaxMs: 400, watchdogEveryMs: 300, watchdogTimeoutMs: 300, ttlMs: 5_000, renewEveryMs: 1_000, retryEveryMs: 200 };
+/**
+ * Short enough for a test; the backoff still doubles between tries. The watchdog's timeout stays
+ * well above a getState() on a busy machine, or a slow answer would count as a hang.
+ */
+const TIMINGS: Partial<ConnectionTimings> = { restartMinMs: 100, restartMaxMs: 400, watchdogEveryMs: 300, watchdogTimeoutMs: 1_000, ttlMs: 5_000, renewEveryMs: 1_000, retryEveryMs: 200 };
 
 let fake: FakeWhatsApp;
 const state = new RedisStateStore({ url: testRedisUrl(), prefix: `cbtest:wa-conn:${randomUUID().slice(0, 8)}:` });
@@ -113,7 +116,7 @@ describe('the WhatsApp connection', () => {
     fake = await startFakeWhatsApp({ qrIntervalMs: 5_000 });
     const { connection, attached, log } = await linked();
     fake.disconnect('NAVIGATION');
-    await waitFor(() => attached.length === 2 && connection.client() === attached[1], 'a new client, ready');
+    await waitFor(() => attached.length >= 2 && connection.client() === attached.at(-1), 'a new client, ready');
     expect(log.some((line) => line.msg === 'WhatsApp Web disconnected; re-creating the client')).toBe(true);
     expect(await storage.exists(sessionKey(SESSION))).toBe(true);
   });
