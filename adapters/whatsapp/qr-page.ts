@@ -52,10 +52,12 @@ async function renderPage(bot: string, link: LinkState): Promise<string> {
     case 'waiting-for-scan': {
       const notice = link.notice ? `<p class="warn">${escapeHtml(link.notice)}</p>` : '';
       const code = link.pairingCode
-        ? `<p>Or on the phone: Linked devices → Link a device → <em>Link with phone number instead</em>, and enter <strong class="code">${escapeHtml(link.pairingCode)}</strong>.</p>`
+        ? `<p>${link.qr ? 'Or on' : 'On'} the phone: Linked devices → Link a device → <em>Link with phone number instead</em>, and enter <strong class="code">${escapeHtml(link.pairingCode)}</strong>.</p>`
         : '';
       const qr = link.qr ? await QRCode.toString(link.qr, { type: 'svg', margin: 2, width: 320 }) : '';
-      body = `${notice}<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>${code}`;
+      // Linking by pairing code, whatsapp-web.js emits no QR: nothing to scan.
+      const scan = qr ? `<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>` : '<p>Not linked yet.</p>';
+      body = `${notice}${scan}${code}`;
       break;
     }
     case 'standby':
