@@ -1,23 +1,8 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDoctor as doctor } from '../support/doctor-process.js';
 import { FakeSmtpServer } from '../fakes/smtp/server.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { testRedisUrl } from '../support/redis.js';
-
-const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
-
-/** Runs `chatbridge doctor` with these settings; resolves with its output and exit code. */
-async function doctor(env: Record<string, string>): Promise<{ output: string; code: number }> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'doctor'], { env: { PATH: process.env.PATH, CHATBRIDGE_CONSOLE: 'off', ...env } });
-    return { output: stdout, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; code: number };
-    return { output: failed.stdout, code: failed.code };
-  }
-}
 
 describe('chatbridge doctor', () => {
   let telegram: FakeTelegram;

@@ -2,24 +2,10 @@
  * `chatbridge doctor` as a process with only the Slack variables: the Slack line says who the
  * bot is and the mode, or fails naming the scopes the token lacks.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDoctor as doctor } from '../support/doctor-process.js';
 import { SLACK_BOT_SCOPES } from '../../adapters/slack/scopes.js';
 import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
-
-const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
-
-async function doctor(env: Record<string, string>): Promise<{ output: string; code: number }> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'doctor'], { env: { PATH: process.env.PATH, CHATBRIDGE_CONSOLE: 'off', ...env } });
-    return { output: stdout, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; code: number };
-    return { output: failed.stdout, code: failed.code };
-  }
-}
 
 describe('chatbridge doctor with Slack', () => {
   let slack: FakeSlack;

@@ -2,24 +2,11 @@
  * `chatbridge doctor` as a process with WhatsApp enabled: the WhatsApp line checks the browser,
  * and a missing one fails saying how to install it and which setting names it.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runDoctor as doctor } from '../../support/doctor-process.js';
 
-const CLI = join(import.meta.dirname, '../../../bin/chatbridge.js');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-async function doctor(env: Record<string, string>): Promise<{ output: string; code: number }> {
-  try {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'doctor'], { env: { PATH: process.env.PATH, CHATBRIDGE_CONSOLE: 'off', ...env } });
-    return { output: stdout, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; code: number };
-    return { output: failed.stdout, code: failed.code };
-  }
-}
 
 describe('chatbridge doctor with WhatsApp', () => {
   it('fails the WhatsApp check when Chromium is missing, naming the path, CHROMIUM_PATH and apt-get install chromium', async () => {
