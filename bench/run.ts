@@ -14,6 +14,7 @@ const SUITES: { file: string; title: string }[] = [
   { file: 'service', title: 'Embedded Chatbot Service (autocannon, Redis state)' },
   { file: 'gateway', title: 'Gateway with the Telegram adapter and the fake Bot API (Redis state)' },
   { file: 'slack', title: 'Gateway with the Slack adapter (Bolt HTTP receiver) and the fake Slack Web API (Redis state)' },
+  { file: 'whatsapp', title: 'Gateway with the WhatsApp adapter on the fake whatsapp-web.js and the fake WhatsApp (Redis state)' },
 ];
 
 /** The issues' aims, checked against this run's numbers (a missed aim is reported, not hidden). */
@@ -31,6 +32,8 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'slack.first-visible.dm-top-level-post.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'slack.throughput.http.dm-top-level', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
   { measure: 'slack.throughput.http.dm-thread', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
+  { measure: 'whatsapp.first-visible.private.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
+  { measure: 'whatsapp.complete-finals.600-chars', aim: 'all 50', met: (v) => v === 50 },
 ];
 
 function aimsTable(results: BenchResult[]): string {
