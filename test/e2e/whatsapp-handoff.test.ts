@@ -135,4 +135,20 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     fake.userSends({ from: '4915100000202', name: 'Bruno Costa', text: 'Do you have homes in Portland?' });
     await fake.waitFor(() => /Portland/.test(fake.screen(chat).at(-1)!) && !fake.typing(chat), { ...WAIT, what: 'an answer about Portland after the hand-back' });
   }, 120_000);
+
+  it('in a group, "@bot human" hands the group over; while paused even a mention gets no answer', async () => {
+    const group = '120363000000000888';
+    const chat = `${group}@g.us`;
+    fake.userSends({ from: '4915100000203', name: 'Carla Dias', group, text: 'human', mentionsBot: true });
+    await fake.waitFor(() => shows(chat, HANDOFF_REPLY), { ...WAIT, what: 'the handoff reply in the group' });
+    await fake.waitFor(() => handoffMailsAbout(chat).length === 1, { ...WAIT, what: 'the handoff e-mail about the group' });
+
+    const paused = fake.screen(chat);
+    fake.userSends({ from: '4915100000204', name: 'Davi Reis', group, text: 'Homes in Denver?', mentionsBot: true });
+    await expect.poll(() => recordedUserTexts(chat), { timeout: WAIT.timeoutMs }).toContain('Homes in Denver?');
+    expect(fake.screen(chat)).toEqual(paused);
+
+    expect((await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/resume`)).status).toBe(200);
+    await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), { ...WAIT, what: 'the assistant-is-back notice in the group' });
+  }, 120_000);
 });
