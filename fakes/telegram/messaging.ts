@@ -5,6 +5,7 @@
  */
 import type { Chat, Message } from 'grammy/types';
 import { HtmlParseError, parsePlainText, parseTelegramHtml, type ParsedText } from './html.js';
+import { MarkdownV2ParseError, parseMarkdownV2 } from './markdown-v2.js';
 import { BadRequest, type Params } from './params.js';
 import {
   ApiError, MAX_CAPTION_LENGTH, MAX_MESSAGE_LENGTH, takeMessageSlot,
@@ -15,14 +16,14 @@ import type { ReplyMarkup, VisibleMessage } from './world.js';
 function parseText(source: string, parseMode: string | undefined): ParsedText {
   const mode = parseMode?.toLowerCase();
   if (mode === undefined || mode === '') return parsePlainText(source);
-  if (mode !== 'html') {
-    // MarkdownV2 is deliberately not emulated: the gateway only sends HTML.
-    throw new BadRequest(`unsupported parse_mode "${parseMode}" in the fake (only HTML is emulated)`);
+  if (mode !== 'html' && mode !== 'markdownv2') {
+    // Only HTML (what the gateway sends) and plain MarkdownV2 (what the peers in bench/peers send) are emulated.
+    throw new BadRequest(`unsupported parse_mode "${parseMode}" in the fake (only HTML and MarkdownV2 without entities are emulated)`);
   }
   try {
-    return parseTelegramHtml(source);
+    return mode === 'html' ? parseTelegramHtml(source) : parseMarkdownV2(source);
   } catch (error) {
-    if (error instanceof HtmlParseError) throw new BadRequest(`can't parse entities: ${error.message}`);
+    if (error instanceof HtmlParseError || error instanceof MarkdownV2ParseError) throw new BadRequest(`can't parse entities: ${error.message}`);
     throw error;
   }
 }
