@@ -23,6 +23,11 @@ const telegramSection = z.object({
   webhookSecret: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, '1–256 characters of A-Z, a-z, 0-9, _ and -').optional(),
   /** Public HTTPS base URL of this gateway; the webhook is <webhookPublicUrl>/telegram/<bot id>. */
   webhookPublicUrl: z.string().url().optional(),
+  /**
+   * Bot-wide pace of messages (pacing.ts), default Telegram's 30/s. Only for a Bot API
+   * without that limit: a fake in benchmarks (bench/peers), a test server.
+   */
+  messagesPerSecond: z.number().int().positive().optional(),
 }).strict();
 
 export type TelegramSection = z.infer<typeof telegramSection>;
@@ -51,6 +56,7 @@ export const telegramModule: PlatformModule<TelegramSection> = {
     { env: 'TELEGRAM_MODE', key: 'mode', type: 'string' },
     { env: 'TELEGRAM_WEBHOOK_SECRET', key: 'webhookSecret', type: 'string' },
     { env: 'TELEGRAM_WEBHOOK_URL', key: 'webhookPublicUrl', type: 'string' },
+    { env: 'TELEGRAM_MESSAGES_PER_SECOND', key: 'messagesPerSecond', type: 'int' },
   ],
   conversationId: { pattern: CONVERSATION_ID_PATTERN, expected: CONVERSATION_ID_EXPECTED },
   isConfigured: () => true,
@@ -64,6 +70,7 @@ export const telegramModule: PlatformModule<TelegramSection> = {
       ...(section.apiRoot ? { apiRoot: section.apiRoot } : {}),
       ...(section.webhookSecret ? { webhookSecret: section.webhookSecret } : {}),
       ...(section.webhookPublicUrl ? { webhookPublicUrl: section.webhookPublicUrl } : {}),
+      ...(section.messagesPerSecond ? { pacing: { perSecond: section.messagesPerSecond } } : {}),
     });
   },
   doctor: checkToken,
