@@ -3,10 +3,11 @@
  * BENCHMARKS.md with the machine and the command. Benchmarks are never part of `npm test`.
  * `npm run bench -- decoder service` runs only those.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { BenchResult } from './support/result.js';
+import { keepPeersSection } from './peers/section.js';
 
 const SUITES: { file: string; title: string }[] = [
   { file: 'decoder', title: 'Upstream stream decoder' },
@@ -66,7 +67,9 @@ async function main(): Promise<void> {
   const cpu = cpus();
   const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
   const header = `# Benchmarks\n\nWritten by \`npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}.\n\nMachine: ${machine}. Redis: ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}.\nNumbers vary between runs and machines; they are measurements, not guarantees, and no test asserts on them.\n`;
-  writeFileSync(join(import.meta.dirname, '..', 'BENCHMARKS.md'), `${header}\n${aimsTable(all)}\n${sections.join('\n')}`);
+  const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
+  // The peers section is written by `npm run bench:peers` alone: carried over as it is.
+  writeFileSync(file, keepPeersSection(existsSync(file) ? readFileSync(file, 'utf8') : undefined, `${header}\n${aimsTable(all)}\n${sections.join('\n')}`));
   process.stderr.write('bench: wrote BENCHMARKS.md\n');
   process.exit(0);
 }

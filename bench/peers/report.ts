@@ -1,0 +1,130 @@
+/**
+ * The peers section of BENCHMARKS.md: medians per contender, ratios against the
+ * floors and Chat SDK, the issue's aims checked, what each contender did per
+ * answer, and every incomplete run reported.
+ */
+import { CONTENDERS, type ContenderName } from './contenders.js';
+import type { RunNumbers } from './measure.js';
+import { PEERS_HEADING } from './section.js';
+
+export interface ReportContext {
+  command: string;
+  date: string;
+  machine: string;
+  commit: string;
+  chats: number;
+  messages: number;
+  rounds: number;
+  redis: string;
+}
+
+type Measure = 'answersPerSecond' | 'cpuMsPerAnswer' | 'apiCallsPerAnswer' | 'redisCommandsPerAnswer' | 'redisRoundTripsPerAnswer' | 'redisBytesPerChat' | 'peakRssMb' | 'idleRssMb';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const fmt = (value: number, digits = 2): string => (Number.isFinite(value) ? (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(digits)) : '–');
+
+function medians(runs: RunNumbers[], name: ContenderName): Record<Measure, number> | undefined {
+  const mine = runs.filter((run) => run.contender === name);
+  if (mine.length === 0) return undefined;
+  const of = (measure: Measure): number => median(mine.map((run) => run[measure]));
+  return {
+    answersPerSecond: of('answersPerSecond'), cpuMsPerAnswer: of('cpuMsPerAnswer'), apiCallsPerAnswer: of('apiCallsPerAnswer'),
+    redisCommandsPerAnswer: of('redisCommandsPerAnswer'), redisRoundTripsPerAnswer: of('redisRoundTripsPerAnswer'),
+    redisBytesPerChat: of('redisBytesPerChat'), peakRssMb: of('peakRssMb'), idleRssMb: of('idleRssMb'),
+  };
+}
+
+function perAnswer(counts: Map<string, number>, answers: number): string {
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${fmt(n / Math.max(1, answers))}`).join(', ') || 'none';
+}
+
+export function peersMarkdown(runs: RunNumbers[], context: ReportContext): string {
+  const table = CONTENDERS.flatMap(({ name, label }) => {
+    const m = medians(runs, name);
+    if (!m) return [];
+    const complete = runs.filter((run) => run.contender === name && !run.failure).length;
+    const total = runs.filter((run) => run.contender === name).length;
+    return [`| ${label} | ${fmt(m.answersPerSecond, 0)} | ${fmt(m.cpuMsPerAnswer)} | ${fmt(m.apiCallsPerAnswer)} | ${fmt(m.redisRoundTripsPerAnswer)} | ${fmt(m.redisCommandsPerAnswer)} | ${fmt(m.redisBytesPerChat / 1024)} | ${fmt(m.peakRssMb, 0)} MB | ${fmt(m.idleRssMb, 0)} MB | ${complete}/${total} |`];
+  });
+
+  const cb = medians(runs, 'chatbridge');
+  const ratioRows: string[] = [];
+  if (cb) {
+    for (const [name, label] of [['grammy-send', 'the sendMessage floor'], ['grammy-edits', 'the send + 3 edits floor'], ['chat-sdk', 'Chat SDK, drafts']] as const) {
+      const other = medians(runs, name);
+      if (!other) continue;
+      ratioRows.push(`| ${label} | ${fmt(cb.cpuMsPerAnswer / other.cpuMsPerAnswer)}× | ${fmt(cb.answersPerSecond / other.answersPerSecond)}× | ${fmt(cb.peakRssMb / other.peakRssMb)}× |`);
+    }
+  }
+
+  const aims: string[] = [];
+  if (cb) {
+    const send = medians(runs, 'grammy-send');
+    const edits = medians(runs, 'grammy-edits');
+    const sdk = medians(runs, 'chat-sdk');
+    const aim = (what: string, value: string, met: boolean): string => `| ${what} | ${value} | ${met ? 'met' : '**missed**'} |`;
+    aims.push(aim('CPU per answer ≤ 1.5 ms', `${fmt(cb.cpuMsPerAnswer)} ms`, cb.cpuMsPerAnswer <= 1.5));
+    if (send) aims.push(aim('CPU ≤ 3× the sendMessage floor', `${fmt(cb.cpuMsPerAnswer / send.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 3 * send.cpuMsPerAnswer));
+    if (edits) aims.push(aim('CPU ≤ 1.2× the send + 3 edits floor', `${fmt(cb.cpuMsPerAnswer / edits.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 1.2 * edits.cpuMsPerAnswer));
+    if (sdk) aims.push(aim('answers/s ≥ 3× Chat SDK drafts', `${fmt(cb.answersPerSecond / sdk.answersPerSecond)}×`, cb.answersPerSecond >= 3 * sdk.answersPerSecond));
+    aims.push(aim('≤ 3 Redis round trips per answer', fmt(cb.redisRoundTripsPerAnswer), cb.redisRoundTripsPerAnswer <= 3));
+  }
+
+  const details = CONTENDERS.flatMap(({ name, label }) => {
+    const mine = runs.filter((run) => run.contender === name);
+    const last = mine.at(-1);
+    if (!last) return [];
+    return [`- **${label}**, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; Redis ${perAnswer(last.redisByCommand, last.answers)}`
+      + `${last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : ''}${last.otherMessages ? `; ${last.otherMessages} other bot messages` : ''}.`];
+  });
+  const failures = runs.flatMap((run, i) => (run.failure ? [`- run ${i + 1}, ${run.contender}: ${run.failure.split('\n')[0]}\n\n  \`\`\`\n  ${run.failure.split('\n').slice(1).join('\n  ').slice(-1200)}\n  \`\`\``] : []));
+  const perRun = runs.map((run, i) => `| ${i + 1} | ${run.contender} | ${fmt(run.answersPerSecond, 0)} | ${fmt(run.cpuMsPerAnswer)} | ${fmt(run.redisRoundTripsPerAnswer)} | ${fmt(run.peakRssMb, 0)} | ${fmt(run.idleRssMb, 0)} | ${run.answers}/${run.expected} |`);
+
+  return `${PEERS_HEADING}
+
+Written by \`${context.command}\` (\`bench/peers/run.ts\`) on ${context.date}, at commit ${context.commit}.
+Machine: ${context.machine}. Redis: ${context.redis}.
+
+Workload: one fake Bot API (\`fakes/telegram\`, flood limits off, a fresh one per run) and one Redis (emptied before each run);
+${context.chats} private chats × ${context.messages} messages, every chat at once, each user sending the next message when the
+previous answer is complete; the answer is the same 600 characters in 10 chunks for everyone (chatbridge reads them from a
+Chatbot Service stand-in streaming them over HTTP with no pause; the others have them in memory). Contenders alternated
+(A B C D × ${context.rounds} rounds), each run a fresh process; medians of the runs.
+
+- answers/s: first message sent → last complete answer seen by the users (who look every 10 ms).
+- CPU ms/answer: utime + stime of the bot process (/proc/<pid>/stat), from the first message to 1 s after the last answer.
+- Bot API calls/answer: every call naming a chat, in the fake's log (refused ones included).
+- Redis round trips/answer: from MONITOR: MULTI…EXEC once, EVAL/EVALSHA once (its script's commands not counted), any other
+  command once; commands/answer: INFO commandstats after CONFIG RESETSTAT (every command, inside transactions and scripts too).
+- Redis KB/chat: used_memory after the run (and 3 s idle) less before it, per chat.
+- peak RSS: VmHWM of the process at the end of the run (start-up included); idle RSS: VmRSS 3 s after the run.
+- chatbridge runs as \`bin/chatbridge.js start\` (tsx, production wiring: queue, lock, dedupe, transcript, handoff check),
+  with TELEGRAM_MESSAGES_PER_SECOND lifted (the fake has no flood limits and the peers do not pace); grammY (with
+  @grammyjs/runner) and Chat SDK 4.41.1 (\`chat\`, \`@chat-adapter/telegram\` polling with \`nativeStreaming\`,
+  \`@chat-adapter/state-redis\`, concurrency "queue") run as plain JavaScript (bench/peers/contenders/).
+
+| contender | answers/s | CPU ms/answer | Bot API calls/answer | Redis round trips/answer | Redis commands/answer | Redis KB/chat | peak RSS | idle RSS | complete runs |
+|---|---|---|---|---|---|---|---|---|---|
+${table.join('\n')}
+
+${ratioRows.length ? `chatbridge against:\n\n| | CPU per answer | answers/s | peak RSS |\n|---|---|---|---|\n${ratioRows.join('\n')}\n` : ''}
+${aims.length ? `Aims of issue #12 on this run:\n\n| aim | chatbridge | |\n|---|---|---|\n${aims.join('\n')}\n` : ''}
+What each did:
+
+${details.join('\n')}
+
+${failures.length ? `Incomplete runs (not hidden):\n\n${failures.join('\n')}\n` : 'Every run of every contender ended with every answer complete (final text equal to the 600 characters).\n'}
+<details><summary>Each run</summary>
+
+| run | contender | answers/s | CPU ms/answer | Redis round trips/answer | peak RSS MB | idle RSS MB | complete answers |
+|---|---|---|---|---|---|---|---|
+${perRun.join('\n')}
+
+</details>
+`;
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench:peers`: chatbridge measured side by side with its peers (issue #12):
+ * the grammY floors and Vercel's Chat SDK, on one fake Bot API and one Redis,
+ * contenders alternated, medians written to the "Side by side with the peers"
+ * section of BENCHMARKS.md (the rest of the file is kept).
+ *
+ *   npm run bench:peers -- --chats 100 --messages 2 --rounds 1 --only chatbridge,chat-sdk
+ *
+ * Flags: --chats (500), --messages per chat (4), --rounds (2), --only (names of
+ * bench/peers/contenders.ts), --redis-url (default: a redis-server of its own),
+ * --no-write (print only). Linux only (it reads /proc).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CHUNKS } from './answer.js';
+import { CONTENDERS, type ContenderName } from './contenders.js';
+import { measureRun, type RunNumbers } from './measure.js';
+import { openBenchRedis } from './redis.js';
+import { peersMarkdown } from './report.js';
+import { replacePeersSection } from './section.js';
+import { startScriptedService } from './upstream.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function positive(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`bench:peers: --${name} takes a whole number ≥ 1, not "${value}"`);
+  return n;
+}
+
+/** HEAD, and the files of the measured code that differ from it (helpers commit in the same tree while it runs). */
+function describeCommit(): string {
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: ROOT }).toString().trim().split('\n').filter(Boolean);
+  return changed.length ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})` : head;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      chats: { type: 'string', default: '500' },
+      messages: { type: 'string', default: '4' },
+      rounds: { type: 'string', default: '2' },
+      only: { type: 'string' },
+      'redis-url': { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const chats = positive('chats', values.chats);
+  const messages = positive('messages', values.messages);
+  const rounds = positive('rounds', values.rounds);
+  const known = CONTENDERS.map((c) => c.name);
+  const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = only?.filter((name) => !known.includes(name as ContenderName));
+  if (unknown?.length) throw new Error(`bench:peers: --only takes ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
+  const contenders = known.filter((name) => !only || only.includes(name));
+
+  const loadBefore = loadavg()[0]!;
+  const redis = await openBenchRedis(values['redis-url']);
+  const service = await startScriptedService(CHUNKS);
+  const runs: RunNumbers[] = [];
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const name of contenders) {
+        process.stderr.write(`bench:peers: round ${round}/${rounds}, ${name}…\n`);
+        const run = await measureRun(name, { chats, messages, chunks: CHUNKS, redis, upstreamUrl: service.url, stallMs: 30_000 });
+        runs.push(run);
+        process.stderr.write(`  ${Math.round(run.answersPerSecond)} answers/s, ${run.cpuMsPerAnswer.toFixed(2)} CPU ms/answer, `
+          + `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, `
+          + `peak ${Math.round(run.peakRssMb)} MB, idle ${Math.round(run.idleRssMb)} MB, ${run.answers}/${run.expected} complete`
+          + `${run.failure ? `\n  INCOMPLETE: ${run.failure}` : ''}\n`);
+      }
+    }
+  } finally {
+    await service.close();
+    await redis.close();
+  }
+
+  const cpu = cpus();
+  const argv = process.argv.slice(2).join(' ');
+  const markdown = peersMarkdown(runs, {
+    command: `npm run bench:peers${argv ? ` -- ${argv}` : ''}`,
+    date: new Date().toISOString().slice(0, 10),
+    machine: `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}; `
+      + `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows answers/s; CPU per answer moves less)`,
+    commit: describeCommit(),
+    chats, messages, rounds,
+    redis: values['redis-url'] ? `${values['redis-url']} (shared: other clients' commands may be counted)` : `a redis-server of its own (${execFileSync('redis-server', ['--version']).toString().trim().split(' ').slice(0, 3).join(' ')})`,
+  });
+  if (values['no-write']) {
+    process.stdout.write(markdown);
+  } else {
+    const file = join(ROOT, 'BENCHMARKS.md');
+    writeFileSync(file, replacePeersSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', markdown));
+    process.stderr.write('bench:peers: wrote its section of BENCHMARKS.md\n');
+  }
+  process.exit(runs.some((run) => run.failure) ? 1 : 0);
+}
+
+await main();
