@@ -34,7 +34,7 @@ function positive(name: string, value: string): number {
 /** HEAD, and the files of the measured code that differ from it (helpers commit in the same tree while it runs). */
 function describeCommit(): string {
   const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: ROOT }).toString().trim().split('\n').filter(Boolean);
+  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: ROOT }).toString().split('\n').filter(Boolean);
   return changed.length ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})` : head;
 }
 
