@@ -42,7 +42,7 @@ export function isRefusal(error: unknown): boolean {
   return error instanceof GrammyError && error.error_code >= 400 && error.error_code < 500 && error.error_code !== 429;
 }
 
-/** The failure in words, without the token (node-fetch's message holds the request URL /bot<token>/…). */
+/** The failure in words, without the token (should an error's message ever hold the request URL /bot<token>/…). */
 export function describeConnectFailure(error: unknown, token: string): string {
   let text: string;
   if (error instanceof HttpError) {

@@ -18,6 +18,7 @@ import { TokenBucket, type PacingOptions } from './pacing.js';
 import { startPolling } from './polling.js';
 import { telegramWebhookRouter, webhookPath } from './webhook.js';
 import { TelegramConnection } from './connection.js';
+import { undiciFetch } from './transport.js';
 
 export interface TelegramAdapterOptions {
   /** Configured bot id (config `bots[].id`). */
@@ -65,7 +66,8 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   const { logger } = options;
   const apiRoot = (options.apiRoot ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
   const localApi = options.localApi ?? false;
-  const bot = new Bot(options.token, { client: { apiRoot }, ...(options.botInfo ? { botInfo: options.botInfo } : {}) });
+  // undici instead of grammY's default node-fetch: the Bot API client was the largest CPU cost per answer (transport.ts).
+  const bot = new Bot(options.token, { client: { apiRoot, fetch: undiciFetch() }, ...(options.botInfo ? { botInfo: options.botInfo } : {}) });
   const files: FileSource = { api: bot.api, token: options.token, apiRoot, localApi };
   const capabilities = telegramCapabilities({ localApi });
   let sink: InboundSink | undefined;
