@@ -16,6 +16,7 @@ const SUITES: { file: string; title: string }[] = [
   { file: 'gateway', title: 'Gateway with the Telegram adapter and the fake Bot API (Redis state)' },
   { file: 'slack', title: 'Gateway with the Slack adapter (Bolt HTTP receiver) and the fake Slack Web API (Redis state)' },
   { file: 'whatsapp', title: 'Gateway with the WhatsApp adapter on the fake whatsapp-web.js and the fake WhatsApp (Redis state)' },
+  { file: 'burst', title: 'A burst of 10,000 new chats in one process, by gateway.maxAnswersInFlight (in-memory platform, Redis state)' },
 ];
 
 /** The issues' aims, checked against this run's numbers (a missed aim is reported, not hidden). */
@@ -35,6 +36,12 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'slack.throughput.http.dm-thread', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
   { measure: 'whatsapp.first-visible.private.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'whatsapp.complete-finals.600-chars', aim: 'all 50', met: (v) => v === 50 },
+  { measure: 'burst.webhook.peak-rss', aim: '≤ 300 MB', met: (v) => v <= 300 },
+  { measure: 'burst.polling.peak-rss', aim: '≤ 300 MB', met: (v) => v <= 300 },
+  { measure: 'burst.webhook.idle-rss', aim: '≤ 150 MB', met: (v) => v <= 150 },
+  { measure: 'burst.polling.idle-rss', aim: '≤ 150 MB', met: (v) => v <= 150 },
+  { measure: 'burst.webhook.lost-answers', aim: '0', met: (v) => v === 0 },
+  { measure: 'burst.polling.lost-answers', aim: '0', met: (v) => v === 0 },
 ];
 
 function aimsTable(results: BenchResult[]): string {

@@ -82,6 +82,8 @@ const coreSchema = z.object({
   gateway: z.object({
     platformOutageHorizonMs: z.number().int().min(0).optional(),
     upstreamOutageHorizonMs: z.number().int().min(0).optional(),
+    /** Most answers one process writes at once; the rest wait their turn, queued (default 64). */
+    maxAnswersInFlight: positiveInt.optional(),
     lockTtlMs: positiveInt.optional(),
     heartbeatMs: positiveInt.optional(),
     sweepIntervalMs: positiveInt.optional(),

@@ -3,6 +3,14 @@
  * loop per conversation, answering its queue head by head, renewing the lock
  * (heartbeat) while it works. Also sweeps `queues:pending` for conversations
  * whose holder died, and takes them over once their lock has expired.
+ *
+ * At most `policy.maxAnswersInFlight` loops run at once (turn-slots.ts). A conversation
+ * that finds no free slot lets its lock go and waits in line here, holding nothing: its
+ * messages stay queued in Redis, so no lock needs renewing while it waits, and another
+ * process with a free slot may take it meanwhile (its sweep). When a slot frees, the first
+ * in line claims its lock again; a claim that fails means someone else answers it. A loop
+ * answers one head and, when others are waiting, lets go and goes to the end of the line,
+ * so a long queue does not hold a slot while new chats wait.
  */
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, QueueClaim } from '../state/index.js';
@@ -10,6 +18,7 @@ import { conversationMember, parseConversationMember } from './keys.js';
 import type { GatewayPolicy } from './policy.js';
 import type { ConversationQueue } from './queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
+import { TurnSlots } from './turn-slots.js';
 import type { ConversationRef } from '../contract.js';
 
 /** What answering one message produced: writes to make with its removal, or nothing when it was cut off. */
@@ -30,7 +39,7 @@ interface ActiveDrain {
 
 export interface DrainsOptions {
   queue: ConversationQueue;
-  policy: Pick<GatewayPolicy, 'heartbeatMs'>;
+  policy: Pick<GatewayPolicy, 'heartbeatMs' | 'maxAnswersInFlight'>;
   logger: Logger;
   handle: HandleMessage;
   /** Only conversations of this process's adapters are taken over. */
@@ -46,17 +55,76 @@ export interface DrainsOptions {
 
 export class Drains {
   private readonly active = new Map<string, ActiveDrain>();
+  private readonly slots: TurnSlots;
   private stopping = false;
 
-  constructor(private readonly options: DrainsOptions) {}
+  constructor(private readonly options: DrainsOptions) {
+    this.slots = new TurnSlots(options.policy.maxAnswersInFlight);
+  }
 
   /** Number of conversations this process is answering right now. */
   get size(): number {
     return this.active.size;
   }
 
-  /** Starts answering a conversation whose lock was just claimed (not awaited by the caller). */
-  run(conversation: ConversationRef, claim: QueueClaim): void {
+  /** Conversations waiting here for a free slot (their messages are queued in Redis). */
+  get waiting(): number {
+    return this.slots.waitingCount;
+  }
+
+  /** Resolves once fewer than `below` conversations wait for a slot here (backpressure for a polling source). */
+  whenFewerWaiting(below: number): Promise<void> {
+    return this.slots.whenFewerWaiting(below);
+  }
+
+  /**
+   * A message's arrival claimed its conversation's lock: answered now when a slot is free,
+   * otherwise the lock is let go and the conversation waits in line for a slot.
+   */
+  async start(conversation: ConversationRef, claim: QueueClaim): Promise<void> {
+    if (!this.stopping && this.slots.tryTake()) {
+      this.run(conversation, claim);
+      return;
+    }
+    await this.letGo(conversation, claim.token);
+    if (!this.stopping) this.waitForSlot(conversation);
+  }
+
+  /** Takes over every served conversation with queued messages and no live lock. Returns how many started now. */
+  async sweep(): Promise<number> {
+    if (this.stopping) return 0;
+    let taken = 0;
+    for (const member of await this.options.queue.pendingConversations()) {
+      const conversation = parseConversationMember(member);
+      if (!conversation || this.active.has(member) || this.slots.isWaiting(member) || !this.options.serves(conversation)) continue;
+      if (this.stopping) break;
+      // No slot free: it waits in line like any other (its lock may be live elsewhere; the claim then tells).
+      if (!this.slots.tryTake()) {
+        this.waitForSlot(conversation);
+        continue;
+      }
+      let claim: QueueClaim | null;
+      try {
+        claim = await this.options.queue.claim(conversation);
+      } catch (error) {
+        this.slots.release();
+        throw error;
+      }
+      if (!claim || this.stopping) {
+        this.slots.release();
+        // stop() began while claiming: let go now rather than leave the queue locked until the lock expires.
+        if (claim) await this.options.queue.release(conversation, claim.token);
+        continue;
+      }
+      this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
+      this.run(conversation, claim);
+      taken++;
+    }
+    return taken;
+  }
+
+  /** Starts a drain holding a slot; the slot is given back when it ends (and the line moves on). */
+  private run(conversation: ConversationRef, claim: QueueClaim): void {
     const member = conversationMember(conversation);
     const abort = new AbortController();
     const drain: ActiveDrain = { abort, done: Promise.resolve() };
@@ -65,31 +133,53 @@ export class Drains {
     const previous = this.active.get(member)?.done ?? Promise.resolve();
     // Only this drain's own entry is removed: a new drain of the same conversation may have started
     // between this one's last advance (which released the lock) and its end.
-    drain.done = previous.then(() => this.loop(conversation, claim, abort)).finally(() => {
+    drain.done = previous.then(() => this.loop(conversation, claim, abort)).then((outcome) => {
       if (this.active.get(member) === drain) this.active.delete(member);
+      // Back in line only once its entry is gone, so that the claim of whoever pops it starts a new drain.
+      if (outcome === 'yielded' && !this.stopping) this.waitForSlot(conversation);
+    }).finally(() => {
+      if (this.active.get(member) === drain) this.active.delete(member);
+      this.slots.release();
+      this.pump();
     });
     this.active.set(member, drain);
   }
 
-  /** Takes over every served conversation with queued messages and no live lock. Returns how many. */
-  async sweep(): Promise<number> {
-    if (this.stopping) return 0;
-    let taken = 0;
-    for (const member of await this.options.queue.pendingConversations()) {
-      const conversation = parseConversationMember(member);
-      if (!conversation || this.active.has(member) || !this.options.serves(conversation)) continue;
-      const claim = await this.options.queue.claim(conversation);
-      if (!claim) continue;
-      if (this.stopping) {
-        // stop() began while claiming: let go now rather than leave the queue locked until the lock expires.
-        await this.options.queue.release(conversation, claim.token);
-        continue;
-      }
-      this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
-      this.run(conversation, claim);
-      taken++;
+  private waitForSlot(conversation: ConversationRef): void {
+    this.slots.wait(conversationMember(conversation), conversation);
+    this.pump();
+  }
+
+  /** Gives each free slot to the conversation first in line. */
+  private pump(): void {
+    for (let next = this.stopping ? undefined : this.slots.takeNext(); next; next = this.stopping ? undefined : this.slots.takeNext()) {
+      void this.claimAndRun(next);
     }
-    return taken;
+  }
+
+  /** Holding a slot: claims the conversation's lock and answers it, or gives the slot back. */
+  private async claimAndRun(conversation: ConversationRef): Promise<void> {
+    let claim: QueueClaim | null = null;
+    try {
+      claim = await this.options.queue.claim(conversation);
+    } catch (error) {
+      // Redis failed: its messages stay queued and pending; the next sweep (here or elsewhere) finds it.
+      this.options.logger.warn({ err: error, conversation }, 'could not claim a conversation waiting for a slot; the next sweep takes it');
+    }
+    if (claim && !this.stopping) {
+      this.run(conversation, claim);
+      return;
+    }
+    // Nothing to answer (another process holds it or answered it), or stopping.
+    if (claim) await this.letGo(conversation, claim.token);
+    this.slots.release();
+    this.pump();
+  }
+
+  /** Releases a lock; a failure only delays the conversation until the lock expires and a sweep takes it. */
+  private async letGo(conversation: ConversationRef, token: string): Promise<void> {
+    await this.options.queue.release(conversation, token).catch((error: unknown) =>
+      this.options.logger.warn({ err: error, conversation }, 'could not release a conversation lock; it is answered once the lock expires'));
   }
 
   /** Lets a stopped gateway start again. */
@@ -103,6 +193,8 @@ export class Drains {
    */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
+    // Those in line hold no lock: their messages stay queued for the next start or another process.
+    this.slots.clearWaiting();
     const all = [...this.active.values()];
     const finished = Promise.all(all.map((drain) => drain.done));
     let timer: NodeJS.Timeout | undefined;
@@ -115,7 +207,8 @@ export class Drains {
     await Promise.all([...this.active.values()].map((drain) => drain.done));
   }
 
-  private async loop(conversation: ConversationRef, claim: QueueClaim, abort: AbortController): Promise<void> {
+  /** Answers the queue; 'yielded' when it let go with messages left because other conversations wait for a slot. */
+  private async loop(conversation: ConversationRef, claim: QueueClaim, abort: AbortController): Promise<'ended' | 'yielded'> {
     const { queue, logger } = this.options;
     const log = logger.child({ conversation });
     const heartbeat = setInterval(() => {
@@ -151,9 +244,13 @@ export class Drains {
         this.options.settled?.(message);
         if (!advanced.owned) {
           log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
-          return;
+          return 'ended';
         }
         head = advanced.next;
+        if (head !== null && this.slots.waitingCount > 0 && !this.stopping) {
+          await queue.release(conversation, claim.token);
+          return 'yielded';
+        }
       }
       // Stopped or cut off with messages left: let go, so another process answers them now.
       if (head !== null && !(abort.signal.reason instanceof LockLostError)) await queue.release(conversation, claim.token);
@@ -163,5 +260,6 @@ export class Drains {
     } finally {
       clearInterval(heartbeat);
     }
+    return 'ended';
   }
 }

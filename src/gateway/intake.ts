@@ -4,7 +4,10 @@
  * bot), queued durably (deduped by its platform id, capped per conversation),
  * refused with a "please wait" when its conversation's queue is full, and, when
  * its arrival claimed the conversation's lock, its conversation starts draining
- * here. `accept` resolves once the message is durably queued.
+ * here (or waits for a free slot: drains.ts). `accept` resolves once the message is
+ * durably queued. A source that cannot be told to send again (polling: patient-sink.ts)
+ * also waits for `roomForMore()`, so that it stops fetching while this process has a
+ * long line of conversations waiting for a slot.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
@@ -17,7 +20,17 @@ import { OUT_OF_TURN_REPLY_RETRY, sendReply } from './reply.js';
 import { notServedError, type AdapterRoutes } from './routes.js';
 import type { TranscriptStore } from './transcript.js';
 import { describeAttachment } from './turn.js';
-import type { Inbound, InboundSink } from '../contract.js';
+import type { PacedSink } from './patient-sink.js';
+import type { Inbound } from '../contract.js';
+
+/**
+ * Conversations waiting for a slot in this process beyond which a polling source waits
+ * before fetching more. Their messages are already in Redis and each costs only its id
+ * here, so the bound is not about memory: it keeps a backlog of a few seconds of answers
+ * (at the measured ~400 answers/s per process) so that no slot idles, and leaves the rest
+ * with the platform, which keeps them (Telegram 24 h) until this process has room.
+ */
+export const WAITING_FOR_SLOT_MAX = 1_000;
 
 export interface IntakeOptions {
   routes: AdapterRoutes;
@@ -30,7 +43,7 @@ export interface IntakeOptions {
   logger: Logger;
 }
 
-export class Intake implements InboundSink {
+export class Intake implements PacedSink {
   /** This process, as the origin of the messages it queues. */
   private readonly origin = randomUUID();
   private closed = false;
@@ -78,7 +91,12 @@ export class Intake implements InboundSink {
     this.options.observer.accepted?.(conversation);
     if (!result.claim) return;
     if (this.closed) await queue.release(conversation, result.claim.token);
-    else this.options.drains.run(conversation, result.claim);
+    else await this.options.drains.start(conversation, result.claim);
+  }
+
+  /** Resolves once few enough conversations wait for a slot here (WAITING_FOR_SLOT_MAX). */
+  roomForMore(): Promise<void> {
+    return this.options.drains.whenFewerWaiting(WAITING_FOR_SLOT_MAX);
   }
 
   /** The message and the "please wait" both go into the transcript: nothing a user sent is missing from it. */

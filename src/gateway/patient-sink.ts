@@ -8,6 +8,10 @@
  * for DELAY_NOTICE_AFTER_MS is told once that the answer will come, straight through
  * the adapter's outbound (no Redis needed).
  *
+ * It is also where such a platform feels backpressure: once its message is queued,
+ * accept() waits for the gateway's `roomForMore()` (a bounded line of conversations
+ * waiting for a slot, intake.ts), so the adapter fetches no more meanwhile.
+ *
  * A webhook adapter does not need it: it answers 500 and the platform redelivers.
  * The core hands it to every adapter that declares `redeliversOnAcceptFailure: false`
  * (adapter-lifecycle.ts), and closes it when that adapter stops.
@@ -46,6 +50,14 @@ export function isStoreOutage(error: unknown): boolean {
   return error.name === 'MaxRetriesPerRequestError' || OUTAGE_MESSAGE.test(error.message);
 }
 
+/** A sink that can tell when it has room for more messages (the gateway's Intake). */
+export interface PacedSink extends InboundSink {
+  /** Resolves once the gateway can take more without its line of waiting conversations growing past its bound. */
+  roomForMore(): Promise<void>;
+}
+
+const isPaced = (sink: InboundSink): sink is PacedSink => typeof (sink as Partial<PacedSink>).roomForMore === 'function';
+
 /** Thrown by accept() for a message still held when the adapter stops: it was not queued. */
 export class SinkClosedError extends Error {
   constructor() {
@@ -67,6 +79,8 @@ export class PatientSink implements InboundSink {
   private readonly closer = new AbortController();
   private held = 0;
   private readonly waitingForRoom: (() => void)[] = [];
+  /** Queued messages whose accept() waits for room in the gateway; close() ends their wait. */
+  private readonly endRoomWaits = new Set<() => void>();
   /** Conversations with a message being queued, and whether their user was told it is delayed. */
   private readonly pending = new Map<string, { count: number; told: boolean }>();
 
@@ -109,12 +123,29 @@ export class PatientSink implements InboundSink {
       this.held--;
       this.waitingForRoom.shift()?.();
     }
+    // Queued: the platform is not told so (and fetches no more) until the gateway has room. Closing
+    // ends the wait without an error, since the message is durably queued.
+    if (isPaced(this.sink)) await this.roomInGateway(this.sink);
   }
 
   /** Gives up every held message (the adapter is stopping): their accept() rejects with SinkClosedError. */
   close(): void {
     this.closer.abort(new SinkClosedError());
     for (const wake of this.waitingForRoom.splice(0)) wake();
+    for (const end of this.endRoomWaits) end();
+    this.endRoomWaits.clear();
+  }
+
+  /** Not on the closing signal: a burst may have many of these waiting, each would be one more listener. */
+  private roomInGateway(sink: PacedSink): Promise<void> {
+    if (this.closer.signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.endRoomWaits.add(resolve);
+      void sink.roomForMore().then(() => {
+        this.endRoomWaits.delete(resolve);
+        resolve();
+      });
+    });
   }
 
   private async room(signal: AbortSignal): Promise<void> {

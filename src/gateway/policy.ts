@@ -14,6 +14,11 @@ export interface GatewayPolicy {
   sweepIntervalMs: number;
   /** Most messages one conversation may have waiting (including the one being answered). */
   queueCap: number;
+  /**
+   * Most answers one process writes at once; further conversations wait their turn (their
+   * messages queued in Redis, in arrival order) and a polling source stops fetching meanwhile.
+   */
+  maxAnswersInFlight: number;
   /** Entries kept per conversation transcript (the newest). */
   transcriptMaxEntries: number;
   /** A transcript nobody writes to for this long is forgotten. */
@@ -59,6 +64,13 @@ export const SWEEP_INTERVAL_MS = 15_000;
 /** A user who sends 20 messages before the first is answered is better told to wait. */
 export const QUEUE_CAP = 20;
 
+/**
+ * 64 (bench/burst.ts, 10,000 new chats at once): as fast as a higher cap, since one
+ * process's CPU is the limit well before 64 answers at once, and a small part of the
+ * memory an uncapped burst takes.
+ */
+export const MAX_ANSWERS_IN_FLIGHT = 64;
+
 /** Enough context for a handoff e-mail (vercel/chat keeps 200 per user too). */
 export const TRANSCRIPT_MAX_ENTRIES = 200;
 
@@ -91,6 +103,7 @@ export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   heartbeatMs: HEARTBEAT_MS,
   sweepIntervalMs: SWEEP_INTERVAL_MS,
   queueCap: QUEUE_CAP,
+  maxAnswersInFlight: MAX_ANSWERS_IN_FLIGHT,
   transcriptMaxEntries: TRANSCRIPT_MAX_ENTRIES,
   transcriptTtlMs: TRANSCRIPT_TTL_MS,
   settingsCacheMs: SETTINGS_CACHE_MS,
@@ -112,5 +125,8 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
     if (!(policy[name] >= 0)) throw new Error(`Gateway policy: ${name} must be 0 or more milliseconds (got ${policy[name]}).`);
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);
+  if (!(Number.isInteger(policy.maxAnswersInFlight) && policy.maxAnswersInFlight >= 1)) {
+    throw new Error(`Gateway policy: maxAnswersInFlight (gateway.maxAnswersInFlight) must be a whole number of at least 1 (got ${policy.maxAnswersInFlight}); the default is ${MAX_ANSWERS_IN_FLIGHT}.`);
+  }
   return policy;
 }

@@ -1,0 +1,223 @@
+/**
+ * A burst of new chats at once through the gateway core on Redis: BURST_CHATS users of
+ * the in-memory platform (dressed as Telegram: drafts, then the final message) each ask
+ * one question at the same moment; the scripted upstream streams a short answer.
+ * Measured per value of `gateway.maxAnswersInFlight`, each in a fresh child process
+ * (peak RSS is a process's high-water mark, so runs cannot share one):
+ *
+ * - peak RSS during the burst (VmHWM), and idle RSS once every answer is in and a GC ran;
+ * - seconds from the first question to the last final, and the most answers in flight at
+ *   once (counted at the upstream: ClientAsk streams open);
+ * - lost answers: chats whose final never showed (must be 0).
+ *
+ * Two sources: `webhook` (accept resolves once queued; the whole burst is handed over at
+ * once) and `polling` (an adapter whose platform does not redeliver, fed as the Telegram
+ * poller feeds it: 100 updates handled at a time; accept also waits while too many
+ * conversations wait for a slot, so the poller fetches no more meanwhile).
+ *
+ * Run alone with `npx tsx bench/burst.ts` (prints JSON); BURST_CAPS=16,64 and
+ * BURST_SOURCES=webhook choose the runs; BURST_CHATS overrides the number of chats.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMemoryAdapter, MemoryPlatform } from '../adapters/memory/index.js';
+import { telegramCapabilities, withoutDrafts } from '../adapters/telegram/capabilities.js';
+import { createGateway, DEFAULT_GATEWAY_POLICY } from '../src/gateway/index.js';
+import type { Outbound } from '../src/contract.js';
+import { silentLogger } from '../src/logger.js';
+import type { AskStreamEvent, CallOptions, ClientAskRequest } from '../src/upstream/api.js';
+import { RedisStateStore } from '../src/state/redis.js';
+import { STREAMED } from './support/answers.js';
+import type { BenchResult } from './support/result.js';
+import { ScriptedUpstream } from './support/scripted-upstream.js';
+import { clock, round1, until } from './support/stats.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const BOT = 'main';
+/** The issue's burst: 10,000 new chats at once. */
+const BURST_CHATS = Number(process.env.BURST_CHATS ?? 10_000);
+/** Cap values compared; 0 = no cap (every accepted conversation answered at once, as before the cap). */
+const CAPS = (process.env.BURST_CAPS ?? '0,16,64,256').split(',').map(Number);
+const SOURCES = (process.env.BURST_SOURCES ?? 'webhook,polling').split(',') as Source[];
+/** Time allowed for the whole burst to be answered. */
+const BURST_DEADLINE_MS = 300_000;
+/**
+ * After the last final: idle this long before the idle measure, so that V8's memory reducer
+ * (it runs after some seconds without allocation) gives back the heap the burst grew.
+ */
+const SETTLE_MS = Number(process.env.BURST_SETTLE_MS ?? 10_000);
+/** Updates a polling source handles at once (adapters/telegram/polling.ts MAX_UNQUEUED_UPDATES). */
+const POLLED_AT_ONCE = 100;
+/** No cap: larger than the burst. */
+const UNCAPPED = 1_000_000;
+
+type Source = 'webhook' | 'polling';
+
+interface BurstRun {
+  source: Source;
+  cap: number;
+  chats: number;
+  baselineRssMb: number;
+  peakRssMb: number;
+  idleRssMb: number;
+  seconds: number;
+  mostInFlight: number;
+  lost: number;
+}
+
+/** The scripted upstream that also counts the answers being streamed at once. */
+class CountingUpstream extends ScriptedUpstream {
+  inFlight = 0;
+  mostInFlight = 0;
+
+  override async *askStream(request: ClientAskRequest, options?: CallOptions): AsyncIterable<AskStreamEvent> {
+    this.inFlight++;
+    this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+    try {
+      yield* super.askStream(request, options);
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
+/** Resident set now and its high-water mark, MB (Linux /proc; elsewhere the peak is resourceUsage's maxRSS). */
+function rss(): { now: number; peak: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
+    return { now: field('VmRSS'), peak: field('VmHWM') };
+  } catch {
+    return { now: process.memoryUsage.rss() / 2 ** 20, peak: process.resourceUsage().maxRSS / 1024 };
+  }
+}
+
+/** One burst in this process (the child): prints its BurstRun as JSON. */
+async function child(source: Source, cap: number): Promise<void> {
+  const store = new RedisStateStore({ url: REDIS_URL, prefix: `cbbench:burst:${randomUUID().slice(0, 8)}:`, connectionName: 'chatbridge-bench' });
+  const upstream = new CountingUpstream(STREAMED, clock);
+  const finalText = upstream.finalText;
+  const finals = new Set<string>();
+  const platform = new MemoryPlatform({
+    name: 'bench', now: clock,
+    onCall: (call) => {
+      if (call.result === 'ok' && (call.kind === 'send' || call.kind === 'edit') && call.text === finalText) finals.add(call.conversation);
+    },
+  });
+  let groupOutbound: Outbound | undefined;
+  const adapter = createMemoryAdapter({
+    platform, bot: BOT, capabilities: telegramCapabilities({ localApi: false }), methods: { edit: true, draft: true },
+    outboundFor: (outbound, isGroup) => (isGroup ? (groupOutbound ??= withoutDrafts(outbound)) : outbound),
+    redeliversOnAcceptFailure: source === 'webhook',
+  });
+  const gateway = createGateway({
+    state: store, upstream, bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }], adapters: [adapter], logger: silentLogger(),
+    policy: { stopGraceMs: 2_000, maxAnswersInFlight: cap === 0 ? UNCAPPED : cap },
+  });
+  await gateway.start();
+  // The platform's own call log would grow with the burst and count as the gateway's memory.
+  const trim = setInterval(() => {
+    platform.calls.splice(0);
+    if (process.env.BURST_DEBUG) {
+      const m = process.memoryUsage();
+      process.stderr.write(`rss ${Math.round(m.rss / 2 ** 20)} heap ${Math.round(m.heapUsed / 2 ** 20)}/${Math.round(m.heapTotal / 2 ** 20)} ext ${Math.round(m.external / 2 ** 20)} ab ${Math.round(m.arrayBuffers / 2 ** 20)} finals ${finals.size} inflight ${upstream.inFlight}\n`);
+    }
+  }, 200);
+  try {
+    // Warm-up (module loads, JIT, Redis scripts), then the baseline the burst adds to.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => platform.userSends(BOT, `warm-${i}`, `Tell me about the house #warm-${i}`)));
+    await until(() => finals.size >= 20, 'burst warm-up', 30_000, 10);
+    globalThis.gc?.();
+    const baseline = rss().now;
+    const started = performance.now();
+    const ids = Array.from({ length: BURST_CHATS }, (_, i) => String(100_000 + i));
+    const ask = (id: string) => platform.userSends(BOT, id, `Tell me about the house #${id}`);
+    if (source === 'webhook') {
+      // Every question handed over at once: the worst a webhook could do (Telegram opens at most 100 connections).
+      await Promise.all(ids.map(ask));
+    } else {
+      // As the Telegram poller: at most POLLED_AT_ONCE updates being handled, the next fetched as one is accepted.
+      let next = 0;
+      await Promise.all(Array.from({ length: POLLED_AT_ONCE }, async () => {
+        while (next < ids.length) await ask(ids[next++]!);
+      }));
+    }
+    if (process.env.BURST_DEBUG) {
+      const before = process.memoryUsage();
+      globalThis.gc?.();
+      process.stderr.write(`all accepted: heap ${Math.round(before.heapUsed / 2 ** 20)} → after gc ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, rss ${Math.round(before.rss / 2 ** 20)}\n`);
+    }
+    await until(() => finals.size >= BURST_CHATS + 20, 'every final of the burst', BURST_DEADLINE_MS, 20);
+    const seconds = (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    platform.calls.splice(0);
+    globalThis.gc?.();
+    const { now: idle, peak } = rss();
+    if (process.env.BURST_DEBUG) process.stderr.write(`idle: heap used after gc ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, total ${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB\n`);
+    const lost = ids.filter((id) => !finals.has(id)).length;
+    const run: BurstRun = {
+      source, cap, chats: BURST_CHATS, baselineRssMb: round1(baseline), peakRssMb: round1(peak), idleRssMb: round1(idle),
+      seconds: round1(seconds), mostInFlight: upstream.mostInFlight, lost,
+    };
+    process.stdout.write(`${JSON.stringify(run)}\n`);
+  } finally {
+    clearInterval(trim);
+    await gateway.stop();
+    await store.deleteByPrefix();
+    await store.close();
+  }
+}
+
+/** Runs one burst in a fresh Node process (with --expose-gc for the idle measure). */
+function spawnRun(source: Source, cap: number): Promise<BurstRun> {
+  const file = fileURLToPath(import.meta.url);
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file, '--child', source, String(cap)], {
+      stdio: ['ignore', 'pipe', 'inherit'], env: process.env,
+    });
+    let out = '';
+    proc.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    proc.on('error', reject);
+    proc.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1);
+      if (code !== 0 || !line) reject(new Error(`bench/burst: the ${source} run with cap ${cap} failed (exit ${code})`));
+      else resolve(JSON.parse(line) as BurstRun);
+    });
+  });
+}
+
+const label = (run: BurstRun) => `${run.source}.${run.cap === 0 ? 'uncapped' : `cap-${run.cap}`}`;
+
+export async function run(): Promise<BenchResult[]> {
+  const runs: BurstRun[] = [];
+  for (const source of SOURCES) for (const cap of CAPS) runs.push(await spawnRun(source, cap));
+  const results: BenchResult[] = [];
+  for (const r of runs) {
+    const notes = `${r.chats} new chats at once, memory platform (Telegram capabilities, drafts), Redis, streamed answer (5 fragments 20 ms apart); `
+      + `baseline ${r.baselineRssMb} MB after warm-up; idle ${r.idleRssMb} MB after a GC; ${r.seconds} s to the last final; `
+      + `at most ${r.mostInFlight} answers streaming at once; ${r.lost} lost; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+    results.push({ name: `burst.peak-rss.${label(r)}`, value: r.peakRssMb, unit: 'MB', notes });
+  }
+  // The default's figures under stable names, for the aims.
+  const byDefault = runs.filter((r) => r.cap === DEFAULT_GATEWAY_POLICY.maxAnswersInFlight);
+  for (const r of byDefault) {
+    results.push(
+      { name: `burst.${r.source}.peak-rss`, value: r.peakRssMb, unit: 'MB', notes: `default cap ${r.cap}; baseline ${r.baselineRssMb} MB` },
+      { name: `burst.${r.source}.idle-rss`, value: r.idleRssMb, unit: 'MB', notes: `after the burst, timers settled and a GC` },
+      { name: `burst.${r.source}.seconds`, value: r.seconds, unit: 's', notes: `${r.chats} answers` },
+      { name: `burst.${r.source}.lost-answers`, value: r.lost, unit: 'answers' },
+    );
+  }
+  return results;
+}
+
+if (process.argv[2] === '--child') {
+  await child(process.argv[3] as Source, Number(process.argv[4]));
+  process.exit(0);
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(`${JSON.stringify(await run(), null, 2)}\n`);
+  process.exit(0);
+}

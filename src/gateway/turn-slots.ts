@@ -1,0 +1,99 @@
+/**
+ * The answers one process may have in flight (`gateway.maxAnswersInFlight`), and the
+ * conversations waiting for one, in the order they came. Each answer being written holds
+ * memory (its stream, its renders, its platform calls); a burst of new chats without a
+ * bound took one process past 1 GB. A conversation that waits here holds nothing but its
+ * id: its messages are queued in Redis and its lock is free, so any process with a free
+ * slot may answer it meanwhile (drains.ts claims the lock only once a slot is taken).
+ *
+ * Synchronous bookkeeping only; drains.ts does the claiming.
+ */
+import type { ConversationRef } from '../contract.js';
+
+export class TurnSlots {
+  private busy = 0;
+  /** Member → conversation, in arrival order (a Map keeps insertion order); one entry per conversation. */
+  private readonly waiting = new Map<string, ConversationRef>();
+  /** Callers of whenFewerWaiting(), each with the count it waits to go under. */
+  private readonly roomWaiters: { below: number; wake: () => void }[] = [];
+
+  constructor(readonly capacity: number) {
+    if (!(Number.isInteger(capacity) && capacity >= 1)) {
+      throw new Error(`gateway.maxAnswersInFlight must be a whole number of at least 1 (got ${capacity}).`);
+    }
+  }
+
+  /** Answers in flight now. */
+  get inUse(): number {
+    return this.busy;
+  }
+
+  /** Conversations waiting for a slot now. */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * Takes a slot when one is free and no conversation waits for one (those came first).
+   * The caller gives it back with `release()` once its answer ends.
+   */
+  tryTake(): boolean {
+    if (this.busy >= this.capacity || this.waiting.size > 0) return false;
+    this.busy++;
+    return true;
+  }
+
+  /** Puts a conversation at the end of the line; false when it already waits (it keeps its place). */
+  wait(member: string, conversation: ConversationRef): boolean {
+    if (this.waiting.has(member)) return false;
+    this.waiting.set(member, conversation);
+    return true;
+  }
+
+  /** Whether a conversation is waiting for a slot. */
+  isWaiting(member: string): boolean {
+    return this.waiting.has(member);
+  }
+
+  /** Takes a free slot for the conversation first in line; undefined when no slot is free or nobody waits. */
+  takeNext(): ConversationRef | undefined {
+    if (this.busy >= this.capacity) return undefined;
+    const first = this.waiting.entries().next();
+    if (first.done) return undefined;
+    const [member, conversation] = first.value;
+    this.waiting.delete(member);
+    this.busy++;
+    this.wakeRoomWaiters();
+    return conversation;
+  }
+
+  /** Gives back a slot taken by tryTake() or takeNext(). */
+  release(): void {
+    if (this.busy === 0) throw new Error('TurnSlots.release() without a slot taken: a slot was given back twice');
+    this.busy--;
+  }
+
+  /** Forgets every waiting conversation (the gateway stops: their messages stay queued in Redis for any process). */
+  clearWaiting(): void {
+    this.waiting.clear();
+    this.wakeRoomWaiters();
+  }
+
+  /** Resolves once fewer than `below` conversations wait (at once when that is already so). */
+  whenFewerWaiting(below: number): Promise<void> {
+    if (this.waiting.size < below) return Promise.resolve();
+    return new Promise((wake) => this.roomWaiters.push({ below, wake }));
+  }
+
+  private wakeRoomWaiters(): void {
+    if (this.roomWaiters.length === 0) return;
+    const woken: (() => void)[] = [];
+    const still: typeof this.roomWaiters = [];
+    for (const waiter of this.roomWaiters) {
+      if (this.waiting.size < waiter.below) woken.push(waiter.wake);
+      else still.push(waiter);
+    }
+    this.roomWaiters.splice(0, this.roomWaiters.length, ...still);
+    for (const wake of woken) wake();
+  }
+}

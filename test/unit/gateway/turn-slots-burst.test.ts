@@ -1,0 +1,166 @@
+/**
+ * The gateway under a burst, with few answers allowed in flight (gateway.maxAnswersInFlight):
+ * a real gateway on real Redis, the in-memory platform, and a service that counts the
+ * answers it is writing at once.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../adapters/memory/index.js';
+import { createGateway, gatewayKeys, type Gateway } from '../../../src/gateway/index.js';
+import { WAITING_FOR_SLOT_MAX } from '../../../src/gateway/intake.js';
+import { silentLogger } from '../../../src/logger.js';
+import type { AskStreamEvent, ClientAskRequest } from '../../../src/upstream/api.js';
+import { isolatedRedisStore } from '../../support/redis.js';
+import { FakeChatbotService } from './support/fake-service.js';
+
+/** The service, counting the answers it is streaming at once. */
+class CountingService extends FakeChatbotService {
+  streaming = 0;
+  mostAtOnce = 0;
+
+  override async *askStream(request: ClientAskRequest): AsyncIterable<AskStreamEvent> {
+    this.streaming++;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.streaming);
+    try {
+      yield* super.askStream(request);
+    } finally {
+      this.streaming--;
+    }
+  }
+
+  /** Questions asked so far, in the order the service received them. */
+  get asked(): string[] {
+    return this.asks.map((ask) => ask.content);
+  }
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const store = isolatedRedisStore('turn-slots');
+afterAll(() => store.cleanup());
+
+/** Resolves once `check` holds (checked every 10 ms); fails naming `what` after `timeoutMs`. */
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+interface Process {
+  gateway: Gateway;
+  service: CountingService;
+}
+
+/** One gateway process on the shared Redis with the given adapters and cap. */
+async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[], service = new CountingService()): Promise<Process> {
+  const gateway = createGateway({
+    state: store, upstream: service, bots: [{ id: 'main', serialNumber: 'serial' }], adapters, logger: silentLogger(),
+    // The sweep only when a test asks for it.
+    policy: { maxAnswersInFlight, stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
+  });
+  await gateway.start();
+  cleanups.push(() => gateway.stop());
+  return { gateway, service };
+}
+
+const platformWith = (name: string) => new MemoryPlatform({ name });
+
+const answered = (platform: MemoryPlatform, id: string, question: string) => platform.textsIn(id).includes(`You said: ${question}`);
+
+describe('a bounded number of answers in flight per process', () => {
+  it('answers every conversation of a burst of 50 with at most 2 answers being written at once', async () => {
+    const platform = platformWith('burst');
+    const { service } = await startProcess(2, [createMemoryAdapter({ platform })]);
+    const ids = Array.from({ length: 50 }, (_, i) => `chat-${i}`);
+    await Promise.all(ids.map((id) => platform.userSends('main', id, `question from ${id}`)));
+    await until(() => ids.every((id) => answered(platform, id, `question from ${id}`)), 'every chat answered', 15_000);
+    expect(service.asks).toHaveLength(50);
+    expect(service.mostAtOnce).toBe(2);
+  });
+
+  it('starts waiting conversations in the order their messages came', async () => {
+    const platform = platformWith('order');
+    const { service } = await startProcess(1, [createMemoryAdapter({ platform })]);
+    const release = service.hold();
+    const ids = ['a', 'b', 'c', 'd', 'e'];
+    for (const id of ids) await platform.userSends('main', id, `hello from ${id}`);
+    // Only the first is being answered; the others wait without a lock.
+    await until(() => service.asks.length === 1, 'the first question asked');
+    expect(service.asked).toEqual(['hello from a']);
+    expect(await store.get(gatewayKeys.lock({ bot: 'main', platform: 'order', id: 'c' }))).toBeNull();
+    release();
+    await until(() => ids.every((id) => answered(platform, id, `hello from ${id}`)), 'every chat answered');
+    expect(service.asked).toEqual(ids.map((id) => `hello from ${id}`));
+  });
+
+  it('does not let a conversation with several messages hold its slot while another waits: they take turns', async () => {
+    const platform = platformWith('turns');
+    const { service } = await startProcess(1, [createMemoryAdapter({ platform })]);
+    const release = service.hold();
+    for (const n of [1, 2, 3]) await platform.userSends('main', 'busy', `busy ${n}`);
+    await platform.userSends('main', 'quiet', 'quiet 1');
+    release();
+    await until(() => answered(platform, 'busy', 'busy 3') && answered(platform, 'quiet', 'quiet 1'), 'both answered');
+    expect(service.asked).toEqual(['busy 1', 'quiet 1', 'busy 2', 'busy 3']);
+  });
+
+  it('lets another process with a free slot answer a conversation waiting here', async () => {
+    const platform = platformWith('shared');
+    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })]);
+    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })]);
+    busy.service.hold();
+    // The platform delivers to the first process; its one slot is taken by the first chat.
+    await platform.userSends('main', 'first', 'first question');
+    await platform.userSends('main', 'second', 'second question');
+    await until(() => busy.service.asks.length === 1, 'the first question asked');
+    expect(busy.service.asked).toEqual(['first question']);
+    expect(await free.gateway.sweep()).toBe(1);
+    await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
+    expect(free.service.asked).toEqual(['second question']);
+    expect(answered(platform, 'first', 'first question')).toBe(false);
+  });
+
+  it('keeps the messages of waiting conversations queued, and their locks free, when the gateway stops', async () => {
+    const platform = platformWith('stopping');
+    const { gateway, service } = await startProcess(1, [createMemoryAdapter({ platform })]);
+    const release = service.hold();
+    await platform.userSends('main', 'first', 'first question');
+    await platform.userSends('main', 'second', 'second question');
+    const second = { bot: 'main', platform: 'stopping', id: 'second' };
+    const stopping = gateway.stop();
+    release();
+    await stopping;
+    expect(await store.listLength(gatewayKeys.queue(second))).toBe(1);
+    expect(await store.get(gatewayKeys.lock(second))).toBeNull();
+  });
+
+  it('makes a polling source wait once the line is full, while a webhook still gets its answer at once; nothing is lost', async () => {
+    const polled = platformWith('polled');
+    const hooked = platformWith('hooked');
+    const { service } = await startProcess(1, [
+      createMemoryAdapter({ platform: polled, redeliversOnAcceptFailure: false }),
+      createMemoryAdapter({ platform: hooked, redeliversOnAcceptFailure: true }),
+    ]);
+    const release = service.hold();
+    // One chat is being answered; WAITING_FOR_SLOT_MAX - 1 more wait in line, each accept resolving.
+    const ids = Array.from({ length: WAITING_FOR_SLOT_MAX }, (_, i) => `chat-${i}`);
+    for (const id of ids) await polled.userSends('main', id, `question ${id}`);
+    // The line is full now: this message is queued durably, but its accept waits.
+    let confirmed = false;
+    const last = polled.userSends('main', 'one-more', 'question one-more').then(() => { confirmed = true; });
+    const lastConversation = { bot: 'main', platform: 'polled', id: 'one-more' };
+    await until(async () => (await store.listLength(gatewayKeys.queue(lastConversation))) === 1, 'the last message queued');
+    // A webhook's accept still resolves once queued.
+    await hooked.userSends('main', 'hook', 'question hook');
+    expect(confirmed).toBe(false);
+    release();
+    await last;
+    await until(() => [...ids, 'one-more'].every((id) => answered(polled, id, `question ${id}`)) && answered(hooked, 'hook', 'question hook'),
+      'every chat answered', 18_000);
+    expect(service.mostAtOnce).toBe(1);
+  }, 20_000);
+});
