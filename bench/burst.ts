@@ -16,7 +16,8 @@
  * conversations wait for a slot, so the poller fetches no more meanwhile).
  *
  * Run alone with `npx tsx bench/burst.ts` (prints JSON); BURST_CAPS=16,64 and
- * BURST_SOURCES=webhook choose the runs; BURST_CHATS overrides the number of chats.
+ * BURST_SOURCES=webhook choose the runs; BURST_CHATS overrides the number of chats;
+ * BURST_DEBUG=1 prints the child's heap every 200 ms (where the memory goes).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
