@@ -7,13 +7,15 @@
  *    for the draft renderer (private chats) and the edit renderer (groups);
  * 2. throughput in answered messages per second, on the core alone (sink.accept,
  *    in-memory platform) and through the adapter and the fake;
- * 3. Redis commands and round trips per answered message;
+ * 3. Redis commands and round trips per answered message, with the handoff installed as
+ *    `chatbridge start` installs it; and the Redis memory an idle conversation keeps;
  * 4. a 200-chat burst against the fake's flood limits: 429s, lost finals, time.
  *
  * Everything lives under a private Redis prefix that is deleted at the end.
  * Run alone with `npx tsx bench/gateway.ts` (prints JSON); GATEWAY_BENCH_ONLY=core,burst runs only those parts.
  */
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createTelegramAdapter } from '../adapters/telegram/index.js';
@@ -30,6 +32,8 @@ import { clock, percentile, round1, until } from './support/stats.js';
 import { FIRST, INSTANT, STREAMED } from './support/answers.js';
 import type { BenchResult } from './support/result.js';
 import { runParts } from './support/parts.js';
+import { productionWiring } from './support/production-wiring.js';
+import { measureIdleConversationBytes } from './support/idle-bytes.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT_PREFIX = `cbbench:gw:${randomUUID().slice(0, 8)}:`;
@@ -50,6 +54,7 @@ const LATENCY_ARRIVALS_PER_S = 12;
 const THROUGHPUT_CHATS = 500;
 const THROUGHPUT_MESSAGES = 4;
 const BURST_CHATS = 200;
+const IDLE_ANSWERS = 4;
 const SIMULATED_RTT_MS = 50;
 
 interface Stack {
@@ -61,19 +66,27 @@ interface Stack {
 
 let stackCount = 0;
 
-/** A gateway with its own Redis connection (so its commands can be counted alone). */
+/**
+ * A gateway with its own Redis connection (so its commands can be counted alone), wired as
+ * `chatbridge start` wires it: the handoff installed (its pause check runs in every turn)
+ * and the metrics observer.
+ */
 async function startStack(adapter: Adapter, script: AnswerScript): Promise<Stack> {
   const store = new RedisStateStore({ url: REDIS_URL, prefix: `${ROOT_PREFIX}${stackCount++}:`, connectionName: 'chatbridge-bench' });
   const upstream = new ScriptedUpstream(script, clock);
+  const bot = { id: BOT, serialNumber: 'BENCH-SERIAL' };
+  const wiring = productionWiring(bot);
   const gateway = createGateway({
-    state: store, upstream, bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }], adapters: [adapter], logger: silentLogger(),
-    policy: { stopGraceMs: 2_000 },
+    state: store, upstream, bots: [bot], adapters: [adapter], logger: silentLogger(),
+    policy: { stopGraceMs: 2_000 }, observer: wiring.metrics.observer(),
   });
+  const stopHandoff = await wiring.install(gateway, store);
   await gateway.start();
   return {
     gateway, store, upstream,
     async stop() {
       await gateway.stop();
+      await stopHandoff();
       await store.close();
     },
   };
@@ -257,7 +270,7 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
           + `the first message of a chat (1 in ${THROUGHPUT_MESSAGES}) is included; per answer by name: ${redis.top}`,
       }, {
         name: `gateway.redis.round-trips-per-answer.${label}`, value: round1(redis.roundTrips), unit: 'round trips',
-        notes: 'MULTI…EXEC = 1, EVALSHA = 1, any other command = 1',
+        notes: 'production wiring (handoff installed, as chatbridge start does); MULTI…EXEC = 1, EVALSHA = 1, any other command = 1',
       });
     }
   } finally {
@@ -265,6 +278,38 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
     await stack.stop();
   }
   return results;
+}
+
+/** The issue's answer: 600 characters in 10 fragments. */
+const SIX_HUNDRED: AnswerScript = {
+  fragments: Array.from({ length: 10 }, (_, i) => `Fragment ${String(i + 1).padStart(2, '0')} of the answer about the house on Maple Street.`.padEnd(60, '.')),
+  gapMs: 0,
+};
+
+/** 3b. A private chat answered IDLE_ANSWERS times with 600-character answers, now quiet: the Redis memory it keeps. */
+async function measureIdleConversation(): Promise<BenchResult[]> {
+  const adapter = new BenchPlatform(BOT, clock);
+  const stack = await startStack(adapter.adapter, SIX_HUNDRED);
+  adapter.finalText = stack.upstream.finalText;
+  const redis = new Redis(REDIS_URL, { connectionName: 'chatbridge-bench-memory' });
+  const chat = '1300001';
+  try {
+    for (let n = 0; n < IDLE_ANSWERS; n++) {
+      await adapter.userSends(chat, `${question(Number(chat))} (${n + 1})`);
+      await until(() => adapter.finalsShown >= n + 1, 'idle conversation: answer', 10_000);
+    }
+    await untilQueuesEmpty(stack.store.prefix);
+    const bytes = await measureIdleConversationBytes(redis, stack.store.prefix, chat);
+    const kinds = [...bytes.byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`).join(', ');
+    return [{
+      name: 'gateway.redis.bytes-per-idle-conversation', value: bytes.afterDedupe, unit: 'bytes',
+      notes: `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, `
+        + `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}`,
+    }];
+  } finally {
+    redis.disconnect();
+    await stack.stop();
+  }
 }
 
 /**
@@ -364,6 +409,7 @@ const PARTS: Record<string, () => Promise<BenchResult[]>> = {
   latency: measureLatency,
   'latency-rtt': measureLatencyWithRoundTrip,
   core: measureCoreThroughput,
+  memory: measureIdleConversation,
   telegram: measureTelegramThroughput,
   burst: measureBurst,
 };

@@ -87,6 +87,8 @@ const coreSchema = z.object({
     lockTtlMs: positiveInt.optional(),
     heartbeatMs: positiveInt.optional(),
     sweepIntervalMs: positiveInt.optional(),
+    /** A conversation silent this long gets a new service session at its next message (default 90 days). */
+    sessionIdleTtlMs: positiveInt.optional(),
   }).strict().default({}),
   media: z.object({
     ffmpegPath: z.string().default('ffmpeg'),

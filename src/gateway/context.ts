@@ -7,6 +7,7 @@
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
 import type { AskFinal, ChatbotServiceApi, ChatbotSettings } from '../upstream/api.js';
+import type { Reservation } from './allowance.js';
 import type { ChatbotSettingsMirror } from './settings.js';
 import type { GatewayObserver } from './observer.js';
 import type { GatewayPolicy } from './policy.js';
@@ -50,8 +51,8 @@ export interface TurnContext {
   /** Aborted when the gateway stops or loses the conversation's lock. */
   readonly signal: AbortSignal;
   readonly services: GatewayServices;
-  /** Values read in an earlier step's batch, so a later step need not read them again. */
-  readonly prefetched: { session?: string | null };
+  /** Values read in the turn's first batch (turn-start.ts), so a step need not read them again. */
+  readonly prefetched: Prefetched;
   /** The service session, once the session step ran. */
   sessionId?: number;
   /** Buttons to attach to the answer (a feature's step may add "Talk to a person"). */
@@ -68,6 +69,13 @@ export interface TurnContext {
   record(role: TranscriptRole, text: string, extra?: Pick<TranscriptEntry, 'attachments' | 'user'>): void;
   /** State writes to run atomically with the turn's end (the queue advance). */
   later(...commands: AtomicCommand[]): void;
+}
+
+export interface Prefetched {
+  session?: string | null;
+  reservation?: Reservation;
+  /** Results of the reads features added to the batch, by read (turn-start.ts). */
+  readonly reads: Map<object, unknown>;
 }
 
 export interface TurnInit {
@@ -89,7 +97,7 @@ export class Turn implements TurnContext {
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly services: GatewayServices;
-  readonly prefetched: { session?: string | null } = {};
+  readonly prefetched: Prefetched = { reads: new Map() };
   readonly answerButtons: Button[] = [];
   sessionId?: number;
   answered = false;

@@ -36,6 +36,7 @@ import { ChatbotSettingsMirror } from './settings.js';
 import { TranscriptStore, type TranscriptRole } from './transcript.js';
 import { recordMessageStep } from './turn.js';
 import { TurnRunner } from './turn-runner.js';
+import { TurnReads, type TurnReadSource } from './turn-start.js';
 import type { Adapter, Capabilities, ConversationRef, InboundSink, Outbound } from '../contract.js';
 
 export interface GatewayOptions {
@@ -63,6 +64,11 @@ export interface Gateway {
   readonly commands: CommandRegistry;
   /** Add a step at a position of every turn's pipeline (e.g. at beforeCommands: a paused conversation gets nothing). */
   readonly pipeline: PipelineSteps;
+  /**
+   * Add a read to every turn's first batch (one round trip with the core's own reads);
+   * a step takes its result with `read.of(ctx)` (e.g. the handoff's pause).
+   */
+  readonly turnReads: TurnReadSource;
   /** Be told of each turn's answer, and of each failure of the Chatbot Service. */
   readonly events: TurnEventSource;
   readonly settings: ChatbotSettingsMirror;
@@ -87,7 +93,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     policy,
     settings: new ChatbotSettingsMirror(state, policy.settingsCacheMs),
     transcript: new TranscriptStore(state, { maxEntries: policy.transcriptMaxEntries, ttlMs: policy.transcriptTtlMs }),
-    sessions: new SessionMap(state, upstream),
+    sessions: new SessionMap(state, upstream, policy.sessionIdleTtlMs),
     inflight: new InflightRecorder(state),
     ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}),
     observer: options.observer ?? {},
@@ -99,16 +105,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   const queue = new ConversationQueue(state, policy);
   const outboundFor = (conversation: ConversationRef, isGroup = false) => routes.outboundFor(conversation, isGroup);
 
-  const runner = new TurnRunner({ routes, local, pipeline, events, services, logger });
+  const reads = new TurnReads();
+  const starter = {
+    reads,
+    // The note on a half-shown answer comes before the answer given again.
+    recover: async (conversation: ConversationRef) => {
+      await recoverConversation({ state, outboundFor: (c) => outboundFor(c), logger }, conversation);
+    },
+  };
+  const runner = new TurnRunner({ routes, local, pipeline, events, services, logger, starter });
   const drains = new Drains({
     queue, policy, logger,
     handle: (message, signal) => runner.run(message, signal),
     serves: (conversation) => routes.serves(conversation),
     settled: (message) => message && local.forget(message.id),
-    // The note on a half-shown answer comes before the answer given again.
-    beforeDrain: async (conversation) => {
-      await recoverConversation({ state, outboundFor: (c) => outboundFor(c), logger }, conversation);
-    },
+    // No beforeDrain: each turn's first batch says whether a previous holder left half answers (turn-start.ts).
   });
   const intake = new Intake({ routes, queue, drains, local, transcript: services.transcript, observer: services.observer, logger });
   const lifecycle = new AdapterLifecycle(routes.all(), logger);
@@ -124,6 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     sink: intake,
     commands,
     pipeline,
+    turnReads: reads,
     events,
     settings: services.settings,
     transcript: services.transcript,

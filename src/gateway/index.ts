@@ -6,6 +6,7 @@ export { CommandRegistry, parseCommand, type ButtonAction, type Command } from '
 export { splitSuggestions } from './commands/builtin.js';
 export type { AfterAnswerListener, TurnEvent, TurnEventMap, TurnEventSource, TurnListener, UpstreamFailure, UpstreamFailureListener } from './events.js';
 export { compose, PIPELINE_POSITIONS, type Next, type PipelinePosition, type PipelineSteps, type Step } from './pipeline.js';
+export type { TurnRead, TurnReadSource } from './turn-start.js';
 export { DEFAULT_GATEWAY_POLICY, resolvePolicy, type GatewayPolicy } from './policy.js';
 export { gatewayKeys } from './keys.js';
 export { ChatbotSettingsMirror } from './settings.js';

@@ -16,7 +16,7 @@ export const gatewayKeys = {
   lock: (c: ConversationRef) => `lock:${conv(c)}`,
   /** Set of conversations with queued messages (members: JSON [bot, platform, id]). */
   pending: 'queues:pending',
-  /** The Chatbot Service sessionID of a conversation (no expiry; /reset deletes it). */
+  /** The Chatbot Service sessionID of a conversation (TTL policy.sessionIdleTtlMs, renewed by each message; /reset deletes it). */
   session: (c: ConversationRef) => `session:${conv(c)}`,
   /** Fixed-window counter of one user's messages (TTL RateLimitTime). */
   rate: (c: ConversationRef, userId: string) => `rate:${c.bot}:${c.platform}:${userId}`,
@@ -26,7 +26,7 @@ export const gatewayKeys = {
   transcript: (c: ConversationRef) => `transcript:${conv(c)}`,
   /** Consecutive upstream failures of a conversation; deleted by the next answer. */
   failures: (c: ConversationRef) => `failures:${conv(c)}`,
-  /** Turns started for one queued message (cut off or not); deleted when it leaves the queue (poison limit). */
+  /** Turns started for one queued message (cut off or not), counted in the turn's first batch; deleted when it leaves the queue (poison limit). */
   attempts: (c: ConversationRef, platformMessageId: string) => `attempts:${conv(c)}:${platformMessageId}`,
   /** JSON: the queued message waiting for the Chatbot Service to come back, since when, tries so far. */
   upstreamWait: (c: ConversationRef) => `upstream-wait:${conv(c)}`,

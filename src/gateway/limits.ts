@@ -1,22 +1,19 @@
 /**
  * The limits step: the chatbot's per-user rate limit (RateLimitCount messages per
  * RateLimitTime seconds, a fixed window from the user's first message) and its
- * MessageLimit per calendar month. One batch reads both counters and, for the
- * steps after it, the conversation's session id.
+ * MessageLimit per calendar month. Both counters were taken in the turn's first
+ * batch (turn-start.ts); this step checks them where the pipeline puts it, after
+ * commands and the handoff, which therefore cost no allowance.
  */
-import type { AtomicCommand } from '../state/index.js';
 import type { ChatbotSettings } from '../upstream/api.js';
-import { gatewayKeys } from './keys.js';
+import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
 import { replies } from './replies.js';
 
 /** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
 export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;
 
-export interface RateWindow {
-  count: number;
-  windowMs: number;
-}
+export type { RateWindow } from './allowance.js';
 
 /** Off unless both RateLimitCount and RateLimitTime are positive (the service's own rule). */
 export function rateWindow(settings: ChatbotSettings): RateWindow | null {
@@ -58,25 +55,18 @@ export function monthOf(now: Date, timeZone: string | undefined): string {
 
 export function limitsStep(): Step {
   return async (ctx, next) => {
+    const reservation = ctx.prefetched.reservation;
+    if (!reservation) throw new Error('the limits step runs after the turn\'s first batch (turn-start.ts), which reserves the allowance it checks');
+    reservation.checked = true;
     const settings = await ctx.settings();
-    const rate = rateWindow(settings);
-    const cap = monthlyLimit(settings);
-    const monthlyKey = gatewayKeys.monthly(ctx.bot.serialNumber, monthOf(new Date(), settings.TimeZone));
-    const batch: AtomicCommand[] = [
-      { op: 'get', key: gatewayKeys.session(ctx.conversation) },
-      // Reserved now, given back below when nothing was answered: concurrent conversations cannot overshoot the cap.
-      { op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS },
-      ...(rate ? [{ op: 'incr', key: gatewayKeys.rate(ctx.conversation, ctx.inbound.user.id), ttlMs: rate.windowMs } as const] : []),
-    ];
-    const [session, reserved, used] = await ctx.services.state.atomic(batch);
-    ctx.prefetched.session = (session as string | null) ?? null;
+    const { monthlyKey, rate, cap } = reservation;
     let cutOff = false;
     try {
-      if (rate && Number(used) > rate.count) {
-        ctx.logger.info({ user: ctx.inbound.user.id, used, limit: rate.count }, 'rate limit reached');
+      if (rate && reservation.used > rate.count) {
+        ctx.logger.info({ user: ctx.inbound.user.id, used: reservation.used, limit: rate.count }, 'rate limit reached');
         return await ctx.reply(settings.RateLimitMessage?.trim() || replies.rateLimitedDefault);
       }
-      if (cap !== null && Number(reserved) > cap) {
+      if (cap !== null && reservation.reserved > cap) {
         ctx.logger.warn({ serialNumber: ctx.bot.serialNumber, limit: cap }, 'monthly MessageLimit reached');
         return await ctx.reply(replies.monthlyLimit);
       }

@@ -6,8 +6,8 @@
  * message is counted in Redis; past MAX_TURN_ATTEMPTS the message leaves the
  * queue with a reply that says so.
  *
- * The count is incremented as a turn starts, and deleted in the transaction that
- * takes the message off the queue (`Turn.later`), so it counts exactly the turns
+ * The count is incremented as a turn starts (in its first batch, turn-start.ts), and
+ * deleted in the transaction that takes the message off the queue (`Turn.later`), so it counts exactly the turns
  * that never finished. A controlled wait for the Chatbot Service (upstream-wait.ts)
  * resets it: waiting is not failing.
  */
@@ -21,12 +21,12 @@ export const MAX_TURN_ATTEMPTS = 3;
 /** The count outlives any realistic run of restarts, and then goes, should the message vanish otherwise. */
 export const ATTEMPTS_TTL_MS = 7 * 24 * 60 * 60_000;
 
-/** Counts this turn; true when the message has used up its attempts and must leave the queue. */
-export async function countTurnAttempt(turn: Turn): Promise<boolean> {
-  const key = gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId);
-  const attempt = await turn.services.state.incr(key, 1, ATTEMPTS_TTL_MS);
-  // Whatever this turn ends with, once its writes are committed the message is off the queue.
-  turn.later({ op: 'del', key });
+/**
+ * True when the message has used up its attempts and must leave the queue. `attempt`
+ * was counted in the turn's first batch (turn-start.ts), whose writes also delete the
+ * count once the message leaves the queue.
+ */
+export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {
   if (attempt <= MAX_TURN_ATTEMPTS) return false;
   turn.logger.error({ attempts: attempt - 1 }, 'a message was cut off in every attempt to answer it; it leaves the queue (poison-message limit)');
   return true;

@@ -23,6 +23,11 @@ export interface GatewayPolicy {
   transcriptMaxEntries: number;
   /** A transcript nobody writes to for this long is forgotten. */
   transcriptTtlMs: number;
+  /**
+   * A conversation silent for this long forgets its service session; its next message
+   * starts a new one (GetSession, as for a new conversation). Renewed by every message.
+   */
+  sessionIdleTtlMs: number;
   /** How long a chatbot's settings are cached in-process before Redis is read again. */
   settingsCacheMs: number;
   /** On stop(), how long answers in progress may finish before they are cut off. */
@@ -76,6 +81,9 @@ export const TRANSCRIPT_MAX_ENTRIES = 200;
 
 export const TRANSCRIPT_TTL_MS = 90 * 24 * 60 * 60_000;
 
+/** As the transcript: a conversation quiet for 90 days starts afresh, and leaves nothing in Redis. */
+export const SESSION_IDLE_TTL_MS = 90 * 24 * 60 * 60_000;
+
 /**
  * A few seconds: settings change rarely (an admin's Edit), and each answered
  * message would otherwise pay one more Redis round trip to read them.
@@ -106,6 +114,7 @@ export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   maxAnswersInFlight: MAX_ANSWERS_IN_FLIGHT,
   transcriptMaxEntries: TRANSCRIPT_MAX_ENTRIES,
   transcriptTtlMs: TRANSCRIPT_TTL_MS,
+  sessionIdleTtlMs: SESSION_IDLE_TTL_MS,
   settingsCacheMs: SETTINGS_CACHE_MS,
   stopGraceMs: STOP_GRACE_MS,
   listingsPageSize: LISTINGS_PAGE_SIZE,
@@ -123,6 +132,9 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
   }
   for (const name of ['platformOutageHorizonMs', 'upstreamOutageHorizonMs'] as const) {
     if (!(policy[name] >= 0)) throw new Error(`Gateway policy: ${name} must be 0 or more milliseconds (got ${policy[name]}).`);
+  }
+  if (!(Number.isSafeInteger(policy.sessionIdleTtlMs) && policy.sessionIdleTtlMs > 0)) {
+    throw new Error(`Gateway policy: sessionIdleTtlMs must be a positive whole number of milliseconds (got ${policy.sessionIdleTtlMs}); the default is 90 days.`);
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);
   if (!(Number.isInteger(policy.maxAnswersInFlight) && policy.maxAnswersInFlight >= 1)) {

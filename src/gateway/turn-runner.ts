@@ -11,7 +11,7 @@ import type { TurnEvents } from './events.js';
 import type { Pipeline } from './pipeline.js';
 import type { LocalAttachments, QueuedMessage } from './queued-message.js';
 import type { AdapterRoutes } from './routes.js';
-import { runTurn } from './turn.js';
+import { runTurn, type TurnStarter } from './turn.js';
 
 export interface TurnRunnerOptions {
   routes: AdapterRoutes;
@@ -20,6 +20,7 @@ export interface TurnRunnerOptions {
   events: TurnEvents;
   services: GatewayServices;
   logger: Logger;
+  starter: TurnStarter;
 }
 
 export class TurnRunner {
@@ -39,7 +40,7 @@ export class TurnRunner {
       return { outcome: 'done', writes: [] };
     }
     const turn = new Turn({ inbound, bot, outbound: served.outbound, capabilities: served.capabilities, logger: turnLogger, signal, services });
-    const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events);
+    const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, this.options.starter);
     return result.outcome === 'done' ? { outcome: 'done', writes: turn.pendingWrites() } : result;
   }
 }

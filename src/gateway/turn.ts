@@ -15,11 +15,13 @@ import type { Turn, TurnContext } from './context.js';
 import type { TurnEvents } from './events.js';
 import { gatewayKeys } from './keys.js';
 import type { Step } from './pipeline.js';
-import { countTurnAttempt, givePoisonReply } from './poison.js';
+import { givePoisonReply, hasUsedUpAttempts } from './poison.js';
 import { isPlatformError } from './platform-retry.js';
 import { replies } from './replies.js';
 import { PlatformError, type InboundAttachment } from '../contract.js';
 import { upstreamWaitKey } from './upstream-wait.js';
+import { releaseUnchecked, startTurn, type TurnReads } from './turn-start.js';
+import type { ConversationRef } from '../contract.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
@@ -29,15 +31,31 @@ export type TurnOutcome =
   /** Cut off (stopping, or the lock moved): the message stays queued and is answered again in full. */
   | { outcome: 'aborted' };
 
-export async function runTurn(turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, events: TurnEvents): Promise<TurnOutcome> {
+/** What runTurn needs besides the pipeline: the features' reads, and the recovery of a previous holder's half answers. */
+export interface TurnStarter {
+  reads: TurnReads;
+  /** Closes the answers a previous holder of the conversation left half-shown (the note), before answering again. */
+  recover(conversation: ConversationRef): Promise<void>;
+}
+
+export async function runTurn(
+  turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, events: TurnEvents, starter: TurnStarter,
+): Promise<TurnOutcome> {
   // Deleted with the message's removal from the queue, however this turn ends it.
   turn.later({ op: 'del', key: upstreamWaitKey(turn) });
-  if (await countTurnAttempt(turn)) {
-    recordUserMessage(turn);
-    await safeReply(turn, () => givePoisonReply(turn));
-    return { outcome: 'done' };
+  const { attempt, leftovers } = await startTurn(turn, starter.reads);
+  if (leftovers.length > 0) {
+    // The lock was free when this process took the conversation: whoever showed those answers is gone.
+    await starter.recover(turn.conversation)
+      .catch((error: unknown) => turn.logger.warn({ err: error }, 'could not resolve the answers the previous holder left'));
   }
+  let cutOff = false;
   try {
+    if (hasUsedUpAttempts(turn, attempt)) {
+      recordUserMessage(turn);
+      await safeReply(turn, () => givePoisonReply(turn));
+      return { outcome: 'done' };
+    }
     await pipeline(turn);
     if (turn.answer) {
       // Still part of the turn: a listener's failure is reported like a step's.
@@ -46,9 +64,14 @@ export async function runTurn(turn: Turn, pipeline: (ctx: TurnContext) => Promis
     }
     return { outcome: 'done' };
   } catch (error) {
-    if (turn.signal.aborted) return { outcome: 'aborted' };
+    if (turn.signal.aborted) {
+      cutOff = true;
+      return { outcome: 'aborted' };
+    }
     await reportFailure(turn, error, events);
     return { outcome: 'done' };
+  } finally {
+    await releaseUnchecked(turn, cutOff);
   }
 }
 

@@ -29,6 +29,16 @@ export class PauseStore {
     return decode(conversation, await this.state.hashGetAll(handoffKeys.pause(conversation)));
   }
 
+  /** The same read as a command for a batch (the turn's first, src/gateway/turn-start.ts); its result goes to `decode`. */
+  readCommand(conversation: ConversationRef): AtomicCommand {
+    return { op: 'hashGetAll', key: handoffKeys.pause(conversation) };
+  }
+
+  /** The pause from a batch's `readCommand` result. */
+  decode(conversation: ConversationRef, result: unknown): PauseRecord | null {
+    return result && typeof result === 'object' ? decode(conversation, result as Record<string, string>) : null;
+  }
+
   writeCommands(record: PauseRecord): AtomicCommand[] {
     const key = handoffKeys.pause(record.conversation);
     const fields: Record<string, string> = {

@@ -5,7 +5,7 @@
  * command runs, so a paused conversation gets nothing from the bot.
  */
 import type { Config } from '../config/index.js';
-import { parseCommand, type Gateway, type TurnContext } from '../gateway/index.js';
+import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../gateway/index.js';
 import type { HandoffController } from './controller.js';
 import { findHandoffPhrase } from './phrases.js';
 import {
@@ -20,10 +20,13 @@ export interface TriggerConfig {
 /** Registers everything; returns the removal of all of it. */
 export function registerTriggers(gateway: Gateway, controller: HandoffController, config: TriggerConfig): () => void {
   const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
+  // The pause is read in the turn's first batch, with the core's own reads: no round trip of its own.
+  const pauseRead = gateway.turnReads.add((ctx) => controller.pauses.readCommand(ctx.conversation));
   const removals = [
+    () => pauseRead.remove(),
     // Before any command or button: a paused conversation answers none of them.
     gateway.pipeline.use('beforeCommands', async (ctx, next) => {
-      if ((await pauseGate(ctx, controller)) === 'continue') await next();
+      if ((await pauseGate(ctx, controller, pauseRead)) === 'continue') await next();
     }),
     gateway.commands.register({
       name: HANDOFF_COMMAND,
@@ -64,8 +67,11 @@ export function registerTriggers(gateway: Gateway, controller: HandoffController
  * Paused: silence, except that asking for a person again gets a short "already
  * asked". Expired: the pause ends here, the user is told, and the turn goes on.
  */
-async function pauseGate(ctx: TurnContext, controller: HandoffController): Promise<'continue' | 'stop'> {
-  const record = await controller.pauses.read(ctx.conversation);
+async function pauseGate(ctx: TurnContext, controller: HandoffController, pauseRead: TurnRead): Promise<'continue' | 'stop'> {
+  const prefetched = pauseRead.of(ctx);
+  const record = prefetched === undefined
+    ? await controller.pauses.read(ctx.conversation)
+    : controller.pauses.decode(ctx.conversation, prefetched);
   if (!record) return 'continue';
   if (record.expiresAt <= Date.now()) {
     if (await controller.endExpired(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);

@@ -295,10 +295,12 @@ export class MemoryStateStore implements StateStore {
       case 'expire': return this.expire(c.key, c.ttlMs);
       case 'hashSet': return this.hashSet(c.key, c.fields);
       case 'hashDel': return this.hashDel(c.key, c.field);
+      case 'hashGetAll': return this.hashGetAll(c.key);
       case 'listPush': return this.listPush(c.key, c.values, c.maxLength === undefined ? {} : { maxLength: c.maxLength });
       case 'listLength': return this.listLength(c.key);
       case 'setAdd': return this.setAdd(c.key, c.member);
       case 'setRemove': return this.setRemove(c.key, c.member);
+      case 'setMembers': return this.setMembers(c.key);
       case 'sortedAdd': return this.sortedAdd(c.key, c.score, c.member);
       case 'sortedRemove': return this.sortedRemove(c.key, c.member);
     }

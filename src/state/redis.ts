@@ -218,13 +218,15 @@ export class RedisStateStore implements StateStore {
 
   async atomic(commands: readonly AtomicCommand[]): Promise<unknown[]> {
     const multi = this.redis.multi();
-    // Some commands expand to several Redis commands; the last reply of each group is its result.
+    // Some commands expand to several Redis commands; one reply of each group is its result.
     const groupEnds = commands.map((c) => this.queue(multi, c));
     const raw = await execOrThrow(multi);
     let cursor = 0;
     return commands.map((c, i) => {
+      const first = cursor;
       cursor += groupEnds[i]!;
-      return normalize(c, raw[cursor - 1]);
+      // A trimmed push answers with its RPUSH (first of its group); everything else with its last reply.
+      return normalize(c, raw[c.op === 'listPush' ? first : cursor - 1]);
     });
   }
 
@@ -244,14 +246,16 @@ export class RedisStateStore implements StateStore {
       case 'expire': multi.pexpire(key, c.ttlMs); return 1;
       case 'hashSet': multi.hset(key, c.fields); return 1;
       case 'hashDel': multi.hdel(key, c.field); return 1;
+      case 'hashGetAll': multi.hgetall(key); return 1;
       case 'listPush':
-        multi.rpush(key, ...c.values);
-        if (c.maxLength === undefined) return 1;
-        multi.ltrim(key, -c.maxLength, -1).llen(key);
-        return 3;
+        // No LLEN: the length after the trim is RPUSH's reply capped at maxLength (see normalize).
+        if (c.maxLength === undefined) { multi.rpush(key, ...c.values); return 1; }
+        multi.rpush(key, ...c.values).ltrim(key, -c.maxLength, -1);
+        return 2;
       case 'listLength': multi.llen(key); return 1;
       case 'setAdd': multi.sadd(key, c.member); return 1;
       case 'setRemove': multi.srem(key, c.member); return 1;
+      case 'setMembers': multi.smembers(key); return 1;
       case 'sortedAdd': multi.zadd(key, c.score, c.member); return 1;
       case 'sortedRemove': multi.zrem(key, c.member); return 1;
     }
@@ -321,8 +325,17 @@ function normalize(c: AtomicCommand, reply: unknown): unknown {
     case 'set': case 'hashSet': case 'sortedAdd': return undefined;
     case 'setIfAbsent': return reply === 'OK';
     case 'expire': return reply === 1;
+    case 'listPush': return c.maxLength === undefined ? reply : Math.min(Number(reply), c.maxLength);
+    // Inside MULTI ioredis returns HGETALL's flat reply, not the object its hgetall() builds.
+    case 'hashGetAll': return Array.isArray(reply) ? pairsToObject(reply as string[]) : reply;
     default: return reply;
   }
+}
+
+function pairsToObject(flat: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
+  return fields;
 }
 
 function escapeGlob(text: string): string {

@@ -105,10 +105,14 @@ export type AtomicCommand =
   | { op: 'expire'; key: string; ttlMs: number }
   | { op: 'hashSet'; key: string; fields: Record<string, string> }
   | { op: 'hashDel'; key: string; field: string }
+  /** The whole hash ({} when absent), as hashGetAll. */
+  | { op: 'hashGetAll'; key: string }
+  /** RPUSH, then keep only the newest `maxLength` entries; the result is the length after the trim. */
   | { op: 'listPush'; key: string; values: string[]; maxLength?: number }
   | { op: 'listLength'; key: string }
   | { op: 'setAdd'; key: string; member: string }
   | { op: 'setRemove'; key: string; member: string }
+  | { op: 'setMembers'; key: string }
   | { op: 'sortedAdd'; key: string; score: number; member: string }
   | { op: 'sortedRemove'; key: string; member: string };
 

@@ -24,9 +24,11 @@ export interface InflightRecorderOptions {
 /**
  * Keeps a record of every answer being shown, so that a process that restarts
  * after a crash can tell the user that a half-written answer was interrupted
- * (`recoverInterruptedAnswers`). Writes are few on purpose: one when the answer
- * starts, one per new message id, one when it ends, and a heartbeat only for
- * answers that outlive `heartbeatMs` (which also saves the latest visible text).
+ * (`recoverInterruptedAnswers`). Writes are few on purpose: one with the first
+ * message the answer leaves on screen (none for drafts, which leave nothing to
+ * recover), one per further message id, one when it ends (usually with the turn's
+ * queue advance), and a heartbeat only for answers that outlive `heartbeatMs`
+ * (which also saves the latest visible text).
  */
 export class InflightRecorder {
   private readonly heartbeatMs: number;
@@ -56,33 +58,28 @@ export class InflightAnswer {
   private savedText = '';
   /** Writes of one answer run in order, off the platform's path (nobody awaits Redis between edits). */
   private writes: Promise<void>;
-  private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+
+  /** The record is written with the first thing the answer leaves on screen (`messageCreated`, `textShown`). */
+  private written = false;
+  private readonly startedAt: number;
+  private readonly heartbeatMs: number;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly state: StateStore,
     readonly id: string,
-    conversation: ConversationRef,
-    owner: ProcessIdentity,
+    private readonly conversation: ConversationRef,
+    private readonly owner: ProcessIdentity,
     private readonly now: () => number,
     heartbeatMs: number,
     private readonly logger: Logger,
   ) {
     this.key = inflightKey(id);
     this.conversationKey = inflightConversationKey(conversation);
-    const startedAt = now();
-    const fields = encodeRecord({ conversation, owner, messageIds: [], lastText: '', startedAt, updatedAt: startedAt, abandoned: false });
+    this.startedAt = now();
+    this.heartbeatMs = heartbeatMs;
     this.writes = Promise.resolve();
-    this.write([
-      { op: 'hashSet', key: this.key, fields },
-      { op: 'expire', key: this.key, ttlMs: INFLIGHT_RECORD_TTL_MS },
-      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: startedAt, member: id },
-      { op: 'setAdd', key: this.conversationKey, member: id },
-      { op: 'expire', key: this.conversationKey, ttlMs: INFLIGHT_RECORD_TTL_MS },
-    ]);
-    this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
-    // A heartbeat alone must not keep a shutting-down process alive.
-    this.heartbeat.unref();
   }
 
   /** A new visible message holds part of the answer: saved at once, since recovery needs its id. */
@@ -91,15 +88,44 @@ export class InflightAnswer {
     this.lastText = visibleText;
     this.savedText = visibleText;
     const updatedAt = this.now();
+    if (this.writeRecord(updatedAt)) return;
     this.write([
       { op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: visibleText, updatedAt }) },
       { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
     ]);
   }
 
+  /**
+   * The first write: the whole record, its index entries, and the heartbeat. Nothing before:
+   * an answer that shows nothing lasting (drafts, typing until the final) leaves nothing to
+   * recover, and costs no round trip. True when this call wrote it.
+   */
+  private writeRecord(updatedAt: number): boolean {
+    if (this.written || this.closed) return false;
+    this.written = true;
+    const fields = encodeRecord({
+      conversation: this.conversation, owner: this.owner, messageIds: this.messageIds, lastText: this.lastText,
+      startedAt: this.startedAt, updatedAt, abandoned: false,
+    });
+    this.savedText = this.lastText;
+    this.write([
+      { op: 'hashSet', key: this.key, fields },
+      { op: 'expire', key: this.key, ttlMs: INFLIGHT_RECORD_TTL_MS },
+      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
+      { op: 'setAdd', key: this.conversationKey, member: this.id },
+      { op: 'expire', key: this.conversationKey, ttlMs: INFLIGHT_RECORD_TTL_MS },
+    ]);
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    // A heartbeat alone must not keep a shutting-down process alive.
+    this.heartbeat.unref();
+    return true;
+  }
+
   /** The last message now shows this text; saved with the next heartbeat, not now. */
   textShown(visibleText: string): void {
     this.lastText = visibleText;
+    // A native stream shows text in a message the platform made (no messageCreated): a record from now on.
+    this.writeRecord(this.now());
   }
 
   /** Resolves once every write so far has reached the store (or failed and been logged). */
@@ -109,7 +135,8 @@ export class InflightAnswer {
 
   /** The final answer was delivered: nothing left to recover. */
   async finish(): Promise<void> {
-    this.write(await this.finishCommands());
+    const commands = await this.finishCommands();
+    if (commands.length > 0) this.write(commands);
     await this.writes;
   }
 
@@ -121,6 +148,7 @@ export class InflightAnswer {
   async finishCommands(): Promise<AtomicCommand[]> {
     this.close();
     await this.writes;
+    if (!this.written) return [];
     return [
       { op: 'del', key: this.key },
       { op: 'sortedRemove', key: INFLIGHT_INDEX_KEY, member: this.id },
@@ -135,7 +163,7 @@ export class InflightAnswer {
    */
   async leave(): Promise<void> {
     this.close();
-    if (this.lastText !== this.savedText) this.write([{ op: 'hashSet', key: this.key, fields: encodeRecord({ lastText: this.lastText }) }]);
+    if (this.written && this.lastText !== this.savedText) this.write([{ op: 'hashSet', key: this.key, fields: encodeRecord({ lastText: this.lastText }) }]);
     await this.writes;
   }
 
@@ -152,7 +180,7 @@ export class InflightAnswer {
 
   private close(): void {
     this.closed = true;
-    clearInterval(this.heartbeat);
+    if (this.heartbeat) clearInterval(this.heartbeat);
   }
 
   private write(commands: AtomicCommand[]): void {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replies, type UpstreamFailure } from '../../../src/gateway/index.js';
+import { gatewayKeys, replies, type UpstreamFailure } from '../../../src/gateway/index.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
@@ -51,6 +51,41 @@ describe('gateway features against the real service', () => {
     expect(after).not.toBe(before);
   });
 
+  it('keeps a session for gateway.sessionIdleTtlMs after the last message; once it expired, the next message gets a new one and is answered', async () => {
+    const idleTtlMs = 60 * 60_000;
+    const { adapter, gateway } = await start({ policy: { sessionIdleTtlMs: idleTtlMs } });
+    const conversation = adapter.conversation('c1');
+    const key = gatewayKeys.session(conversation);
+    await adapter.say('c1', 'Homes in Austin?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+    const first = await eventually(async () => {
+      const id = await gateway.sessions.get(conversation);
+      expect(id).toBeTypeOf('number');
+      return id;
+    });
+    expect(await stack.store.ttlMs(key)).toBeGreaterThan(idleTtlMs - 60_000);
+
+    // Most of its idle time gone: the next message renews it, with the same session.
+    await stack.store.expire(key, 5_000);
+    await adapter.say('c1', 'Any with a garden?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
+    await eventually(async () => expect(await stack.store.ttlMs(key)).toBeGreaterThan(idleTtlMs - 60_000));
+    expect(await gateway.sessions.get(conversation)).toBe(first);
+
+    // Idle past its time: Redis forgets it, and the conversation starts afresh without the user noticing.
+    await stack.store.expire(key, 1);
+    await eventually(async () => expect(await gateway.sessions.get(conversation)).toBeNull());
+    await adapter.say('c1', 'Homes in Denver?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(3));
+    const renewed = await eventually(async () => {
+      const id = await gateway.sessions.get(conversation);
+      expect(id).toBeTypeOf('number');
+      return id;
+    });
+    expect(renewed).not.toBe(first);
+    expect(adapter.textsIn('c1').at(-1)).not.toBe(replies.internalError);
+  });
+
   it('/listings pages through the chatbot\'s listings with Next and Previous buttons', async () => {
     const { adapter } = await start();
     const total = (await stack.client.listListings({ SerialNumber: DEMO_SERIAL_NUMBER, PageSize: 100 })).VirtualCount;
@@ -84,6 +119,19 @@ describe('gateway features against the real service', () => {
       const transcript = await gateway.transcript.read(adapter.conversation('c1'));
       expect(transcript.at(-2)).toMatchObject({ role: 'user', text: 'And Denver?' });
     });
+  });
+
+  it('commands use none of the rate allowance or the month\'s MessageLimit (reserved as a turn starts, given back)', async () => {
+    const { adapter } = await start({ settings: { RateLimitCount: 1, RateLimitTime: 60, RateLimitMessage: 'Slow down a little, please.', MessageLimit: 1 } });
+    await adapter.say('c1', '/help');
+    await adapter.say('c1', '/help');
+    await adapter.say('c1', 'Homes in Austin?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(3));
+    expect(adapter.textsIn('c1')[2]).not.toBe('Slow down a little, please.');
+    expect(adapter.textsIn('c1')[2]).not.toBe(replies.monthlyLimit);
+    await adapter.say('c1', 'And Denver?');
+    await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(4));
+    expect(adapter.textsIn('c1')[3]).toBe('Slow down a little, please.');
   });
 
   it('refuses an image when the chatbot does not accept uploads, without asking the service', async () => {
@@ -122,7 +170,7 @@ describe('gateway features against the real service', () => {
     });
   });
 
-  it('uses at most 6 Redis round trips for an answered message of a known conversation', async () => {
+  it('uses at most 3 Redis round trips for an answered message of a known conversation', async () => {
     const calls: string[] = [];
     const counted = countingStore(stack.store, calls);
     const { adapter } = await start({ state: counted, policy: { sweepIntervalMs: 3_600_000 } });
@@ -134,9 +182,9 @@ describe('gateway features against the real service', () => {
     await adapter.say('c1', 'Any with 3 bedrooms?');
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
     await idle(stack.store);
-    // queueOffer, the limits batch (+ settings when the 5 s cache expired), the relay's in-flight
-    // record (begin, message, finish) and queueAdvance with the transcript and counters.
-    expect(calls.filter((call) => call !== 'hashGetAll').length, calls.join(', ')).toBeLessThanOrEqual(6);
+    // queueOffer, the turn's first batch (+ settings when the 5 s cache expired) and queueAdvance with
+    // the transcript and counters; an answer sent whole leaves no in-flight record to write.
+    expect(calls.filter((call) => call !== 'hashGetAll').length, calls.join(', ')).toBeLessThanOrEqual(3);
     console.info(`Redis round trips for one answered message: ${calls.length} (${calls.join(', ')})`);
   });
 });

@@ -64,13 +64,24 @@ describe('in-flight answers', () => {
     expect(await state.deleteByPrefix('inflight:')).toBe(0);
   });
 
-  it('cost one write to start, one per new message and one to end', async () => {
+  it('cost one write with the first message and one to end', async () => {
     const platform = new RecordingPlatform();
     const { store, writes } = countingWrites(state);
     await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { inflight: new InflightRecorder(store) }));
 
     expect(platform.count('send')).toBe(1);
-    expect(writes()).toBe(3);
+    expect(writes()).toBe(2);
+  });
+
+  it('written as drafts leave no record and cost no write: until the final there is no message to recover', async () => {
+    const platform = new RecordingPlatform();
+    const { store, writes } = countingWrites(state);
+    const answer = request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { draft: true }, { inflight: new InflightRecorder(store) });
+    await relayAnswer(answer);
+
+    expect(platform.count('draft')).toBeGreaterThan(0);
+    expect(writes()).toBe(0);
+    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 
   it('of a crashed process are recovered: the half message gets the note, the record goes', async () => {
@@ -122,10 +133,12 @@ describe('in-flight answers', () => {
     expect(await recoverConversation(options, conversation)).toBe(0);
   });
 
-  it('without a visible message are recovered with the note as a new message', async () => {
+  it('of a native stream (text shown in a message the platform made, no id of ours) are recovered with the note as a new message', async () => {
     const platform = new RecordingPlatform();
     const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
-    await crashed.begin(conversation, logger).settled();
+    const answer = crashed.begin(conversation, logger);
+    answer.textShown('Here are three');
+    await answer.settled();
 
     expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
     expect([...platform.messages.values()]).toEqual([INTERRUPTED_NOTE.trim()]);
@@ -136,6 +149,8 @@ describe('in-flight answers', () => {
     const elsewhere = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } });
     const live = elsewhere.begin(conversation, logger);
     const ours = new InflightRecorder(state).begin(conversation, logger);
+    live.textShown('Here are');
+    ours.textShown('Here are');
     await live.settled();
     await ours.settled();
 
@@ -148,7 +163,11 @@ describe('in-flight answers', () => {
   it('are recovered once when several processes run recovery at the same time', async () => {
     const platform = new RecordingPlatform();
     const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
-    for (let i = 0; i < 5; i++) await crashed.begin(conversation, logger).settled();
+    for (let i = 0; i < 5; i++) {
+      const answer = crashed.begin(conversation, logger);
+      answer.textShown(`answer ${i}`);
+      await answer.settled();
+    }
     const run = () => recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
 
     const counts = await Promise.all([run(), run(), run()]);

@@ -140,6 +140,25 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(await store.listRange('l', 0, -1)).toEqual(['b', 'c']);
     });
 
+    it('reads whole hashes and sets in an atomic batch, empty when absent, and a trimmed push answers the trimmed length', async () => {
+      await store.hashSet('h', { since: '1', reason: 'asked' });
+      await store.setAdd('members', 'x', 'y');
+      await store.listPush('capped', ['1', '2', '3']);
+      const [hash, none, members, noMembers, length] = await store.atomic([
+        { op: 'hashGetAll', key: 'h' },
+        { op: 'hashGetAll', key: 'no-hash' },
+        { op: 'setMembers', key: 'members' },
+        { op: 'setMembers', key: 'no-set' },
+        { op: 'listPush', key: 'capped', values: ['4'], maxLength: 3 },
+      ]);
+      expect(hash).toEqual({ since: '1', reason: 'asked' });
+      expect(none).toEqual({});
+      expect((members as string[]).sort()).toEqual(['x', 'y']);
+      expect(noMembers).toEqual([]);
+      expect(length).toBe(3);
+      expect(await store.listRange('capped', 0, -1)).toEqual(['2', '3', '4']);
+    });
+
     it('atomic incr with a ttl gives a fresh counter its window and keeps an existing one', async () => {
       expect(await store.atomic([{ op: 'incr', key: 'w', ttlMs: 5_000 }, { op: 'incr', key: 'w', by: 2, ttlMs: 60_000 }])).toEqual([1, 3]);
       const ttl = await store.ttlMs('w');

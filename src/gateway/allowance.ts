@@ -1,0 +1,20 @@
+/** The shapes of a turn's allowance (limits.ts checks it, turn-start.ts reserves it); no imports, so both can use them. */
+
+export interface RateWindow {
+  count: number;
+  windowMs: number;
+}
+
+/** The allowance taken at the turn's start: checked by the limits step, given back otherwise. */
+export interface Reservation {
+  monthlyKey: string;
+  /** The month's count with this turn's reservation; checked against `cap`. */
+  reserved: number;
+  cap: number | null;
+  rate: RateWindow | null;
+  rateKey: string;
+  /** The user's messages in the window, this one included. */
+  used: number;
+  /** Set by the limits step: it checked the allowance and settles the month's reservation itself. */
+  checked: boolean;
+}

@@ -1,0 +1,122 @@
+/**
+ * The turn's one read of Redis before its steps run. Each concern used to pay its
+ * own round trip per answer; one MULTI now does all of it:
+ *   - counts the turn's attempt (poison.ts);
+ *   - reserves the month's allowance and the user's rate window (limits.ts checks
+ *     them at its position, and they are given back when that step is not reached);
+ *   - reads the conversation's session and renews its idle lifetime;
+ *   - lists answers a previous holder left half-shown (recovered before answering);
+ *   - runs the reads features added (the handoff's pause), whose results their
+ *     steps take from the turn instead of asking Redis again.
+ */
+import type { AtomicCommand } from '../state/index.js';
+import type { TurnContext } from './context.js';
+import { gatewayKeys } from './keys.js';
+import type { Reservation } from './allowance.js';
+import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './limits.js';
+import { ATTEMPTS_TTL_MS } from './poison.js';
+import { inflightConversationKey } from './relay/inflight-record.js';
+
+/** A read a feature adds to every turn's first batch. */
+export interface TurnRead {
+  /** Its result in `ctx`'s batch; undefined for a turn that started before the read was added. */
+  of(ctx: TurnContext): unknown;
+  remove(): void;
+}
+
+/** What the gateway exposes: adding a read to every turn's first batch. */
+export interface TurnReadSource {
+  add(command: (ctx: TurnContext) => AtomicCommand): TurnRead;
+}
+
+interface Registered {
+  command: (ctx: TurnContext) => AtomicCommand;
+}
+
+export class TurnReads implements TurnReadSource {
+  private readonly reads = new Set<Registered>();
+
+  add(command: (ctx: TurnContext) => AtomicCommand): TurnRead {
+    const registered: Registered = { command };
+    this.reads.add(registered);
+    return {
+      of: (ctx) => ctx.prefetched.reads.get(registered),
+      remove: () => {
+        this.reads.delete(registered);
+      },
+    };
+  }
+
+  all(): Registered[] {
+    return [...this.reads];
+  }
+}
+
+export interface TurnStart {
+  /** Turns started for this message, this one included (poison.ts). */
+  attempt: number;
+  /** Ids of answers recorded in this conversation that no live turn of it is writing. */
+  leftovers: string[];
+}
+
+/** Runs the batch and files its results on the turn (`ctx.prefetched`). One round trip. */
+export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<TurnStart> {
+  const settings = await ctx.settings();
+  const rate = rateWindow(settings);
+  const sessionKey = gatewayKeys.session(ctx.conversation);
+  const monthlyKey = gatewayKeys.monthly(ctx.bot.serialNumber, monthOf(new Date(), settings.TimeZone));
+  const rateKey = gatewayKeys.rate(ctx.conversation, ctx.inbound.user.id);
+  const attemptsKey = gatewayKeys.attempts(ctx.conversation, ctx.inbound.platformMessageId);
+  const features = reads.all();
+  const batch: AtomicCommand[] = [
+    { op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS },
+    { op: 'get', key: sessionKey },
+    // Renewed on use: a conversation idle for sessionIdleTtlMs starts a new session (sessions.ts).
+    { op: 'expire', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs },
+    { op: 'setMembers', key: inflightConversationKey(ctx.conversation) },
+    // Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
+    { op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS },
+    ...(rate ? [{ op: 'incr', key: rateKey, ttlMs: rate.windowMs } as const] : []),
+    ...features.map((read) => read.command(ctx)),
+  ];
+  const results = await ctx.services.state.atomic(batch);
+  const [attempt, session, , leftovers, reserved] = results;
+  const used = rate ? results[5] : 0;
+  const featureResults = results.slice(rate ? 6 : 5);
+  // Whatever this turn ends with, once its writes are committed the message is off the queue.
+  ctx.later({ op: 'del', key: attemptsKey });
+  ctx.prefetched.session = (session as string | null) ?? null;
+  ctx.prefetched.reservation = {
+    monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: Number(used), checked: false,
+  };
+  features.forEach((read, index) => ctx.prefetched.reads.set(read, featureResults[index]));
+  return { attempt: Number(attempt), leftovers: leftovers as string[] };
+}
+
+/**
+ * The turn ended before the limits step checked the allowance (a command, a paused
+ * conversation, the poison reply): what was reserved goes back. Written with the
+ * queue advance; a turn cut off drops those writes, so the month's is given back now.
+ */
+export async function releaseUnchecked(ctx: TurnContext, cutOff: boolean): Promise<void> {
+  const reservation = ctx.prefetched.reservation;
+  if (!reservation || reservation.checked) return;
+  const giveBack = releaseCommands(reservation);
+  if (!cutOff) {
+    ctx.later(...giveBack);
+    return;
+  }
+  await ctx.services.state.atomic(giveBack)
+    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back the allowance reserved by a cut-off turn'));
+}
+
+/**
+ * With their windows: a counter that expired while the turn ran comes back for one
+ * window at -1 (one message more then), never as a key without expiry.
+ */
+function releaseCommands(reservation: Reservation): AtomicCommand[] {
+  return [
+    { op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS },
+    ...(reservation.rate ? [{ op: 'incr', key: reservation.rateKey, by: -1, ttlMs: reservation.rate.windowMs } as const] : []),
+  ];
+}
