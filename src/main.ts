@@ -1,7 +1,7 @@
 /**
  * `chatbridge <command>` (docs/architecture.md): the composition root of the CLI. `npm start` runs `chatbridge start`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -37,7 +37,9 @@ function stopOnSignals(stop: () => Promise<void>): void {
 /** While the console is open the log goes here (the OS temp dir), named in the console's greeting. */
 const CONSOLE_LOG_FILE = join(tmpdir(), 'chatbridge-console.log');
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+// One level up from src/, two from a build in dist/src/.
+const packageJson = [new URL('../package.json', import.meta.url), new URL('../../package.json', import.meta.url)].find((url) => existsSync(url));
+const { version } = JSON.parse(readFileSync(packageJson ?? new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('chatbridge')
   .description('Chat gateway for the Chatbot Service. This build serves Telegram, Slack and a terminal console; WhatsApp is not part of it yet.')

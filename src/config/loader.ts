@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
@@ -7,7 +7,16 @@ import type { PlatformModule } from '../contract.js';
 import { coerceEnv, envOverrides } from './env.js';
 import { buildConfigSchema, type Config } from './schema.js';
 
-export const DEFAULT_CONFIG_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../../config/default.yaml');
+/** config/default.yaml, found by walking up from this file (works from src/ and from a build in dist/). */
+export const DEFAULT_CONFIG_FILE = findAbove(dirname(fileURLToPath(import.meta.url)), 'config/default.yaml');
+
+function findAbove(start: string, file: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, file))) return join(dir, file);
+    // Not found: the path under the sources, so the error names where it belongs.
+    if (dirname(dir) === dir) return resolve(start, '../..', file);
+  }
+}
 
 /** A configuration an operator must fix; the message names each setting and what was expected. */
 export class ConfigError extends Error {
