@@ -21,7 +21,10 @@ const SUITES: { file: string; title: string }[] = [
 
 /** The issues' aims, checked against this run's numbers (a missed aim is reported, not hidden). */
 const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] = [
-  { measure: 'decoder.sse', aim: '≥ 200 MB/s', met: (v) => v >= 200 },
+  // Issue #12 retired the 200 MB/s aim: ≥ 50 MB/s is far above what any answer stream needs.
+  { measure: 'decoder.sse', aim: '≥ 50 MB/s', met: (v) => v >= 50 },
+  { measure: 'decoder.ndjson', aim: '≥ 50 MB/s', met: (v) => v >= 50 },
+  { measure: 'decoder.concatenated-json', aim: '≥ 50 MB/s', met: (v) => v >= 50 },
   { measure: 'service RealEstateList over 10000 listings latency p99', aim: '< 20 ms', met: (v) => v < 20 },
   { measure: 'service ClientAsk builtin (non-stream) throughput', aim: '≥ 1,000 req/s', met: (v) => v >= 1000 },
   { measure: 'gateway.first-visible.draft-private.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
