@@ -72,6 +72,16 @@ export class Drains {
     return this.slots.waitingCount;
   }
 
+  /** Whether a conversation claimed now would be answered at once (a free slot, nobody in line before it). */
+  get hasRoom(): boolean {
+    return !this.stopping && this.slots.inUse < this.slots.capacity && this.slots.waitingCount === 0;
+  }
+
+  /** A conversation queued without claiming (no room) and whose lock is free: it waits in line for a slot. */
+  enqueue(conversation: ConversationRef): void {
+    if (!this.stopping) this.waitForSlot(conversation);
+  }
+
   /** Resolves once fewer than `below` conversations wait for a slot here (backpressure for a polling source). */
   whenFewerWaiting(below: number): Promise<void> {
     return this.slots.whenFewerWaiting(below);
@@ -240,17 +250,15 @@ export class Drains {
         } else {
           log.error({ entry: head.slice(0, 200) }, 'dropping an unreadable queue entry');
         }
-        const advanced = await queue.advance(conversation, claim.token, writes);
+        // Others wait for a slot: the lock goes with the advance (one round trip), and this conversation goes back in line.
+        const advanced = await queue.advance(conversation, claim.token, writes, { letGo: this.slots.waitingCount > 0 && !this.stopping });
         this.options.settled?.(message);
         if (!advanced.owned) {
           log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
           return 'ended';
         }
         head = advanced.next;
-        if (head !== null && this.slots.waitingCount > 0 && !this.stopping) {
-          await queue.release(conversation, claim.token);
-          return 'yielded';
-        }
+        if (advanced.letGo) return 'yielded';
       }
       // Stopped or cut off with messages left: let go, so another process answers them now.
       if (head !== null && !(abort.signal.reason instanceof LockLostError)) await queue.release(conversation, claim.token);

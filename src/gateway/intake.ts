@@ -74,7 +74,9 @@ export class Intake implements PacedSink {
     const message = toQueuedMessage(inbound, randomUUID(), this.origin, Date.now());
     // Kept before the offer: a drain may start on this message before offer() returns here.
     local.keep(message.id, inbound.attachments);
-    const result = await queue.offer(conversation, inbound.platformMessageId, JSON.stringify(message)).catch((error: unknown) => {
+    // No room to answer now: queued without taking the lock, rather than taking it only to let it go.
+    const claim = this.options.drains.hasRoom && !this.closed;
+    const result = await queue.offer(conversation, inbound.platformMessageId, JSON.stringify(message), { claim }).catch((error: unknown) => {
       local.forget(message.id);
       throw error;
     });
@@ -89,7 +91,10 @@ export class Intake implements PacedSink {
       return;
     }
     this.options.observer.accepted?.(conversation);
-    if (!result.claim) return;
+    if (!result.claim) {
+      if (result.lockFree && !this.closed) this.options.drains.enqueue(conversation);
+      return;
+    }
     if (this.closed) await queue.release(conversation, result.claim.token);
     else await this.options.drains.start(conversation, result.claim);
   }

@@ -13,7 +13,7 @@
  *   "lock released" (vercel/chat#928); the re-check after releasing that a
  *   non-atomic design needs is the enqueue's own claim.
  */
-import type { ConversationQueueKeys, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../state/index.js';
+import type { ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../state/index.js';
 import type { AtomicCommand } from '../state/index.js';
 import { gatewayKeys, queueKeys } from './keys.js';
 import type { GatewayPolicy } from './policy.js';
@@ -29,12 +29,14 @@ export class ConversationQueue {
     return queueKeys(conversation);
   }
 
-  offer(conversation: ConversationRef, platformMessageId: string, entry: string): Promise<QueueOfferResult> {
+  /** `claim: false` when this process could not answer now anyway (no free slot): no lock to let go again. */
+  offer(conversation: ConversationRef, platformMessageId: string, entry: string, options: { claim?: boolean } = {}): Promise<QueueOfferResult> {
     return this.state.queueOffer(this.keys(conversation), entry, {
       dedupeKey: gatewayKeys.dedupe(conversation, platformMessageId),
       dedupeTtlMs: this.policy.dedupeTtlMs,
       maxLength: this.policy.queueCap,
       lockTtlMs: this.policy.lockTtlMs,
+      ...(options.claim === false ? { claim: false } : {}),
     });
   }
 
@@ -42,8 +44,9 @@ export class ConversationQueue {
     return this.state.queueClaim(this.keys(conversation), this.policy.lockTtlMs);
   }
 
-  advance(conversation: ConversationRef, token: string, also: readonly AtomicCommand[]): Promise<QueueAdvanceResult> {
-    return this.state.queueAdvance(this.keys(conversation), token, this.policy.lockTtlMs, also);
+  /** `letGo`: yield the lock with the advance when entries remain (others wait for a slot); one round trip for both. */
+  advance(conversation: ConversationRef, token: string, also: readonly AtomicCommand[], options: QueueAdvanceOptions = {}): Promise<QueueAdvanceResult> {
+    return this.state.queueAdvance(this.keys(conversation), token, this.policy.lockTtlMs, also, options);
   }
 
   /** Heartbeat: false when the lock is no longer ours (it expired and someone took over). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceResult, type QueueClaim,
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
 } from './types.js';
 
@@ -236,6 +236,11 @@ export class MemoryStateStore implements StateStore {
     }
     list.data.push(entry);
     this.typed(keys.pending, 'set', true)!.data.add(keys.member);
+    if (options.claim === false) {
+      return this.live(keys.lock)
+        ? { outcome: 'queued', length: list.data.length, claim: null }
+        : { outcome: 'queued', length: list.data.length, claim: null, lockFree: true };
+    }
     const token = this.takeLock(keys.lock, options.lockTtlMs);
     return { outcome: 'queued', length: list.data.length, claim: token === null ? null : { token, head: list.data[0]! } };
   }
@@ -251,7 +256,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async queueAdvance(
-    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [],
+    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
     await this.atomic(also);
     const lock = this.live(keys.lock);
@@ -259,6 +264,10 @@ export class MemoryStateStore implements StateStore {
     const list = this.typed(keys.queue, 'list', false);
     list?.data.shift();
     const next = list?.data[0];
+    if (next !== undefined && options.letGo) {
+      this.entries.delete(this.prefix + keys.lock);
+      return { owned: true, next, letGo: true };
+    }
     if (next !== undefined) {
       lock.expiresAt = Date.now() + lockTtlMs;
       return { owned: true, next };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type ChainableCommander } from 'ioredis';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceResult, type QueueClaim,
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
 } from './types.js';
 
@@ -22,6 +22,10 @@ local length = redis.call('LLEN', KEYS[1])
 if length >= tonumber(ARGV[3]) then return {'full', length} end
 length = redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[6])
+if ARGV[7] ~= '1' then
+  if redis.call('EXISTS', KEYS[2]) == 0 then return {'free', length} end
+  return {'queued', length}
+end
 if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)} end
 return {'queued', length}`;
 const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return false end
@@ -34,6 +38,10 @@ const QUEUE_ADVANCE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} 
 redis.call('LPOP', KEYS[1])
 local head = redis.call('LINDEX', KEYS[1], 0)
 if head then
+  if ARGV[4] == '1' then
+    redis.call('DEL', KEYS[2])
+    return {2, head}
+  end
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
   return {1, head}
 end
@@ -49,7 +57,7 @@ type ScriptedRedis = Redis & {
   cbReleaseLock(key: string, token: string): Promise<number>;
   cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
   cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
-    maxLength: number, token: string, lockTtlMs: number, member: string): Promise<[string, number?, string?]>;
+    maxLength: number, token: string, lockTtlMs: number, member: string, claim: string): Promise<[string, number?, string?]>;
   cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string): Promise<string | null>;
 };
 
@@ -265,10 +273,11 @@ export class RedisStateStore implements StateStore {
     const token = randomUUID();
     const [outcome, length = 0, head] = await this.redis.cbQueueOffer(
       this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), this.k(options.dedupeKey), entry,
-      options.dedupeTtlMs, options.maxLength, token, options.lockTtlMs, keys.member,
+      options.dedupeTtlMs, options.maxLength, token, options.lockTtlMs, keys.member, options.claim === false ? '0' : '1',
     );
     if (outcome === 'duplicate') return { outcome };
     if (outcome === 'full') return { outcome, length: Number(length) };
+    if (outcome === 'free') return { outcome: 'queued', length: Number(length), claim: null, lockFree: true };
     return { outcome: 'queued', length: Number(length), claim: outcome === 'claimed' ? { token, head: head! } : null };
   }
 
@@ -279,17 +288,17 @@ export class RedisStateStore implements StateStore {
   }
 
   async queueAdvance(
-    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [],
+    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
     const multi = this.redis.multi();
     for (const c of also) this.queue(multi, c);
     // Defined commands are available on MULTI too; ioredis sends EVAL the first time per connection.
     (multi as unknown as { cbQueueAdvance(...args: (string | number)[]): unknown })
-      .cbQueueAdvance(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member);
+      .cbQueueAdvance(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, options.letGo ? '1' : '0');
     const results = await execOrThrow(multi);
     const [owned, next] = results[results.length - 1] as [number, string?];
-    if (owned !== 1) return { owned: false };
-    return { owned: true, next: next ?? null };
+    if (owned === 0) return { owned: false };
+    return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
   }
 
   async deleteByPrefix(subPrefix = ''): Promise<number> {

@@ -84,7 +84,7 @@ export interface StateStore {
    * is empty. `owned: false` when the lock was lost (nothing was removed).
    */
   queueAdvance(
-    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also?: readonly AtomicCommand[],
+    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also?: readonly AtomicCommand[], options?: QueueAdvanceOptions,
   ): Promise<QueueAdvanceResult>;
 
   /** Deletes every key under this store's prefix (tests, `chatbridge reset-state`). */
@@ -134,6 +134,19 @@ export interface QueueOfferOptions {
   /** Most entries the queue may hold; an offer beyond it is refused with `full`. */
   maxLength: number;
   lockTtlMs: number;
+  /**
+   * false: append without taking the lock, and say whether it is free (`lockFree`), for a
+   * caller that cannot answer now (no free slot) and would only let the lock go again.
+   */
+  claim?: boolean;
+}
+
+export interface QueueAdvanceOptions {
+  /**
+   * Let the lock go even when entries remain (the holder yields to conversations waiting for
+   * a slot); the conversation stays indexed in `pending`. The result then says `letGo: true`.
+   */
+  letGo?: boolean;
 }
 
 export interface QueueClaim {
@@ -144,6 +157,7 @@ export interface QueueClaim {
 export type QueueOfferResult =
   | { outcome: 'duplicate' }
   | { outcome: 'full'; length: number }
-  | { outcome: 'queued'; length: number; claim: QueueClaim | null };
+  /** `lockFree` only with `claim: false`: nobody holds the lock (nobody answers this conversation now). */
+  | { outcome: 'queued'; length: number; claim: QueueClaim | null; lockFree?: boolean };
 
-export type QueueAdvanceResult = { owned: false } | { owned: true; next: string | null };
+export type QueueAdvanceResult = { owned: false } | { owned: true; next: string | null; letGo?: boolean };

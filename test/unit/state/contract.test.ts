@@ -204,6 +204,32 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await offer('c')).toMatchObject({ outcome: 'queued', claim: { head: 'c' } });
       });
 
+      it('queues without claiming when asked, saying whether the lock is free, so nothing is taken only to be let go', async () => {
+        const noClaim = (entry: string) =>
+          store.queueOffer(keys, entry, { dedupeKey: `cq:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
+        expect(await noClaim('a')).toEqual({ outcome: 'queued', length: 1, claim: null, lockFree: true });
+        expect(await store.get(keys.lock)).toBeNull();
+        expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
+        const claim = await store.queueClaim(keys, 5_000);
+        expect(claim).toMatchObject({ head: 'a' });
+        expect(await noClaim('b')).toEqual({ outcome: 'queued', length: 2, claim: null });
+        expect(await store.get(keys.lock)).toBe(claim!.token);
+      });
+
+      it('lets the lock go with an advance when asked, keeping the rest queued and indexed for the next claim', async () => {
+        const first = await offer('a');
+        await offer('b');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        expect(await store.queueAdvance(keys, token, 5_000, [], { letGo: true })).toEqual({ owned: true, next: 'b', letGo: true });
+        expect(await store.get(keys.lock)).toBeNull();
+        expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
+        const again = await store.queueClaim(keys, 5_000);
+        expect(again).toMatchObject({ head: 'b' });
+        // With nothing left there is nothing to yield: the lock goes as always, and the conversation leaves the index.
+        expect(await store.queueAdvance(keys, again!.token, 5_000, [], { letGo: true })).toEqual({ owned: true, next: null });
+        expect(await store.setMembers(keys.pending)).toEqual([]);
+      });
+
       it('lets an orphaned queue be claimed once its lock expired, and forgets an empty one', async () => {
         await store.queueOffer(keys, 'a', { dedupeKey: 'd1', dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 50 });
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
