@@ -24,6 +24,7 @@ import { createGateway, gatewayKeys, type Gateway } from '../src/gateway/index.j
 import type { Adapter } from '../src/contract.js';
 import { silentLogger } from '../src/logger.js';
 import { RedisStateStore } from '../src/state/redis.js';
+import { DEFAULT_KEY_PREFIX } from '../src/state/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { BenchPlatform } from './support/memory-platform.js';
 import { countRedisCommands, type RedisCount } from './support/redis-counter.js';
@@ -304,7 +305,8 @@ async function measureIdleConversation(): Promise<BenchResult[]> {
     return [{
       name: 'gateway.redis.bytes-per-idle-conversation', value: bytes.afterDedupe, unit: 'bytes',
       notes: `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, `
-        + `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}`,
+        + `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}; `
+        + `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ${stack.store.prefix.length - DEFAULT_KEY_PREFIX.length} more than the default cb:)`,
     }];
   } finally {
     redis.disconnect();

@@ -15,6 +15,8 @@ export interface IdleBytes {
   afterDedupe: number;
   /** Per key kind (the part of the key before its first ':'), bytes. */
   byKind: Map<string, number>;
+  /** Keys counted once the dedupe markers expired (each carries the prefix in its name). */
+  keys: number;
 }
 
 /** `prefix` is the gateway store's; `conversationId` must not occur in other conversations' keys. */
@@ -26,11 +28,12 @@ export async function measureIdleConversationBytes(redis: Redis, prefix: string,
     const byKind = new Map<string, number>();
     let total = 0;
     let dedupe = 0;
+    let keys = 0;
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
       cursor = next;
-      for (const key of keys) {
+      for (const key of found) {
         const logical = key.slice(prefix.length);
         if (!belongsTo(logical, conversationId)) continue;
         const bytes = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
@@ -38,9 +41,10 @@ export async function measureIdleConversationBytes(redis: Redis, prefix: string,
         byKind.set(kind, (byKind.get(kind) ?? 0) + bytes);
         total += bytes;
         if (kind === 'dedupe') dedupe += bytes;
+        else keys++;
       }
     } while (cursor !== '0');
-    return { total, afterDedupe: total - dedupe, byKind };
+    return { total, afterDedupe: total - dedupe, byKind, keys };
   } finally {
     await redis.del(greeted);
   }
