@@ -82,7 +82,7 @@ const coreSchema = z.object({
   gateway: z.object({
     platformOutageHorizonMs: z.number().int().min(0).optional(),
     upstreamOutageHorizonMs: z.number().int().min(0).optional(),
-    /** Most answers one process writes at once; the rest wait their turn, queued (default 64). */
+    /** Most answers one process writes at once; the rest wait their turn, queued (default 256). */
     maxAnswersInFlight: positiveInt.optional(),
     lockTtlMs: positiveInt.optional(),
     heartbeatMs: positiveInt.optional(),

@@ -70,11 +70,15 @@ export const SWEEP_INTERVAL_MS = 15_000;
 export const QUEUE_CAP = 20;
 
 /**
- * 64 (bench/burst.ts, 10,000 new chats at once): as fast as a higher cap, since one
- * process's CPU is the limit well before 64 answers at once, and a small part of the
- * memory an uncapped burst takes.
+ * 256. A turn holds its slot while it waits for the platform's pace (Telegram: a group's
+ * message every 3 s; Slack: a channel's message a second), so a cap divided by that wait
+ * bounds answers per second: at 64, 500 group chats got 58 answers/s instead of 491
+ * uncapped (bench/gateway.ts), below Telegram's own 30 messages/s with edits. At 256 a
+ * polling burst of 10,000 new chats peaks at 246 MB (64: 194 MB, uncapped: 309 MB; an
+ * all-at-once webhook burst is dominated by the accepts themselves: 434-481 MB at any cap;
+ * bench/burst.ts on an idle 2-core machine).
  */
-export const MAX_ANSWERS_IN_FLIGHT = 64;
+export const MAX_ANSWERS_IN_FLIGHT = 256;
 
 /** Enough context for a handoff e-mail (vercel/chat keeps 200 per user too). */
 export const TRANSCRIPT_MAX_ENTRIES = 200;
