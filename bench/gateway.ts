@@ -32,7 +32,7 @@ import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream
 import { clock, percentile, round1, until } from './support/stats.js';
 import { FIRST, INSTANT, STREAMED } from './support/answers.js';
 import type { BenchResult } from './support/result.js';
-import { runParts } from './support/parts.js';
+import { deletePrefix, runParts } from './support/parts.js';
 import { productionWiring } from './support/production-wiring.js';
 import { measureIdleConversationBytes } from './support/idle-bytes.js';
 
@@ -398,15 +398,6 @@ async function measureBurst(): Promise<BenchResult[]> {
   }
 }
 
-async function cleanUp(): Promise<void> {
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: ROOT_PREFIX });
-  try {
-    await store.deleteByPrefix();
-  } finally {
-    await store.close();
-  }
-}
-
 const PARTS: Record<string, () => Promise<BenchResult[]>> = {
   latency: measureLatency,
   'latency-rtt': measureLatencyWithRoundTrip,
@@ -418,7 +409,7 @@ const PARTS: Record<string, () => Promise<BenchResult[]>> = {
 
 /** All parts, or only those named in GATEWAY_BENCH_ONLY (comma-separated keys of PARTS), e.g. to profile one. */
 export function run(): Promise<BenchResult[]> {
-  return runParts(PARTS, 'GATEWAY_BENCH_ONLY', cleanUp);
+  return runParts(PARTS, 'GATEWAY_BENCH_ONLY', deletePrefix(REDIS_URL, ROOT_PREFIX));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

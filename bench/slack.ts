@@ -29,7 +29,7 @@ import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream
 import { clock, percentile, round1, until } from './support/stats.js';
 import { INSTANT, STREAMED } from './support/answers.js';
 import type { BenchResult } from './support/result.js';
-import { runParts } from './support/parts.js';
+import { deletePrefix, runParts } from './support/parts.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT_PREFIX = `cbbench:slack:${randomUUID().slice(0, 8)}:`;
@@ -263,15 +263,6 @@ async function measureThroughput(): Promise<BenchResult[]> {
   return results;
 }
 
-async function cleanUp(): Promise<void> {
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: ROOT_PREFIX });
-  try {
-    await store.deleteByPrefix();
-  } finally {
-    await store.close();
-  }
-}
-
 const PARTS: Record<string, () => Promise<BenchResult[]>> = {
   latency: measureLatency,
   throughput: measureThroughput,
@@ -279,7 +270,7 @@ const PARTS: Record<string, () => Promise<BenchResult[]>> = {
 
 /** All parts, or only those named in SLACK_BENCH_ONLY (comma-separated keys of PARTS). */
 export function run(): Promise<BenchResult[]> {
-  return runParts(PARTS, 'SLACK_BENCH_ONLY', cleanUp);
+  return runParts(PARTS, 'SLACK_BENCH_ONLY', deletePrefix(REDIS_URL, ROOT_PREFIX));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -27,7 +27,7 @@ import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream
 import { clock, percentile, round1, until } from './support/stats.js';
 import { STREAMED } from './support/answers.js';
 import type { BenchResult } from './support/result.js';
-import { runParts } from './support/parts.js';
+import { deletePrefix, runParts } from './support/parts.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT_PREFIX = `cbbench:wa:${randomUUID().slice(0, 8)}:`;
@@ -202,15 +202,6 @@ async function measureEdits(): Promise<BenchResult[]> {
   }
 }
 
-async function cleanUp(): Promise<void> {
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: ROOT_PREFIX });
-  try {
-    await store.deleteByPrefix();
-  } finally {
-    await store.close();
-  }
-}
-
 const PARTS: Record<string, () => Promise<BenchResult[]>> = {
   latency: measureLatency,
   edits: measureEdits,
@@ -218,7 +209,7 @@ const PARTS: Record<string, () => Promise<BenchResult[]>> = {
 
 /** All parts, or only those named in WHATSAPP_BENCH_ONLY (comma-separated keys of PARTS). */
 export function run(): Promise<BenchResult[]> {
-  return runParts(PARTS, 'WHATSAPP_BENCH_ONLY', cleanUp);
+  return runParts(PARTS, 'WHATSAPP_BENCH_ONLY', deletePrefix(REDIS_URL, ROOT_PREFIX));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

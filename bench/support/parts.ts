@@ -1,3 +1,4 @@
+import { RedisStateStore } from '../../src/state/index.js';
 import type { BenchResult } from './result.js';
 
 /**
@@ -13,4 +14,16 @@ export async function runParts(parts: Record<string, () => Promise<BenchResult[]
     await cleanUp();
   }
   return results;
+}
+
+/** A suite's clean-up: deletes every key it wrote under its own prefix. */
+export function deletePrefix(redisUrl: string, prefix: string): () => Promise<void> {
+  return async () => {
+    const store = new RedisStateStore({ url: redisUrl, prefix });
+    try {
+      await store.deleteByPrefix();
+    } finally {
+      await store.close();
+    }
+  };
 }
