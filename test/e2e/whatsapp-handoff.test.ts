@@ -7,15 +7,14 @@
  * (the word `human`, or a sentence), the operator gets the transcript by e-mail, the bot
  * stays quiet in that chat while it is paused, and answers again once handed back.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_IS_BACK_TEXT } from '../../src/handoff/index.js';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../fakes/whatsapp/index.js';
 import { FakeSmtpServer, type ReceivedMail } from '../fakes/smtp/server.js';
 import { postResume, resumeLinkIn } from '../integration/handoff/stack.js';
-import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
+import type { ChatbridgeProcess } from '../support/chatbridge-process.js';
+import { startLinkedWhatsAppGateway } from '../support/whatsapp-process.js';
 
-const REGISTER = join(import.meta.dirname, '../../fakes/whatsapp/register.mjs');
 /** ADMIN_TOKEN must be at least 16 characters (config schema). */
 const ADMIN_TOKEN = 'e2e-whatsapp-handoff-admin-token';
 /** The demo chatbot's handoff settings (config/demo/chatbot.yaml). */
@@ -54,18 +53,7 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
   beforeAll(async () => {
     fake = await startFakeWhatsApp();
     smtp = await FakeSmtpServer.start();
-    gateway = await startChatbridge({
-      WHATSAPP_ENABLED: 'true',
-      // The fake library only checks that the browser exists.
-      CHROMIUM_PATH: process.execPath,
-      FAKE_WHATSAPP_URL: fake.url,
-      NODE_OPTIONS: `--import ${REGISTER}`,
-      ADMIN_TOKEN,
-      SMTP_URL: smtp.url,
-    });
-    await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), { timeoutMs: 20_000, what: 'a QR to scan' });
-    fake.scanQr();
-    await fake.waitFor(() => gateway.log().includes('WhatsApp is linked and ready'), { timeoutMs: 20_000, what: 'the gateway saying the number is linked' });
+    gateway = await startLinkedWhatsAppGateway(fake, { ADMIN_TOKEN, SMTP_URL: smtp.url });
   }, 60_000);
 
   afterAll(async () => {

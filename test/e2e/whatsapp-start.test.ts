@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../fakes/whatsapp/index.js';
-import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
+import type { ChatbridgeProcess } from '../support/chatbridge-process.js';
+import { startLinkedWhatsAppGateway } from '../support/whatsapp-process.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/media');
-const REGISTER = join(import.meta.dirname, '../../fakes/whatsapp/register.mjs');
 const WELCOME = "Hi! I'm the Oakridge Homes assistant.";
 const REFUSED = /doesn't accept|did not accept|I'm sorry|could not answer|can't read/;
 
@@ -21,16 +21,7 @@ describe('WhatsApp with chatbridge start, as a process', () => {
 
   beforeAll(async () => {
     fake = await startFakeWhatsApp();
-    gateway = await startChatbridge({
-      WHATSAPP_ENABLED: 'true',
-      // The fake library only checks that the browser exists.
-      CHROMIUM_PATH: process.execPath,
-      FAKE_WHATSAPP_URL: fake.url,
-      NODE_OPTIONS: `--import ${REGISTER}`,
-    });
-    await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), { timeoutMs: 20_000, what: 'a QR to scan' });
-    fake.scanQr();
-    await fake.waitFor(() => gateway.log().includes('WhatsApp is linked and ready'), { timeoutMs: 20_000, what: 'the gateway saying the number is linked' });
+    gateway = await startLinkedWhatsAppGateway(fake);
   }, 60_000);
 
   afterAll(async () => {
