@@ -103,7 +103,7 @@ Chatbot Service stand-in streaming them over HTTP with no pause; the others have
   command once; commands/answer: INFO commandstats after CONFIG RESETSTAT (every command, inside transactions and scripts too).
 - Redis KB/chat: used_memory after the run (and 3 s idle) less before it, per chat.
 - peak RSS: VmHWM of the process at the end of the run (start-up included); idle RSS: VmRSS 3 s after the run.
-- chatbridge runs as \`bin/chatbridge.js start\` (tsx, production wiring: queue, lock, dedupe, transcript, handoff check),
+- chatbridge runs as \`bin/chatbridge.js start\` (compiled by \`npm run build\` first, as the Docker image runs it; production wiring: queue, lock, dedupe, transcript, handoff check),
   with TELEGRAM_MESSAGES_PER_SECOND lifted (the fake has no flood limits and the peers do not pace); grammY (with
   @grammyjs/runner) and Chat SDK 4.41.1 (\`chat\`, \`@chat-adapter/telegram\` polling with \`nativeStreaming\`,
   \`@chat-adapter/state-redis\`, concurrency "queue") run as plain JavaScript (bench/peers/contenders/).

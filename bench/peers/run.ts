@@ -58,6 +58,11 @@ async function main(): Promise<void> {
   if (unknown?.length) throw new Error(`bench:peers: --only takes ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
   const contenders = known.filter((name) => !only || only.includes(name));
 
+  if (contenders.includes('chatbridge')) {
+    // As production runs it (the Docker image): compiled, which bin/chatbridge.js starts when dist/ is current.
+    process.stderr.write('bench:peers: npm run build…\n');
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  }
   const loadBefore = loadavg()[0]!;
   const redis = await openBenchRedis(values['redis-url']);
   const service = await startScriptedService(CHUNKS);
