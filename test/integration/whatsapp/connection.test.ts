@@ -18,17 +18,20 @@ import { testRedisUrl } from '../../support/redis.js';
 
 const SESSION = 'RemoteAuth-main';
 /**
- * Short enough for a test; the backoff still doubles between tries. The watchdog's timeout stays
- * well above a getState() on a busy machine, or a slow answer would count as a hang.
+ * Short enough for a test; the backoff still doubles between tries. The watchdog runs only in
+ * its own test: on a busy machine a slow getState() would count as a hang and replace a client
+ * just as another test's event reaches it (a replaced client's events are rightly ignored).
  */
-const TIMINGS: Partial<ConnectionTimings> = { restartMinMs: 100, restartMaxMs: 400, watchdogEveryMs: 300, watchdogTimeoutMs: 1_000, ttlMs: 5_000, renewEveryMs: 1_000, retryEveryMs: 200 };
+const TIMINGS: Partial<ConnectionTimings> = { restartMinMs: 100, restartMaxMs: 400, watchdogEveryMs: 600_000, watchdogTimeoutMs: 1_000, ttlMs: 5_000, renewEveryMs: 1_000, retryEveryMs: 200 };
+/** The watchdog's own test: checks often, and its timeout stays above a busy machine's getState(). */
+const WATCHDOG: Partial<ConnectionTimings> = { watchdogEveryMs: 300, watchdogTimeoutMs: 1_000 };
 
 let fake: FakeWhatsApp;
 const state = new RedisStateStore({ url: testRedisUrl(), prefix: `cbtest:wa-conn:${randomUUID().slice(0, 8)}:` });
 const storage = platformStorage(state, 'whatsapp', 'main');
 const running: WhatsAppConnection[] = [];
 
-function connect(): { connection: WhatsAppConnection; attached: WaClient[]; log: { msg: string }[] } {
+function connect(timings: Partial<ConnectionTimings> = {}): { connection: WhatsAppConnection; attached: WaClient[]; log: { msg: string }[] } {
   const log: { msg: string }[] = [];
   const logger = pino({ level: 'debug' }, new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -46,7 +49,7 @@ function connect(): { connection: WhatsAppConnection; attached: WaClient[]; log:
     chromiumPath: process.execPath,
     attach: (client) => attached.push(client),
     terminalQr: false,
-    timings: TIMINGS,
+    timings: { ...TIMINGS, ...timings },
   });
   running.push(connection);
   return { connection, attached, log };
@@ -71,8 +74,8 @@ afterAll(async () => {
 });
 
 /** Starts a connection and links it by QR; resolves once the session is in Redis. */
-async function linked() {
-  const side = connect();
+async function linked(timings: Partial<ConnectionTimings> = {}) {
+  const side = connect(timings);
   await side.connection.start();
   await waitFor(() => side.connection.link().state === 'waiting-for-scan', 'a QR');
   fake.scanQr();
@@ -116,8 +119,7 @@ describe('the WhatsApp connection', () => {
     fake = await startFakeWhatsApp({ qrIntervalMs: 5_000 });
     const { connection, attached, log } = await linked();
     fake.disconnect('NAVIGATION');
-    // Waits for the re-creation this disconnect caused (on a busy machine the watchdog may also have
-    // restarted a slow client before it), then for its client to be the ready one.
+    // Waits for the re-creation this disconnect caused, then for its client to be the ready one.
     await waitFor(() => log.some((line) => line.msg === 'WhatsApp Web disconnected; re-creating the client'), 'the disconnect handled');
     await waitFor(() => attached.length >= 2 && connection.client() === attached.at(-1), 'a new client, ready');
     expect(await storage.exists(sessionKey(SESSION))).toBe(true);
@@ -150,7 +152,7 @@ describe('the WhatsApp connection', () => {
 
   it('restarts a client that stops answering getState()', async () => {
     fake = await startFakeWhatsApp({ qrIntervalMs: 5_000 });
-    const { connection, attached, log } = await linked();
+    const { connection, attached, log } = await linked(WATCHDOG);
     fake.hangGetState();
     await waitFor(() => log.some((line) => line.msg === 'WhatsApp Web stopped answering; restarting the client'), 'the watchdog');
     fake.hangGetState(false);

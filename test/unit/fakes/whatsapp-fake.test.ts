@@ -23,15 +23,21 @@ let prefix: string;
 let dataPath: string;
 const clients: WaClient[] = [];
 
-/** RemoteAuth's store on real Redis: the zip's bytes as they are in one key. */
-function redisStore(): WaRemoteStore & { saved: Buffer[] } {
-  const key = (session: string) => `${prefix}${session}`;
+/**
+ * RemoteAuth's store on real Redis: the zip's bytes as they are in one key. It keeps this test's
+ * prefix and data folder: a client of an earlier test still saving must not write into this one's.
+ */
+function redisStore(folder = dataPath): WaRemoteStore & { saved: Buffer[]; deleted: string[] } {
+  const ownPrefix = prefix;
+  const key = (session: string) => `${ownPrefix}${session}`;
   const saved: Buffer[] = [];
+  const deleted: string[] = [];
   return {
     saved,
+    deleted,
     sessionExists: async ({ session }) => (await redis.exists(key(session))) === 1,
     save: async ({ session }) => {
-      const bytes = await readFile(path.join(dataPath, `${session}.zip`));
+      const bytes = await readFile(path.join(folder, `${session}.zip`));
       saved.push(bytes);
       await redis.set(key(session), bytes);
     },
@@ -40,14 +46,15 @@ function redisStore(): WaRemoteStore & { saved: Buffer[] } {
       if (bytes) await writeFile(target, bytes);
     },
     delete: async ({ session }) => {
+      deleted.push(session);
       await redis.del(key(session));
     },
   };
 }
 
-function newClient(store?: WaRemoteStore, extra: Record<string, unknown> = {}): WaClient & { events: Array<[string, unknown[]]>; messages: WaMessage[] } {
+function newClient(store?: WaRemoteStore, extra: Record<string, unknown> = {}, folder = dataPath): WaClient & { events: Array<[string, unknown[]]>; messages: WaMessage[] } {
   const { Client, RemoteAuth } = fake.library;
-  const authStrategy = store ? new RemoteAuth({ store, clientId: 'bot1', dataPath, backupSyncIntervalMs: 60_000 }) : undefined;
+  const authStrategy = store ? new RemoteAuth({ store, clientId: 'bot1', dataPath: folder, backupSyncIntervalMs: 60_000 }) : undefined;
   const client = new Client({ authStrategy, ...extra }) as WaClient & { events: Array<[string, unknown[]]>; messages: WaMessage[] };
   client.events = [];
   client.messages = [];
@@ -136,13 +143,16 @@ describe('fake WhatsApp: linking and the session', () => {
     const store = redisStore();
     const first = await linkedClient(store);
     await fake.waitFor(() => names(first).includes('remote_session_saved'));
-    const second = newClient(store);
+    // Another process, as in production: its own profile folder (the first keeps saving into its own).
+    const secondFolder = await mkdtemp(path.join(tmpdir(), 'wa-fake-second-'));
+    const second = newClient(redisStore(secondFolder), {}, secondFolder);
     await second.initialize();
     await fake.waitFor(() => names(first).includes('disconnected'));
     expect(first.events.find(([name]) => name === 'disconnected')![1]).toEqual(['CONFLICT']);
     expect(names(second)).toContain('ready');
     expect(fake.linkedClients()).toHaveLength(1);
-    await expect.poll(() => store.sessionExists({ session: 'RemoteAuth-bot1' })).toBe(false);
+    // Asked of the first client's store (the second, now linked, saves the session again soon after).
+    await expect.poll(() => store.deleted).toEqual(['RemoteAuth-bot1']);
   });
 
   it('a refused stored session is auth_failure', async () => {
