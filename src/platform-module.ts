@@ -1,0 +1,100 @@
+/**
+ * The adapter contract, second part: platform modules (re-exported by src/contract.ts, the
+ * one file adapters import). What each adapters/<platform>/module.ts exports, and the runtime
+ * iterates over (adapters/index.ts lists them).
+ */
+import type { RequestHandler } from 'express';
+import type { z } from 'zod';
+import type { Adapter } from './contract.js';
+import type { Logger } from './logger.js';
+
+// ---- Platform modules: what each adapters/<platform>/module.ts exports, and the runtime
+// iterates over (adapters/index.ts lists them). The core knows no platform: the config
+// schema, the environment overrides, the adapters built, the HTTP routes mounted, doctor's
+// checks and the admin API's id check all come from the modules it is given.
+
+/** An HTTP route an adapter serves: `handler` is mounted at `path` (it sees paths relative to it). */
+export interface HttpRoute {
+  /** Absolute path on the gateway's port, e.g. a webhook at `/<platform>/<bot id>`. */
+  path: string;
+  handler: RequestHandler;
+  /**
+   * 'admin': served only with the admin token (`Authorization: Bearer <ADMIN_TOKEN>`, or
+   * `?token=<ADMIN_TOKEN>` for a page opened in a browser); 401 without it, 404 when no admin
+   * token is configured. Default 'public' (a webhook checks its own signature).
+   */
+  access?: 'public' | 'admin';
+}
+
+/** An environment variable that sets one key of the platform's section of the first bot (`bots[0].<platform>.<key>`). */
+export interface PlatformEnvOverride {
+  /** e.g. TELEGRAM_BOT_TOKEN. Named in the error when its value is refused. */
+  env: string;
+  /** The key in the platform's section, e.g. `token`. */
+  key: string;
+  /** How the text is coerced before validation; a value that cannot be coerced stays text, so validation names it. */
+  type: 'string' | 'int' | 'bool';
+}
+
+/**
+ * Durable state of an adapter itself, shared by every gateway process of the deployment
+ * (Redis; in memory when REDIS_URL is unset): what a platform needs to keep that is not a
+ * conversation (WhatsApp's linked-device session, the lease of the one process that runs
+ * its browser). Keys are the adapter's own; the runtime scopes them to its platform and bot.
+ */
+export interface PlatformStorage {
+  /** Binary-safe: the bytes come back as they were stored. */
+  getBytes(key: string): Promise<Uint8Array | null>;
+  setBytes(key: string, value: Uint8Array): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Takes the named lease when nobody holds it: resolves its token, or null when another process holds it. */
+  acquireLease(name: string, ttlMs: number): Promise<string | null>;
+  /** Extends a lease this token still holds; false when it was lost (expired and taken). */
+  renewLease(name: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up at once (so another process can take over without waiting for it to expire). */
+  releaseLease(name: string, token: string): Promise<void>;
+}
+
+/** What a platform's factory gets besides its config section. */
+export interface PlatformContext {
+  /** The configured bot id (`bots[].id`). */
+  bot: string;
+  /** Already bound to `{ platform, bot }`. */
+  logger: Logger;
+  /** This platform's and bot's own durable state. */
+  storage: PlatformStorage;
+}
+
+/** Where the secrets of a section are, so that no log line shows them. */
+export interface PlatformSecrets {
+  /** Values redacted as they are (tokens, signing secrets). */
+  values?: (string | undefined)[];
+  /** URLs whose password (user info) is a secret; the rest of the URL stays readable. */
+  urls?: (string | undefined)[];
+}
+
+/**
+ * One platform, as one folder exports it. `Section` is the parsed `bots[].<name>` section.
+ * Methods (not function properties) so that a list of modules of different sections type-checks.
+ */
+export interface PlatformModule<Section = unknown> {
+  /** The adapter's `platform`, and the key of its section in `bots[]`, e.g. "telegram". */
+  readonly name: string;
+  /** The zod schema of `bots[].<name>` (strict: a typo is refused with its path). */
+  readonly configSection: z.ZodType<Section>;
+  /** Environment variables that override keys of the first bot's section. */
+  readonly env: readonly PlatformEnvOverride[];
+  /**
+   * The shape of its conversation ids, when it has a fixed one: the admin API refuses an id
+   * that cannot be one (a 400 saying what is expected, instead of a failed platform call).
+   */
+  readonly conversationId?: { pattern: RegExp; expected: string };
+  /** Whether a bot whose section is present runs this platform (e.g. WhatsApp: `enabled`). */
+  isConfigured(section: Section): boolean;
+  /** One adapter for one bot; undefined when this build cannot serve the platform (it says so in the log). */
+  create(section: Section, context: PlatformContext): Adapter | undefined;
+  /** `chatbridge doctor`: checks the credentials; resolves to what it found, rejects with what to fix. */
+  doctor?(section: Section, bot: string): Promise<string>;
+  secrets?(section: Section): PlatformSecrets;
+}
