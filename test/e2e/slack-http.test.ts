@@ -5,8 +5,8 @@
  * answers arrive through the fake Web API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedEventRequest, startFakeSlack, type FakeSlack, type SlackRequestBody } from '../../fakes/slack/index.js';
-import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
+import type { FakeSlack } from '../../fakes/slack/index.js';
+import { startSlackHttpGateway, type SlackHttpGateway } from '../support/slack-process.js';
 
 const QUESTION = 'Homes for sale in Austin?';
 /** In the demo's listings: an answer to QUESTION names it. */
@@ -15,20 +15,18 @@ const ANSWER = { timeoutMs: 45_000 };
 
 describe('chatbridge start with Slack in HTTP Events mode', () => {
   let slack: FakeSlack;
-  let gateway: ChatbridgeProcess;
-  const post = async (body: SlackRequestBody, options?: { retryNum?: number }): Promise<Response> =>
-    signedEventRequest(`http://127.0.0.1:${gateway.port}/slack/events`, slack.signingSecret, body, options);
+  let stack: SlackHttpGateway;
+  const post: SlackHttpGateway['post'] = (body, options) => stack.post(body, options);
   const answers = (channel: string, threadTs?: string) =>
     slack.visibleMessages(channel, threadTs).filter((message) => message.text.includes(AUSTIN_LISTING) && message.state === 'done');
 
   beforeAll(async () => {
-    slack = await startFakeSlack({ rateLimits: false });
-    gateway = await startChatbridge({ SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl });
+    stack = await startSlackHttpGateway();
+    ({ slack } = stack);
   }, 60_000);
 
   afterAll(async () => {
-    await gateway?.cleanup();
-    await slack?.close();
+    await stack?.close();
   });
 
   it('answers a direct message', async () => {

@@ -7,8 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_RULES, signedEventRequest, startFakeSlack, type FakeSlack, type SlackRequestBody } from '../../fakes/slack/index.js';
+import { DEFAULT_RATE_RULES, startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
+import { startSlackHttpGateway, type SlackHttpGateway } from '../support/slack-process.js';
 
 const QUESTION = 'Homes for sale in Austin?';
 /** In the demo's listings: an answer to QUESTION names it. */
@@ -59,18 +60,16 @@ describe('chatbridge start with Slack in Socket Mode', () => {
 
 describe('chatbridge start with Slack in HTTP Events mode: files, the assistant pane, rate limits', () => {
   let slack: FakeSlack;
-  let gateway: ChatbridgeProcess;
-  const post = async (body: SlackRequestBody): Promise<Response> =>
-    signedEventRequest(`http://127.0.0.1:${gateway.port}/slack/events`, slack.signingSecret, body);
+  let stack: SlackHttpGateway;
+  const post: SlackHttpGateway['post'] = (body, options) => stack.post(body, options);
 
   beforeAll(async () => {
-    slack = await startFakeSlack({ rateLimits: false });
-    gateway = await startChatbridge({ SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl });
+    stack = await startSlackHttpGateway();
+    ({ slack } = stack);
   }, 60_000);
 
   afterAll(async () => {
-    await gateway?.cleanup();
-    await slack?.close();
+    await stack?.close();
   });
 
   it('answers a photo shared in a DM, downloaded once with the bot token', async () => {
