@@ -42,7 +42,7 @@ const packageJson = [new URL('../package.json', import.meta.url), new URL('../..
 const { version } = JSON.parse(readFileSync(packageJson ?? new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('chatbridge')
-  .description('Chat gateway for the Chatbot Service. This build serves Telegram, Slack and a terminal console; WhatsApp is not part of it yet.')
+  .description('Chat gateway for the Chatbot Service. Serves Telegram, Slack, WhatsApp and a terminal console.')
   .version(version)
   .showHelpAfterError();
 
