@@ -49,8 +49,9 @@ describe('WhatsApp with chatbridge start, as a process', () => {
     const partial = fake.renders(chat).filter((text) => !text.includes(WELCOME) && text !== final);
     expect(partial.length).toBeGreaterThan(0);
     for (const text of partial) expect(final.startsWith(text.trimEnd().slice(0, 20))).toBe(true);
-    // "typing…" was shown while it was written, cleared at the end, and the chat marked seen.
-    expect(fake.calls().some((call) => call.method === 'sendStateTyping' && call.chat === chat)).toBe(true);
+    // No "typing…" is left on at the end, and the chat is marked seen. (The indicator is shown only
+    // when nothing is visible for a moment, TYPING_DEFER_MS; this answer's first words come at once,
+    // so whether it showed depends on the machine's speed: test/unit/relay/typing.test.ts covers it.)
     expect(fake.typing(chat)).toBe(false);
     expect(fake.seen(chat)).toBe(true);
   }, 60_000);
