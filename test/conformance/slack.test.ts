@@ -103,8 +103,9 @@ async function slackDriver(): Promise<ConformanceDriver> {
     screen: () => fake.visibleMessages(DM).map((message) => message.text),
     renders: () => rendersOf(fake.calls(), DM),
     async rateLimitNextFinal() {
-      // At a DM's top level the answer is a message, then edits; the last edit is its final.
-      fake.failNext('chat.update', { status: 429, retryAfter: 1 });
+      // The scripted answer arrives at once, so nothing is shown before its final: one chat.postMessage
+      // (an answer still being written would be a message, then edits, the last edit its final).
+      fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
     },
     goUnreachable: () => proxy.cut(),
     comeBack: () => proxy.restore(),

@@ -52,7 +52,7 @@ async function telegramDriver(): Promise<ConformanceDriver> {
     screen: () => fake.visibleMessages(USER.id).map((message) => message.text),
     renders: () => fake.chatLog(USER.id).filter((call) => call.ok && SHOWN_BY.has(call.method) && call.visibleText !== undefined).map((call) => call.visibleText!),
     async rateLimitNextFinal() {
-      // In a private chat the answer is written as drafts; the next sendMessage is its final.
+      // The next sendMessage is the final: of an answer written as drafts, or of one that arrived at once.
       fake.failNext('sendMessage', { errorCode: 429, retryAfter: 1 });
     },
     goUnreachable: () => proxy.cut(),

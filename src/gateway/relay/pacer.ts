@@ -3,6 +3,13 @@
  * to finish and for the pacing interval, and then shows the newest text (the
  * updates in between are coalesced, never queued). One platform call in flight
  * per conversation keeps the order of edits and spares the rate limit.
+ *
+ * An update is never run in the same turn of the event loop as the offer that
+ * asked for it: it waits at least until the events already received are read
+ * (`setImmediate`). Fragments that arrived together then make one update, and an
+ * answer whose stream ended in the same read (a short or instant answer) makes
+ * none: the relay drains the pacer first and shows it with one final call instead
+ * of a draft or a first message followed by the final.
  */
 
 /** What one update did, so the pacer knows how long to hold the next one. */
@@ -15,7 +22,8 @@ export type UpdateOutcome =
 
 export class UpdatePacer {
   private inFlight: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  /** Cancels the scheduled run (a timer, or the next turn of the event loop); null when none is scheduled. */
+  private cancelScheduled: (() => void) | null = null;
   private pending = false;
   private closed = false;
   private lastShownAt = Number.NEGATIVE_INFINITY;
@@ -47,22 +55,25 @@ export class UpdatePacer {
   /** Stops scheduling and waits for the call in flight, so the final update is the only one left. */
   async drain(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.cancelScheduled?.();
+    this.cancelScheduled = null;
     while (this.inFlight) await this.inFlight;
   }
 
   private schedule(): void {
-    if (this.closed || this.inFlight || this.timer || !this.pending) return;
+    if (this.closed || this.inFlight || this.cancelScheduled || !this.pending) return;
     const now = Date.now();
     const wait = Math.max(0, this.lastShownAt + this.intervalMs - now, this.notBefore - now);
-    if (wait > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.run();
-      }, wait);
-    } else {
+    const fire = (): void => {
+      this.cancelScheduled = null;
       this.run();
+    };
+    if (wait > 0) {
+      const timer = setTimeout(fire, wait);
+      this.cancelScheduled = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(fire);
+      this.cancelScheduled = () => clearImmediate(immediate);
     }
   }
 

@@ -1,8 +1,15 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BUTTONS_MESSAGE_TEXT, EMPTY_ANSWER_TEXT, relayAnswer } from '../../../src/gateway/relay/index.js';
+import type { AskStreamEvent } from '../../../src/upstream/api.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request, squash } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
+
+/** A stream whose every event arrived in one read: a short answer, or one the service had ready. */
+async function* arrivedAtOnce(fragments: readonly string[]): AsyncGenerator<AskStreamEvent> {
+  for (const content of fragments) yield { type: 'fragment', content };
+  yield { type: 'final', questionId: 1, answerId: 2, answer: fragments.join(''), totalToken: 10, noAnswer: false, incomplete: false };
+}
 
 const talkToPerson = [{ label: 'Talk to a person', value: 'handoff' }];
 
@@ -122,6 +129,33 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
 
     expect(result.renderer).toBe('buffered');
     expect(platform.calls.filter((call) => call.kind !== 'typing').map((call) => call.kind)).toEqual(['send']);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+});
+
+describe('relayAnswer: an answer whose stream ended before anything was shown', () => {
+  it('draft: is sent once as the final message, with no draft before it', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, arrivedAtOnce(fragmentsOf(LONG_ANSWER)), { draft: true }));
+
+    expect(platform.calls.map((call) => call.kind)).toEqual(['send']);
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('edit: is sent once as the final message, not as a first message edited into the final', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, arrivedAtOnce(fragmentsOf(LONG_ANSWER))));
+
+    expect(platform.calls.map((call) => call.kind)).toEqual(['send']);
+    expect(platform.calls[0]?.progress).toBeUndefined();
+    expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
+  });
+
+  it('native: is sent once as a message, without opening a stream', async () => {
+    const platform = new RecordingPlatform();
+    const result = await relayAnswer(request(platform, arrivedAtOnce(fragmentsOf(LONG_ANSWER)), { startStream: true }));
+
+    expect(platform.calls.map((call) => call.kind)).toEqual(['send']);
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
   });
 });
