@@ -11,19 +11,40 @@
  * in line claims its lock again; a claim that fails means someone else answers it. A loop
  * answers one head and, when others are waiting, lets go and goes to the end of the line,
  * so a long queue does not hold a slot while new chats wait.
+ *
+ * A conversation that goes in line knowing its head (its arrival found the queue empty, or
+ * its last advance returned the next one) claims its lock in that head's first turn batch
+ * (queue.headClaim, turn-start.ts) rather than in a round trip of its own: the turn goes on
+ * only if the lock is taken and the head is still first.
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, QueueClaim } from '../state/index.js';
 import { conversationMember, parseConversationMember } from './keys.js';
 import type { GatewayPolicy } from './policy.js';
 import type { ConversationQueue } from './queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
-import { TurnSlots } from './turn-slots.js';
+import { TurnSlots, type Waiting } from './turn-slots.js';
 import type { ConversationRef } from '../contract.js';
 
-/** What answering one message produced: writes to make with its removal, or nothing when it was cut off. */
-export type HandleResult = { outcome: 'done'; writes: AtomicCommand[] } | { outcome: 'aborted' };
-export type HandleMessage = (message: QueuedMessage, signal: AbortSignal) => Promise<HandleResult>;
+/**
+ * What answering one message produced: writes to make with its removal, or nothing when it was
+ * cut off, or (with a claim) nothing because the claim did not give it the conversation with
+ * this head: `head` is first now and the lock is ours, or null when the lock is not ours.
+ */
+export type HandleResult =
+  | { outcome: 'done'; writes: AtomicCommand[] }
+  | { outcome: 'aborted' }
+  | { outcome: 'unclaimed'; head: string | null };
+/** `claim` (queue.headClaim): the lock is not taken yet; the turn's first batch claims it. */
+export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim?: AtomicCommand) => Promise<HandleResult>;
+
+/** A drain's hold on its conversation: `owned` false while the lock's claim rides on the first turn's batch. */
+interface Hold extends QueueClaim {
+  owned: boolean;
+}
+
+type LoopEnd = { end: 'ended' } | { end: 'yielded'; head: string };
 
 export class LockLostError extends Error {
   constructor(conversation: ConversationRef) {
@@ -72,14 +93,28 @@ export class Drains {
     return this.slots.waitingCount;
   }
 
-  /** Whether a conversation claimed now would be answered at once (a free slot, nobody in line before it). */
-  get hasRoom(): boolean {
-    return !this.stopping && this.slots.inUse < this.slots.capacity && this.slots.waitingCount === 0;
+  /**
+   * Takes a slot for a message about to be offered with a claim, when one is free and nobody is in
+   * line before it. Taken before the offer, so that a burst of offers in flight at once cannot all
+   * see the same free slot, claim, and then pay a round trip each to let the lock go again. The
+   * slot goes to start() with the claim, or back with giveBackRoom().
+   */
+  takeRoom(): boolean {
+    return !this.stopping && this.slots.tryTake();
   }
 
-  /** A conversation queued without claiming (no room) and whose lock is free: it waits in line for a slot. */
-  enqueue(conversation: ConversationRef): void {
-    if (!this.stopping) this.waitForSlot(conversation);
+  /** A slot from takeRoom() that no claim used (duplicate, full, lock held elsewhere, stopping). */
+  giveBackRoom(): void {
+    this.slots.release();
+    this.pump();
+  }
+
+  /**
+   * A conversation queued without claiming (no room) and whose lock is free: it waits in line for
+   * a slot. `head`: its queue's head, when the caller knows it (the message it queued was first).
+   */
+  enqueue(conversation: ConversationRef, head?: string): void {
+    if (!this.stopping) this.waitForSlot(conversation, head);
   }
 
   /** Resolves once fewer than `below` conversations wait for a slot here (backpressure for a polling source). */
@@ -88,16 +123,20 @@ export class Drains {
   }
 
   /**
-   * A message's arrival claimed its conversation's lock: answered now when a slot is free,
-   * otherwise the lock is let go and the conversation waits in line for a slot.
+   * A message's arrival claimed its conversation's lock: answered now in the slot taken for it
+   * (`roomTaken`, takeRoom()) or a free one, otherwise the lock is let go and the conversation
+   * waits in line for a slot.
    */
-  async start(conversation: ConversationRef, claim: QueueClaim): Promise<void> {
-    if (!this.stopping && this.slots.tryTake()) {
-      this.run(conversation, claim);
+  async start(conversation: ConversationRef, claim: QueueClaim, roomTaken = false): Promise<void> {
+    const slot = roomTaken || (!this.stopping && this.slots.tryTake());
+    if (slot && !this.stopping) {
+      this.run(conversation, { ...claim, owned: true });
       return;
     }
+    // Stopping: the slot taken for it goes back with the lock.
+    if (slot) this.slots.release();
     await this.letGo(conversation, claim.token);
-    if (!this.stopping) this.waitForSlot(conversation);
+    if (!this.stopping) this.waitForSlot(conversation, claim.head);
   }
 
   /** Takes over every served conversation with queued messages and no live lock. Returns how many started now. */
@@ -127,14 +166,14 @@ export class Drains {
         continue;
       }
       this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
-      this.run(conversation, claim);
+      this.run(conversation, { ...claim, owned: true });
       taken++;
     }
     return taken;
   }
 
   /** Starts a drain holding a slot; the slot is given back when it ends (and the line moves on). */
-  private run(conversation: ConversationRef, claim: QueueClaim): void {
+  private run(conversation: ConversationRef, hold: Hold): void {
     const member = conversationMember(conversation);
     const abort = new AbortController();
     const drain: ActiveDrain = { abort, done: Promise.resolve() };
@@ -143,10 +182,10 @@ export class Drains {
     const previous = this.active.get(member)?.done ?? Promise.resolve();
     // Only this drain's own entry is removed: a new drain of the same conversation may have started
     // between this one's last advance (which released the lock) and its end.
-    drain.done = previous.then(() => this.loop(conversation, claim, abort)).then((outcome) => {
+    drain.done = previous.then(() => this.loop(conversation, hold, abort)).then((outcome) => {
       if (this.active.get(member) === drain) this.active.delete(member);
       // Back in line only once its entry is gone, so that the claim of whoever pops it starts a new drain.
-      if (outcome === 'yielded' && !this.stopping) this.waitForSlot(conversation);
+      if (outcome.end === 'yielded' && !this.stopping) this.waitForSlot(conversation, outcome.head);
     }).finally(() => {
       if (this.active.get(member) === drain) this.active.delete(member);
       this.slots.release();
@@ -155,8 +194,8 @@ export class Drains {
     this.active.set(member, drain);
   }
 
-  private waitForSlot(conversation: ConversationRef): void {
-    this.slots.wait(conversationMember(conversation), conversation);
+  private waitForSlot(conversation: ConversationRef, head?: string): void {
+    this.slots.wait(conversationMember(conversation), conversation, head);
     this.pump();
   }
 
@@ -168,7 +207,12 @@ export class Drains {
   }
 
   /** Holding a slot: claims the conversation's lock and answers it, or gives the slot back. */
-  private async claimAndRun(conversation: ConversationRef): Promise<void> {
+  private async claimAndRun({ conversation, head }: Waiting): Promise<void> {
+    // Its head known: the claim rides on that head's first batch. beforeDrain must run holding the lock, so not then.
+    if (head !== undefined && !this.options.beforeDrain && !this.stopping) {
+      this.run(conversation, { token: randomUUID(), head, owned: false });
+      return;
+    }
     let claim: QueueClaim | null = null;
     try {
       claim = await this.options.queue.claim(conversation);
@@ -177,7 +221,7 @@ export class Drains {
       this.options.logger.warn({ err: error, conversation }, 'could not claim a conversation waiting for a slot; the next sweep takes it');
     }
     if (claim && !this.stopping) {
-      this.run(conversation, claim);
+      this.run(conversation, { ...claim, owned: true });
       return;
     }
     // Nothing to answer (another process holds it or answered it), or stopping.
@@ -217,12 +261,15 @@ export class Drains {
     await Promise.all([...this.active.values()].map((drain) => drain.done));
   }
 
-  /** Answers the queue; 'yielded' when it let go with messages left because other conversations wait for a slot. */
-  private async loop(conversation: ConversationRef, claim: QueueClaim, abort: AbortController): Promise<'ended' | 'yielded'> {
+  /** Answers the queue; 'yielded' (with its head) when it let go with messages left because other conversations wait for a slot. */
+  private async loop(conversation: ConversationRef, hold: Hold, abort: AbortController): Promise<LoopEnd> {
     const { queue, logger } = this.options;
     const log = logger.child({ conversation });
+    let owned = hold.owned;
     const heartbeat = setInterval(() => {
-      queue.extend(conversation, claim.token).then(
+      // Not claimed yet: the first turn's batch is still on its way, and takes the lock with its full lifetime.
+      if (!owned) return;
+      queue.extend(conversation, hold.token).then(
         (ours) => {
           if (!ours && !abort.signal.aborted) {
             log.warn('lost the conversation lock while answering; stopping here so the new holder answers once');
@@ -234,7 +281,7 @@ export class Drains {
       );
     }, this.options.policy.heartbeatMs);
     heartbeat.unref();
-    let head: string | null = claim.head;
+    let head: string | null = hold.head;
     try {
       if (this.options.beforeDrain && head !== null) {
         await this.options.beforeDrain(conversation).catch((error: unknown) => log.warn({ err: error }, 'could not resolve the answers the previous holder left'));
@@ -242,32 +289,49 @@ export class Drains {
       while (head !== null) {
         if (this.stopping || abort.signal.aborted) break;
         const message = parseQueuedMessage(head);
+        if (!owned && !message) {
+          // No turn to carry the claim of an unreadable head: claimed alone, then dropped like any other.
+          const claim = await queue.claim(conversation);
+          if (!claim) return { end: 'ended' };
+          ({ head } = claim);
+          owned = true;
+          hold.token = claim.token;
+          continue;
+        }
         let writes: AtomicCommand[] = [];
         if (message) {
-          const result = await this.options.handle(message, abort.signal);
+          const result = await this.options.handle(message, abort.signal, owned ? undefined : queue.headClaim(conversation, hold.token, head));
+          if (result.outcome === 'unclaimed') {
+            // Another process took it meanwhile (nothing to do here), or answered that head and the lock is ours for the next.
+            if (result.head === null) return { end: 'ended' };
+            owned = true;
+            head = result.head;
+            continue;
+          }
+          owned = true;
           if (result.outcome === 'aborted') break;
           writes = result.writes;
         } else {
           log.error({ entry: head.slice(0, 200) }, 'dropping an unreadable queue entry');
         }
         // Others wait for a slot: the lock goes with the advance (one round trip), and this conversation goes back in line.
-        const advanced = await queue.advance(conversation, claim.token, writes, { letGo: this.slots.waitingCount > 0 && !this.stopping });
+        const advanced = await queue.advance(conversation, hold.token, writes, { letGo: this.slots.waitingCount > 0 && !this.stopping });
         this.options.settled?.(message);
         if (!advanced.owned) {
           log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
-          return 'ended';
+          return { end: 'ended' };
         }
         head = advanced.next;
-        if (advanced.letGo) return 'yielded';
+        if (advanced.letGo && head !== null) return { end: 'yielded', head };
       }
       // Stopped or cut off with messages left: let go, so another process answers them now.
-      if (head !== null && !(abort.signal.reason instanceof LockLostError)) await queue.release(conversation, claim.token);
+      if (owned && head !== null && !(abort.signal.reason instanceof LockLostError)) await queue.release(conversation, hold.token);
     } catch (error) {
       // Redis failed: the lock expires and whoever sweeps next answers the head again.
       log.error({ err: error }, 'the conversation queue failed; its messages stay queued for the next sweep');
     } finally {
       clearInterval(heartbeat);
     }
-    return 'ended';
+    return { end: 'ended' };
   }
 }

@@ -75,11 +75,14 @@ export class Intake implements PacedSink {
     // Kept before the offer: a drain may start on this message before offer() returns here.
     local.keep(message.id, inbound.attachments);
     // No room to answer now: queued without taking the lock, rather than taking it only to let it go.
-    const claim = this.options.drains.hasRoom && !this.closed;
-    const result = await queue.offer(conversation, inbound.platformMessageId, JSON.stringify(message), { claim }).catch((error: unknown) => {
+    const room = !this.closed && this.options.drains.takeRoom();
+    const entry = JSON.stringify(message);
+    const result = await queue.offer(conversation, inbound.platformMessageId, entry, { claim: room }).catch((error: unknown) => {
       local.forget(message.id);
+      if (room) this.options.drains.giveBackRoom();
       throw error;
     });
+    if (room && (result.outcome !== 'queued' || !result.claim || this.closed)) this.options.drains.giveBackRoom();
     if (result.outcome !== 'queued') local.forget(message.id);
     if (result.outcome === 'duplicate') {
       logger.debug({ conversation, platformMessageId: inbound.platformMessageId }, 'dropping a redelivered message');
@@ -92,11 +95,12 @@ export class Intake implements PacedSink {
     }
     this.options.observer.accepted?.(conversation);
     if (!result.claim) {
-      if (result.lockFree && !this.closed) this.options.drains.enqueue(conversation);
+      // Alone in its queue, this message is the head: the claim can ride on its turn's first batch.
+      if (result.lockFree && !this.closed) this.options.drains.enqueue(conversation, result.length === 1 ? entry : undefined);
       return;
     }
     if (this.closed) await queue.release(conversation, result.claim.token);
-    else await this.options.drains.start(conversation, result.claim);
+    else await this.options.drains.start(conversation, result.claim, room);
   }
 
   /** Resolves once few enough conversations wait for a slot here (WAITING_FOR_SLOT_MAX). */

@@ -7,6 +7,8 @@
  *   when free. The process that gets the lock drains; any other only enqueues.
  * - drain: peek → answer → remove. The head stays queued until its answer is
  *   complete, so a crash (lock expires) leaves it for whoever takes over.
+ * - a conversation that waited in line for a slot with a known head claims its lock in the
+ *   first batch of that head's turn (headClaim); one that does not know its head claims alone.
  * - advance: one atomic step removes the answered head and, when the queue is
  *   empty, releases the lock. A message enqueued a moment later finds the lock
  *   free and claims it itself, so nothing is stranded between "queue empty" and
@@ -42,6 +44,16 @@ export class ConversationQueue {
 
   claim(conversation: ConversationRef): Promise<QueueClaim | null> {
     return this.state.queueClaim(this.keys(conversation), this.policy.lockTtlMs);
+  }
+
+  /**
+   * The claim of a conversation whose head is known (it waited in line for a slot), as a command
+   * for the first batch of that head's turn: no round trip of its own. The turn goes on only
+   * when the result says `claimed` (turn-start.ts).
+   */
+  headClaim(conversation: ConversationRef, token: string, head: string): AtomicCommand {
+    const keys = this.keys(conversation);
+    return { op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: this.policy.lockTtlMs, head };
   }
 
   /** `letGo`: yield the lock with the advance when entries remain (others wait for a slot); one round trip for both. */

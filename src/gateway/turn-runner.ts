@@ -12,6 +12,8 @@ import type { Pipeline } from './pipeline.js';
 import type { LocalAttachments, QueuedMessage } from './queued-message.js';
 import type { AdapterRoutes } from './routes.js';
 import { runTurn, type TurnStarter } from './turn.js';
+import { HeadClaimMissedError } from './turn-start.js';
+import type { AtomicCommand } from '../state/index.js';
 
 export interface TurnRunnerOptions {
   routes: AdapterRoutes;
@@ -26,8 +28,12 @@ export interface TurnRunnerOptions {
 export class TurnRunner {
   constructor(private readonly options: TurnRunnerOptions) {}
 
-  /** Answers `message`; `signal` aborts when the gateway stops or loses the conversation's lock. */
-  async run(message: QueuedMessage, signal: AbortSignal): Promise<HandleResult> {
+  /**
+   * Answers `message`; `signal` aborts when the gateway stops or loses the conversation's lock.
+   * With `claim` (queue.headClaim) the lock is claimed in the turn's first batch; if that misses,
+   * nothing of the turn ran and the outcome says what the claim found.
+   */
+  async run(message: QueuedMessage, signal: AbortSignal, claim?: AtomicCommand): Promise<HandleResult> {
     const { routes, local, pipeline, events, services, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
     const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
@@ -40,7 +46,13 @@ export class TurnRunner {
       return { outcome: 'done', writes: [] };
     }
     const turn = new Turn({ inbound, bot, outbound: served.outbound, capabilities: served.capabilities, logger: turnLogger, signal, services });
-    const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, this.options.starter);
-    return result.outcome === 'done' ? { outcome: 'done', writes: turn.pendingWrites() } : result;
+    const starter = claim ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) } : this.options.starter;
+    try {
+      const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter);
+      return result.outcome === 'done' ? { outcome: 'done', writes: turn.pendingWrites() } : result;
+    } catch (error) {
+      if (!(error instanceof HeadClaimMissedError)) throw error;
+      return { outcome: 'unclaimed', head: error.claim.outcome === 'other-head' ? error.claim.head : null };
+    }
   }
 }

@@ -10,10 +10,21 @@
  */
 import type { ConversationRef } from '../contract.js';
 
+/** A conversation in line. */
+export interface Waiting {
+  conversation: ConversationRef;
+  /**
+   * The head of its queue when it went in line, when known (its arrival found the queue empty, or
+   * its last answer told): its lock claim can then ride on that head's first batch. A hint only:
+   * the claim checks it, as another process may answer the conversation meanwhile.
+   */
+  head?: string;
+}
+
 export class TurnSlots {
   private busy = 0;
   /** Member → conversation, in arrival order (a Map keeps insertion order); one entry per conversation. */
-  private readonly waiting = new Map<string, ConversationRef>();
+  private readonly waiting = new Map<string, Waiting>();
   /** Callers of whenFewerWaiting(), each with the count it waits to go under. */
   private readonly roomWaiters: { below: number; wake: () => void }[] = [];
 
@@ -43,10 +54,17 @@ export class TurnSlots {
     return true;
   }
 
-  /** Puts a conversation at the end of the line; false when it already waits (it keeps its place). */
-  wait(member: string, conversation: ConversationRef): boolean {
-    if (this.waiting.has(member)) return false;
-    this.waiting.set(member, conversation);
+  /**
+   * Puts a conversation at the end of the line; false when it already waits (it keeps its place,
+   * and learns its head if it is given now).
+   */
+  wait(member: string, conversation: ConversationRef, head?: string): boolean {
+    const already = this.waiting.get(member);
+    if (already) {
+      if (head !== undefined) already.head = head;
+      return false;
+    }
+    this.waiting.set(member, head === undefined ? { conversation } : { conversation, head });
     return true;
   }
 
@@ -56,15 +74,15 @@ export class TurnSlots {
   }
 
   /** Takes a free slot for the conversation first in line; undefined when no slot is free or nobody waits. */
-  takeNext(): ConversationRef | undefined {
+  takeNext(): Waiting | undefined {
     if (this.busy >= this.capacity) return undefined;
     const first = this.waiting.entries().next();
     if (first.done) return undefined;
-    const [member, conversation] = first.value;
+    const [member, waiting] = first.value;
     this.waiting.delete(member);
     this.busy++;
     this.wakeRoomWaiters();
-    return conversation;
+    return waiting;
   }
 
   /** Gives back a slot taken by tryTake() or takeNext(). */

@@ -9,7 +9,7 @@
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
-import type { AtomicCommand } from '../state/index.js';
+import type { AtomicCommand, HeadClaim } from '../state/index.js';
 import type { TurnContext } from './context.js';
 import { gatewayKeys } from './keys.js';
 import type { Reservation } from './allowance.js';
@@ -34,7 +34,16 @@ interface Registered {
 }
 
 export class TurnReads implements TurnReadSource {
-  private readonly reads = new Set<Registered>();
+  /**
+   * @param claim the claim of the conversation's lock (queue.headClaim), when it rides on this
+   *   turn's batch; the features' reads are shared with the gateway's TurnReads.
+   */
+  constructor(private readonly reads = new Set<Registered>(), readonly claim?: AtomicCommand) {}
+
+  /** The same reads, for one turn whose batch also claims the conversation's lock. */
+  claiming(claim: AtomicCommand): TurnReads {
+    return new TurnReads(this.reads, claim);
+  }
 
   add(command: (ctx: TurnContext) => AtomicCommand): TurnRead {
     const registered: Registered = { command };
@@ -59,7 +68,24 @@ export interface TurnStart {
   leftovers: string[];
 }
 
-/** Runs the batch and files its results on the turn (`ctx.prefetched`). One round trip. */
+/**
+ * The lock claim that rode on the turn's batch did not give this turn the conversation with
+ * its head: nothing of the turn may run. What the batch reserved was given back.
+ */
+export class HeadClaimMissedError extends Error {
+  constructor(readonly claim: Exclude<HeadClaim, { outcome: 'claimed' }>) {
+    super(claim.outcome === 'taken' ? 'the conversation is answered elsewhere'
+      : claim.outcome === 'empty' ? 'the conversation has nothing queued any more'
+        : 'the head of the conversation was answered elsewhere; another message is first now');
+    this.name = 'HeadClaimMissedError';
+  }
+}
+
+/**
+ * Runs the batch and files its results on the turn (`ctx.prefetched`). One round trip.
+ * With `reads.claim` the batch first claims the conversation's lock; if that misses, the
+ * reservations are given back and HeadClaimMissedError is thrown before anything shows.
+ */
 export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<TurnStart> {
   const settings = await ctx.settings();
   const rate = rateWindow(settings);
@@ -79,18 +105,41 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
     ...(rate ? [{ op: 'incr', key: rateKey, ttlMs: rate.windowMs } as const] : []),
     ...features.map((read) => read.command(ctx)),
   ];
-  const results = await ctx.services.state.atomic(batch);
+  const claim = reads.claim;
+  // The claim first: within the MULTI its result decides whether the rest counts.
+  const all = await ctx.services.state.atomic(claim ? [claim, ...batch] : batch);
+  const results = claim ? all.slice(1) : all;
   const [attempt, session, , leftovers, reserved] = results;
   const used = rate ? results[5] : 0;
   const featureResults = results.slice(rate ? 6 : 5);
+  const reservation: Reservation = {
+    monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: Number(used), checked: false,
+  };
+  const claimed = claim ? (all[0] as HeadClaim) : undefined;
+  if (claimed && claimed.outcome !== 'claimed') {
+    await undoUnclaimedStart(ctx, claimed, attemptsKey, reservation);
+    throw new HeadClaimMissedError(claimed);
+  }
   // Whatever this turn ends with, once its writes are committed the message is off the queue.
   ctx.later({ op: 'del', key: attemptsKey });
   ctx.prefetched.session = (session as string | null) ?? null;
-  ctx.prefetched.reservation = {
-    monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: Number(used), checked: false,
-  };
+  ctx.prefetched.reservation = reservation;
   features.forEach((read, index) => ctx.prefetched.reads.set(read, featureResults[index]));
   return { attempt: Number(attempt), leftovers: leftovers as string[] };
+}
+
+/**
+ * A batch whose claim missed counted an attempt and reserved an allowance for a message this
+ * turn does not answer: both go back (one more round trip, only on this rare path: another
+ * process took the conversation while it waited here for a slot). The attempt of a head that
+ * was answered meanwhile goes with it; one another holder may be answering is counted down.
+ */
+async function undoUnclaimedStart(ctx: TurnContext, claim: HeadClaim, attemptsKey: string, reservation: Reservation): Promise<void> {
+  const attempt: AtomicCommand = claim.outcome === 'taken'
+    ? { op: 'incr', key: attemptsKey, by: -1, ttlMs: ATTEMPTS_TTL_MS }
+    : { op: 'del', key: attemptsKey };
+  await ctx.services.state.atomic([attempt, ...releaseCommands(reservation)])
+    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back what an unclaimed turn reserved'));
 }
 
 /**

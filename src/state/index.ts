@@ -3,7 +3,7 @@ import { RedisStateStore } from './redis.js';
 import type { StateStore } from './types.js';
 
 export type {
-  AtomicCommand, ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferOptions, QueueOfferResult, StateStore,
+  AtomicCommand, ConversationQueueKeys, HeadClaim, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferOptions, QueueOfferResult, StateStore,
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
 } from './types.js';
 
@@ -246,13 +246,27 @@ export class MemoryStateStore implements StateStore {
   }
 
   async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
-    const token = this.takeLock(keys.lock, lockTtlMs);
-    if (token === null) return null;
+    const token = randomUUID();
+    const found = this.claimQueue(keys, token, lockTtlMs);
+    return typeof found === 'string' ? { token, head: found } : null;
+  }
+
+  /** The lock taken with `token` and the queue's head; `taken` when locked, `empty` when nothing is queued (then unindexed). */
+  private claimQueue(keys: ConversationQueueKeys, token: string, lockTtlMs: number): string | { outcome: 'taken' | 'empty' } {
+    if (this.live(keys.lock)) return { outcome: 'taken' };
     const head = this.typed(keys.queue, 'list', false)?.data[0];
-    if (head !== undefined) return { token, head };
-    this.entries.delete(this.prefix + keys.lock);
-    this.unindex(keys);
-    return null;
+    if (head === undefined) {
+      this.unindex(keys);
+      return { outcome: 'empty' };
+    }
+    this.setString(keys.lock, token, lockTtlMs);
+    return head;
+  }
+
+  private claimHead(c: Extract<AtomicCommand, { op: 'claimHead' }>): HeadClaim {
+    const found = this.claimQueue({ queue: c.queue, lock: c.key, pending: c.pending, member: c.member }, c.token, c.ttlMs);
+    if (typeof found !== 'string') return found;
+    return found === c.head ? { outcome: 'claimed' } : { outcome: 'other-head', head: found };
   }
 
   async queueAdvance(
@@ -312,6 +326,7 @@ export class MemoryStateStore implements StateStore {
       case 'setMembers': return this.setMembers(c.key);
       case 'sortedAdd': return this.sortedAdd(c.key, c.score, c.member);
       case 'sortedRemove': return this.sortedRemove(c.key, c.member);
+      case 'claimHead': return Promise.resolve(this.claimHead(c));
     }
   }
 

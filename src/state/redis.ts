@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type ChainableCommander } from 'ioredis';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
 } from './types.js';
 
@@ -28,12 +28,19 @@ if ARGV[7] ~= '1' then
 end
 if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)} end
 return {'queued', length}`;
-const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return false end
+/*
+ * The claim also checks the head the caller expects (ARGV[4], '' for none): {1} when it is
+ * first, {2, head} when another is, {0} when the lock is taken, {3} when the queue is empty.
+ */
+const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {0} end
 local head = redis.call('LINDEX', KEYS[1], 0)
-if head then return head end
-redis.call('DEL', KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[3])
-return false`;
+if not head then
+  redis.call('DEL', KEYS[2])
+  redis.call('SREM', KEYS[3], ARGV[3])
+  return {3}
+end
+if head == ARGV[4] then return {1} end
+return {2, head}`;
 const QUEUE_ADVANCE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
 redis.call('LPOP', KEYS[1])
 local head = redis.call('LINDEX', KEYS[1], 0)
@@ -49,6 +56,9 @@ redis.call('DEL', KEYS[2])
 redis.call('SREM', KEYS[3], ARGV[3])
 return {1}`;
 
+/** QUEUE_CLAIM's reply: [0] taken, [1] claimed with the expected head, [2, head] claimed with another head, [3] empty. */
+type ClaimReply = [number, string?];
+
 /** A Redis that stays down would otherwise be reported on every reconnect attempt. */
 const CONNECTION_ERROR_REPORT_INTERVAL_MS = 10_000;
 
@@ -58,8 +68,14 @@ type ScriptedRedis = Redis & {
   cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
   cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
     maxLength: number, token: string, lockTtlMs: number, member: string, claim: string): Promise<[string, number?, string?]>;
-  cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string): Promise<string | null>;
+  cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string, expectedHead: string): Promise<ClaimReply>;
 };
+
+/** Defined commands are available on MULTI too; ioredis' typings do not know them. */
+interface ScriptedMulti {
+  cbQueueClaim(...args: (string | number)[]): unknown;
+  cbQueueAdvance(...args: (string | number)[]): unknown;
+}
 
 export interface RedisStateOptions {
   url: string;
@@ -266,6 +282,9 @@ export class RedisStateStore implements StateStore {
       case 'setMembers': multi.smembers(key); return 1;
       case 'sortedAdd': multi.zadd(key, c.score, c.member); return 1;
       case 'sortedRemove': multi.zrem(key, c.member); return 1;
+      case 'claimHead':
+        (multi as unknown as ScriptedMulti).cbQueueClaim(this.k(c.queue), key, this.k(c.pending), c.token, c.ttlMs, c.member, c.head);
+        return 1;
     }
   }
 
@@ -283,8 +302,9 @@ export class RedisStateStore implements StateStore {
 
   async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
     const token = randomUUID();
-    const head = await this.redis.cbQueueClaim(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member);
-    return head === null ? null : { token, head };
+    const [found, head] = await this.redis.cbQueueClaim(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, '');
+    // [1] only when the head is the expected '' itself.
+    return found === 1 || found === 2 ? { token, head: head ?? '' } : null;
   }
 
   async queueAdvance(
@@ -293,8 +313,7 @@ export class RedisStateStore implements StateStore {
     const multi = this.redis.multi();
     for (const c of also) this.queue(multi, c);
     // Defined commands are available on MULTI too; ioredis sends EVAL the first time per connection.
-    (multi as unknown as { cbQueueAdvance(...args: (string | number)[]): unknown })
-      .cbQueueAdvance(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, options.letGo ? '1' : '0');
+    (multi as unknown as ScriptedMulti).cbQueueAdvance(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, options.letGo ? '1' : '0');
     const results = await execOrThrow(multi);
     const [owned, next] = results[results.length - 1] as [number, string?];
     if (owned === 0) return { owned: false };
@@ -337,7 +356,17 @@ function normalize(c: AtomicCommand, reply: unknown): unknown {
     case 'listPush': return c.maxLength === undefined ? reply : Math.min(Number(reply), c.maxLength);
     // Inside MULTI ioredis returns HGETALL's flat reply, not the object its hgetall() builds.
     case 'hashGetAll': return Array.isArray(reply) ? pairsToObject(reply as string[]) : reply;
+    case 'claimHead': return headClaim(reply as ClaimReply);
     default: return reply;
+  }
+}
+
+function headClaim([found, head]: ClaimReply): HeadClaim {
+  switch (found) {
+    case 1: return { outcome: 'claimed' };
+    case 2: return { outcome: 'other-head', head: head! };
+    case 3: return { outcome: 'empty' };
+    default: return { outcome: 'taken' };
   }
 }
 

@@ -114,7 +114,13 @@ export type AtomicCommand =
   | { op: 'setRemove'; key: string; member: string }
   | { op: 'setMembers'; key: string }
   | { op: 'sortedAdd'; key: string; score: number; member: string }
-  | { op: 'sortedRemove'; key: string; member: string };
+  | { op: 'sortedRemove'; key: string; member: string }
+  /**
+   * Takes the free lock (`key`) of a conversation queue expected to start with `head`, with the
+   * token the caller chose: the claim of a conversation back from the line rides on its turn's
+   * first batch (drains.ts) instead of costing a round trip of its own. The result is a HeadClaim.
+   */
+  | { op: 'claimHead'; key: string; queue: string; pending: string; member: string; token: string; ttlMs: number; head: string };
 
 export const DEFAULT_KEY_PREFIX = 'cb:';
 
@@ -159,5 +165,13 @@ export type QueueOfferResult =
   | { outcome: 'full'; length: number }
   /** `lockFree` only with `claim: false`: nobody holds the lock (nobody answers this conversation now). */
   | { outcome: 'queued'; length: number; claim: QueueClaim | null; lockFree?: boolean };
+
+/**
+ * What a `claimHead` command found. `claimed`: the lock is the caller's and the head is the one
+ * expected. `other-head`: the lock is the caller's, but the expected head was answered meanwhile
+ * (by another process) and `head` is first now. `taken`: someone else holds the lock. `empty`:
+ * nothing is queued any more (the lock is not taken, and the conversation leaves `pending`).
+ */
+export type HeadClaim = { outcome: 'claimed' } | { outcome: 'other-head'; head: string } | { outcome: 'taken' } | { outcome: 'empty' };
 
 export type QueueAdvanceResult = { owned: false } | { owned: true; next: string | null; letGo?: boolean };

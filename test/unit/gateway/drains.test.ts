@@ -5,7 +5,7 @@ import { resolvePolicy } from '../../../src/gateway/policy.js';
 import { ConversationQueue } from '../../../src/gateway/queue.js';
 import type { ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { MemoryStateStore } from '../../../src/state/index.js';
+import { MemoryStateStore, type HeadClaim } from '../../../src/state/index.js';
 
 const conversation: ConversationRef = { bot: 'main', platform: 'fakechat', id: 'c1' };
 
@@ -38,5 +38,40 @@ describe('Drains', () => {
     await stopping;
     expect(await state.get(gatewayKeys.lock(conversation))).toBeNull();
     expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(1);
+  });
+
+  it('answers from the head that is first now when the one a waiting conversation knew was answered elsewhere', async () => {
+    const state = new MemoryStateStore({ prefix: 'drains-head:' });
+    const policy = resolvePolicy({});
+    const queue = new ConversationQueue(state, policy);
+    const entry = (id: string) => JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });
+    await queue.offer(conversation, 'm1', entry('m1'), { claim: false });
+    await queue.offer(conversation, 'm2', entry('m2'), { claim: false });
+    // Another process answers m1 while the conversation waits here, believing m1 is first.
+    const elsewhere = (await queue.claim(conversation))!;
+    await queue.advance(conversation, elsewhere.token, [], { letGo: true });
+
+    const calls: { id: string; claimed: boolean }[] = [];
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => { finished = resolve; });
+    const drains = new Drains({
+      queue, policy, logger: silentLogger(), serves: () => true,
+      // As the turn does: the claim rides on the first batch, and nothing runs when it misses.
+      handle: async (message, _signal, claim) => {
+        calls.push({ id: message.id, claimed: claim !== undefined });
+        if (claim) {
+          const [found] = (await state.atomic([claim])) as HeadClaim[];
+          if (found!.outcome !== 'claimed') return { outcome: 'unclaimed', head: found!.outcome === 'other-head' ? found!.head : null };
+        }
+        return { outcome: 'done', writes: [] };
+      },
+      settled: () => finished(),
+    });
+    drains.enqueue(conversation, entry('m1'));
+    await done;
+    await drains.stop(1_000);
+    expect(calls).toEqual([{ id: 'm1', claimed: true }, { id: 'm2', claimed: false }]);
+    expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(0);
+    expect(await state.get(gatewayKeys.lock(conversation))).toBeNull();
   });
 });

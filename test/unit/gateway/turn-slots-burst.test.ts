@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../adapters/memory/index.js';
 import { createGateway, gatewayKeys, type Gateway } from '../../../src/gateway/index.js';
 import { WAITING_FOR_SLOT_MAX } from '../../../src/gateway/intake.js';
+import { monthOf } from '../../../src/gateway/limits.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { AskStreamEvent, ClientAskRequest } from '../../../src/upstream/api.js';
 import { isolatedRedisStore } from '../../support/redis.js';
@@ -69,6 +70,9 @@ async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[
 
 const platformWith = (name: string) => new MemoryPlatform({ name });
 
+/** The bot's count of messages this month (reserved at each turn's start, given back when nothing is answered). */
+const messagesThisMonth = async () => Number(await store.get(gatewayKeys.monthly('serial', monthOf(new Date(), undefined))) ?? 0);
+
 const answered = (platform: MemoryPlatform, id: string, question: string) => platform.textsIn(id).includes(`You said: ${question}`);
 
 describe('a bounded number of answers in flight per process', () => {
@@ -122,6 +126,53 @@ describe('a bounded number of answers in flight per process', () => {
     await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
     expect(free.service.asked).toEqual(['second question']);
     expect(answered(platform, 'first', 'first question')).toBe(false);
+  });
+
+  it('does not answer again a conversation another process answered while it waited here, nor count it against the month', async () => {
+    const platform = platformWith('answered-elsewhere');
+    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })]);
+    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })]);
+    const monthBefore = await messagesThisMonth();
+    const releaseBusy = busy.service.hold();
+    await platform.userSends('main', 'first', 'first question');
+    await platform.userSends('main', 'second', 'second question');
+    await until(() => busy.service.asks.length === 1, 'the first question asked');
+    expect(await free.gateway.sweep()).toBe(1);
+    await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
+    // Its turn comes here now: the claim riding on its first batch finds nothing left to answer.
+    releaseBusy();
+    await until(() => answered(platform, 'first', 'first question'), 'the first chat answered');
+    await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'answered-elsewhere', id: 'first' }))) === 0, 'the first answer advanced');
+    await busy.gateway.stop();
+    expect(busy.service.asked).toEqual(['first question']);
+    expect(platform.textsIn('second').filter((text) => text === 'You said: second question')).toHaveLength(1);
+    expect(await messagesThisMonth() - monthBefore).toBe(2);
+  });
+
+  it('leaves a conversation to the process answering it when its turn comes here, and gives back what that turn reserved', async () => {
+    const platform = platformWith('taken-elsewhere');
+    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })]);
+    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })]);
+    const monthBefore = await messagesThisMonth();
+    const releaseBusy = busy.service.hold();
+    const releaseFree = free.service.hold();
+    await platform.userSends('main', 'first', 'first question');
+    await platform.userSends('main', 'second', 'second question');
+    await until(() => busy.service.asks.length === 1, 'the first question asked');
+    expect(await free.gateway.sweep()).toBe(1);
+    await until(() => free.service.asks.length === 1, 'the second question asked by the other process');
+    // The other process holds the second chat's lock while its answer is being written.
+    releaseBusy();
+    await until(() => answered(platform, 'first', 'first question'), 'the first chat answered');
+    await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'first' }))) === 0, 'the first answer advanced');
+    await busy.gateway.stop();
+    releaseFree();
+    await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
+    await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'second' }))) === 0, 'the second answer advanced');
+    expect(busy.service.asked).toEqual(['first question']);
+    expect(free.service.asked).toEqual(['second question']);
+    expect(platform.textsIn('second').filter((text) => text === 'You said: second question')).toHaveLength(1);
+    expect(await messagesThisMonth() - monthBefore).toBe(2);
   });
 
   it('keeps the messages of waiting conversations queued, and their locks free, when the gateway stops', async () => {

@@ -22,10 +22,10 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
     slots.release();
     // A slot is free, but a and b came first.
     expect(slots.tryTake()).toBe(false);
-    expect(slots.takeNext()).toEqual(conversation('a'));
+    expect(slots.takeNext()).toEqual({ conversation: conversation('a') });
     expect(slots.takeNext()).toBeUndefined();
     slots.release();
-    expect(slots.takeNext()).toEqual(conversation('b'));
+    expect(slots.takeNext()).toEqual({ conversation: conversation('b') });
     expect(slots.waitingCount).toBe(0);
   });
 
@@ -38,7 +38,21 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
     expect(slots.waitingCount).toBe(2);
     expect(slots.isWaiting(member('a'))).toBe(true);
     slots.release();
-    expect(slots.takeNext()).toEqual(conversation('a'));
+    expect(slots.takeNext()).toEqual({ conversation: conversation('a') });
+  });
+
+  it('remembers the head a conversation went in line with, and the newest one it is told while waiting', () => {
+    const slots = new TurnSlots(1);
+    slots.tryTake();
+    slots.wait(member('a'), conversation('a'), 'first message of a');
+    slots.wait(member('b'), conversation('b'));
+    expect(slots.wait(member('b'), conversation('b'), 'first message of b')).toBe(false);
+    // Waiting again without knowing the head keeps what was known.
+    slots.wait(member('a'), conversation('a'));
+    slots.release();
+    expect(slots.takeNext()).toEqual({ conversation: conversation('a'), head: 'first message of a' });
+    slots.release();
+    expect(slots.takeNext()).toEqual({ conversation: conversation('b'), head: 'first message of b' });
   });
 
   it('tells a waiting source when the line is shorter than its bound, and at once when it already is', async () => {

@@ -230,6 +230,30 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.setMembers(keys.pending)).toEqual([]);
       });
 
+      it('claims a lock inside a batch for an expected head: taken with it, with another head, or not at all', async () => {
+        const noClaim = (entry: string) =>
+          store.queueOffer(keys, entry, { dedupeKey: `cq:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
+        const claimHead = (token: string, head: string) =>
+          ({ op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: 5_000, head }) as const;
+        await noClaim('a');
+        await noClaim('b');
+        // The rest of the batch runs whatever the claim finds; the caller undoes it when it missed.
+        expect(await store.atomic([claimHead('t1', 'a'), { op: 'incr', key: 'cq:attempts' }])).toEqual([{ outcome: 'claimed' }, 1]);
+        expect(await store.get(keys.lock)).toBe('t1');
+        expect(await store.atomic([claimHead('t2', 'a')])).toEqual([{ outcome: 'taken' }]);
+        expect(await store.get(keys.lock)).toBe('t1');
+        // Another holder answered 'a' meanwhile: the lock is taken all the same, and 'b' is first.
+        expect(await store.queueAdvance(keys, 't1', 5_000, [], { letGo: true })).toEqual({ owned: true, next: 'b', letGo: true });
+        expect(await store.atomic([claimHead('t3', 'a')])).toEqual([{ outcome: 'other-head', head: 'b' }]);
+        expect(await store.get(keys.lock)).toBe('t3');
+        expect(await store.queueAdvance(keys, 't3', 5_000)).toEqual({ owned: true, next: null });
+        // Nothing queued: no lock is taken, and the conversation leaves the index.
+        await store.setAdd(keys.pending, keys.member);
+        expect(await store.atomic([claimHead('t4', 'b')])).toEqual([{ outcome: 'empty' }]);
+        expect(await store.get(keys.lock)).toBeNull();
+        expect(await store.setMembers(keys.pending)).toEqual([]);
+      });
+
       it('lets an orphaned queue be claimed once its lock expired, and forgets an empty one', async () => {
         await store.queueOffer(keys, 'a', { dedupeKey: 'd1', dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 50 });
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
