@@ -45,8 +45,16 @@ export interface PlatformEnvOverride {
 export interface PlatformStorage {
   /** Binary-safe: the bytes come back as they were stored. */
   getBytes(key: string): Promise<Uint8Array | null>;
-  setBytes(key: string, value: Uint8Array): Promise<void>;
+  /** With `ttlMs` the key goes after that long, unless renewed. */
+  setBytes(key: string, value: Uint8Array, options?: { ttlMs?: number }): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Gives an existing key a new lifetime of `ttlMs`; false when there is no such key (so it also answers exists()). */
+  renew(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * How long the gateway keeps what it knows of a quiet conversation (gateway.sessionIdleTtlMs,
+   * default 90 days): an adapter's state about one conversation should go with it.
+   */
+  readonly conversationIdleTtlMs: number;
   delete(key: string): Promise<void>;
   /** Takes the named lease when nobody holds it: resolves its token, or null when another process holds it. */
   acquireLease(name: string, ttlMs: number): Promise<string | null>;

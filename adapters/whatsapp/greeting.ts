@@ -4,7 +4,9 @@
  * private chat the bot never greeted is preceded by a `/start` of its own, which the core
  * answers with the chatbot's WelcomeMessage, then the message is answered. Which chats were
  * greeted is kept in the bot's platform storage (Redis), so a restart or another replica
- * does not greet again.
+ * does not greet again. The mark goes with the conversation's session: it expires after the
+ * gateway's idle time (storage.conversationIdleTtlMs), renewed by each message, so a chat quiet
+ * that long is greeted again when it comes back, with its new session.
  */
 import type { Inbound, Logger, PlatformStorage } from '../../src/contract.js';
 
@@ -27,7 +29,8 @@ export class Greeter {
   async isFirstContact(inbound: Inbound): Promise<boolean> {
     if (inbound.isGroup || !inbound.addressed) return false;
     try {
-      return !(await this.storage.exists(greetedKey(inbound.conversation.id)));
+      // One command checks and renews: a mark written before marks expired gets its lifetime here too.
+      return !(await this.storage.renew(greetedKey(inbound.conversation.id), this.storage.conversationIdleTtlMs));
     } catch (error) {
       // Redis down: answering the message matters more than the greeting (the core holds it until Redis is back).
       this.logger.warn({ err: error, conversation: inbound.conversation.id }, 'whatsapp: could not check whether the chat was greeted; not greeting it');
@@ -37,7 +40,7 @@ export class Greeter {
 
   /** Notes the chat as greeted (after its first message was queued). */
   async greeted(chatId: string): Promise<void> {
-    await this.storage.setBytes(greetedKey(chatId), MARK).catch((error: unknown) => {
+    await this.storage.setBytes(greetedKey(chatId), MARK, { ttlMs: this.storage.conversationIdleTtlMs }).catch((error: unknown) => {
       this.logger.warn({ err: error, conversation: chatId }, 'whatsapp: could not note the chat as greeted; it may be greeted again');
     });
   }

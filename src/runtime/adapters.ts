@@ -45,7 +45,7 @@ export function buildAdapters(
       const adapter = platform.create(section, {
         bot: bot.id,
         logger: logger.child({ platform: platform.name, bot: bot.id }),
-        storage: platformStorage(options.state, platform.name, bot.id),
+        storage: platformStorage(options.state, platform.name, bot.id, { conversationIdleTtlMs: config.gateway.sessionIdleTtlMs }),
       });
       if (adapter) adapters.push(adapter);
     }

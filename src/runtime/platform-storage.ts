@@ -3,20 +3,26 @@
  * under `platform:<platform>:<bot>:` so that two bots, or two platforms, never share a key.
  */
 import type { PlatformStorage } from '../contract.js';
+import { SESSION_IDLE_TTL_MS } from '../gateway/policy.js';
 import type { StateStore } from '../state/index.js';
 
 export function platformKeyPrefix(platform: string, bot: string): string {
   return `platform:${platform}:${bot}:`;
 }
 
-export function platformStorage(state: StateStore, platform: string, bot: string): PlatformStorage {
+/** `conversationIdleTtlMs`: gateway.sessionIdleTtlMs when configured (the gateway's default otherwise). */
+export function platformStorage(
+  state: StateStore, platform: string, bot: string, options: { conversationIdleTtlMs?: number | undefined } = {},
+): PlatformStorage {
   const prefix = platformKeyPrefix(platform, bot);
   const key = (name: string) => prefix + name;
   const lease = (name: string) => key(`lease:${name}`);
   return {
     getBytes: (name) => state.getBytes(key(name)),
-    setBytes: (name, value) => state.setBytes(key(name), value),
+    setBytes: (name, value, options) => state.setBytes(key(name), value, options),
     exists: async (name) => (await state.ttlMs(key(name))) !== -2,
+    renew: (name, ttlMs) => state.expire(key(name), ttlMs),
+    conversationIdleTtlMs: options.conversationIdleTtlMs ?? SESSION_IDLE_TTL_MS,
     delete: async (name) => {
       await state.del(key(name));
     },

@@ -84,8 +84,8 @@ export class MemoryStateStore implements StateStore {
     // A copy, as Redis would give: the caller may change it without changing the store.
     return data ? Uint8Array.from(data) : null;
   }
-  async setBytes(key: string, value: Uint8Array): Promise<void> {
-    this.entries.set(this.prefix + key, { value: { type: 'bytes', data: Uint8Array.from(value) }, expiresAt: null });
+  async setBytes(key: string, value: Uint8Array, options: { ttlMs?: number } = {}): Promise<void> {
+    this.entries.set(this.prefix + key, { value: { type: 'bytes', data: Uint8Array.from(value) }, expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null });
   }
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     if (this.live(key)) return false;

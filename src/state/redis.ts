@@ -137,8 +137,10 @@ export class RedisStateStore implements StateStore {
   async getBytes(key: string): Promise<Uint8Array | null> {
     return this.redis.getBuffer(this.k(key));
   }
-  async setBytes(key: string, value: Uint8Array): Promise<void> {
-    await this.redis.set(this.k(key), Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  async setBytes(key: string, value: Uint8Array, options: { ttlMs?: number } = {}): Promise<void> {
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (options.ttlMs) await this.redis.set(this.k(key), bytes, 'PX', options.ttlMs);
+    else await this.redis.set(this.k(key), bytes);
   }
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     const result = ttlMs

@@ -20,7 +20,7 @@ export interface StateStore {
   setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean>;
   /** A binary value as it is (no text encoding): WhatsApp's zipped browser profile. */
   getBytes(key: string): Promise<Uint8Array | null>;
-  setBytes(key: string, value: Uint8Array): Promise<void>;
+  setBytes(key: string, value: Uint8Array, options?: { ttlMs?: number }): Promise<void>;
   del(...keys: string[]): Promise<number>;
   /** Remaining lifetime in ms; -1 when the key has no expiry, -2 when it does not exist. */
   ttlMs(key: string): Promise<number>;

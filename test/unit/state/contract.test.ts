@@ -55,6 +55,15 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(await store.getBytes('blob')).toBeNull();
     });
 
+    it('lets bytes expire after their ttl', async () => {
+      await store.setBytes('short-blob', new Uint8Array([1, 2]), { ttlMs: 60 });
+      await store.setBytes('kept-blob', new Uint8Array([3]));
+      expect(await store.ttlMs('kept-blob')).toBe(-1);
+      await sleep(120);
+      expect(await store.getBytes('short-blob')).toBeNull();
+      expect(Array.from((await store.getBytes('kept-blob'))!)).toEqual([3]);
+    });
+
     it('incr counts and gives a fresh counter its window, not an existing one', async () => {
       expect(await store.incr('count')).toBe(1);
       expect(await store.incr('count', 5)).toBe(6);

@@ -35,7 +35,8 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function harness(): Promise<Harness> {
+/** `idleTtlMs`: gateway.sessionIdleTtlMs, which the platform storage hands the adapter too (default: the gateway's). */
+async function harness(options: { idleTtlMs?: number } = {}): Promise<Harness> {
   const fake = await startFakeWhatsApp();
   const store = isolatedRedisStore('whatsapp-adapter');
   const service = new ConformanceService();
@@ -47,7 +48,7 @@ async function harness(): Promise<Harness> {
   let gateway: Gateway;
   const start = async () => {
     adapter = createWhatsAppAdapter({
-      bot: 'main', logger: silentLogger(), storage: platformStorage(store, 'whatsapp', 'main'),
+      bot: 'main', logger: silentLogger(), storage: platformStorage(store, 'whatsapp', 'main', { conversationIdleTtlMs: options.idleTtlMs }),
       chromiumPath: process.execPath, library: () => Promise.resolve(fake.library), timings: TIMINGS, terminalQr: false,
     });
     gateway = createGateway({
@@ -56,7 +57,10 @@ async function harness(): Promise<Harness> {
       bots: [{ id: 'main', serialNumber: 'WA-SERIAL', settings: { WelcomeMessage: WELCOME, EnableUploadImage: true, EnablePushToTalk: true } }],
       adapters: [adapter],
       logger: silentLogger(),
-      policy: { lockTtlMs: 1_500, heartbeatMs: 500, sweepIntervalMs: 250, stopGraceMs: 200 },
+      policy: {
+        lockTtlMs: 1_500, heartbeatMs: 500, sweepIntervalMs: 250, stopGraceMs: 200,
+        ...(options.idleTtlMs ? { sessionIdleTtlMs: options.idleTtlMs } : {}),
+      },
     });
     await gateway.start();
   };
@@ -94,6 +98,18 @@ describe('the first contact', () => {
     await send({ text: 'second question' });
     await until(fake, () => fake.screen(CHAT).includes(fullAnswer('second question')), 'the answer after a restart');
     expect(fake.screen(CHAT).filter((text) => text === WELCOME)).toHaveLength(1);
+  });
+
+  it('greets a chat again, with its new session, once it was quiet longer than the idle time', async () => {
+    const idleTtlMs = 1_000;
+    const { fake, send } = await harness({ idleTtlMs });
+    await send({ text: 'first question' });
+    await until(fake, () => fake.screen(CHAT).includes(fullAnswer('first question')), 'the answer to the first message');
+    // Quiet for longer than the idle time: the greeting mark went with the session.
+    await new Promise((resolve) => setTimeout(resolve, idleTtlMs * 2));
+    await send({ text: 'back again' });
+    await until(fake, () => fake.screen(CHAT).includes(fullAnswer('back again')), 'the answer after the quiet time');
+    expect(fake.screen(CHAT)).toEqual([WELCOME, fullAnswer('first question'), WELCOME, fullAnswer('back again')]);
   });
 
   it('greets once when the first message is "start" itself', async () => {
