@@ -2,7 +2,6 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { checkCredential } from './auth.js';
 import { createContext, type Endpoint, type ServiceContext } from './context.js';
 import { seedDemoData } from './demo.js';
-import { warmUpTokenCounter } from './engines/tokens.js';
 import { sendError, ServiceError } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 import { askEndpoints } from './routes/ask.js';
@@ -48,7 +47,6 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
  */
 export function createServiceApp(options: ServiceOptions): express.Express {
   const ctx = createContext(options);
-  setTimeout(warmUpTokenCounter, 0).unref();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
