@@ -5,12 +5,14 @@
  * refused with a "please wait" when its conversation's queue is full, and, when
  * its arrival claimed the conversation's lock, its conversation starts draining
  * here (or waits for a free slot: drains.ts). `accept` resolves once the message is
- * durably queued. A source that cannot be told to send again (polling: patient-sink.ts)
+ * durably queued; at most ACCEPTS_AT_ONCE are being accepted at once, the others wait their
+ * turn first (accept-line.ts). A source that cannot be told to send again (polling: patient-sink.ts)
  * also waits for `roomForMore()`, so that it stops fetching while this process has a
  * long line of conversations waiting for a slot.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
+import { AcceptLine } from './accept-line.js';
 import type { Drains } from './drains.js';
 import type { GatewayObserver } from './observer.js';
 import type { ConversationQueue } from './queue.js';
@@ -32,6 +34,14 @@ import type { Inbound } from '../contract.js';
  */
 export const WAITING_FOR_SLOT_MAX = 1_000;
 
+/**
+ * Messages being accepted at once in this process (accept-line.ts); more wait their turn.
+ * Telegram opens at most 100 webhook connections and its poller hands over 100 updates at a
+ * time, so real sources rarely wait here; 100 offers in flight keep Redis busy (each is one
+ * round trip), and a source that hands over thousands at once no longer holds them all in memory.
+ */
+export const ACCEPTS_AT_ONCE = 100;
+
 export interface IntakeOptions {
   routes: AdapterRoutes;
   queue: ConversationQueue;
@@ -47,6 +57,7 @@ export class Intake implements PacedSink {
   /** This process, as the origin of the messages it queues. */
   private readonly origin = randomUUID();
   private closed = false;
+  private readonly line = new AcceptLine(ACCEPTS_AT_ONCE);
 
   constructor(private readonly options: IntakeOptions) {}
 
@@ -63,7 +74,11 @@ export class Intake implements PacedSink {
     this.closed = true;
   }
 
-  async accept(inbound: Inbound): Promise<void> {
+  accept(inbound: Inbound): Promise<void> {
+    return this.line.run(() => this.acceptNow(inbound));
+  }
+
+  private async acceptNow(inbound: Inbound): Promise<void> {
     const { routes, queue, local, logger } = this.options;
     const { conversation } = inbound;
     if (!routes.serves(conversation)) throw notServedError(conversation);
