@@ -74,11 +74,17 @@ export class Intake implements PacedSink {
     this.closed = true;
   }
 
-  accept(inbound: Inbound): Promise<void> {
-    return this.line.run(() => this.acceptNow(inbound));
+  async accept(inbound: Inbound): Promise<void> {
+    const fullQueue = await this.line.run(() => this.queueNow(inbound));
+    if (fullQueue === undefined) return;
+    // After its place in line is given back: a platform that is down may hold this reply up to a
+    // minute (OUT_OF_TURN_REPLY_RETRY), and the messages behind it must not wait for that.
+    this.options.logger.info({ conversation: inbound.conversation, waiting: fullQueue }, 'conversation queue is full; asking the user to wait');
+    await this.refuseFullQueue(inbound, fullQueue).catch((error: unknown) => this.options.logger.warn({ err: error }, 'could not send the queue-full reply'));
   }
 
-  private async acceptNow(inbound: Inbound): Promise<void> {
+  /** Queues the message (and starts or lines up its conversation); the length of its conversation's queue when that is full. */
+  private async queueNow(inbound: Inbound): Promise<number | undefined> {
     const { routes, queue, local, logger } = this.options;
     const { conversation } = inbound;
     if (!routes.serves(conversation)) throw notServedError(conversation);
@@ -103,11 +109,7 @@ export class Intake implements PacedSink {
       logger.debug({ conversation, platformMessageId: inbound.platformMessageId }, 'dropping a redelivered message');
       return;
     }
-    if (result.outcome === 'full') {
-      logger.info({ conversation, waiting: result.length }, 'conversation queue is full; asking the user to wait');
-      await this.refuseFullQueue(inbound, result.length).catch((error: unknown) => logger.warn({ err: error }, 'could not send the queue-full reply'));
-      return;
-    }
+    if (result.outcome === 'full') return result.length;
     this.options.observer.accepted?.(conversation);
     if (!result.claim) {
       // Alone in its queue, this message is the head: the claim can ride on its turn's first batch.
@@ -116,6 +118,7 @@ export class Intake implements PacedSink {
     }
     if (this.closed) await queue.release(conversation, result.claim.token);
     else await this.options.drains.start(conversation, result.claim, room);
+    return undefined;
   }
 
   /** Resolves once few enough conversations wait for a slot here (WAITING_FOR_SLOT_MAX). */
