@@ -26,7 +26,8 @@ describe('the console adapter on the gateway core and the embedded service', () 
   let stack: ServiceStack;
   let gateway: Gateway | undefined;
   beforeEach(async () => {
-    stack = await startServiceStack('console');
+    // A pace the eye can follow, so a streamed answer has something to redraw.
+    stack = await startServiceStack('console', { tokensPerSecond: 400 });
   });
   afterEach(async () => {
     await gateway?.stop();

@@ -21,11 +21,16 @@ export interface ServiceStack {
   close(): Promise<void>;
 }
 
-export async function startServiceStack(label: string): Promise<ServiceStack> {
+/**
+ * `tokensPerSecond` defaults to 0 (instant): most tests are about the gateway's queue and
+ * delivery, not the builtin engine's typing speed. A test about an answer growing on screen
+ * gives a pace, since an answer that arrives whole is sent once, never redrawn.
+ */
+export async function startServiceStack(label: string, options: { tokensPerSecond?: number } = {}): Promise<ServiceStack> {
   const serviceStore = isolatedRedisStore(`${label}-svc`);
   const store = isolatedRedisStore(label);
-  // Pace 0: these tests are about the gateway's queue and delivery, not the builtin engine's typing speed.
-  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true, engine: { kind: 'builtin', tokensPerSecond: 0 } });
+  const engine = { kind: 'builtin' as const, tokensPerSecond: options.tokensPerSecond ?? 0 };
+  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true, engine });
   const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY, uploadConfirmPath: '/chat/User/ConfirmUpload' });
   return {
     service, client, store,
