@@ -248,15 +248,25 @@ export class Drains {
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
     // Those in line hold no lock: their messages stay queued for the next start or another process.
+    const inLine = this.slots.waitingCount;
     this.slots.clearWaiting();
     const all = [...this.active.values()];
-    const finished = Promise.all(all.map((drain) => drain.done));
+    let ended = 0;
+    const finished = Promise.all(all.map((drain) => drain.done.then(() => { ended++; })));
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); });
     await Promise.race([finished, grace]);
     clearTimeout(timer);
+    const cutOff = all.length - ended;
     for (const drain of all) drain.abort.abort(new Error('the gateway is stopping'));
     await finished;
+    // What an operator wants to know of a stop: nothing cut off means every answer begun here was given in full.
+    this.options.logger.info(
+      { answering: all.length, finished: all.length - cutOff, cutOff, inLine, graceMs },
+      cutOff > 0
+        ? `stopped: ${cutOff} answer(s) cut off after the grace period; their conversations are released, and the process that takes them resolves what was half shown`
+        : 'stopped: every answer in progress finished; conversations with messages left are released for another process',
+    );
     // A drain a sweep started just before `stopping` was set: it lets go at its first step.
     await Promise.all([...this.active.values()].map((drain) => drain.done));
   }
