@@ -52,11 +52,16 @@ export class ChatbotRepository {
     return record;
   }
 
-  /** Removes the chatbot and its listings; sessions and files age out on their own. */
+  /**
+   * Removes the chatbot and its listings in one step (the three keys share the chatbot's
+   * hash tag); sessions and files age out on their own.
+   */
   async remove(serialNumber: string): Promise<boolean> {
-    const removed = await this.state.del(svcKeys.chatbot(serialNumber));
-    if (removed === 0) return false;
-    await this.state.del(svcKeys.listings(serialNumber), svcKeys.listingsVersion(serialNumber));
-    return true;
+    const [removed] = await this.state.atomic([
+      { op: 'del', key: svcKeys.chatbot(serialNumber) },
+      { op: 'del', key: svcKeys.listings(serialNumber) },
+      { op: 'del', key: svcKeys.listingsVersion(serialNumber) },
+    ]);
+    return Number(removed) > 0;
   }
 }

@@ -40,15 +40,17 @@ export class SessionRepository {
     return raw.map((entry) => JSON.parse(entry) as HistoryEntry);
   }
 
-  /** Appends one exchange, keeps the newest entries, and keeps the session alive. */
+  /**
+   * Appends one exchange, keeps the newest entries, and keeps the session alive: one
+   * MULTI (the session's keys share its hash tag).
+   */
   async record(sessionId: number, question: string, answer: string): Promise<void> {
     const entries: HistoryEntry[] = [{ role: 'user', content: question }, { role: 'assistant', content: answer }];
-    await Promise.all([
-      this.state.listPush(svcKeys.history(sessionId), entries.map((entry) => JSON.stringify(entry)), {
-        maxLength: this.historyEntries,
-        ttlMs: this.ttlMs,
-      }),
-      this.state.expire(svcKeys.session(sessionId), this.ttlMs),
+    const history = svcKeys.history(sessionId);
+    await this.state.atomic([
+      { op: 'listPush', key: history, values: entries.map((entry) => JSON.stringify(entry)), maxLength: this.historyEntries },
+      { op: 'expire', key: history, ttlMs: this.ttlMs },
+      { op: 'expire', key: svcKeys.session(sessionId), ttlMs: this.ttlMs },
     ]);
   }
 

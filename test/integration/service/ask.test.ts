@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { svcKeys } from '../../../src/service/state-keys.js';
 import { readSse, SECRET, startTestService, type TestService } from './harness.js';
 
 interface Answer {
@@ -79,7 +80,7 @@ describe('ClientAsk, not streamed', () => {
   it('keeps each question and answer in the session history', async () => {
     const { sessionID } = await chatWith();
     await ask({ sessionID, content: 'homes in Austin' });
-    const history = await service.state.listRange(`svc:history:${sessionID}`, 0, -1);
+    const history = await service.state.listRange(svcKeys.history(sessionID), 0, -1);
     expect(history.map((entry) => JSON.parse(entry) as { role: string })).toMatchObject([{ role: 'user', content: 'homes in Austin' }, { role: 'assistant' }]);
   });
 });

@@ -1,4 +1,5 @@
 import { MemoryStateStore } from '../../../src/state/memory.js';
+import { assertOneSlot } from '../../../src/state/slots.js';
 import type { StateStore } from '../../../src/state/types.js';
 import { startService, type EngineOptions, type ServiceLimits } from '../../../src/service/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
@@ -53,7 +54,7 @@ export async function startTestService(options: {
   seedDemo?: boolean;
 } = {}): Promise<TestService> {
   const redis = options.memory ? undefined : isolatedRedisStore('service');
-  const state: StateStore = redis ?? new MemoryStateStore();
+  const state: StateStore = slotChecked(redis ?? new MemoryStateStore(), redis?.prefix ?? 'cb:');
   const running = await startService({
     state, secretKey: SECRET, sessionKey: SESSION_KEY,
     // These tests check what the service says, not the builtin engine's pace (pace.test.ts does).
@@ -102,6 +103,20 @@ export async function startTestService(options: {
     },
   };
   return service;
+}
+
+/**
+ * The store, with every atomic() step checked to touch one hash slot (as a Redis Cluster
+ * demands), so a key layout that would fail there (CROSSSLOT) fails every service test.
+ */
+function slotChecked(store: StateStore, prefix: string): StateStore {
+  const atomic: StateStore['atomic'] = async (commands) => {
+    assertOneSlot('atomic()', commands.map((command) => prefix + command.key));
+    return store.atomic(commands);
+  };
+  return new Proxy(store, {
+    get: (target, name, receiver) => (name === 'atomic' ? atomic : Reflect.get(target, name, receiver) as unknown),
+  });
 }
 
 /** Reads a text/event-stream body into its `data:` JSON objects. */
