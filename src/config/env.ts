@@ -32,6 +32,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'HANDOFF_SECRET', path: ['handoff', 'secret'], type: 'string' },
   { env: 'FFMPEG_PATH', path: ['media', 'ffmpegPath'], type: 'string' },
   { env: 'CHATBRIDGE_CONSOLE', path: ['console'], type: 'string' },
+  { env: 'CHATBRIDGE_SHUTDOWN_GRACE_MS', path: ['gateway', 'stopGraceMs'], type: 'int' },
   { env: 'CHATBOT_SERIAL_NUMBER', path: ['bots', 0, 'serialNumber'], type: 'string' },
 ];
 

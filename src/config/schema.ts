@@ -87,6 +87,11 @@ const coreSchema = z.object({
     lockTtlMs: positiveInt.optional(),
     heartbeatMs: positiveInt.optional(),
     sweepIntervalMs: positiveInt.optional(),
+    /**
+     * On SIGTERM, how long answers in progress may finish before they are cut off and handed over
+     * (CHATBRIDGE_SHUTDOWN_GRACE_MS; default 25 s, under Kubernetes' 30 s terminationGracePeriodSeconds).
+     */
+    stopGraceMs: z.number().int().min(0).optional(),
     /** A conversation silent this long gets a new service session at its next message (default 90 days). */
     sessionIdleTtlMs: positiveInt.optional(),
   }).strict().default({}),

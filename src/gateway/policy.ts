@@ -30,7 +30,7 @@ export interface GatewayPolicy {
   sessionIdleTtlMs: number;
   /** How long a chatbot's settings are cached in-process before Redis is read again. */
   settingsCacheMs: number;
-  /** On stop(), how long answers in progress may finish before they are cut off. */
+  /** On stop() (SIGTERM), how long answers in progress may finish before they are cut off (and handed over: their locks are released). */
   stopGraceMs: number;
   /** Listings shown per page by /listings. */
   listingsPageSize: number;
@@ -94,7 +94,12 @@ export const SESSION_IDLE_TTL_MS = 90 * 24 * 60 * 60_000;
  */
 export const SETTINGS_CACHE_MS = 5_000;
 
-export const STOP_GRACE_MS = 10_000;
+/**
+ * 25 s: under Kubernetes' default terminationGracePeriodSeconds (30 s), leaving the rest for
+ * releasing locks and closing Redis before the SIGKILL. An answer still running then is cut off;
+ * the process that takes its conversation resolves what was half shown.
+ */
+export const STOP_GRACE_MS = 25_000;
 
 /** Five listings fit in one Telegram message (4096 characters) with their details. */
 export const LISTINGS_PAGE_SIZE = 5;

@@ -33,6 +33,8 @@ export class HttpServer {
    */
   private readonly routes: Router = express.Router();
   private server: Server | undefined;
+  /** Set by stopping(): /readyz answers 503 from then on, whatever its checks say. */
+  private stoppingSince: number | undefined;
 
   constructor(private readonly options: HttpServerOptions) {
     this.app.disable('x-powered-by');
@@ -40,6 +42,11 @@ export class HttpServer {
       res.json({ status: 'ok' });
     });
     this.app.get('/readyz', async (_req, res) => {
+      // A load balancer stops sending here; what it already sent is still served (webhooks refuse new messages themselves).
+      if (this.stoppingSince !== undefined) {
+        res.status(503).json({ status: 'stopping', reason: 'the process is stopping: answers in progress finish, new messages go to another process' });
+        return;
+      }
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`the readiness check did not finish within ${READY_CHECK_DEADLINE_MS / 1000} s`)), READY_CHECK_DEADLINE_MS);
@@ -84,6 +91,15 @@ export class HttpServer {
       : 'The request failed inside the gateway; the error is in its log.';
     res.status(status).json({ error: message });
   };
+
+  /**
+   * The process is stopping (SIGTERM): /readyz answers 503 so that a load balancer or Kubernetes
+   * takes it out of rotation. The server keeps serving until close(): the embedded service's
+   * /chat routes are still called by the answers finishing, and probes still get an answer.
+   */
+  stopping(): void {
+    this.stoppingSince ??= Date.now();
+  }
 
   async listen(port: number, host: string): Promise<number> {
     this.server = await new Promise<Server>((resolve, reject) => {

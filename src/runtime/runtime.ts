@@ -180,13 +180,24 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     gateway,
     state,
     http,
+    /**
+     * In this order: out of the load balancer's rotation (/readyz 503); the adapters stop taking
+     * messages (a webhook refuses with 503, so the platform redelivers it, to another replica;
+     * polling stops fetching) and the answers in progress finish within gateway.stopGraceMs, then
+     * every conversation lock is released (another replica takes those with messages left at
+     * once, not after the lock's lifetime); the HTTP server closes only then (the embedded
+     * service answers through it), and Redis last.
+     */
     async stop() {
+      http.stopping();
+      logger.info({ graceMs: gateway.policy.stopGraceMs }, 'stopping: not ready any more, taking no new messages, letting the answers in progress finish');
       stateWatch.stop();
       await gateway.stop();
       await handoff.stop();
       await http.close();
       await upstream.close();
       await state.close();
+      logger.info('stopped');
     },
   };
 }
