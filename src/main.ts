@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { ConfigError } from './config/index.js';
+import { ConfigError, redisTopology } from './config/index.js';
 import { createLogger, logToFile, routeConsoleToLogger } from './logger.js';
 import { consoleWanted } from './runtime/adapters.js';
 import { anyPlatformConfigured, gatewayConfigSecrets, loadGatewayConfig, PLATFORMS } from './runtime/platforms.js';
@@ -75,7 +75,7 @@ program.command('start').description('run the gateway (with the embedded Chatbot
 program.command('service').description('run only the embedded Chatbot Service').option('--port <n>', 'port', (v) => Number(v)).option('--host <host>', 'host', '127.0.0.1').action(async (opts: { port?: number; host: string }) => {
   const config = loadGatewayConfig();
   const logger = createLogger(config.logLevel, { secrets: gatewayConfigSecrets(config) });
-  const state = createStateStore({ redisUrl: config.redisUrl, prefix: config.keyPrefix });
+  const state = createStateStore({ topology: redisTopology(config), prefix: config.keyPrefix });
   if (state.kind === 'memory') logger.warn('REDIS_URL is not set: the service keeps its data in memory, lost on restart.');
   // As `chatbridge start` does: a key that is set is used, one that is not is generated once and kept in state.
   const { secretKey, sessionKey } = await resolveServiceKeys(config, state);

@@ -1,9 +1,9 @@
-import type { Config } from '../config/index.js';
+import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { resolveServiceKeys } from '../runtime/service-keys.js';
 import { gatewayBots } from '../runtime/bots.js';
 import { loadGatewayConfig } from '../runtime/platforms.js';
-import { createStateStore, type StateStore } from '../state/index.js';
+import { createStateStore, describeTopology, type StateStore } from '../state/index.js';
 import { ChatbotServiceClient, UpstreamError } from '../upstream/index.js';
 
 /** What an admin command needs: config, a client of the upstream, and the shared state. */
@@ -30,8 +30,9 @@ const REDIS_ANSWER_DEADLINE_MS = 5_000;
 /** The shared state, checked to answer first: an unreachable REDIS_URL is named, not waited on. */
 async function openCliState(config: Config): Promise<StateStore> {
   let connectionError: Error | undefined;
-  const state = createStateStore({ redisUrl: config.redisUrl, prefix: config.keyPrefix, onConnectionError: (error) => (connectionError = error) });
-  if (state.kind === 'memory') return state;
+  const topology = redisTopology(config);
+  const state = createStateStore({ topology, prefix: config.keyPrefix, onConnectionError: (error) => (connectionError = error) });
+  if (!topology) return state;
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -41,7 +42,8 @@ async function openCliState(config: Config): Promise<StateStore> {
     return state;
   } catch (error) {
     await state.close();
-    throw new CliError(`Redis at REDIS_URL (redisUrl) ${config.redisUrl} is not reachable (${connectionError?.message ?? (error as Error).message}); start it or fix REDIS_URL.`, { cause: error });
+    const setting = redisSetting(topology);
+    throw new CliError(`${describeTopology(topology)}, set by ${setting}, is not reachable (${connectionError?.message ?? (error as Error).message}); start it or fix ${setting}.`, { cause: error });
   } finally {
     clearTimeout(timer);
   }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { createTransport } from 'nodemailer';
-import type { Config } from '../config/index.js';
+import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import type { PlatformModule } from '../contract.js';
 import { configuredPlatforms, loadGatewayConfig, PLATFORMS } from '../runtime/platforms.js';
-import { createStateStore } from '../state/index.js';
+import { createStateStore, describeTopology, RedisStateStore } from '../state/index.js';
 import { checkUpstream, type UpstreamCheckResult } from './upstream-check.js';
 
 export interface Check {
@@ -43,14 +43,19 @@ function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[
     {
       name: 'state',
       run: async () => {
-        if (!config.redisUrl) return 'in memory (REDIS_URL unset: state is lost on restart and not shared)';
+        const topology = redisTopology(config);
+        if (!topology) return 'in memory (REDIS_URL unset: state is lost on restart and not shared)';
         let connectionError: Error | undefined;
-        const state = createStateStore({ redisUrl: config.redisUrl, onConnectionError: (error) => (connectionError = error) });
+        const state = createStateStore({ topology, onConnectionError: (error) => (connectionError = error) });
+        const where = describeTopology(topology);
         try {
           await state.ping();
-          return `Redis at ${config.redisUrl}`;
+          // One server: its URL says it all; a cluster or Sentinel: what it is made of now.
+          if (topology.kind === 'single' || !(state instanceof RedisStateStore)) return where;
+          return `${where}: ${await state.describeConnection()}`;
         } catch (error) {
-          throw new Error(`REDIS_URL (redisUrl) ${config.redisUrl} is not reachable (${connectionError?.message ?? (error as Error).message})`, { cause: error });
+          const target = topology.kind === 'single' ? `${redisSetting(topology)} ${topology.url}` : `${where}, set by ${redisSetting(topology)},`;
+          throw new Error(`${target} is not reachable (${connectionError?.message ?? (error as Error).message})`, { cause: error });
         } finally {
           await state.close();
         }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadGatewayConfig } from '../runtime/platforms.js';
 import { readServiceKeys, SERVICE_KEYS_COMMAND } from '../runtime/service-keys.js';
+import { redisTopology } from '../config/index.js';
 import { createStateStore } from '../state/index.js';
 
 /**
@@ -16,7 +17,7 @@ export function registerServiceKeysCommand(program: Command): void {
   service.command('keys').description("print the embedded Chatbot Service's keys (kept in Redis by the gateway)").action(async () => {
     const config = loadGatewayConfig();
     const configured = Boolean(config.service.secretKey && config.service.sessionKey);
-    const state = createStateStore({ redisUrl: config.redisUrl, prefix: config.keyPrefix });
+    const state = createStateStore({ topology: redisTopology(config), prefix: config.keyPrefix });
     try {
       if (state.kind === 'memory' && !configured) {
         throw new Error('REDIS_URL is not set, so each gateway process generates its own keys and keeps them in memory; set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY to choose them.');

@@ -5,7 +5,8 @@
  */
 import type { PlatformModule } from '../contract.js';
 
-type Coerce = 'string' | 'int' | 'bool';
+/** `list`: comma-separated (REDIS_CLUSTER_NODES=a:1,b:2), blanks dropped. */
+type Coerce = 'string' | 'int' | 'bool' | 'list';
 
 export interface EnvOverride {
   env: string;
@@ -18,6 +19,12 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'PORT', path: ['port'], type: 'int' },
   { env: 'HOST', path: ['host'], type: 'string' },
   { env: 'REDIS_URL', path: ['redisUrl'], type: 'string' },
+  { env: 'REDIS_CLUSTER_NODES', path: ['redis', 'cluster', 'nodes'], type: 'list' },
+  { env: 'REDIS_SENTINELS', path: ['redis', 'sentinels'], type: 'list' },
+  { env: 'REDIS_SENTINEL_NAME', path: ['redis', 'name'], type: 'string' },
+  { env: 'REDIS_USERNAME', path: ['redis', 'username'], type: 'string' },
+  { env: 'REDIS_PASSWORD', path: ['redis', 'password'], type: 'string' },
+  { env: 'REDIS_TLS', path: ['redis', 'tls'], type: 'bool' },
   { env: 'LOG_LEVEL', path: ['logLevel'], type: 'string' },
   { env: 'UPSTREAM_BASE_URL', path: ['upstream', 'baseUrl'], type: 'string' },
   { env: 'UPSTREAM_SECRET_KEY', path: ['upstream', 'secretKey'], type: 'string' },
@@ -52,6 +59,7 @@ export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[
 
 /** Coerces an env value; a value that cannot be coerced is kept as text so that validation names it. */
 export function coerceEnv(raw: string, type: Coerce): unknown {
+  if (type === 'list') return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
   if (type === 'int') return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
   if (type === 'bool') {
     const v = raw.trim().toLowerCase();

@@ -100,7 +100,8 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
 function describeIssues(issues: z.core.$ZodIssue[], fromEnv: Map<string, string>, settableBy: Map<string, string>): string[] {
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
-    const envName = fromEnv.get(path);
+    // An item of a list set by a variable (redis.cluster.nodes.1) is named by that variable.
+    const envName = fromEnv.get(path) ?? fromEnv.get(issue.path.slice(0, -1).map(String).join('.'));
     const where = envName ? `${envName} (${path || '<root>'})` : path || '<root>';
     const settable = settableBy.get(path);
     const hint = !envName && settable && /received undefined/.test(issue.message) ? ` (set ${settable})` : '';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PlatformModule } from '../contract.js';
+import { parseEndpoint } from '../state/topology.js';
 import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
 
 /**
@@ -11,6 +12,28 @@ import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
 
 const url = z.string().url();
 const positiveInt = z.number().int().positive();
+
+/** `host:port` of a Redis node or Sentinel; the message quotes the value so the operator sees which one is wrong. */
+const hostPort = z.string().refine((text) => parseEndpoint(text) !== null, { error: (issue) => `${JSON.stringify(issue.input)} is not host:port` });
+
+/**
+ * Redis topologies other than one URL (src/config/redis.ts). A cluster takes precedence
+ * over Sentinel, and either over redisUrl. The credentials and TLS apply to the cluster's
+ * nodes or the Sentinel-managed servers (a URL carries its own).
+ */
+const redisSchema = z.object({
+  cluster: z.object({ nodes: z.array(hostPort).min(1, 'at least one host:port') }).strict().optional(),
+  sentinels: z.array(hostPort).min(1, 'at least one host:port').optional(),
+  /** The name Sentinel monitors the primary under. */
+  name: z.string().min(1).optional(),
+  username: z.string().min(1).optional(),
+  password: z.string().min(1).optional(),
+  tls: z.boolean().default(false),
+}).strict().superRefine((redis, ctx) => {
+  if (redis.sentinels && !redis.cluster && !redis.name) {
+    ctx.addIssue({ code: 'custom', path: ['name'], message: 'required with redis.sentinels: the name Sentinel monitors the primary under (REDIS_SENTINEL_NAME)' });
+  }
+});
 
 const settingsSeed = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
@@ -31,6 +54,7 @@ const coreSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Unset = in-memory state (lost on restart, not shared between replicas). */
   redisUrl: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
+  redis: redisSchema.default({ tls: false }),
   keyPrefix: z.string().default('cb:'),
   upstream: z.object({
     /** Unset = the embedded Chatbot Service, run in-process. */

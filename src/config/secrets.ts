@@ -13,6 +13,7 @@ export function configSecrets(config: Config, platforms: readonly PlatformModule
     config.service.engine.kind === 'openai' ? config.service.engine.apiKey : undefined,
     config.admin.token,
     config.handoff.secret,
+    config.redis.password,
     ...urlPassword(config.redisUrl), ...urlPassword(config.smtp.url), ...urlPassword(config.upstream.baseUrl),
   ];
   for (const bot of config.bots) {

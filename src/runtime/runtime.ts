@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import type { Adapter, PlatformModule } from '../contract.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
 import { installHandoff } from '../handoff/index.js';
@@ -7,7 +7,7 @@ import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
 import { redactSecrets, type Logger } from '../logger.js';
 import { createServiceApp, seedDemoData, type ServiceKeys } from '../service/index.js';
-import { createStateStore, type StateStore } from '../state/index.js';
+import { createStateStore, describeTopology, type StateStore } from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
 import { buildAdapters, consoleHost } from './adapters.js';
 import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
@@ -37,25 +37,29 @@ export interface StartOptions {
 /** Verifies Redis before anything else, so an unreachable one is reported by its setting. */
 async function openState(config: Config, logger: Logger): Promise<StateStore> {
   let lastConnectionError: Error | undefined;
+  const topology = redisTopology(config);
+  const setting = redisSetting(topology);
   const state = createStateStore({
-    redisUrl: config.redisUrl,
+    topology,
     prefix: config.keyPrefix,
     onConnectionError: (error) => {
       lastConnectionError = error;
-      logger.error({ err: error.message }, 'Redis at REDIS_URL (redisUrl) is not reachable; retrying');
+      logger.error({ err: error.message }, `Redis at ${setting} is not reachable; retrying`);
     },
   });
-  if (state.kind === 'memory') {
+  if (!topology) {
     logger.warn('REDIS_URL is not set: state is kept in memory, lost on restart, and cannot be shared between gateway processes.');
     return state;
   }
+  const where = describeTopology(topology);
   try {
     await Promise.race([state.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000))]);
   } catch (error) {
     await state.close();
     const reason = lastConnectionError?.message ?? (error as Error).message;
-    throw new Error(`Redis at REDIS_URL (redisUrl) ${config.redisUrl} is not reachable (${reason}). Start Redis or fix REDIS_URL; unset it to keep state in memory.`, { cause: error });
+    throw new Error(`${where}, set by ${setting}, is not reachable (${reason}). Start Redis or fix ${setting}; unset it to keep state in memory.`, { cause: error });
   }
+  logger.info({ redis: topology.kind }, `State in ${where}`);
   return state;
 }
 

@@ -1,5 +1,6 @@
 import { MemoryStateStore } from './memory.js';
 import { RedisStateStore } from './redis.js';
+import type { RedisTopology } from './topology.js';
 import type { StateStore } from './types.js';
 
 export type {
@@ -7,19 +8,39 @@ export type {
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
-export { RedisStateStore } from './redis.js';
+export { RedisStateStore, type RedisStateOptions } from './redis.js';
+export { describeTopology, formatEndpoint, parseEndpoint, type RedisAuth, type RedisEndpoint, type RedisTopology } from './topology.js';
+
+export interface CreateStateStoreOptions {
+  /** How to reach Redis (src/config/redis.ts redisTopology); unset = in memory. */
+  topology?: RedisTopology | undefined;
+  /** Shorthand for a single-server topology (kept for callers with only a URL). */
+  redisUrl?: string | undefined;
+  prefix?: string;
+  onConnectionError?: (error: Error) => void;
+  /** Refuse atomic steps whose keys span hash slots (see RedisStateOptions.checkSlots). */
+  checkSlots?: boolean;
+  /** WAIT for replicas after queue writes (see RedisStateOptions.waitForReplicas). */
+  waitForReplicas?: { replicas: number; timeoutMs: number };
+}
 
 /**
- * Redis when a URL is configured, otherwise the in-memory store. The caller logs
- * the memory store's warning (state lost on restart, not shared between replicas).
+ * Redis when a topology (or URL) is configured, otherwise the in-memory store. The caller
+ * logs the memory store's warning (state lost on restart, not shared between replicas).
  */
-export function createStateStore(options: { redisUrl?: string | undefined; prefix?: string; onConnectionError?: (error: Error) => void }): StateStore {
-  if (options.redisUrl) {
+export function createStateStore(options: CreateStateStoreOptions): StateStore {
+  const topology = options.topology ?? (options.redisUrl ? { kind: 'single' as const, url: options.redisUrl } : undefined);
+  if (topology) {
     return new RedisStateStore({
-      url: options.redisUrl,
+      topology,
       ...(options.prefix ? { prefix: options.prefix } : {}),
       ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
+      ...(options.checkSlots !== undefined ? { checkSlots: options.checkSlots } : {}),
+      ...(options.waitForReplicas ? { waitForReplicas: options.waitForReplicas } : {}),
     });
   }
-  return new MemoryStateStore(options.prefix ? { prefix: options.prefix } : {});
+  return new MemoryStateStore({
+    ...(options.prefix ? { prefix: options.prefix } : {}),
+    ...(options.checkSlots !== undefined ? { checkSlots: options.checkSlots } : {}),
+  });
 }

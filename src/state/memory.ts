@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertCommandsInOneSlot, queueKeys } from './command-keys.js';
 import {
   DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
@@ -33,9 +34,12 @@ export class MemoryStateStore implements StateStore {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();
   private readonly prefix: string;
+  private readonly checkSlots: boolean;
 
-  constructor(options: { prefix?: string } = {}) {
+  /** checkSlots: refuse atomic steps whose keys span hash slots, as a Redis Cluster would (see RedisStateOptions). */
+  constructor(options: { prefix?: string; checkSlots?: boolean } = {}) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
+    this.checkSlots = options.checkSlots ?? false;
   }
 
   private live(key: string): Entry | undefined {
@@ -218,6 +222,18 @@ export class MemoryStateStore implements StateStore {
   }
 
   async atomic(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    if (this.checkSlots) assertCommandsInOneSlot('atomic()', this.prefix, commands);
+    return this.runAll(commands);
+  }
+
+  /** In memory a batch is atomic anyway; it may span slots (it is not a MULTI on a cluster). */
+  async batch(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    return this.runAll(commands);
+  }
+
+  private runAll(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    // A claimHead is one script on Redis: its own keys share a slot even in a batch.
+    if (this.checkSlots) for (const c of commands) if (c.op === 'claimHead') assertCommandsInOneSlot('claimHead', this.prefix, [c]);
     // Every command is started before anything is awaited: their bodies change the
     // entries synchronously, so no other caller's work can run in between.
     return Promise.all(commands.map((c) => this.runOne(c)));
@@ -227,6 +243,7 @@ export class MemoryStateStore implements StateStore {
   // so no other caller can interleave: the same atomicity as the Redis scripts.
 
   async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
+    if (this.checkSlots) assertCommandsInOneSlot('queueOffer', this.prefix, [], queueKeys(keys, options.dedupeKey));
     if (this.live(options.dedupeKey)) return { outcome: 'duplicate' };
     this.setString(options.dedupeKey, '1', options.dedupeTtlMs);
     const list = this.typed(keys.queue, 'list', true)!;
@@ -246,6 +263,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
+    if (this.checkSlots) assertCommandsInOneSlot('queueClaim', this.prefix, [], queueKeys(keys));
     const token = randomUUID();
     const found = this.claimQueue(keys, token, lockTtlMs);
     return typeof found === 'string' ? { token, head: found } : null;
@@ -272,7 +290,8 @@ export class MemoryStateStore implements StateStore {
   async queueAdvance(
     keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
-    await this.atomic(also);
+    if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
+    await this.runAll(also);
     const lock = this.live(keys.lock);
     if (lock?.value.type !== 'string' || lock.value.data !== token) return { owned: false };
     const list = this.typed(keys.queue, 'list', false);

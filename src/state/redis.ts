@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Redis, type ChainableCommander } from 'ioredis';
+import { Cluster, Redis, type ChainableCommander, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from './command-keys.js';
+import { assertOneSlot } from './slots.js';
+import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
   DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
@@ -62,6 +65,13 @@ type ClaimReply = [number, string?];
 /** A Redis that stays down would otherwise be reported on every reconnect attempt. */
 const CONNECTION_ERROR_REPORT_INTERVAL_MS = 10_000;
 
+/*
+ * The store drives a single Redis, a Sentinel-managed primary and a Cluster through one
+ * field typed as Redis: every command it sends (get/set/…, multi, pipeline, defined
+ * scripts) exists with the same signature on ioredis' Cluster, whose typings are a
+ * separate class; the cluster-only steps (per-slot splits, scanning every master) go
+ * through `this.cluster`.
+ */
 type ScriptedRedis = Redis & {
   cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
   cbReleaseLock(key: string, token: string): Promise<number>;
@@ -77,27 +87,46 @@ interface ScriptedMulti {
   cbQueueAdvance(...args: (string | number)[]): unknown;
 }
 
-export interface RedisStateOptions {
-  url: string;
+interface RedisStateCommonOptions {
   prefix?: string;
   /** Name shown in CLIENT LIST, handy when several gateways share one Redis. */
   connectionName?: string;
   /** Told about connection errors (ioredis reconnects by itself; commands fail with their own error meanwhile). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Refuse an atomic step (atomic(), the queue scripts) whose keys span hash slots, on every
+   * topology, so a layout that would fail on a cluster (CROSSSLOT) fails on one Redis too.
+   */
+  checkSlots?: boolean;
+  /**
+   * After each queue write (offer, advance), WAIT until this many replicas have it (at most
+   * timeoutMs). Replication is asynchronous: without it a write acknowledged just before the
+   * primary dies may be missing on the promoted replica (Sentinel failover).
+   */
+  waitForReplicas?: { replicas: number; timeoutMs: number };
 }
+
+/** One server by URL (`redis://`, `rediss://`, `user:pass@`), or any topology. */
+export type RedisStateOptions = RedisStateCommonOptions & ({ url: string; topology?: undefined } | { topology: RedisTopology; url?: undefined });
 
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
   readonly prefix: string;
+  readonly topology: RedisTopology;
   private readonly redis: ScriptedRedis;
+  /** Set when the topology is a cluster: the same client as `redis`, typed as what it is. */
+  private readonly cluster: Cluster | undefined;
+  private readonly checkSlots: boolean;
+  private readonly waitForReplicas: { replicas: number; timeoutMs: number } | undefined;
 
   constructor(options: RedisStateOptions) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
-    const redis = new Redis(options.url, {
-      connectionName: options.connectionName ?? 'chatbridge',
-      maxRetriesPerRequest: 3,
-      enableAutoPipelining: true,
-    });
+    this.topology = options.topology ?? { kind: 'single', url: options.url! };
+    this.checkSlots = options.checkSlots ?? false;
+    this.waitForReplicas = options.waitForReplicas;
+    const client = openClient(this.topology, options.connectionName ?? 'chatbridge');
+    this.cluster = client instanceof Cluster ? client : undefined;
+    const redis = client as Redis;
     // Without a listener ioredis prints every reconnect failure with a stack trace.
     let lastReported = 0;
     redis.on('error', (error: Error) => {
@@ -114,9 +143,35 @@ export class RedisStateStore implements StateStore {
     this.redis = redis as ScriptedRedis;
   }
 
-  /** The underlying connection, for callers that measure or need raw access (benchmarks). */
+  /**
+   * The underlying connection, for callers that measure or need raw access (benchmarks,
+   * the reconnect watch). On a cluster topology it is ioredis' Cluster, which answers the
+   * same commands and events (see ScriptedRedis); `clusterClient` has it typed as one.
+   */
   get client(): Redis {
     return this.redis;
+  }
+  get clusterClient(): Cluster | undefined {
+    return this.cluster;
+  }
+
+  /**
+   * What the store is connected to now, for `chatbridge doctor`: the cluster's state and
+   * masters, or the primary Sentinel gave.
+   */
+  async describeConnection(): Promise<string> {
+    if (this.cluster) {
+      const info = String(await this.cluster.cluster('INFO'));
+      const state = /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
+      const masters = this.cluster.nodes('master').map((node) => formatEndpoint({ host: node.options.host ?? '?', port: node.options.port ?? 0 }));
+      return `Redis Cluster, cluster_state:${state}, ${masters.length} master(s): ${masters.join(', ')}`;
+    }
+    await this.redis.ping();
+    if (this.topology.kind === 'sentinel') {
+      const socket = this.redis.stream as { remoteAddress?: string; remotePort?: number };
+      return `Redis Sentinel "${this.topology.name}", primary now ${formatEndpoint({ host: socket.remoteAddress ?? '?', port: socket.remotePort ?? 0 })}`;
+    }
+    return 'Redis';
   }
 
   private k(key: string): string {
@@ -128,7 +183,15 @@ export class RedisStateStore implements StateStore {
   }
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
-    return this.redis.mget(keys.map((key) => this.k(key)));
+    const full = keys.map((key) => this.k(key));
+    if (!this.cluster) return this.redis.mget(full);
+    // A cluster answers MGET only for keys of one slot: one MGET per slot, sent together.
+    const values: (string | null)[] = new Array<string | null>(full.length).fill(null);
+    await Promise.all(groupBySlot(full).map(async (group) => {
+      const found = await this.redis.mget(group.map((index) => full[index]!));
+      group.forEach((index, at) => (values[index] = found[at] ?? null));
+    }));
+    return values;
   }
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
     if (options.ttlMs) await this.redis.set(this.k(key), value, 'PX', options.ttlMs);
@@ -150,7 +213,13 @@ export class RedisStateStore implements StateStore {
   }
   async del(...keys: string[]): Promise<number> {
     if (keys.length === 0) return 0;
-    return this.redis.del(...keys.map((key) => this.k(key)));
+    return this.delFull(keys.map((key) => this.k(key)));
+  }
+  /** DEL of full keys; on a cluster one DEL per slot (a multi-key DEL must stay in one slot). */
+  private async delFull(full: readonly string[]): Promise<number> {
+    if (!this.cluster) return this.redis.del(...full);
+    const counts = await Promise.all(groupBySlot(full).map((group) => this.redis.del(...group.map((index) => full[index]!))));
+    return counts.reduce((sum, count) => sum + count, 0);
   }
   async ttlMs(key: string): Promise<number> {
     return this.redis.pttl(this.k(key));
@@ -243,10 +312,28 @@ export class RedisStateStore implements StateStore {
   }
 
   async atomic(commands: readonly AtomicCommand[]): Promise<unknown[]> {
-    const multi = this.redis.multi();
+    if (this.checkSlots) assertCommandsInOneSlot('atomic()', this.prefix, commands);
+    return this.run(this.redis.multi(), commands);
+  }
+
+  async batch(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    if (commands.length === 0) return [];
+    if (!this.cluster) return this.run(this.redis.pipeline(), commands);
+    // Grouped by slot (a claimHead by its lock: its keys share one), the groups sent together.
+    const results: unknown[] = new Array<unknown>(commands.length);
+    await Promise.all(groupBySlot(commands.map((c) => this.k(c.key))).map(async (group) => {
+      const replies = await this.run(this.redis.pipeline(), group.map((index) => commands[index]!));
+      group.forEach((index, at) => (results[index] = replies[at]));
+    }));
+    return results;
+  }
+
+  /** Queues `commands` on a MULTI or pipeline, runs it, and gives each command's result in order. */
+  private async run(chain: ChainableCommander, commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    if (this.checkSlots) for (const c of commands) if (c.op === 'claimHead') assertOneSlot('claimHead', commandKeys(c).map((key) => this.k(key)));
     // Some commands expand to several Redis commands; one reply of each group is its result.
-    const groupEnds = commands.map((c) => this.queue(multi, c));
-    const raw = await execOrThrow(multi);
+    const groupEnds = commands.map((c) => this.queue(chain, c));
+    const raw = await execOrThrow(chain);
     let cursor = 0;
     return commands.map((c, i) => {
       const first = cursor;
@@ -291,11 +378,13 @@ export class RedisStateStore implements StateStore {
   }
 
   async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
+    if (this.checkSlots) assertCommandsInOneSlot('queueOffer', this.prefix, [], queueKeys(keys, options.dedupeKey));
     const token = randomUUID();
     const [outcome, length = 0, head] = await this.redis.cbQueueOffer(
       this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), this.k(options.dedupeKey), entry,
       options.dedupeTtlMs, options.maxLength, token, options.lockTtlMs, keys.member, options.claim === false ? '0' : '1',
     );
+    if (outcome === 'queued' || outcome === 'claimed' || outcome === 'free') await this.replicated();
     if (outcome === 'duplicate') return { outcome };
     if (outcome === 'full') return { outcome, length: Number(length) };
     if (outcome === 'free') return { outcome: 'queued', length: Number(length), claim: null, lockFree: true };
@@ -303,6 +392,7 @@ export class RedisStateStore implements StateStore {
   }
 
   async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
+    if (this.checkSlots) assertCommandsInOneSlot('queueClaim', this.prefix, [], queueKeys(keys));
     const token = randomUUID();
     const [found, head] = await this.redis.cbQueueClaim(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, '');
     // [1] only when the head is the expected '' itself.
@@ -312,6 +402,7 @@ export class RedisStateStore implements StateStore {
   async queueAdvance(
     keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
+    if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
     const multi = this.redis.multi();
     for (const c of also) this.queue(multi, c);
     // Defined commands are available on MULTI too; ioredis sends EVAL the first time per connection.
@@ -319,18 +410,31 @@ export class RedisStateStore implements StateStore {
     const results = await execOrThrow(multi);
     const [owned, next] = results[results.length - 1] as [number, string?];
     if (owned === 0) return { owned: false };
+    await this.replicated();
     return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
   }
 
+  /** Waits for the configured replicas to have this connection's writes (see waitForReplicas). */
+  private async replicated(): Promise<void> {
+    if (!this.waitForReplicas) return;
+    await this.redis.wait(this.waitForReplicas.replicas, this.waitForReplicas.timeoutMs);
+  }
+
   async deleteByPrefix(subPrefix = ''): Promise<number> {
-    let removed = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${escapeGlob(this.prefix + subPrefix)}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) removed += await this.redis.del(...keys);
-    } while (cursor !== '0');
-    return removed;
+    const pattern = `${escapeGlob(this.prefix + subPrefix)}*`;
+    // SCAN walks one server's keys: on a cluster, every master's.
+    const servers = this.cluster ? this.cluster.nodes('master') : [this.redis];
+    const removed = await Promise.all(servers.map(async (server) => {
+      let count = 0;
+      let cursor = '0';
+      do {
+        const [next, keys] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) count += await this.delFull(keys);
+      } while (cursor !== '0');
+      return count;
+    }));
+    return removed.reduce((sum, count) => sum + count, 0);
   }
   async ping(): Promise<void> {
     await this.redis.ping();
@@ -338,6 +442,43 @@ export class RedisStateStore implements StateStore {
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
+}
+
+/** Options every connection gets; a cluster passes them to each node's connection. */
+function connectionOptions(connectionName: string): RedisOptions {
+  return { connectionName, maxRetriesPerRequest: 3, enableAutoPipelining: true };
+}
+
+function openClient(topology: RedisTopology, connectionName: string): Redis | Cluster {
+  switch (topology.kind) {
+    case 'single':
+      return new Redis(topology.url, connectionOptions(connectionName));
+    case 'sentinel':
+      return new Redis({
+        ...connectionOptions(connectionName),
+        sentinels: topology.sentinels,
+        name: topology.name,
+        ...credentials(topology),
+        ...(topology.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+        // Follows Sentinel's +switch-master at once instead of finding out on the next failed command.
+        failoverDetector: true,
+      });
+    case 'cluster': {
+      const options: ClusterOptions = {
+        enableAutoPipelining: true,
+        // Reads go to masters: a replica may lag behind a write this process just made.
+        scaleReads: 'master',
+        redisOptions: { ...connectionOptions(connectionName), ...credentials(topology), ...(topology.tls ? { tls: {} } : {}) },
+        // With TLS the certificate names the host as given, not the IP a lookup returns (managed clusters).
+        ...(topology.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
+      };
+      return new Cluster(topology.nodes, options);
+    }
+  }
+}
+
+function credentials(auth: { username?: string; password?: string }): { username?: string; password?: string } {
+  return { ...(auth.username ? { username: auth.username } : {}), ...(auth.password ? { password: auth.password } : {}) };
 }
 
 async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {

@@ -58,8 +58,20 @@ export interface StateStore {
   /** Releases the lock only if `token` still owns it. */
   releaseLock(key: string, token: string): Promise<boolean>;
 
-  /** Runs the commands as one unit (MULTI/EXEC) and returns each result in order. */
+  /**
+   * Runs the commands as one unit (MULTI/EXEC) and returns each result in order. Every key
+   * must hash to one slot (share a hash tag, see slots.ts): a Redis Cluster refuses a MULTI
+   * across slots, and a store made with `checkSlots` refuses it everywhere.
+   */
   atomic(commands: readonly AtomicCommand[]): Promise<unknown[]>;
+  /**
+   * Runs the commands and returns each result in order, like `atomic()`, but NOT as one
+   * unit: another client's commands may run in between, and one command failing does not
+   * undo the others. The keys may be in any slots (on a cluster the commands are grouped
+   * per slot and the groups sent at once). For reads and counter bumps that need no
+   * atomicity across keys, in one round trip.
+   */
+  batch(commands: readonly AtomicCommand[]): Promise<unknown[]>;
 
   /*
    * The conversation queue (src/gateway/queue.ts): a FIFO list, a lock owned by the

@@ -1,0 +1,38 @@
+/**
+ * The keys each state step touches, for the one-slot rule (slots.ts) and for splitting
+ * non-atomic work by slot on a Redis Cluster.
+ */
+import { assertOneSlot, slotOf } from './slots.js';
+import type { AtomicCommand, ConversationQueueKeys } from './types.js';
+
+/** Every key an atomic command touches (a claimHead touches the queue and its index too). */
+export function commandKeys(c: AtomicCommand): string[] {
+  return c.op === 'claimHead' ? [c.key, c.queue, c.pending] : [c.key];
+}
+
+/** The keys of one queue step (the offer's dedupe key included when given). */
+export function queueKeys(keys: ConversationQueueKeys, dedupeKey?: string): string[] {
+  return dedupeKey === undefined ? [keys.queue, keys.lock, keys.pending] : [keys.queue, keys.lock, keys.pending, dedupeKey];
+}
+
+/**
+ * Throws unless every key of `commands` (and `extra`) hashes to one slot. `prefix` is the
+ * store's namespace: slots are computed on the full keys, as the server does.
+ */
+export function assertCommandsInOneSlot(what: string, prefix: string, commands: readonly AtomicCommand[], extra: readonly string[] = []): void {
+  const keys = [...extra];
+  for (const c of commands) keys.push(...commandKeys(c));
+  assertOneSlot(what, keys.map((key) => prefix + key));
+}
+
+/** Indexes of `fullKeys` grouped by their slot, groups in order of first appearance. */
+export function groupBySlot(fullKeys: readonly string[]): number[][] {
+  const groups = new Map<number, number[]>();
+  fullKeys.forEach((key, index) => {
+    const slot = slotOf(key);
+    const group = groups.get(slot);
+    if (group) group.push(index);
+    else groups.set(slot, [index]);
+  });
+  return [...groups.values()];
+}
