@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { checkCredential } from './auth.js';
 import { createContext, type Endpoint, type ServiceContext } from './context.js';
 import { seedDemoData } from './demo.js';
+import { migrateLegacyServiceKeys } from './legacy-keys.js';
 import { sendError, ServiceError } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 import { askEndpoints } from './routes/ask.js';
@@ -51,11 +52,15 @@ export function createServiceApp(options: ServiceOptions): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
 
-  // Requests wait for the demo seed, so the demo chatbot never looks missing right after start.
-  const seeded = options.seedDemo
+  // Requests wait for keys of the old layout to move and for the demo seed, so no chatbot
+  // looks missing right after start.
+  const seeded = migrateLegacyServiceKeys(ctx.state).then(
+    (moved) => { if (moved > 0) ctx.logger.info({ moved }, 'service keys moved to the hash-tagged layout (issue #13)'); },
+    (error: unknown) => ctx.logger.error({ err: error }, 'moving service keys of the old layout failed; chatbots kept there look missing'),
+  ).then(() => (options.seedDemo
     ? seedDemoData(ctx.state).then((result) => ctx.logger.info(result, 'demo chatbot ready'),
       (error: unknown) => ctx.logger.error({ err: error }, 'seeding the demo chatbot failed; the service runs without it'))
-    : Promise.resolve();
+    : undefined));
   app.use('/chat', async (_req, _res, next) => {
     await seeded;
     next();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { StateStore } from '../state/types.js';
+import { migrateLegacyServiceKeys } from './legacy-keys.js';
 import { ChatbotRepository } from './repos/chatbots.js';
 import { ListingRepository } from './repos/listings.js';
 import { listingCreateSchema } from './validation/listing.js';
@@ -59,6 +60,8 @@ export async function seedDemoData(
   const { listings } = readYaml(demoListingsSchema, join(dir, 'listings.yaml'));
   const chatbots = new ChatbotRepository(state);
   const repository = new ListingRepository(state);
+  // A demo chatbot kept under the old key layout is the one to keep (owner's edits, listing ids).
+  await migrateLegacyServiceKeys(state);
 
   const createdChatbot = !(await chatbots.find(DEMO_SERIAL_NUMBER));
   if (createdChatbot) await chatbots.create({ serialNumber: DEMO_SERIAL_NUMBER, type: 0, settings });

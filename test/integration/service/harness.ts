@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { MemoryStateStore } from '../../../src/state/memory.js';
-import { assertOneSlot } from '../../../src/state/slots.js';
+import { RedisStateStore } from '../../../src/state/redis.js';
+import { parseEndpoint } from '../../../src/state/topology.js';
 import type { StateStore } from '../../../src/state/types.js';
 import { startService, type EngineOptions, type ServiceLimits } from '../../../src/service/index.js';
-import { isolatedRedisStore } from '../../support/redis.js';
+import { testRedisUrl } from '../../support/redis.js';
 
 export const SECRET = 'test-secret-key';
 export const SESSION_KEY = 'test-session-key';
@@ -44,17 +46,46 @@ export function listing(serialNumber: string, fields: Record<string, unknown> = 
 }
 
 /**
+ * Where the service tests keep state: one Redis (REDIS_URL), or a Redis Cluster given as
+ * `host:port` seed nodes. SERVICE_TEST_CLUSTER_NODES=host:port,… runs every service test
+ * on that cluster; cluster.test.ts always runs the service's multi-key steps on one.
+ */
+export type ServiceTestTopology = { kind: 'single' } | { kind: 'cluster'; nodes: readonly string[] };
+
+function defaultTopology(): ServiceTestTopology {
+  const nodes = process.env.SERVICE_TEST_CLUSTER_NODES?.split(',').map((node) => node.trim()).filter(Boolean) ?? [];
+  return nodes.length > 0 ? { kind: 'cluster', nodes } : { kind: 'single' };
+}
+
+/**
+ * A Redis store under a private prefix that refuses any atomic step whose keys span hash
+ * slots (checkSlots), so a key layout that would fail on a cluster (CROSSSLOT) fails every
+ * service test, on one Redis too.
+ */
+function isolatedServiceStore(topology: ServiceTestTopology): RedisStateStore {
+  const prefix = `cbtest:service:${randomUUID().slice(0, 8)}:`;
+  if (topology.kind === 'single') return new RedisStateStore({ url: testRedisUrl(), prefix, checkSlots: true });
+  const nodes = topology.nodes.map((node) => {
+    const endpoint = parseEndpoint(node);
+    if (!endpoint) throw new Error(`cluster node "${node}" is not host:port`);
+    return endpoint;
+  });
+  return new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix, checkSlots: true });
+}
+
+/**
  * The service on a free port over real HTTP, on an isolated Redis prefix (or the
  * memory store when asked), with helpers that go through the public endpoints only.
  */
 export async function startTestService(options: {
   memory?: boolean;
+  topology?: ServiceTestTopology;
   engine?: EngineOptions;
   limits?: Partial<ServiceLimits>;
   seedDemo?: boolean;
 } = {}): Promise<TestService> {
-  const redis = options.memory ? undefined : isolatedRedisStore('service');
-  const state: StateStore = slotChecked(redis ?? new MemoryStateStore(), redis?.prefix ?? 'cb:');
+  const redis = options.memory ? undefined : isolatedServiceStore(options.topology ?? defaultTopology());
+  const state: StateStore = redis ?? new MemoryStateStore({ checkSlots: true });
   const running = await startService({
     state, secretKey: SECRET, sessionKey: SESSION_KEY,
     // These tests check what the service says, not the builtin engine's pace (pace.test.ts does).
@@ -99,24 +130,13 @@ export async function startTestService(options: {
     },
     async close() {
       await running.close();
-      if (redis) await redis.cleanup();
+      if (redis) {
+        await redis.deleteByPrefix();
+        await redis.close();
+      }
     },
   };
   return service;
-}
-
-/**
- * The store, with every atomic() step checked to touch one hash slot (as a Redis Cluster
- * demands), so a key layout that would fail there (CROSSSLOT) fails every service test.
- */
-function slotChecked(store: StateStore, prefix: string): StateStore {
-  const atomic: StateStore['atomic'] = async (commands) => {
-    assertOneSlot('atomic()', commands.map((command) => prefix + command.key));
-    return store.atomic(commands);
-  };
-  return new Proxy(store, {
-    get: (target, name, receiver) => (name === 'atomic' ? atomic : Reflect.get(target, name, receiver) as unknown),
-  });
 }
 
 /** Reads a text/event-stream body into its `data:` JSON objects. */
