@@ -1,7 +1,10 @@
-# chatbridge gateway. Chromium (for WhatsApp Web) and ffmpeg (audio
-# other than voice notes) come from Debian; puppeteer never downloads a browser of its own.
-# Runs the compiled JavaScript (dist/, `npm run build`): compiling on the fly with tsx, as a plain
+# chatbridge gateway, compiled to JavaScript (dist/, `npm run build`): compiling on the fly with tsx, as a plain
 # `npm start` on a clone does, costs memory in every replica (idle RSS about 250 MB with tsx, 185 MB compiled).
+#
+# Two images from one file (docs/deployment.md):
+#   docker build -t chatbridge .                                   the gateway: Telegram, Slack, the embedded service
+#   docker build -t chatbridge:whatsapp --target whatsapp .        the same plus Chromium, for WhatsApp Web
+# The last stage is what `docker build .` builds, so the small one comes last; both start FROM `runtime`.
 
 # Build stage: the TypeScript compiler is a dev dependency, so it is installed here only.
 FROM node:20-bookworm-slim AS build
@@ -14,25 +17,51 @@ COPY src ./src
 COPY adapters ./adapters
 RUN npm run build
 
-FROM node:20-bookworm-slim
-# HOST=0.0.0.0: with the console open (docker run -it, no platform) the gateway would listen on
-# 127.0.0.1 only; in a container it must take connections from the published port either way.
-# CHROMIUM_NO_SANDBOX: Docker's default seccomp profile denies Chromium's sandbox to a plain user.
-ENV NODE_ENV=production HOST=0.0.0.0 PUPPETEER_SKIP_DOWNLOAD=true CHROMIUM_PATH=/usr/bin/chromium CHROMIUM_NO_SANDBOX=true
-RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg chromium ca-certificates \
- && rm -rf /var/lib/apt/lists/*
+# Production dependencies only. npm install --no-save, not npm ci: the lock cannot list unrs-resolver's optional
+# builds for other platforms (see .ci/run); the versions installed are the locked ones. tsx (and esbuild, which
+# only it needs) is a dependency so that a clone runs without a build step; the image runs dist/ and never
+# loads it (bin/chatbridge.js takes dist/ when no sources are beside it), so it is left out (about 12 MB).
+FROM node:20-bookworm-slim AS deps
+ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
-# npm install --no-save, not npm ci: the lock cannot list unrs-resolver's optional builds for other platforms
-# (see .ci/run); the versions installed are the locked ones.
-RUN npm install --omit=dev --no-audit --no-fund --no-save
-# Only what runs: the build, the CLI entry (it starts dist/ when there are no sources beside it) and the
-# default configuration and demo data, which the build reads from /app/config.
+RUN npm install --omit=dev --no-audit --no-fund --no-save \
+ && rm -rf node_modules/tsx node_modules/esbuild node_modules/@esbuild node_modules/.bin/tsx node_modules/.bin/esbuild
+
+# What both images share. ffmpeg converts audio other than OGG/Opus voice notes (those are decoded in
+# JavaScript), on every platform, so it is in both.
+FROM node:20-bookworm-slim AS runtime
+# HOST=0.0.0.0: with the console open (docker run -it, no platform) the gateway would listen on
+# 127.0.0.1 only; in a container it must take connections from the published port either way.
+ENV NODE_ENV=production HOST=0.0.0.0
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# Only what runs: production dependencies, the build, the CLI entry and the default configuration and demo
+# data, which the build reads from /app/config. No src/ or adapters/: nothing here can fall back to tsx.
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
 COPY bin ./bin
 COPY config ./config
 COPY --from=build /app/dist ./dist
-USER node
+# Fails the build if the entry would not start from dist/ without tsx.
+RUN node bin/chatbridge.js --version
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# /healthz: the process answers. Readiness (Redis, platforms) is /readyz, for load balancers and orchestrators.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "bin/chatbridge.js", "start"]
+
+# WhatsApp Web runs in Debian's Chromium (with its libraries, most of this image's size); puppeteer never downloads a browser of its own.
+FROM runtime AS whatsapp
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium \
+ && rm -rf /var/lib/apt/lists/*
+# CHROMIUM_NO_SANDBOX: Docker's default seccomp profile denies Chromium's sandbox to a plain user.
+ENV CHROMIUM_PATH=/usr/bin/chromium CHROMIUM_NO_SANDBOX=true
+# The image's `node` user, by number: Kubernetes' runAsNonRoot can check only a numeric user.
+USER 1000:1000
+
+# The default target: no browser.
+FROM runtime AS gateway
+USER 1000:1000
