@@ -20,8 +20,6 @@ export interface CreateStateStoreOptions {
   onConnectionError?: (error: Error) => void;
   /** Refuse atomic steps whose keys span hash slots (see RedisStateOptions.checkSlots). */
   checkSlots?: boolean;
-  /** WAIT for replicas after queue writes (see RedisStateOptions.waitForReplicas). */
-  waitForReplicas?: { replicas: number; timeoutMs: number };
 }
 
 /**
@@ -36,7 +34,6 @@ export function createStateStore(options: CreateStateStoreOptions): StateStore {
       ...(options.prefix ? { prefix: options.prefix } : {}),
       ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
       ...(options.checkSlots !== undefined ? { checkSlots: options.checkSlots } : {}),
-      ...(options.waitForReplicas ? { waitForReplicas: options.waitForReplicas } : {}),
     });
   }
   return new MemoryStateStore({

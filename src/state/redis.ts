@@ -98,12 +98,6 @@ interface RedisStateCommonOptions {
    * topology, so a layout that would fail on a cluster (CROSSSLOT) fails on one Redis too.
    */
   checkSlots?: boolean;
-  /**
-   * After each queue write (offer, advance), WAIT until this many replicas have it (at most
-   * timeoutMs). Replication is asynchronous: without it a write acknowledged just before the
-   * primary dies may be missing on the promoted replica (Sentinel failover).
-   */
-  waitForReplicas?: { replicas: number; timeoutMs: number };
 }
 
 /** One server by URL (`redis://`, `rediss://`, `user:pass@`), or any topology. */
@@ -117,13 +111,11 @@ export class RedisStateStore implements StateStore {
   /** Set when the topology is a cluster: the same client as `redis`, typed as what it is. */
   private readonly cluster: Cluster | undefined;
   private readonly checkSlots: boolean;
-  private readonly waitForReplicas: { replicas: number; timeoutMs: number } | undefined;
 
   constructor(options: RedisStateOptions) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
     this.topology = options.topology ?? { kind: 'single', url: options.url! };
     this.checkSlots = options.checkSlots ?? false;
-    this.waitForReplicas = options.waitForReplicas;
     const client = openClient(this.topology, options.connectionName ?? 'chatbridge');
     this.cluster = client instanceof Cluster ? client : undefined;
     const redis = client as Redis;
@@ -384,7 +376,6 @@ export class RedisStateStore implements StateStore {
       this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), this.k(options.dedupeKey), entry,
       options.dedupeTtlMs, options.maxLength, token, options.lockTtlMs, keys.member, options.claim === false ? '0' : '1',
     );
-    if (outcome === 'queued' || outcome === 'claimed' || outcome === 'free') await this.replicated();
     if (outcome === 'duplicate') return { outcome };
     if (outcome === 'full') return { outcome, length: Number(length) };
     if (outcome === 'free') return { outcome: 'queued', length: Number(length), claim: null, lockFree: true };
@@ -410,14 +401,7 @@ export class RedisStateStore implements StateStore {
     const results = await execOrThrow(multi);
     const [owned, next] = results[results.length - 1] as [number, string?];
     if (owned === 0) return { owned: false };
-    await this.replicated();
     return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
-  }
-
-  /** Waits for the configured replicas to have this connection's writes (see waitForReplicas). */
-  private async replicated(): Promise<void> {
-    if (!this.waitForReplicas) return;
-    await this.redis.wait(this.waitForReplicas.replicas, this.waitForReplicas.timeoutMs);
   }
 
   async deleteByPrefix(subPrefix = ''): Promise<number> {

@@ -1,10 +1,17 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStateStore, type StateStore } from '../../../src/state/index.js';
-import { isolatedRedisStore } from '../../support/redis.js';
+import { slotOf } from '../../../src/state/slots.js';
+import { isolatedRedisStore, NO_CLUSTER_REASON, testRedisClusterNodes } from '../../support/redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One specification, two stores: the memory store must behave like Redis. */
+/*
+ * Keys of one atomic step share a hash tag (`{t}` here), as on a Redis Cluster: every store
+ * below refuses an atomic step across slots (checkSlots), so the specification itself keeps
+ * to the rule it states.
+ */
+
+/** One specification, three stores: the memory store and a Redis Cluster must behave like one Redis. */
 function stateContract(name: string, make: () => StateStore & { cleanup?: () => Promise<void> }) {
   describe(`StateStore contract: ${name}`, () => {
     const store = make();
@@ -136,36 +143,36 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
 
     it('runs atomic batches with the same result shapes as single commands', async () => {
       const results = await store.atomic([
-        { op: 'setIfAbsent', key: 'once', value: '1', ttlMs: 5_000 },
-        { op: 'setIfAbsent', key: 'once', value: '2' },
-        { op: 'listPush', key: 'l', values: ['a', 'b', 'c'], maxLength: 2 },
-        { op: 'incr', key: 'n', by: 2 },
-        { op: 'set', key: 's', value: 'v' },
-        { op: 'get', key: 's' },
-        { op: 'expire', key: 'missing', ttlMs: 1000 },
-        { op: 'del', key: 's' },
+        { op: 'setIfAbsent', key: '{t}once', value: '1', ttlMs: 5_000 },
+        { op: 'setIfAbsent', key: '{t}once', value: '2' },
+        { op: 'listPush', key: '{t}l', values: ['a', 'b', 'c'], maxLength: 2 },
+        { op: 'incr', key: '{t}n', by: 2 },
+        { op: 'set', key: '{t}s', value: 'v' },
+        { op: 'get', key: '{t}s' },
+        { op: 'expire', key: '{t}missing', ttlMs: 1000 },
+        { op: 'del', key: '{t}s' },
       ]);
       expect(results).toEqual([true, false, 2, 2, undefined, 'v', false, 1]);
-      expect(await store.listRange('l', 0, -1)).toEqual(['b', 'c']);
+      expect(await store.listRange('{t}l', 0, -1)).toEqual(['b', 'c']);
     });
 
     it('reads whole hashes and sets in an atomic batch, empty when absent, and a trimmed push answers the trimmed length', async () => {
-      await store.hashSet('h', { since: '1', reason: 'asked' });
-      await store.setAdd('members', 'x', 'y');
-      await store.listPush('capped', ['1', '2', '3']);
+      await store.hashSet('{t}h', { since: '1', reason: 'asked' });
+      await store.setAdd('{t}members', 'x', 'y');
+      await store.listPush('{t}capped', ['1', '2', '3']);
       const [hash, none, members, noMembers, length] = await store.atomic([
-        { op: 'hashGetAll', key: 'h' },
-        { op: 'hashGetAll', key: 'no-hash' },
-        { op: 'setMembers', key: 'members' },
-        { op: 'setMembers', key: 'no-set' },
-        { op: 'listPush', key: 'capped', values: ['4'], maxLength: 3 },
+        { op: 'hashGetAll', key: '{t}h' },
+        { op: 'hashGetAll', key: '{t}no-hash' },
+        { op: 'setMembers', key: '{t}members' },
+        { op: 'setMembers', key: '{t}no-set' },
+        { op: 'listPush', key: '{t}capped', values: ['4'], maxLength: 3 },
       ]);
       expect(hash).toEqual({ since: '1', reason: 'asked' });
       expect(none).toEqual({});
       expect((members as string[]).sort()).toEqual(['x', 'y']);
       expect(noMembers).toEqual([]);
       expect(length).toBe(3);
-      expect(await store.listRange('capped', 0, -1)).toEqual(['2', '3', '4']);
+      expect(await store.listRange('{t}capped', 0, -1)).toEqual(['2', '3', '4']);
     });
 
     it('atomic incr with a ttl gives a fresh counter its window and keeps an existing one', async () => {
@@ -176,8 +183,8 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
     });
 
     describe('conversation queue', () => {
-      const keys = { queue: 'cq:queue', lock: 'cq:lock', pending: 'cq:pending', member: 'conv-1' };
-      const offer = (entry: string, dedupeKey = `cq:dedupe:${entry}`, maxLength = 3) =>
+      const keys = { queue: 'cq:{q}:queue', lock: 'cq:{q}:lock', pending: 'cq:{q}:pending', member: 'conv-1' };
+      const offer = (entry: string, dedupeKey = `cq:{q}:dedupe:${entry}`, maxLength = 3) =>
         store.queueOffer(keys, entry, { dedupeKey, dedupeTtlMs: 60_000, maxLength, lockTtlMs: 5_000 });
 
       it('queues an offer, indexes the conversation and hands the lock and head to the first offer only', async () => {
@@ -190,8 +197,8 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       });
 
       it('drops a redelivered offer and refuses one beyond the cap without queueing it', async () => {
-        await offer('a', 'same');
-        expect(await offer('a-again', 'same')).toEqual({ outcome: 'duplicate' });
+        await offer('a', 'cq:{q}:same');
+        expect(await offer('a-again', 'cq:{q}:same')).toEqual({ outcome: 'duplicate' });
         await offer('b');
         await offer('c');
         expect(await offer('d')).toEqual({ outcome: 'full', length: 3 });
@@ -203,9 +210,9 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         await offer('b');
         const token = first.outcome === 'queued' ? first.claim!.token : '';
         expect(await store.queueAdvance(keys, 'someone-else', 5_000)).toEqual({ owned: false });
-        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:log', values: ['answered a'] }]))
+        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:{q}:log', values: ['answered a'] }]))
           .toEqual({ owned: true, next: 'b' });
-        expect(await store.listRange('cq:log', 0, -1)).toEqual(['answered a']);
+        expect(await store.listRange('cq:{q}:log', 0, -1)).toEqual(['answered a']);
         expect(await store.queueAdvance(keys, token, 5_000)).toEqual({ owned: true, next: null });
         expect(await store.get(keys.lock)).toBeNull();
         expect(await store.setMembers(keys.pending)).toEqual([]);
@@ -215,7 +222,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
 
       it('queues without claiming when asked, saying whether the lock is free, so nothing is taken only to be let go', async () => {
         const noClaim = (entry: string) =>
-          store.queueOffer(keys, entry, { dedupeKey: `cq:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
+          store.queueOffer(keys, entry, { dedupeKey: `cq:{q}:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
         expect(await noClaim('a')).toEqual({ outcome: 'queued', length: 1, claim: null, lockFree: true });
         expect(await store.get(keys.lock)).toBeNull();
         expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
@@ -241,13 +248,13 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
 
       it('claims a lock inside a batch for an expected head: taken with it, with another head, or not at all', async () => {
         const noClaim = (entry: string) =>
-          store.queueOffer(keys, entry, { dedupeKey: `cq:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
+          store.queueOffer(keys, entry, { dedupeKey: `cq:{q}:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
         const claimHead = (token: string, head: string) =>
           ({ op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: 5_000, head }) as const;
         await noClaim('a');
         await noClaim('b');
         // The rest of the batch runs whatever the claim finds; the caller undoes it when it missed.
-        expect(await store.atomic([claimHead('t1', 'a'), { op: 'incr', key: 'cq:attempts' }])).toEqual([{ outcome: 'claimed' }, 1]);
+        expect(await store.atomic([claimHead('t1', 'a'), { op: 'incr', key: 'cq:{q}:attempts' }])).toEqual([{ outcome: 'claimed' }, 1]);
         expect(await store.get(keys.lock)).toBe('t1');
         expect(await store.atomic([claimHead('t2', 'a')])).toEqual([{ outcome: 'taken' }]);
         expect(await store.get(keys.lock)).toBe('t1');
@@ -264,7 +271,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       });
 
       it('lets an orphaned queue be claimed once its lock expired, and forgets an empty one', async () => {
-        await store.queueOffer(keys, 'a', { dedupeKey: 'd1', dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 50 });
+        await store.queueOffer(keys, 'a', { dedupeKey: 'cq:{q}:d1', dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 50 });
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
         await sleep(100);
         const claim = await store.queueClaim(keys, 5_000);
@@ -274,6 +281,53 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
         expect(await store.setMembers(keys.pending)).toEqual([]);
         expect(await store.get(keys.lock)).toBeNull();
+      });
+    });
+
+    describe('hash slots', () => {
+      // Two tags in different slots (checked, so the tests below cannot pass by chance).
+      const [a, b] = ['{a}x', '{b}y'];
+      it('uses tags that hash to different slots', () => {
+        expect(slotOf(a)).not.toBe(slotOf(b));
+      });
+
+      it('refuses an atomic step whose keys span slots, naming both keys, and changes nothing', async () => {
+        await expect(store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: b, value: '2' }]))
+          .rejects.toThrow(/atomic\(\) keys span slots: \S*\{a\}x \(slot \d+\), \S*\{b\}y \(slot \d+\)/);
+        expect(await store.getMany([a, b])).toEqual([null, null]);
+      });
+
+      it('refuses queue steps whose keys span slots', async () => {
+        const keys = { queue: '{a}queue', lock: '{a}lock', pending: '{b}pending', member: 'conv' };
+        await expect(store.queueOffer(keys, 'm', { dedupeKey: '{a}dedupe', dedupeTtlMs: 1000, maxLength: 5, lockTtlMs: 1000 }))
+          .rejects.toThrow(/queueOffer keys span slots: .*\{b\}pending/);
+        await expect(store.queueClaim(keys, 1000)).rejects.toThrow(/queueClaim keys span slots/);
+        await expect(store.queueAdvance({ ...keys, pending: '{a}pending' }, 'token', 1000, [{ op: 'incr', key: b }]))
+          .rejects.toThrow(/queueAdvance keys span slots: .*\{b\}y/);
+        expect(await store.listLength('{a}queue')).toBe(0);
+        expect(await store.get(b)).toBeNull();
+      });
+
+      it('runs a batch across slots, results in order, with the same shapes as atomic()', async () => {
+        await store.hashSet('{b}h', { f: 'v' });
+        const results = await store.batch([
+          { op: 'incr', key: '{a}n', by: 2, ttlMs: 5_000 },
+          { op: 'hashGetAll', key: '{b}h' },
+          { op: 'setIfAbsent', key: '{c}once', value: '1' },
+          { op: 'listPush', key: '{d}l', values: ['1', '2', '3'], maxLength: 2 },
+          { op: 'incr', key: '{a}n' },
+          { op: 'get', key: '{e}none' },
+        ]);
+        expect(results).toEqual([2, { f: 'v' }, true, 2, 3, null]);
+        expect(await store.batch([])).toEqual([]);
+      });
+
+      it('reads and deletes keys of many slots at once', async () => {
+        const keys = Array.from({ length: 40 }, (_, index) => `{k${index}}v`);
+        for (const key of keys) await store.set(key, key);
+        expect(await store.getMany([...keys, '{none}'])).toEqual([...keys, null]);
+        expect(await store.del(...keys, '{none}')).toBe(40);
+        expect(await store.getMany(keys)).toEqual(keys.map(() => null));
       });
     });
 
@@ -287,5 +341,13 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
   });
 }
 
-stateContract('memory', () => new MemoryStateStore({ prefix: 'test:' }));
-stateContract('redis', () => isolatedRedisStore('state-contract'));
+stateContract('memory', () => new MemoryStateStore({ prefix: 'test:', checkSlots: true }));
+stateContract('redis', () => isolatedRedisStore('state-contract', { checkSlots: true }));
+if (testRedisClusterNodes().length > 0) {
+  stateContract('redis cluster', () => isolatedRedisStore('state-contract', { topology: 'cluster', checkSlots: true }));
+} else {
+  console.warn(`StateStore contract: redis cluster skipped (${NO_CLUSTER_REASON})`);
+  describe.skip(`StateStore contract: redis cluster (${NO_CLUSTER_REASON})`, () => {
+    it('runs against a Redis Cluster', () => undefined);
+  });
+}
