@@ -148,22 +148,22 @@ export class RedisStateStore implements StateStore {
   }
 
   /**
-   * What the store is connected to now, for `chatbridge doctor`: the cluster's state and
-   * masters, or the primary Sentinel gave.
+   * What the store is connected to now, for `chatbridge doctor` (after describeTopology):
+   * the cluster's state and masters, or the primary Sentinel gave.
    */
   async describeConnection(): Promise<string> {
     if (this.cluster) {
       const info = String(await this.cluster.cluster('INFO'));
       const state = /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
       const masters = this.cluster.nodes('master').map((node) => formatEndpoint({ host: node.options.host ?? '?', port: node.options.port ?? 0 }));
-      return `Redis Cluster, cluster_state:${state}, ${masters.length} master(s): ${masters.join(', ')}`;
+      return `cluster_state:${state}, ${masters.length} master(s): ${masters.join(', ')}`;
     }
     await this.redis.ping();
     if (this.topology.kind === 'sentinel') {
       const socket = this.redis.stream as { remoteAddress?: string; remotePort?: number };
-      return `Redis Sentinel "${this.topology.name}", primary now ${formatEndpoint({ host: socket.remoteAddress ?? '?', port: socket.remotePort ?? 0 })}`;
+      return `primary now ${formatEndpoint({ host: socket.remoteAddress ?? '?', port: socket.remotePort ?? 0 })}`;
     }
-    return 'Redis';
+    return 'answering';
   }
 
   private k(key: string): string {
