@@ -53,12 +53,13 @@ export function currentServiceKey(legacyKey: string): string | null {
 export async function migrateLegacyServiceKeys(state: StateStore): Promise<number> {
   if (!(state instanceof RedisStateStore) || state.clusterClient) return 0;
   if ((await state.get(KEY_LAYOUT_MARKER)) === KEY_LAYOUT) return 0;
-  const moved = await renameAll(state.client, state.prefix);
+  const moved = await moveLegacyServiceKeys(state.client, state.prefix);
   await state.set(KEY_LAYOUT_MARKER, KEY_LAYOUT);
   return moved;
 }
 
-async function renameAll(redis: Redis, prefix: string): Promise<number> {
+/** The renames of migrateLegacyServiceKeys on a connection of one's own (a migration command). */
+export async function moveLegacyServiceKeys(redis: Redis, prefix: string): Promise<number> {
   let moved = 0;
   let cursor = '0';
   do {

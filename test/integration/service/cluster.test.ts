@@ -3,12 +3,12 @@
  * writes several keys at once (a listing and its cache token, a delete, a chatbot's
  * removal, an answer's history and session renewal, an upload's bytes and metadata) is
  * one MULTI, which a cluster accepts only when its keys share a slot. Each test walks
- * one of them through the public API. REDIS_CLUSTER_NODES names a cluster to use;
- * otherwise the test starts one.
+ * one of them through the public API, on the test cluster (REDIS_CLUSTER_NODES, or the
+ * one the global setup starts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcKeys } from '../../../src/service/state-keys.js';
-import { startTestRedisCluster, type TestRedisCluster } from '../../support/redis-cluster.js';
+import { NO_CLUSTER_REASON, testRedisClusterNodes } from '../../support/redis.js';
 import { media } from './media-fixtures.js';
 import { startTestService, type TestService } from './harness.js';
 
@@ -17,26 +17,20 @@ interface Page {
   VirtualCount: number;
 }
 
-let cluster: TestRedisCluster | undefined;
+const hasCluster = testRedisClusterNodes().length > 0;
+if (!hasCluster) console.warn(`The embedded service on a Redis Cluster: skipped (${NO_CLUSTER_REASON})`);
+
 let service: TestService;
 
 beforeAll(async () => {
-  const given = process.env.REDIS_CLUSTER_NODES?.split(',').map((node) => node.trim()).filter(Boolean) ?? [];
-  if (given.length === 0) cluster = await startTestRedisCluster();
-  service = await startTestService({
-    topology: { kind: 'cluster', nodes: given.length > 0 ? given : cluster!.nodes },
-    limits: { imageBytes: 1024 },
-  });
-}, 60_000);
-afterAll(async () => {
-  await service?.close();
-  await cluster?.close();
+  if (hasCluster) service = await startTestService({ topology: 'cluster', limits: { imageBytes: 1024 } });
 });
+afterAll(() => service?.close());
 
 const list = (query: Record<string, unknown>) => service.call<Page>('/chat/Chatbot/RealEstateList', query, { auth: 'session' });
 const ask = (body: Record<string, unknown>) => service.call<{ content: string }>('/chat/Chat/ClientAsk', body);
 
-describe('the embedded service on a Redis Cluster', () => {
+describe.skipIf(!hasCluster)('the embedded service on a Redis Cluster', () => {
   it('creates, lists, filters and deletes a chatbot\'s listings', async () => {
     const serialNumber = await service.newChatbot();
     for (const [MLSNumber, City] of [['A', 'Austin'], ['B', 'Denver'], ['C', 'Austin']] as const) {

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { MemoryStateStore } from '../../../src/state/memory.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
-import { parseEndpoint } from '../../../src/state/topology.js';
 import type { StateStore } from '../../../src/state/types.js';
 import { startService, type EngineOptions, type ServiceLimits } from '../../../src/service/index.js';
-import { testRedisUrl } from '../../support/redis.js';
+import { isolatedRedisStore, type TestTopology } from '../../support/redis.js';
 
 export const SECRET = 'test-secret-key';
 export const SESSION_KEY = 'test-session-key';
@@ -46,31 +43,12 @@ export function listing(serialNumber: string, fields: Record<string, unknown> = 
 }
 
 /**
- * Where the service tests keep state: one Redis (REDIS_URL), or a Redis Cluster given as
- * `host:port` seed nodes. SERVICE_TEST_CLUSTER_NODES=host:port,… runs every service test
- * on that cluster; cluster.test.ts always runs the service's multi-key steps on one.
+ * The topology of the service tests when none is asked for: SERVICE_TEST_TOPOLOGY=cluster
+ * runs every service test on the test cluster (REDIS_CLUSTER_NODES, or the one the global
+ * setup starts); cluster.test.ts always runs the service's multi-key steps on it.
  */
-export type ServiceTestTopology = { kind: 'single' } | { kind: 'cluster'; nodes: readonly string[] };
-
-function defaultTopology(): ServiceTestTopology {
-  const nodes = process.env.SERVICE_TEST_CLUSTER_NODES?.split(',').map((node) => node.trim()).filter(Boolean) ?? [];
-  return nodes.length > 0 ? { kind: 'cluster', nodes } : { kind: 'single' };
-}
-
-/**
- * A Redis store under a private prefix that refuses any atomic step whose keys span hash
- * slots (checkSlots), so a key layout that would fail on a cluster (CROSSSLOT) fails every
- * service test, on one Redis too.
- */
-function isolatedServiceStore(topology: ServiceTestTopology): RedisStateStore {
-  const prefix = `cbtest:service:${randomUUID().slice(0, 8)}:`;
-  if (topology.kind === 'single') return new RedisStateStore({ url: testRedisUrl(), prefix, checkSlots: true });
-  const nodes = topology.nodes.map((node) => {
-    const endpoint = parseEndpoint(node);
-    if (!endpoint) throw new Error(`cluster node "${node}" is not host:port`);
-    return endpoint;
-  });
-  return new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix, checkSlots: true });
+function defaultTopology(): TestTopology {
+  return process.env.SERVICE_TEST_TOPOLOGY === 'cluster' ? 'cluster' : 'single';
 }
 
 /**
@@ -79,12 +57,14 @@ function isolatedServiceStore(topology: ServiceTestTopology): RedisStateStore {
  */
 export async function startTestService(options: {
   memory?: boolean;
-  topology?: ServiceTestTopology;
+  topology?: TestTopology;
   engine?: EngineOptions;
   limits?: Partial<ServiceLimits>;
   seedDemo?: boolean;
 } = {}): Promise<TestService> {
-  const redis = options.memory ? undefined : isolatedServiceStore(options.topology ?? defaultTopology());
+  // checkSlots: an atomic step whose keys span hash slots (CROSSSLOT on a cluster) fails
+  // every service test, on one Redis and in memory too.
+  const redis = options.memory ? undefined : isolatedRedisStore('service', { topology: options.topology ?? defaultTopology(), checkSlots: true });
   const state: StateStore = redis ?? new MemoryStateStore({ checkSlots: true });
   const running = await startService({
     state, secretKey: SECRET, sessionKey: SESSION_KEY,
@@ -130,10 +110,7 @@ export async function startTestService(options: {
     },
     async close() {
       await running.close();
-      if (redis) {
-        await redis.deleteByPrefix();
-        await redis.close();
-      }
+      if (redis) await redis.cleanup();
     },
   };
   return service;
