@@ -20,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createTelegramAdapter } from '../adapters/telegram/index.js';
 import type { PacingOptions } from '../adapters/telegram/pacing.js';
-import { createGateway, gatewayKeys, type Gateway } from '../src/gateway/index.js';
+import { createGateway, pendingMembers, type Gateway } from '../src/gateway/index.js';
 import type { Adapter } from '../src/contract.js';
 import { silentLogger } from '../src/logger.js';
 import { RedisStateStore } from '../src/state/redis.js';
@@ -220,7 +220,7 @@ async function untilQueuesEmpty(prefix: string): Promise<void> {
   const checker = new RedisStateStore({ url: REDIS_URL, prefix });
   try {
     const deadline = Date.now() + 30_000;
-    while ((await checker.setMembers(gatewayKeys.pending)).length > 0) {
+    while ((await pendingMembers(checker)).length > 0) {
       if (Date.now() > deadline) throw new Error('bench: queues not empty 30 s after the last final');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

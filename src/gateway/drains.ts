@@ -1,7 +1,7 @@
 /**
  * Runs the drain loops of the conversations whose lock this process holds: one
  * loop per conversation, answering its queue head by head, renewing the lock
- * (heartbeat) while it works. Also sweeps `queues:pending` for conversations
+ * (heartbeat) while it works. Also sweeps the pending sets (`queues:pending:{cN}`, all shards) for conversations
  * whose holder died, and takes them over once their lock has expired.
  *
  * At most `policy.maxAnswersInFlight` loops run at once (turn-slots.ts). A conversation
@@ -276,12 +276,16 @@ export class Drains {
     const { queue, logger } = this.options;
     const log = logger.child({ conversation });
     let owned = hold.owned;
+    /** A renewal got through: the lock is ours, even while `owned` waits for the first turn to return. */
+    let renewed = false;
     const heartbeat = setInterval(() => {
-      // Not claimed yet: the first turn's batch is still on its way, and takes the lock with its full lifetime.
-      if (!owned) return;
+      // Renewed even while the claim rides on the first turn's batch: that turn may outlive the lock
+      // (a long answer), and `owned` turns true only once it returns. Before the batch has taken the
+      // lock (or when it found the conversation taken), the renewal finds another token: nothing lost.
       queue.extend(conversation, hold.token).then(
         (ours) => {
-          if (!ours && !abort.signal.aborted) {
+          if (ours) renewed = true;
+          else if ((owned || renewed) && !abort.signal.aborted) {
             log.warn('lost the conversation lock while answering; stopping here so the new holder answers once');
             abort.abort(new LockLostError(conversation));
           }

@@ -102,7 +102,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const pipeline = corePipeline(commands);
   const events = new TurnEvents();
   const local = new LocalAttachments();
-  const queue = new ConversationQueue(state, policy);
+  const queue = new ConversationQueue(state, policy, (error) =>
+    logger.warn({ err: error }, 'could not give back a counter with a queue advance (a user or chatbot may be counted one message too many)'));
   const outboundFor = (conversation: ConversationRef, isGroup = false) => routes.outboundFor(conversation, isGroup);
 
   const reads = new TurnReads();

@@ -8,7 +8,7 @@ export type { AfterAnswerListener, TurnEvent, TurnEventMap, TurnEventSource, Tur
 export { compose, PIPELINE_POSITIONS, type Next, type PipelinePosition, type PipelineSteps, type Step } from './pipeline.js';
 export type { TurnRead, TurnReadSource } from './turn-start.js';
 export { DEFAULT_GATEWAY_POLICY, resolvePolicy, type GatewayPolicy } from './policy.js';
-export { gatewayKeys } from './keys.js';
+export { conversationTag, gatewayKeys, pendingMembers } from './keys.js';
 export { ChatbotSettingsMirror } from './settings.js';
 export { SessionMap } from './sessions.js';
 export { TranscriptStore, type TranscriptEntry, type TranscriptRole } from './transcript.js';

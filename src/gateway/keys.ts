@@ -1,26 +1,49 @@
 /**
  * Every state key the gateway core uses (logical keys; the store adds its `cb:`
  * prefix). One place, so the README's key table and the code cannot drift.
+ *
+ * Where keys live (src/state/slots.ts): every per-conversation key carries the hash tag of
+ * the conversation's shard right after its kind (`queue:{c17}:main:telegram:42`), and the
+ * set indexing conversations with queued messages is one per shard (`queues:pending:{c17}`),
+ * so every queue step (offer, claim, advance: one script each) and every turn's MULTI touches
+ * one Redis Cluster slot. Per-user and per-chatbot keys (`rate:`, `monthly:`, `settings:`) have
+ * no tag: they are never written in one MULTI with a conversation's keys (`batch()` instead).
  */
-import type { ConversationQueueKeys } from '../state/index.js';
+import type { ConversationQueueKeys, StateStore } from '../state/index.js';
+import { allShardTags, conversationShard, shardTag } from '../state/slots.js';
 import type { ConversationRef } from '../contract.js';
 
-const conv = (c: ConversationRef) => `${c.bot}:${c.platform}:${c.id}`;
+/** The hash tag of a conversation's shard, `{cN}`: every key of the conversation carries it. */
+export function conversationTag(c: ConversationRef): string {
+  return shardTag(conversationShard(c.bot, c.platform, c.id));
+}
+
+/** `{cN}:<bot>:<platform>:<id>`: the tagged part of every per-conversation key. */
+export function taggedConversation(c: ConversationRef): string {
+  return `${conversationTag(c)}:${c.bot}:${c.platform}:${c.id}`;
+}
+
+const conv = taggedConversation;
+
+/** The set of conversations with queued messages in the shard of hash tag `tag`. */
+const pendingKey = (tag: string): string => `queues:pending:${tag}`;
 
 export const gatewayKeys = {
   /** SET NX marker of a platform message already accepted (TTL policy.dedupeTtlMs). */
-  dedupe: (c: ConversationRef, platformMessageId: string) => `dedupe:${c.platform}:${c.bot}:${c.id}:${platformMessageId}`,
+  dedupe: (c: ConversationRef, platformMessageId: string) => `dedupe:${conv(c)}:${platformMessageId}`,
   /** FIFO list of queued messages (JSON QueuedMessage); the head is being answered. */
   queue: (c: ConversationRef) => `queue:${conv(c)}`,
   /** Lock of the process answering the conversation (random token, TTL policy.lockTtlMs). */
   lock: (c: ConversationRef) => `lock:${conv(c)}`,
-  /** Set of conversations with queued messages (members: JSON [bot, platform, id]). */
-  pending: 'queues:pending',
+  /** Set of the conversations with queued messages in the conversation's shard (members: JSON [bot, platform, id]). */
+  pending: (c: ConversationRef) => pendingKey(conversationTag(c)),
+  /** The same set, by shard tag: what the sweep walks (every tag of allShardTags()). */
+  pendingOfShard: pendingKey,
   /** The Chatbot Service sessionID of a conversation (TTL policy.sessionIdleTtlMs, renewed by each message; /reset deletes it). */
   session: (c: ConversationRef) => `session:${conv(c)}`,
-  /** Fixed-window counter of one user's messages (TTL RateLimitTime). */
+  /** Fixed-window counter of one user's messages (TTL RateLimitTime). No tag: per user, not per conversation. */
   rate: (c: ConversationRef, userId: string) => `rate:${c.bot}:${c.platform}:${userId}`,
-  /** Messages answered for one chatbot in one calendar month of its TimeZone (TTL ~2 months). */
+  /** Messages answered for one chatbot in one calendar month of its TimeZone (TTL ~2 months). No tag: per chatbot. */
   monthly: (serialNumber: string, month: string) => `monthly:${serialNumber}:${month}`,
   /** Capped list of JSON TranscriptEntry (policy.transcriptMaxEntries, TTL policy.transcriptTtlMs). */
   transcript: (c: ConversationRef) => `transcript:${conv(c)}`,
@@ -30,11 +53,11 @@ export const gatewayKeys = {
   attempts: (c: ConversationRef, platformMessageId: string) => `attempts:${conv(c)}:${platformMessageId}`,
   /** JSON: the queued message waiting for the Chatbot Service to come back, since when, tries so far. */
   upstreamWait: (c: ConversationRef) => `upstream-wait:${conv(c)}`,
-  /** Hash mirror of a chatbot's settings, one field per setting, values JSON-encoded. */
+  /** Hash mirror of a chatbot's settings, one field per setting, values JSON-encoded. No tag: per chatbot. */
   settings: (serialNumber: string) => `settings:${serialNumber}`,
 };
 
-/** The member of `queues:pending` for a conversation; ids may contain ':' so it is JSON. */
+/** The member of the pending set for a conversation; ids may contain ':' so it is JSON. */
 export function conversationMember(c: ConversationRef): string {
   return JSON.stringify([c.bot, c.platform, c.id]);
 }
@@ -52,6 +75,16 @@ export function parseConversationMember(member: string): ConversationRef | null 
   return null;
 }
 
+/** The keys of a conversation's queue steps: all under the conversation's tag (one slot). */
 export function queueKeys(c: ConversationRef): ConversationQueueKeys {
-  return { queue: gatewayKeys.queue(c), lock: gatewayKeys.lock(c), pending: gatewayKeys.pending, member: conversationMember(c) };
+  return { queue: gatewayKeys.queue(c), lock: gatewayKeys.lock(c), pending: gatewayKeys.pending(c), member: conversationMember(c) };
+}
+
+/**
+ * The members of every shard's pending set: one pipelined read of all shards (one round trip
+ * on a single Redis, one per master on a cluster), not one await per shard.
+ */
+export async function pendingMembers(state: StateStore): Promise<string[]> {
+  const shards = await state.batch(allShardTags().map((tag) => ({ op: 'setMembers', key: pendingKey(tag) }) as const));
+  return shards.flatMap((members) => members as string[]);
 }

@@ -3,7 +3,7 @@
  * lock, so one answer at a time per conversation across every gateway process.
  *
  * - accept: one atomic step dedupes the platform message id, refuses beyond the
- *   cap, appends, indexes the conversation in `queues:pending`, and takes the lock
+ *   cap, appends, indexes the conversation in its shard's `queues:pending:{cN}`, and takes the lock
  *   when free. The process that gets the lock drains; any other only enqueues.
  * - drain: peek → answer → remove. The head stays queued until its answer is
  *   complete, so a crash (lock expires) leaves it for whoever takes over.
@@ -17,7 +17,7 @@
  */
 import type { ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../state/index.js';
 import type { AtomicCommand } from '../state/index.js';
-import { gatewayKeys, queueKeys } from './keys.js';
+import { conversationTag, gatewayKeys, pendingMembers, queueKeys } from './keys.js';
 import type { GatewayPolicy } from './policy.js';
 import type { ConversationRef } from '../contract.js';
 
@@ -25,6 +25,8 @@ export class ConversationQueue {
   constructor(
     private readonly state: StateStore,
     private readonly policy: Pick<GatewayPolicy, 'dedupeTtlMs' | 'lockTtlMs' | 'queueCap'>,
+    /** Told when the writes beside an advance (advance()) failed; the advance itself stands. */
+    private readonly onBesideFailed: (error: unknown) => void = () => undefined,
   ) {}
 
   keys(conversation: ConversationRef): ConversationQueueKeys {
@@ -56,9 +58,20 @@ export class ConversationQueue {
     return { op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: this.policy.lockTtlMs, head };
   }
 
-  /** `letGo`: yield the lock with the advance when entries remain (others wait for a slot); one round trip for both. */
-  advance(conversation: ConversationRef, token: string, also: readonly AtomicCommand[], options: QueueAdvanceOptions = {}): Promise<QueueAdvanceResult> {
-    return this.state.queueAdvance(this.keys(conversation), token, this.policy.lockTtlMs, also, options);
+  /**
+   * `letGo`: yield the lock with the advance when entries remain (others wait for a slot); one round trip for both.
+   * `also` runs with the advance: the writes of the conversation's keys (its tag) inside its atomic step, the others
+   * (a per-user or per-chatbot counter given back) beside it in a `batch()` sent at the same time, since one atomic
+   * step touches one slot. Those need no atomicity with the advance: a crash between loses at most a give-back.
+   */
+  async advance(conversation: ConversationRef, token: string, also: readonly AtomicCommand[], options: QueueAdvanceOptions = {}): Promise<QueueAdvanceResult> {
+    const tag = conversationTag(conversation);
+    const inSlot = also.filter((command) => command.key.includes(tag));
+    const beside = also.filter((command) => !command.key.includes(tag));
+    const advanced = this.state.queueAdvance(this.keys(conversation), token, this.policy.lockTtlMs, inSlot, options);
+    if (beside.length === 0) return advanced;
+    const [result] = await Promise.all([advanced, this.state.batch(beside).catch(this.onBesideFailed)]);
+    return result;
   }
 
   /** Heartbeat: false when the lock is no longer ours (it expired and someone took over). */
@@ -71,7 +84,8 @@ export class ConversationQueue {
     return this.state.releaseLock(gatewayKeys.lock(conversation), token);
   }
 
+  /** The members of every shard's pending set (one pipelined read of all shards). */
   pendingConversations(): Promise<string[]> {
-    return this.state.setMembers(gatewayKeys.pending);
+    return pendingMembers(this.state);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The turn's one read of Redis before its steps run. Each concern used to pay its
- * own round trip per answer; one MULTI now does all of it:
+ * own round trip per answer; one batch now does all of it (two parts sent at once, one per
+ * kind of key: see startTurn):
  *   - counts the turn's attempt (poison.ts);
  *   - reserves the month's allowance and the user's rate window (limits.ts checks
  *     them at its position, and they are given back when that step is not reached);
@@ -82,9 +83,13 @@ export class HeadClaimMissedError extends Error {
 }
 
 /**
- * Runs the batch and files its results on the turn (`ctx.prefetched`). One round trip.
- * With `reads.claim` the batch first claims the conversation's lock; if that misses, the
- * reservations are given back and HeadClaimMissedError is thrown before anything shows.
+ * Runs the batch and files its results on the turn (`ctx.prefetched`). The batch is two parts
+ * sent at once (src/state/slots.ts: one MULTI touches one slot): the conversation's part, one
+ * MULTI under its shard tag (the claim, the attempt, the session, the answers left half-shown,
+ * the features' reads), and the untagged counters of the user and the chatbot (rate, monthly),
+ * one `batch()`: they need no atomicity with the conversation's keys, only to be given back when
+ * nothing is answered. With `reads.claim` the conversation's part first claims the lock; if that
+ * misses, the reservations are given back and HeadClaimMissedError is thrown before anything shows.
  */
 export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<TurnStart> {
   const settings = await ctx.settings();
@@ -94,26 +99,40 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   const rateKey = gatewayKeys.rate(ctx.conversation, ctx.inbound.user.id);
   const attemptsKey = gatewayKeys.attempts(ctx.conversation, ctx.inbound.platformMessageId);
   const features = reads.all();
-  const batch: AtomicCommand[] = [
+  const claim = reads.claim;
+  const conversationPart: AtomicCommand[] = [
+    // The claim first: within the MULTI its result decides whether the rest counts.
+    ...(claim ? [claim] : []),
     { op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS },
     { op: 'get', key: sessionKey },
     // Renewed on use: a conversation idle for sessionIdleTtlMs starts a new session (sessions.ts).
     { op: 'expire', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs },
     { op: 'setMembers', key: inflightConversationKey(ctx.conversation) },
+    // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.
+    ...features.map((read) => read.command(ctx)),
+  ];
+  const counters: AtomicCommand[] = [
     // Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
     { op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS },
     ...(rate ? [{ op: 'incr', key: rateKey, ttlMs: rate.windowMs } as const] : []),
-    ...features.map((read) => read.command(ctx)),
   ];
-  const claim = reads.claim;
-  // The claim first: within the MULTI its result decides whether the rest counts.
-  const all = await ctx.services.state.atomic(claim ? [claim, ...batch] : batch);
+  const { state } = ctx.services;
+  const [conversationResults, counterResults] = await Promise.allSettled([state.atomic(conversationPart), state.batch(counters)]);
+  if (conversationResults.status === 'rejected') {
+    // Nothing of the turn happened; what the counters reserved goes back (the claim, if any, did not happen either).
+    if (counterResults.status === 'fulfilled') await giveBack(ctx, counterReservation(monthlyKey, rate, rateKey), 'could not give back what a failed turn start reserved');
+    throw conversationResults.reason;
+  }
+  // The counters failed: the turn fails like a failed MULTI did. Its attempt counts (as a crash's would), and a lock
+  // its claim took expires, after which the sweep answers the head again (drains.ts).
+  if (counterResults.status === 'rejected') throw counterResults.reason;
+  const all = conversationResults.value;
   const results = claim ? all.slice(1) : all;
-  const [attempt, session, , leftovers, reserved] = results;
-  const used = rate ? results[5] : 0;
-  const featureResults = results.slice(rate ? 6 : 5);
+  const [attempt, session, , leftovers] = results;
+  const featureResults = results.slice(4);
+  const [reserved, used] = counterResults.value;
   const reservation: Reservation = {
-    monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: Number(used), checked: false,
+    monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: rate ? Number(used) : 0, checked: false,
   };
   const claimed = claim ? (all[0] as HeadClaim) : undefined;
   if (claimed && claimed.outcome !== 'claimed') {
@@ -128,6 +147,15 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   return { attempt: Number(attempt), leftovers: leftovers as string[] };
 }
 
+/** What `releaseCommands` needs of a reservation whose counts were not read. */
+function counterReservation(monthlyKey: string, rate: Reservation['rate'], rateKey: string): Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'> {
+  return { monthlyKey, rate, rateKey };
+}
+
+async function giveBack(ctx: TurnContext, reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>, warning: string): Promise<void> {
+  await ctx.services.state.batch(releaseCommands(reservation)).catch((error: unknown) => ctx.logger.warn({ err: error }, warning));
+}
+
 /**
  * A batch whose claim missed counted an attempt and reserved an allowance for a message this
  * turn does not answer: both go back (one more round trip, only on this rare path: another
@@ -138,7 +166,8 @@ async function undoUnclaimedStart(ctx: TurnContext, claim: HeadClaim, attemptsKe
   const attempt: AtomicCommand = claim.outcome === 'taken'
     ? { op: 'incr', key: attemptsKey, by: -1, ttlMs: ATTEMPTS_TTL_MS }
     : { op: 'del', key: attemptsKey };
-  await ctx.services.state.atomic([attempt, ...releaseCommands(reservation)])
+  // Keys of several slots (the conversation's attempt, the user's and chatbot's counters), no atomicity needed.
+  await ctx.services.state.batch([attempt, ...releaseCommands(reservation)])
     .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back what an unclaimed turn reserved'));
 }
 
@@ -150,20 +179,19 @@ async function undoUnclaimedStart(ctx: TurnContext, claim: HeadClaim, attemptsKe
 export async function releaseUnchecked(ctx: TurnContext, cutOff: boolean): Promise<void> {
   const reservation = ctx.prefetched.reservation;
   if (!reservation || reservation.checked) return;
-  const giveBack = releaseCommands(reservation);
   if (!cutOff) {
-    ctx.later(...giveBack);
+    // Untagged keys: the queue's advance writes them beside its MULTI, not in it (queue.ts).
+    ctx.later(...releaseCommands(reservation));
     return;
   }
-  await ctx.services.state.atomic(giveBack)
-    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back the allowance reserved by a cut-off turn'));
+  await giveBack(ctx, reservation, 'could not give back the allowance reserved by a cut-off turn');
 }
 
 /**
  * With their windows: a counter that expired while the turn ran comes back for one
  * window at -1 (one message more then), never as a key without expiry.
  */
-function releaseCommands(reservation: Reservation): AtomicCommand[] {
+function releaseCommands(reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>): AtomicCommand[] {
   return [
     { op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS },
     ...(reservation.rate ? [{ op: 'incr', key: reservation.rateKey, by: -1, ttlMs: reservation.rate.windowMs } as const] : []),

@@ -109,7 +109,7 @@ export class HandoffController {
         resumeUrl: this.options.links.url({ conversation, handoffId: record.handoffId, expiresAt: linkExpiresAt }),
         linkExpiresAt,
       });
-      commands.push(...this.options.outbox.enqueueCommands({ to: email, ...mail, conversation: formatConversationId(conversation) }, now));
+      commands.push(...this.options.outbox.enqueueCommands(conversation, { to: email, ...mail, conversation: formatConversationId(conversation) }, now));
     }
     await this.options.state.atomic(commands);
     ctx.logger.info({ handoffId: record.handoffId, reason: record.reason, mailed: mailable }, 'conversation handed to a person');

@@ -8,14 +8,13 @@
  * rather than queued as more mails. The conversation queue runs one turn per
  * conversation at a time, so two messages never update the same state at once.
  */
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/index.js';
 import type { TranscriptEntry, TurnContext } from '../gateway/index.js';
 import { describeAttachment } from '../gateway/turn.js';
 import type { ConversationRef } from '../contract.js';
 import type { StateStore } from '../state/index.js';
 import { formatConversationId } from './conversation-id.js';
-import { handoffKeys } from './keys.js';
+import { handoffKeys, newMailId } from './keys.js';
 import type { ResumeLinks } from './link.js';
 import { composeFollowUpMail, type ComposedMail } from './mail.js';
 import type { Outbox } from './outbox.js';
@@ -83,10 +82,10 @@ export class FollowUps {
     const dueAt = Math.max(now, (mine?.dueAt ?? record.since) + intervalMs);
     // The bot is back by then and tells the user so: nobody needs chasing.
     if (dueAt >= record.expiresAt) return;
-    const mailId = randomUUID();
+    const mailId = newMailId(record.conversation);
     const next: FollowUpState = { handoffId: record.handoffId, mailId, dueAt, from, through: now };
     await state.atomic([
-      ...outbox.enqueueCommands({ to, ...(await compose(from)), conversation: formatConversationId(record.conversation) }, now, dueAt, mailId),
+      ...outbox.enqueueCommands(record.conversation, { to, ...(await compose(from)), conversation: formatConversationId(record.conversation) }, now, dueAt, mailId),
       { op: 'set', key, value: JSON.stringify(next), ttlMs },
     ]);
     ctx.logger.info({ handoffId: record.handoffId, mail: mailId, dueAt: new Date(dueAt).toISOString() }, 'the user wrote while with a person: follow-up e-mail queued');

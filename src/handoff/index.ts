@@ -2,7 +2,7 @@
 export { installHandoff, type HandoffConfig, type InstallHandoffOptions, type InstalledHandoff } from './install.js';
 export { HandoffController, type ResumeOutcome } from './controller.js';
 export { formatConversationId, parseConversationId } from './conversation-id.js';
-export { handoffKeys } from './keys.js';
+export { handoffKeys, mailTag } from './keys.js';
 export { ResumeLinks, resolveLinkSecret, type ResumeClaim, type VerifiedToken } from './link.js';
 export { composeFollowUpMail, composeHandoffMail, escapeHtml, type ComposedMail, type FollowUpMailInput, type HandoffMailInput } from './mail.js';
 export { Outbox, type MailChange, type MailTransport, type OutboxMail, type OutgoingMail } from './outbox.js';

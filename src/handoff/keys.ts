@@ -1,31 +1,57 @@
 /**
  * Every state key of the handoff (logical keys; the store adds its `cb:` prefix).
  * One place, so the README's key table and the code cannot drift.
+ *
+ * Where keys live (src/state/slots.ts): a conversation's keys carry its shard's hash tag
+ * (`handoff:{c17}:main:telegram:42`), and the indexes are one per shard (`handoffs:paused:{c17}`,
+ * `handoff:outbox:{c17}`, `handoff:dead:{c17}`), so a pause and its e-mail are written in one MULTI
+ * in one Redis Cluster slot. A mail lives in the shard of its conversation, and its id says
+ * which (`c17-<uuid>`), so an operator's requeue by id finds it.
  */
+import { randomUUID } from 'node:crypto';
 import type { ConversationRef } from '../contract.js';
+import { CONVERSATION_SHARDS, conversationShard, shardTag } from '../state/slots.js';
 import { formatConversationId } from './conversation-id.js';
+
+const tagOf = (c: ConversationRef): string => shardTag(conversationShard(c.bot, c.platform, c.id));
+const tagged = (c: ConversationRef): string => `${tagOf(c)}:${formatConversationId(c)}`;
 
 export const handoffKeys = {
   /**
    * Hash of a paused conversation: since, reason, handoffId, expiresAt, user
    * (JSON), isGroup. TTL = pauseHours + EXPIRED_PAUSE_NOTICE_MS (see policy.ts).
    */
-  pause: (c: ConversationRef) => `handoff:${formatConversationId(c)}`,
-  /** Sorted set of paused conversations (member `<bot>:<platform>:<id>`, score expiresAt), for the admin list. */
-  paused: 'handoffs:paused',
-  /** HMAC key of hand-back links when handoff.secret (HANDOFF_SECRET) is not set; generated once, no expiry. */
+  pause: (c: ConversationRef) => `handoff:${tagged(c)}`,
+  /** Sorted set of the paused conversations of one shard (member `<bot>:<platform>:<id>`, score expiresAt), for the admin list. */
+  paused: (tag: string) => `handoffs:paused:${tag}`,
+  /** HMAC key of hand-back links when handoff.secret (HANDOFF_SECRET) is not set; generated once, no expiry. No tag: global. */
   secret: 'handoff:secret',
-  /** Sorted set of mails to send (member mail id, score = when it is due, ms). */
-  outbox: 'handoff:outbox',
-  /** Sorted set of dead letters (member mail id, score = when it was given up, ms); the mail's JSON stays at `mail(id)`. */
-  dead: 'handoff:dead',
+  /** Sorted set of the mails of one shard to send (member mail id, score = when it is due, ms). */
+  outbox: (tag: string) => `handoff:outbox:${tag}`,
+  /** Sorted set of one shard's dead letters (member mail id, score = when it was given up, ms); the mail's JSON stays at `mail(tag, id)`. */
+  dead: (tag: string) => `handoff:dead:${tag}`,
   /**
    * JSON FollowUpState of a paused conversation: the "user wrote again" mail of
    * this pause waiting in the outbox, or the last one sent. TTL = the pause's rest.
    */
-  followUp: (c: ConversationRef) => `handoff:follow-up:${formatConversationId(c)}`,
-  /** JSON OutboxMail; deleted once sent (kept while it is a dead letter). */
-  mail: (id: string) => `handoff:mail:${id}`,
+  followUp: (c: ConversationRef) => `handoff:follow-up:${tagged(c)}`,
+  /** JSON OutboxMail; deleted once sent (kept while it is a dead letter). `tag`: the mail's shard (mailTag). */
+  mail: (tag: string, id: string) => `handoff:mail:${tag}:${id}`,
   /** A process's claim of one mail while it sends it (lock token, TTL outbox leaseMs). */
-  mailLease: (id: string) => `handoff:mail-lease:${id}`,
+  mailLease: (tag: string, id: string) => `handoff:mail-lease:${tag}:${id}`,
 };
+
+/** The tag of a conversation's shard: its pause, paused-index entry and mails live under it. */
+export const handoffTag = tagOf;
+
+/** A new mail id, naming the shard of the conversation it is about: `c<shard>-<uuid>`. */
+export function newMailId(conversation: ConversationRef): string {
+  return `c${conversationShard(conversation.bot, conversation.platform, conversation.id)}-${randomUUID()}`;
+}
+
+/** The tag of the shard a mail id names; null for an id that names none (not one of ours, or of the layout before shards). */
+export function mailTag(id: string): string | null {
+  const match = /^c(\d{1,3})-/.exec(id);
+  const shard = match ? Number(match[1]) : NaN;
+  return Number.isInteger(shard) && shard < CONVERSATION_SHARDS ? shardTag(shard) : null;
+}

@@ -13,10 +13,11 @@
  * then the mail becomes a dead letter that an operator can requeue once the
  * address or the SMTP settings are fixed.
  */
-import { randomUUID } from 'node:crypto';
+import type { ConversationRef } from '../contract.js';
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
-import { handoffKeys } from './keys.js';
+import { allShardTags } from '../state/slots.js';
+import { handoffKeys, handoffTag, mailTag, newMailId } from './keys.js';
 import { retryDelayMs, type OutboxPolicy } from './policy.js';
 import { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';
 
@@ -72,20 +73,24 @@ export class Outbox {
   constructor(private readonly options: OutboxOptions) {}
 
   /**
-   * A new mail, due at `dueAt` (now by default); run the commands in the
-   * caller's MULTI, then call `wake()`. `id` lets the caller keep a handle on it.
+   * A new mail about `conversation`, due at `dueAt` (now by default); run the commands in the
+   * caller's MULTI, then call `wake()`. `id` (newMailId) lets the caller keep a handle on it. The
+   * mail and its outbox entry live in the conversation's shard, like the pause written with them.
    */
   enqueueCommands(
-    mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>, now = Date.now(), dueAt = now, id: string = randomUUID(),
+    conversation: ConversationRef, mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>, now = Date.now(), dueAt = now,
+    id: string = newMailId(conversation),
   ): AtomicCommand[] {
+    const tag = handoffTag(conversation);
+    if (mailTag(id) !== tag) throw new Error(`mail id ${id} does not name the shard of its conversation (use newMailId)`);
     const full: OutboxMail = { ...mail, id, createdAt: now, failures: 0 };
     return [
-      { op: 'set', key: handoffKeys.mail(full.id), value: JSON.stringify(full) },
-      { op: 'sortedAdd', key: handoffKeys.outbox, score: dueAt, member: full.id },
+      { op: 'set', key: handoffKeys.mail(tag, full.id), value: JSON.stringify(full) },
+      { op: 'sortedAdd', key: handoffKeys.outbox(tag), score: dueAt, member: full.id },
     ];
   }
 
-  /** Mails not sent yet (due or waiting for a retry). */
+  /** Mails not sent yet (due or waiting for a retry), soonest first. */
   pending(): Promise<OutboxMail[]> {
     return this.mailsIn(handoffKeys.outbox);
   }
@@ -98,15 +103,17 @@ export class Outbox {
   /** Puts a dead letter back into the outbox, due now, with fresh counters; null when `id` is not a dead letter. */
   async requeue(id: string, now = Date.now()): Promise<OutboxMail | null> {
     const { state } = this.options;
-    const raw = (await state.sortedScore(handoffKeys.dead, id)) === null ? null : await state.get(handoffKeys.mail(id));
+    const tag = mailTag(id);
+    if (tag === null) return null;
+    const raw = (await state.sortedScore(handoffKeys.dead(tag), id)) === null ? null : await state.get(handoffKeys.mail(tag, id));
     if (raw === null) return null;
     const { deadAt: _deadAt, permanentFailures: _permanent, ...rest } = JSON.parse(raw) as OutboxMail;
     // createdAt restarts too: otherwise an old mail would die again at its first refusal (maxPermanentAgeMs).
     const mail: OutboxMail = { ...rest, createdAt: now, failures: 0 };
     await state.atomic([
-      { op: 'set', key: handoffKeys.mail(id), value: JSON.stringify(mail) },
-      { op: 'sortedRemove', key: handoffKeys.dead, member: id },
-      { op: 'sortedAdd', key: handoffKeys.outbox, score: now, member: id },
+      { op: 'set', key: handoffKeys.mail(tag, id), value: JSON.stringify(mail) },
+      { op: 'sortedRemove', key: handoffKeys.dead(tag), member: id },
+      { op: 'sortedAdd', key: handoffKeys.outbox(tag), score: now, member: id },
     ]);
     this.options.logger.info({ mail: id, to: mail.to, conversation: mail.conversation }, 'a dead handoff e-mail was put back into the outbox');
     this.wake();
@@ -119,36 +126,39 @@ export class Outbox {
    * being sent, or is a dead letter: the caller then writes a new mail.
    */
   update(id: string, change: MailChange): Promise<boolean> {
-    return this.underLease(id, async (mail) => {
-      await this.options.state.set(handoffKeys.mail(id), JSON.stringify({ ...mail, ...change(mail) }));
+    return this.underLease(id, async (mail, tag) => {
+      await this.options.state.set(handoffKeys.mail(tag, id), JSON.stringify({ ...mail, ...change(mail) }));
     });
   }
 
   /** Drops a mail still waiting in the outbox (false when it was sent or is being sent). */
   cancel(id: string): Promise<boolean> {
-    return this.underLease(id, async () => {
-      await this.options.state.atomic([{ op: 'del', key: handoffKeys.mail(id) }, { op: 'sortedRemove', key: handoffKeys.outbox, member: id }]);
+    return this.underLease(id, async (_mail, tag) => {
+      await this.options.state.atomic([{ op: 'del', key: handoffKeys.mail(tag, id) }, { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: id }]);
     });
   }
 
-  private async underLease(id: string, act: (mail: OutboxMail) => Promise<void>): Promise<boolean> {
+  private async underLease(id: string, act: (mail: OutboxMail, tag: string) => Promise<void>): Promise<boolean> {
     const { state, policy } = this.options;
-    const leaseKey = handoffKeys.mailLease(id);
+    const tag = mailTag(id);
+    if (tag === null) return false;
+    const leaseKey = handoffKeys.mailLease(tag, id);
     const token = await state.acquireLock(leaseKey, policy.leaseMs);
     if (!token) return false;
     try {
-      const raw = (await state.sortedScore(handoffKeys.outbox, id)) === null ? null : await state.get(handoffKeys.mail(id));
+      const raw = (await state.sortedScore(handoffKeys.outbox(tag), id)) === null ? null : await state.get(handoffKeys.mail(tag, id));
       if (raw === null) return false;
-      await act(JSON.parse(raw) as OutboxMail);
+      await act(JSON.parse(raw) as OutboxMail, tag);
       return true;
     } finally {
       await state.releaseLock(leaseKey, token).catch(() => undefined);
     }
   }
 
-  private async mailsIn(key: string): Promise<OutboxMail[]> {
-    const ids = await this.options.state.sortedRangeByScore(key, 0, Number.MAX_SAFE_INTEGER);
-    const raw = await this.options.state.getMany(ids.map(({ member }) => handoffKeys.mail(member)));
+  /** The mails indexed in every shard's set of kind `index` (outbox or dead letters), lowest score first. */
+  private async mailsIn(index: (tag: string) => string): Promise<OutboxMail[]> {
+    const entries = await everyShard(this.options.state, index, 0, Number.MAX_SAFE_INTEGER);
+    const raw = await this.options.state.getMany(entries.map(({ tag, member }) => handoffKeys.mail(tag, member)));
     return raw.flatMap((value) => (value ? [JSON.parse(value) as OutboxMail] : []));
   }
 
@@ -188,10 +198,10 @@ export class Outbox {
     do {
       this.again = false;
       try {
-        const due = await this.options.state.sortedRangeByScore(handoffKeys.outbox, 0, Date.now(), this.options.policy.batchSize);
-        for (const { member } of due) {
+        const due = await everyShard(this.options.state, handoffKeys.outbox, 0, Date.now(), this.options.policy.batchSize);
+        for (const { tag, member } of due) {
           if (this.stopped) return;
-          await this.sendOne(member);
+          await this.sendOne(tag, member);
         }
       } catch (error) {
         this.options.logger.warn({ err: error }, 'the handoff outbox could not be read; trying again at the next poll');
@@ -199,11 +209,11 @@ export class Outbox {
     } while (this.again && !this.stopped);
   }
 
-  private async sendOne(id: string): Promise<void> {
+  private async sendOne(tag: string, id: string): Promise<void> {
     const { state, policy, logger } = this.options;
     const transport = this.options.transport;
     if (!transport) return;
-    const leaseKey = handoffKeys.mailLease(id);
+    const leaseKey = handoffKeys.mailLease(tag, id);
     const token = await state.acquireLock(leaseKey, policy.leaseMs);
     if (!token) return; // another process is sending it
     const heartbeat = setInterval(() => {
@@ -213,20 +223,20 @@ export class Outbox {
     }, Math.max(policy.leaseMs / 3, 1));
     try {
       // Re-read under the lease: another process may have sent it (or rescheduled it) since our range read.
-      const score = await state.sortedScore(handoffKeys.outbox, id);
-      const raw = await state.get(handoffKeys.mail(id));
+      const score = await state.sortedScore(handoffKeys.outbox(tag), id);
+      const raw = await state.get(handoffKeys.mail(tag, id));
       if (score === null || score > Date.now() || raw === null) {
-        if (score !== null && raw === null) await state.sortedRemove(handoffKeys.outbox, id);
+        if (score !== null && raw === null) await state.sortedRemove(handoffKeys.outbox(tag), id);
         return;
       }
       const mail = JSON.parse(raw) as OutboxMail;
       try {
         await transport.sendMail({ from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       } catch (error) {
-        await this.reschedule(mail, error);
+        await this.reschedule(tag, mail, error);
         return;
       }
-      await state.atomic([{ op: 'del', key: handoffKeys.mail(id) }, { op: 'sortedRemove', key: handoffKeys.outbox, member: id }]);
+      await state.atomic([{ op: 'del', key: handoffKeys.mail(tag, id) }, { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: id }]);
       logger.info({ mail: id, to: mail.to, conversation: mail.conversation, attempts: mail.failures + 1 }, 'handoff e-mail sent');
     } finally {
       clearInterval(heartbeat);
@@ -234,7 +244,7 @@ export class Outbox {
     }
   }
 
-  private async reschedule(mail: OutboxMail, error: unknown): Promise<void> {
+  private async reschedule(tag: string, mail: OutboxMail, error: unknown): Promise<void> {
     const { policy, logger, state } = this.options;
     const now = Date.now();
     const permanent = isPermanentSmtpFailure(error);
@@ -246,13 +256,13 @@ export class Outbox {
       lastError: error instanceof Error ? error.message : String(error),
     };
     if (permanent && (permanentFailures >= policy.maxPermanentFailures || now - mail.createdAt >= policy.maxPermanentAgeMs)) {
-      await this.bury(failed, now, smtpResponseCode(error));
+      await this.bury(tag, failed, now, smtpResponseCode(error));
       return;
     }
     const delay = retryDelayMs(failed.failures, policy);
     await state.atomic([
-      { op: 'set', key: handoffKeys.mail(mail.id), value: JSON.stringify(failed) },
-      { op: 'sortedAdd', key: handoffKeys.outbox, score: now + delay, member: mail.id },
+      { op: 'set', key: handoffKeys.mail(tag, mail.id), value: JSON.stringify(failed) },
+      { op: 'sortedAdd', key: handoffKeys.outbox(tag), score: now + delay, member: mail.id },
     ]);
     logger.warn(
       { mail: mail.id, to: mail.to, conversation: mail.conversation, failures: failed.failures, permanent, retryInMs: delay, err: error },
@@ -263,11 +273,11 @@ export class Outbox {
   }
 
   /** Out of the outbox into the dead letters (the JSON stays, for the operator to read and requeue). */
-  private async bury(mail: OutboxMail, now: number, responseCode: number | undefined): Promise<void> {
+  private async bury(tag: string, mail: OutboxMail, now: number, responseCode: number | undefined): Promise<void> {
     await this.options.state.atomic([
-      { op: 'set', key: handoffKeys.mail(mail.id), value: JSON.stringify({ ...mail, deadAt: now }) },
-      { op: 'sortedRemove', key: handoffKeys.outbox, member: mail.id },
-      { op: 'sortedAdd', key: handoffKeys.dead, score: now, member: mail.id },
+      { op: 'set', key: handoffKeys.mail(tag, mail.id), value: JSON.stringify({ ...mail, deadAt: now }) },
+      { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: mail.id },
+      { op: 'sortedAdd', key: handoffKeys.dead(tag), score: now, member: mail.id },
     ]);
     this.options.logger.error(
       { mail: mail.id, to: mail.to, conversation: mail.conversation, failures: mail.failures, responseCode, lastError: mail.lastError },
@@ -276,4 +286,19 @@ export class Outbox {
         `or SMTP_URL / SMTP_FROM (smtp.url / smtp.from), then requeue it: chatbridge handoff retry-mail ${mail.id}`,
     );
   }
+}
+
+/**
+ * The members with min ≤ score ≤ max of one sorted set per shard (`index(tag)`), lowest score
+ * first, at most `limit` of them. The 256 range reads are sent at once (ioredis writes them back
+ * to back on its connection: one round trip on a single Redis, one per master on a cluster), not
+ * awaited one after another. Each asks for `limit`, since one shard may hold all of them.
+ */
+async function everyShard(
+  state: StateStore, index: (tag: string) => string, min: number, max: number, limit?: number,
+): Promise<{ tag: string; member: string; score: number }[]> {
+  const shards = await Promise.all(allShardTags().map(async (tag) =>
+    (await state.sortedRangeByScore(index(tag), min, max, limit)).map(({ member, score }) => ({ tag, member, score }))));
+  const all = shards.flat().sort((a, b) => a.score - b.score);
+  return limit === undefined ? all : all.slice(0, limit);
 }

@@ -1,6 +1,8 @@
 /**
  * An adapter's own durable state (contract `PlatformStorage`) on the gateway's state store,
  * under `platform:<platform>:<bot>:` so that two bots, or two platforms, never share a key.
+ * Every operation touches one key (a lease is one key and one script), so it runs on a Redis
+ * Cluster as it is; these keys need no hash tag. A step over two keys would need one.
  */
 import type { PlatformStorage } from '../contract.js';
 import { SESSION_IDLE_TTL_MS } from '../gateway/policy.js';

@@ -6,7 +6,7 @@
  * (frozen past its lock) gets the note before the answer given again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { replies } from '../../src/gateway/index.js';
+import { gatewayKeys, pendingMembers, replies } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE } from '../../src/gateway/relay/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
@@ -44,7 +44,7 @@ describe('an answer cut short (chatbridge start, as a process)', () => {
     await fake.waitFor(() => texts().at(-1) === replies.answerCutOff, { timeoutMs: 30_000, what: 'the failure reply' });
     // The half answer was on screen before the reply.
     expect(texts()[0]).toContain('12 Larimer St');
-    await until(async () => (await first.state.setMembers('queues:pending')).length === 0, 'the message to leave the queue');
+    await until(async () => (await pendingMembers(first.state)).length === 0, 'the message to leave the queue');
 
     // A new process on the same state runs recovery at start, before it says it is running.
     await first.process.stop();
@@ -52,7 +52,7 @@ describe('an answer cut short (chatbridge start, as a process)', () => {
     gateways.push(second);
     fake.userSends({ chat: USER.id, from: USER, text: 'Are you there?' });
     await until(() => service.questions.length === 2, 'the next question to reach the service');
-    await until(async () => (await second.state.setMembers('queues:pending')).length === 0, 'the next message to be answered');
+    await until(async () => (await pendingMembers(second.state)).length === 0, 'the next message to be answered');
 
     expect(texts().some((text) => text.includes(NOTE))).toBe(false);
     expect(texts().indexOf(replies.answerCutOff)).toBe(1);
@@ -95,5 +95,5 @@ describe('an answer cut short (chatbridge start, as a process)', () => {
 
 /** The conversation lock of a private chat of bot "main" (see src/gateway/keys.ts). */
 function lockKeyOf(chatId: number): string {
-  return `lock:main:telegram:${chatId}`;
+  return gatewayKeys.lock({ bot: 'main', platform: 'telegram', id: String(chatId) });
 }

@@ -6,12 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TURN_ATTEMPTS } from '../../src/gateway/poison.js';
-import { replies } from '../../src/gateway/index.js';
+import { gatewayKeys, replies } from '../../src/gateway/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
 
 const USER = { id: 8484, first_name: 'Ade', username: 'ade' };
-const LOCK_KEY = `lock:main:telegram:${USER.id}`;
+const CONVERSATION = { bot: 'main', platform: 'telegram', id: String(USER.id) };
+const LOCK_KEY = gatewayKeys.lock(CONVERSATION);
 
 describe('a message that cuts off its turn every time (chatbridge start, as a process)', () => {
   let fake: FakeTelegram;
@@ -51,7 +52,7 @@ describe('a message that cuts off its turn every time (chatbridge start, as a pr
     expect(texts()).toEqual([replies.poisonMessage(MAX_TURN_ATTEMPTS), 'Answer to: a normal question']);
     expect(service.questions.filter((question) => question === 'poison pill')).toHaveLength(MAX_TURN_ATTEMPTS);
 
-    const transcript = (await gateway.state.listRange('transcript:main:telegram:8484', 0, -1)).map((entry) => JSON.parse(entry) as { role: string; text: string });
+    const transcript = (await gateway.state.listRange(gatewayKeys.transcript(CONVERSATION), 0, -1)).map((entry) => JSON.parse(entry) as { role: string; text: string });
     expect(transcript.map(({ role, text }) => `${role}: ${text}`).slice(0, 2)).toEqual([
       'user: poison pill',
       `bot: ${replies.poisonMessage(MAX_TURN_ATTEMPTS)}`,

@@ -4,7 +4,7 @@
  * answer will come, and it is answered when the service is back.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replies } from '../../src/gateway/index.js';
+import { pendingMembers, replies } from '../../src/gateway/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { startDeliveryGateway, startScriptedService, until, waitForLog, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
@@ -44,7 +44,7 @@ describe('the Chatbot Service down, then back (chatbridge start, as a process)',
 
     await proxy.restore();
     await fake.waitFor(() => texts().length === 3, { timeoutMs: 60_000, what: 'both answers after the service came back' });
-    await until(async () => (await gateway!.state.setMembers('queues:pending')).length === 0, 'the queue to be empty');
+    await until(async () => (await pendingMembers(gateway!.state)).length === 0, 'the queue to be empty');
     expect(texts()).toEqual([
       replies.upstreamWaiting,
       'You asked: Homes in Portland? Here is the answer.',

@@ -3,6 +3,7 @@
  * is delivered is not a refusal. The gateway keeps the answer (and the message
  * queued) and delivers it, complete and once, when Telegram is reachable again.
  */
+import { pendingMembers } from '../../src/gateway/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -52,7 +53,7 @@ describe('the final answer while Telegram is unreachable (chatbridge start, as a
 
     await fake.waitFor(() => finalAnswers().length > 0, { timeoutMs: 60_000, what: 'the final answer after Telegram came back' });
     // The turn is over once its message left the queue: nothing more will be sent for it.
-    await until(async () => (await gateway!.state.setMembers('queues:pending')).length === 0, 'the queue to be empty');
+    await until(async () => (await pendingMembers(gateway!.state)).length === 0, 'the queue to be empty');
     expect(fake.visibleMessages(USER.id).map((message) => message.text)).toEqual([FULL_ANSWER]);
     expect(gateway!.process.log()).not.toContain('the platform refused our reply');
   }, 90_000);
@@ -62,7 +63,7 @@ describe('the final answer while Telegram is unreachable (chatbridge start, as a
     fake.userSends({ chat: USER.id, from: USER, text: 'Homes for sale in Austin?' });
 
     await fake.waitFor(() => finalAnswers().length > 0, { timeoutMs: 60_000, what: 'the final answer after the 502s' });
-    await until(async () => (await gateway!.state.setMembers('queues:pending')).length === 0, 'the queue to be empty');
+    await until(async () => (await pendingMembers(gateway!.state)).length === 0, 'the queue to be empty');
     expect(fake.chatLog(USER.id).filter((call) => call.method === 'sendMessage' && call.errorCode === 502)).toHaveLength(3);
     expect(fake.visibleMessages(USER.id).map((message) => message.text)).toEqual([FULL_ANSWER]);
     expect(gateway!.process.log()).not.toContain('the platform refused our reply');

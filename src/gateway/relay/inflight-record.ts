@@ -1,23 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ConversationRef } from '../../contract.js';
+import { taggedConversation } from '../keys.js';
 
 /**
  * The shape of an in-flight answer in the state store (docs/architecture.md §5). One hash per
- * answer plus one sorted set indexing them by last update time, so recovery finds
- * stale answers with one range query instead of a key scan.
+ * answer plus one sorted set per conversation shard indexing them by last update time, so
+ * recovery finds stale answers with one range query per shard instead of a key scan. Every key
+ * of an answer carries its conversation's shard tag (src/state/slots.ts): an answer's writes are
+ * one MULTI in one Redis Cluster slot, and the index entry names the record's key by its shard.
  *
- *   inflight:index        sorted set   member = answer id, score = updatedAt (ms)
- *   inflight:<answer id>  hash         the fields of `InflightRecord`
+ *   inflight:index:{cN}           sorted set   member = answer id, score = updatedAt (ms)
+ *   inflight:{cN}:<answer id>     hash         the fields of `InflightRecord`
+ *   inflight:conversation:{cN}:…  set          the answer ids recorded in one conversation
  */
-export const INFLIGHT_INDEX_KEY = 'inflight:index';
-export const inflightKey = (answerId: string): string => `inflight:${answerId}`;
+export const inflightIndexKey = (tag: string): string => `inflight:index:${tag}`;
+export const inflightKey = (tag: string, answerId: string): string => `inflight:${tag}:${answerId}`;
 /**
  * Set of the answer ids recorded in one conversation, so that the process taking a
  * conversation over resolves its interrupted answers (the note) before answering again,
- * without scanning the global index.
+ * without scanning the indexes.
  */
-export const inflightConversationKey = (c: ConversationRef): string => `inflight:conversation:${c.bot}:${c.platform}:${c.id}`;
+export const inflightConversationKey = (c: ConversationRef): string => `inflight:conversation:${taggedConversation(c)}`;
 
 /**
  * An answer that takes longer than this refreshes its record, so other processes

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { AtomicCommand, StateStore } from '../../state/index.js';
 import type { ConversationRef, SentMessage } from '../../contract.js';
+import { conversationTag } from '../keys.js';
 import {
   INFLIGHT_HEARTBEAT_MS,
-  INFLIGHT_INDEX_KEY,
   INFLIGHT_RECORD_TTL_MS,
   THIS_PROCESS,
   encodeRecord,
   inflightConversationKey,
+  inflightIndexKey,
   inflightKey,
   type ProcessIdentity,
 } from './inflight-record.js';
@@ -52,6 +53,8 @@ export class InflightRecorder {
 
 export class InflightAnswer {
   private readonly key: string;
+  /** The index of the conversation's shard: the record, its index entry and the conversation's set share one slot. */
+  private readonly indexKey: string;
   private readonly conversationKey: string;
   private readonly messageIds: string[] = [];
   private lastText = '';
@@ -75,7 +78,9 @@ export class InflightAnswer {
     heartbeatMs: number,
     private readonly logger: Logger,
   ) {
-    this.key = inflightKey(id);
+    const tag = conversationTag(conversation);
+    this.key = inflightKey(tag, id);
+    this.indexKey = inflightIndexKey(tag);
     this.conversationKey = inflightConversationKey(conversation);
     this.startedAt = now();
     this.heartbeatMs = heartbeatMs;
@@ -91,7 +96,7 @@ export class InflightAnswer {
     if (this.writeRecord(updatedAt)) return;
     this.write([
       { op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: visibleText, updatedAt }) },
-      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
+      { op: 'sortedAdd', key: this.indexKey, score: updatedAt, member: this.id },
     ]);
   }
 
@@ -111,7 +116,7 @@ export class InflightAnswer {
     this.write([
       { op: 'hashSet', key: this.key, fields },
       { op: 'expire', key: this.key, ttlMs: INFLIGHT_RECORD_TTL_MS },
-      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
+      { op: 'sortedAdd', key: this.indexKey, score: updatedAt, member: this.id },
       { op: 'setAdd', key: this.conversationKey, member: this.id },
       { op: 'expire', key: this.conversationKey, ttlMs: INFLIGHT_RECORD_TTL_MS },
     ]);
@@ -151,7 +156,7 @@ export class InflightAnswer {
     if (!this.written) return [];
     return [
       { op: 'del', key: this.key },
-      { op: 'sortedRemove', key: INFLIGHT_INDEX_KEY, member: this.id },
+      { op: 'sortedRemove', key: this.indexKey, member: this.id },
       { op: 'setRemove', key: this.conversationKey, member: this.id },
     ];
   }
@@ -174,7 +179,7 @@ export class InflightAnswer {
     this.savedText = this.lastText;
     this.write([
       { op: 'hashSet', key: this.key, fields },
-      { op: 'sortedAdd', key: INFLIGHT_INDEX_KEY, score: updatedAt, member: this.id },
+      { op: 'sortedAdd', key: this.indexKey, score: updatedAt, member: this.id },
     ]);
   }
 

@@ -2,13 +2,15 @@ import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
 import { canEdit } from '../outbound-methods.js';
+import { allShardTags } from '../../state/slots.js';
+import { conversationTag } from '../keys.js';
 import {
-  INFLIGHT_INDEX_KEY,
   INFLIGHT_MIN_SILENCE_MS,
   INFLIGHT_STALE_AFTER_MS,
   THIS_PROCESS,
   decodeRecord,
   inflightConversationKey,
+  inflightIndexKey,
   inflightKey,
   type InflightRecord,
   type ProcessIdentity,
@@ -40,16 +42,28 @@ export async function recoverInterruptedAnswers(options: RecoveryOptions): Promi
   const { state } = options;
   const olderThanMs = options.olderThanMs ?? INFLIGHT_STALE_AFTER_MS;
   const now = Date.now();
-  const candidates = await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, now - olderThanMs, RECOVERY_BATCH_SIZE);
   let recovered = 0;
-  for (const { member: answerId } of candidates) {
-    const record = decodeRecord(await state.hashGetAll(inflightKey(answerId)));
+  for (const { tag, answerId } of await staleCandidates(state, now - olderThanMs)) {
+    const record = decodeRecord(await state.hashGetAll(inflightKey(tag, answerId)));
     if (record && !isAbandoned(record, now, olderThanMs, THIS_PROCESS)) continue;
     // Removing the index entry is the claim: only the process whose ZREM removed it goes on.
-    if ((await state.sortedRemove(INFLIGHT_INDEX_KEY, answerId)) === 0) continue;
-    if (await resolveClaimed(answerId, record, options)) recovered++;
+    if ((await state.sortedRemove(inflightIndexKey(tag), answerId)) === 0) continue;
+    if (await resolveClaimed(tag, answerId, record, options)) recovered++;
   }
   return recovered;
+}
+
+/**
+ * The answers not updated since `updatedBefore`, oldest first, at most RECOVERY_BATCH_SIZE, from
+ * every shard's index. The 256 range reads are sent at once (ioredis writes them back to back on
+ * its connection: one round trip on a single Redis, one per master on a cluster), not awaited one
+ * after another. Each asks for a whole batch, since one shard may hold all of them.
+ */
+async function staleCandidates(state: StateStore, updatedBefore: number): Promise<{ tag: string; answerId: string }[]> {
+  const shards = await Promise.all(allShardTags().map(async (tag) =>
+    (await state.sortedRangeByScore(inflightIndexKey(tag), Number.NEGATIVE_INFINITY, updatedBefore, RECOVERY_BATCH_SIZE))
+      .map(({ member, score }) => ({ tag, answerId: member, score }))));
+  return shards.flat().sort((a, b) => a.score - b.score).slice(0, RECOVERY_BATCH_SIZE);
 }
 
 /**
@@ -61,20 +75,24 @@ export async function recoverInterruptedAnswers(options: RecoveryOptions): Promi
  */
 export async function recoverConversation(options: RecoveryOptions, conversation: ConversationRef): Promise<number> {
   const { state } = options;
+  const tag = conversationTag(conversation);
   let recovered = 0;
   for (const answerId of await state.setMembers(inflightConversationKey(conversation))) {
-    const record = decodeRecord(await state.hashGetAll(inflightKey(answerId)));
+    const record = decodeRecord(await state.hashGetAll(inflightKey(tag, answerId)));
     // The same claim as the periodic run's: a concurrent run resolves each record once.
-    if ((await state.sortedRemove(INFLIGHT_INDEX_KEY, answerId)) === 0 && record) continue;
-    if (await resolveClaimed(answerId, record, options)) recovered++;
+    if ((await state.sortedRemove(inflightIndexKey(tag), answerId)) === 0 && record) continue;
+    if (await resolveClaimed(tag, answerId, record, options)) recovered++;
     // A record already gone (its TTL) leaves only its id here.
     if (!record) await state.setRemove(inflightConversationKey(conversation), answerId);
   }
   return recovered;
 }
 
-/** Tells the user (when the record is readable) and forgets the record. True when told. */
-async function resolveClaimed(answerId: string, record: InflightRecord | null, options: RecoveryOptions): Promise<boolean> {
+/**
+ * Tells the user (when the record is readable) and forgets the record. True when told. The
+ * record, its conversation's set and the index of `tag` share the conversation's slot.
+ */
+async function resolveClaimed(tag: string, answerId: string, record: InflightRecord | null, options: RecoveryOptions): Promise<boolean> {
   let told = false;
   if (record) {
     try {
@@ -84,7 +102,7 @@ async function resolveClaimed(answerId: string, record: InflightRecord | null, o
     }
   }
   await options.state.atomic([
-    { op: 'del', key: inflightKey(answerId) },
+    { op: 'del', key: inflightKey(tag, answerId) },
     ...(record ? [{ op: 'setRemove', key: inflightConversationKey(record.conversation), member: answerId } as const] : []),
   ]);
   return told;

@@ -3,14 +3,14 @@ import { replies } from '../../../src/gateway/index.js';
 import type { RedisStateStore } from '../../../src/state/index.js';
 import { MemoryPlatform } from '../../../adapters/memory/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { HeldLink, sameRedis, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
+import { HeldLink, sameRedis, startGatewayProcess, startServiceStack, testTopologies, type GatewayProcess, type ServiceStack } from './stack.js';
 
-describe('conversation queue on Redis with the real service', () => {
+describe.each(testTopologies())('conversation queue on Redis (%s) with the real service', (topology) => {
   let stack: ServiceStack;
   const processes: GatewayProcess[] = [];
   const connections: RedisStateStore[] = [];
   beforeEach(async () => {
-    stack = await startServiceStack('gw-queue');
+    stack = await startServiceStack('gw-queue', { topology });
   });
   afterEach(async () => {
     for (const process of processes.splice(0)) await process.stop();

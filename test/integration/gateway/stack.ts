@@ -4,7 +4,7 @@ import { DEMO_SERIAL_NUMBER, startService, type RunningService } from '../../../
 import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
 import type { AskStreamEvent, CallOptions, ChatbotServiceApi, ClientAskRequest } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
+import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
 import type { MemoryPlatform } from '../../../adapters/memory/index.js';
 import { RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
 
@@ -26,9 +26,12 @@ export interface ServiceStack {
  * delivery, not the builtin engine's typing speed. A test about an answer growing on screen
  * gives a pace, since an answer that arrives whole is sent once, never redrawn.
  */
-export async function startServiceStack(label: string, options: { tokensPerSecond?: number } = {}): Promise<ServiceStack> {
+export async function startServiceStack(
+  label: string, options: { tokensPerSecond?: number; topology?: TestTopology } = {},
+): Promise<ServiceStack> {
   const serviceStore = isolatedRedisStore(`${label}-svc`);
-  const store = isolatedRedisStore(label);
+  // The gateways' store refuses a MULTI or script across slots on one Redis too, as a cluster would.
+  const store = isolatedRedisStore(label, { topology: options.topology ?? 'single', checkSlots: true });
   const engine = { kind: 'builtin' as const, tokensPerSecond: options.tokensPerSecond ?? 0 };
   const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true, engine });
   const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY, uploadConfirmPath: '/chat/User/ConfirmUpload' });
@@ -42,9 +45,17 @@ export async function startServiceStack(label: string, options: { tokensPerSecon
   };
 }
 
-/** Another connection on the same prefix: a second gateway process sharing the Redis. */
+/** Another connection on the same prefix and topology: a second gateway process sharing the Redis. */
 export function sameRedis(store: RedisStateStore): RedisStateStore {
-  return new RedisStateStore({ url: testRedisUrl(), prefix: store.prefix });
+  return new RedisStateStore({ topology: store.topology, prefix: store.prefix, checkSlots: true });
+}
+
+/**
+ * What the gateway's Redis suites run against (describe.each): one Redis, and the test cluster
+ * when the global setup has one (REDIS_CLUSTER_NODES, or a cluster it started).
+ */
+export function testTopologies(): TestTopology[] {
+  return testRedisClusterNodes().length > 0 ? ['single', 'cluster'] : ['single'];
 }
 
 /**

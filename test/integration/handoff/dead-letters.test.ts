@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HandoffAdminClient, handoffKeys, type OutboxPolicy } from '../../../src/handoff/index.js';
+import { HandoffAdminClient, handoffKeys, mailTag, type OutboxPolicy } from '../../../src/handoff/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../gateway/stack.js';
 import {
   ADMIN_TOKEN, OPERATOR_EMAIL, recordingLogger, startHandoffProcess, startHandoffStack, TEST_HANDOFF, type HandoffProcess, type HandoffStack,
 } from './stack.js';
@@ -13,11 +14,11 @@ const TRY_LATER = { code: 451, message: 'Mailbox busy, try again later' };
 interface MailSummary { id: string; to: string; failures: number; permanentFailures?: number; lastError?: string; deadAt?: string }
 interface MailListing { waiting: MailSummary[]; dead: MailSummary[] }
 
-describe('handoff e-mails the SMTP server refuses', () => {
+describe.each(testTopologies())('handoff e-mails the SMTP server refuses, on Redis (%s)', (topology) => {
   let stack: HandoffStack;
   let gateway: HandoffProcess | undefined;
   beforeEach(async () => {
-    stack = await startHandoffStack('handoff-dead');
+    stack = await startHandoffStack('handoff-dead', { topology });
   });
   afterEach(async () => {
     await gateway?.stop();
@@ -50,8 +51,8 @@ describe('handoff e-mails the SMTP server refuses', () => {
     });
     expect(dead[0]).toMatchObject({ to: OPERATOR_EMAIL, failures: 5, permanentFailures: 5, lastError: expect.stringContaining('550') });
     expect((await listing(process)).waiting).toEqual([]);
-    expect(await stack.store.sortedScore(handoffKeys.dead, dead[0]!.id)).toBeTypeOf('number');
-    expect(await stack.store.get(handoffKeys.mail(dead[0]!.id))).toContain('"deadAt"');
+    expect(await stack.store.sortedScore(handoffKeys.dead(mailTag(dead[0]!.id)!), dead[0]!.id)).toBeTypeOf('number');
+    expect(await stack.store.get(handoffKeys.mail(mailTag(dead[0]!.id)!, dead[0]!.id))).toContain('"deadAt"');
     const errors = lines.filter((line) => line.level === ERROR_LEVEL);
     expect(errors).toHaveLength(1);
     expect(errors[0]!.msg).toContain('TalkToHumanEmail');
@@ -68,7 +69,7 @@ describe('handoff e-mails the SMTP server refuses', () => {
     expect(await cli.retryMail(dead[0]!.id)).toMatchObject({ requeued: true, mail: { id: dead[0]!.id, failures: 0 } });
     await eventually(() => expect(stack.smtp.to(OPERATOR_EMAIL)).toHaveLength(1));
     await eventually(async () => expect(await listing(process)).toEqual({ waiting: [], dead: [] }));
-    expect(await stack.store.get(handoffKeys.mail(dead[0]!.id))).toBeNull();
+    expect(await stack.store.get(handoffKeys.mail(mailTag(dead[0]!.id)!, dead[0]!.id))).toBeNull();
     expect((await cli.list()).deadMail).toEqual([]);
   });
 

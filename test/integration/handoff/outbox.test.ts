@@ -1,18 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { handoffKeys } from '../../../src/handoff/index.js';
+import { handoffKeys, mailTag } from '../../../src/handoff/index.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { MemoryPlatform } from '../../../adapters/memory/index.js';
 import { HANDOFF_REPLY, OPERATOR_EMAIL, sameRedis, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack } from './stack.js';
+import { testTopologies } from '../gateway/stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 
-describe('the handoff e-mail outbox', () => {
+describe.each(testTopologies())('the handoff e-mail outbox on Redis (%s)', (topology) => {
   let stack: HandoffStack;
   const processes: HandoffProcess[] = [];
   const closers: (() => Promise<void>)[] = [];
   beforeEach(async () => {
-    stack = await startHandoffStack('handoff-outbox');
+    stack = await startHandoffStack('handoff-outbox', { topology });
   });
   afterEach(async () => {
     for (const process of processes.splice(0)) await process.stop();
@@ -102,7 +103,7 @@ describe('the handoff e-mail outbox', () => {
       return pending;
     });
     // A process claimed the mail and died: its lease is still there, short-lived.
-    expect(await stack.store.acquireLock(handoffKeys.mailLease(mail!.id), 300)).toBeTypeOf('string');
+    expect(await stack.store.acquireLock(handoffKeys.mailLease(mailTag(mail!.id)!, mail!.id), 300)).toBeTypeOf('string');
 
     const second = await start(stack.smtp.url, secondRedis());
     await eventually(() => expect(stack.smtp.mails).toHaveLength(1));

@@ -23,7 +23,7 @@ import { DEFAULT_UPSTREAM_PATHS } from '../../../src/upstream/paths.js';
 import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
 import type { ChatbotServiceApi, ChatbotSettings } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
+import { isolatedRedisStore, type TestTopology } from '../../support/redis.js';
 import { FakeSmtpServer } from '../../fakes/smtp/server.js';
 import type { MemoryPlatform } from '../../../adapters/memory/index.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
@@ -60,9 +60,10 @@ export interface HandoffStack {
   close(): Promise<void>;
 }
 
-export async function startHandoffStack(label: string): Promise<HandoffStack> {
+export async function startHandoffStack(label: string, options: { topology?: TestTopology } = {}): Promise<HandoffStack> {
   const serviceStore = isolatedRedisStore(`${label}-svc`);
-  const store = isolatedRedisStore(label);
+  // The gateways' store refuses a MULTI or script across slots on one Redis too, as a cluster would.
+  const store = isolatedRedisStore(label, { topology: options.topology ?? 'single', checkSlots: true });
   await seedDemoData(serviceStore);
   let asks = 0;
   const app = express();
@@ -89,9 +90,9 @@ export async function startHandoffStack(label: string): Promise<HandoffStack> {
   };
 }
 
-/** Another connection on the same prefix: a second gateway process sharing the Redis. */
+/** Another connection on the same prefix and topology: a second gateway process sharing the Redis. */
 export function sameRedis(store: RedisStateStore): RedisStateStore {
-  return new RedisStateStore({ url: testRedisUrl(), prefix: store.prefix });
+  return new RedisStateStore({ topology: store.topology, prefix: store.prefix, checkSlots: true });
 }
 
 export interface HandoffProcess {

@@ -74,7 +74,7 @@ describe('attachments of a message answered by another gateway process', () => {
   });
 
   async function twoProcesses() {
-    const state = new MemoryStateStore({ prefix: 'gw:' });
+    const state = new MemoryStateStore({ prefix: 'gw:', checkSlots: true });
     const service = new FakeChatbotService();
     const files = new Map([['file-1', PNG]]);
     const screen = new MemoryPlatform({ name: 'fakechat' });

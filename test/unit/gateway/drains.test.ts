@@ -11,7 +11,7 @@ const conversation: ConversationRef = { bot: 'main', platform: 'fakechat', id: '
 
 describe('Drains', () => {
   it('releases a lock its sweep claimed while the gateway was stopping, so another process answers at once', async () => {
-    const state = new MemoryStateStore({ prefix: 'drains:' });
+    const state = new MemoryStateStore({ prefix: 'drains:', checkSlots: true });
     const policy = resolvePolicy({});
     const queue = new ConversationQueue(state, policy);
     // A message queued by a holder that died: no lock, the conversation indexed as pending.
@@ -41,7 +41,7 @@ describe('Drains', () => {
   });
 
   it('answers from the head that is first now when the one a waiting conversation knew was answered elsewhere', async () => {
-    const state = new MemoryStateStore({ prefix: 'drains-head:' });
+    const state = new MemoryStateStore({ prefix: 'drains-head:', checkSlots: true });
     const policy = resolvePolicy({});
     const queue = new ConversationQueue(state, policy);
     const entry = (id: string) => JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });

@@ -155,7 +155,7 @@ describe('limits, media and failures', () => {
   });
 
   it('keeps the session across a restart on the same store', async () => {
-    const state = new MemoryStateStore({ prefix: 'restart:' });
+    const state = new MemoryStateStore({ prefix: 'restart:', checkSlots: true });
     const service = new FakeChatbotService();
     harness = await startHarness({ state, service });
     await harness.adapter.say('c1', 'before restart');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  INFLIGHT_INDEX_KEY,
+  inflightIndexKey,
   INTERRUPTED_NOTE,
   InflightRecorder,
   inflightKey,
@@ -11,6 +11,7 @@ import {
 import { silentLogger } from '../../../src/logger.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
+import { conversationTag } from '../../../src/gateway/keys.js';
 import { LONG_ANSWER, answerStream, capabilities, conversation, fragmentsOf, request } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 
@@ -52,15 +53,15 @@ describe('in-flight answers', () => {
     async function* answer() {
       yield* answerStream(fragmentsOf(LONG_ANSWER.slice(0, 80)), { final: null });
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const [entry] = await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Date.now());
-      recordedMidway = await state.hashGetAll(inflightKey(entry!.member));
+      const [entry] = await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Date.now());
+      recordedMidway = await state.hashGetAll(inflightKey(conversationTag(conversation), entry!.member));
       yield* answerStream(fragmentsOf(LONG_ANSWER.slice(80)));
     }
     await relayAnswer(request(platform, answer(), {}, { inflight: new InflightRecorder(state) }));
 
     expect(JSON.parse(recordedMidway.conversation!)).toEqual(conversation);
     expect(JSON.parse(recordedMidway.messageIds!)).toEqual(['1']);
-    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Number.POSITIVE_INFINITY)).toEqual([]);
     expect(await state.deleteByPrefix('inflight:')).toBe(0);
   });
 
@@ -81,7 +82,7 @@ describe('in-flight answers', () => {
 
     expect(platform.count('draft')).toBeGreaterThan(0);
     expect(writes()).toBe(0);
-    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 
   it('of a crashed process are recovered: the half message gets the note, the record goes', async () => {
@@ -97,8 +98,8 @@ describe('in-flight answers', () => {
 
     expect(recovered).toBe(1);
     expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
-    expect(await state.hashGetAll(inflightKey(answer.id))).toEqual({});
-    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, 0, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(await state.hashGetAll(inflightKey(conversationTag(conversation), answer.id))).toEqual({});
+    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 
   it('that failed mid-stream are finished with the failure: no "interrupted" note follows the failure reply', async () => {
@@ -111,7 +112,7 @@ describe('in-flight answers', () => {
 
     expect(recovered).toBe(0);
     expect(platform.messages.get('1')).toBe(shown);
-    expect(await state.sortedRangeByScore(INFLIGHT_INDEX_KEY, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 
   it('of a conversation taken over are resolved at once, whoever wrote them and however recent', async () => {
@@ -128,7 +129,7 @@ describe('in-flight answers', () => {
     expect(await recoverConversation(options, conversation)).toBe(1);
 
     expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
-    expect(await state.hashGetAll(inflightKey(answer.id))).toEqual({});
+    expect(await state.hashGetAll(inflightKey(conversationTag(conversation), answer.id))).toEqual({});
     expect(await recoverInterruptedAnswers({ ...options, olderThanMs: 0 })).toBe(0);
     expect(await recoverConversation(options, conversation)).toBe(0);
   });

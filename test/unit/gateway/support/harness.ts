@@ -28,7 +28,7 @@ export interface HarnessOptions<S extends ChatbotServiceApi> {
 
 /** A started gateway with one recording platform and (by default) the fake service on a memory store. */
 export async function startHarness<S extends ChatbotServiceApi = FakeChatbotService>(options: HarnessOptions<S> = {}): Promise<Harness<S>> {
-  const state = options.state ?? new MemoryStateStore({ prefix: 'gw:' });
+  const state = options.state ?? new MemoryStateStore({ prefix: 'gw:', checkSlots: true });
   const service = options.service ?? (new FakeChatbotService() as unknown as S);
   const adapter = options.adapter ?? new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities });
   const gateway = createGateway({
