@@ -18,6 +18,7 @@ import { registerAdminCommands } from './cli/admin-commands.js';
 import { registerAskCommand } from './cli/ask-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHandoffCommands } from './cli/handoff-commands.js';
+import { registerMigrateStateCommand } from './cli/migrate-state.js';
 import { registerServiceKeysCommand } from './cli/service-keys-command.js';
 
 function stopOnSignals(stop: () => Promise<void>): void {
@@ -92,6 +93,7 @@ registerAskCommand(program);
 registerDoctorCommand(program);
 registerAdminCommands(program);
 registerHandoffCommands(program);
+registerMigrateStateCommand(program);
 registerServiceKeysCommand(program);
 
 // `chatbridge` alone (and `npm start`) runs the gateway. Not commander's default command: that
