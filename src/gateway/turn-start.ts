@@ -27,6 +27,10 @@ export interface TurnRead {
 
 /** What the gateway exposes: adding a read to every turn's first batch. */
 export interface TurnReadSource {
+  /**
+   * The read must be of a key of the turn's conversation (under its shard tag, gateway/keys.ts):
+   * it runs in the conversation's MULTI, which touches one Redis Cluster slot.
+   */
   add(command: (ctx: TurnContext) => AtomicCommand): TurnRead;
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../../../src/gateway/relay/index.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { StateStore } from '../../../src/state/index.js';
-import { isolatedRedisStore } from '../../support/redis.js';
+import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
 import { conversationTag } from '../../../src/gateway/keys.js';
 import { LONG_ANSWER, answerStream, capabilities, conversation, fragmentsOf, request } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
@@ -38,10 +38,14 @@ function countingWrites(store: StateStore): { store: StateStore; writes: () => n
   return { store: counted, writes: () => writes };
 }
 
-describe('in-flight answers', () => {
+/** One Redis, and the test cluster when the global setup has one. */
+const TOPOLOGIES: TestTopology[] = testRedisClusterNodes().length > 0 ? ['single', 'cluster'] : ['single'];
+
+describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
   let state: ReturnType<typeof isolatedRedisStore>;
   beforeEach(() => {
-    state = isolatedRedisStore('relay-inflight');
+    // Refuses a MULTI across slots on one Redis too, as a cluster would.
+    state = isolatedRedisStore('relay-inflight', { topology, checkSlots: true });
   });
   afterEach(async () => {
     await state.cleanup();
