@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffKeys } from '../../../src/handoff/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../gateway/stack.js';
 import {
   HANDOFF_REPLY, OPERATOR_EMAIL, resumeLinkIn, startHandoffProcess, startHandoffStack, TEST_HANDOFF, type HandoffProcess, type HandoffStack,
 } from './stack.js';
@@ -9,11 +10,11 @@ const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 /** 1.5 s: two messages typed one after another land in one interval even on a busy machine (4 test workers on 2 cores). */
 const FOLLOW_UP_MINUTES = 0.025;
 
-describe('"the user wrote again" e-mails', () => {
+describe.each(testTopologies())('"the user wrote again" e-mails, on Redis (%s)', (topology) => {
   let stack: HandoffStack;
   let gateway: HandoffProcess | undefined;
   beforeEach(async () => {
-    stack = await startHandoffStack('handoff-follow-up');
+    stack = await startHandoffStack('handoff-follow-up', { topology });
   });
   afterEach(async () => {
     await gateway?.stop();

@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../src/handoff/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../gateway/stack.js';
 import { ADMIN_TOKEN, HANDOFF_REPLY, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack, type ProcessOptions } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const C1 = encodeURIComponent('main:fakechat:c1');
 
-describe('a conversation with a person', () => {
+describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (topology) => {
   let stack: HandoffStack;
   let gateway: HandoffProcess | undefined;
   beforeEach(async () => {
-    stack = await startHandoffStack('handoff-pause');
+    stack = await startHandoffStack('handoff-pause', { topology });
   });
   afterEach(async () => {
     await gateway?.stop();
