@@ -35,6 +35,12 @@ export interface FakeTelegramOptions {
   drafts?: DraftSupport;
   /** Pause before a webhook delivery that got a non-2xx answer is retried (default 100 ms). */
   webhookRetryDelayMs?: number;
+  /**
+   * Webhook requests open at once (default 1: one update at a time, in order). Telegram opens up
+   * to setWebhook's max_connections (default 40), one update of a chat at a time; replicas
+   * behind a load balancer are exercised with several.
+   */
+  webhookConnections?: number;
   /** The fake's clock (ms); message dates and flood limits use it. Default Date.now. */
   now?: () => number;
 }
@@ -92,7 +98,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     has_main_web_app: false,
   } as UserFromGetMe;
   const world = new World(now);
-  const queue = new UpdateQueue(options.webhookRetryDelayMs ?? 100, () => world.changed());
+  const queue = new UpdateQueue(options.webhookRetryDelayMs ?? 100, () => world.changed(), options.webhookConnections ?? 1);
   const flood = new FloodControl(options.rateLimit, now);
   const failures = new FailureScript();
   const downloads: string[] = [];

@@ -38,12 +38,16 @@ export class UpdateQueue {
   private pollGeneration = 0;
   webhook: Webhook | undefined;
   readonly webhookAttempts: WebhookAttempt[] = [];
-  private deliveringWebhook = false;
+  /** Updates being POSTed now, and the chats they belong to (one update of a chat at a time). */
+  private readonly inFlight = new Set<Pending>();
+  private readonly busyChats = new Set<string>();
   private closed = false;
 
   constructor(
     private readonly webhookRetryDelayMs: number,
     private readonly onChange: () => void,
+    /** Webhook requests open at once (Telegram: setWebhook's max_connections, default 40). */
+    private readonly webhookConnections = 1,
   ) {}
 
   push(update: Omit<Update, 'update_id'> & { update_id?: number }): Update {
@@ -66,7 +70,7 @@ export class UpdateQueue {
   private afterPush(): void {
     for (const waiter of this.waiters) waiter.wake();
     this.onChange();
-    if (this.webhook) void this.deliverWebhook();
+    if (this.webhook) this.deliverWebhook();
   }
 
   private matches(update: Update, allowed: string[] | undefined): boolean {
@@ -122,7 +126,7 @@ export class UpdateQueue {
     if (dropPending) this.pending = [];
     this.webhook = webhook;
     for (const waiter of this.waiters) waiter.wake();
-    void this.deliverWebhook();
+    this.deliverWebhook();
   }
 
   deleteWebhook(dropPending: boolean): void {
@@ -130,29 +134,39 @@ export class UpdateQueue {
     if (dropPending) this.pending = [];
   }
 
-  /** POSTs pending updates in order, one at a time; a non-2xx answer is retried after a pause. */
-  private async deliverWebhook(): Promise<void> {
-    if (this.deliveringWebhook) return;
-    this.deliveringWebhook = true;
-    try {
-      while (this.webhook && !this.closed) {
-        const hook = this.webhook;
-        const next = this.pending.find((p) => this.matches(p.update, hook.allowedUpdates));
-        if (!next) return;
-        const status = await this.post(hook, next.update);
-        this.webhookAttempts.push({ update_id: next.update.update_id, status, secretToken: hook.secretToken });
-        if (typeof status === 'number' && status >= 200 && status < 300) {
-          this.pending = this.pending.filter((p) => p !== next);
-        } else {
-          hook.lastErrorDate = Math.floor(Date.now() / 1000);
-          hook.lastErrorMessage = typeof status === 'number' ? `Wrong response from the webhook: ${status}` : 'Connection refused';
-          await new Promise((r) => setTimeout(r, this.webhookRetryDelayMs));
-        }
-        this.onChange();
-      }
-    } finally {
-      this.deliveringWebhook = false;
+  /**
+   * POSTs pending updates in order over at most `webhookConnections` connections at once, one
+   * update of a chat at a time (so a chat's updates arrive in order, as Telegram keeps them); a
+   * non-2xx answer or a failed connection is retried after a pause, and holds up the updates of
+   * its chat behind it (with one connection, every update behind it).
+   */
+  private deliverWebhook(): void {
+    while (this.webhook && !this.closed && this.inFlight.size < this.webhookConnections) {
+      const hook = this.webhook;
+      const next = this.pending.find((p) => !this.inFlight.has(p) && !this.busyChats.has(chatKey(p.update)) && this.matches(p.update, hook.allowedUpdates));
+      if (!next) return;
+      const chat = chatKey(next.update);
+      this.inFlight.add(next);
+      this.busyChats.add(chat);
+      void this.deliverOne(hook, next).finally(() => {
+        this.inFlight.delete(next);
+        this.busyChats.delete(chat);
+        this.deliverWebhook();
+      });
     }
+  }
+
+  private async deliverOne(hook: Webhook, next: Pending): Promise<void> {
+    const status = await this.post(hook, next.update);
+    this.webhookAttempts.push({ update_id: next.update.update_id, status, secretToken: hook.secretToken });
+    if (typeof status === 'number' && status >= 200 && status < 300) {
+      this.pending = this.pending.filter((p) => p !== next);
+    } else {
+      hook.lastErrorDate = Math.floor(Date.now() / 1000);
+      hook.lastErrorMessage = typeof status === 'number' ? `Wrong response from the webhook: ${status}` : 'Connection refused';
+      await new Promise((r) => setTimeout(r, this.webhookRetryDelayMs));
+    }
+    this.onChange();
   }
 
   private async post(hook: Webhook, update: Update): Promise<number | 'network-error'> {
@@ -171,4 +185,10 @@ export class UpdateQueue {
     this.closed = true;
     for (const waiter of this.waiters) waiter.wake();
   }
+}
+
+/** The chat an update belongs to, or the update alone when it names none. */
+function chatKey(update: Update): string {
+  const message = update.message ?? update.edited_message ?? update.channel_post ?? update.callback_query?.message;
+  return message ? `chat:${message.chat.id}` : `update:${update.update_id}`;
 }

@@ -66,7 +66,8 @@ export function replicaSet(options: {
       return replica;
     },
     async cleanup() {
-      for (const replica of replicas) await replica.process.stop();
+      // A killed replica has nothing left to stop (and would never say it exited again).
+      for (const replica of replicas) if (replica.process.child.signalCode === null) await replica.process.stop();
       await state.deleteByPrefix();
       await state.close();
     },

@@ -302,4 +302,33 @@ describe('fake Telegram: update delivery', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   });
+
+  it('posts webhooks over several connections, one update of a chat at a time: a refused update holds up only its own chat', async () => {
+    await start({ webhookRetryDelayMs: 10, webhookConnections: 4 });
+    const refusals = { left: 3 };
+    const receiver = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const chat = (JSON.parse(body) as { message: { chat: { id: number } } }).message.chat.id;
+        res.statusCode = chat === PRIVATE && refusals.left-- > 0 ? 503 : 200;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      await api.setWebhook(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+      const first = fake.userSends({ chat: PRIVATE, text: 'first' });
+      const second = fake.userSends({ chat: PRIVATE, text: 'second' });
+      const other = fake.userSends({ chat: GROUP, text: 'other chat' });
+      await fake.waitFor(() => fake.webhookAttempts().filter((a) => a.status === 200).length === 3, { what: 'all three delivered' });
+      const attempts = fake.webhookAttempts();
+      const delivered = attempts.filter((a) => a.status === 200).map((a) => a.update_id);
+      // The other chat did not wait for the refused one; the refused chat's updates kept their order.
+      expect(delivered).toEqual([other.update_id, first.update_id, second.update_id]);
+      expect(attempts.filter((a) => a.update_id === second.update_id)).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
 });
