@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayKeys, pendingMembers, replies } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE } from '../../src/gateway/relay/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { testRedisClusterNodes, type TestTopology } from '../support/redis.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
 
 const USER = { id: 6262, first_name: 'Ines', username: 'ines' };
@@ -19,8 +20,10 @@ const FRAGMENTS = [
   'That is all I have for now.',
 ];
 const NOTE = INTERRUPTED_NOTE.trim();
+/** One Redis, and the test cluster when the global setup has one. */
+const TOPOLOGIES: TestTopology[] = testRedisClusterNodes().length > 0 ? ['single', 'cluster'] : ['single'];
 
-describe('an answer cut short (chatbridge start, as a process)', () => {
+describe.each(TOPOLOGIES)('an answer cut short (chatbridge start, as a process, on Redis %s)', (topology) => {
   let fake: FakeTelegram;
   let service: ScriptedService;
   const gateways: DeliveryGateway[] = [];
@@ -36,7 +39,7 @@ describe('an answer cut short (chatbridge start, as a process)', () => {
   it('ends on the failure reply when the service cuts its stream mid-answer, and no "interrupted" note follows, even after a restart', async () => {
     fake = await startFakeTelegram({ drafts: 'refused' });
     service = await startScriptedService(() => ({ fragments: FRAGMENTS, gapMs: 1_500, cutAfter: 2 }));
-    const options = { telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: service.url, gateway: FAST_TAKEOVER };
+    const options = { telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: service.url, gateway: FAST_TAKEOVER, topology };
     const first = await startDeliveryGateway(options);
     gateways.push(first);
 
@@ -64,7 +67,7 @@ describe('an answer cut short (chatbridge start, as a process)', () => {
     // The first ask stops after two fragments (the process is frozen then); the second is answered in full.
     service = await startScriptedService((_question, askNumber) =>
       askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 });
-    const gateway = await startDeliveryGateway({ telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: service.url, gateway: FAST_TAKEOVER });
+    const gateway = await startDeliveryGateway({ telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: service.url, gateway: FAST_TAKEOVER, topology });
     gateways.push(gateway);
 
     fake.userSends({ chat: USER.id, from: USER, text: 'Homes for sale in Denver?' });

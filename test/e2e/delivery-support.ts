@@ -13,7 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RedisStateStore } from '../../src/state/index.js';
 import { sendEnvelope, sendJson, startFakeUpstream, type FakeUpstream } from '../integration/upstream/fake-upstream.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
-import { testRedisUrl } from '../support/redis.js';
+import { testRedisClusterNodes, testRedisUrl, type TestTopology } from '../support/redis.js';
+import { formatEndpoint } from '../../src/state/topology.js';
 
 export const SERIAL_NUMBER = 'delivery-test-chatbot';
 
@@ -39,7 +40,10 @@ export async function startDeliveryGateway(options: {
   upstreamUrl: string;
   gateway?: Record<string, number>;
   prefix?: string;
+  /** 'cluster': the process and `state` use the test Redis Cluster (REDIS_CLUSTER_NODES). */
+  topology?: TestTopology;
 }): Promise<DeliveryGateway> {
+  const nodes = options.topology === 'cluster' ? testRedisClusterNodes() : [];
   const prefix = options.prefix ?? `cbtest:e2e-delivery:${randomUUID().slice(0, 8)}:`;
   const gateway = Object.entries(options.gateway ?? {}).map(([key, value]) => `  ${key}: ${value}\n`).join('');
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-delivery-')), 'chatbridge.yaml');
@@ -52,8 +56,11 @@ export async function startDeliveryGateway(options: {
     UPSTREAM_SECRET_KEY: 'delivery-test-secret',
     UPSTREAM_SESSION_KEY: 'delivery-test-session',
     CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
+    ...(nodes.length > 0 ? { REDIS_CLUSTER_NODES: nodes.map(formatEndpoint).join(',') } : {}),
   });
-  const state = new RedisStateStore({ url: testRedisUrl(), prefix });
+  const state = nodes.length > 0
+    ? new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix })
+    : new RedisStateStore({ url: testRedisUrl(), prefix });
   return {
     process: gatewayProcess,
     prefix,
