@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler } 
 import { checkCredential } from './auth.js';
 import { createContext, type Endpoint, type ServiceContext } from './context.js';
 import { seedDemoData } from './demo.js';
+import { warmUpTokenCounter } from './engines/tokens.js';
 import { migrateLegacyServiceKeys } from './legacy-keys.js';
 import { sendError, ServiceError } from './envelope.js';
 import type { ServiceOptions } from './options.js';
@@ -48,6 +49,11 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
  */
 export function createServiceApp(options: ServiceOptions): express.Express {
   const ctx = createContext(options);
+  // The builtin engine reports no usage, so every answer is counted: the ranks are built at start, not on
+  // a user's first message. An openai engine reports usage; its process builds them only if one lacks it.
+  if ((options.engine?.kind ?? 'builtin') === 'builtin') {
+    setTimeout(() => void warmUpTokenCounter().catch(() => undefined), 0).unref();
+  }
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
