@@ -87,12 +87,11 @@ export class HeadClaimMissedError extends Error {
 }
 
 /**
- * Runs the batch and files its results on the turn (`ctx.prefetched`). The batch is two parts
- * sent at once (src/state/slots.ts: one MULTI touches one slot): the conversation's part, one
- * MULTI under its shard tag (the claim, the attempt, the session, the answers left half-shown,
- * the features' reads), and the untagged counters of the user and the chatbot (rate, monthly),
- * one `batch()`: they need no atomicity with the conversation's keys, only to be given back when
- * nothing is answered. With `reads.claim` the conversation's part first claims the lock; if that
+ * Runs the batch and files its results on the turn (`ctx.prefetched`). One `batch()` of two
+ * parts (src/state/slots.ts: one MULTI touches one slot): the conversation's part, atomic under
+ * its shard tag (the claim, the attempt, the session, the answers left half-shown, the features'
+ * reads), and the untagged counters of the user and the chatbot (rate, monthly), which need no
+ * atomicity with the conversation's keys, only to be given back when nothing is answered. With `reads.claim` the conversation's part first claims the lock; if that
  * misses, the reservations are given back and HeadClaimMissedError is thrown before anything shows.
  */
 export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<TurnStart> {
@@ -120,25 +119,20 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
     { op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS },
     ...(rate ? [{ op: 'incr', key: rateKey, ttlMs: rate.windowMs } as const] : []),
   ];
-  const { state } = ctx.services;
-  const [conversationResults, counterResults] = await Promise.allSettled([state.atomic(conversationPart), state.batch(counters)]);
-  if (conversationResults.status === 'rejected') {
-    // Nothing of the turn happened; what the counters reserved goes back (the claim, if any, did not happen either).
-    if (counterResults.status === 'fulfilled') await giveBack(ctx, counterReservation(monthlyKey, rate, rateKey), 'could not give back what a failed turn start reserved');
-    throw conversationResults.reason;
-  }
-  // The counters failed: the turn fails like a failed MULTI did. Its attempt counts (as a crash's would), and a lock
-  // its claim took expires, after which the sweep answers the head again (drains.ts).
-  if (counterResults.status === 'rejected') throw counterResults.reason;
-  const all = conversationResults.value;
-  const results = claim ? all.slice(1) : all;
+  // One batch: the conversation's part is one MULTI (its slot), the counters ride along (one MULTI with it on a
+  // single Redis, their own slots' MULTIs sent at once on a cluster). If it fails the turn fails; on a cluster a
+  // counter applied while the conversation's part failed stays counted (one message's worth), and a lock a claim
+  // took while the counters failed expires, after which the sweep answers the head again (drains.ts).
+  const all = await ctx.services.state.batch([...conversationPart, ...counters]);
+  const conversationResults = all.slice(0, conversationPart.length);
+  const results = claim ? conversationResults.slice(1) : conversationResults;
   const [attempt, session, , leftovers] = results;
   const featureResults = results.slice(4);
-  const [reserved, used] = counterResults.value;
+  const [reserved, used] = all.slice(conversationPart.length);
   const reservation: Reservation = {
     monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: rate ? Number(used) : 0, checked: false,
   };
-  const claimed = claim ? (all[0] as HeadClaim) : undefined;
+  const claimed = claim ? (conversationResults[0] as HeadClaim) : undefined;
   if (claimed && claimed.outcome !== 'claimed') {
     await undoUnclaimedStart(ctx, claimed, attemptsKey, reservation);
     throw new HeadClaimMissedError(claimed);
@@ -149,11 +143,6 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   ctx.prefetched.reservation = reservation;
   features.forEach((read, index) => ctx.prefetched.reads.set(read, featureResults[index]));
   return { attempt: Number(attempt), leftovers: leftovers as string[] };
-}
-
-/** What `releaseCommands` needs of a reservation whose counts were not read. */
-function counterReservation(monthlyKey: string, rate: Reservation['rate'], rateKey: string): Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'> {
-  return { monthlyKey, rate, rateKey };
 }
 
 async function giveBack(ctx: TurnContext, reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>, warning: string): Promise<void> {

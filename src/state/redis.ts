@@ -310,11 +310,12 @@ export class RedisStateStore implements StateStore {
 
   async batch(commands: readonly AtomicCommand[]): Promise<unknown[]> {
     if (commands.length === 0) return [];
-    if (!this.cluster) return this.run(this.redis.pipeline(), commands);
-    // Grouped by slot (a claimHead by its lock: its keys share one), the groups sent together.
+    // A single Redis takes any keys in one MULTI: one round trip, and the strongest form of the promise.
+    if (!this.cluster) return this.run(this.redis.multi(), commands);
+    // Grouped by slot (a claimHead by its lock: its keys share one), one MULTI per group, the groups sent together.
     const results: unknown[] = new Array<unknown>(commands.length);
     await Promise.all(groupBySlot(commands.map((c) => this.k(c.key))).map(async (group) => {
-      const replies = await this.run(this.redis.pipeline(), group.map((index) => commands[index]!));
+      const replies = await this.run(this.redis.multi(), group.map((index) => commands[index]!));
       group.forEach((index, at) => (results[index] = replies[at]));
     }));
     return results;

@@ -65,11 +65,12 @@ export interface StateStore {
    */
   atomic(commands: readonly AtomicCommand[]): Promise<unknown[]>;
   /**
-   * Runs the commands and returns each result in order, like `atomic()`, but NOT as one
-   * unit: another client's commands may run in between, and one command failing does not
-   * undo the others. The keys may be in any slots (on a cluster the commands are grouped
-   * per slot and the groups sent at once). For reads and counter bumps that need no
-   * atomicity across keys, in one round trip.
+   * Runs the commands and returns each result in order, in one round trip, with keys in any
+   * slots. The commands of one slot run as one unit (one MULTI per slot on a cluster, the
+   * groups sent at once; one MULTI for all on a single Redis), but there is no atomicity
+   * across slots: on a cluster one slot's group may fail while another's is applied. For a
+   * step whose conversation keys must change together and whose per-user or per-chatbot
+   * counters only ride along (turn-start.ts).
    */
   batch(commands: readonly AtomicCommand[]): Promise<unknown[]>;
 
