@@ -39,7 +39,7 @@ export class MemoryStateStore implements StateStore {
   /** checkSlots: refuse atomic steps whose keys span hash slots, as a Redis Cluster would (see RedisStateOptions). */
   constructor(options: { prefix?: string; checkSlots?: boolean } = {}) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
-    this.checkSlots = options.checkSlots ?? false;
+    this.checkSlots = options.checkSlots ?? true;
   }
 
   private live(key: string): Entry | undefined {

@@ -24,6 +24,12 @@ export interface ChatbridgeProcess {
  * `chatbridge start` as a real process on real Redis, under a private key prefix,
  * with the console off; `env` adds the platform settings of the test.
  */
+/**
+ * How long a start may take before the test gives up: a start is ~2 s on an idle machine, but the
+ * whole suite on 2 cores runs several gateway processes at once (the replica tests two each).
+ */
+const START_TIMEOUT_MS = 45_000;
+
 export async function startChatbridge(env: Record<string, string>, options: { port?: number } = {}): Promise<ChatbridgeProcess> {
   const prefix = `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-e2e-')), 'chatbridge.yaml');
@@ -34,7 +40,7 @@ export async function startChatbridge(env: Record<string, string>, options: { po
   });
   const stderr: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)), START_TIMEOUT_MS);
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr.push(chunk.toString());
       const running = /"port":(\d+),[^\n]*"msg":"chatbridge is running"/.exec(stderr.join(''));
