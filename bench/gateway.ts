@@ -307,6 +307,10 @@ async function measureIdleConversation(): Promise<BenchResult[]> {
       notes: `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, `
         + `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}; `
         + `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ${stack.store.prefix.length - DEFAULT_KEY_PREFIX.length} more than the default cb:)`,
+    }, {
+      // Issue #13's measure: what a conversation costs to keep whatever its length; the transcript grows with what was said.
+      name: 'gateway.redis.bytes-per-idle-conversation.without-transcript', value: bytes.afterDedupe - (bytes.byKind.get('transcript') ?? 0), unit: 'bytes',
+      notes: 'the same conversation, its transcript left out (session, WhatsApp greeted: marker; rate windows and dedupe markers expired)',
     }];
   } finally {
     redis.disconnect();

@@ -28,6 +28,7 @@ import { RedisStateStore } from '../src/state/index.js';
 import { startRoundRobinProxy } from '../fakes/round-robin-proxy.js';
 import { cpuMs } from './peers/proc.js';
 import type { BenchResult } from './support/result.js';
+import { startTestRedisCluster } from '../fakes/redis-cluster.js';
 
 const CLI = join(import.meta.dirname, '../bin/chatbridge.js');
 const CONVERSATIONS = 500;
@@ -145,11 +146,20 @@ async function measure(replicaCount: number, topology: Topology): Promise<BenchR
   }
 }
 
-/** The cluster runs once this build reads REDIS_CLUSTER_NODES (issue #13) and one is named. */
-function clusterTopology(): Topology | undefined {
-  const nodes = process.env.BENCH_REDIS_CLUSTER_NODES;
-  if (!nodes || !ENV_OVERRIDES.some((override) => override.env === 'REDIS_CLUSTER_NODES')) return undefined;
-  return { name: 'cluster', env: { REDIS_CLUSTER_NODES: nodes } };
+/**
+ * The cluster named by BENCH_REDIS_CLUSTER_NODES, or a 3-master one of our own on free ports
+ * (real redis-server processes); undefined, with the reason, when neither can be had.
+ */
+async function clusterTopology(): Promise<{ topology: Topology; close: () => Promise<void> } | string> {
+  if (!ENV_OVERRIDES.some((override) => override.env === 'REDIS_CLUSTER_NODES')) return 'this build does not read REDIS_CLUSTER_NODES';
+  const named = process.env.BENCH_REDIS_CLUSTER_NODES;
+  if (named) return { topology: { name: 'cluster', env: { REDIS_CLUSTER_NODES: named } }, close: async () => undefined };
+  try {
+    const cluster = await startTestRedisCluster();
+    return { topology: { name: 'cluster', env: { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } }, close: cluster.close };
+  } catch (error) {
+    return `no cluster could be started (${(error as Error).message}); set BENCH_REDIS_CLUSTER_NODES=host:port,…`;
+  }
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -158,12 +168,16 @@ export async function run(): Promise<BenchResult[]> {
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   }
   const topologies: Topology[] = [{ name: 'single-redis', env: { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } }];
-  const cluster = clusterTopology();
-  if (cluster) topologies.push(cluster);
-  else process.stderr.write('bench:replicas: no cluster run (set BENCH_REDIS_CLUSTER_NODES=host:port,… once REDIS_CLUSTER_NODES is supported)\n');
+  const cluster = await clusterTopology();
+  if (typeof cluster === 'string') process.stderr.write(`bench:replicas: no cluster run: ${cluster}\n`);
+  else topologies.push(cluster.topology);
   const results: BenchResult[] = [];
-  for (const topology of topologies) {
-    for (const count of [1, 2]) results.push(await measure(count, topology));
+  try {
+    for (const topology of topologies) {
+      for (const count of [1, 2]) results.push(await measure(count, topology));
+    }
+  } finally {
+    if (typeof cluster !== 'string') await cluster.close();
   }
   return results;
 }
