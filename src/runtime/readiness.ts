@@ -27,12 +27,12 @@ async function within<T>(promise: Promise<T>, ms: number, message: string): Prom
   }
 }
 
-async function checkState(state: StateStore): Promise<void> {
+async function checkState(state: StateStore, setting: string): Promise<void> {
   const waited = `${STATE_PING_TIMEOUT_MS / 1000} s`;
   try {
     await within(state.ping(), STATE_PING_TIMEOUT_MS, `no answer to PING within ${waited}`);
   } catch (error) {
-    throw new Error(`Redis at REDIS_URL (redisUrl) is not answering: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Redis at ${setting} is not answering: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -48,10 +48,11 @@ export function unconnectedAdapters(adapters: readonly Adapter[]): string[] {
 }
 
 /** The /readyz check: resolves when ready, rejects with every reason it is not. */
-export function readinessCheck(state: StateStore, adapters: readonly Adapter[]): () => Promise<void> {
+/** `redisSetting`: the setting that named the Redis (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS), for the reason. */
+export function readinessCheck(state: StateStore, adapters: readonly Adapter[], redisSetting = 'REDIS_URL (redisUrl)'): () => Promise<void> {
   return async () => {
     const reasons = unconnectedAdapters(adapters);
-    await checkState(state).catch((error: Error) => reasons.unshift(error.message));
+    await checkState(state, redisSetting).catch((error: Error) => reasons.unshift(error.message));
     if (reasons.length > 0) throw new Error(reasons.join('; '));
   };
 }
