@@ -225,8 +225,9 @@ function compileChild(): string {
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
     extends: '../../../tsconfig.json',
     compilerOptions: { noEmit: false, outDir: 'out', rootDir: '../../..', sourceMap: false },
-    // Only this file and what it imports (the inherited include would compile the tests too).
-    files: ['../../../bench/burst.ts'], include: [],
+    // Only this file and what it imports (the inherited include would compile the tests too), and the
+    // project's ambient declarations (a package without types, e.g. src/state/cluster-key-slot.d.ts).
+    files: ['../../../bench/burst.ts'], include: ['../../../src/**/*.d.ts'],
   }));
   // Without it the compiled files, being under node_modules, would be read as CommonJS.
   mkdirSync(join(dir, 'out'), { recursive: true });
