@@ -9,8 +9,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { HeldLink, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
 
-/** Lock timings short enough that an answer held for a few lifetimes is quick to test. */
-const POLICY = { lockTtlMs: 600, heartbeatMs: 150, sweepIntervalMs: 100, maxAnswersInFlight: 1 };
+/**
+ * Lock timings short enough that an answer held for a few lifetimes is quick to test, and long
+ * enough that a busy machine (the whole suite on 2 cores) never stalls a heartbeat past the
+ * lifetime: with 600 ms the first conversation's lock once expired under load and a sweep
+ * rightly took it over, which is not what this test is about.
+ */
+const POLICY = { lockTtlMs: 1_500, heartbeatMs: 200, sweepIntervalMs: 100, maxAnswersInFlight: 1 };
 
 describe('an answer that outlives its lock lifetime (Redis, the real service)', () => {
   let stack: ServiceStack;
@@ -37,7 +42,7 @@ describe('an answer that outlives its lock lifetime (Redis, the real service)', 
     await eventually(() => expect(link.questions).toEqual(['Homes in Austin?', 'Homes in Denver?']));
     // The answer takes several lock lifetimes, and the user writes again meanwhile.
     await adapter.say('chat-2', 'And in Boulder?');
-    await sleep(POLICY.lockTtlMs * 4);
+    await sleep(POLICY.lockTtlMs * 3);
     releaseSecond();
 
     await eventually(() => expect(adapter.textsIn('chat-2')).toHaveLength(2));
