@@ -15,10 +15,11 @@ import { Redis } from 'ioredis';
 import type { ConversationRef } from '../contract.js';
 import { conversationMember, gatewayKeys, parseConversationMember } from '../gateway/keys.js';
 import { parseConversationId } from '../handoff/conversation-id.js';
-import { handoffKeys, handoffTag, newMailId } from '../handoff/keys.js';
+import { handoffKeys, newMailId } from '../handoff/keys.js';
 import type { OutboxMail } from '../handoff/outbox.js';
 import { redisTopology } from '../config/index.js';
 import { loadGatewayConfig } from '../runtime/platforms.js';
+import { conversationTag } from '../gateway/index.js';
 
 export interface MigrationReport {
   /** Keys renamed to their shard's name. */
@@ -90,7 +91,7 @@ async function movePausedIndex(redis: Redis, prefix: string): Promise<number> {
   for (let at = 0; at < entries.length; at += 2) {
     const member = entries[at]!;
     const conversation = parseConversationId(member);
-    if (conversation) indexed += await redis.zadd(prefix + handoffKeys.paused(handoffTag(conversation)), Number(entries[at + 1]), member);
+    if (conversation) indexed += await redis.zadd(prefix + handoffKeys.paused(conversationTag(conversation)), Number(entries[at + 1]), member);
   }
   await redis.del(old);
   return indexed;
@@ -113,7 +114,7 @@ async function moveMails(redis: Redis, prefix: string, oldIndex: string, index: 
     const mail = raw === null ? null : (JSON.parse(raw) as OutboxMail);
     const conversation = mail && parseConversationId(mail.conversation);
     if (!mail || !conversation) continue;
-    const tag = handoffTag(conversation);
+    const tag = conversationTag(conversation);
     const newId = newMailId(conversation);
     await redis.multi()
       .set(prefix + handoffKeys.mail(tag, newId), JSON.stringify({ ...mail, id: newId }))

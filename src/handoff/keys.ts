@@ -10,11 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationRef } from '../contract.js';
+import { conversationTag } from '../gateway/index.js';
 import { CONVERSATION_SHARDS, conversationShard, shardTag } from '../state/slots.js';
 import { formatConversationId } from './conversation-id.js';
 
-const tagOf = (c: ConversationRef): string => shardTag(conversationShard(c.bot, c.platform, c.id));
-const tagged = (c: ConversationRef): string => `${tagOf(c)}:${formatConversationId(c)}`;
+const tagged = (c: ConversationRef): string => `${conversationTag(c)}:${formatConversationId(c)}`;
 
 export const handoffKeys = {
   /**
@@ -40,9 +40,6 @@ export const handoffKeys = {
   /** A process's claim of one mail while it sends it (lock token, TTL outbox leaseMs). */
   mailLease: (tag: string, id: string) => `handoff:mail-lease:${tag}:${id}`,
 };
-
-/** The tag of a conversation's shard: its pause, paused-index entry and mails live under it. */
-export const handoffTag = tagOf;
 
 /** A new mail id, naming the shard of the conversation it is about: `c<shard>-<uuid>`. */
 export function newMailId(conversation: ConversationRef): string {

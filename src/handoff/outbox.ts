@@ -16,10 +16,11 @@
 import type { ConversationRef } from '../contract.js';
 import type { Logger } from '../logger.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
-import { allShardTags } from '../state/slots.js';
-import { handoffKeys, handoffTag, mailTag, newMailId } from './keys.js';
+import { rangeEveryShard } from '../state/shard-walk.js';
+import { handoffKeys, mailTag, newMailId } from './keys.js';
 import { retryDelayMs, type OutboxPolicy } from './policy.js';
 import { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';
+import { conversationTag } from '../gateway/index.js';
 
 export interface OutboxMail {
   id: string;
@@ -81,7 +82,7 @@ export class Outbox {
     conversation: ConversationRef, mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>, now = Date.now(), dueAt = now,
     id: string = newMailId(conversation),
   ): AtomicCommand[] {
-    const tag = handoffTag(conversation);
+    const tag = conversationTag(conversation);
     if (mailTag(id) !== tag) throw new Error(`mail id ${id} does not name the shard of its conversation (use newMailId)`);
     const full: OutboxMail = { ...mail, id, createdAt: now, failures: 0 };
     return [
@@ -157,7 +158,7 @@ export class Outbox {
 
   /** The mails indexed in every shard's set of kind `index` (outbox or dead letters), lowest score first. */
   private async mailsIn(index: (tag: string) => string): Promise<OutboxMail[]> {
-    const entries = await everyShard(this.options.state, index, 0, Number.MAX_SAFE_INTEGER);
+    const entries = await rangeEveryShard(this.options.state, index, 0, Number.MAX_SAFE_INTEGER);
     const raw = await this.options.state.getMany(entries.map(({ tag, member }) => handoffKeys.mail(tag, member)));
     return raw.flatMap((value) => (value ? [JSON.parse(value) as OutboxMail] : []));
   }
@@ -198,7 +199,7 @@ export class Outbox {
     do {
       this.again = false;
       try {
-        const due = await everyShard(this.options.state, handoffKeys.outbox, 0, Date.now(), this.options.policy.batchSize);
+        const due = await rangeEveryShard(this.options.state, handoffKeys.outbox, 0, Date.now(), this.options.policy.batchSize);
         for (const { tag, member } of due) {
           if (this.stopped) return;
           await this.sendOne(tag, member);
@@ -288,17 +289,3 @@ export class Outbox {
   }
 }
 
-/**
- * The members with min ≤ score ≤ max of one sorted set per shard (`index(tag)`), lowest score
- * first, at most `limit` of them. The 256 range reads are sent at once (ioredis writes them back
- * to back on its connection: one round trip on a single Redis, one per master on a cluster), not
- * awaited one after another. Each asks for `limit`, since one shard may hold all of them.
- */
-async function everyShard(
-  state: StateStore, index: (tag: string) => string, min: number, max: number, limit?: number,
-): Promise<{ tag: string; member: string; score: number }[]> {
-  const shards = await Promise.all(allShardTags().map(async (tag) =>
-    (await state.sortedRangeByScore(index(tag), min, max, limit)).map(({ member, score }) => ({ tag, member, score }))));
-  const all = shards.flat().sort((a, b) => a.score - b.score);
-  return limit === undefined ? all : all.slice(0, limit);
-}

@@ -6,9 +6,10 @@
 import type { ConversationRef, PlatformUser } from '../contract.js';
 import type { AtomicCommand, StateStore } from '../state/index.js';
 import { formatConversationId, parseConversationId } from './conversation-id.js';
-import { allShardTags } from '../state/slots.js';
-import { handoffKeys, handoffTag } from './keys.js';
+import { rangeEveryShard } from '../state/shard-walk.js';
+import { handoffKeys } from './keys.js';
 import { EXPIRED_PAUSE_NOTICE_MS } from './policy.js';
+import { conversationTag } from '../gateway/index.js';
 
 export interface PauseRecord {
   conversation: ConversationRef;
@@ -55,7 +56,7 @@ export class PauseStore {
       { op: 'del', key },
       { op: 'hashSet', key, fields },
       { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - Date.now()), 1) + EXPIRED_PAUSE_NOTICE_MS },
-      { op: 'sortedAdd', key: handoffKeys.paused(handoffTag(record.conversation)), score: record.expiresAt, member: formatConversationId(record.conversation) },
+      { op: 'sortedAdd', key: handoffKeys.paused(conversationTag(record.conversation)), score: record.expiresAt, member: formatConversationId(record.conversation) },
     ];
   }
 
@@ -66,26 +67,21 @@ export class PauseStore {
   async end(conversation: ConversationRef): Promise<boolean> {
     const [deleted] = await this.state.atomic([
       { op: 'del', key: handoffKeys.pause(conversation) },
-      { op: 'sortedRemove', key: handoffKeys.paused(handoffTag(conversation)), member: formatConversationId(conversation) },
+      { op: 'sortedRemove', key: handoffKeys.paused(conversationTag(conversation)), member: formatConversationId(conversation) },
     ]);
     return Number(deleted) > 0;
   }
 
   /**
-   * Conversations paused now (not expired), soonest expiry first, from every shard's index. Each
-   * step is one command per shard, sent at once (ioredis writes them back to back: one round trip
-   * on a single Redis, one per master on a cluster), then one pipelined read of the pauses.
+   * Conversations paused now (not expired), soonest expiry first, from every shard's index: one
+   * batch reads every shard (expired entries are dropped from their shard as they are found), one
+   * more reads the pauses.
    */
   async listActive(now = Date.now()): Promise<PauseRecord[]> {
-    const tags = allShardTags();
-    await Promise.all(tags.map(async (tag) => {
-      const expired = await this.state.sortedRangeByScore(handoffKeys.paused(tag), 0, now - 1);
-      if (expired.length > 0) await this.state.sortedRemove(handoffKeys.paused(tag), ...expired.map((entry) => entry.member));
-    }));
-    const active = (await Promise.all(tags.map((tag) => this.state.sortedRangeByScore(handoffKeys.paused(tag), now, Number.MAX_SAFE_INTEGER))))
-      .flat()
-      .sort((a, b) => a.score - b.score)
-      .flatMap(({ member }) => parseConversationId(member) ?? []);
+    const listed = await rangeEveryShard(this.state, handoffKeys.paused, 0, Number.MAX_SAFE_INTEGER);
+    const expired = listed.filter((entry) => entry.score < now);
+    if (expired.length > 0) await this.state.batch(expired.map(({ tag, member }) => ({ op: 'sortedRemove', key: handoffKeys.paused(tag), member }) as const));
+    const active = listed.filter((entry) => entry.score >= now).flatMap(({ member }) => parseConversationId(member) ?? []);
     const hashes = await this.state.batch(active.map((conversation) => this.readCommand(conversation)));
     return active.flatMap((conversation, index) => this.decode(conversation, hashes[index]) ?? []);
   }

@@ -345,6 +345,7 @@ export class MemoryStateStore implements StateStore {
       case 'setMembers': return this.setMembers(c.key);
       case 'sortedAdd': return this.sortedAdd(c.key, c.score, c.member);
       case 'sortedRemove': return this.sortedRemove(c.key, c.member);
+      case 'sortedRangeByScore': return this.sortedRangeByScore(c.key, c.min, c.max, c.limit);
       case 'claimHead': return Promise.resolve(this.claimHead(c));
     }
   }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Cluster, Redis, type ChainableCommander, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { Cluster, type ChainableCommander, type Redis } from 'ioredis';
 import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from './command-keys.js';
+import { openClient } from './redis-client.js';
+import { defineScripts, type ClaimReply, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
 import { assertOneSlot } from './slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
@@ -8,84 +10,8 @@ import {
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
 } from './types.js';
 
-/** Compare-and-act scripts: a lock is only touched by the token that owns it. */
-const EXTEND_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
-/** INCRBY that gives a fresh counter its window; PEXPIRE NX would need Redis ≥ 7. */
-const INCR_WITH_TTL = `local v = redis.call('INCRBY', KEYS[1], ARGV[1])
-if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return v`;
-
-/*
- * The conversation queue's three steps (StateStore.queueOffer/queueClaim/queueAdvance).
- * KEYS: 1 queue, 2 lock, 3 pending set (+ 4 dedupe for the offer).
- */
-const QUEUE_OFFER = `if not redis.call('SET', KEYS[4], '1', 'PX', ARGV[2], 'NX') then return {'duplicate'} end
-local length = redis.call('LLEN', KEYS[1])
-if length >= tonumber(ARGV[3]) then return {'full', length} end
-length = redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[6])
-if ARGV[7] ~= '1' then
-  if redis.call('EXISTS', KEYS[2]) == 0 then return {'free', length} end
-  return {'queued', length}
-end
-if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)} end
-return {'queued', length}`;
-/*
- * The claim also checks the head the caller expects (ARGV[4], '' for none): {1} when it is
- * first, {2, head} when another is, {0} when the lock is taken, {3} when the queue is empty.
- */
-const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {0} end
-local head = redis.call('LINDEX', KEYS[1], 0)
-if not head then
-  redis.call('DEL', KEYS[2])
-  redis.call('SREM', KEYS[3], ARGV[3])
-  return {3}
-end
-if head == ARGV[4] then return {1} end
-return {2, head}`;
-const QUEUE_ADVANCE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
-redis.call('LPOP', KEYS[1])
-local head = redis.call('LINDEX', KEYS[1], 0)
-if head then
-  if ARGV[4] == '1' then
-    redis.call('DEL', KEYS[2])
-    return {2, head}
-  end
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-  return {1, head}
-end
-redis.call('DEL', KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[3])
-return {1}`;
-
-/** QUEUE_CLAIM's reply: [0] taken, [1] claimed with the expected head, [2, head] claimed with another head, [3] empty. */
-type ClaimReply = [number, string?];
-
 /** A Redis that stays down would otherwise be reported on every reconnect attempt. */
 const CONNECTION_ERROR_REPORT_INTERVAL_MS = 10_000;
-
-/*
- * The store drives a single Redis, a Sentinel-managed primary and a Cluster through one
- * field typed as Redis: every command it sends (get/set/…, multi, pipeline, defined
- * scripts) exists with the same signature on ioredis' Cluster, whose typings are a
- * separate class; the cluster-only steps (per-slot splits, scanning every master) go
- * through `this.cluster`.
- */
-type ScriptedRedis = Redis & {
-  cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
-  cbReleaseLock(key: string, token: string): Promise<number>;
-  cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
-  cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
-    maxLength: number, token: string, lockTtlMs: number, member: string, claim: string): Promise<[string, number?, string?]>;
-  cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string, expectedHead: string): Promise<ClaimReply>;
-};
-
-/** Defined commands are available on MULTI too; ioredis' typings do not know them. */
-interface ScriptedMulti {
-  cbQueueClaim(...args: (string | number)[]): unknown;
-  cbQueueAdvance(...args: (string | number)[]): unknown;
-}
 
 interface RedisStateCommonOptions {
   prefix?: string;
@@ -127,13 +53,7 @@ export class RedisStateStore implements StateStore {
       lastReported = Date.now();
       options.onConnectionError?.(error);
     });
-    redis.defineCommand('cbExtendLock', { numberOfKeys: 1, lua: EXTEND_LOCK });
-    redis.defineCommand('cbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
-    redis.defineCommand('cbIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
-    redis.defineCommand('cbQueueOffer', { numberOfKeys: 4, lua: QUEUE_OFFER });
-    redis.defineCommand('cbQueueClaim', { numberOfKeys: 3, lua: QUEUE_CLAIM });
-    redis.defineCommand('cbQueueAdvance', { numberOfKeys: 3, lua: QUEUE_ADVANCE });
-    this.redis = redis as ScriptedRedis;
+    this.redis = defineScripts(redis);
   }
 
   /**
@@ -280,9 +200,7 @@ export class RedisStateStore implements StateStore {
     const flat = limit === undefined
       ? await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES')
       : await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES', 'LIMIT', 0, limit);
-    const out: { member: string; score: number }[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ member: flat[i]!, score: Number(flat[i + 1]) });
-    return out;
+    return scoredMembers(flat);
   }
   async sortedRemove(key: string, ...members: string[]): Promise<number> {
     if (members.length === 0) return 0;
@@ -364,6 +282,10 @@ export class RedisStateStore implements StateStore {
       case 'setRemove': multi.srem(key, c.member); return 1;
       case 'setMembers': multi.smembers(key); return 1;
       case 'sortedAdd': multi.zadd(key, c.score, c.member); return 1;
+      case 'sortedRangeByScore':
+        if (c.limit === undefined) multi.zrangebyscore(key, c.min, c.max, 'WITHSCORES');
+        else multi.zrangebyscore(key, c.min, c.max, 'WITHSCORES', 'LIMIT', 0, c.limit);
+        return 1;
       case 'sortedRemove': multi.zrem(key, c.member); return 1;
       case 'claimHead':
         (multi as unknown as ScriptedMulti).cbQueueClaim(this.k(c.queue), key, this.k(c.pending), c.token, c.ttlMs, c.member, c.head);
@@ -430,43 +352,6 @@ export class RedisStateStore implements StateStore {
   }
 }
 
-/** Options every connection gets; a cluster passes them to each node's connection. */
-function connectionOptions(connectionName: string): RedisOptions {
-  return { connectionName, maxRetriesPerRequest: 3, enableAutoPipelining: true };
-}
-
-function openClient(topology: RedisTopology, connectionName: string): Redis | Cluster {
-  switch (topology.kind) {
-    case 'single':
-      return new Redis(topology.url, connectionOptions(connectionName));
-    case 'sentinel':
-      return new Redis({
-        ...connectionOptions(connectionName),
-        sentinels: topology.sentinels,
-        name: topology.name,
-        ...credentials(topology),
-        ...(topology.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
-        // Follows Sentinel's +switch-master at once instead of finding out on the next failed command.
-        failoverDetector: true,
-      });
-    case 'cluster': {
-      const options: ClusterOptions = {
-        enableAutoPipelining: true,
-        // Reads go to masters: a replica may lag behind a write this process just made.
-        scaleReads: 'master',
-        redisOptions: { ...connectionOptions(connectionName), ...credentials(topology), ...(topology.tls ? { tls: {} } : {}) },
-        // With TLS the certificate names the host as given, not the IP a lookup returns (managed clusters).
-        ...(topology.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
-      };
-      return new Cluster(topology.nodes, options);
-    }
-  }
-}
-
-function credentials(auth: { username?: string; password?: string }): { username?: string; password?: string } {
-  return { ...(auth.username ? { username: auth.username } : {}), ...(auth.password ? { password: auth.password } : {}) };
-}
-
 async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
   const results = await multi.exec();
   if (!results) throw new Error('Redis transaction was aborted');
@@ -486,6 +371,7 @@ function normalize(c: AtomicCommand, reply: unknown): unknown {
     // Inside MULTI ioredis returns HGETALL's flat reply, not the object its hgetall() builds.
     case 'hashGetAll': return Array.isArray(reply) ? pairsToObject(reply as string[]) : reply;
     case 'claimHead': return headClaim(reply as ClaimReply);
+    case 'sortedRangeByScore': return scoredMembers(reply as string[]);
     default: return reply;
   }
 }
@@ -497,6 +383,13 @@ function headClaim([found, head]: ClaimReply): HeadClaim {
     case 3: return { outcome: 'empty' };
     default: return { outcome: 'taken' };
   }
+}
+
+/** ZRANGEBYSCORE … WITHSCORES's flat reply as members with their scores. */
+function scoredMembers(flat: readonly string[]): { member: string; score: number }[] {
+  const out: { member: string; score: number }[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ member: flat[i]!, score: Number(flat[i + 1]) });
+  return out;
 }
 
 function pairsToObject(flat: readonly string[]): Record<string, string> {

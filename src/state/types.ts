@@ -128,6 +128,8 @@ export type AtomicCommand =
   | { op: 'setMembers'; key: string }
   | { op: 'sortedAdd'; key: string; score: number; member: string }
   | { op: 'sortedRemove'; key: string; member: string }
+  /** As sortedRangeByScore: `{ member, score }[]`, lowest score first, at most `limit`. */
+  | { op: 'sortedRangeByScore'; key: string; min: number; max: number; limit?: number }
   /**
    * Takes the free lock (`key`) of a conversation queue expected to start with `head`, with the
    * token the caller chose: the claim of a conversation back from the line rides on its turn's

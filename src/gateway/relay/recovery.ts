@@ -2,7 +2,7 @@ import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
 import { canEdit } from '../outbound-methods.js';
-import { allShardTags } from '../../state/slots.js';
+import { rangeEveryShard } from '../../state/shard-walk.js';
 import { conversationTag } from '../keys.js';
 import {
   INFLIGHT_MIN_SILENCE_MS,
@@ -53,17 +53,10 @@ export async function recoverInterruptedAnswers(options: RecoveryOptions): Promi
   return recovered;
 }
 
-/**
- * The answers not updated since `updatedBefore`, oldest first, at most RECOVERY_BATCH_SIZE, from
- * every shard's index. The 256 range reads are sent at once (ioredis writes them back to back on
- * its connection: one round trip on a single Redis, one per master on a cluster), not awaited one
- * after another. Each asks for a whole batch, since one shard may hold all of them.
- */
+/** The answers not updated since `updatedBefore`, oldest first, at most RECOVERY_BATCH_SIZE, from every shard's index. */
 async function staleCandidates(state: StateStore, updatedBefore: number): Promise<{ tag: string; answerId: string }[]> {
-  const shards = await Promise.all(allShardTags().map(async (tag) =>
-    (await state.sortedRangeByScore(inflightIndexKey(tag), Number.NEGATIVE_INFINITY, updatedBefore, RECOVERY_BATCH_SIZE))
-      .map(({ member, score }) => ({ tag, answerId: member, score }))));
-  return shards.flat().sort((a, b) => a.score - b.score).slice(0, RECOVERY_BATCH_SIZE);
+  const stale = await rangeEveryShard(state, inflightIndexKey, Number.NEGATIVE_INFINITY, updatedBefore, RECOVERY_BATCH_SIZE);
+  return stale.map(({ tag, member }) => ({ tag, answerId: member }));
 }
 
 /**

@@ -322,6 +322,19 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.batch([])).toEqual([]);
       });
 
+      it('reads sorted ranges of several slots in one batch, lowest score first, as sortedRangeByScore does', async () => {
+        await store.sortedAdd('{a}z', 3, 'a3');
+        await store.sortedAdd('{a}z', 1, 'a1');
+        await store.sortedAdd('{b}z', 2, 'b2');
+        await store.sortedAdd('{b}z', 9, 'b9');
+        const results = await store.batch([
+          { op: 'sortedRangeByScore', key: '{a}z', min: 0, max: 5 },
+          { op: 'sortedRangeByScore', key: '{b}z', min: Number.NEGATIVE_INFINITY, max: 100, limit: 1 },
+          { op: 'sortedRangeByScore', key: '{c}none', min: 0, max: 5 },
+        ]);
+        expect(results).toEqual([[{ member: 'a1', score: 1 }, { member: 'a3', score: 3 }], [{ member: 'b2', score: 2 }], []]);
+      });
+
       it('reads and deletes keys of many slots at once', async () => {
         const keys = Array.from({ length: 40 }, (_, index) => `{k${index}}v`);
         for (const key of keys) await store.set(key, key);

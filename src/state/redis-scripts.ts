@@ -1,0 +1,92 @@
+/**
+ * The Lua scripts of the Redis store and the typed commands ioredis defines for them. Each
+ * script touches the keys of one slot (src/state/slots.ts), so it runs on a cluster too.
+ */
+import type { Redis } from 'ioredis';
+
+/** Compare-and-act scripts: a lock is only touched by the token that owns it. */
+const EXTEND_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/** INCRBY that gives a fresh counter its window; PEXPIRE NX would need Redis ≥ 7. */
+const INCR_WITH_TTL = `local v = redis.call('INCRBY', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return v`;
+
+/*
+ * The conversation queue's three steps (StateStore.queueOffer/queueClaim/queueAdvance).
+ * KEYS: 1 queue, 2 lock, 3 pending set (+ 4 dedupe for the offer).
+ */
+const QUEUE_OFFER = `if not redis.call('SET', KEYS[4], '1', 'PX', ARGV[2], 'NX') then return {'duplicate'} end
+local length = redis.call('LLEN', KEYS[1])
+if length >= tonumber(ARGV[3]) then return {'full', length} end
+length = redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[6])
+if ARGV[7] ~= '1' then
+  if redis.call('EXISTS', KEYS[2]) == 0 then return {'free', length} end
+  return {'queued', length}
+end
+if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)} end
+return {'queued', length}`;
+/*
+ * The claim also checks the head the caller expects (ARGV[4], '' for none): {1} when it is
+ * first, {2, head} when another is, {0} when the lock is taken, {3} when the queue is empty.
+ */
+const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {0} end
+local head = redis.call('LINDEX', KEYS[1], 0)
+if not head then
+  redis.call('DEL', KEYS[2])
+  redis.call('SREM', KEYS[3], ARGV[3])
+  return {3}
+end
+if head == ARGV[4] then return {1} end
+return {2, head}`;
+const QUEUE_ADVANCE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
+redis.call('LPOP', KEYS[1])
+local head = redis.call('LINDEX', KEYS[1], 0)
+if head then
+  if ARGV[4] == '1' then
+    redis.call('DEL', KEYS[2])
+    return {2, head}
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  return {1, head}
+end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[3])
+return {1}`;
+
+/** QUEUE_CLAIM's reply: [0] taken, [1] claimed with the expected head, [2, head] claimed with another head, [3] empty. */
+export type ClaimReply = [number, string?];
+
+/*
+ * The store drives a single Redis, a Sentinel-managed primary and a Cluster through one
+ * field typed as Redis: every command it sends (get/set/…, multi, pipeline, defined
+ * scripts) exists with the same signature on ioredis' Cluster, whose typings are a
+ * separate class; the cluster-only steps (per-slot splits, scanning every master) go
+ * through `this.cluster`.
+ */
+export type ScriptedRedis = Redis & {
+  cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
+  cbReleaseLock(key: string, token: string): Promise<number>;
+  cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
+  cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
+    maxLength: number, token: string, lockTtlMs: number, member: string, claim: string): Promise<[string, number?, string?]>;
+  cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string, expectedHead: string): Promise<ClaimReply>;
+};
+
+/** Defined commands are available on MULTI too; ioredis' typings do not know them. */
+export interface ScriptedMulti {
+  cbQueueClaim(...args: (string | number)[]): unknown;
+  cbQueueAdvance(...args: (string | number)[]): unknown;
+}
+
+/** Defines every script on the connection (on a Cluster too: it has the same defineCommand). */
+export function defineScripts(redis: Redis): ScriptedRedis {
+  redis.defineCommand('cbExtendLock', { numberOfKeys: 1, lua: EXTEND_LOCK });
+  redis.defineCommand('cbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
+  redis.defineCommand('cbIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
+  redis.defineCommand('cbQueueOffer', { numberOfKeys: 4, lua: QUEUE_OFFER });
+  redis.defineCommand('cbQueueClaim', { numberOfKeys: 3, lua: QUEUE_CLAIM });
+  redis.defineCommand('cbQueueAdvance', { numberOfKeys: 3, lua: QUEUE_ADVANCE });
+  return redis as ScriptedRedis;
+}
