@@ -6,7 +6,7 @@ import { requireAdminToken } from '../http/admin-auth.js';
 import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
 import { redactSecrets, type Logger } from '../logger.js';
-import { createServiceApp, seedDemoData, type ServiceKeys } from '../service/index.js';
+import { createServiceApp, prepareService, seedDemoData, type ServiceKeys } from '../service/index.js';
 import { createStateStore, describeTopology, type StateStore } from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
 import { buildAdapters, consoleHost } from './adapters.js';
@@ -127,6 +127,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     const serviceLogger = logger.child({ part: 'service' });
     // Seeded here rather than by the app, so that the state watch below seeds it again the same way.
     if (config.service.seedDemo) await seedDemo(state, serviceLogger, config);
+    await prepareService(config.service);
     // Made once its base URL (the listening port) is known. Each request first waits until the
     // state is seeded (see StateLossWatch; a check before the watch exists is a no-op).
     const service = createServiceApp({ state, secretKey: keys.secretKey, sessionKey: keys.sessionKey, publicBaseUrl: selfUrl, engine: config.service.engine, seedDemo: false, logger: serviceLogger });

@@ -49,11 +49,6 @@ function asServiceError(error: unknown, req: Request, ctx: ServiceContext): Serv
  */
 export function createServiceApp(options: ServiceOptions): express.Express {
   const ctx = createContext(options);
-  // The builtin engine reports no usage, so every answer is counted: the ranks are built at start, not on
-  // a user's first message. An openai engine reports usage; its process builds them only if one lacks it.
-  if ((options.engine?.kind ?? 'builtin') === 'builtin') {
-    setTimeout(() => void warmUpTokenCounter().catch(() => undefined), 0).unref();
-  }
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -97,3 +92,14 @@ export function createServiceApp(options: ServiceOptions): express.Express {
   return app;
 }
 
+
+/**
+ * What a service must do before it takes requests. The builtin engine reports no usage, so
+ * every answer is counted: the token ranks are built now (~0.6 s of one core, holding the event
+ * loop), not on a user's first message, where they would stall every chat the process serves
+ * (and the heartbeats that keep its conversation locks). An openai engine reports usage; its
+ * process builds them only if an answer lacks it.
+ */
+export async function prepareService(options: Pick<ServiceOptions, 'engine'>): Promise<void> {
+  if ((options.engine?.kind ?? 'builtin') === 'builtin') await warmUpTokenCounter();
+}

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createServiceApp } from './app.js';
+import { createServiceApp, prepareService } from './app.js';
 import { seedDemoData } from './demo.js';
 import { errorEnvelope } from './envelope.js';
 import type { ServiceOptions } from './options.js';
 
-export { createServiceApp } from './app.js';
+export { createServiceApp, prepareService } from './app.js';
 export { DEMO_SERIAL_NUMBER, demoChatbotSettings, embeddedSettingsReader, seedDemoData, serviceSettingDefaults } from './demo.js';
 export { generateServiceKeys, type ServiceKeys } from './keys.js';
 export { API_VERSION } from './envelope.js';
@@ -27,6 +27,7 @@ export interface RunningService {
 export async function startService(options: ServiceOptions & { port?: number; host?: string }): Promise<RunningService> {
   // Seeded before listening, so a failure stops the start with its reason.
   if (options.seedDemo) await seedDemoData(options.state);
+  await prepareService(options);
   const app = express();
   app.disable('x-powered-by');
   app.use(createServiceApp({ ...options, seedDemo: false }));
