@@ -86,7 +86,10 @@ describe.each(testTopologies())('conversation queue on Redis (%s) with the real 
   });
 
   it('a process that dies mid-answer is taken over by another once its lock expires', async () => {
-    const fast = { lockTtlMs: 600, heartbeatMs: 150, sweepIntervalMs: 100 };
+    // Short enough to test quickly; long enough that the whole suite's load on 2 cores never stalls the
+    // dying process's heartbeat past it before it dies (at 600 ms its own sweeps retook the conversation
+    // and counted Austin's attempts up to the poison limit).
+    const fast = { lockTtlMs: 1_500, heartbeatMs: 200, sweepIntervalMs: 100 };
     const dyingLink = new HeldLink(stack.client);
     dyingLink.hold();
     const dyingConnection = connection();
