@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Cluster, type ChainableCommander, type Redis } from 'ioredis';
 import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from './command-keys.js';
 import { openClient } from './redis-client.js';
-import { defineScripts, type ClaimReply, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
+import { normalize, scoredMembers } from './redis-replies.js';
+import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
 import { assertOneSlot } from './slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
+  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
   type QueueOfferOptions, type QueueOfferResult, type StateStore,
 } from './types.js';
 
@@ -359,43 +360,6 @@ async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
     if (error) throw error;
     return value;
   });
-}
-
-/** Gives `atomic()` results the same shapes as the single-command methods (and the memory store). */
-function normalize(c: AtomicCommand, reply: unknown): unknown {
-  switch (c.op) {
-    case 'set': case 'hashSet': case 'sortedAdd': return undefined;
-    case 'setIfAbsent': return reply === 'OK';
-    case 'expire': return reply === 1;
-    case 'listPush': return c.maxLength === undefined ? reply : Math.min(Number(reply), c.maxLength);
-    // Inside MULTI ioredis returns HGETALL's flat reply, not the object its hgetall() builds.
-    case 'hashGetAll': return Array.isArray(reply) ? pairsToObject(reply as string[]) : reply;
-    case 'claimHead': return headClaim(reply as ClaimReply);
-    case 'sortedRangeByScore': return scoredMembers(reply as string[]);
-    default: return reply;
-  }
-}
-
-function headClaim([found, head]: ClaimReply): HeadClaim {
-  switch (found) {
-    case 1: return { outcome: 'claimed' };
-    case 2: return { outcome: 'other-head', head: head! };
-    case 3: return { outcome: 'empty' };
-    default: return { outcome: 'taken' };
-  }
-}
-
-/** ZRANGEBYSCORE … WITHSCORES's flat reply as members with their scores. */
-function scoredMembers(flat: readonly string[]): { member: string; score: number }[] {
-  const out: { member: string; score: number }[] = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ member: flat[i]!, score: Number(flat[i + 1]) });
-  return out;
-}
-
-function pairsToObject(flat: readonly string[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
-  return fields;
 }
 
 function escapeGlob(text: string): string {
