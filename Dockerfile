@@ -11,21 +11,20 @@ FROM node:20-bookworm-slim AS build
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
-RUN npm install --no-audit --no-fund --no-save
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY adapters ./adapters
 RUN npm run build
 
-# Production dependencies only. npm install --no-save, not npm ci: the lock cannot list unrs-resolver's optional
-# builds for other platforms (see .ci/run); the versions installed are the locked ones. tsx (and esbuild, which
+# Production dependencies only, exactly as package-lock.json records them (npm ci). tsx (and esbuild, which
 # only it needs) is a dependency so that a clone runs without a build step; the image runs dist/ and never
 # loads it (bin/chatbridge.js takes dist/ when no sources are beside it), so it is left out (about 12 MB).
 FROM node:20-bookworm-slim AS deps
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
-RUN npm install --omit=dev --no-audit --no-fund --no-save \
+RUN npm ci --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/tsx node_modules/esbuild node_modules/@esbuild node_modules/.bin/tsx node_modules/.bin/esbuild
 
 # What both images share. ffmpeg converts audio other than OGG/Opus voice notes (those are decoded in
