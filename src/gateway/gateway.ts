@@ -22,6 +22,7 @@ import { Drains } from './drains.js';
 import { TurnEvents, type TurnEventSource } from './events.js';
 import { Intake } from './intake.js';
 import { limitsStep } from './limits.js';
+import { messageLengthStep } from './message-length.js';
 import type { GatewayObserver } from './observer.js';
 import { Pipeline, type PipelineSteps } from './pipeline.js';
 import { resolvePolicy, type GatewayPolicy } from './policy.js';
@@ -184,6 +185,8 @@ function corePipeline(commands: CommandRegistry): Pipeline {
   const pipeline = new Pipeline();
   pipeline.use('record', recordMessageStep());
   pipeline.use('commands', commandStep(commands));
+  // The message's length first: a message the service cannot take costs no allowance.
+  pipeline.use('limits', messageLengthStep());
   pipeline.use('limits', limitsStep());
   pipeline.use('session', sessionStep());
   pipeline.use('ask', askStep());

@@ -5,11 +5,12 @@
  *
  * Steps sit at named positions, in this order:
  *   record → beforeCommands → commands → beforeAsk → limits → session → ask
- * The core puts its own steps at record, commands, limits, session and ask; a
- * feature built outside the core (the human handoff) adds its steps with
- * `use(position, step)`, e.g. at beforeCommands to keep a paused conversation
- * quiet, and gets their removal back. Within one position, steps run in the order
- * they were added. The ask step ends the pipeline: a step added after it never runs.
+ * The core puts its own steps at record, commands, limits (the message's length,
+ * then the allowance), session and ask; a feature built outside the core (the
+ * human handoff) adds its steps with `use(position, step)`, e.g. at beforeCommands
+ * to keep a paused conversation quiet, and gets their removal back. Within one
+ * position, steps run in the order they were added. The ask step ends the
+ * pipeline: a step added after it never runs.
  */
 import type { TurnContext } from './context.js';
 

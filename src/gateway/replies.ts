@@ -2,6 +2,10 @@
  * What the gateway itself says in a chat (Markdown, rendered per platform).
  * Each failure a user can meet gets one clear sentence that says what to do.
  */
+
+/** The replies are English: numbers are grouped the English way ("20,000"). */
+const count = (n: number): string => n.toLocaleString('en-US');
+
 export const replies = {
   welcomeDefault: 'Hello! Ask me anything, and I will do my best to help.',
   upstreamDown: 'The assistant is not reachable right now; please try again in a moment.',
@@ -15,6 +19,9 @@ export const replies = {
   monthlyLimit: 'This assistant has reached its message limit for this month; please try again next month.',
   answerDelayed: 'I got your message. A problem on our side is holding up the answer; it will come here as soon as that is fixed, no need to send it again.',
   queueFull: (waiting: number) => `You have ${waiting} messages waiting; please wait for the answers.`,
+  /** `limit` and `length` in the characters the service counts (src/upstream/limits.ts). */
+  messageTooLong: (limit: number, length: number) =>
+    `Your message is too long: I can read up to ${count(limit)} characters at a time, and it has ${count(length)}. Please shorten it, or send it in parts.`,
   nothingToAnswer: 'I can only read text messages here (and images or voice notes when they are enabled).',
   staleButton: 'That button no longer works; please send the command again.',
   resetDone: 'Started a new conversation. Your next message begins with a clean slate.',

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/types.js';
+import { CLIENT_ASK_CONTENT_MAX_CHARS } from '../upstream/limits.js';
 
 export type EngineOptions =
   | {
@@ -55,7 +56,8 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   audioBytes: 40 * 1024 * 1024,
   uploadBytes: 100 * 1024 * 1024,
   imagesPerAsk: 10,
-  contentChars: 20_000,
+  // The rule the gateway checks before asking (src/upstream/limits.ts): one number for both.
+  contentChars: CLIENT_ASK_CONTENT_MAX_CHARS,
   historyEntries: 20,
   maxPageSize: 100,
   uploadUrlTtlMs: 5 * 60 * 1000,

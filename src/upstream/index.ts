@@ -7,3 +7,4 @@ export {
   createStreamDecoder, type DecodedStreamEvent, type StreamDecoder, type StreamDecoderOptions, type StreamErrorEvent,
 } from './stream-decoder.js';
 export { readEnvelope, type Envelope } from './envelope.js';
+export { CLIENT_ASK_CONTENT_MAX_CHARS, clientAskContentLength, isClientAskContentTooLong } from './limits.js';

@@ -18,6 +18,7 @@ export const SCENARIOS = [
   '429 on the final',
   'unreachable on the final',
   'crash and takeover',
+  'message too long',
 ] as const;
 
 export type Scenario = (typeof SCENARIOS)[number];

@@ -12,6 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { replies } from '../../src/gateway/index.js';
+import { CLIENT_ASK_CONTENT_MAX_CHARS } from '../../src/upstream/index.js';
 import { SCENARIOS, type ConformanceDriver, type ConformanceTarget, type Scenario } from './driver.js';
 import { fullAnswer } from './scripted-service.js';
 import { ConformanceStack, WELCOME } from './stack.js';
@@ -19,6 +21,8 @@ import { ConformanceStack, WELCOME } from './stack.js';
 const JPEG = new Uint8Array(readFileSync(join(import.meta.dirname, '../fixtures/media/tiny.jpg')));
 /** A real PDF's first bytes: a document of a type the service does not take. */
 const PDF = new TextEncoder().encode('%PDF-1.4\n%âãÏÓ\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+/** Half again as long as the service takes, and within what Slack (40,000) and WhatsApp (65,536) let a user send. */
+const TOO_LONG = Array.from({ length: 1_200 }, () => 'Please read all of this.').join(' ');
 /** Process-level scenarios on a busy 2-core machine: generous, never asserted on. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 
@@ -46,6 +50,7 @@ const TITLES: Record<Scenario, string> = {
   '429 on the final': 'a 429 on the final answer is waited out and the answer arrives complete, once',
   'unreachable on the final': 'the final answer is kept while the platform is unreachable and delivered complete, once, when it is back',
   'crash and takeover': 'a message whose gateway stops mid-answer is answered in full by another gateway instance',
+  'message too long': 'a message (or a caption) longer than the service takes is answered with the limit, kept in the transcript, and not asked',
 };
 
 type Body = (stack: ConformanceStack, driver: ConformanceDriver) => Promise<void>;
@@ -161,6 +166,26 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     await stack.until(() => second.answered.length === 1, 'the second instance to report the answer delivered');
     expect(first!.answered).toEqual([]);
     expect(stack.service.questions).toEqual([question, question]);
+  },
+
+  async 'message too long'(stack, driver) {
+    const limit = CLIENT_ASK_CONTENT_MAX_CHARS;
+    const caption = 'x'.repeat(limit + 1);
+    await driver.userSends(TOO_LONG);
+    await stack.until(() => driver.screen().includes(replies.messageTooLong(limit, TOO_LONG.length)), 'the reply naming the limit');
+    expect(replies.messageTooLong(limit, TOO_LONG.length)).toContain('up to 20,000 characters');
+    // A photo with a caption one character over: refused alike, and the photo is not uploaded to the service.
+    await driver.userSendsFile({ bytes: JPEG, fileName: 'house.jpg', mimeType: 'image/jpeg', as: 'photo' }, caption);
+    await stack.until(() => driver.screen().includes(replies.messageTooLong(limit, limit + 1)), 'the reply naming the limit to the caption');
+    await driver.userSends('next question');
+    await stack.until(() => driver.screen().includes(fullAnswer('next question')), 'the answer to the next message');
+    expect(driver.screen()).toEqual([replies.messageTooLong(limit, TOO_LONG.length), replies.messageTooLong(limit, limit + 1), fullAnswer('next question')]);
+    expect(stack.service.questions).toEqual(['next question']);
+    expect(stack.service.uploads).toEqual([]);
+    // Nothing the user sent is dropped: the refused messages are in the transcript with the answered one.
+    const conversation = stack.instances[0]!.accepted[0]!;
+    const transcript = await stack.instances[0]!.gateway.transcript.read(conversation);
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([TOO_LONG, caption, 'next question']);
   },
 };
 
