@@ -177,6 +177,12 @@ export class PlatformError extends Error {
  * calls take Markdown, not mrkdwn), each call at most `capabilities.nativeStreamMaxChars`.
  */
 export interface NativeStream {
+  /**
+   * The platform's id of the stream's message (Slack: its ts). The core records it, so that
+   * a process taking a conversation over can end a stream that a crashed one left open
+   * (`Outbound.stopStream`).
+   */
+  readonly id: string;
   /** Adds Markdown at the end of the message. */
   append(markdown: string): Promise<void>;
   /** Adds the last piece ('' when everything was appended already) and ends the stream. */
@@ -196,6 +202,14 @@ export interface Outbound {
    * `markdown` is the first piece of the answer, standard Markdown ('' to start empty).
    */
   startStream?(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream>;
+  /**
+   * Present where a native stream can be ended by its id alone (`NativeStream.id`), from any
+   * process: a stream whose process died mid-answer stays "writing…" until this adds
+   * `markdown` (the note that the answer was interrupted, standard Markdown) and ends it.
+   * Refused with 'not-editable' when the stream is no longer open (ended already, or
+   * expired by the platform).
+   */
+  stopStream?(conversation: ConversationRef, streamId: string, markdown: string): Promise<void>;
   /** Shows "typing…" (or a status line) until it expires or the next message. */
   typing?(conversation: ConversationRef): Promise<void>;
 }

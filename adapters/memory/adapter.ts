@@ -11,7 +11,7 @@ import {
   type NativeStream, type Outbound, type OutboundMessage, type PlatformUser, type SentMessage,
 } from '../../src/contract.js';
 import { MEMORY_CAPABILITIES } from './capabilities.js';
-import type { MemoryConnection, MemoryPlatform } from './platform.js';
+import type { MemoryConnection, MemoryMessage, MemoryPlatform } from './platform.js';
 
 export interface MemoryAdapterOptions {
   platform: MemoryPlatform;
@@ -75,7 +75,10 @@ export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapte
       if (platform.rules.refuseDrafts) throw new PlatformError('drafts are not available here', 'unsupported');
     });
   }
-  if (methods.nativeStream) outbound.startStream = (conversation, recipient, markdown) => startStream(conversation, recipient, markdown);
+  if (methods.nativeStream) {
+    outbound.startStream = (conversation, recipient, markdown) => startStream(conversation, recipient, markdown);
+    outbound.stopStream = (conversation, streamId, markdown) => stopStream(conversation, streamId, markdown);
+  }
 
   function edit(conversation: ConversationRef, sent: SentMessage, text: string, { buttons, progress }: { buttons?: Button[]; progress?: boolean }): Promise<void> {
     const call = { kind: 'edit' as const, conversation: conversation.id, messageId: sent.id, text, by, ...(buttons ? { buttons } : {}), ...(progress ? { progress } : {}) };
@@ -102,19 +105,33 @@ export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapte
     const id = platform.reserveMessageId();
     await platform.call({ kind: 'startStream', conversation: conversation.id, messageId: id, text: markdown, recipient, by }, () => {
       if (rules.failNative === 'start') throw new PlatformError('streaming not enabled for this workspace', 'unsupported');
-      platform.newMessage({ conversation: conversation.id, text: markdown }, id);
+      platform.newMessage({ conversation: conversation.id, text: markdown, streaming: true }, id);
     }, { allowEmpty: true });
-    const shown = () => platform.message(id)!;
     return {
+      id,
       append: (text) => platform.call({ kind: 'append', conversation: conversation.id, messageId: id, text, by }, () => {
         if (rules.failNative === 'append') throw new PlatformError('stream is gone', 'other');
-        shown().text += text;
+        openStream(conversation, id).text += text;
       }),
-      stop: (last) => platform.call({ kind: 'stop', conversation: conversation.id, messageId: id, text: last, by }, () => {
-        if (rules.failNative === 'stop') throw new PlatformError('stream could not be stopped', 'other');
-        shown().text += last;
-      }, { allowEmpty: true }),
+      stop: (last) => stopStream(conversation, id, last),
     };
+  }
+
+  /** Like Slack's chat.stopStream: ends a stream by its id, from any instance; a stream no longer open is refused. */
+  function stopStream(conversation: ConversationRef, id: string, last: string): Promise<void> {
+    return platform.call({ kind: 'stop', conversation: conversation.id, messageId: id, text: last, by }, () => {
+      if (platform.rules.failNative === 'stop') throw new PlatformError('stream could not be stopped', 'other');
+      const stream = openStream(conversation, id);
+      stream.text += last;
+      stream.streaming = false;
+    }, { allowEmpty: true });
+  }
+
+  function openStream(conversation: ConversationRef, id: string): MemoryMessage {
+    const stream = platform.message(id);
+    if (!stream || stream.conversation !== conversation.id) throw new PlatformError('stream not found', 'not-found');
+    if (!stream.streaming) throw new PlatformError('message is not in streaming state', 'not-editable');
+    return stream;
   }
 
   const adapter: MemoryAdapter = {

@@ -48,6 +48,8 @@ export interface MemoryMessage {
   edits: number;
   /** When it was sent, on the platform's clock (for the edit window). */
   sentAt: number;
+  /** A native stream still open (started, not stopped): only then does it take appends and a stop. */
+  streaming?: boolean;
 }
 
 export interface MemoryPlatformRules {

@@ -16,6 +16,8 @@ const PLATFORM_ERRORS: Record<string, PlatformError['kind']> = {
   no_text: 'bad-format',
   cant_update_message: 'not-editable',
   edit_window_closed: 'not-editable',
+  // A native stream already ended, or one Slack expired after its appends stopped.
+  message_not_in_streaming_state: 'not-editable',
   message_not_found: 'not-found',
   channel_not_found: 'not-found',
   thread_not_found: 'not-found',

@@ -82,6 +82,7 @@ export class SlackOutbound implements Outbound {
     if (!ts) throw new PlatformError('Slack chat.startStream answered without a ts', 'unsupported');
     const client = this.client;
     return {
+      id: ts,
       async append(text) {
         if (text === '') return;
         await slackCall('chat.appendStream', () => client.chat.appendStream({ channel, ts, markdown_text: text }));
@@ -90,6 +91,16 @@ export class SlackOutbound implements Outbound {
         await slackCall('chat.stopStream', () => client.chat.stopStream({ channel, ts, ...(text ? { markdown_text: text } : {}) }));
       },
     };
+  }
+
+  /**
+   * Ends a stream by its ts, from any process (chat.stopStream needs only the channel and the ts):
+   * closes one a crashed process left open. Slack refuses a stream no longer open
+   * (`message_not_in_streaming_state`: 'not-editable').
+   */
+  async stopStream(conversation: ConversationRef, streamId: string, markdown: string): Promise<void> {
+    const { channel } = place(conversation);
+    await slackCall('chat.stopStream', () => this.client.chat.stopStream({ channel, ts: streamId, ...(markdown ? { markdown_text: markdown } : {}) }));
   }
 
   /** Only in assistant threads (a DM thread): setStatus shows "is thinking…" under it. */
@@ -112,6 +123,6 @@ export function outboundForConversation(outbound: SlackOutbound, conversation: C
     edit: (c, m, t, o) => outbound.edit(c, m, t, o),
   };
   if (!threadTs) return base;
-  const streaming: Outbound = { ...base, startStream: (c, r, m) => outbound.startStream(c, r, m) };
+  const streaming: Outbound = { ...base, startStream: (c, r, m) => outbound.startStream(c, r, m), stopStream: (c, id, m) => outbound.stopStream(c, id, m) };
   return isDirectMessage(channel) ? { ...streaming, typing: (c) => outbound.typing(c) } : streaming;
 }

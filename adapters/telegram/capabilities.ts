@@ -36,6 +36,7 @@ export function withoutDrafts(outbound: Outbound): Outbound {
     send: (conversation, message) => outbound.send(conversation, message),
     ...(outbound.edit ? { edit: outbound.edit.bind(outbound) } : {}),
     ...(outbound.startStream ? { startStream: outbound.startStream.bind(outbound) } : {}),
+    ...(outbound.stopStream ? { stopStream: outbound.stopStream.bind(outbound) } : {}),
     ...(outbound.typing ? { typing: outbound.typing.bind(outbound) } : {}),
   };
 }

@@ -23,6 +23,11 @@ export function canStreamNatively(outbound: Outbound): outbound is With<'startSt
   return typeof outbound.startStream === 'function';
 }
 
+/** It can end a native stream by its id, as a process taking over one a crashed process left open. */
+export function canStopStream(outbound: Outbound): outbound is With<'stopStream'> {
+  return typeof outbound.stopStream === 'function';
+}
+
 /**
  * The outbound to use in one conversation: the adapter's own, or the one it offers
  * there when some methods do not apply (Telegram groups have no drafts).

@@ -31,12 +31,14 @@ export interface DeliveryGateway {
 }
 
 /**
- * `chatbridge start` with Telegram at `telegramApiRoot`, the Chatbot Service at
- * `upstreamUrl`, and `gateway` settings (config `gateway:`). Reusing `prefix`
- * starts another process on the same state (a restart).
+ * `chatbridge start` with Telegram at `telegramApiRoot` (or the platform `env` names instead),
+ * the Chatbot Service at `upstreamUrl`, and `gateway` settings (config `gateway:`). Reusing
+ * `prefix` starts another process on the same state (a restart).
  */
 export async function startDeliveryGateway(options: {
-  telegram: { token: string; apiRoot: string };
+  telegram?: { token: string; apiRoot: string };
+  /** The platform's variables when it is not Telegram (e.g. SLACK_BOT_TOKEN, SLACK_API_URL). */
+  env?: Record<string, string>;
   upstreamUrl: string;
   gateway?: Record<string, number>;
   prefix?: string;
@@ -50,8 +52,8 @@ export async function startDeliveryGateway(options: {
   writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`);
   const gatewayProcess = await startChatbridge({
     CHATBRIDGE_CONFIG: configFile,
-    TELEGRAM_BOT_TOKEN: options.telegram.token,
-    TELEGRAM_API_ROOT: options.telegram.apiRoot,
+    ...(options.telegram ? { TELEGRAM_BOT_TOKEN: options.telegram.token, TELEGRAM_API_ROOT: options.telegram.apiRoot } : {}),
+    ...options.env,
     UPSTREAM_BASE_URL: options.upstreamUrl,
     UPSTREAM_SECRET_KEY: 'delivery-test-secret',
     UPSTREAM_SESSION_KEY: 'delivery-test-session',

@@ -57,6 +57,13 @@ export interface InflightRecord {
   messageIds: string[];
   /** What the last of those messages showed, already rendered in the platform's format. */
   lastText: string;
+  /**
+   * The id of a native stream the answer opened (`NativeStream.id`, Slack's ts): it stays
+   * "writing…" until ended, so recovery ends it (`Outbound.stopStream`). Not cleared when the
+   * stream ends normally (a write saved per answer): ending it again is refused, and recovery
+   * then sends the note instead.
+   */
+  streamId?: string;
   startedAt: number;
   updatedAt: number;
   /** Its process gave up on it (the answer stream failed): recover it at the next run. */
@@ -69,6 +76,7 @@ export function encodeRecord(record: Partial<InflightRecord>): Record<string, st
   if (record.owner) fields.owner = JSON.stringify(record.owner);
   if (record.messageIds) fields.messageIds = JSON.stringify(record.messageIds);
   if (record.lastText !== undefined) fields.lastText = record.lastText;
+  if (record.streamId !== undefined) fields.streamId = record.streamId;
   if (record.startedAt !== undefined) fields.startedAt = String(record.startedAt);
   if (record.updatedAt !== undefined) fields.updatedAt = String(record.updatedAt);
   if (record.abandoned !== undefined) fields.abandoned = record.abandoned ? '1' : '0';
@@ -84,6 +92,7 @@ export function decodeRecord(fields: Record<string, string>): InflightRecord | n
       owner: JSON.parse(fields.owner) as ProcessIdentity,
       messageIds: fields.messageIds ? (JSON.parse(fields.messageIds) as string[]) : [],
       lastText: fields.lastText ?? '',
+      ...(fields.streamId ? { streamId: fields.streamId } : {}),
       startedAt: Number(fields.startedAt ?? 0),
       updatedAt: Number(fields.updatedAt ?? 0),
       abandoned: fields.abandoned === '1',

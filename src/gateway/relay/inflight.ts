@@ -26,10 +26,10 @@ export interface InflightRecorderOptions {
  * Keeps a record of every answer being shown, so that a process that restarts
  * after a crash can tell the user that a half-written answer was interrupted
  * (`recoverInterruptedAnswers`). Writes are few on purpose: one with the first
- * message the answer leaves on screen (none for drafts, which leave nothing to
- * recover), one per further message id, one when it ends (usually with the turn's
- * queue advance), and a heartbeat only for answers that outlive `heartbeatMs`
- * (which also saves the latest visible text).
+ * message or native stream the answer leaves on screen (none for drafts or typing,
+ * which leave nothing to recover), one per further message id, one when it ends
+ * (usually with the turn's queue advance), and a heartbeat only for answers that
+ * outlive `heartbeatMs` (which also saves the latest visible text).
  */
 export class InflightRecorder {
   private readonly heartbeatMs: number;
@@ -57,8 +57,11 @@ export class InflightAnswer {
   private readonly indexKey: string;
   private readonly conversationKey: string;
   private readonly messageIds: string[] = [];
+  private streamId: string | undefined;
   private lastText = '';
   private savedText = '';
+  /** How many of `messageIds` the store holds. */
+  private savedMessageCount = 0;
   /** Writes of one answer run in order, off the platform's path (nobody awaits Redis between edits). */
   private writes: Promise<void>;
   private closed = false;
@@ -92,10 +95,25 @@ export class InflightAnswer {
     this.messageIds.push(message.id);
     this.lastText = visibleText;
     this.savedText = visibleText;
+    this.savedMessageCount = this.messageIds.length;
     const updatedAt = this.now();
     if (this.writeRecord(updatedAt)) return;
     this.write([
       { op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: visibleText, updatedAt }) },
+      { op: 'sortedAdd', key: this.indexKey, score: updatedAt, member: this.id },
+    ]);
+  }
+
+  /**
+   * A native stream now holds the answer: saved at once, since a stream left open stays
+   * "writing…" and recovery needs its id to end it (`Outbound.stopStream`).
+   */
+  streamStarted(streamId: string): void {
+    this.streamId = streamId;
+    const updatedAt = this.now();
+    if (this.writeRecord(updatedAt)) return;
+    this.write([
+      { op: 'hashSet', key: this.key, fields: encodeRecord({ streamId, updatedAt }) },
       { op: 'sortedAdd', key: this.indexKey, score: updatedAt, member: this.id },
     ]);
   }
@@ -110,9 +128,11 @@ export class InflightAnswer {
     this.written = true;
     const fields = encodeRecord({
       conversation: this.conversation, owner: this.owner, messageIds: this.messageIds, lastText: this.lastText,
+      ...(this.streamId !== undefined ? { streamId: this.streamId } : {}),
       startedAt: this.startedAt, updatedAt, abandoned: false,
     });
     this.savedText = this.lastText;
+    this.savedMessageCount = this.messageIds.length;
     this.write([
       { op: 'hashSet', key: this.key, fields },
       { op: 'expire', key: this.key, ttlMs: INFLIGHT_RECORD_TTL_MS },
@@ -129,7 +149,21 @@ export class InflightAnswer {
   /** The last message now shows this text; saved with the next heartbeat, not now. */
   textShown(visibleText: string): void {
     this.lastText = visibleText;
-    // A native stream shows text in a message the platform made (no messageCreated): a record from now on.
+    // Text shown without a message or stream saved first still leaves something to recover: a record from now on.
+    this.writeRecord(this.now());
+  }
+
+  /**
+   * A cut-off answer's partial final went out in `messages` (in reading order), and its message
+   * is answered again: the process answering it notes the last of them, which shows `lastText`.
+   * An answer that left nothing lasting before (drafts, typing only, or nothing yet) gets its
+   * record now; otherwise leave() saves the messages the final added and what the last shows.
+   */
+  partialFinalShown(messages: readonly SentMessage[], lastText: string): void {
+    if (messages.length === 0) return;
+    this.messageIds.push(...messages.map((message) => message.id).filter((id) => !this.messageIds.includes(id)));
+    this.lastText = lastText;
+    // A record written already is brought up to date by leave().
     this.writeRecord(this.now());
   }
 
@@ -168,7 +202,9 @@ export class InflightAnswer {
    */
   async leave(): Promise<void> {
     this.close();
-    if (this.written && this.lastText !== this.savedText) this.write([{ op: 'hashSet', key: this.key, fields: encodeRecord({ lastText: this.lastText }) }]);
+    if (this.written && (this.lastText !== this.savedText || this.messageIds.length !== this.savedMessageCount)) {
+      this.write([{ op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: this.lastText }) }]);
+    }
     await this.writes;
   }
 

@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
-import { canEdit } from '../outbound-methods.js';
+import { canEdit, canStopStream } from '../outbound-methods.js';
 import { rangeEveryShard } from '../../state/shard-walk.js';
 import { conversationTag } from '../keys.js';
 import {
@@ -17,7 +17,7 @@ import {
 } from './inflight-record.js';
 import { fitsOneMessage, renderFinal } from './rendering.js';
 
-/** Appended to the half-shown answer (or sent alone when it cannot be edited). */
+/** Appended to the half-shown answer: by an edit, or as the last piece of its native stream (or sent alone when neither can take it). */
 export const INTERRUPTED_NOTE = '\n\n(This answer was interrupted. It will be answered again.)';
 
 /** Records handled per run; a periodic run picks up the rest. */
@@ -120,6 +120,8 @@ async function tellInterrupted(record: InflightRecord, options: RecoveryOptions)
     return false;
   }
   const { outbound, capabilities } = target;
+  // The note goes where the answer stopped: the stream, unless messages followed it (the answer fell back to edits).
+  if (await endOpenStream(record, outbound, record.messageIds.length === 0, options.logger)) return true;
   const note = renderFinal(INTERRUPTED_NOTE.trim(), capabilities)[0] ?? INTERRUPTED_NOTE.trim();
   const lastMessageId = record.messageIds.at(-1);
   const separator = INTERRUPTED_NOTE.slice(0, INTERRUPTED_NOTE.length - INTERRUPTED_NOTE.trimStart().length);
@@ -134,6 +136,23 @@ async function tellInterrupted(record: InflightRecord, options: RecoveryOptions)
   }
   await outbound.send(record.conversation, { text: note });
   return true;
+}
+
+/**
+ * Ends the native stream the record names, if the platform can from here: left open, it would
+ * stay "writing…" with what it showed. True when it took the note (standard Markdown, as the
+ * stream takes it). A stream no longer open (the answer had ended it, or the platform expired it)
+ * is refused: the note then goes in a message.
+ */
+async function endOpenStream(record: InflightRecord, outbound: Outbound, withNote: boolean, logger: Logger): Promise<boolean> {
+  if (!record.streamId || !canStopStream(outbound)) return false;
+  try {
+    await outbound.stopStream(record.conversation, record.streamId, withNote ? INTERRUPTED_NOTE : '');
+    return withNote;
+  } catch (error) {
+    logger.info({ err: error, stream: record.streamId }, 'could not end the interrupted native stream (no longer open?); the note goes elsewhere');
+    return false;
+  }
 }
 
 function processIsAlive(pid: number): boolean {

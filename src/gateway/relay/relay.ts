@@ -4,7 +4,7 @@ import { canDraft, canEdit, canStreamNatively } from '../outbound-methods.js';
 import type { DeliveryContext } from './final-delivery.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../policy.js';
 import { resolvePacing } from './policy.js';
-import { finalMarkdownOf } from './rendering.js';
+import { finalMarkdownOf, renderFinal } from './rendering.js';
 import { BufferedRenderer } from './renderers/buffered.js';
 import type { RenderContext, StreamRenderer } from './renderers/context.js';
 import { DraftRenderer } from './renderers/draft.js';
@@ -49,6 +49,7 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   let joined = '';
   let final: AskFinal | null = null;
   let messages: SentMessage[];
+  let finalMarkdown: string;
   try {
     for await (const event of untilAborted(request.answer, request.signal)) {
       if (event.type === 'final') {
@@ -62,7 +63,8 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     await renderer.settle();
     if (renderer.failed) renderer = await fallBackToEdit(renderer, context);
     final ??= incompleteFinal(joined);
-    messages = await renderer.finish(finalMarkdownOf(final, joined), request.buttons);
+    finalMarkdown = finalMarkdownOf(final, joined);
+    messages = await renderer.finish(finalMarkdown, request.buttons);
   } catch (error) {
     await renderer.settle();
     await stopTyping();
@@ -71,9 +73,14 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     throw error;
   }
   await stopTyping();
-  // Cut off: what arrived was shown, but the message is answered again; the record stays for the note.
-  if (request.signal?.aborted) await context.inflight.leave();
-  else await removeRecord(request, context);
+  if (request.signal?.aborted) {
+    // Cut off: what arrived was shown, but the message is answered again; the record stays for the note
+    // (written now when only this partial final is on screen: drafts and typing leave no record before).
+    context.inflight.partialFinalShown(messages, renderFinal(finalMarkdown, capabilities).at(-1) ?? '');
+    await context.inflight.leave();
+  } else {
+    await removeRecord(request, context);
+  }
   return { final, messages, renderer: renderer.kind, rateLimitedUpdates: stats.rateLimited };
 }
 

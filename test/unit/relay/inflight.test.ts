@@ -12,13 +12,16 @@ import { silentLogger } from '../../../src/logger.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
 import { conversationTag } from '../../../src/gateway/keys.js';
-import { LONG_ANSWER, answerStream, capabilities, conversation, fragmentsOf, request } from './support/answers.js';
+import { LONG_ANSWER, answerStream, asker, capabilities, conversation, eventually, fragmentsOf, request, squash } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 
 const logger = silentLogger();
 const TEN_MINUTES = 10 * 60 * 1000;
 /** A process on another machine that stopped ten minutes ago. */
 const goneProcess = { host: 'gateway-that-crashed', pid: 4242, boot: 'previous-boot' };
+const NOTE = INTERRUPTED_NOTE.trim();
+/** What arrives of an answer before its turn is cut off: finished sentences, so a native stream shows them. */
+const HALF_ANSWER = 'Here are three homes that match what you asked for. The first is a two-bedroom condo downtown. ';
 
 /** Counts the writes that reach the store (each `atomic` is one round trip). */
 function countingWrites(store: StateStore): { store: StateStore; writes: () => number } {
@@ -138,15 +141,84 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     expect(await recoverConversation(options, conversation)).toBe(0);
   });
 
-  it('of a native stream (text shown in a message the platform made, no id of ours) are recovered with the note as a new message', async () => {
+  it('of a native stream left open by a crashed process are ended with the note: nothing stays "writing…", and no note of its own', async () => {
     const platform = new RecordingPlatform();
+    const stream = await platform.startStream(conversation, asker, 'Here are three homes that match. ');
     const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
     const answer = crashed.begin(conversation, logger);
-    answer.textShown('Here are three');
+    answer.streamStarted(stream.id);
+    answer.textShown('Here are three homes that match.');
+    // The process dies here: the stream was never stopped.
     await answer.settled();
 
     expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
-    expect([...platform.messages.values()]).toEqual([INTERRUPTED_NOTE.trim()]);
+
+    expect(platform.streamOpen()).toBe(false);
+    expect([...platform.messages.values()]).toEqual([`Here are three homes that match. ${INTERRUPTED_NOTE}`]);
+    expect(platform.count('send')).toBe(0);
+  });
+
+  it('of a native stream no longer open (ended already, or expired by the platform) get the note as a message of its own', async () => {
+    const platform = new RecordingPlatform();
+    const stream = await platform.startStream(conversation, asker, 'Here are three homes that match.');
+    await stream.stop('');
+    const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
+    const answer = crashed.begin(conversation, logger);
+    answer.streamStarted(stream.id);
+    await answer.settled();
+
+    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
+
+    expect([...platform.messages.values()]).toEqual(['Here are three homes that match.', NOTE]);
+    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+  });
+
+  it('of a native stream that fell back to edits: the stream is ended, and the note goes on the last message', async () => {
+    const platform = new RecordingPlatform();
+    const stream = await platform.startStream(conversation, asker, 'Here are three');
+    const continued = await platform.send(conversation, { text: 'Here are three homes that match' });
+    const crashed = new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES });
+    const answer = crashed.begin(conversation, logger);
+    answer.streamStarted(stream.id);
+    answer.messageCreated(continued, 'Here are three homes that match');
+    await answer.settled();
+
+    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
+
+    expect(platform.streamOpen()).toBe(false);
+    expect([...platform.messages.values()]).toEqual(['Here are three', `Here are three homes that match${INTERRUPTED_NOTE}`]);
+  });
+
+  it.each([
+    ['edit', {}, 'send', 'on the half answer'],
+    ['native', { startStream: true }, 'startStream', 'on the half answer'],
+    ['draft', { draft: true }, 'draft', 'on the half answer'],
+    // Without edits the note cannot join the half answer: it follows it.
+    ['buffered (typing only)', { edit: false }, undefined, 'after the half answer'],
+  ] as const)('cut off mid-answer (%s): the process answering again puts the note %s, and nothing stays "writing…"', async (_renderer, shape, firstShownBy, where) => {
+    const platform = new RecordingPlatform();
+    const controller = new AbortController();
+    async function* cutOffMidAnswer() {
+      yield* answerStream(fragmentsOf(HALF_ANSWER), { final: null });
+      // The gateway stops (or loses the lock) once the answer shows; at once where nothing shows before the final.
+      if (firstShownBy) await eventually(() => platform.count(firstShownBy) > 0);
+      controller.abort();
+      await new Promise(() => undefined);
+    }
+    await relayAnswer(request(platform, cutOffMidAnswer(), shape, { inflight: new InflightRecorder(state), signal: controller.signal }));
+
+    const shownBefore = platform.messages.size;
+    const takeover = { state, outboundFor: () => ({ outbound: platform.offering(shape), capabilities: capabilities() }), logger };
+    expect(await recoverConversation(takeover, conversation)).toBe(1);
+
+    const texts = [...platform.messages.values()];
+    expect(texts).toHaveLength(where === 'on the half answer' ? shownBefore : shownBefore + 1);
+    expect(platform.streamOpen()).toBe(false);
+    expect(texts.filter((text) => text.includes(NOTE))).toHaveLength(1);
+    expect(texts.at(-1)?.endsWith(NOTE)).toBe(true);
+    // What was shown of the answer is still there, before the note.
+    expect(squash(texts.join(' '))).toContain(squash(HALF_ANSWER));
+    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
   });
 
   it('of a live process elsewhere, or of this process, are left alone even with no age threshold', async () => {

@@ -14,6 +14,7 @@ import { intervalFor, logUpdateError, streamUpdateFailed, type RenderContext, ty
  * the stream takes the rest of the final answer when the whole answer fits one
  * message; otherwise it is closed as it is and the rest follows in new messages.
  * On the first failure mid-answer `failed` is set and the relay continues by edits.
+ * A cut-off answer leaves its stream open, for the note of the process answering again.
  */
 export class NativeRenderer implements StreamRenderer {
   readonly kind = 'native' as const;
@@ -48,6 +49,7 @@ export class NativeRenderer implements StreamRenderer {
     if (!continues) this.context.logger.info('the final answer differs from what was streamed; closing the stream and sending the answer whole');
     const fitsOneMessage = renderFinal(finalMarkdown, this.context.capabilities).length === 1;
     const rest = continues && fitsOneMessage ? finalMarkdown.slice(this.appended.length) : '';
+    if (this.context.signal?.aborted) return this.leaveOpen(stream, rest);
     try {
       await this.end(stream, rest);
     } catch (error) {
@@ -59,6 +61,24 @@ export class NativeRenderer implements StreamRenderer {
     if (remaining.trim() !== '') return deliverFinal(this.context, [], remaining, buttons);
     // A stream cannot carry buttons: they come in a message of their own.
     await deliverButtons(this.context, buttons);
+    return [];
+  }
+
+  /**
+   * The turn was cut off (stopping, or the lock moved): its message is answered again, and
+   * whoever answers it first ends this stream with the note (`recoverConversation`, from the
+   * in-flight record). Ended here, the stream could not take the note any more: it takes what
+   * arrived and stays open.
+   */
+  private async leaveOpen(stream: NativeStream, rest: string): Promise<SentMessage[]> {
+    try {
+      for (const piece of piecesOf(rest, this.maxChars())) {
+        await stream.append(piece);
+        this.appended += piece;
+      }
+    } catch (error) {
+      this.context.logger.info({ err: error }, 'the rest of a cut-off answer could not be streamed; the stream is left for the process answering again');
+    }
     return [];
   }
 
@@ -103,6 +123,8 @@ export class NativeRenderer implements StreamRenderer {
         const first = pieces.shift() ?? '';
         this.stream = await outbound.startStream(conversation, recipient, first);
         this.appended = first;
+        // Open from now on, and "writing…" until ended: recovery needs its id if this process dies.
+        this.context.inflight.streamStarted(this.stream.id);
       }
       for (const piece of pieces) {
         await this.stream.append(piece);

@@ -93,7 +93,10 @@ export class RecordingPlatform implements Outbound {
       typing: (conversation) => this.typing(conversation),
       ...(methods.edit !== false ? { edit: (conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }) => this.edit(conversation, message, text, options) } : {}),
       ...(methods.draft ? { draft: (conversation: ConversationRef, draftId: number, text: string) => this.draft(conversation, draftId, text) } : {}),
-      ...(methods.startStream ? { startStream: (conversation: ConversationRef, recipient: PlatformUser, markdown: string) => this.startStream(conversation, recipient, markdown) } : {}),
+      ...(methods.startStream ? {
+        startStream: (conversation: ConversationRef, recipient: PlatformUser, markdown: string) => this.startStream(conversation, recipient, markdown),
+        stopStream: (conversation: ConversationRef, streamId: string, markdown: string) => this.stopStream(conversation, streamId, markdown),
+      } : {}),
     };
   }
 
@@ -117,6 +120,16 @@ export class RecordingPlatform implements Outbound {
   /** Like Slack's chat.startStream: Markdown in, one message that only grows, ended by stop (which appends its text too). */
   startStream(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream> {
     return this.everything.startStream!(conversation, recipient, markdown);
+  }
+
+  /** Like Slack's chat.stopStream: ends a stream by its id (refused 'not-editable' when it is not open). */
+  stopStream(conversation: ConversationRef, streamId: string, markdown: string): Promise<void> {
+    return this.everything.stopStream!(conversation, streamId, markdown);
+  }
+
+  /** Whether a native stream was started and not yet ended ("writing…" for its user). */
+  streamOpen(): boolean {
+    return this.streamId !== undefined && this.world.message(this.streamId)?.streaming === true;
   }
 
   typing(conversation: ConversationRef = { bot: 'main', platform: this.world.name, id: 'chat' }): Promise<void> {
