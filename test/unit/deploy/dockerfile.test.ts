@@ -45,10 +45,12 @@ describe('Dockerfile', () => {
     const modules = copies.find((copy) => /\/node_modules\s/.test(copy));
     const source = stages.find((s) => s.name === /^--from=(\S+)/.exec(modules ?? '')?.[1]);
     expect(source, `node_modules copied from a stage: ${modules}`).toBeDefined();
-    expect(runs(imageInstructions(stages, source as Stage))).toMatch(/npm install[^\n]*--omit=dev[^\n]*rm -rf[^\n]*node_modules\/tsx\b/);
+    // npm ci: exactly the locked tree (issue #17), production dependencies only.
+    expect(runs(imageInstructions(stages, source as Stage))).toMatch(/npm ci[^\n]*--omit=dev[^\n]*rm -rf[^\n]*node_modules\/tsx\b/);
     expect(last(image, 'CMD')).toBe('["node", "bin/chatbridge.js", "start"]');
     const build = stages.find((s) => s.name === 'build');
     expect(runs(build?.instructions ?? [])).toMatch(/npm run build/);
+    expect(runs(build?.instructions ?? [])).toMatch(/npm ci\b/);
   });
 
   it.each(finals)('%s runs as a non-root user, by number (Kubernetes runAsNonRoot can check only a number)', (_, stage) => {
