@@ -340,3 +340,4 @@ export async function readCapped(
 }
 
 export type { HttpRoute, PlatformEnvOverride, PlatformStorage, PlatformContext, PlatformSecrets, PlatformModule } from './platform-module.js';
+export { WebhookGate, type WebhookAdmission } from './webhook-gate.js';

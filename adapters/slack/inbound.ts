@@ -7,29 +7,15 @@
 import type { Inbound, InboundAttachment, PlatformUser } from '../../src/contract.js';
 import { conversationId, isDirectMessage, tsToMs, type SlackPlace } from './conversation.js';
 import type { SlackFile } from './files.js';
+import type { SlackAssistantThreadEvent, SlackBlockActions, SlackCommandPayload, SlackMessageEvent } from './events.js';
+
+export type { SlackAssistantThreadEvent, SlackBlockActions, SlackCommandPayload, SlackMessageEvent };
 
 /** Who the bot is on Slack (auth.test), to recognise its own mentions and messages. */
 export interface SlackIdentity {
   botUserId: string;
   botId: string;
   teamId?: string;
-}
-
-/** The fields of a message / app_mention event the adapter reads (Bolt's types are a union too wide to narrow cheaply). */
-export interface SlackMessageEvent {
-  type: string;
-  subtype?: string;
-  channel: string;
-  channel_type?: string;
-  user?: string;
-  bot_id?: string;
-  team?: string;
-  text?: string;
-  ts: string;
-  thread_ts?: string;
-  user_profile?: { display_name?: string; real_name?: string; name?: string };
-  /** Files shared with the message (subtype file_share). */
-  files?: SlackFile[];
 }
 
 /**
@@ -116,17 +102,6 @@ export function messageToInbound(event: SlackMessageEvent, place: SlackPlace, co
   };
 }
 
-/** The fields of a slash command payload the adapter reads. */
-export interface SlackCommandPayload {
-  command: string;
-  text: string;
-  channel_id: string;
-  user_id: string;
-  user_name?: string;
-  team_id?: string;
-  trigger_id: string;
-}
-
 /**
  * `/chatbot reset` → "/reset"; `/chatbot` alone → "/help"; `/chatbot <question>` → the question.
  * Answered where it was typed: the DM, or the channel's top level.
@@ -145,15 +120,6 @@ export function commandToInbound(command: SlackCommandPayload, context: InboundC
     platformMessageId: `command:${command.trigger_id}`,
     sentAt: Date.now(),
   };
-}
-
-/** The fields of a block_actions payload the adapter reads. */
-export interface SlackBlockActions {
-  user: { id: string; name?: string; username?: string; team_id?: string };
-  team?: { id: string } | null;
-  channel?: { id: string };
-  message?: { ts: string; thread_ts?: string };
-  actions: { action_id: string; action_ts: string; value?: string; text?: { text: string } }[];
 }
 
 /** A button press, in the conversation of the message it hangs under. */
@@ -175,12 +141,6 @@ export function actionToInbound(body: SlackBlockActions, context: InboundContext
     sentAt: tsToMs(action.action_ts),
     action: { id: action.action_id, value: action.value },
   };
-}
-
-/** The fields of assistant_thread_started the adapter reads. */
-export interface SlackAssistantThreadEvent {
-  assistant_thread: { user_id: string; channel_id: string; thread_ts: string };
-  event_ts: string;
 }
 
 /**

@@ -1,21 +1,25 @@
 /**
- * The Slack adapter: Bolt on the Events API, over HTTP (an ExpressReceiver whose
- * router the gateway mounts at /slack/events and /slack/<bot>/events) or Socket
- * Mode (SLACK_APP_TOKEN). Events are acknowledged once queued (processBeforeResponse):
- * a message the gateway could not queue answers 500, and Slack sends it again.
+ * The Slack adapter: the Events API over HTTP (our own endpoint, events-route.ts, which the
+ * gateway mounts at /slack/events and /slack/<bot>/events) or Socket Mode (SLACK_APP_TOKEN,
+ * through Bolt: socket-mode.ts); both parse what Slack sends with one set of schemas
+ * (events.ts) and hand it to one dispatcher (dispatch.ts). Over HTTP an event is
+ * acknowledged once queued: a message the gateway could not queue answers 500, and Slack
+ * sends it again.
  */
-import { App, ExpressReceiver, SocketModeReceiver, type Receiver } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Adapter, HttpRoute, Inbound, InboundSink, Logger } from '../../src/contract.js';
+import { WebhookGate, type Adapter, type HttpRoute, type Inbound, type InboundSink, type Logger } from '../../src/contract.js';
 import { AssistantPane } from './assistant.js';
-import { boltLogger } from './bolt-logger.js';
 import { slackCapabilities } from './capabilities.js';
-import { createWebClient, webClientOptions } from './client.js';
-import { restoreSlackAttachment, slackAttachments, type SlackFileSource } from './files.js';
+import { createWebClient } from './client.js';
+import { createSlackDispatch } from './dispatch.js';
+import { slackEventsRouter } from './events-route.js';
+import { restoreSlackAttachment, type SlackFileSource } from './files.js';
 import { SlackConnection } from './connection.js';
+import { createSocketModeApp } from './socket-mode.js';
 import { checkSocketModeToken } from './socket-token.js';
-import { actionToInbound, assistantThreadToInbound, commandToInbound, isUserMessage, mentionsBot, messageToInbound, type SlackAssistantThreadEvent, type SlackBlockActions, type SlackCommandPayload, type SlackIdentity, type SlackMessageEvent } from './inbound.js';
-import { BUTTON_ACTION_PREFIX, outboundForConversation, SlackOutbound } from './outbound.js';
+import type { SlackIdentity } from './inbound.js';
+import { outboundForConversation, SlackOutbound } from './outbound.js';
 import { ThreadMemory } from './threads.js';
 
 export interface SlackAdapterOptions {
@@ -64,106 +68,33 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const threads = new ThreadMemory(client, logger);
   let sink: InboundSink | undefined;
   let identity: SlackIdentity | undefined;
-
-  const expressReceiver = mode === 'http'
-    ? new ExpressReceiver({
-      signingSecret: options.signingSecret!,
-      // The runtime mounts the router at the events paths: it sees them as '/'.
-      endpoints: '/',
-      // The ack waits for the message to be queued: a failed accept answers 500 and Slack retries.
-      // Queuing is one Redis step, well within Slack's 3 s; answering happens later, after the ack.
-      processBeforeResponse: true,
-      logger: boltLogger(logger),
-    })
-    : undefined;
-  const receiver: Receiver = expressReceiver ?? new SocketModeReceiver({
-    appToken: options.appToken!,
-    logger: boltLogger(logger),
-    installerOptions: { clientOptions: webClientOptions(options.apiUrl, logger) },
-  });
-
-  const app = new App({
-    receiver,
-    logger: boltLogger(logger),
-    clientOptions: webClientOptions(options.apiUrl, logger),
-    // Who we are comes from our own auth.test at start (retried while Slack is unreachable);
-    // until then an event is refused (Slack retries it) instead of Bolt caching a failed auth.test.
-    authorize: async () => {
-      if (!identity) throw new Error(`Slack bot "${options.bot}" is not connected yet (auth.test pending)`);
-      return { botToken: options.botToken, botId: identity.botId, botUserId: identity.botUserId, ...(identity.teamId ? { teamId: identity.teamId } : {}) };
-    },
-  });
+  // Over HTTP, events wait here (bounded) until the adapter has its sink and knows who the bot is.
+  const gate = new WebhookGate(`Slack bot "${options.bot}" is starting`);
 
   const deliver = async (inbound: Inbound): Promise<void> => {
     if (!sink) throw new Error(`Slack bot "${options.bot}" received an event before start() or after stop(); Slack will send it again`);
     await sink.accept(inbound);
   };
   const files: SlackFileSource = { botToken: options.botToken, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}) };
-  const context = (teamId: string | undefined) => ({
-    bot: options.bot, identity: identity!, ...(teamId ? { teamId } : {}),
-    attachments: (shared: Parameters<typeof slackAttachments>[1]) => slackAttachments(files, shared),
-  });
+  const dispatch = createSlackDispatch({ bot: options.bot, files, threads, assistant, deliver });
 
-  app.event('message', async ({ event, body }) => {
-    const message = event as unknown as SlackMessageEvent;
-    if (!identity || !isUserMessage(message, identity)) return;
-    const teamId = (body as { team_id?: string }).team_id;
-    if (message.channel_type === 'im') {
-      // A DM: its top level is one conversation, each thread (the assistant pane's too) another.
-      const inbound = messageToInbound(message, { channel: message.channel, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }, context(teamId));
-      await deliver(inbound);
-      // After the message is queued, so the ack never waits for it; only DM threads are titled.
-      void assistant.titleFromQuestion(inbound.conversation.id, inbound.text);
-      return;
-    }
-    // In a channel: a mention comes again as app_mention (answered there); a thread reply
-    // is answered without one when the bot answers in that thread.
-    if (mentionsBot(message, identity) || !message.thread_ts) return;
-    if (!(await threads.isOurs(message.channel, message.thread_ts, identity))) return;
-    await deliver(messageToInbound(message, { channel: message.channel, threadTs: message.thread_ts }, context(teamId)));
-  });
-
-  app.event('app_mention', async ({ event, body }) => {
-    const mention = event as unknown as SlackMessageEvent;
-    if (!identity || !isUserMessage({ ...mention, subtype: undefined }, identity)) return;
-    // Always answered in a thread: the one it was written in, or the one it starts.
-    const threadTs = mention.thread_ts ?? mention.ts;
-    threads.remember(mention.channel, threadTs);
-    await deliver(messageToInbound(mention, { channel: mention.channel, threadTs }, context((body as { team_id?: string }).team_id)));
-  });
-
-  app.event('assistant_thread_started', async ({ event, body }) => {
-    if (!identity) return;
-    await deliver(assistantThreadToInbound(event as unknown as SlackAssistantThreadEvent, context((body as { team_id?: string }).team_id)));
-  });
-
-  // The user moved to another channel with the pane open. The chatbot does not use the
-  // channel as context, so there is nothing to answer: acknowledging is all Slack needs.
-  app.event('assistant_thread_context_changed', async () => undefined);
-
-  app.command(/.*/, async ({ command, ack }) => {
-    await ack();
-    if (!identity) return;
-    await deliver(commandToInbound(command as SlackCommandPayload, context(command.team_id)));
-  });
-
-  app.action(new RegExp(`^${BUTTON_ACTION_PREFIX}`), async ({ body, ack }) => {
-    await ack();
-    if (!identity || body.type !== 'block_actions') return;
-    const inbound = actionToInbound(body as unknown as SlackBlockActions, context(undefined));
-    if (inbound) await deliver(inbound);
-  });
-
-  app.error(async (error) => {
-    // Rethrown so that the receiver answers 500 (HTTP) and Slack sends the event again.
-    logger.error({ err: error }, 'slack: an event was not queued; Slack will send it again (HTTP mode)');
-    throw error;
-  });
-
-  const routes: HttpRoute[] = expressReceiver
+  const socketApp: App | undefined = mode === 'socket'
+    ? createSocketModeApp({ bot: options.bot, botToken: options.botToken, appToken: options.appToken!, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}), logger, identity: () => identity, dispatch })
+    : undefined;
+  const eventsRoute = mode === 'http'
+    ? slackEventsRouter({
+      bot: options.bot,
+      signingSecret: options.signingSecret!,
+      logger,
+      admit: (maxWaitMs) => gate.admit(maxWaitMs),
+      // Admitted: the identity is known.
+      dispatch: (input) => dispatch(input, identity!),
+    })
+    : undefined;
+  const routes: HttpRoute[] = eventsRoute
     ? [
-      { path: eventsPath(options.bot), handler: expressReceiver.router },
-      ...(options.servesSharedPath === false ? [] : [{ path: SHARED_EVENTS_PATH, handler: expressReceiver.router }]),
+      { path: eventsPath(options.bot), handler: eventsRoute },
+      ...(options.servesSharedPath === false ? [] : [{ path: SHARED_EVENTS_PATH, handler: eventsRoute }]),
     ]
     : [];
 
@@ -189,29 +120,36 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     redeliversOnAcceptFailure: mode === 'http',
     async start(newSink) {
       sink = newSink;
+      gate.starting(`Slack bot "${options.bot}" is starting (auth.test pending)`);
       try {
         await connection.start(async () => {
-          if (mode === 'socket' && sink && !socketStarted) {
+          if (socketApp && sink && !socketStarted) {
             // A refused app token fails here with what to fix, instead of Bolt retrying it forever.
             await checkSocketModeToken(options.appToken!, options.apiUrl, options.bot, logger);
             socketStarted = true;
-            await app.start();
+            await socketApp.start();
           }
+          gate.open();
           logger.info({ bot: options.bot, mode, botUserId: identity?.botUserId }, 'slack: started');
         });
       } catch (error) {
         // Not connected: /readyz must not count a bot whose socket could not open.
         connection.stop();
         sink = undefined;
+        gate.close(`Slack bot "${options.bot}" could not start: ${(error as Error).message}`);
         throw error;
       }
+      const status = connection.status();
+      // auth.test is retried in the background; until it answers, who the bot is stays unknown.
+      if (!status.connected) gate.close(`Slack's Web API did not answer auth.test for bot "${options.bot}" (${status.reason ?? 'unreachable'}); trying again`);
     },
     status: () => connection.status(),
     async stop() {
+      gate.close(`Slack bot "${options.bot}" is stopping`);
       connection.stop();
-      if (socketStarted) {
+      if (socketStarted && socketApp) {
         socketStarted = false;
-        await app.stop().catch((error: unknown) => logger.warn({ err: error }, 'slack: Socket Mode did not stop cleanly'));
+        await socketApp.stop().catch((error: unknown) => logger.warn({ err: error }, 'slack: Socket Mode did not stop cleanly'));
       }
       sink = undefined;
     },

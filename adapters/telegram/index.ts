@@ -7,7 +7,7 @@ import { Bot, GrammyError } from 'grammy';
 import type { BotCommand, UserFromGetMe } from 'grammy/types';
 import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Adapter, HttpRoute, Inbound, InboundSink } from '../../src/contract.js';
+import { WebhookGate, type Adapter, type HttpRoute, type Inbound, type InboundSink } from '../../src/contract.js';
 import type { Logger } from '../../src/contract.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
 import { telegramCapabilities, withoutDrafts } from './capabilities.js';
@@ -75,6 +75,8 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   // This instance's own pace: nothing else in the process shares its state.
   const outbound = new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing));
   const groupOutbound = withoutDrafts(outbound);
+  // Webhook mode: updates wait here (bounded) until the adapter has its sink and grammY knows the bot (getMe).
+  const gate = new WebhookGate(`telegram bot "${options.bot}" is starting`);
 
   const deliver = async (inbound: Inbound): Promise<void> => {
     if (!sink) throw new Error('telegram adapter received an update before start() or after stop()');
@@ -107,7 +109,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
 
   /** The webhook endpoint parses JSON itself. */
   const routes: HttpRoute[] = options.mode === 'webhook'
-    ? [{ path: webhookPath(options.bot), handler: telegramWebhookRouter(bot, { bot: options.bot, logger, accepting: () => sink !== undefined, ...(options.webhookSecret ? { secret: options.webhookSecret } : {}) }) }]
+    ? [{ path: webhookPath(options.bot), handler: telegramWebhookRouter(bot, { bot: options.bot, logger, admit: (maxWaitMs) => gate.admit(maxWaitMs), ...(options.webhookSecret ? { secret: options.webhookSecret } : {}) }) }]
     : [];
 
   let menu: BotCommand[] | undefined;
@@ -152,22 +154,28 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         logger.warn({ bot: options.bot }, 'telegram: webhook mode without webhookSecret (TELEGRAM_WEBHOOK_SECRET); anyone who finds the URL can post fake updates');
       }
       sink = newSink;
+      gate.starting(`telegram bot "${options.bot}" is starting (getMe pending)`);
       const begin = () => {
         if (!sink) return;
         if (options.mode === 'polling') {
           runner = startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger });
         }
+        gate.open();
         logger.info({ bot: options.bot, username: bot.botInfo.username, mode: options.mode }, 'telegram: started');
       };
       // Rejects only when Telegram refuses (e.g. the token); an unreachable Bot API is retried in the background.
       const connected = await connection.start(begin).catch((error: unknown) => {
         sink = undefined;
+        gate.close(`telegram bot "${options.bot}" could not start: ${(error as Error).message}`);
         throw error;
       });
       if (connected) begin();
+      // Until an attempt connects, grammY does not know the bot (getMe): an update could not be handled.
+      else gate.close(`the Bot API is not reachable for telegram bot "${options.bot}" (${connection.status().reason ?? 'unreachable'}); trying again`);
     },
     status: () => connection.status(),
     async stop() {
+      gate.close(`telegram bot "${options.bot}" is stopping`);
       connection.stop();
       // No getUpdates from here on; updates still being handled stay unconfirmed.
       const stopping = runner?.isRunning() ? runner.stop() : undefined;

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { webhookCallback, type Bot } from 'grammy';
-import type { Logger } from '../../src/contract.js';
+import type { Logger, WebhookAdmission } from '../../src/contract.js';
 
 /**
  * Largest webhook body parsed. An update is a message (text ≤ 4,096 characters, a caption
@@ -15,6 +15,16 @@ import type { Logger } from '../../src/contract.js';
  * anything Telegram sends and keeps one request's parse well under a millisecond per KB.
  */
 export const WEBHOOK_BODY_LIMIT = '1mb';
+
+/**
+ * How long an update that arrives while the bot is starting (the port opens before the
+ * adapter starts, and Telegram delivers what it holds at once) waits for the start. Well
+ * under the time Telegram waits for an answer (grammY's own webhook timeout is 10 s); a 503
+ * instead would hold the user's message until Telegram's next try.
+ */
+export const ADMISSION_WAIT_MS = 5_000;
+/** When the updates of a bot that cannot take them should come again (its Bot API unreachable, or stopping). */
+const RETRY_AFTER_SECONDS = 30;
 
 /** Telegram's header carrying the secret_token given to setWebhook. */
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
@@ -34,8 +44,12 @@ export interface WebhookOptions {
   bot: string;
   secret?: string;
   logger: Logger;
-  /** False before start() and after stop(): the update is refused with 503, and Telegram retries. */
-  accepting: () => boolean;
+  /**
+   * Whether the bot can take updates now, waiting up to `maxWaitMs` while it starts; refused
+   * (before start(), while the Bot API is unreachable, after stop()), the update is answered
+   * 503 and Telegram sends it again.
+   */
+  admit: (maxWaitMs: number) => Promise<WebhookAdmission>;
 }
 
 export function telegramWebhookRouter(bot: Bot, options: WebhookOptions): RequestHandler {
@@ -53,10 +67,12 @@ export function telegramWebhookRouter(bot: Bot, options: WebhookOptions): Reques
       next();
     },
     express.json({ limit: WEBHOOK_BODY_LIMIT }),
-    (req: Request, res: Response, next: NextFunction) => {
-      // Not started yet (or stopping): 503 makes Telegram retry later instead of losing the update.
-      if (!options.accepting()) {
-        res.status(503).json({ error: `telegram bot "${options.bot}" is not started` });
+    async (req: Request, res: Response, next: NextFunction) => {
+      const admission = await options.admit(ADMISSION_WAIT_MS);
+      if (!admission.admitted) {
+        // 503 makes Telegram retry later instead of losing the update.
+        logger.warn({ bot: options.bot, reason: admission.reason }, 'telegram: the bot cannot take updates yet; answered 503, Telegram will send it again');
+        res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ error: admission.reason });
         return;
       }
       callback(req, res).catch((error: unknown) => {

@@ -28,7 +28,8 @@
  *   acks are recorded (`socketAcks`, `socket.waitForAck`).
  * - Events over HTTP: `build.*` makes payloads (messageIm, appMention, threadMessage,
  *   fileShare, assistantThreadStarted, blockActions, slashCommand, urlVerification…),
- *   `signedEventRequest(url, secret, body, {retryNum})` POSTs them signed (v0).
+ *   `signedEventRequest(url, secret, body, {retryNum})` POSTs them signed (v0); `signedRawRequest`
+ *   signs bytes as given (a body of any shape).
  *
  *   const slack = await startFakeSlack();
  *   const client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
@@ -49,7 +50,7 @@ import { World, type AssistantCall, type ConversationInfo, type FileDownload, ty
 import { waitForChange } from '../wait-for.js';
 
 export { DEFAULT_RATE_RULES, DEFAULT_USER, interactivityForm, slashCommandForm };
-export { signSlackRequest, signedEventRequest, encodeSlackBody, type SignedRequestOptions, type SlackRequestBody } from './signing.js';
+export { signSlackRequest, signedEventRequest, signedRawRequest, encodeSlackBody, type SignedRequestOptions, type SlackRequestBody } from './signing.js';
 export { MAX_BLOCKS, MAX_STREAM_MARKDOWN, MAX_SUGGESTED_PROMPTS, MAX_TEXT_LENGTH } from './context.js';
 export type {
   AssistantCall, AssistantThreadEvent, ConversationInfo, EnvelopeType, EventCallback, FileDownload, InjectedFailure, LoggedCall, RateRule, RateRules,

@@ -40,8 +40,12 @@ export function encodeSlackBody(body: SlackRequestBody): { raw: string; contentT
 }
 
 /** POSTs a signed Slack request to `url` (e.g. `http://127.0.0.1:PORT/slack/events`) and returns the gateway's answer. */
-export async function signedEventRequest(url: string, signingSecret: string, body: SlackRequestBody, options: SignedRequestOptions = {}): Promise<Response> {
-  const { raw, contentType } = encodeSlackBody(body);
+export function signedEventRequest(url: string, signingSecret: string, body: SlackRequestBody, options: SignedRequestOptions = {}): Promise<Response> {
+  return signedRawRequest(url, signingSecret, encodeSlackBody(body), options);
+}
+
+/** The same with the body's bytes as given: one that JSON.stringify cannot make (nested too deep), or that is not JSON at all. */
+export async function signedRawRequest(url: string, signingSecret: string, { raw, contentType }: { raw: string; contentType: string }, options: SignedRequestOptions = {}): Promise<Response> {
   const signed = signSlackRequest(options.signWith ?? signingSecret, raw, options.timestampSeconds);
   const headers: Record<string, string> = {
     'content-type': contentType,

@@ -110,6 +110,9 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   const watch: { current?: StateLossWatch } = {};
 
   mountAdapterRoutes(http, built.adapters, config.admin.token);
+  // The slowest step of a start (the builtin engine's token ranks), done before the port opens:
+  // webhooks that arrive once it is open wait for the adapters' start, and this shortens that wait.
+  if (embedded) await prepareService(config.service);
   // Unset, the console demo stays on this machine; a headless gateway serves webhooks and probes on every interface.
   const port = await http.listen(config.port, config.host ?? (built.consoleOpen ? '127.0.0.1' : '0.0.0.0'));
   const selfUrl = `http://127.0.0.1:${port}`;
@@ -127,7 +130,6 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     const serviceLogger = logger.child({ part: 'service' });
     // Seeded here rather than by the app, so that the state watch below seeds it again the same way.
     if (config.service.seedDemo) await seedDemo(state, serviceLogger, config);
-    await prepareService(config.service);
     // Made once its base URL (the listening port) is known. Each request first waits until the
     // state is seeded (see StateLossWatch; a check before the watch exists is a no-op).
     const service = createServiceApp({ state, secretKey: keys.secretKey, sessionKey: keys.sessionKey, publicBaseUrl: selfUrl, engine: config.service.engine, seedDemo: false, logger: serviceLogger });

@@ -30,7 +30,17 @@ export interface ChatbridgeProcess {
  */
 const START_TIMEOUT_MS = 45_000;
 
-export async function startChatbridge(env: Record<string, string>, options: { port?: number } = {}): Promise<ChatbridgeProcess> {
+export interface StartChatbridgeOptions {
+  port?: number;
+  /**
+   * Resolve as soon as the process is spawned, not once it says it runs (needs `port`): for a
+   * test of what the port answers while the gateway is still starting.
+   */
+  early?: boolean;
+}
+
+export async function startChatbridge(env: Record<string, string>, options: StartChatbridgeOptions = {}): Promise<ChatbridgeProcess> {
+  if (options.early && !options.port) throw new Error('startChatbridge: `early` needs a `port` chosen before the start');
   const prefix = `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-e2e-')), 'chatbridge.yaml');
   writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: ${options.port ?? 0}\nhost: 127.0.0.1\n`);
@@ -39,10 +49,10 @@ export async function startChatbridge(env: Record<string, string>, options: { po
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const stderr: string[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const port = options.early ? options.port! : await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)), START_TIMEOUT_MS);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr.push(chunk.toString());
+    child.stderr!.on('data', () => {
       const running = /"port":(\d+),[^\n]*"msg":"chatbridge is running"/.exec(stderr.join(''));
       if (running) {
         clearTimeout(timer);

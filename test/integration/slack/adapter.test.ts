@@ -149,4 +149,22 @@ describe('Slack adapter (Socket Mode)', () => {
     const received = await sink.next((m) => m.text === 'over the socket');
     expect(received.conversation.id).toBe(DM);
   });
+
+  it('acknowledges envelopes it cannot understand (so Slack does not send them again), passes none on, and still receives a good one', async () => {
+    const fake = await startFakeSlack({ rateLimits: false });
+    cleanups.push(() => fake.close());
+    const adapter = createSlackAdapter({ bot: 'main', botToken: fake.botToken, appToken: fake.appToken, apiUrl: fake.apiUrl, logger: silentLogger() });
+    const sink = new CollectingSink();
+    await adapter.start(sink);
+    cleanups.push(() => adapter.stop());
+    await fake.waitFor(() => fake.socket.openConnections() === 1, { what: 'the socket connection' });
+    const malformed = [
+      fake.socket.pushEvent(fake.build.envelope({ type: 'message', channel_type: 'im', event_ts: '1700000000.000100', user: 'U0USER0001', text: 'no channel, no ts' })),
+      fake.socket.pushInteractive({ ...fake.build.blockActions({ channel: DM, messageTs: '1700000000.000200', actionId: 'chatbridge_button_0', value: 'x' }), actions: 'nope' }),
+    ];
+    for (const envelope of malformed) await fake.socket.waitForAck(envelope);
+    await fake.socket.waitForAck(fake.socket.pushEvent(fake.build.messageIm({ channel: DM, text: 'good' })));
+    await sink.next((m) => m.text === 'good');
+    expect(sink.received.map((m) => m.text)).toEqual(['good']);
+  });
 });

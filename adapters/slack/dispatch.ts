@@ -1,0 +1,77 @@
+/**
+ * What one understood request from Slack asks of the bot (events.ts has parsed it), in
+ * either mode: which messages become an `Inbound` for the core (inbound.ts decides what is
+ * a user's message; threads.ts whether a channel thread is the bot's), and the assistant
+ * pane's extras. Resolves once what was for the bot is queued; rejects only when queuing
+ * failed (over HTTP the request then answers 500 and Slack sends it again).
+ */
+import type { Inbound } from '../../src/contract.js';
+import type { AssistantPane } from './assistant.js';
+import type { SlackInput } from './events.js';
+import { slackAttachments, type SlackFileSource } from './files.js';
+import { actionToInbound, assistantThreadToInbound, commandToInbound, isUserMessage, mentionsBot, messageToInbound, type InboundContext, type SlackIdentity, type SlackMessageEvent } from './inbound.js';
+import { BUTTON_ACTION_PREFIX } from './outbound.js';
+import type { ThreadMemory } from './threads.js';
+
+export interface SlackDispatchOptions {
+  bot: string;
+  files: SlackFileSource;
+  threads: ThreadMemory;
+  assistant: AssistantPane;
+  /** Hands a message to the core; resolves once it is queued. */
+  deliver(inbound: Inbound): Promise<void>;
+}
+
+export type SlackDispatch = (input: SlackInput, identity: SlackIdentity) => Promise<void>;
+
+export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatch {
+  const { bot, files, threads, assistant, deliver } = options;
+  const context = (identity: SlackIdentity, teamId: string | undefined): InboundContext => ({
+    bot, identity, ...(teamId ? { teamId } : {}),
+    attachments: (shared) => slackAttachments(files, shared),
+  });
+
+  const message = async (event: SlackMessageEvent, identity: SlackIdentity, teamId: string | undefined): Promise<void> => {
+    if (!isUserMessage(event, identity)) return;
+    if (event.channel_type === 'im') {
+      // A DM: its top level is one conversation, each thread (the assistant pane's too) another.
+      const inbound = messageToInbound(event, { channel: event.channel, ...(event.thread_ts ? { threadTs: event.thread_ts } : {}) }, context(identity, teamId));
+      await deliver(inbound);
+      // After the message is queued, so the ack never waits for it; only DM threads are titled.
+      void assistant.titleFromQuestion(inbound.conversation.id, inbound.text);
+      return;
+    }
+    // In a channel: a mention comes again as app_mention (answered there); a thread reply
+    // is answered without one when the bot answers in that thread.
+    if (mentionsBot(event, identity) || !event.thread_ts) return;
+    if (!(await threads.isOurs(event.channel, event.thread_ts, identity))) return;
+    await deliver(messageToInbound(event, { channel: event.channel, threadTs: event.thread_ts }, context(identity, teamId)));
+  };
+
+  const mention = async (event: SlackMessageEvent, identity: SlackIdentity, teamId: string | undefined): Promise<void> => {
+    if (!isUserMessage({ ...event, subtype: undefined }, identity)) return;
+    // Always answered in a thread: the one it was written in, or the one it starts.
+    const threadTs = event.thread_ts ?? event.ts;
+    threads.remember(event.channel, threadTs);
+    await deliver(messageToInbound(event, { channel: event.channel, threadTs }, context(identity, teamId)));
+  };
+
+  return async (input, identity) => {
+    switch (input.kind) {
+      case 'event': {
+        const { event, teamId } = input;
+        if (event.type === 'assistant_thread_started') return deliver(assistantThreadToInbound(event, context(identity, teamId)));
+        return event.type === 'app_mention' ? mention(event, identity, teamId) : message(event, identity, teamId);
+      }
+      case 'command':
+        return deliver(commandToInbound(input.command, context(identity, input.command.team_id)));
+      case 'action': {
+        // Only our own buttons (outbound.ts names them); Bolt matched the first action too.
+        if (!input.payload.actions[0]?.action_id.startsWith(BUTTON_ACTION_PREFIX)) return;
+        const inbound = actionToInbound(input.payload, context(identity, undefined));
+        if (inbound) await deliver(inbound);
+        return;
+      }
+    }
+  };
+}
