@@ -111,8 +111,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const starter = {
     reads,
     // The note on a half-shown answer comes before the answer given again.
-    recover: async (conversation: ConversationRef) => {
-      await recoverConversation({ state, outboundFor: (c) => outboundFor(c), logger }, conversation);
+    recover: async (conversation: ConversationRef, signal: AbortSignal) => {
+      await recoverConversation({ state, outboundFor: (c) => outboundFor(c), logger, outageHorizonMs: policy.platformOutageHorizonMs }, conversation, signal);
     },
   };
   const runner = new TurnRunner({ routes, local, pipeline, events, services, logger, starter });
@@ -128,7 +128,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let sweepTimer: NodeJS.Timeout | undefined;
 
   async function periodic(): Promise<void> {
-    await recoverInterruptedAnswers({ state, outboundFor: (conversation) => outboundFor(conversation), logger })
+    await recoverInterruptedAnswers({ state, outboundFor: (conversation) => outboundFor(conversation), logger, outageHorizonMs: policy.platformOutageHorizonMs })
       .catch((error: unknown) => logger.warn({ err: error }, 'recovering interrupted answers failed'));
     await drains.sweep().catch((error: unknown) => logger.warn({ err: error }, 'sweeping orphaned conversation queues failed'));
   }

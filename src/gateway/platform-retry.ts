@@ -54,6 +54,14 @@ export function isPlatformError(error: unknown, kind: PlatformError['kind']): er
   return error instanceof PlatformError && error.kind === kind;
 }
 
+/**
+ * The failures retryPlatformCall tries again (429, unreachable): the platform may well take
+ * the same call later, so a caller that cannot wait here keeps what it had to show for later.
+ */
+export function isRetriedPlatformError(error: unknown): error is PlatformError {
+  return isPlatformError(error, 'rate-limited') || isPlatformError(error, 'unreachable');
+}
+
 export async function retryPlatformCall<T>(call: () => Promise<T>, options: PlatformRetryOptions): Promise<T> {
   const { policy, signal } = options;
   const startedAt = performance.now();

@@ -34,8 +34,11 @@ export type TurnOutcome =
 /** What runTurn needs besides the pipeline: the features' reads, and the recovery of a previous holder's half answers. */
 export interface TurnStarter {
   reads: TurnReads;
-  /** Closes the answers a previous holder of the conversation left half-shown (the note), before answering again. */
-  recover(conversation: ConversationRef): Promise<void>;
+  /**
+   * Closes the answers a previous holder of the conversation left half-shown (the note), before
+   * answering again; it waits for a platform not ready yet until `signal` (the turn's) aborts.
+   */
+  recover(conversation: ConversationRef, signal: AbortSignal): Promise<void>;
 }
 
 export async function runTurn(
@@ -46,11 +49,16 @@ export async function runTurn(
   const { attempt, leftovers } = await startTurn(turn, starter.reads);
   if (leftovers.length > 0) {
     // The lock was free when this process took the conversation: whoever showed those answers is gone.
-    await starter.recover(turn.conversation)
+    await starter.recover(turn.conversation, turn.signal)
       .catch((error: unknown) => turn.logger.warn({ err: error }, 'could not resolve the answers the previous holder left'));
   }
   let cutOff = false;
   try {
+    // Cut off while the note waited for the platform: the next holder gives the note, then the answer.
+    if (turn.signal.aborted) {
+      cutOff = true;
+      return { outcome: 'aborted' };
+    }
     if (hasUsedUpAttempts(turn, attempt)) {
       recordUserMessage(turn);
       await safeReply(turn, () => givePoisonReply(turn));

@@ -141,6 +141,96 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     expect(await recoverConversation(options, conversation)).toBe(0);
   });
 
+  describe('while the platform cannot take the note yet (unreachable, a WhatsApp standby without the browser)', () => {
+    /**
+     * A half answer on screen, recorded by a process that lost the conversation (or by `writer`);
+     * the platform then goes unreachable.
+     */
+    async function halfAnswerLeftBehind(platform: RecordingPlatform, writer = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } })) {
+      const halfMessage = await platform.send(conversation, { text: 'Here are three homes that match' });
+      const answer = writer.begin(conversation, logger);
+      answer.messageCreated(halfMessage, 'Here are three homes that match');
+      await answer.settled();
+      platform.world.reachable = false;
+      return { halfMessage, recordKey: inflightKey(conversationTag(conversation), answer.id) };
+    }
+    const recorded = () => state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+
+    it('the holder of the conversation waits for it by the answer\'s retry rule, and the note comes once the platform is back', async () => {
+      const platform = new RecordingPlatform();
+      const { halfMessage, recordKey } = await halfAnswerLeftBehind(platform);
+      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger };
+
+      const recovering = recoverConversation(options, conversation, new AbortController().signal);
+      await eventually(() => platform.count('edit', 'unreachable') > 0);
+      platform.world.reachable = true;
+
+      expect(await recovering).toBe(1);
+      expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
+      // Edited into the half answer: no note of its own.
+      expect(platform.count('send')).toBe(1);
+      expect(await state.hashGetAll(recordKey)).toEqual({});
+    });
+
+    it('a run that holds no conversation does not wait: the record is kept, and the conversation\'s next holder gives the note', async () => {
+      const platform = new RecordingPlatform();
+      // Its process crashed ten minutes ago: well within the hour the platform is waited for.
+      const { halfMessage } = await halfAnswerLeftBehind(platform, new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES }));
+      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger };
+
+      expect(await recoverInterruptedAnswers(options)).toBe(0);
+      expect(platform.count('edit', 'unreachable')).toBe(1);
+      expect(await recorded()).toHaveLength(1);
+      expect(platform.messages.get(halfMessage.id)).toBe('Here are three homes that match');
+
+      platform.world.reachable = true;
+      expect(await recoverConversation(options, conversation, new AbortController().signal)).toBe(1);
+      expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
+      expect(await recorded()).toEqual([]);
+    });
+
+    it('a holder that loses the conversation while the note waits leaves it to the next holder', async () => {
+      const platform = new RecordingPlatform();
+      const { halfMessage } = await halfAnswerLeftBehind(platform);
+      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger };
+      const lock = new AbortController();
+
+      const recovering = recoverConversation(options, conversation, lock.signal);
+      await eventually(() => platform.count('edit', 'unreachable') > 0);
+      lock.abort(new Error('the conversation lock expired'));
+      expect(await recovering).toBe(0);
+      expect(await recorded()).toHaveLength(1);
+
+      platform.world.reachable = true;
+      expect(await recoverConversation(options, conversation, new AbortController().signal)).toBe(1);
+      expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
+      expect([...platform.messages.values()].filter((text) => text.includes(NOTE))).toHaveLength(1);
+    });
+
+    it('past the outage horizon the note is given up, as the answer would be', async () => {
+      const platform = new RecordingPlatform();
+      const { halfMessage, recordKey } = await halfAnswerLeftBehind(platform);
+      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, outageHorizonMs: 0 };
+
+      expect(await recoverConversation(options, conversation, new AbortController().signal)).toBe(0);
+
+      expect(platform.messages.get(halfMessage.id)).toBe('Here are three homes that match');
+      expect(await state.hashGetAll(recordKey)).toEqual({});
+      expect(await recorded()).toEqual([]);
+    });
+
+    it('a run that holds no conversation gives up a note whose answer was last shown longer ago than the horizon', async () => {
+      const platform = new RecordingPlatform();
+      const { recordKey } = await halfAnswerLeftBehind(platform, new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES }));
+
+      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, outageHorizonMs: TEN_MINUTES / 2 };
+      expect(await recoverInterruptedAnswers(options)).toBe(0);
+
+      expect(await state.hashGetAll(recordKey)).toEqual({});
+      expect(await recorded()).toEqual([]);
+    });
+  });
+
   it('of a native stream left open by a crashed process are ended with the note: nothing stays "writing…", and no note of its own', async () => {
     const platform = new RecordingPlatform();
     const stream = await platform.startStream(conversation, asker, 'Here are three homes that match. ');
