@@ -158,6 +158,12 @@ export interface WaClient {
   getState(): Promise<string | null>;
   sendMessage(chatId: WaChatId, content: string | WaMessageMedia, options?: WaSendOptions): Promise<WaMessage>;
   getChatById(chatId: WaChatId): Promise<WaChat>;
+  /**
+   * A message by its id (`_serialized`), as WhatsApp Web knows it: also one this browser did not
+   * send (an earlier session of the number, another replica). null when it does not know it (the
+   * library types it without null, but resolves null then).
+   */
+  getMessageById(messageId: string): Promise<WaMessage | null>;
   requestPairingCode(phoneNumber: string, showNotification?: boolean): Promise<string>;
 }
 

@@ -27,7 +27,7 @@ export const SENT_MESSAGES_KEPT = 2000;
 
 interface Sent {
   message: WaMessage;
-  /** The client that sent it: a re-created client (or another process) cannot edit it. */
+  /** The client that sent it: a re-created client holds no such object, and looks the message up by id. */
   client: WaClient;
   at: number;
 }
@@ -69,14 +69,10 @@ export class WhatsAppOutbound implements Outbound {
   async edit(conversation: ConversationRef, message: SentMessage, text: string): Promise<void> {
     chatIdOf(conversation.id);
     const client = this.ready('edit');
-    const kept = this.sent.get(message.id);
-    if (!kept || kept.client !== client) {
-      // Sent by another process or an earlier browser session: only a new message can go on.
-      throw new PlatformError(`WhatsApp edit: message ${message.id} was not sent by this WhatsApp Web session; the answer goes on in a new message`, 'not-editable');
-    }
+    const target = await this.editTarget(client, message.id);
     let edited: WaMessage | null;
     try {
-      edited = await kept.message.edit(text);
+      edited = await target.edit(text);
     } catch (error) {
       throw toPlatformError(error, 'edit');
     }
@@ -96,6 +92,27 @@ export class WhatsAppOutbound implements Outbound {
     } catch (error) {
       throw toPlatformError(error, 'sendStateTyping');
     }
+  }
+
+  /**
+   * The library's object of a message to edit: kept when this browser sent it, otherwise looked up
+   * by id. The number's own message from another replica or an earlier browser session (the
+   * half answer of a process that died, edited by the one that took over) is the same linked
+   * device's: WhatsApp lets it be edited, within the edit window, like any other of ours.
+   */
+  private async editTarget(client: WaClient, messageId: string): Promise<WaMessage> {
+    const kept = this.sent.get(messageId);
+    if (kept && kept.client === client) return kept.message;
+    let found: WaMessage | null;
+    try {
+      found = await client.getMessageById(messageId);
+    } catch (error) {
+      throw toPlatformError(error, 'getMessageById');
+    }
+    if (!found) {
+      throw new PlatformError(`WhatsApp edit: WhatsApp Web does not know message ${messageId} in this session; the answer goes on in a new message`, 'not-editable');
+    }
+    return found;
   }
 
   private ready(method: string): WaClient {

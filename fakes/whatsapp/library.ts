@@ -104,6 +104,11 @@ export class FakeClient extends EventEmitter implements WaClient {
     return this.chat((await this.call('getChatById', [chatId])) as { id: { _serialized: string }; isGroup: boolean });
   }
 
+  async getMessageById(messageId: string): Promise<WaMessage | null> {
+    const data = (await this.call('getMessageById', [messageId])) as MessageData | null;
+    return data ? this.message(data) : null;
+  }
+
   async requestPairingCode(phoneNumber: string): Promise<string> {
     return (await this.call('requestPairingCode', [phoneNumber])) as string;
   }

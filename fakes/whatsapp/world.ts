@@ -392,6 +392,9 @@ export class World extends EventEmitter {
         return this.edit(String(params[0]), String(params[1]));
       case 'downloadMedia':
         return this.downloadMedia(String(params[0]));
+      case 'getMessageById':
+        // Any message of the number's chats, whichever device sent it.
+        return this.byId.get(String(params[0]))?.data ?? null;
       case 'getQuotedMessage': {
         const quoted = this.byId.get(String(params[0]))?.quoted;
         return quoted !== undefined ? (this.byId.get(quoted)?.data ?? null) : null;

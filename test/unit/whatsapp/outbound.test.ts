@@ -7,8 +7,12 @@ import { USER, waMessage } from './messages.js';
 
 const conversation = { bot: 'main', platform: 'whatsapp', id: USER };
 
-/** A client that records what the outbound asks of it, in order. */
-function recordingClient(options: { edit?: (text: string) => Promise<WaMessage | null>; fail?: Error } = {}) {
+/**
+ * A client that records what the outbound asks of it, in order. `known`: the messages WhatsApp
+ * Web knows by id (shared by clients of one number: another browser session, another process).
+ */
+function recordingClient(options: { edit?: (text: string) => Promise<WaMessage | null>; fail?: Error; known?: Map<string, WaMessage> } = {}) {
+  const known = options.known ?? new Map<string, WaMessage>();
   const calls: string[] = [];
   const sentOptions: (WaSendOptions | undefined)[] = [];
   const chat: WaChat = {
@@ -37,10 +41,15 @@ function recordingClient(options: { edit?: (text: string) => Promise<WaMessage |
         calls.push(`edit ${text}`);
         return options.edit ? options.edit(text) : sent;
       };
+      known.set(sent.id._serialized, sent);
       return sent;
     },
+    async getMessageById(id: string) {
+      calls.push(`getMessageById ${id}`);
+      return known.get(id) ?? null;
+    },
   } as unknown as WaClient;
-  return { client, calls, sentOptions };
+  return { client, calls, sentOptions, known };
 }
 
 function outboundOn(client: () => WaClient | undefined) {
@@ -80,14 +89,19 @@ describe('sending and editing on WhatsApp', () => {
     await expect(outbound.edit(conversation, sent, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
   });
 
-  it('reports a message of another process or an earlier client as not-editable', async () => {
+  it('edits a message of another process or an earlier client, found by its id (the number\'s own message)', async () => {
     const first = recordingClient();
-    let current = first.client;
-    const outbound = outboundOn(() => current);
-    const sent = await outbound.send(conversation, { text: 'Hel' });
-    await expect(outbound.edit(conversation, { id: 'true_someone_else' }, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
-    current = recordingClient().client;
-    await expect(outbound.edit(conversation, sent, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
+    // Another process sent it, with its own outbound; this one's browser session is a new one.
+    const sent = await outboundOn(() => first.client).send(conversation, { text: 'Hel' });
+    const second = recordingClient({ known: first.known });
+    await outboundOn(() => second.client).edit(conversation, sent, 'Hello');
+    expect(second.calls).toEqual([`getMessageById ${sent.id}`]);
+    expect(first.calls.at(-1)).toBe('edit Hello');
+  });
+
+  it('reports a message WhatsApp Web does not know as not-editable, so the answer goes on in a new message', async () => {
+    const { client } = recordingClient();
+    await expect(outboundOn(() => client).edit(conversation, { id: 'true_someone_else' }, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
   });
 
   it('is unreachable while this process has no ready client, saying why', async () => {
