@@ -5,5 +5,5 @@
 export type { Block, Inline, ListItem, MarkdownDoc } from './ir.js';
 export { parseMarkdown } from './parse.js';
 export { closeUnfinishedMarkdown } from './partial.js';
-export { renderChunks, renderDoc, renderDocChunks, renderMarkdown, type RenderOptions } from './render.js';
+export { renderChunks, renderDoc, renderDocChunks, renderDocChunksFrom, renderMarkdown, visibleTextOf, type PlacedChunk, type RenderOptions } from './render.js';
 export { telegramVisibleText, visibleLength } from './visible-length.js';

@@ -8,8 +8,8 @@ import { layoutDoc } from './layout.js';
 import { MARKER_STYLES, runsToMarkers } from './marker-formats.js';
 import { parseMarkdown } from './parse.js';
 import { closeUnfinishedMarkdown } from './partial.js';
-import { splitRuns, type ChunkRenderer } from './split.js';
-import type { Run } from './styled.js';
+import { splitRuns, splitRunsFrom, type ChunkRenderer } from './split.js';
+import { visibleText, type Run } from './styled.js';
 import { runsToTelegramHtml } from './telegram-html.js';
 
 export interface RenderOptions {
@@ -68,6 +68,31 @@ export function renderChunks(
 export function renderDocChunks(doc: MarkdownDoc, format: TextFormat, maxLength: number): string[] {
   if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   return splitRuns(layoutDoc(doc, format), maxLength, RENDERERS[format]);
+}
+
+/** A message's worth of a rendered answer, and the part of the answer's visible text it shows: [from, to). */
+export interface PlacedChunk {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * The answer as its reader sees it in `format`, markup aside (bullets, numbers and
+ * blank lines included): the text whose offsets `renderDocChunksFrom` takes and gives.
+ */
+export function visibleTextOf(doc: MarkdownDoc, format: TextFormat): string {
+  return visibleText(layoutDoc(doc, format));
+}
+
+/**
+ * renderDocChunks for the answer's visible text from `from` on, each chunk with the range
+ * it shows: the rest of an answer whose beginning is already on screen. The first chunk
+ * opens again what is open at `from` (bold, a code block), so it is valid on its own.
+ */
+export function renderDocChunksFrom(doc: MarkdownDoc, format: TextFormat, maxLength: number, from: number): PlacedChunk[] {
+  if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
+  return splitRunsFrom(layoutDoc(doc, format), from, maxLength, RENDERERS[format]);
 }
 
 function parseFor(markdown: string, options: RenderOptions): MarkdownDoc {

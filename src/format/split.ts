@@ -33,15 +33,31 @@ const DEGRADE_LEVELS = [
 ] as const;
 
 export function splitRuns(runs: readonly Run[], maxLength: number, renderer: ChunkRenderer): string[] {
+  return splitRunsFrom(runs, 0, maxLength, renderer).map((piece) => piece.text);
+}
+
+/** A chunk, and the part of the runs' visible text it shows: [from, to). */
+export interface SplitPiece {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * splitRuns for the visible text from `from` on (the part before it is shown elsewhere):
+ * the first chunk opens again whatever marks are open at `from` (bold, a code block
+ * with its language), so it is valid on its own.
+ */
+export function splitRunsFrom(runs: readonly Run[], from: number, maxLength: number, renderer: ChunkRenderer): SplitPiece[] {
   const text = new RunText(runs);
-  const chunks: string[] = [];
-  let start = text.skipLeadingSpace(0);
+  const chunks: SplitPiece[] = [];
+  let start = text.skipLeadingSpace(Math.max(0, from));
   while (start < text.length) {
     const end = text.trimEnd(start, text.length);
     if (end <= start) break;
     const whole = renderer.serialize(text.slice(start, end));
     if (renderer.measure(whole, text.slice(start, end)) <= maxLength) {
-      chunks.push(whole);
+      chunks.push({ text: whole, from: start, to: end });
       break;
     }
     const level = DEGRADE_LEVELS.findIndex((degrade) => fits(start, Math.min(end, text.safeCut(start + 1, start)), degrade));
@@ -53,7 +69,7 @@ export function splitRuns(runs: readonly Run[], maxLength: number, renderer: Chu
       cut = { end: limit, next: limit };
       pieceEnd = text.trimEnd(start, limit);
     }
-    if (pieceEnd > start) chunks.push(renderer.serialize(degrade(text.slice(start, pieceEnd))));
+    if (pieceEnd > start) chunks.push({ text: renderer.serialize(degrade(text.slice(start, pieceEnd))), from: start, to: pieceEnd });
     start = text.skipLeadingSpace(Math.max(cut.next, start + 1));
   }
   return chunks;

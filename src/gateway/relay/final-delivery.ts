@@ -3,7 +3,8 @@ import { canEdit } from '../outbound-methods.js';
 import { isPlatformError, retryPlatformCall } from '../platform-retry.js';
 import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../../contract.js';
 import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, SUPERSEDED_MESSAGE_TEXT } from './policy.js';
-import { renderFinal } from './rendering.js';
+import type { PlacedChunk } from '../../format/index.js';
+import { layOutFinal, type LaidOutAnswer } from './rendering.js';
 import type { PacingPolicy } from './types.js';
 
 export { DEFAULT_RETRY_AFTER_MS, isPlatformError } from '../platform-retry.js';
@@ -38,6 +39,12 @@ export interface ScreenSlot {
   editableUntil?: number;
   /** The buttons it shows, as far as we know. */
   buttons?: Button[];
+  /**
+   * Which part of the answer it shows, when known: its visible text (`LaidOutAnswer.visible`)
+   * from `from` to the end of `upTo`, which holds the answer's visible text from its start. A
+   * message that cannot take the final text keeps this, and the answer goes on where it ends.
+   */
+  shows?: { from: number; upTo: string };
 }
 
 /**
@@ -105,22 +112,38 @@ export async function withFinalRetries<T>(context: DeliveryContext, call: () => 
  */
 export const TOO_LONG_SHRINK_FACTOR = 0.8;
 
+export interface FinalOptions {
+  /**
+   * The visible text that messages before `screen` already show and that will not change
+   * (messages that can no longer be edited), from the answer's start. The final answer goes
+   * on exactly where it ends; when the final answer does not begin with it (the service's
+   * final text differs from what was streamed), the whole final answer comes after them.
+   */
+  after?: string;
+}
+
 /**
  * Makes the final answer the last thing on screen: rendered and split within
  * the platform's limit, the first chunks replacing the messages already shown,
  * the rest sent as new messages. A format the platform refuses is sent again as
  * plain text; a chunk it finds too long, split again shorter. Returns the
  * messages holding the answer, in reading order.
+ *
+ * A message of `screen` that cannot take its chunk keeps what it shows, and the
+ * answer goes on exactly where that ends (`continueAfter`), so each part of the
+ * answer is shown once, in order.
  */
-export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[], markdown: string, buttons?: Button[]): Promise<SentMessage[]> {
+export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[], markdown: string, buttons?: Button[], options: FinalOptions = {}): Promise<SentMessage[]> {
   const { capabilities } = context;
   let format = capabilities.format;
   let maxLength = capabilities.maxMessageLength;
   let onScreen = screen;
   const placed: ScreenSlot[] = [];
   for (let reshaped = 0; ; reshaped++) {
+    const laid = layOutFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, format);
+    const consumed = { count: 0 };
     try {
-      await place(context, onScreen, renderFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, format), buttons, placed);
+      await place(context, laid, startOf(context, laid, options.after ?? ''), onScreen, buttons, placed, consumed);
       return placed.map((slot) => slot.message);
     } catch (error) {
       const badFormat = isPlatformError(error, 'bad-format') && format !== 'plain';
@@ -130,7 +153,7 @@ export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[
       if (badFormat) format = 'plain';
       else maxLength = Math.max(1, Math.floor(maxLength * TOO_LONG_SHRINK_FACTOR));
       // Whatever was placed already is on screen now and is replaced like the rest.
-      onScreen = [...placed, ...onScreen.slice(placed.length)];
+      onScreen = [...placed, ...onScreen.slice(consumed.count)];
       placed.length = 0;
     }
   }
@@ -139,29 +162,86 @@ export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[
 /** Plain text once, shorter twice: past that the platform is refusing for another reason. */
 const MAX_RESHAPES = 3;
 
-async function place(context: DeliveryContext, screen: ScreenSlot[], chunks: string[], buttons: Button[] | undefined, placed: ScreenSlot[]): Promise<void> {
+/** Where in the final answer's visible text the delivery starts: after `after`, or at 0 when the answer does not begin with it. */
+function startOf(context: DeliveryContext, laid: LaidOutAnswer, after: string): number {
+  if (after === '') return 0;
+  if (laid.visible.startsWith(after)) return after.length;
+  context.logger.info('the final answer differs from the text of messages that can no longer be edited; sending it whole after them');
+  return 0;
+}
+
+/**
+ * Places the chunks of `laid` from `from` on: into the slots of `screen` in order while they
+ * take them, then in new messages. `consumed.count` says how many slots of `screen` were used.
+ */
+async function place(
+  context: DeliveryContext,
+  laid: LaidOutAnswer,
+  from: number,
+  screen: ScreenSlot[],
+  buttons: Button[] | undefined,
+  placed: ScreenSlot[],
+  consumed: { count: number },
+): Promise<void> {
   const withButtons = context.capabilities.buttons && buttons && buttons.length > 0 ? buttons : undefined;
+  let chunks = laid.chunksFrom(from);
   let replacing = true;
-  for (const [index, chunk] of chunks.entries()) {
+  for (let index = 0; index < chunks.length; index++) {
+    const chunk = chunks[index] as PlacedChunk;
     const chunkButtons = index === chunks.length - 1 ? withButtons : undefined;
-    const slot = replacing ? screen[index] : undefined;
-    if (slot && (await replaceInPlace(context, slot, chunk, chunkButtons))) {
-      placed.push(slot);
-      continue;
+    const slot = replacing ? screen[consumed.count] : undefined;
+    if (slot) {
+      consumed.count++;
+      const outcome = await replaceInPlace(context, slot, chunk.text, chunkButtons);
+      if (outcome === 'done') {
+        slot.shows = { from: chunk.from, upTo: laid.visible.slice(0, chunk.to) };
+        placed.push(slot);
+        continue;
+      }
+      const goOn = outcome === 'sealed' ? continueAfter(slot, laid, chunk.from) : undefined;
+      if (goOn) {
+        if (goOn.kept) placed.push(slot);
+        else context.logger.info({ message: slot.message.id }, 'the final answer differs from the text of a message that can no longer be edited; sending it whole after it');
+        // The chunks from where the answer goes on, into the next messages on screen or new ones.
+        chunks = laid.chunksFrom(goOn.from);
+        index = -1;
+        continue;
+      }
+      // Failed otherwise (gone, or a rate limit that outlasted the retries): from this message on,
+      // the answer continues in new messages, so it still reads in order (the stale one keeps its partial text).
+      replacing = false;
     }
-    // From the first message that cannot be replaced on, the answer continues in new
-    // messages, so it still reads in order (the stale one keeps its partial text).
-    replacing = false;
     const sentAt = Date.now();
     const message = await withFinalRetries(context, () =>
-      context.outbound.send(context.conversation, { text: chunk, ...(chunkButtons ? { buttons: chunkButtons } : {}) }),
+      context.outbound.send(context.conversation, { text: chunk.text, ...(chunkButtons ? { buttons: chunkButtons } : {}) }),
     { lastResort: true });
-    placed.push(messageSlot(context, message, chunk, chunkButtons, sentAt));
+    const sent = messageSlot(context, message, chunk.text, chunkButtons, sentAt);
+    sent.shows = { from: chunk.from, upTo: laid.visible.slice(0, chunk.to) };
+    placed.push(sent);
   }
-  if (replacing) await retireSurplus(context, screen.slice(chunks.length));
+  if (replacing) {
+    await retireSurplus(context, screen.slice(consumed.count));
+    consumed.count = screen.length;
+  }
   // The last message could not take the buttons (a platform that refused them on an
-  // edit): they come in a message of their own.
+  // edit), or the answer needed no new text: they come in a message of their own.
   if (withButtons && !sameButtons(placed.at(-1)?.buttons, withButtons)) await deliverButtons(context, withButtons);
+}
+
+/**
+ * Where the answer goes on after a message that can no longer be edited and so keeps what
+ * it shows (its chunk would have started at `chunkFrom`), and whether that message is one of
+ * the answer's: when it shows a part of the final answer, the answer goes on where that part
+ * ends; when it shows text the final answer does not have (the final differs from what was
+ * streamed), the whole final answer comes after it. Undefined when what it shows is unknown.
+ */
+function continueAfter(slot: ScreenSlot, laid: LaidOutAnswer, chunkFrom: number): { kept: boolean; from: number } | undefined {
+  const shows = slot.shows;
+  if (!shows) return undefined;
+  if (!laid.visible.startsWith(shows.upTo)) return { kept: false, from: 0 };
+  // A part starting later than the answer has reached would leave a gap: it comes again after it.
+  if (shows.from > chunkFrom) return { kept: false, from: chunkFrom };
+  return { kept: true, from: Math.max(chunkFrom, shows.upTo.length) };
 }
 
 /**
@@ -175,31 +255,36 @@ export async function deliverButtons(context: DeliveryContext, buttons: Button[]
 }
 
 /**
- * True when the slot now shows `text` (with `buttons` when it can carry them);
- * false when it could not be changed (the caller sends a new message).
+ * 'done' when the slot now shows `text` (with `buttons` when it can carry them);
+ * 'sealed' when the message can no longer be edited and keeps what it shows;
+ * 'failed' when the edit failed otherwise, or the message is gone.
  */
-async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<boolean> {
+async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<ReplaceOutcome> {
   const attach = buttons && slot.buttonsOnReplace ? buttons : undefined;
   // An edit without buttons also takes away buttons the message had, so those count as a change too.
   const unchanged = slot.text === text && (!slot.buttonsOnReplace || sameButtons(slot.buttons, attach));
-  if (unchanged) return true;
+  if (unchanged) return 'done';
   if (attach) {
     const outcome = await tryReplace(context, slot, text, attach);
-    if (outcome !== 'refused') return outcome === 'done';
+    if (outcome !== 'refused') return outcome;
     // Maybe the buttons were the problem: the text alone, and the buttons come separately.
     context.logger.info({ message: slot.message.id }, 'the platform refused buttons on an edit; sending them in a message of their own');
   }
-  return (await tryReplace(context, slot, text, undefined)) === 'done';
+  const outcome = await tryReplace(context, slot, text, undefined);
+  return outcome === 'refused' ? 'failed' : outcome;
 }
+
+type ReplaceOutcome = 'done' | 'sealed' | 'failed';
 
 /**
  * One final replacement. 'refused' only when buttons were attached and the
  * platform refused the edit for a reason that is neither the text nor the
  * message being gone (e.g. 'unsupported'), so the edit is worth trying without them.
  */
-async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<'done' | 'refused' | 'failed'> {
+async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<ReplaceOutcome | 'refused'> {
   const replace = slot.replace;
-  if (!replace) return 'failed';
+  // Sealed before (by the renderer, or an earlier try): it keeps what it shows.
+  if (!replace) return 'sealed';
   try {
     await withFinalRetries(context, () => replace(text, buttons));
   } catch (error) {
@@ -213,6 +298,8 @@ async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: stri
         // Expected past an edit window (a long answer, a slow stream): not a fault.
         context.logger.info({ err: error, message: slot.message.id }, 'the message can no longer be edited; the final answer continues in a new message');
         delete slot.replace;
+        // A message that is gone shows nothing: its part has to come again.
+        return isPlatformError(error, 'not-found') ? 'failed' : 'sealed';
       } else {
         context.logger.warn({ err: error, message: slot.message.id }, 'final update failed; sending the text as a new message');
       }

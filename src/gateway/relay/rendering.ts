@@ -1,4 +1,4 @@
-import { renderChunks, visibleLength } from '../../format/index.js';
+import { closeUnfinishedMarkdown, parseMarkdown, renderChunks, renderDocChunksFrom, visibleLength, visibleTextOf, type PlacedChunk } from '../../format/index.js';
 import type { AskFinal } from '../../upstream/api.js';
 import type { Capabilities, TextFormat } from '../../contract.js';
 import { EMPTY_ANSWER_TEXT } from './policy.js';
@@ -25,10 +25,47 @@ export function renderFinal(markdown: string, capabilities: Capabilities, format
   return chunks.length > 0 ? chunks : [EMPTY_ANSWER_TEXT];
 }
 
+/**
+ * An answer laid out for the platform once: what its reader sees (markup aside) and its
+ * chunks from any point of that, each with the range it shows. A message that can no
+ * longer be edited is known by the visible text it ends at; the answer goes on from there.
+ */
+export interface LaidOutAnswer {
+  /** The visible text, from the answer's start: the text chunk ranges count in. */
+  visible: string;
+  /** The chunks from offset `from` of `visible` on (the rest of the answer); empty when nothing visible is left. */
+  chunksFrom(from: number): PlacedChunk[];
+}
+
+/** `renderIntermediate`, laid out: unfinished Markdown closed, so each chunk is valid. */
+export function layOutIntermediate(markdown: string, capabilities: Capabilities): LaidOutAnswer {
+  const doc = parseMarkdown(closeUnfinishedMarkdown(markdown));
+  return {
+    visible: visibleTextOf(doc, capabilities.format),
+    chunksFrom: (from) => nonEmptyPlaced(renderDocChunksFrom(doc, capabilities.format, capabilities.maxMessageLength, from)),
+  };
+}
+
+/** `renderFinal`, laid out: from 0, an answer with nothing visible is EMPTY_ANSWER_TEXT. */
+export function layOutFinal(markdown: string, capabilities: Capabilities, format: TextFormat = capabilities.format): LaidOutAnswer {
+  const doc = parseMarkdown(markdown);
+  return {
+    visible: visibleTextOf(doc, format),
+    chunksFrom: (from) => {
+      const chunks = nonEmptyPlaced(renderDocChunksFrom(doc, format, capabilities.maxMessageLength, from));
+      return chunks.length > 0 || from > 0 ? chunks : [{ text: EMPTY_ANSWER_TEXT, from: 0, to: 0 }];
+    },
+  };
+}
+
 export function fitsOneMessage(rendered: string, capabilities: Capabilities): boolean {
   return visibleLength(rendered, capabilities.format) <= capabilities.maxMessageLength;
 }
 
 function nonEmpty(chunks: string[]): string[] {
   return chunks.filter((chunk) => chunk.trim() !== '');
+}
+
+function nonEmptyPlaced(chunks: PlacedChunk[]): PlacedChunk[] {
+  return chunks.filter((chunk) => chunk.text.trim() !== '');
 }

@@ -51,18 +51,6 @@ export function stableStreamPrefix(text: string): string {
 }
 
 /**
- * Where an answer can go on in a new message after a message that shows `shown`
- * (Markdown) stopped being editable: the end of its last whole line outside a code
- * block or of its last finished sentence, so the new message starts on a fresh
- * Markdown footing (never inside a code block or half a sentence). What `shown` holds
- * past that point is shown again in the new message: repeated, never lost.
- */
-export function continuationPoint(shown: string): number {
-  // The trailing space lets a sentence that ends exactly at the end of `shown` count as finished.
-  return Math.min(shown.length, stableStreamPrefix(`${shown} `).length);
-}
-
-/**
  * Cuts Markdown into pieces of at most `maxChars` characters for a platform that
  * takes a limited amount per call (a native stream's append). The pieces are joined
  * again by the platform into one message, so a cut needs no Markdown footing: it

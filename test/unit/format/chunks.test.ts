@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderChunks, renderMarkdown, telegramVisibleText, visibleLength } from '../../../src/format/index.js';
+import { parseMarkdown, renderChunks, renderDocChunksFrom, renderMarkdown, telegramVisibleText, visibleLength, visibleTextOf } from '../../../src/format/index.js';
 import { telegramHtmlProblems } from './telegram-html-validator.js';
 
 const words = (count: number, word = 'word'): string => Array.from({ length: count }, () => word).join(' ');
@@ -99,5 +99,33 @@ describe('renderChunks', () => {
     }
     const whole = telegramVisibleText(renderMarkdown(answer, 'telegram-html')).replace(/\s+/g, '');
     expect(chunks.map((c) => telegramVisibleText(c)).join('').replace(/\s+/g, '')).toBe(whole);
+  });
+});
+
+describe('renderDocChunksFrom: the rest of an answer whose beginning is already shown', () => {
+  const doc = parseMarkdown('Before you visit: **Bring an ID. Viewings start at nine.** Then:\n\n```js\nconst homes = await list();\nshow(homes);\n```');
+
+  it('counts in the visible text from the answer\'s start, and gives each chunk the range it shows', () => {
+    const visible = visibleTextOf(doc, 'whatsapp');
+    expect(visible).toBe('Before you visit: Bring an ID. Viewings start at nine. Then:\n\nconst homes = await list();\nshow(homes);');
+    const chunks = renderDocChunksFrom(doc, 'whatsapp', 40, 0);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks[0]!.from).toBe(0);
+    expect(chunks.at(-1)!.to).toBe(visible.length);
+    // Read one after another, the ranges cover the text once: a cut only drops the whitespace at it.
+    for (const [index, chunk] of chunks.entries()) {
+      if (index > 0) expect(visible.slice(chunks[index - 1]!.to, chunk.from).trim()).toBe('');
+    }
+  });
+
+  it('starting inside bold text or a code block, opens them again so the chunk is valid on its own', () => {
+    const fromViewings = visibleTextOf(doc, 'whatsapp').indexOf('Viewings');
+    expect(renderDocChunksFrom(doc, 'whatsapp', 4096, fromViewings).map((chunk) => chunk.text)).toEqual([
+      '*Viewings start at nine.* Then:\n\n```const homes = await list();\nshow(homes);```',
+    ]);
+    const fromShow = visibleTextOf(doc, 'telegram-html').indexOf('show(');
+    expect(renderDocChunksFrom(doc, 'telegram-html', 4096, fromShow).map((chunk) => chunk.text)).toEqual([
+      '<pre><code class="language-js">show(homes);</code></pre>',
+    ]);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * A message that can no longer be edited (its edit window passed, or the platform
  * says "message can't be edited") does not stop the answer: it keeps what it shows,
- * and the answer goes on in a new message, while streaming and for the final alike.
+ * and the answer goes on in a new message exactly where that text ends, while
+ * streaming and for the final alike. The answer's messages read as the answer once.
  */
 import { describe, expect, it } from 'vitest';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
-import { LONG_ANSWER, answerStream, fragmentsOf, readsAsWhole, request } from './support/answers.js';
+import { LONG_ANSWER, answerStream, fragmentsOf, readsOnce, request } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 
 /** Long enough that the machine being slow cannot eat the 10% of it the relay keeps in reserve. */
@@ -24,7 +25,7 @@ describe('relayAnswer: messages that can no longer be edited', () => {
     expect(result.renderer).toBe('edit');
     expect(platform.count('edit', 'not-editable')).toBe(0);
     expect(platform.messages.size).toBeGreaterThan(1);
-    expect(readsAsWhole(screenOf(platform), LONG_ANSWER)).toBe(true);
+    expect(readsOnce(screenOf(platform), LONG_ANSWER)).toBe(true);
     expect(screenOf(platform).at(-1)).toMatch(/tell you more about any of them\.$/);
   });
 
@@ -37,20 +38,23 @@ describe('relayAnswer: messages that can no longer be edited', () => {
     expect(platform.count('edit', 'not-editable')).toBe(1);
     expect(result.messages[0]?.id).toBe('1');
     expect(result.messages.length).toBeGreaterThan(1);
-    expect(readsAsWhole(platform.textsOf(result.messages), LONG_ANSWER)).toBe(true);
-    expect(platform.textsOf(result.messages).at(-1)).toMatch(/tell you more about any of them\.$/);
+    expect(readsOnce(platform.textsOf(result.messages), LONG_ANSWER)).toBe(true);
+    // Nothing else is on screen: no part was sent twice.
+    expect(screenOf(platform)).toEqual(platform.textsOf(result.messages));
   });
 
-  it('a "message can\'t be edited" on the final edit sends the final answer as a new message', async () => {
+  it('a "message can\'t be edited" on the final edit keeps the partial message, and a new one holds the rest of the final answer', async () => {
     // The fragments lack the last sentence, so only the final edit carries the final text.
     const final = `${LONG_ANSWER} Just ask.`;
     const platform = new RecordingPlatform({ refuseEdit: ({ text }) => text === final });
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: final } })));
 
     expect(platform.count('edit', 'not-editable')).toBe(1);
-    expect(platform.textsOf(result.messages)).toEqual([final]);
-    // The message that could not take the final keeps its partial text, before the answer.
+    const [stuck, rest] = screenOf(platform);
     expect(screenOf(platform)).toHaveLength(2);
-    expect(final.startsWith(screenOf(platform)[0]!)).toBe(true);
+    expect(platform.textsOf(result.messages)).toEqual([stuck, rest]);
+    // The message that could not take the final keeps its partial text; the new one goes on from there.
+    expect(final.startsWith(stuck!)).toBe(true);
+    expect(rest).toBe(final.slice(stuck!.length).trim());
   });
 });

@@ -122,7 +122,7 @@ describe('the first contact', () => {
 });
 
 describe('answers', () => {
-  it('goes on in a new message when WhatsApp refuses an edit, and the user ends with the whole answer', async () => {
+  it('goes on in a new message when WhatsApp refuses an edit, exactly where the refused one ends', async () => {
     const { fake, service, send } = await harness();
     await send({ text: 'warm up' });
     await until(fake, () => fake.screen(CHAT).includes(fullAnswer('warm up')), 'the first answer');
@@ -132,12 +132,15 @@ describe('answers', () => {
     await until(fake, () => fake.screen(CHAT).some((text) => text.startsWith('About long question')), 'the first part shown');
     fake.refuseNextEdit(5);
     held.release();
-    await until(fake, () => fake.screen(CHAT).at(-1) === fullAnswer('long question'), 'the whole answer');
-    // The refused message keeps what it showed; the answer goes on in a new one, which ends complete.
+    const whole = fullAnswer('long question');
+    await until(fake, () => fake.screen(CHAT).at(-1)?.endsWith(whole.slice(-20)) === true, 'the end of the answer');
+    // The refused message keeps what it showed; the answer goes on in new messages from there:
+    // read one after another they are the answer, each part once (only the space at a cut differs).
     const answer = fake.screen(CHAT).slice(2);
     expect(answer.length).toBeGreaterThan(1);
-    expect(answer[0]).not.toBe(fullAnswer('long question'));
-    expect(answer.at(-1)).toBe(fullAnswer('long question'));
+    expect(answer[0]).not.toBe(whole);
+    const literal = (text: string) => text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(whole).toMatch(new RegExp(`^${answer.map(literal).join('\\s*')}$`));
   });
 });
 

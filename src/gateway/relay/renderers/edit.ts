@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformError, type Button, type SentMessage } from '../../../contract.js';
-import { deliverButtons, deliverFinal, isNoLongerEditable, isPlatformError, messageSlot, type ScreenSlot } from '../final-delivery.js';
+import type { PlacedChunk } from '../../../format/index.js';
+import { deliverFinal, isNoLongerEditable, isPlatformError, messageSlot, type ScreenSlot } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
 import { SENTENCE_WAIT_FACTOR } from '../policy.js';
-import { renderIntermediate } from '../rendering.js';
-import { continuationPoint, cutAtSentenceEnd } from '../text-cuts.js';
+import { layOutIntermediate } from '../rendering.js';
+import { cutAtSentenceEnd } from '../text-cuts.js';
 import { intervalFor, logUpdateError, skippedUpdate, type RenderContext, type StreamRenderer } from './context.js';
 
 /**
@@ -14,18 +15,24 @@ import { intervalFor, logUpdateError, skippedUpdate, type RenderContext, type St
  *
  * A message that can no longer be edited (past the platform's edit window, or
  * refused as 'not-editable') is sealed: it keeps what it shows, and the answer
- * goes on in a new message from the last clean cut of that text
- * (`continuationPoint`), for the intermediate updates and the final alike.
+ * goes on in a new message exactly where that text ends, for the intermediate
+ * updates and the final alike. The messages of an answer so read as the answer,
+ * each part once, in order. Positions are counted in the answer's visible text as
+ * laid out for the platform (`LaidOutAnswer`), not in its Markdown, so a new
+ * message that starts inside bold text or a code block opens them again and is
+ * valid on its own. When the final answer does not go on from what the sealed
+ * messages show (the service's final text differs from what was streamed), the
+ * whole final answer comes after them (`deliverFinal`).
  */
 export class EditRenderer implements StreamRenderer {
   readonly kind = 'edit' as const;
   readonly failed = false;
   /** Messages that will not change again, in reading order. */
   private readonly sealed: ScreenSlot[] = [];
-  /** Messages still edited: they show the answer's Markdown from `openFrom` on. */
+  /** The visible text the sealed messages show, from the answer's start: the open messages go on from its end. */
+  private sealedVisible = '';
+  /** Messages still edited, in reading order. */
   private open: ScreenSlot[] = [];
-  /** Offset in the answer's Markdown where the open messages start. */
-  private openFrom = 0;
   private readonly pacer: UpdatePacer;
   private latest = '';
   /** Length of the Markdown prefix the screen shows. */
@@ -53,20 +60,8 @@ export class EditRenderer implements StreamRenderer {
     // Messages whose window is over are sealed now, so the final continues after them
     // instead of trying edits that are bound to be refused.
     if (this.open.some((slot) => !slot.replace || pastWindow(slot))) this.sealOpen('its edit window passed');
-    const sealedMessages = this.sealed.map((slot) => slot.message);
-    const sealedMarkdown = this.latest.slice(0, this.openFrom);
-    if (!finalMarkdown.startsWith(sealedMarkdown)) {
-      // The authoritative answer differs from what the sealed messages show: it comes whole.
-      this.context.logger.info('the final answer differs from the text of messages that can no longer be edited; sending it whole after them');
-      return [...sealedMessages, ...(await deliverFinal(this.context, this.open, finalMarkdown, buttons))];
-    }
-    const rest = finalMarkdown.slice(this.openFrom);
-    if (this.openFrom > 0 && rest.trim() === '') {
-      // The sealed messages already hold the whole answer.
-      await deliverButtons(this.context, buttons);
-      return sealedMessages;
-    }
-    return [...sealedMessages, ...(await deliverFinal(this.context, this.open, rest, buttons))];
+    const delivered = await deliverFinal(this.context, this.open, finalMarkdown, buttons, { after: this.sealedVisible });
+    return [...this.sealed.map((slot) => slot.message), ...delivered];
   }
 
   private nothingShown(): boolean {
@@ -99,10 +94,14 @@ export class EditRenderer implements StreamRenderer {
 
   /** Shows `target` on the open messages; once more in new messages when one of them can no longer be edited. */
   private async showTarget(target: string): Promise<void> {
+    const laid = layOutIntermediate(target, this.context.capabilities);
     for (let attempt = 1; ; attempt++) {
-      const chunks = renderIntermediate(target.slice(this.openFrom), this.context.capabilities);
+      const start = this.sealedVisible.length;
+      // Normally the text laid out grows at its end only; where it changed inside what sealed
+      // messages show (a table widening), `upTo` keeps what they show, so the final sees the difference.
+      const upTo = (chunk: PlacedChunk) => this.sealedVisible + laid.visible.slice(start, chunk.to);
       try {
-        for (const [index, chunk] of chunks.entries()) await this.show(index, chunk);
+        for (const [index, chunk] of laid.chunksFrom(start).entries()) await this.show(index, chunk, upTo(chunk));
         return;
       } catch (error) {
         // After sealing, every open message is a new one: a second refusal is something else.
@@ -112,18 +111,24 @@ export class EditRenderer implements StreamRenderer {
     }
   }
 
-  private async show(index: number, text: string): Promise<void> {
+  private async show(index: number, chunk: PlacedChunk, upTo: string): Promise<void> {
     const { outbound, conversation } = this.context;
+    const { text } = chunk;
     const slot = this.open[index];
     if (!slot) {
       if (this.nothingShown()) await this.context.beforeFirstVisible();
       const sentAt = Date.now();
       const message = await outbound.send(conversation, { text, progress: true });
-      this.open.push(messageSlot(this.context, message, text, undefined, sentAt));
+      const sent = messageSlot(this.context, message, text, undefined, sentAt);
+      sent.shows = { from: chunk.from, upTo };
+      this.open.push(sent);
       this.context.inflight.messageCreated(message, text);
       return;
     }
-    if (slot.text === text) return;
+    if (slot.text === text) {
+      slot.shows = { from: chunk.from, upTo };
+      return;
+    }
     // Open messages are editable; this only guards the type (a sealed slot is never open).
     if (!slot.replace) throw new PlatformError(`message ${slot.message.id} cannot be edited`, 'not-editable');
     try {
@@ -133,21 +138,21 @@ export class EditRenderer implements StreamRenderer {
       if (!isPlatformError(error, 'not-modified')) throw error;
     }
     slot.text = text;
+    slot.shows = { from: chunk.from, upTo };
   }
 
   /**
    * The open messages will not change again: they keep what they show, and the answer
-   * continues in new messages from the last clean cut of the Markdown they show.
+   * continues in new messages exactly where the last of them ends.
    */
   private sealOpen(why: string): void {
-    if (this.open.length === 0) return;
-    const shown = this.latest.slice(this.openFrom, this.shownLength);
-    const from = this.openFrom + continuationPoint(shown);
+    const last = this.open.at(-1);
+    if (!last) return;
     this.context.logger.info({ why, messages: this.open.map((slot) => slot.message.id) }, 'a message can no longer be edited; the answer continues in a new message');
     for (const slot of this.open) delete slot.replace;
     this.sealed.push(...this.open);
     this.open = [];
-    this.openFrom = from;
+    if (last.shows) this.sealedVisible = last.shows.upTo;
   }
 }
 

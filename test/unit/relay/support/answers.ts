@@ -106,20 +106,12 @@ export const LONG_ANSWER = [
 ].join(' ');
 
 /**
- * Whether texts read one after another show every character of `answer`, in order: a
- * text may repeat the end of the one before it (an answer continued in a new message
- * after the last one could no longer be edited), but nothing may be skipped. Whitespace
- * is ignored, since splits may fall on (and drop) it.
+ * Whether texts read one after another are exactly `answer`: each part once, in order,
+ * nothing repeated and nothing missing (an answer continued in new messages after one
+ * could no longer be edited). Only the whitespace where one text ends and the next
+ * begins may differ, since a cut drops it.
  */
-export function readsAsWhole(texts: readonly string[], answer: string): boolean {
-  const bare = (text: string) => text.replace(/\s+/g, '');
-  const whole = bare(answer);
-  let covered = 0;
-  for (const text of texts.map(bare)) {
-    let start = -1;
-    for (let at = Math.min(covered, whole.length); at >= 0 && start < 0; at--) if (whole.startsWith(text, at)) start = at;
-    if (start < 0) return false;
-    covered = Math.max(covered, start + text.length);
-  }
-  return covered === whole.length;
+export function readsOnce(texts: readonly string[], answer: string): boolean {
+  const literal = (text: string) => text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^\\s*${texts.map(literal).join('\\s*')}\\s*$`).test(answer);
 }
