@@ -5,8 +5,9 @@
  * again with backoff until Redis is back. At most HELD_MESSAGES_MAX are held; beyond
  * that accept() waits for room, so the adapter stops taking messages from its platform
  * (backpressure) and the platform keeps them. A user whose message could not be queued
- * for DELAY_NOTICE_AFTER_MS is told once that the answer will come, straight through
- * the adapter's outbound (no Redis needed).
+ * for DELAY_NOTICE_AFTER_MS since the adapter handed it over (held, or waiting for room) is
+ * told once that the answer will come, straight through the adapter's outbound (no Redis
+ * needed); every waiting conversation is, each on its message's own clock.
  *
  * It is also where such a platform feels backpressure: once its message is queued,
  * accept() waits for the gateway's `roomForMore()` (a bounded line of conversations
@@ -30,7 +31,7 @@ export const HELD_MESSAGES_MAX = 100;
 export const STORE_RETRY_MIN_MS = 250;
 /** A store that comes back is used within this long. */
 export const STORE_RETRY_MAX_MS = 5_000;
-/** A user whose message waited this long to be queued is told the answer will come. */
+/** A user whose message waited this long to be queued, from when the adapter handed it over, is told the answer will come. */
 export const DELAY_NOTICE_AFTER_MS = 10_000;
 /**
  * Attempts for an error that is not a store outage (a bug, a refused value): it would fail
@@ -97,31 +98,31 @@ export class PatientSink implements InboundSink {
 
   async accept(inbound: Inbound): Promise<void> {
     const signal = this.closer.signal;
-    await this.room(signal);
-    const key = `${inbound.conversation.bot}:${inbound.conversation.platform}:${inbound.conversation.id}`;
-    const entry = this.pending.get(key) ?? { count: 0, told: false };
-    entry.count++;
-    this.pending.set(key, entry);
-    const notice = setTimeout(() => void this.tellDelayed(inbound, entry), this.options.delayNoticeAfterMs ?? DELAY_NOTICE_AFTER_MS);
+    // The clock starts when the adapter hands the message over, not when it gets room among the
+    // held ones: a user whose message waits behind HELD_MESSAGES_MAX others waits just the same.
+    const stopClock = this.startNoticeClock(inbound);
     try {
-      await pRetry(() => untilClosed(this.sink.accept(inbound), signal), {
-        retries: Number.POSITIVE_INFINITY,
-        minTimeout: STORE_RETRY_MIN_MS,
-        maxTimeout: STORE_RETRY_MAX_MS,
-        signal,
-        shouldRetry: ({ error, attemptNumber }) => !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
-        onFailedAttempt: ({ error, attemptNumber }) => {
-          // The first failure and then every tenth: a long outage is not a line per message per second.
-          if (attemptNumber !== 1 && attemptNumber % 10 !== 0) return;
-          this.options.logger.warn({ err: error, conversation: inbound.conversation, attempt: attemptNumber, storeOutage: isStoreOutage(error) },
-            'a message could not be queued (is Redis at REDIS_URL up?); it is held in memory and retried until it is queued');
-        },
-      });
+      await this.room(signal);
+      try {
+        await pRetry(() => untilClosed(this.sink.accept(inbound), signal), {
+          retries: Number.POSITIVE_INFINITY,
+          minTimeout: STORE_RETRY_MIN_MS,
+          maxTimeout: STORE_RETRY_MAX_MS,
+          signal,
+          shouldRetry: ({ error, attemptNumber }) => !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
+          onFailedAttempt: ({ error, attemptNumber }) => {
+            // The first failure and then every tenth: a long outage is not a line per message per second.
+            if (attemptNumber !== 1 && attemptNumber % 10 !== 0) return;
+            this.options.logger.warn({ err: error, conversation: inbound.conversation, attempt: attemptNumber, storeOutage: isStoreOutage(error) },
+              'a message could not be queued (is Redis at REDIS_URL up?); it is held in memory and retried until it is queued');
+          },
+        });
+      } finally {
+        this.held--;
+        this.waitingForRoom.shift()?.();
+      }
     } finally {
-      clearTimeout(notice);
-      if (--entry.count === 0) this.pending.delete(key);
-      this.held--;
-      this.waitingForRoom.shift()?.();
+      stopClock();
     }
     // Queued: the platform is not told so (and fetches no more) until the gateway has room. Closing
     // ends the wait without an error, since the message is durably queued.
@@ -158,9 +159,26 @@ export class PatientSink implements InboundSink {
     this.held++;
   }
 
+  /**
+   * Tells the user once DELAY_NOTICE_AFTER_MS passed and the message is still not queued. One timer
+   * per message, so every waiting conversation is told, however many wait at once; one notice per
+   * conversation while any of its messages waits. Returns what stops the clock (the message is queued or given up).
+   */
+  private startNoticeClock(inbound: Inbound): () => void {
+    const key = `${inbound.conversation.bot}:${inbound.conversation.platform}:${inbound.conversation.id}`;
+    const entry = this.pending.get(key) ?? { count: 0, told: false };
+    entry.count++;
+    this.pending.set(key, entry);
+    const notice = setTimeout(() => void this.tellDelayed(inbound, entry), this.options.delayNoticeAfterMs ?? DELAY_NOTICE_AFTER_MS);
+    return () => {
+      clearTimeout(notice);
+      if (--entry.count === 0) this.pending.delete(key);
+    };
+  }
+
   private async tellDelayed(inbound: Inbound, entry: { told: boolean }): Promise<void> {
     const { adapter, logger } = this.options;
-    // Once per conversation while its messages wait; a group message not for the bot gets no reply at all.
+    // A group message not for the bot gets no reply at all.
     if (!adapter || entry.told || !inbound.addressed || this.closer.signal.aborted) return;
     entry.told = true;
     logger.info({ conversation: inbound.conversation }, 'a message is still not queued; telling the user the answer will come');

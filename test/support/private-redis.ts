@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from './net.js';
 import { redisAnswers } from './redis-ping.js';
 
@@ -24,13 +27,23 @@ export interface PrivateRedis {
 
 const answers = (url: string) => redisAnswers(url, 500);
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export interface PrivateRedisOptions {
+  /**
+   * Keep every key across stop() and start(), as a production Redis with an append-only file
+   * fsynced on every write does (stop() kills it without a chance to save). Default false.
+   */
+  persist?: boolean;
+}
+
+export async function startPrivateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
+  const dataDir = options.persist ? mkdtempSync(join(tmpdir(), 'cb-redis-')) : undefined;
+  const persistence = dataDir ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
 
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: 'ignore' });
     child.once('error', () => undefined);
     for (let attempt = 0; attempt < 100; attempt++) {
       if (await answers(url)) return;
@@ -54,6 +67,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     stop,
     freeze: () => void child?.kill('SIGSTOP'),
     thaw: () => void child?.kill('SIGCONT'),
-    close: stop,
+    close: async () => {
+      await stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
