@@ -13,7 +13,7 @@
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
 import type { ConversationRef } from '../contract.js';
-import { conversationMember, gatewayKeys, parseConversationMember } from '../gateway/keys.js';
+import { conversationMember, gatewayKeys, parseConversationMember } from '../gateway/state-keys.js';
 import { parseConversationId } from '../handoff/conversation-id.js';
 import { handoffKeys, newMailId } from '../handoff/keys.js';
 import type { OutboxMail } from '../handoff/outbox.js';

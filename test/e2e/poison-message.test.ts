@@ -5,7 +5,7 @@
  * a clear reply, instead of being taken up again for ever.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_TURN_ATTEMPTS } from '../../src/gateway/poison.js';
+import { MAX_TURN_ATTEMPTS } from '../../src/gateway/turn/poison-limit.js';
 import { gatewayKeys, replies } from '../../src/gateway/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';

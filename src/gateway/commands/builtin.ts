@@ -1,5 +1,5 @@
 /** /start, /help and /reset. */
-import { replies } from '../replies.js';
+import { replies } from '../reply/reply-texts.js';
 import type { Command, CommandRegistry } from './registry.js';
 
 /** SuggestedMessage is one string; people separate suggestions with new lines, "|" or ";". */

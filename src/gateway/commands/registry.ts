@@ -3,9 +3,9 @@
  * name. The built-in ones live next to this file; others (the handoff's /human)
  * are registered from outside through `gateway.commands.register`.
  */
-import type { TurnContext } from '../context.js';
-import type { Step } from '../pipeline.js';
-import { replies } from '../replies.js';
+import type { TurnContext } from '../turn/turn-context.js';
+import type { Step } from '../turn/pipeline.js';
+import { replies } from '../reply/reply-texts.js';
 
 export interface Command {
   /** Without the slash, lowercase: "listings". */

@@ -4,7 +4,7 @@ export {
 } from './errors.js';
 export { ACCEPTED_IMAGE_MIMES, ACCEPTED_VIDEO_MIMES, MEDIA_LIMITS, WAV_SAMPLE_RATE, type MediaLimits } from './limits.js';
 export { formatBytes } from './messages.js';
-export type { MediaSettings } from './policy.js';
+export type { MediaSettings } from './media-policy.js';
 export { prepareAttachments, type PrepareContext } from './prepare.js';
 export { readCapped } from '../../contract.js';
 export { countGifFrames, sniffMedia, type MediaCategory, type SniffedMedia } from './sniff.js';

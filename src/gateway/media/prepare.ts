@@ -6,7 +6,7 @@ import { formatBytes, say } from './messages.js';
 import {
   acceptedNames, ASK_TYPE, checkCombination, checkFormat, classOf, declaredClass, enabledClasses, isEnabled,
   nounFor, serviceLimit, type MediaSettings,
-} from './policy.js';
+} from './media-policy.js';
 import { sniffMedia, type SniffedMedia } from './sniff.js';
 import { toWav } from './transcode.js';
 import type { MediaClass, MediaRefusal, PreparedMedia } from './types.js';

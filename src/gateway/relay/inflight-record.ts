@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ConversationRef } from '../../contract.js';
-import { taggedConversation } from '../keys.js';
+import { taggedConversation } from '../state-keys.js';
 
 /**
  * The shape of an in-flight answer in the state store (docs/architecture.md §5). One hash per

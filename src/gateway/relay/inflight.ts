@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { AtomicCommand, StateStore } from '../../state/index.js';
 import type { ConversationRef, SentMessage } from '../../contract.js';
-import { conversationTag } from '../keys.js';
+import { conversationTag } from '../state-keys.js';
 import {
   INFLIGHT_HEARTBEAT_MS,
   INFLIGHT_RECORD_TTL_MS,

@@ -1,12 +1,12 @@
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
-import { canEdit, canStopStream } from '../outbound-methods.js';
-import { isPlatformError, isRetriedPlatformError, retryPlatformCall, type PlatformRetryPolicy } from '../platform-retry.js';
-import { PLATFORM_OUTAGE_HORIZON_MS } from '../policy.js';
-import { REPLY_RETRY_POLICY } from '../reply.js';
+import { canEdit, canStopStream } from '../reply/outbound-methods.js';
+import { isPlatformError, isRetriedPlatformError, retryPlatformCall, type PlatformRetryPolicy } from '../reply/platform-retry.js';
+import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
+import { REPLY_RETRY_POLICY } from '../reply/send-reply.js';
 import { rangeEveryShard } from '../../state/shard-walk.js';
-import { conversationTag } from '../keys.js';
+import { conversationTag } from '../state-keys.js';
 import {
   INFLIGHT_MIN_SILENCE_MS,
   INFLIGHT_STALE_AFTER_MS,

@@ -1,9 +1,9 @@
 import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
 import type { SentMessage } from '../../contract.js';
-import { canDraft, canEdit, canStreamNatively } from '../outbound-methods.js';
+import { canDraft, canEdit, canStreamNatively } from '../reply/outbound-methods.js';
 import type { DeliveryContext } from './final-delivery.js';
-import { PLATFORM_OUTAGE_HORIZON_MS } from '../policy.js';
-import { resolvePacing } from './policy.js';
+import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
+import { resolvePacing } from './relay-policy.js';
 import { finalMarkdownOf, renderFinal } from './rendering.js';
 import { BufferedRenderer } from './renderers/buffered.js';
 import type { RenderContext, StreamRenderer } from './renderers/context.js';

@@ -1,7 +1,7 @@
 import { closeUnfinishedMarkdown, parseMarkdown, renderChunks, renderDocChunksFrom, visibleLength, visibleTextOf, type PlacedChunk } from '../../format/index.js';
 import type { AskFinal } from '../../upstream/api.js';
 import type { Capabilities, TextFormat } from '../../contract.js';
-import { EMPTY_ANSWER_TEXT } from './policy.js';
+import { EMPTY_ANSWER_TEXT } from './relay-policy.js';
 
 /**
  * The one place the relay turns Markdown into platform text, so every renderer

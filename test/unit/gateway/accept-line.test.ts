@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryAdapter, MemoryPlatform } from '../../../adapters/memory/index.js';
-import { AcceptLine } from '../../../src/gateway/accept-line.js';
+import { AcceptLine } from '../../../src/gateway/intake/accept-line.js';
 import { createGateway } from '../../../src/gateway/index.js';
-import { ACCEPTS_AT_ONCE } from '../../../src/gateway/intake.js';
+import { ACCEPTS_AT_ONCE } from '../../../src/gateway/intake/intake.js';
 import { silentLogger } from '../../../src/logger.js';
 import { RedisStateStore } from '../../../src/state/redis.js';
 import type { ConversationQueueKeys, QueueOfferOptions, QueueOfferResult } from '../../../src/state/types.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
-import type { Step } from '../../../src/gateway/pipeline.js';
+import type { Step } from '../../../src/gateway/turn/pipeline.js';
 import type { InboundAttachment } from '../../../src/contract.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 import { FakeChatbotService } from './support/fake-service.js';

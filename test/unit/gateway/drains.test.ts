@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Drains } from '../../../src/gateway/drains.js';
-import { gatewayKeys } from '../../../src/gateway/keys.js';
-import { resolvePolicy } from '../../../src/gateway/policy.js';
-import { ConversationQueue } from '../../../src/gateway/queue.js';
+import { Drains } from '../../../src/gateway/drain/drains.js';
+import { gatewayKeys } from '../../../src/gateway/state-keys.js';
+import { resolvePolicy } from '../../../src/gateway/gateway-policy.js';
+import { ConversationQueue } from '../../../src/gateway/drain/conversation-queue.js';
 import type { ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { MemoryStateStore, type HeadClaim } from '../../../src/state/index.js';

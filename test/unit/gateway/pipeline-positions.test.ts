@@ -4,7 +4,7 @@
  * where a step runs is its position, not the order it was added in.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PipelinePosition } from '../../../src/gateway/pipeline.js';
+import type { PipelinePosition } from '../../../src/gateway/turn/pipeline.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { eventually } from './support/recording-adapter.js';
 import type { FakeChatbotService } from './support/fake-service.js';

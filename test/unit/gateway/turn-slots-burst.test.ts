@@ -6,8 +6,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../adapters/memory/index.js';
 import { createGateway, gatewayKeys, type Gateway } from '../../../src/gateway/index.js';
-import { WAITING_FOR_SLOT_MAX } from '../../../src/gateway/intake.js';
-import { monthOf } from '../../../src/gateway/limits.js';
+import { WAITING_FOR_SLOT_MAX } from '../../../src/gateway/intake/intake.js';
+import { monthOf } from '../../../src/gateway/turn/allowance-step.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { AskStreamEvent, ClientAskRequest } from '../../../src/upstream/api.js';
 import { isolatedRedisStore } from '../../support/redis.js';

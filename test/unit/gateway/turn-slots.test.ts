@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TurnSlots } from '../../../src/gateway/turn-slots.js';
+import { TurnSlots } from '../../../src/gateway/drain/answer-slots.js';
 import type { ConversationRef } from '../../../src/contract.js';
 
 const conversation = (id: string): ConversationRef => ({ bot: 'main', platform: 'fakechat', id });

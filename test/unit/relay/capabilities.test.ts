@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createConsoleAdapter } from '../../../adapters/console/index.js';
-import { canDraft, canEdit, canStreamNatively, outboundIn } from '../../../src/gateway/outbound-methods.js';
+import { canDraft, canEdit, canStreamNatively, outboundIn } from '../../../src/gateway/reply/outbound-methods.js';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
 import type { Adapter } from '../../../src/contract.js';
 import { LONG_ANSWER, answerStream, conversation, fragmentsOf, request } from './support/answers.js';

@@ -11,7 +11,7 @@ import {
 import { silentLogger } from '../../../src/logger.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
-import { conversationTag } from '../../../src/gateway/keys.js';
+import { conversationTag } from '../../../src/gateway/state-keys.js';
 import { LONG_ANSWER, answerStream, asker, capabilities, conversation, eventually, fragmentsOf, request, squash } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryPlatformCall, type PlatformRetryPolicy } from '../../../src/gateway/platform-retry.js';
+import { retryPlatformCall, type PlatformRetryPolicy } from '../../../src/gateway/reply/platform-retry.js';
 import { PlatformError } from '../../../src/contract.js';
 
 const policy: PlatformRetryPolicy = { rateLimitAttempts: 3, rateLimitBudgetMs: 1_000, outageHorizonMs: 60_000 };

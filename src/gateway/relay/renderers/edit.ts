@@ -3,7 +3,7 @@ import { PlatformError, type Button, type SentMessage } from '../../../contract.
 import type { PlacedChunk } from '../../../format/index.js';
 import { deliverFinal, isNoLongerEditable, isPlatformError, messageSlot, type ScreenSlot } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
-import { SENTENCE_WAIT_FACTOR } from '../policy.js';
+import { SENTENCE_WAIT_FACTOR } from '../relay-policy.js';
 import { layOutIntermediate } from '../rendering.js';
 import { cutAtSentenceEnd } from '../text-cuts.js';
 import { intervalFor, logUpdateError, skippedUpdate, type RenderContext, type StreamRenderer } from './context.js';

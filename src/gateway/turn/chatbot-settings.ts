@@ -11,9 +11,9 @@
  * - a setting the copy does not know takes the service's documented default
  *   (`withDefaults`), not "off".
  */
-import type { ChatbotSettings } from '../upstream/api.js';
-import type { StateStore } from '../state/index.js';
-import { gatewayKeys } from './keys.js';
+import type { ChatbotSettings } from '../../upstream/api.js';
+import type { StateStore } from '../../state/index.js';
+import { gatewayKeys } from '../state-keys.js';
 
 /** Reads a chatbot's effective settings where they live; null when it has none (removed). */
 export type SettingsSource = (serialNumber: string) => Promise<ChatbotSettings | null>;

@@ -10,13 +10,13 @@
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
-import type { AtomicCommand, HeadClaim } from '../state/index.js';
-import type { TurnContext } from './context.js';
-import { gatewayKeys } from './keys.js';
+import type { AtomicCommand, HeadClaim } from '../../state/index.js';
+import type { TurnContext } from './turn-context.js';
+import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
-import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './limits.js';
-import { ATTEMPTS_TTL_MS } from './poison.js';
-import { inflightConversationKey } from './relay/inflight-record.js';
+import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
+import { ATTEMPTS_TTL_MS } from './poison-limit.js';
+import { inflightConversationKey } from '../relay/inflight-record.js';
 
 /** A read a feature adds to every turn's first batch. */
 export interface TurnRead {

@@ -15,11 +15,11 @@
  *   "lock released" (vercel/chat#928); the re-check after releasing that a
  *   non-atomic design needs is the enqueue's own claim.
  */
-import type { ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../state/index.js';
-import type { AtomicCommand } from '../state/index.js';
-import { conversationTag, gatewayKeys, pendingMembers, queueKeys } from './keys.js';
-import type { GatewayPolicy } from './policy.js';
-import type { ConversationRef } from '../contract.js';
+import type { ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../../state/index.js';
+import type { AtomicCommand } from '../../state/index.js';
+import { conversationTag, gatewayKeys, pendingMembers, queueKeys } from '../state-keys.js';
+import type { GatewayPolicy } from '../gateway-policy.js';
+import type { ConversationRef } from '../../contract.js';
 
 export class ConversationQueue {
   constructor(

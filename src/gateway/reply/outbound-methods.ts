@@ -4,7 +4,7 @@
  * `Capabilities`), so the core asks here instead of checking a flag that could
  * say "can edit" on an outbound without `edit`.
  */
-import type { Adapter, ConversationRef, Outbound } from '../contract.js';
+import type { Adapter, ConversationRef, Outbound } from '../../contract.js';
 
 type With<K extends keyof Outbound> = Outbound & Required<Pick<Outbound, K>>;
 

@@ -4,18 +4,18 @@
  * collected (`record`, `later`) and written together with the queue's advance,
  * in the same round trip that removes the message from the queue.
  */
-import type { Logger } from '../logger.js';
-import type { AtomicCommand, StateStore } from '../state/index.js';
-import type { AskFinal, ChatbotServiceApi, ChatbotSettings } from '../upstream/api.js';
+import type { Logger } from '../../logger.js';
+import type { AtomicCommand, StateStore } from '../../state/index.js';
+import type { AskFinal, ChatbotServiceApi, ChatbotSettings } from '../../upstream/api.js';
 import type { Reservation } from './allowance.js';
-import type { ChatbotSettingsMirror } from './settings.js';
-import type { GatewayObserver } from './observer.js';
-import type { GatewayPolicy } from './policy.js';
-import type { InflightRecorder } from './relay/inflight.js';
-import { sendReply, type ReplyExtras } from './reply.js';
-import type { SessionMap } from './sessions.js';
+import type { ChatbotSettingsMirror } from './chatbot-settings.js';
+import type { GatewayObserver } from '../observer.js';
+import type { GatewayPolicy } from '../gateway-policy.js';
+import type { InflightRecorder } from '../relay/inflight.js';
+import { sendReply, type ReplyExtras } from '../reply/send-reply.js';
+import type { SessionMap } from './session-map.js';
 import type { TranscriptEntry, TranscriptRole, TranscriptStore } from './transcript.js';
-import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../contract.js';
+import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../../contract.js';
 
 /** A configured bot: which chatbot of the service answers its conversations. */
 export interface GatewayBot {

@@ -6,11 +6,11 @@
  * (platform-retry.ts): a 429 waits retry_after, an unreachable platform is
  * tried again with backoff up to the outage horizon.
  */
-import { renderChunks, renderMarkdown } from '../format/index.js';
+import { renderChunks, renderMarkdown } from '../../format/index.js';
 import { retryPlatformCall, type PlatformRetryPolicy } from './platform-retry.js';
-import { PLATFORM_OUTAGE_HORIZON_MS } from './policy.js';
-import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS } from './relay/policy.js';
-import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../contract.js';
+import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
+import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS } from '../relay/relay-policy.js';
+import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../../contract.js';
 
 export interface ReplyExtras {
   /** Dropped when the platform has no buttons: say in the text how to do without them. */

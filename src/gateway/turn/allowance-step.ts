@@ -5,10 +5,10 @@
  * batch (turn-start.ts); this step checks them where the pipeline puts it, after
  * commands and the handoff, which therefore cost no allowance.
  */
-import type { ChatbotSettings } from '../upstream/api.js';
+import type { ChatbotSettings } from '../../upstream/api.js';
 import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
-import { replies } from './replies.js';
+import { replies } from '../reply/reply-texts.js';
 
 /** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
 export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;

@@ -18,14 +18,14 @@
  * only if the lock is taken and the head is still first.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
-import type { AtomicCommand, QueueClaim } from '../state/index.js';
-import { conversationMember, parseConversationMember } from './keys.js';
-import type { GatewayPolicy } from './policy.js';
-import type { ConversationQueue } from './queue.js';
+import type { Logger } from '../../logger.js';
+import type { AtomicCommand, QueueClaim } from '../../state/index.js';
+import { conversationMember, parseConversationMember } from '../state-keys.js';
+import type { GatewayPolicy } from '../gateway-policy.js';
+import type { ConversationQueue } from './conversation-queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
-import { TurnSlots, type Waiting } from './turn-slots.js';
-import type { ConversationRef } from '../contract.js';
+import { TurnSlots, type Waiting } from './answer-slots.js';
+import type { ConversationRef } from '../../contract.js';
 
 /**
  * What answering one message produced: writes to make with its removal, or nothing when it was

@@ -7,11 +7,11 @@
  * Only the holder of the conversation's lock creates one, so two sessions are
  * never made at once.
  */
-import type { AtomicCommand, StateStore } from '../state/index.js';
-import type { ChatbotServiceApi, CallOptions } from '../upstream/api.js';
-import { gatewayKeys } from './keys.js';
-import { SESSION_IDLE_TTL_MS } from './policy.js';
-import type { ConversationRef } from '../contract.js';
+import type { AtomicCommand, StateStore } from '../../state/index.js';
+import type { ChatbotServiceApi, CallOptions } from '../../upstream/api.js';
+import { gatewayKeys } from '../state-keys.js';
+import { SESSION_IDLE_TTL_MS } from '../gateway-policy.js';
+import type { ConversationRef } from '../../contract.js';
 
 export interface EnsureOptions extends CallOptions {
   /**

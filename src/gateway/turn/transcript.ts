@@ -3,9 +3,9 @@
  * gateway itself said, newest last, capped. It is what a handoff e-mail quotes,
  * so every user message lands here, answered or not (docs/architecture.md §6).
  */
-import type { AtomicCommand, StateStore } from '../state/index.js';
-import { gatewayKeys } from './keys.js';
-import type { ConversationRef, PlatformUser } from '../contract.js';
+import type { AtomicCommand, StateStore } from '../../state/index.js';
+import { gatewayKeys } from '../state-keys.js';
+import type { ConversationRef, PlatformUser } from '../../contract.js';
 
 export type TranscriptRole = 'user' | 'bot' | 'operator' | 'system';
 

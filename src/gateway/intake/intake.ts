@@ -11,19 +11,19 @@
  * long line of conversations waiting for a slot.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { AcceptLine } from './accept-line.js';
-import type { Drains } from './drains.js';
-import type { GatewayObserver } from './observer.js';
-import type { ConversationQueue } from './queue.js';
-import { toQueuedMessage, type LocalAttachments } from './queued-message.js';
-import { replies } from './replies.js';
-import { OUT_OF_TURN_REPLY_RETRY, sendReply } from './reply.js';
-import { notServedError, type AdapterRoutes } from './routes.js';
-import type { TranscriptStore } from './transcript.js';
-import { describeAttachment } from './turn.js';
+import type { Drains } from '../drain/drains.js';
+import type { GatewayObserver } from '../observer.js';
+import type { ConversationQueue } from '../drain/conversation-queue.js';
+import { toQueuedMessage, type LocalAttachments } from '../drain/queued-message.js';
+import { replies } from '../reply/reply-texts.js';
+import { OUT_OF_TURN_REPLY_RETRY, sendReply } from '../reply/send-reply.js';
+import { notServedError, type AdapterRoutes } from './adapter-routes.js';
+import type { TranscriptStore } from '../turn/transcript.js';
+import { describeAttachment } from '../turn/run-turn.js';
 import type { PacedSink } from './patient-sink.js';
-import type { Inbound } from '../contract.js';
+import type { Inbound } from '../../contract.js';
 
 /**
  * Conversations waiting for a slot in this process beyond which a polling source waits

@@ -9,9 +9,9 @@
  * how many tries), so a restart neither tells the user a second time nor starts
  * the horizon over. The turn that finally answers deletes it with the queue's advance.
  */
-import { UpstreamError } from '../upstream/errors.js';
-import type { TurnContext as Turn } from './context.js';
-import { gatewayKeys } from './keys.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import type { TurnContext as Turn } from './turn-context.js';
+import { gatewayKeys } from '../state-keys.js';
 
 /** First pause before the service is asked again; doubled after each failure. */
 export const UPSTREAM_RETRY_FIRST_MS = 1_000;

@@ -5,15 +5,15 @@
  * (upstream-wait.ts) and tells the user once; the message stays queued meanwhile.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AskStreamEvent, ClientAskRequest } from '../upstream/api.js';
-import { UpstreamError } from '../upstream/errors.js';
-import type { TurnContext } from './context.js';
-import { isMediaRefusal, prepareAttachments, type PreparedMedia } from './media/index.js';
-import { serviceMediaRefusal } from './media/service-refusal.js';
+import type { AskStreamEvent, ClientAskRequest } from '../../upstream/api.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import type { TurnContext } from './turn-context.js';
+import { isMediaRefusal, prepareAttachments, type PreparedMedia } from '../media/index.js';
+import { serviceMediaRefusal } from '../media/service-refusal.js';
 import type { Step } from './pipeline.js';
-import { relayAnswer, startTyping, type TypingHandle } from './relay/index.js';
-import { resetTurnAttempts } from './poison.js';
-import { replies } from './replies.js';
+import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
+import { resetTurnAttempts } from './poison-limit.js';
+import { replies } from '../reply/reply-texts.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };

@@ -6,9 +6,9 @@
  * store is down is held in memory and queued once it is back (patient-sink.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { PatientSink } from './patient-sink.js';
-import type { Adapter, InboundSink } from '../contract.js';
+import type { Adapter, InboundSink } from '../../contract.js';
 
 /**
  * How long a stopping adapter may still hand over messages it holds (Telegram: an album

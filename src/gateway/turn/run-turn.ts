@@ -9,19 +9,19 @@
  * of an upstream failure (counted once per message). Nothing a user sent goes
  * unanswered, and all of it is in the transcript.
  */
-import { UpstreamError } from '../upstream/errors.js';
-import { hasAnswerStarted, hasWaitedForService } from './ask.js';
-import type { Turn, TurnContext } from './context.js';
-import type { TurnEvents } from './events.js';
-import { gatewayKeys } from './keys.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import { hasAnswerStarted, hasWaitedForService } from './ask-step.js';
+import type { Turn, TurnContext } from './turn-context.js';
+import type { TurnEvents } from './turn-events.js';
+import { gatewayKeys } from '../state-keys.js';
 import type { Step } from './pipeline.js';
-import { givePoisonReply, hasUsedUpAttempts } from './poison.js';
-import { isPlatformError } from './platform-retry.js';
-import { replies } from './replies.js';
-import { PlatformError, type InboundAttachment } from '../contract.js';
+import { givePoisonReply, hasUsedUpAttempts } from './poison-limit.js';
+import { isPlatformError } from '../reply/platform-retry.js';
+import { replies } from '../reply/reply-texts.js';
+import { PlatformError, type InboundAttachment } from '../../contract.js';
 import { upstreamWaitKey } from './upstream-wait.js';
-import { releaseUnchecked, startTurn, type TurnReads } from './turn-start.js';
-import type { ConversationRef } from '../contract.js';
+import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
+import type { ConversationRef } from '../../contract.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;

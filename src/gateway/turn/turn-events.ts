@@ -7,8 +7,8 @@
  * stop anything. They are still part of the turn: listeners are awaited in the
  * order they were added, and what they reply or record goes with the turn.
  */
-import type { AskFinal } from '../upstream/api.js';
-import type { TurnContext } from './context.js';
+import type { AskFinal } from '../../upstream/api.js';
+import type { TurnContext } from './turn-context.js';
 
 export interface UpstreamFailure {
   error: unknown;

@@ -12,7 +12,7 @@
  * position, steps run in the order they were added. The ask step ends the
  * pipeline: a step added after it never runs.
  */
-import type { TurnContext } from './context.js';
+import type { TurnContext } from './turn-context.js';
 
 export type Next = () => Promise<void>;
 export type Step = (ctx: TurnContext, next: Next) => Promise<void>;

@@ -4,16 +4,16 @@
  * for it, the pipeline and the turn's events (turn.ts), and the outcome the drain
  * acts on: the writes to make with its removal from the queue, or "cut off".
  */
-import type { Logger } from '../logger.js';
-import { Turn, type GatewayServices } from './context.js';
-import type { HandleResult } from './drains.js';
-import type { TurnEvents } from './events.js';
+import type { Logger } from '../../logger.js';
+import { Turn, type GatewayServices } from './turn-context.js';
+import type { HandleResult } from '../drain/drains.js';
+import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
-import type { LocalAttachments, QueuedMessage } from './queued-message.js';
-import type { AdapterRoutes } from './routes.js';
-import { runTurn, type TurnStarter } from './turn.js';
-import { HeadClaimMissedError } from './turn-start.js';
-import type { AtomicCommand } from '../state/index.js';
+import type { LocalAttachments, QueuedMessage } from '../drain/queued-message.js';
+import type { AdapterRoutes } from '../intake/adapter-routes.js';
+import { runTurn, type TurnStarter } from './run-turn.js';
+import { HeadClaimMissedError } from './first-batch.js';
+import type { AtomicCommand } from '../../state/index.js';
 
 export interface TurnRunnerOptions {
   routes: AdapterRoutes;

@@ -8,7 +8,7 @@
  *
  * Synchronous bookkeeping only; drains.ts does the claiming.
  */
-import type { ConversationRef } from '../contract.js';
+import type { ConversationRef } from '../../contract.js';
 
 /** A conversation in line. */
 export interface Waiting {

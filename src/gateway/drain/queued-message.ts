@@ -6,8 +6,8 @@
  * accepted by another gateway process) has its attachments' metadata and `ref`,
  * from which the serving adapter rebuilds the download (`Adapter.restoreAttachment`).
  */
-import { AttachmentUnavailableError } from './media/index.js';
-import type { Adapter, Inbound, InboundAttachment } from '../contract.js';
+import { AttachmentUnavailableError } from '../media/index.js';
+import type { Adapter, Inbound, InboundAttachment } from '../../contract.js';
 
 type AttachmentInfo = Omit<InboundAttachment, 'fetch'>;
 

@@ -7,9 +7,9 @@
  * the chatbot's month. A message with files counts its caption: the files are not
  * fetched or uploaded for a question that cannot be asked.
  */
-import { CLIENT_ASK_CONTENT_MAX_CHARS, clientAskContentLength, isClientAskContentTooLong } from '../upstream/limits.js';
+import { CLIENT_ASK_CONTENT_MAX_CHARS, clientAskContentLength, isClientAskContentTooLong } from '../../upstream/limits.js';
 import type { Step } from './pipeline.js';
-import { replies } from './replies.js';
+import { replies } from '../reply/reply-texts.js';
 
 export function messageLengthStep(): Step {
   return async (ctx, next) => {

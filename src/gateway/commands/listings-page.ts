@@ -2,8 +2,8 @@
  * A page of the chatbot's real-estate listings as Markdown, and the values of
  * its paging buttons. Rendering to the platform's format is the reply's job.
  */
-import type { ListingItem, ListingPage } from '../upstream/api.js';
-import type { Button } from '../contract.js';
+import type { ListingItem, ListingPage } from '../../upstream/api.js';
+import type { Button } from '../../contract.js';
 
 /** Telegram refuses callback data over 64 bytes; every platform gets the same values. */
 export const MAX_BUTTON_VALUE_BYTES = 64;

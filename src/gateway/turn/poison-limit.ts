@@ -11,9 +11,9 @@
  * that never finished. A controlled wait for the Chatbot Service (upstream-wait.ts)
  * resets it: waiting is not failing.
  */
-import type { TurnContext as Turn } from './context.js';
-import { gatewayKeys } from './keys.js';
-import { replies } from './replies.js';
+import type { TurnContext as Turn } from './turn-context.js';
+import { gatewayKeys } from '../state-keys.js';
+import { replies } from '../reply/reply-texts.js';
 
 /** Turns a message may start without finishing; the next one gives up on it. */
 export const MAX_TURN_ATTEMPTS = 3;

@@ -18,7 +18,7 @@
  * during it, which would turn a delivered answer into a cut-off turn.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PlatformError } from '../contract.js';
+import { PlatformError } from '../../contract.js';
 
 /** A 429 without retry_after: Telegram's usual pause for one chat. */
 export const DEFAULT_RETRY_AFTER_MS = 1_000;
