@@ -7,13 +7,13 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers of the import graph (docs/architecture.md), lowest first. A file may import
  * its own layer and the ones below, never one above:
- *   1. leaves:             src/logger.ts, src/format, src/state, src/upstream, src/contract.ts (+ src/platform-module.ts, src/webhook-gate.ts, which it re-exports)
+ *   1. leaves:             src/logger.ts, src/format, src/state, src/upstream, src/contract.ts (+ src/contract/, which it re-exports)
  *   2. core and platforms: src/gateway, src/service, adapters/*
  *   3. services of the core: src/handoff, src/http, src/config
  *   4. composition root:   src/runtime, src/cli, src/main.ts (the only importers of adapters/index.ts)
  * Adapters are stricter: from src they import src/contract.ts only.
  */
-const LEAVES = ['src/logger.ts', 'src/format', 'src/state', 'src/upstream', 'src/contract.ts', 'src/platform-module.ts', 'src/webhook-gate.ts'];
+const LEAVES = ['src/logger.ts', 'src/format', 'src/state', 'src/upstream', 'src/contract.ts', 'src/contract'];
 const CORE = ['src/gateway', 'src/service', 'adapters'];
 const CORE_SERVICES = ['src/handoff', 'src/http', 'src/config'];
 const ROOT = ['src/runtime', 'src/cli', 'src/main.ts'];
@@ -21,6 +21,23 @@ const SOURCES = ['src/**/*.ts', 'adapters/**/*.ts', 'bench/**/*.ts'];
 
 /** "Nothing in `from` may be imported by `target`", with the reason. */
 const zone = (target, from, message) => ({ target, from, message });
+
+/**
+ * The stages of the core (src/gateway), in the order a message travels, each a folder whose
+ * index.ts is all the other stages may use (docs/architecture.md §2). Listed lowest first: a stage
+ * imports only stages before it (the composition, src/gateway/gateway.ts, imports them all).
+ */
+const STAGES = ['media', 'reply', 'relay', 'drain', 'turn', 'commands', 'intake'];
+const stageZones = STAGES.flatMap((stage, index) => {
+  const dir = `src/gateway/${stage}`;
+  const others = ['src/gateway/*.ts', ...STAGES.filter((other) => other !== stage).map((other) => `src/gateway/${other}/**`)];
+  const later = STAGES.slice(index + 1).map((other) => `src/gateway/${other}`);
+  return [
+    { ...zone(others, dir, `Another part of the core uses the ${stage} stage only through src/gateway/${stage}/index.ts.`), except: ['./index.ts'] },
+    ...(later.length ? [zone(`${dir}/**`, later, `The ${stage} stage comes before ${STAGES.slice(index + 1).join(', ')}: it imports none of them (take what you need as a parameter or an interface of its own).`)] : []),
+    zone(`${dir}/**`, ['src/gateway/gateway.ts', 'src/gateway/index.ts'], `A stage never imports the composition of the core (gateway.ts, index.ts).`),
+  ];
+});
 
 export default tseslint.config(
   { ignores: ['.puppeteerrc.cjs', 'dist/**', 'node_modules/**', 'coverage/**', '.wwebjs_auth/**'] },
@@ -57,8 +74,9 @@ export default tseslint.config(
           { ...zone(ROOT, ['adapters'], 'The composition root knows the platforms only through the list, adapters/index.ts.'), except: ['./index.ts'] },
           { ...zone(['adapters'], ['src'], 'An adapter imports nothing of the project but the adapter contract, src/contract.ts.'), except: ['./contract.ts'] },
           zone(['src/gateway'], ['src/service'], 'The core reaches the Chatbot Service only through the upstream client (src/upstream), never the embedded implementation.'),
-          zone(['src/service'], ['src/gateway', 'src/contract.ts', 'src/platform-module.ts', 'src/webhook-gate.ts'], 'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.'),
+          zone(['src/service'], ['src/gateway', 'src/contract.ts', 'src/contract'], 'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.'),
           zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
+          ...stageZones,
         ],
       }],
     },

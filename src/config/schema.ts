@@ -102,7 +102,7 @@ const coreSchema = z.object({
     /** Default trigger phrases; bots[].handoffPhrases replaces them per bot. */
     phrases: z.array(z.string().min(1)).default(['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone']),
   }).strict().default({ onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 15, phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'] }),
-  /** The core's delivery policy (src/gateway/policy.ts); unset fields keep its defaults. */
+  /** The core's delivery policy (src/gateway/gateway-policy.ts); unset fields keep its defaults. */
   gateway: z.object({
     platformOutageHorizonMs: z.number().int().min(0).optional(),
     upstreamOutageHorizonMs: z.number().int().min(0).optional(),

@@ -6,39 +6,21 @@
  * the process holding its lock, one TurnRunner run (turn-runner.ts) per message,
  * through the pipeline (pipeline.ts):
  *   record → beforeCommands → commands → beforeAsk → limits → session → ask
- * and then the turn's events (events.ts). See queue.ts for how order and
+ * and then the turn's events (events.ts). See drain/conversation-queue.ts for how order and
  * delivery hold across processes.
  */
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import type { ChatbotServiceApi } from '../upstream/api.js';
-import { AdapterLifecycle } from './intake/adapter-lifecycle.js';
-import { askStep } from './turn/ask-step.js';
-import { helpCommand, resetCommand, startCommand } from './commands/builtin.js';
-import { listingsAction, listingsCommand } from './commands/listings.js';
-import { CommandRegistry, commandStep } from './commands/registry.js';
-import type { GatewayBot, GatewayServices } from './turn/turn-context.js';
-import { Drains } from './drain/drains.js';
-import { TurnEvents, type TurnEventSource } from './turn/turn-events.js';
-import { Intake } from './intake/intake.js';
-import { limitsStep } from './turn/allowance-step.js';
-import { messageLengthStep } from './turn/message-length-step.js';
 import type { GatewayObserver } from './observer.js';
-import { Pipeline, type PipelineSteps } from './turn/pipeline.js';
 import { resolvePolicy, type GatewayPolicy } from './gateway-policy.js';
-import { ConversationQueue } from './drain/conversation-queue.js';
-import { LocalAttachments } from './drain/queued-message.js';
 import { InflightRecorder, recoverConversation, recoverInterruptedAnswers } from './relay/index.js';
-import { OUT_OF_TURN_REPLY_RETRY, sendReply, type ReplyExtras } from './reply/send-reply.js';
-import { AdapterRoutes, notServedError } from './intake/adapter-routes.js';
-import { sessionStep } from './turn/session-step.js';
-import { SessionMap } from './turn/session-map.js';
-import { ChatbotSettingsMirror } from './turn/chatbot-settings.js';
-import { TranscriptStore, type TranscriptRole } from './turn/transcript.js';
-import { recordMessageStep } from './turn/run-turn.js';
-import { TurnRunner } from './turn/turn-runner.js';
-import { TurnReads, type TurnReadSource } from './turn/first-batch.js';
 import type { Adapter, Capabilities, ConversationRef, InboundSink, Outbound } from '../contract.js';
+import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
+import { askStep, ChatbotSettingsMirror, limitsStep, messageLengthStep, Pipeline, recordMessageStep, SessionMap, sessionStep, TranscriptStore, TurnEvents, TurnReads, TurnRunner, type GatewayBot, type GatewayServices, type PipelineSteps, type TranscriptRole, type TurnEventSource, type TurnReadSource } from './turn/index.js';
+import { CommandRegistry, commandStep, helpCommand, listingsAction, listingsCommand, resetCommand, startCommand } from './commands/index.js';
+import { ConversationQueue, Drains, LocalAttachments } from './drain/index.js';
+import { OUT_OF_TURN_REPLY_RETRY, sendReply, type ReplyExtras } from './reply/index.js';
 
 export interface GatewayOptions {
   state: StateStore;
@@ -121,7 +103,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     handle: (message, signal, claim) => runner.run(message, signal, claim),
     serves: (conversation) => routes.serves(conversation),
     settled: (message) => message && local.forget(message.id),
-    // No beforeDrain: each turn's first batch says whether a previous holder left half answers (turn-start.ts).
+    // No beforeDrain: each turn's first batch says whether a previous holder left half answers (turn/first-batch.ts).
   });
   const intake = new Intake({ routes, queue, drains, local, transcript: services.transcript, observer: services.observer, logger });
   const lifecycle = new AdapterLifecycle(routes.all(), logger);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/index.js';
 import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../gateway/index.js';
-import { describeAttachment } from '../gateway/turn/run-turn.js';
+import { describeAttachment } from '../gateway/index.js';
 import type { ConversationRef } from '../contract.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';

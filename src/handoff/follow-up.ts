@@ -10,7 +10,7 @@
  */
 import type { Config } from '../config/index.js';
 import type { TranscriptEntry, TurnContext } from '../gateway/index.js';
-import { describeAttachment } from '../gateway/turn/run-turn.js';
+import { describeAttachment } from '../gateway/index.js';
 import type { ConversationRef } from '../contract.js';
 import type { StateStore } from '../state/index.js';
 import { formatConversationId } from './conversation-id.js';

@@ -31,7 +31,7 @@ export class PauseStore {
     return decode(conversation, await this.state.hashGetAll(handoffKeys.pause(conversation)));
   }
 
-  /** The same read as a command for a batch (the turn's first, src/gateway/turn-start.ts); its result goes to `decode`. */
+  /** The same read as a command for a batch (the turn's first, src/gateway/turn/first-batch.ts); its result goes to `decode`. */
   readCommand(conversation: ConversationRef): AtomicCommand {
     return { op: 'hashGetAll', key: handoffKeys.pause(conversation) };
   }

@@ -70,12 +70,12 @@ export interface StateStore {
    * groups sent at once; one MULTI for all on a single Redis), but there is no atomicity
    * across slots: on a cluster one slot's group may fail while another's is applied. For a
    * step whose conversation keys must change together and whose per-user or per-chatbot
-   * counters only ride along (turn-start.ts).
+   * counters only ride along (turn/first-batch.ts).
    */
   batch(commands: readonly AtomicCommand[]): Promise<unknown[]>;
 
   /*
-   * The conversation queue (src/gateway/queue.ts): a FIFO list, a lock owned by the
+   * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, a lock owned by the
    * one process that answers it, and a set indexing the conversations that have
    * queued messages. Each step is one atomic round trip, so no message can slip in
    * between "the queue looked empty" and "the lock was released" (vercel/chat#928).

@@ -96,7 +96,7 @@ describe.each(TOPOLOGIES)('an answer cut short (chatbridge start, as a process, 
   }, 120_000);
 });
 
-/** The conversation lock of a private chat of bot "main" (see src/gateway/keys.ts). */
+/** The conversation lock of a private chat of bot "main" (see src/gateway/state-keys.ts). */
 function lockKeyOf(chatId: number): string {
   return gatewayKeys.lock({ bot: 'main', platform: 'telegram', id: String(chatId) });
 }

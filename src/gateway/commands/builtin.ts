@@ -1,6 +1,6 @@
 /** /start, /help and /reset. */
-import { replies } from '../reply/reply-texts.js';
 import type { Command, CommandRegistry } from './registry.js';
+import { replies } from '../reply/index.js';
 
 /** SuggestedMessage is one string; people separate suggestions with new lines, "|" or ";". */
 export function splitSuggestions(suggested: string | undefined): string[] {

@@ -1,7 +1,7 @@
 /** /listings [city] [page]: browse the chatbot's real-estate listings, with paging buttons. */
-import type { TurnContext } from '../turn/turn-context.js';
 import { LISTINGS_ACTION_PREFIX, listingsView, parseListingsArgs, parseListingsPayload, type ListingsRequest } from './listings-page.js';
 import type { ButtonAction, Command } from './registry.js';
+import type { TurnContext } from '../turn/index.js';
 
 async function showListings(ctx: TurnContext, request: ListingsRequest): Promise<void> {
   const pageSize = ctx.services.policy.listingsPageSize;

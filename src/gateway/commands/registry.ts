@@ -1,11 +1,10 @@
+import type { Step, TurnContext } from '../turn/index.js';
+import { replies } from '../reply/index.js';
 /**
  * Commands (`/name args`) and button actions (`prefix:payload`), registered by
  * name. The built-in ones live next to this file; others (the handoff's /human)
  * are registered from outside through `gateway.commands.register`.
  */
-import type { TurnContext } from '../turn/turn-context.js';
-import type { Step } from '../turn/pipeline.js';
-import { replies } from '../reply/reply-texts.js';
 
 export interface Command {
   /** Without the slash, lowercase: "listings". */

@@ -21,7 +21,7 @@ export interface Waiting {
   head?: string;
 }
 
-export class TurnSlots {
+export class AnswerSlots {
   private busy = 0;
   /** Member → conversation, in arrival order (a Map keeps insertion order); one entry per conversation. */
   private readonly waiting = new Map<string, Waiting>();
@@ -87,7 +87,7 @@ export class TurnSlots {
 
   /** Gives back a slot taken by tryTake() or takeNext(). */
   release(): void {
-    if (this.busy === 0) throw new Error('TurnSlots.release() without a slot taken: a slot was given back twice');
+    if (this.busy === 0) throw new Error('AnswerSlots.release() without a slot taken: a slot was given back twice');
     this.busy--;
   }
 

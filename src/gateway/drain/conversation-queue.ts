@@ -51,7 +51,7 @@ export class ConversationQueue {
   /**
    * The claim of a conversation whose head is known (it waited in line for a slot), as a command
    * for the first batch of that head's turn: no round trip of its own. The turn goes on only
-   * when the result says `claimed` (turn-start.ts).
+   * when the result says `claimed` (turn/first-batch.ts).
    */
   headClaim(conversation: ConversationRef, token: string, head: string): AtomicCommand {
     const keys = this.keys(conversation);

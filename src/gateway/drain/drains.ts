@@ -4,7 +4,7 @@
  * (heartbeat) while it works. Also sweeps the pending sets (`queues:pending:{cN}`, all shards) for conversations
  * whose holder died, and takes them over once their lock has expired.
  *
- * At most `policy.maxAnswersInFlight` loops run at once (turn-slots.ts). A conversation
+ * At most `policy.maxAnswersInFlight` loops run at once (drain/answer-slots.ts). A conversation
  * that finds no free slot lets its lock go and waits in line here, holding nothing: its
  * messages stay queued in Redis, so no lock needs renewing while it waits, and another
  * process with a free slot may take it meanwhile (its sweep). When a slot frees, the first
@@ -14,7 +14,7 @@
  *
  * A conversation that goes in line knowing its head (its arrival found the queue empty, or
  * its last advance returned the next one) claims its lock in that head's first turn batch
- * (queue.headClaim, turn-start.ts) rather than in a round trip of its own: the turn goes on
+ * (queue.headClaim, turn/first-batch.ts) rather than in a round trip of its own: the turn goes on
  * only if the lock is taken and the head is still first.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,7 +24,7 @@ import { conversationMember, parseConversationMember } from '../state-keys.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
 import type { ConversationQueue } from './conversation-queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
-import { TurnSlots, type Waiting } from './answer-slots.js';
+import { AnswerSlots, type Waiting } from './answer-slots.js';
 import type { ConversationRef } from '../../contract.js';
 
 /**
@@ -76,11 +76,11 @@ export interface DrainsOptions {
 
 export class Drains {
   private readonly active = new Map<string, ActiveDrain>();
-  private readonly slots: TurnSlots;
+  private readonly slots: AnswerSlots;
   private stopping = false;
 
   constructor(private readonly options: DrainsOptions) {
-    this.slots = new TurnSlots(options.policy.maxAnswersInFlight);
+    this.slots = new AnswerSlots(options.policy.maxAnswersInFlight);
   }
 
   /** Number of conversations this process is answering right now. */

@@ -3,9 +3,9 @@
  * platform), each serving a configured bot. A conversation no adapter here
  * serves is neither accepted nor taken over by this process.
  */
-import type { GatewayBot } from '../turn/turn-context.js';
-import { outboundIn } from '../reply/outbound-methods.js';
 import type { Adapter, Capabilities, ConversationRef, Outbound } from '../../contract.js';
+import type { GatewayBot } from '../turn/index.js';
+import { outboundIn } from '../reply/index.js';
 
 const routeKey = (bot: string, platform: string) => JSON.stringify([bot, platform]);
 

@@ -13,17 +13,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import { AcceptLine } from './accept-line.js';
-import type { Drains } from '../drain/drains.js';
 import type { GatewayObserver } from '../observer.js';
-import type { ConversationQueue } from '../drain/conversation-queue.js';
-import { toQueuedMessage, type LocalAttachments } from '../drain/queued-message.js';
-import { replies } from '../reply/reply-texts.js';
-import { OUT_OF_TURN_REPLY_RETRY, sendReply } from '../reply/send-reply.js';
 import { notServedError, type AdapterRoutes } from './adapter-routes.js';
-import type { TranscriptStore } from '../turn/transcript.js';
-import { describeAttachment } from '../turn/run-turn.js';
 import type { PacedSink } from './patient-sink.js';
 import type { Inbound } from '../../contract.js';
+import { toQueuedMessage, type ConversationQueue, type Drains, type LocalAttachments } from '../drain/index.js';
+import { OUT_OF_TURN_REPLY_RETRY, replies, sendReply } from '../reply/index.js';
+import { describeAttachment, type TranscriptStore } from '../turn/index.js';
 
 /**
  * Conversations waiting for a slot in this process beyond which a polling source waits

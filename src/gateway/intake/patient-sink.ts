@@ -20,10 +20,8 @@
 import { setMaxListeners } from 'node:events';
 import pRetry from 'p-retry';
 import type { Logger } from '../../logger.js';
-import { outboundIn } from '../reply/outbound-methods.js';
-import { replies } from '../reply/reply-texts.js';
-import { sendReply } from '../reply/send-reply.js';
 import type { Adapter, Inbound, InboundSink } from '../../contract.js';
+import { outboundIn, replies, sendReply } from '../reply/index.js';
 
 /** Messages held in memory at most while the store is down; accept() waits for room beyond it. */
 export const HELD_MESSAGES_MAX = 100;

@@ -11,3 +11,4 @@ export { countGifFrames, sniffMedia, type MediaCategory, type SniffedMedia } fro
 export { toWav, type ToWavOptions } from './transcode.js';
 export { isMediaRefusal, type MediaClass, type MediaRefusal, type PreparedMedia, type RefusalReason } from './types.js';
 export { encodeWav } from './wav.js';
+export { serviceMediaRefusal } from './service-refusal.js';

@@ -1,13 +1,12 @@
 import type { Logger } from '../../logger.js';
-import { canEdit } from '../reply/outbound-methods.js';
-import { isPlatformError, retryPlatformCall } from '../reply/platform-retry.js';
 import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../../contract.js';
-import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, SUPERSEDED_MESSAGE_TEXT } from './relay-policy.js';
+import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, SUPERSEDED_MESSAGE_TEXT } from './relay-policy.js';
 import type { PlacedChunk } from '../../format/index.js';
 import { layOutFinal, type LaidOutAnswer } from './rendering.js';
 import type { PacingPolicy } from './types.js';
+import { canEdit, isPlatformError, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall } from '../reply/index.js';
 
-export { DEFAULT_RETRY_AFTER_MS, isPlatformError } from '../reply/platform-retry.js';
+export { DEFAULT_RETRY_AFTER_MS, isPlatformError } from '../reply/index.js';
 
 export interface DeliveryContext {
   outbound: Outbound;

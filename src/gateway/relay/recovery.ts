@@ -1,10 +1,8 @@
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
-import { canEdit, canStopStream } from '../reply/outbound-methods.js';
-import { isPlatformError, isRetriedPlatformError, retryPlatformCall, type PlatformRetryPolicy } from '../reply/platform-retry.js';
+import { canEdit, canStopStream, isPlatformError, isRetriedPlatformError, REPLY_RETRY_POLICY, retryPlatformCall, type PlatformRetryPolicy } from '../reply/index.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
-import { REPLY_RETRY_POLICY } from '../reply/send-reply.js';
 import { rangeEveryShard } from '../../state/shard-walk.js';
 import { conversationTag } from '../state-keys.js';
 import {

@@ -18,13 +18,6 @@ export const DEFAULT_MIN_GROWTH_CHARS = 40;
 export const DEFAULT_FINAL_ATTEMPTS = 3;
 export const DEFAULT_FINAL_RETRY_BUDGET_MS = 30_000;
 
-/**
- * The new message is the last resort: nothing comes after it but losing the answer, so
- * it keeps honouring retry_after much longer (a bot-wide flood can last minutes). The
- * conversation's lock is kept alive meanwhile, and its next messages wait their turn.
- */
-export const LAST_RESORT_ATTEMPTS = 12;
-export const LAST_RESORT_BUDGET_MS = 180_000;
 
 /**
  * With no sentence end in sight, an intermediate render is cut at the raw end of

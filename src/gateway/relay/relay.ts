@@ -1,6 +1,5 @@
 import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
 import type { SentMessage } from '../../contract.js';
-import { canDraft, canEdit, canStreamNatively } from '../reply/outbound-methods.js';
 import type { DeliveryContext } from './final-delivery.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
 import { resolvePacing } from './relay-policy.js';
@@ -12,6 +11,7 @@ import { EditRenderer } from './renderers/edit.js';
 import { NativeRenderer } from './renderers/native.js';
 import { startTyping } from './typing.js';
 import type { RelayRequest, RelayResult } from './types.js';
+import { canDraft, canEdit, canStreamNatively } from '../reply/index.js';
 
 /**
  * Shows a streamed answer in a conversation as it is written, with the renderer

@@ -101,3 +101,11 @@ function unreachableBackoffMs(tries: number): number {
   const base = Math.min(UNREACHABLE_MAX_BACKOFF_MS, UNREACHABLE_FIRST_BACKOFF_MS * 2 ** Math.min(tries - 1, 30));
   return Math.round(base * (1 + Math.random() / 2));
 }
+
+/**
+ * The new message is the last resort: nothing comes after it but losing the answer, so
+ * it keeps honouring retry_after much longer (a bot-wide flood can last minutes). The
+ * conversation's lock is kept alive meanwhile, and its next messages wait their turn.
+ */
+export const LAST_RESORT_ATTEMPTS = 12;
+export const LAST_RESORT_BUDGET_MS = 180_000;

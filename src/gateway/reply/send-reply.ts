@@ -7,9 +7,8 @@
  * tried again with backoff up to the outage horizon.
  */
 import { renderChunks, renderMarkdown } from '../../format/index.js';
-import { retryPlatformCall, type PlatformRetryPolicy } from './platform-retry.js';
+import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall, type PlatformRetryPolicy } from './platform-retry.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
-import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS } from '../relay/relay-policy.js';
 import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../../contract.js';
 
 export interface ReplyExtras {

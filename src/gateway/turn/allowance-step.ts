@@ -2,13 +2,13 @@
  * The limits step: the chatbot's per-user rate limit (RateLimitCount messages per
  * RateLimitTime seconds, a fixed window from the user's first message) and its
  * MessageLimit per calendar month. Both counters were taken in the turn's first
- * batch (turn-start.ts); this step checks them where the pipeline puts it, after
+ * batch (turn/first-batch.ts); this step checks them where the pipeline puts it, after
  * commands and the handoff, which therefore cost no allowance.
  */
 import type { ChatbotSettings } from '../../upstream/api.js';
 import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
-import { replies } from '../reply/reply-texts.js';
+import { replies } from '../reply/index.js';
 
 /** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
 export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;

@@ -9,12 +9,12 @@ import type { AskStreamEvent, ClientAskRequest } from '../../upstream/api.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { TurnContext } from './turn-context.js';
 import { isMediaRefusal, prepareAttachments, type PreparedMedia } from '../media/index.js';
-import { serviceMediaRefusal } from '../media/service-refusal.js';
 import type { Step } from './pipeline.js';
 import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
 import { resetTurnAttempts } from './poison-limit.js';
-import { replies } from '../reply/reply-texts.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
+import { serviceMediaRefusal } from '../media/index.js';
+import { replies } from '../reply/index.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };
 
@@ -72,7 +72,7 @@ export function askStep(): Step {
       seconds: (Date.now() - ctx.startedAt) / 1000,
     });
     ctx.record('bot', result.final.answer);
-    // The afterAnswer listeners are told once the pipeline is done (turn.ts).
+    // The afterAnswer listeners are told once the pipeline is done (turn/run-turn.ts).
     ctx.answer = result.final;
   };
 }

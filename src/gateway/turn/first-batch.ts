@@ -2,7 +2,7 @@
  * The turn's one read of Redis before its steps run. Each concern used to pay its
  * own round trip per answer; one batch now does all of it (two parts sent at once, one per
  * kind of key: see startTurn):
- *   - counts the turn's attempt (poison.ts);
+ *   - counts the turn's attempt (turn/poison-limit.ts);
  *   - reserves the month's allowance and the user's rate window (limits.ts checks
  *     them at its position, and they are given back when that step is not reached);
  *   - reads the conversation's session and renews its idle lifetime;
@@ -16,7 +16,7 @@ import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
 import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
 import { ATTEMPTS_TTL_MS } from './poison-limit.js';
-import { inflightConversationKey } from '../relay/inflight-record.js';
+import { inflightConversationKey } from '../relay/index.js';
 
 /** A read a feature adds to every turn's first batch. */
 export interface TurnRead {
@@ -28,7 +28,7 @@ export interface TurnRead {
 /** What the gateway exposes: adding a read to every turn's first batch. */
 export interface TurnReadSource {
   /**
-   * The read must be of a key of the turn's conversation (under its shard tag, gateway/keys.ts):
+   * The read must be of a key of the turn's conversation (under its shard tag, gateway/state-keys.ts):
    * it runs in the conversation's MULTI, which touches one Redis Cluster slot.
    */
   add(command: (ctx: TurnContext) => AtomicCommand): TurnRead;
@@ -67,7 +67,7 @@ export class TurnReads implements TurnReadSource {
 }
 
 export interface TurnStart {
-  /** Turns started for this message, this one included (poison.ts). */
+  /** Turns started for this message, this one included (turn/poison-limit.ts). */
   attempt: number;
   /** Ids of answers recorded in this conversation that no live turn of it is writing. */
   leftovers: string[];
@@ -173,7 +173,7 @@ export async function releaseUnchecked(ctx: TurnContext, cutOff: boolean): Promi
   const reservation = ctx.prefetched.reservation;
   if (!reservation || reservation.checked) return;
   if (!cutOff) {
-    // Untagged keys: the queue's advance writes them beside its MULTI, not in it (queue.ts).
+    // Untagged keys: the queue's advance writes them beside its MULTI, not in it (drain/conversation-queue.ts).
     ctx.later(...releaseCommands(reservation));
     return;
   }

@@ -9,7 +9,7 @@
  */
 import { CLIENT_ASK_CONTENT_MAX_CHARS, clientAskContentLength, isClientAskContentTooLong } from '../../upstream/limits.js';
 import type { Step } from './pipeline.js';
-import { replies } from '../reply/reply-texts.js';
+import { replies } from '../reply/index.js';
 
 export function messageLengthStep(): Step {
   return async (ctx, next) => {

@@ -6,14 +6,14 @@
  * message is counted in Redis; past MAX_TURN_ATTEMPTS the message leaves the
  * queue with a reply that says so.
  *
- * The count is incremented as a turn starts (in its first batch, turn-start.ts), and
+ * The count is incremented as a turn starts (in its first batch, turn/first-batch.ts), and
  * deleted in the transaction that takes the message off the queue (`Turn.later`), so it counts exactly the turns
  * that never finished. A controlled wait for the Chatbot Service (upstream-wait.ts)
  * resets it: waiting is not failing.
  */
 import type { TurnContext as Turn } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
-import { replies } from '../reply/reply-texts.js';
+import { replies } from '../reply/index.js';
 
 /** Turns a message may start without finishing; the next one gives up on it. */
 export const MAX_TURN_ATTEMPTS = 3;
@@ -23,7 +23,7 @@ export const ATTEMPTS_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * True when the message has used up its attempts and must leave the queue. `attempt`
- * was counted in the turn's first batch (turn-start.ts), whose writes also delete the
+ * was counted in the turn's first batch (turn/first-batch.ts), whose writes also delete the
  * count once the message leaves the queue.
  */
 export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {

@@ -4,7 +4,7 @@
  * service unreachable (after the ask step waited for it up to the horizon,
  * see upstream-wait.ts), the service's own words when it refuses for a limit,
  * an apology when it refuses the message, a generic apology for our own bugs.
- * A message cut off in every turn leaves the queue, saying so (poison.ts).
+ * A message cut off in every turn leaves the queue, saying so (turn/poison-limit.ts).
  * After the pipeline, the turn's events (events.ts) are told of the answer, or
  * of an upstream failure (counted once per message). Nothing a user sent goes
  * unanswered, and all of it is in the transcript.
@@ -16,12 +16,12 @@ import type { TurnEvents } from './turn-events.js';
 import { gatewayKeys } from '../state-keys.js';
 import type { Step } from './pipeline.js';
 import { givePoisonReply, hasUsedUpAttempts } from './poison-limit.js';
-import { isPlatformError } from '../reply/platform-retry.js';
-import { replies } from '../reply/reply-texts.js';
-import { PlatformError, type InboundAttachment } from '../../contract.js';
+import { PlatformError } from '../../contract.js';
 import { upstreamWaitKey } from './upstream-wait.js';
+import { describeAttachment } from './transcript.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
+import { isPlatformError, replies } from '../reply/index.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
@@ -154,8 +154,3 @@ function recordUserMessage(ctx: TurnContext): void {
   ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments } : {}) });
 }
 
-export function describeAttachment(attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size'>): string {
-  const details = [attachment.fileName, attachment.mimeType, attachment.size === undefined ? undefined : `${attachment.size} bytes`]
-    .filter(Boolean);
-  return details.length > 0 ? `${attachment.kind} (${details.join(', ')})` : attachment.kind;
-}

@@ -2,7 +2,7 @@
  * The map from a conversation to its Chatbot Service session. A session is made
  * with GetSession on first contact and kept so the chatbot remembers the
  * conversation across gateway restarts, until the conversation has been idle for
- * policy.sessionIdleTtlMs (each turn's first batch renews it, turn-start.ts); the
+ * policy.sessionIdleTtlMs (each turn's first batch renews it, turn/first-batch.ts); the
  * next message then starts a new one, as for a new conversation. /reset forgets it.
  * Only the holder of the conversation's lock creates one, so two sessions are
  * never made at once.

@@ -5,7 +5,7 @@
  */
 import type { AtomicCommand, StateStore } from '../../state/index.js';
 import { gatewayKeys } from '../state-keys.js';
-import type { ConversationRef, PlatformUser } from '../../contract.js';
+import type { ConversationRef, InboundAttachment, PlatformUser } from '../../contract.js';
 
 export type TranscriptRole = 'user' | 'bot' | 'operator' | 'system';
 
@@ -59,4 +59,11 @@ export class TranscriptStore {
       { op: 'expire', key, ttlMs: this.limits.ttlMs },
     ];
   }
+}
+
+/** How an attachment is written in the transcript (and so in a handoff e-mail): its kind, name, type and size. */
+export function describeAttachment(attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size'>): string {
+  const details = [attachment.fileName, attachment.mimeType, attachment.size === undefined ? undefined : `${attachment.size} bytes`]
+    .filter(Boolean);
+  return details.length > 0 ? `${attachment.kind} (${details.join(', ')})` : attachment.kind;
 }

@@ -11,11 +11,11 @@ import type { Reservation } from './allowance.js';
 import type { ChatbotSettingsMirror } from './chatbot-settings.js';
 import type { GatewayObserver } from '../observer.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
-import type { InflightRecorder } from '../relay/inflight.js';
-import { sendReply, type ReplyExtras } from '../reply/send-reply.js';
 import type { SessionMap } from './session-map.js';
 import type { TranscriptEntry, TranscriptRole, TranscriptStore } from './transcript.js';
 import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../../contract.js';
+import type { InflightRecorder } from '../relay/index.js';
+import { sendReply, type ReplyExtras } from '../reply/index.js';
 
 /** A configured bot: which chatbot of the service answers its conversations. */
 export interface GatewayBot {
@@ -51,7 +51,7 @@ export interface TurnContext {
   /** Aborted when the gateway stops or loses the conversation's lock. */
   readonly signal: AbortSignal;
   readonly services: GatewayServices;
-  /** Values read in the turn's first batch (turn-start.ts), so a step need not read them again. */
+  /** Values read in the turn's first batch (turn/first-batch.ts), so a step need not read them again. */
   readonly prefetched: Prefetched;
   /** The service session, once the session step ran. */
   sessionId?: number;
@@ -74,7 +74,7 @@ export interface TurnContext {
 export interface Prefetched {
   session?: string | null;
   reservation?: Reservation;
-  /** Results of the reads features added to the batch, by read (turn-start.ts). */
+  /** Results of the reads features added to the batch, by read (turn/first-batch.ts). */
   readonly reads: Map<object, unknown>;
 }
 

@@ -1,22 +1,31 @@
 /**
  * Running one queued message: its attachments restored (live when this process
  * accepted it, rebuilt from their refs by the serving adapter otherwise), a Turn
- * for it, the pipeline and the turn's events (turn.ts), and the outcome the drain
+ * for it, the pipeline and the turn's events (turn/run-turn.ts), and the outcome the drain
  * acts on: the writes to make with its removal from the queue, or "cut off".
  */
 import type { Logger } from '../../logger.js';
-import { Turn, type GatewayServices } from './turn-context.js';
-import type { HandleResult } from '../drain/drains.js';
+import { Turn, type GatewayBot, type GatewayServices } from './turn-context.js';
+import type { Adapter, Capabilities, ConversationRef, Outbound } from '../../contract.js';
 import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
-import type { LocalAttachments, QueuedMessage } from '../drain/queued-message.js';
-import type { AdapterRoutes } from '../intake/adapter-routes.js';
 import { runTurn, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
 import type { AtomicCommand } from '../../state/index.js';
+import type { HandleResult, LocalAttachments, QueuedMessage } from '../drain/index.js';
+
+/**
+ * Which adapter, outbound and bot serve a conversation in this process (the intake's
+ * AdapterRoutes); declared here so that the turn does not depend on the intake.
+ */
+export interface ConversationServing {
+  adapterOf(conversation: ConversationRef): Adapter | undefined;
+  botOf(conversation: ConversationRef): GatewayBot | undefined;
+  outboundFor(conversation: ConversationRef, isGroup?: boolean): { outbound: Outbound; capabilities: Capabilities } | undefined;
+}
 
 export interface TurnRunnerOptions {
-  routes: AdapterRoutes;
+  routes: ConversationServing;
   local: LocalAttachments;
   pipeline: Pipeline;
   events: TurnEvents;

@@ -186,7 +186,7 @@ describe('gateway features against the real service', () => {
     await idle(stack.store);
     // queueOffer, the turn's first batch (+ settings when the 5 s cache expired) and queueAdvance with
     // the transcript and counters; an answer sent whole leaves no in-flight record to write. The first
-    // batch is one call (turn-start.ts): the conversation's keys atomic in their slot, the user's and
+    // batch is one call (turn/first-batch.ts): the conversation's keys atomic in their slot, the user's and
     // chatbot's counters riding along (one MULTI on a single Redis, one per slot on a cluster).
     expect(calls.filter((call) => call !== 'hashGetAll'), calls.join(', ')).toEqual(['queueOffer', 'batch', 'queueAdvance']);
     console.info(`Redis round trips for one answered message: ${calls.length} (${calls.join(', ')})`);

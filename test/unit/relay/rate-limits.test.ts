@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from '../../../src/contract.js';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
-import { LAST_RESORT_ATTEMPTS } from '../../../src/gateway/relay/relay-policy.js';
+import { LAST_RESORT_ATTEMPTS } from '../../../src/gateway/reply/platform-retry.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request } from './support/answers.js';
 import { RecordingPlatform, type CallKind } from './support/recording-platform.js';
 

@@ -1,30 +1,17 @@
 /**
  * The adapter contract, second part: platform modules (re-exported by src/contract.ts, the
- * one file adapters import). What each adapters/<platform>/module.ts exports, and the runtime
+ * one file adapters import; this part depends on the first, src/contract/adapter.ts, never
+ * the other way round). What each adapters/<platform>/module.ts exports, and the runtime
  * iterates over (adapters/index.ts lists them).
  */
-import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import type { Adapter } from './contract.js';
-import type { Logger } from './logger.js';
+import type { Adapter } from './adapter.js';
+import type { Logger } from '../logger.js';
 
 // ---- Platform modules: what each adapters/<platform>/module.ts exports, and the runtime
 // iterates over (adapters/index.ts lists them). The core knows no platform: the config
 // schema, the environment overrides, the adapters built, the HTTP routes mounted, doctor's
 // checks and the admin API's id check all come from the modules it is given.
-
-/** An HTTP route an adapter serves: `handler` is mounted at `path` (it sees paths relative to it). */
-export interface HttpRoute {
-  /** Absolute path on the gateway's port, e.g. a webhook at `/<platform>/<bot id>`. */
-  path: string;
-  handler: RequestHandler;
-  /**
-   * 'admin': served only with the admin token (`Authorization: Bearer <ADMIN_TOKEN>`, or
-   * `?token=<ADMIN_TOKEN>` for a page opened in a browser); 401 without it, 404 when no admin
-   * token is configured. Default 'public' (a webhook checks its own signature).
-   */
-  access?: 'public' | 'admin';
-}
 
 /** An environment variable that sets one key of the platform's section of the first bot (`bots[0].<platform>.<key>`). */
 export interface PlatformEnvOverride {

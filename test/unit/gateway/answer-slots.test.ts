@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { TurnSlots } from '../../../src/gateway/drain/answer-slots.js';
+import { AnswerSlots } from '../../../src/gateway/drain/answer-slots.js';
 import type { ConversationRef } from '../../../src/contract.js';
 
 const conversation = (id: string): ConversationRef => ({ bot: 'main', platform: 'fakechat', id });
 const member = (id: string) => `main:fakechat:${id}`;
 
-describe('TurnSlots: answers in flight and the line of conversations waiting for one', () => {
+describe('AnswerSlots: answers in flight and the line of conversations waiting for one', () => {
   it('gives out at most its capacity of slots; a slot given back can be taken again', () => {
-    const slots = new TurnSlots(2);
+    const slots = new AnswerSlots(2);
     expect([slots.tryTake(), slots.tryTake(), slots.tryTake()]).toEqual([true, true, false]);
     expect(slots.inUse).toBe(2);
     slots.release();
@@ -15,7 +15,7 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
   });
 
   it('gives a free slot to the conversations already waiting before a newcomer, in the order they came', () => {
-    const slots = new TurnSlots(1);
+    const slots = new AnswerSlots(1);
     expect(slots.tryTake()).toBe(true);
     slots.wait(member('a'), conversation('a'));
     slots.wait(member('b'), conversation('b'));
@@ -30,7 +30,7 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
   });
 
   it('keeps one place per conversation: waiting again does not move it or count it twice', () => {
-    const slots = new TurnSlots(1);
+    const slots = new AnswerSlots(1);
     slots.tryTake();
     expect(slots.wait(member('a'), conversation('a'))).toBe(true);
     slots.wait(member('b'), conversation('b'));
@@ -42,7 +42,7 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
   });
 
   it('remembers the head a conversation went in line with, and the newest one it is told while waiting', () => {
-    const slots = new TurnSlots(1);
+    const slots = new AnswerSlots(1);
     slots.tryTake();
     slots.wait(member('a'), conversation('a'), 'first message of a');
     slots.wait(member('b'), conversation('b'));
@@ -56,7 +56,7 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
   });
 
   it('tells a waiting source when the line is shorter than its bound, and at once when it already is', async () => {
-    const slots = new TurnSlots(1);
+    const slots = new AnswerSlots(1);
     slots.tryTake();
     slots.wait(member('a'), conversation('a'));
     slots.wait(member('b'), conversation('b'));
@@ -72,7 +72,7 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
   });
 
   it('forgets the whole line when the gateway stops, and frees everyone waiting for room', async () => {
-    const slots = new TurnSlots(1);
+    const slots = new AnswerSlots(1);
     slots.tryTake();
     slots.wait(member('a'), conversation('a'));
     const waiting = slots.whenFewerWaiting(1);
@@ -84,11 +84,11 @@ describe('TurnSlots: answers in flight and the line of conversations waiting for
   });
 
   it('refuses a capacity below 1, naming the setting', () => {
-    expect(() => new TurnSlots(0)).toThrow(/gateway\.maxAnswersInFlight/);
-    expect(() => new TurnSlots(1.5)).toThrow(/whole number/);
+    expect(() => new AnswerSlots(0)).toThrow(/gateway\.maxAnswersInFlight/);
+    expect(() => new AnswerSlots(1.5)).toThrow(/whole number/);
   });
 
   it('refuses to give back a slot nobody took (a bookkeeping bug would otherwise raise the cap)', () => {
-    expect(() => new TurnSlots(1).release()).toThrow(/given back twice/);
+    expect(() => new AnswerSlots(1).release()).toThrow(/given back twice/);
   });
 });

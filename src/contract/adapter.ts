@@ -1,0 +1,353 @@
+/**
+ * The adapter contract: the one file a platform adapter imports from the
+ * project (docs/architecture.md, "The adapter contract"). The core never imports
+ * a platform library; an adapter never calls the upstream. Everything a platform
+ * can or cannot do is declared once: by the optional methods of its `Outbound`
+ * (edit, draft, native stream) and the numbers of its `Capabilities`, and the core
+ * decides from those.
+ */
+import type { RequestHandler } from 'express';
+import type { TextFormat } from '../format/formats.js';
+
+export type { TextFormat };
+export type { Logger } from '../logger.js';
+
+/** A conversation on one platform for one configured bot. Stable across restarts. */
+export interface ConversationRef {
+  /** Configured bot id (config `bots[].id`), e.g. "main". */
+  bot: string;
+  /** Adapter name, e.g. "telegram", "slack", "whatsapp", "console". */
+  platform: string;
+  /**
+   * Platform-specific conversation id, opaque to the core. One service session per
+   * conversation: a Telegram private chat, a Slack DM or thread, a WhatsApp chat.
+   * (Groups: the adapter decides; Telegram isolates by chat, Slack by thread.)
+   */
+  id: string;
+}
+
+export interface PlatformUser {
+  id: string;
+  /** Display name, for transcripts and handoff e-mails. */
+  name?: string;
+  /** @handle / username, when the platform has one. */
+  handle?: string;
+  /**
+   * The workspace or team the user belongs to, where the platform has one (Slack's team id):
+   * a native stream names its recipient by user and team outside DMs.
+   */
+  team?: string;
+}
+
+export type AttachmentKind = 'image' | 'voice' | 'audio' | 'video' | 'document' | 'sticker' | 'other';
+
+/**
+ * An attachment as the platform announced it. Bytes are fetched lazily by the
+ * core (after the policy check), through `fetch`, which must refuse to read more
+ * than `maxBytes`.
+ */
+export interface InboundAttachment {
+  kind: AttachmentKind;
+  /** Declared size in bytes when the platform tells it before download. */
+  size?: number;
+  /** Declared MIME type; never trusted for the format decision (bytes are sniffed). */
+  mimeType?: string;
+  fileName?: string;
+  /** Duration in seconds for audio/video when known. */
+  durationSeconds?: number;
+  /**
+   * Downloads the bytes. Throws `AttachmentTooLargeError` when the file is larger
+   * than `maxBytes` (checked before or while downloading, never after reading it all),
+   * or `AttachmentUnavailableError` when the platform cannot give it to us (e.g.
+   * Telegram's 20 MB getFile limit).
+   */
+  fetch(options: { maxBytes: number; signal?: AbortSignal }): Promise<Uint8Array>;
+  /**
+   * A durable, JSON-safe reference to the file (e.g. Telegram's file_id), kept with the
+   * queued message so that another gateway process (after a crash, or behind a load
+   * balancer) can get the bytes again through `Adapter.restoreAttachment`.
+   */
+  ref?: string;
+}
+
+/** One message from a user, normalized by an adapter. */
+export interface Inbound {
+  conversation: ConversationRef;
+  user: PlatformUser;
+  /** Text or caption; empty string when the message is only media. */
+  text: string;
+  attachments: InboundAttachment[];
+  isGroup: boolean;
+  /** In a group: the bot was mentioned, replied to, or commanded. Always true in private chats. */
+  addressed: boolean;
+  /** Platform message id; with the conversation, the dedupe key of a redelivered update. */
+  platformMessageId: string;
+  /** When the platform says the message was sent (ms since epoch). */
+  sentAt: number;
+  /** A button press (callback/interaction) rather than typed text, with its payload. */
+  action?: { id: string; value: string };
+}
+
+
+/**
+ * What a platform can do, declared once. Whether it can edit, draft or stream natively
+ * is not a flag here: it is whether its Outbound has `edit`, `draft` or `startStream`
+ * (the core reads the methods, src/gateway/reply/outbound-methods.ts), so the two cannot
+ * disagree. The numbers below only say how those methods may be used.
+ */
+export interface Capabilities {
+  /** Maximum characters of one message as the platform counts them (after entity parsing). */
+  maxMessageLength: number;
+  /** The one text format the adapter sends (Markdown is rendered to it by the core). */
+  format: TextFormat;
+  /** Minimum interval between two updates of one streaming message, per chat kind (ms). */
+  editIntervalMs: { private: number; group: number };
+  /**
+   * How long after sending a message the platform still accepts an edit of it (ms):
+   * WhatsApp about 15 minutes, Telegram 48 h. The core stops editing a message a little
+   * before that and continues the answer in a new one. Absent: no limit (a terminal).
+   */
+  editWindowMs?: number;
+  /**
+   * Most Markdown characters one native-stream call takes (Slack: 12,000 per
+   * `markdown_text`); longer text goes in several calls. Absent: `maxMessageLength`.
+   */
+  nativeStreamMaxChars?: number;
+  /** How long a typing indicator lasts once sent (ms); the core refreshes before it expires. 0 = none. */
+  typingLifetimeMs: number;
+  /** Can attach buttons (inline keyboard, Block Kit actions). */
+  buttons: boolean;
+  /** Maximum files accepted in one message, 1 when albums are not a thing. */
+  maxFilesPerMessage: number;
+  /** Largest file the platform lets the bot download (bytes). */
+  maxDownloadBytes: number;
+}
+
+export interface Button {
+  /** Shown to the user. */
+  label: string;
+  /** Delivered back as `Inbound.action.value` when pressed (keep ≤ 64 bytes for Telegram). */
+  value: string;
+}
+
+export interface OutboundMessage {
+  /** Already rendered in `capabilities.format` and within `maxMessageLength`. */
+  text: string;
+  buttons?: Button[];
+  /** Suggested replies shown as a reply keyboard, where the platform has one. */
+  suggestions?: string[];
+  /** Placeholder for the user's input field, where the platform has one. */
+  inputPlaceholder?: string;
+  /**
+   * An intermediate render of an answer still being written. Under load a platform may
+   * refuse it at once (PlatformError 'rate-limited'): newer text follows anyway. Anything
+   * else (a final answer, a reply) must be delivered, waiting for its turn if need be.
+   */
+  progress?: boolean;
+}
+
+/** A handle to a message the adapter sent, to edit it later. */
+export interface SentMessage {
+  id: string;
+}
+
+/**
+ * What the platform said when it refused a call; the core reacts to these kinds only.
+ * 'unreachable' is not a refusal: the call got no answer (connection refused or reset,
+ * timeout) or the platform failed on its side (5xx). It is retried with backoff.
+ * 'not-editable': the message exists but can no longer be edited (its edit window passed,
+ * Telegram's "message can't be edited"): the core continues the answer in a new message.
+ */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'rate-limited' | 'too-long' | 'bad-format' | 'not-modified' | 'not-found' | 'not-editable' | 'unsupported' | 'unreachable' | 'other',
+    /** For rate-limited: how long the platform asks us to wait. */
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PlatformError';
+  }
+}
+
+/**
+ * A native stream (Slack chat.startStream / appendStream / stopStream): one message that
+ * only grows. It takes standard Markdown (the platform renders it; Slack's streaming
+ * calls take Markdown, not mrkdwn), each call at most `capabilities.nativeStreamMaxChars`.
+ */
+export interface NativeStream {
+  /**
+   * The platform's id of the stream's message (Slack: its ts). The core records it, so that
+   * a process taking a conversation over can end a stream that a crashed one left open
+   * (`Outbound.stopStream`).
+   */
+  readonly id: string;
+  /** Adds Markdown at the end of the message. */
+  append(markdown: string): Promise<void>;
+  /** Adds the last piece ('' when everything was appended already) and ends the stream. */
+  stop(markdown: string): Promise<void>;
+}
+
+/** Everything the core can ask a platform to do in one conversation. */
+export interface Outbound {
+  send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage>;
+  /** Present when the platform can edit a message it sent (within `capabilities.editWindowMs`). */
+  edit?(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }): Promise<void>;
+  /** Present where the platform shows ephemeral drafts (Telegram `sendMessageDraft`): a preview of the answer being written. */
+  draft?(conversation: ConversationRef, draftId: number, text: string): Promise<void>;
+  /**
+   * Present where the platform streams natively (Slack). `recipient` is the user the answer
+   * replies to (Slack needs `recipient_user_id` / `recipient_team_id` outside DMs);
+   * `markdown` is the first piece of the answer, standard Markdown ('' to start empty).
+   */
+  startStream?(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream>;
+  /**
+   * Present where a native stream can be ended by its id alone (`NativeStream.id`), from any
+   * process: a stream whose process died mid-answer stays "writing…" until this adds
+   * `markdown` (the note that the answer was interrupted, standard Markdown) and ends it.
+   * Refused with 'not-editable' when the stream is no longer open (ended already, or
+   * expired by the platform).
+   */
+  stopStream?(conversation: ConversationRef, streamId: string, markdown: string): Promise<void>;
+  /** Shows "typing…" (or a status line) until it expires or the next message. */
+  typing?(conversation: ConversationRef): Promise<void>;
+}
+
+/** The core's entry point, handed to an adapter when it starts. */
+export interface InboundSink {
+  /** Accepts a message; resolves once it is durably queued (not answered). */
+  accept(message: Inbound): Promise<void>;
+}
+
+/** Whether an adapter is connected to its platform, for readiness (/readyz). */
+export interface AdapterStatus {
+  connected: boolean;
+  /** Why it is not connected (the last failed attempt), when it is not; never holds a secret. */
+  reason?: string;
+  /**
+   * Not connected by design or until a person acts, rather than failing: 'standby' (another
+   * process runs the platform's one connection, WhatsApp's browser, and this one takes over if
+   * it dies), 'operator' (a WhatsApp number waiting for its QR to be scanned, on a page this
+   * process serves). /readyz still counts the process ready, so that traffic, and the operator
+   * on their way to the QR page, reach it; the reason is still reported.
+   */
+  waiting?: 'standby' | 'operator';
+}
+
+export interface Adapter {
+  /** "telegram", "slack", "whatsapp", "console". */
+  readonly platform: string;
+  /** The configured bot this adapter instance serves. */
+  readonly bot: string;
+  readonly capabilities: Capabilities;
+  readonly outbound: Outbound;
+  /**
+   * The outbound for one conversation, when some of `outbound`'s optional methods do not
+   * apply there (Telegram: no `draft` in groups, sendMessageDraft is for private chats).
+   * What a platform can do is said by the methods it offers, so a per-conversation
+   * difference is said the same way: by leaving the method out, never by a flag that
+   * could disagree with it. Capabilities are the same in every conversation.
+   */
+  outboundFor?(conversation: ConversationRef, isGroup: boolean): Outbound;
+  /**
+   * Connects (polling, socket, browser) and starts delivering Inbound messages to the sink.
+   * `commands` are the ones the core answers, for platforms that show a command menu or take
+   * commands as plain words (WhatsApp); `usage` shows a command's arguments (`/listings [city]`).
+   */
+  start(sink: InboundSink, info?: { commands: { name: string; description: string; usage?: string }[] }): Promise<void>;
+  stop(): Promise<void>;
+  /**
+   * Whether the platform sends a message again when `accept()` failed for it, as a webhook
+   * does (the adapter answers 500 and the platform retries). Telegram long polling, Slack
+   * Socket Mode and WhatsApp Web take a message as delivered once received: declare false,
+   * and the sink the core hands to start() holds such a message in memory while the state
+   * store is unreachable and queues it once the store is back (src/gateway/intake/patient-sink.ts);
+   * messages still held when the adapter stops give up (the platform keeps what it had not
+   * confirmed). Required, because guessing wrong loses messages silently.
+   */
+  readonly redeliversOnAcceptFailure: boolean;
+  /**
+   * Connection state. An adapter whose platform may be unreachable at start resolves start()
+   * without waiting for it (it keeps connecting in the background, logging each failure) and
+   * reports not connected here until it is; start() rejects only for what retrying cannot fix
+   * (a refused token). Without status(), an adapter counts as connected once started.
+   */
+  status?(): AdapterStatus;
+  /** Turns an `InboundAttachment.ref` back into a fetchable attachment (in any process serving this bot). */
+  restoreAttachment?(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment;
+  /** HTTP routes this instance serves (webhooks, a QR page); the runtime mounts them on the gateway's one port. */
+  readonly routes?: readonly HttpRoute[];
+}
+
+// ---- Attachments: the errors an adapter's `fetch` throws, and the capped reader it uses.
+
+/** The file is (or turned out to be) larger than the byte cap the caller gave. */
+export class AttachmentTooLargeError extends Error {
+  constructor(
+    /** The cap that was exceeded (bytes). */
+    readonly maxBytes: number,
+    /** The size when known: declared by the platform, or the bytes read so far. */
+    readonly actualBytes?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Attachment exceeds the ${maxBytes}-byte cap${actualBytes === undefined ? '' : ` (at least ${actualBytes} bytes)`}; ` +
+        'refuse it or raise the limit, do not retry the download.',
+      options,
+    );
+    this.name = 'AttachmentTooLargeError';
+  }
+}
+
+/**
+ * The platform cannot give us the bytes (expired link, Telegram's 20 MB getFile
+ * limit, a media message WhatsApp no longer has). Not retryable by the core.
+ */
+export class AttachmentUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AttachmentUnavailableError';
+  }
+}
+
+/**
+ * Reads a byte stream into memory, refusing to hold more than `maxBytes`: it
+ * throws AttachmentTooLargeError before reading when the declared size is already
+ * over the cap, and as soon as the bytes read pass it (leaving the loop closes the
+ * stream, so the rest is never downloaded). For adapters' `fetch` implementations.
+ */
+export async function readCapped(
+  stream: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  declaredSize?: number,
+): Promise<Uint8Array> {
+  if (declaredSize !== undefined && declaredSize > maxBytes) throw new AttachmentTooLargeError(maxBytes, declaredSize);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > maxBytes) throw new AttachmentTooLargeError(maxBytes, total);
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** An HTTP route an adapter serves: `handler` is mounted at `path` (it sees paths relative to it). */
+export interface HttpRoute {
+  /** Absolute path on the gateway's port, e.g. a webhook at `/<platform>/<bot id>`. */
+  path: string;
+  handler: RequestHandler;
+  /**
+   * 'admin': served only with the admin token (`Authorization: Bearer <ADMIN_TOKEN>`, or
+   * `?token=<ADMIN_TOKEN>` for a page opened in a browser); 401 without it, 404 when no admin
+   * token is configured. Default 'public' (a webhook checks its own signature).
+   */
+  access?: 'public' | 'admin';
+}

@@ -1,0 +1,7 @@
+/**
+ * The drain stage: each conversation's queue in Redis and its lock, answered head by head by
+ * the process holding the lock, within this process's answer slots. What other stages use.
+ */
+export { ConversationQueue } from './conversation-queue.js';
+export { Drains, LockLostError, type DrainsOptions, type HandleMessage, type HandleResult } from './drains.js';
+export { LocalAttachments, parseQueuedMessage, toQueuedMessage, type QueuedMessage } from './queued-message.js';
