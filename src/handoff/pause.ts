@@ -4,7 +4,7 @@
  * pause and its e-mail enter Redis in one MULTI (never a pause without its mail).
  */
 import type { ConversationRef, PlatformUser } from '../contract.js';
-import type { AtomicCommand, StateStore } from '../state/index.js';
+import type { AtomicCommand, AtomicCommandOf, AtomicResult, StateStore } from '../state/index.js';
 import { formatConversationId, parseConversationId } from './conversation-id.js';
 import { rangeEveryShard } from '../state/shard-walk.js';
 import { handoffKeys } from './keys.js';
@@ -32,13 +32,13 @@ export class PauseStore {
   }
 
   /** The same read as a command for a batch (the turn's first, src/gateway/turn/first-batch.ts); its result goes to `decode`. */
-  readCommand(conversation: ConversationRef): AtomicCommand {
+  readCommand(conversation: ConversationRef): AtomicCommandOf<'hashGetAll'> {
     return { op: 'hashGetAll', key: handoffKeys.pause(conversation) };
   }
 
   /** The pause from a batch's `readCommand` result. */
-  decode(conversation: ConversationRef, result: unknown): PauseRecord | null {
-    return result && typeof result === 'object' ? decode(conversation, result as Record<string, string>) : null;
+  decode(conversation: ConversationRef, fields: Record<string, string>): PauseRecord | null {
+    return decode(conversation, fields);
   }
 
   writeCommands(record: PauseRecord): AtomicCommand[] {
@@ -82,8 +82,9 @@ export class PauseStore {
     const expired = listed.filter((entry) => entry.score < now);
     if (expired.length > 0) await this.state.batch(expired.map(({ tag, member }) => ({ op: 'sortedRemove', key: handoffKeys.paused(tag), member }) as const));
     const active = listed.filter((entry) => entry.score >= now).flatMap(({ member }) => parseConversationId(member) ?? []);
-    const hashes = await this.state.batch(active.map((conversation) => this.readCommand(conversation)));
-    return active.flatMap((conversation, index) => this.decode(conversation, hashes[index]) ?? []);
+    // Each a hashGetAll (readCommand), so each result is its hash.
+    const hashes = await this.state.batch(active.map((conversation) => this.readCommand(conversation))) as AtomicResult<AtomicCommandOf<'hashGetAll'>>[];
+    return active.flatMap((conversation, index) => this.decode(conversation, hashes[index] ?? {}) ?? []);
   }
 }
 

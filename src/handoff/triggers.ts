@@ -7,6 +7,7 @@
 import type { Config } from '../config/index.js';
 import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../gateway/index.js';
 import type { HandoffController } from './controller.js';
+import type { PauseRecord } from './pause.js';
 import { findHandoffPhrase } from './phrases.js';
 import {
   ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HANDOFF_ACTION_PREFIX, HANDOFF_COMMAND, OFFER_BUTTON_LABEL, OFFER_TEXT, OFFER_TEXT_WITHOUT_BUTTONS,
@@ -21,7 +22,10 @@ export interface TriggerConfig {
 export function registerTriggers(gateway: Gateway, controller: HandoffController, config: TriggerConfig): () => void {
   const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
   // The pause is read in the turn's first batch, with the core's own reads: no round trip of its own.
-  const pauseRead = gateway.turnReads.add((ctx) => controller.pauses.readCommand(ctx.conversation));
+  const pauseRead = gateway.turnReads.add(
+    (ctx) => controller.pauses.readCommand(ctx.conversation),
+    (fields, ctx) => controller.pauses.decode(ctx.conversation, fields),
+  );
   const removals = [
     () => pauseRead.remove(),
     // Before any command or button: a paused conversation answers none of them.
@@ -67,11 +71,9 @@ export function registerTriggers(gateway: Gateway, controller: HandoffController
  * Paused: silence, except that asking for a person again gets a short "already
  * asked". Expired: the pause ends here, the user is told, and the turn goes on.
  */
-async function pauseGate(ctx: TurnContext, controller: HandoffController, pauseRead: TurnRead): Promise<'continue' | 'stop'> {
+async function pauseGate(ctx: TurnContext, controller: HandoffController, pauseRead: TurnRead<PauseRecord | null>): Promise<'continue' | 'stop'> {
   const prefetched = pauseRead.of(ctx);
-  const record = prefetched === undefined
-    ? await controller.pauses.read(ctx.conversation)
-    : controller.pauses.decode(ctx.conversation, prefetched);
+  const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched;
   if (!record) return 'continue';
   if (record.expiresAt <= Date.now()) {
     if (await controller.endExpired(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);

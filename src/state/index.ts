@@ -4,7 +4,7 @@ import type { RedisTopology } from './topology.js';
 import type { StateStore } from './types.js';
 
 export type {
-  AtomicCommand, ConversationQueueKeys, HeadClaim, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferOptions, QueueOfferResult, StateStore,
+  AtomicCommand, AtomicCommandOf, AtomicResult, AtomicResults, ClaimHeadCommand, ConversationQueueKeys, HeadClaim, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferOptions, QueueOfferResult, StateStore,
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
@@ -41,3 +41,4 @@ export function createStateStore(options: CreateStateStoreOptions): StateStore {
     ...(options.checkSlots !== undefined ? { checkSlots: options.checkSlots } : {}),
   });
 }
+export { NamedBatch, type BatchRead, type BatchResults } from './named-batch.js';

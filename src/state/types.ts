@@ -137,6 +137,40 @@ export type AtomicCommand =
    */
   | { op: 'claimHead'; key: string; queue: string; pending: string; member: string; token: string; ttlMs: number; head: string };
 
+/** A command of `atomic()` / `batch()` by its op. */
+export type AtomicCommandOf<Op extends AtomicCommand['op']> = Extract<AtomicCommand, { op: Op }>;
+
+/** The lock claim that rides on a turn's first batch (conversation-queue.ts `headClaim`). */
+export type ClaimHeadCommand = AtomicCommandOf<'claimHead'>;
+
+/**
+ * What each command answers in `atomic()` and `batch()`, by its op: both stores give these
+ * shapes (src/state/redis-replies.ts normalizes Redis's replies to them).
+ */
+export interface AtomicResults {
+  get: string | null;
+  set: undefined;
+  setIfAbsent: boolean;
+  del: number;
+  incr: number;
+  expire: boolean;
+  hashSet: undefined;
+  hashDel: number;
+  hashGetAll: Record<string, string>;
+  listPush: number;
+  listLength: number;
+  setAdd: number;
+  setRemove: number;
+  setMembers: string[];
+  sortedAdd: undefined;
+  sortedRemove: number;
+  sortedRangeByScore: { member: string; score: number }[];
+  claimHead: HeadClaim;
+}
+
+/** The result of one command in `atomic()` / `batch()`. */
+export type AtomicResult<C extends AtomicCommand> = AtomicResults[C['op']];
+
 export const DEFAULT_KEY_PREFIX = 'cb:';
 
 export interface ConversationQueueKeys {

@@ -16,7 +16,7 @@
  *   non-atomic design needs is the enqueue's own claim.
  */
 import type { ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../../state/index.js';
-import type { AtomicCommand } from '../../state/index.js';
+import type { AtomicCommand, ClaimHeadCommand } from '../../state/index.js';
 import { conversationTag, gatewayKeys, pendingMembers, queueKeys } from '../state-keys.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
 import type { ConversationRef } from '../../contract.js';
@@ -53,7 +53,7 @@ export class ConversationQueue {
    * for the first batch of that head's turn: no round trip of its own. The turn goes on only
    * when the result says `claimed` (turn/first-batch.ts).
    */
-  headClaim(conversation: ConversationRef, token: string, head: string): AtomicCommand {
+  headClaim(conversation: ConversationRef, token: string, head: string): ClaimHeadCommand {
     const keys = this.keys(conversation);
     return { op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: this.policy.lockTtlMs, head };
   }

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
-import type { AtomicCommand, QueueClaim } from '../../state/index.js';
+import type { AtomicCommand, ClaimHeadCommand, QueueClaim } from '../../state/index.js';
 import { conversationMember, parseConversationMember } from '../state-keys.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
 import type { ConversationQueue } from './conversation-queue.js';
@@ -37,7 +37,7 @@ export type HandleResult =
   | { outcome: 'aborted' }
   | { outcome: 'unclaimed'; head: string | null };
 /** `claim` (queue.headClaim): the lock is not taken yet; the turn's first batch claims it. */
-export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim?: AtomicCommand) => Promise<HandleResult>;
+export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim?: ClaimHeadCommand) => Promise<HandleResult>;
 
 /** A drain's hold on its conversation: `owned` false while the lock's claim rides on the first turn's batch. */
 interface Hold extends QueueClaim {

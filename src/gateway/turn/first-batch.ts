@@ -10,7 +10,7 @@
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
-import type { AtomicCommand, HeadClaim } from '../../state/index.js';
+import { NamedBatch, type AtomicCommand, type AtomicResult, type BatchResults, type ClaimHeadCommand, type HeadClaim } from '../../state/index.js';
 import type { TurnContext } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
@@ -18,10 +18,10 @@ import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './all
 import { ATTEMPTS_TTL_MS } from './poison-limit.js';
 import { inflightConversationKey } from '../relay/index.js';
 
-/** A read a feature adds to every turn's first batch. */
-export interface TurnRead {
-  /** Its result in `ctx`'s batch; undefined for a turn that started before the read was added. */
-  of(ctx: TurnContext): unknown;
+/** A read a feature adds to every turn's first batch, with its result decoded. */
+export interface TurnRead<T> {
+  /** Its decoded result in `ctx`'s batch; undefined for a turn that started before the read was added. */
+  of(ctx: TurnContext): T | undefined;
   remove(): void;
 }
 
@@ -29,13 +29,15 @@ export interface TurnRead {
 export interface TurnReadSource {
   /**
    * The read must be of a key of the turn's conversation (under its shard tag, gateway/state-keys.ts):
-   * it runs in the conversation's MULTI, which touches one Redis Cluster slot.
+   * it runs in the conversation's MULTI, which touches one Redis Cluster slot. `decode` turns the
+   * command's result (typed by its op) into what the feature's steps read with `of(ctx)`.
    */
-  add(command: (ctx: TurnContext) => AtomicCommand): TurnRead;
+  add<C extends AtomicCommand, T>(command: (ctx: TurnContext) => C, decode: (result: AtomicResult<C>, ctx: TurnContext) => T): TurnRead<T>;
 }
 
-interface Registered {
-  command: (ctx: TurnContext) => AtomicCommand;
+/** A feature's read as the batch runs it: its command, and where its decoded result goes. */
+interface FeatureRead {
+  add(batch: NamedBatch, ctx: TurnContext): (results: BatchResults) => void;
 }
 
 export class TurnReads implements TurnReadSource {
@@ -43,25 +45,31 @@ export class TurnReads implements TurnReadSource {
    * @param claim the claim of the conversation's lock (queue.headClaim), when it rides on this
    *   turn's batch; the features' reads are shared with the gateway's TurnReads.
    */
-  constructor(private readonly reads = new Set<Registered>(), readonly claim?: AtomicCommand) {}
+  constructor(private readonly reads = new Set<FeatureRead>(), readonly claim?: ClaimHeadCommand) {}
 
   /** The same reads, for one turn whose batch also claims the conversation's lock. */
-  claiming(claim: AtomicCommand): TurnReads {
+  claiming(claim: ClaimHeadCommand): TurnReads {
     return new TurnReads(this.reads, claim);
   }
 
-  add(command: (ctx: TurnContext) => AtomicCommand): TurnRead {
-    const registered: Registered = { command };
-    this.reads.add(registered);
+  add<C extends AtomicCommand, T>(command: (ctx: TurnContext) => C, decode: (result: AtomicResult<C>, ctx: TurnContext) => T): TurnRead<T> {
+    const decoded = new WeakMap<TurnContext, T>();
+    const read: FeatureRead = {
+      add: (batch, ctx) => {
+        const handle = batch.add(command(ctx));
+        return (results) => decoded.set(ctx, decode(results.of(handle), ctx));
+      },
+    };
+    this.reads.add(read);
     return {
-      of: (ctx) => ctx.prefetched.reads.get(registered),
+      of: (ctx) => decoded.get(ctx),
       remove: () => {
-        this.reads.delete(registered);
+        this.reads.delete(read);
       },
     };
   }
 
-  all(): Registered[] {
+  all(): FeatureRead[] {
     return [...this.reads];
   }
 }
@@ -101,48 +109,38 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   const monthlyKey = gatewayKeys.monthly(ctx.bot.serialNumber, monthOf(new Date(), settings.TimeZone));
   const rateKey = gatewayKeys.rate(ctx.conversation, ctx.inbound.user.id);
   const attemptsKey = gatewayKeys.attempts(ctx.conversation, ctx.inbound.platformMessageId);
-  const features = reads.all();
-  const claim = reads.claim;
-  const conversationPart: AtomicCommand[] = [
-    // The claim first: within the MULTI its result decides whether the rest counts.
-    ...(claim ? [claim] : []),
-    { op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS },
-    { op: 'get', key: sessionKey },
-    // Renewed on use: a conversation idle for sessionIdleTtlMs starts a new session (sessions.ts).
-    { op: 'expire', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs },
-    { op: 'setMembers', key: inflightConversationKey(ctx.conversation) },
-    // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.
-    ...features.map((read) => read.command(ctx)),
-  ];
-  const counters: AtomicCommand[] = [
-    // Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
-    { op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS },
-    ...(rate ? [{ op: 'incr', key: rateKey, ttlMs: rate.windowMs } as const] : []),
-  ];
+  const batch = new NamedBatch();
+  // The conversation's part, under its shard tag. The claim first: within the MULTI its result decides whether the rest counts.
+  const claimed = reads.claim && batch.add(reads.claim);
+  const attempt = batch.add({ op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS });
+  const session = batch.add({ op: 'get', key: sessionKey });
+  // Renewed on use: a conversation idle for sessionIdleTtlMs starts a new session (turn/session-map.ts).
+  batch.add({ op: 'expire', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs });
+  const leftovers = batch.add({ op: 'setMembers', key: inflightConversationKey(ctx.conversation) });
+  // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.
+  const features = reads.all().map((read) => read.add(batch, ctx));
+  // The counters, untagged. Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
+  const reserved = batch.add({ op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS });
+  const used = rate ? batch.add({ op: 'incr', key: rateKey, ttlMs: rate.windowMs }) : undefined;
   // One batch: the conversation's part is one MULTI (its slot), the counters ride along (one MULTI with it on a
   // single Redis, their own slots' MULTIs sent at once on a cluster). If it fails the turn fails; on a cluster a
   // counter applied while the conversation's part failed stays counted (one message's worth), and a lock a claim
-  // took while the counters failed expires, after which the sweep answers the head again (drains.ts).
-  const all = await ctx.services.state.batch([...conversationPart, ...counters]);
-  const conversationResults = all.slice(0, conversationPart.length);
-  const results = claim ? conversationResults.slice(1) : conversationResults;
-  const [attempt, session, , leftovers] = results;
-  const featureResults = results.slice(4);
-  const [reserved, used] = all.slice(conversationPart.length);
+  // took while the counters failed expires, after which the sweep answers the head again (drain/drains.ts).
+  const results = await batch.run(ctx.services.state);
   const reservation: Reservation = {
-    monthlyKey, reserved: Number(reserved), cap: monthlyLimit(settings), rate, rateKey, used: rate ? Number(used) : 0, checked: false,
+    monthlyKey, reserved: results.of(reserved), cap: monthlyLimit(settings), rate, rateKey, used: used ? results.of(used) : 0, checked: false,
   };
-  const claimed = claim ? (conversationResults[0] as HeadClaim) : undefined;
-  if (claimed && claimed.outcome !== 'claimed') {
-    await undoUnclaimedStart(ctx, claimed, attemptsKey, reservation);
-    throw new HeadClaimMissedError(claimed);
+  const claim = claimed && results.of(claimed);
+  if (claim && claim.outcome !== 'claimed') {
+    await undoUnclaimedStart(ctx, claim, attemptsKey, reservation);
+    throw new HeadClaimMissedError(claim);
   }
   // Whatever this turn ends with, once its writes are committed the message is off the queue.
   ctx.later({ op: 'del', key: attemptsKey });
-  ctx.prefetched.session = (session as string | null) ?? null;
+  ctx.prefetched.session = results.of(session);
   ctx.prefetched.reservation = reservation;
-  features.forEach((read, index) => ctx.prefetched.reads.set(read, featureResults[index]));
-  return { attempt: Number(attempt), leftovers: leftovers as string[] };
+  for (const file of features) file(results);
+  return { attempt: results.of(attempt), leftovers: results.of(leftovers) };
 }
 
 async function giveBack(ctx: TurnContext, reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>, warning: string): Promise<void> {

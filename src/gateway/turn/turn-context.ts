@@ -74,8 +74,6 @@ export interface TurnContext {
 export interface Prefetched {
   session?: string | null;
   reservation?: Reservation;
-  /** Results of the reads features added to the batch, by read (turn/first-batch.ts). */
-  readonly reads: Map<object, unknown>;
 }
 
 export interface TurnInit {
@@ -97,7 +95,7 @@ export class Turn implements TurnContext {
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly services: GatewayServices;
-  readonly prefetched: Prefetched = { reads: new Map() };
+  readonly prefetched: Prefetched = {};
   readonly answerButtons: Button[] = [];
   sessionId?: number;
   answered = false;

@@ -11,7 +11,7 @@ import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
 import { runTurn, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
-import type { AtomicCommand } from '../../state/index.js';
+import type { ClaimHeadCommand } from '../../state/index.js';
 import type { HandleResult, LocalAttachments, QueuedMessage } from '../drain/index.js';
 
 /**
@@ -42,7 +42,7 @@ export class TurnRunner {
    * With `claim` (queue.headClaim) the lock is claimed in the turn's first batch; if that misses,
    * nothing of the turn ran and the outcome says what the claim found.
    */
-  async run(message: QueuedMessage, signal: AbortSignal, claim?: AtomicCommand): Promise<HandleResult> {
+  async run(message: QueuedMessage, signal: AbortSignal, claim?: ClaimHeadCommand): Promise<HandleResult> {
     const { routes, local, pipeline, events, services, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
     const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
