@@ -40,7 +40,7 @@ const stageZones = STAGES.flatMap((stage, index) => {
 });
 
 export default tseslint.config(
-  { ignores: ['.puppeteerrc.cjs', 'dist/**', 'node_modules/**', 'coverage/**', '.wwebjs_auth/**'] },
+  { ignores: ['.puppeteerrc.cjs', '.dependency-cruiser.cjs', 'dist/**', 'node_modules/**', 'coverage/**', '.wwebjs_auth/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
