@@ -29,7 +29,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createMemoryAdapter, MemoryPlatform } from '../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform } from '../fakes/memory/index.js';
 import { telegramCapabilities, withoutDrafts } from '../adapters/telegram/capabilities.js';
 import { createGateway, DEFAULT_GATEWAY_POLICY } from '../src/gateway/index.js';
 import type { Outbound } from '../src/contract.js';

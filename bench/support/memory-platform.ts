@@ -1,11 +1,11 @@
 /**
- * The in-memory platform (adapters/memory) dressed as Telegram for the benchmarks:
+ * The in-memory platform (fakes/memory) dressed as Telegram for the benchmarks:
  * Telegram's capabilities, drafts in private chats and edits in groups, so that a
  * benchmark can drive `gateway.sink.accept` directly and measure the core without
  * grammY, HTTP or a fake server. Each platform call may take a simulated round
  * trip; the text shows halfway through it.
  */
-import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter, type MemoryCall } from '../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter, type MemoryCall } from '../../fakes/memory/index.js';
 import { telegramCapabilities, withoutDrafts } from '../../adapters/telegram/capabilities.js';
 import type { Outbound } from '../../src/contract.js';
 

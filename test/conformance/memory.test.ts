@@ -1,9 +1,9 @@
 /**
- * The in-memory platform (adapters/memory) through the conformance suite: the
+ * The in-memory platform (fakes/memory) through the conformance suite: the
  * reference the other platforms are held to, and proof that the platform the unit
  * tests and benchmarks use behaves like a real one.
  */
-import { createMemoryAdapter, MemoryPlatform } from '../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform } from '../../fakes/memory/index.js';
 import type { ConformanceDriver } from './driver.js';
 import { describeAdapterConformance } from './suite.js';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createMemoryAdapter, MemoryPlatform } from '../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform } from '../../fakes/memory/index.js';
 import { platformChecks } from '../../src/cli/doctor-command.js';
 import { ConfigError, configSecrets, loadConfig, type Config } from '../../src/config/index.js';
 import type { PlatformModule } from '../../src/contract.js';

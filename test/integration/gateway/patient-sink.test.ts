@@ -14,7 +14,7 @@ import { PatientSink, SinkClosedError } from '../../../src/gateway/intake/patien
 import { replies } from '../../../src/gateway/reply/reply-texts.js';
 import { RedisStateStore } from '../../../src/state/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';
-import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../fakes/memory/index.js';
 import { FakeChatbotService } from '../../unit/gateway/support/fake-service.js';
 
 /** An adapter whose platform takes a message as delivered once received (long polling), or one that redelivers (webhook). */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replies } from '../../../src/gateway/index.js';
 import type { RedisStateStore } from '../../../src/state/index.js';
-import { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { HeldLink, sameRedis, startGatewayProcess, startServiceStack, testTopologies, type GatewayProcess, type ServiceStack } from './stack.js';
 

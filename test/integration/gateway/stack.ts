@@ -5,7 +5,7 @@ import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
 import type { AskStreamEvent, CallOptions, ChatbotServiceApi, ClientAskRequest } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
-import type { MemoryPlatform } from '../../../adapters/memory/index.js';
+import type { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
 
 export const SECRET = 'gateway-test-secret';

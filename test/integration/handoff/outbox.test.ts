@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handoffKeys, mailTag } from '../../../src/handoff/index.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { HANDOFF_REPLY, OPERATOR_EMAIL, sameRedis, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack } from './stack.js';
 import { testTopologies } from '../gateway/stack.js';
 

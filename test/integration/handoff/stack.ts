@@ -25,7 +25,7 @@ import type { ChatbotServiceApi, ChatbotSettings } from '../../../src/upstream/a
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { isolatedRedisStore, type TestTopology } from '../../support/redis.js';
 import { FakeSmtpServer } from '../../fakes/smtp/server.js';
-import type { MemoryPlatform } from '../../../adapters/memory/index.js';
+import type { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
 
 export const SECRET = 'handoff-test-secret';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryAdapter, MemoryPlatform } from '../../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform } from '../../../fakes/memory/index.js';
 import type { LinkState } from '../../../adapters/whatsapp/connection.js';
 import { qrPageRoute } from '../../../adapters/whatsapp/qr-page.js';
 import { loadConfig } from '../../../src/config/index.js';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryAdapter, MemoryPlatform } from '../../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform } from '../../../fakes/memory/index.js';
 import { AcceptLine } from '../../../src/gateway/intake/accept-line.js';
 import { createGateway } from '../../../src/gateway/index.js';
 import { ACCEPTS_AT_ONCE } from '../../../src/gateway/intake/intake.js';

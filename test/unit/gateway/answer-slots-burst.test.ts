@@ -4,7 +4,7 @@
  * answers it is writing at once.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../adapters/memory/index.js';
+import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../fakes/memory/index.js';
 import { createGateway, gatewayKeys, type Gateway } from '../../../src/gateway/index.js';
 import { WAITING_FOR_SLOT_MAX } from '../../../src/gateway/intake/intake.js';
 import { monthOf } from '../../../src/gateway/turn/allowance-step.js';

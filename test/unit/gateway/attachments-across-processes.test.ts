@@ -10,7 +10,7 @@ import type { InboundAttachment } from '../../../src/contract.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 import { FakeChatbotService } from './support/fake-service.js';
 import { startHarness, type Harness } from './support/harness.js';
-import { MemoryPlatform } from '../../../adapters/memory/index.js';
+import { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter, eventually } from './support/recording-adapter.js';
 
 const PNG = new Uint8Array(Buffer.from(

@@ -1,4 +1,4 @@
-import { createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform, type MemoryAdapter, type MemoryMessage } from '../../../../adapters/memory/index.js';
+import { createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform, type MemoryAdapter, type MemoryMessage } from '../../../../fakes/memory/index.js';
 import type { Adapter, Capabilities, ConversationRef, Inbound, InboundAttachment, InboundSink, Outbound } from '../../../../src/contract.js';
 
 /** A message the bot sent, as the user sees it (the in-memory platform's). */
@@ -8,7 +8,7 @@ export type RecordedMessage = MemoryMessage;
 export const PLAIN_CAPABILITIES: Capabilities = MEMORY_CAPABILITIES;
 
 /**
- * The in-memory platform (adapters/memory) with the vocabulary of the gateway's
+ * The in-memory platform (fakes/memory) with the vocabulary of the gateway's
  * tests: it delivers the messages a test "types" to this adapter's sink, and
  * keeps every message the bot sent, per conversation, as the user would see them.
  * It offers no edit(), so answers arrive whole. Two adapters given one

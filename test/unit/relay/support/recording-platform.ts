@@ -1,7 +1,7 @@
 import {
   createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform,
   type MemoryCall, type MemoryCallKind, type MemoryPlatformRules,
-} from '../../../../adapters/memory/index.js';
+} from '../../../../fakes/memory/index.js';
 import { visibleLength } from '../../../../src/format/index.js';
 import type {
   Button, ConversationRef, NativeStream, Outbound, OutboundMessage, PlatformError, PlatformUser, SentMessage, TextFormat,
@@ -35,7 +35,7 @@ export interface OfferedMethods {
 }
 
 /**
- * The in-memory platform (adapters/memory) seen the way the relay tests look at
+ * The in-memory platform (fakes/memory) seen the way the relay tests look at
  * it: it keeps the text of each message, enforces the length limit and refuses
  * empty texts, answers identical edits with "not modified", 429s the calls the
  * rules say, and records every call. As an Outbound it offers every method;
