@@ -6,6 +6,7 @@
  * A new platform is its folder and one line here.
  */
 import type { PlatformModule } from '../src/contract.js';
+import { consoleModule } from './console/module.js';
 import { slackModule } from './slack/module.js';
 import { telegramModule } from './telegram/module.js';
 import { whatsappModule } from './whatsapp/module.js';
@@ -14,10 +15,6 @@ export const PLATFORM_MODULES: readonly PlatformModule[] = [
   telegramModule,
   slackModule,
   whatsappModule,
+  // Local: no section in `bots[]`; opens on a terminal when none of the above is configured.
+  consoleModule,
 ];
-
-/**
- * The terminal chat: not a platform a bot is configured for (it has no section in
- * `bots[]`), but the fallback the runtime opens on a terminal when no platform is.
- */
-export { createConsoleAdapter, type ConsoleAdapter, type ConsoleAdapterOptions, type ConsoleHost } from './console/index.js';

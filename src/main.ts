@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, redisTopology } from './config/index.js';
 import { createLogger, logToFile, routeConsoleToLogger } from './logger.js';
-import { consoleWanted } from './runtime/adapters.js';
-import { anyPlatformConfigured, gatewayConfigSecrets, loadGatewayConfig, PLATFORMS } from './runtime/platforms.js';
+import { localPlatformsOpening } from './runtime/local-platforms.js';
+import { gatewayConfigSecrets, loadGatewayConfig, PLATFORMS } from './runtime/platforms.js';
 import { startRuntime } from './runtime/runtime.js';
 import { resolveServiceKeys } from './runtime/service-keys.js';
 import { startService } from './service/index.js';
@@ -35,8 +35,8 @@ function stopOnSignals(stop: () => Promise<void>): void {
   process.on('SIGTERM', handler);
 }
 
-/** While the console is open the log goes here (the OS temp dir), named in the console's greeting. */
-const CONSOLE_LOG_FILE = join(tmpdir(), 'chatbridge-console.log');
+/** While a local platform (the console) is open the log goes here (the OS temp dir), named in the console's greeting. */
+const LOCAL_LOG_FILE = join(tmpdir(), 'chatbridge-console.log');
 
 // One level up from src/, two from a build in dist/src/.
 const packageJson = [new URL('../package.json', import.meta.url), new URL('../../package.json', import.meta.url)].find((url) => existsSync(url));
@@ -49,21 +49,20 @@ const program = new Command('chatbridge')
 
 program.command('start').description('run the gateway (with the embedded Chatbot Service unless UPSTREAM_BASE_URL is set); the default command').action(async () => {
   const config = loadGatewayConfig();
-  const consoleOpen = consoleWanted(config, PLATFORMS);
+  const local = localPlatformsOpening(config, PLATFORMS);
+  const localOpen = local.open.length > 0;
   const logger = createLogger(process.env.LOG_LEVEL ?? config.logLevel, { secrets: gatewayConfigSecrets(config) });
   // JSON lines on the chat prompt would garble the conversation: to a file, still redacted (errors shown too).
-  if (consoleOpen) logToFile(logger, CONSOLE_LOG_FILE);
-  if (config.console === 'auto' && !consoleOpen && !process.stdin.isTTY && !anyPlatformConfigured(config)) {
-    process.stderr.write('chatbridge: stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). Set CHATBRIDGE_CONSOLE=on to chat through a pipe.\n');
-  }
+  if (localOpen) logToFile(logger, LOCAL_LOG_FILE);
+  for (const notice of local.notices) process.stderr.write(`chatbridge: ${notice}\n`);
   // Libraries that print (grammY runner, Node warnings) go through the logger: JSON, secrets redacted.
   routeConsoleToLogger(logger);
   const holder: { runtime?: Awaited<ReturnType<typeof startRuntime>> } = {};
   const stop = async () => holder.runtime?.stop();
   try {
     holder.runtime = await startRuntime(config, logger, {
-      onConsoleClose: () => void stop().then(() => process.exit(0)),
-      ...(consoleOpen ? { consoleLogFile: CONSOLE_LOG_FILE } : {}),
+      onLocalClosed: () => void stop().then(() => process.exit(0)),
+      ...(localOpen ? { localLogFile: LOCAL_LOG_FILE } : {}),
     });
   } catch (error) {
     // Through the logger, not raw stderr: the reason may quote a URL with a password in it.

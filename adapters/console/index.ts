@@ -1,13 +1,10 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { Adapter, ConversationRef, InboundSink } from '../../src/contract.js';
+import type { Adapter, ConversationRef, GatewayHost, InboundSink } from '../../src/contract.js';
 import { consoleCapabilities } from './capabilities.js';
 import { helpText, parseConsoleLine } from './commands.js';
-import type { ConsoleHost } from './host.js';
 import { lineToInbound, restoreLocalAttachment } from './inbound.js';
 import { ConsoleOutbound, RedrawingConsoleOutbound } from './outbound.js';
-
-export type { ConsoleHost } from './host.js';
 
 export interface ConsoleAdapterOptions {
   bot: string;
@@ -17,12 +14,17 @@ export interface ConsoleAdapterOptions {
   onClose?: () => void;
   /** Where the gateway's log goes while the console is open, named in the greeting. */
   logFile?: string;
+  /**
+   * The gateway around it (given by the runtime, see module.ts): whether the messages are
+   * answered, and the handoff, whose operator at a terminal is the user. Without one the console
+   * waits for nothing and has no :resume.
+   */
+  host?: GatewayHost;
 }
 
-/** A console adapter, and the hook by which the composition root gives it the gateway's side (see host.ts). */
+/** A console adapter, with the one conversation it has. */
 export interface ConsoleAdapter extends Adapter {
   readonly conversation: ConversationRef;
-  attach(host: ConsoleHost): void;
 }
 
 /**
@@ -43,7 +45,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   const interactive = Boolean(output.isTTY);
   const conversation: ConversationRef = { bot: options.bot, platform: 'console', id: 'terminal' };
   let rl: Interface | undefined;
-  let host: ConsoleHost | undefined;
+  const { host } = options;
   let handoffNoted = false;
   let stopping = false;
   let interrupted = false;
@@ -108,9 +110,6 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     outbound,
     // A typed line is gone once read: while the state store is down the core holds it.
     redeliversOnAcceptFailure: false,
-    attach(given) {
-      host = given;
-    },
     async start(sink: InboundSink) {
       rl = createInterface({ input, output, prompt: 'you> ', terminal: interactive });
       output.write('chatbridge console: type a message, or /start, /help, /listings. :help lists the console\'s own commands (:file, :press, :resume). Ctrl-D quits.\n');

@@ -1,7 +1,8 @@
 /**
  * Environment variables that override the configuration file (docs/architecture.md).
  * Bot-level variables apply to the first configured bot; each platform module declares
- * its own (PlatformModule.env), applied to `bots[0].<platform>`.
+ * its own (PlatformModule.env), applied to `bots[0].<platform>`, or for a local platform
+ * to its top-level setting (CHATBRIDGE_CONSOLE → `console`).
  */
 import type { PlatformModule } from '../contract.js';
 
@@ -38,7 +39,6 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'SMTP_FROM', path: ['smtp', 'from'], type: 'string' },
   { env: 'HANDOFF_SECRET', path: ['handoff', 'secret'], type: 'string' },
   { env: 'FFMPEG_PATH', path: ['media', 'ffmpegPath'], type: 'string' },
-  { env: 'CHATBRIDGE_CONSOLE', path: ['console'], type: 'string' },
   { env: 'CHATBRIDGE_SHUTDOWN_GRACE_MS', path: ['gateway', 'stopGraceMs'], type: 'int' },
   { env: 'CHATBOT_SERIAL_NUMBER', path: ['bots', 0, 'serialNumber'], type: 'string' },
 ];
@@ -47,6 +47,10 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
 export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[] {
   const all: EnvOverride[] = [...ENV_OVERRIDES];
   for (const platform of platforms) {
+    if (platform.kind === 'local') {
+      if (platform.env) all.push({ env: platform.env.env, path: [platform.name], type: platform.env.type });
+      continue;
+    }
     for (const { env, key, type } of platform.env) all.push({ env, path: ['bots', 0, platform.name, key], type });
   }
   const seen = new Set<string>();

@@ -7,7 +7,8 @@ import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
  * The whole configuration (docs/architecture.md). Every setting is documented in
  * config/default.yaml; environment variables override the file (see env.ts). The
  * platform sections of a bot (`bots[].telegram` …) are each platform module's own
- * schema: buildConfigSchema(platforms) puts them in.
+ * schema, and so is the top-level setting of a local platform (`console: auto`):
+ * buildConfigSchema(platforms) puts them in.
  */
 
 const url = z.string().url();
@@ -122,29 +123,54 @@ const coreSchema = z.object({
   media: z.object({
     ffmpegPath: z.string().default('ffmpeg'),
   }).strict().default({ ffmpegPath: 'ffmpeg' }),
-  /** Console adapter: auto = on when stdin is a terminal and no platform is configured. */
-  console: z.enum(['auto', 'on', 'off']).default('auto'),
   bots: z.array(botSchema).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]),
 }).strict();
 
 /** Keys of a bot that are the core's; a platform cannot be named like one. */
 const BOT_KEYS = new Set(Object.keys(botSchema.shape));
 
+/** Where the parsed settings of the local platforms go (Config.localPlatforms): no top-level setting or local platform may be named so. */
+const LOCAL_SETTINGS_KEY = 'localPlatforms';
+
+/** Top-level keys that are the core's; a local platform cannot be named like one. */
+const CORE_KEYS = new Set([...Object.keys(coreSchema.shape), LOCAL_SETTINGS_KEY]);
+
 /** A bot: the core's settings, and one section per platform it runs (parsed by that platform's schema; the core does not look inside). */
 export type BotConfig = z.infer<typeof botSchema> & { readonly [platform: string]: unknown };
-export type Config = Omit<z.infer<typeof coreSchema>, 'bots'> & { bots: BotConfig[] };
+export type Config = Omit<z.infer<typeof coreSchema>, 'bots'> & {
+  bots: BotConfig[];
+  /** Each local platform's setting by its name (`console: auto` → `{ console: 'auto' }`), parsed by its module's schema. */
+  localPlatforms: Readonly<Record<string, unknown>>;
+};
 
-/** The configuration's schema with a `bots[].<name>` section for each platform module given. */
+/**
+ * The configuration's schema with a `bots[].<name>` section for each platform module given,
+ * and a top-level setting for each local one (gathered under Config.localPlatforms).
+ */
 export function buildConfigSchema(platforms: readonly PlatformModule[]): z.ZodType<Config> {
   const sections: Record<string, z.ZodOptional<z.ZodType>> = {};
+  const localSettings: Record<string, z.ZodType> = {};
+  const names = new Set<string>();
   for (const platform of platforms) {
-    if (BOT_KEYS.has(platform.name) || Object.hasOwn(sections, platform.name)) {
-      throw new Error(`The platform module "${platform.name}" clashes with a bot setting or another platform of that name; give it another name.`);
+    const taken = platform.kind === 'local' ? CORE_KEYS : BOT_KEYS;
+    if (taken.has(platform.name) || names.has(platform.name)) {
+      throw new Error(`The platform module "${platform.name}" clashes with a setting or another platform of that name; give it another name.`);
     }
-    sections[platform.name] = platform.configSection.optional();
+    names.add(platform.name);
+    if (platform.kind === 'local') localSettings[platform.name] = platform.setting;
+    else sections[platform.name] = platform.configSection.optional();
   }
   const bot = botSchema.extend(sections).strict();
-  // The sections are known only at run time, so zod infers them as an index signature of
-  // unknowns: exactly BotConfig's. The cast only restates that.
-  return coreSchema.extend({ bots: z.array(bot).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]) }) as unknown as z.ZodType<Config>;
+  const schema = coreSchema.extend({ bots: z.array(bot).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]), ...localSettings }).strict();
+  return schema.transform((parsed) => {
+    const core: Record<string, unknown> = { ...parsed };
+    const localPlatforms: Record<string, unknown> = {};
+    for (const name of Object.keys(localSettings)) {
+      localPlatforms[name] = core[name];
+      delete core[name];
+    }
+    return { ...core, [LOCAL_SETTINGS_KEY]: localPlatforms };
+    // The sections and settings are known only at run time, so zod infers them as an index
+    // signature of unknowns: exactly BotConfig's and localPlatforms'. The cast only restates that.
+  }) as unknown as z.ZodType<Config>;
 }

@@ -18,6 +18,7 @@ export function configSecrets(config: Config, platforms: readonly PlatformModule
   ];
   for (const bot of config.bots) {
     for (const platform of platforms) {
+      if (platform.kind === 'local') continue;
       const section = bot[platform.name];
       if (section === undefined || !platform.secrets) continue;
       const { values = [], urls = [] } = platform.secrets(section);

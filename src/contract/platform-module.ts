@@ -5,7 +5,7 @@
  * iterates over (adapters/index.ts lists them).
  */
 import type { z } from 'zod';
-import type { Adapter } from './adapter.js';
+import type { Adapter, ConversationRef } from './adapter.js';
 import type { Logger } from '../logger.js';
 
 // ---- Platform modules: what each adapters/<platform>/module.ts exports, and the runtime
@@ -70,10 +70,19 @@ export interface PlatformSecrets {
 }
 
 /**
- * One platform, as one folder exports it. `Section` is the parsed `bots[].<name>` section.
+ * One platform, as one folder exports it: a platform bots are configured for (Telegram, Slack,
+ * WhatsApp: a section in `bots[]`), or a local one (the console: a setting of its own). The
+ * runtime, the config loader and doctor iterate over one list of both kinds.
+ */
+export type PlatformModule<Section = unknown> = BotPlatformModule<Section> | LocalPlatformModule<Section>;
+
+/**
+ * A platform bots are configured for. `Section` is the parsed `bots[].<name>` section.
  * Methods (not function properties) so that a list of modules of different sections type-checks.
  */
-export interface PlatformModule<Section = unknown> {
+export interface BotPlatformModule<Section = unknown> {
+  /** Optional: a module without a kind is one of this kind. */
+  readonly kind?: 'bot';
   /** The adapter's `platform`, and the key of its section in `bots[]`, e.g. "telegram". */
   readonly name: string;
   /** The zod schema of `bots[].<name>` (strict: a typo is refused with its path). */
@@ -92,4 +101,59 @@ export interface PlatformModule<Section = unknown> {
   /** `chatbridge doctor`: checks the credentials; resolves to what it found, rejects with what to fix. */
   doctor?(section: Section, bot: string): Promise<string>;
   secrets?(section: Section): PlatformSecrets;
+}
+
+// ---- Local platforms: the console. A local platform serves the person who started the
+// gateway, on this machine, for the first bot. It has no section in `bots[]` but one top-level
+// setting of its own (`console: auto | on | off`), and its module decides whether it opens.
+
+/**
+ * What a local platform may ask of the gateway about its own conversations: the runtime
+ * provides it (an adapter never reads the gateway's state). The person at the terminal is
+ * also the operator, so the platform may hand its conversation back to the bot.
+ * Answered once the adapter is started (the gateway exists then).
+ */
+export interface GatewayHost {
+  /** Whether every message accepted from the conversation is answered (none left in its queue). */
+  answered(conversation: ConversationRef): Promise<boolean>;
+  /** Whether the conversation is with a person (handed off, the bot quiet). */
+  withPerson(conversation: ConversationRef): Promise<boolean>;
+  /** Hands the conversation back to the bot (the gateway tells the user); false when it was not with a person. */
+  resume(conversation: ConversationRef): Promise<boolean>;
+}
+
+/** What a local platform's factory gets: a platform's context (for the first bot), and the gateway around it. */
+export interface LocalPlatformContext extends PlatformContext {
+  readonly host: GatewayHost;
+  /** The person closed it (Ctrl-D, :quit) and its messages are answered: the gateway stops. */
+  closed(): void;
+  /** Where the gateway's log goes while a local platform is open (not on the terminal), to name it there. */
+  readonly logFile?: string;
+}
+
+/** What a local platform's opening depends on besides its setting. */
+export interface LocalSituation {
+  /** Whether stdin is a terminal: a person is there to type. */
+  readonly stdinIsTTY: boolean;
+  /** Whether any bot is configured for a platform of `bots[]`. */
+  readonly platformConfigured: boolean;
+}
+
+/** Whether a local platform opens; when it stays closed, `notice` tells the person who started the gateway why (on stderr). */
+export type LocalOpening = { open: true } | { open: false; notice?: string };
+
+/** A local platform, as its folder exports it. `Setting` is its parsed top-level setting. */
+export interface LocalPlatformModule<Setting = unknown> {
+  readonly kind: 'local';
+  /** The adapter's `platform`, and the key of its setting at the top of the configuration, e.g. "console". */
+  readonly name: string;
+  /** The zod schema of its setting, with its default (its value when the file does not name it). */
+  readonly setting: z.ZodType<Setting>;
+  /** The environment variable that sets it, e.g. CHATBRIDGE_CONSOLE. */
+  readonly env?: Omit<PlatformEnvOverride, 'key'>;
+  /** The shape of its conversation ids (as for a platform of `bots[]`). */
+  readonly conversationId?: { pattern: RegExp; expected: string };
+  /** Decided when the gateway starts, before the log is set up (a platform that takes the terminal sends it to a file). */
+  opens(setting: Setting, situation: LocalSituation): LocalOpening;
+  create(setting: Setting, context: LocalPlatformContext): Adapter;
 }

@@ -64,6 +64,8 @@ export interface Gateway {
   say(conversation: ConversationRef, markdown: string, options?: { role?: TranscriptRole; isGroup?: boolean } & ReplyExtras): Promise<void>;
   /** Takes over orphaned queues now (also runs every policy.sweepIntervalMs). Returns how many. */
   sweep(): Promise<number>;
+  /** Whether every message accepted from the conversation is answered: none left in its queue (a local platform asks, through the runtime). */
+  answered(conversation: ConversationRef): Promise<boolean>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -127,6 +129,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     policy,
     outboundFor,
     sweep: () => drains.sweep(),
+    answered: async (conversation) => (await queue.waiting(conversation)) === 0,
     async say(conversation, markdown, { role = 'bot', isGroup = false, ...extras } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);

@@ -4,7 +4,7 @@
  */
 import { PLATFORM_MODULES } from '../../adapters/index.js';
 import { configSecrets, loadConfig, type BotConfig, type Config, type LoadConfigOptions } from '../config/index.js';
-import type { PlatformModule } from '../contract.js';
+import type { BotPlatformModule, PlatformModule } from '../contract.js';
 
 /** The platforms of this build. */
 export const PLATFORMS: readonly PlatformModule[] = PLATFORM_MODULES;
@@ -19,15 +19,16 @@ export function gatewayConfigSecrets(config: Config, platforms: readonly Platfor
   return configSecrets(config, platforms);
 }
 
-/** The platforms a bot runs, each with its parsed section. */
-export function configuredPlatforms(bot: BotConfig, platforms: readonly PlatformModule[]): { platform: PlatformModule; section: unknown }[] {
+/** The platforms a bot runs, each with its parsed section (a local platform has none: see local-platforms.ts). */
+export function configuredPlatforms(bot: BotConfig, platforms: readonly PlatformModule[]): { platform: BotPlatformModule; section: unknown }[] {
   return platforms.flatMap((platform) => {
+    if (platform.kind === 'local') return [];
     const section = bot[platform.name];
     return section !== undefined && platform.isConfigured(section) ? [{ platform, section }] : [];
   });
 }
 
-/** Whether any bot is configured for any platform (the console's "auto" opens only when none is). */
+/** Whether any bot is configured for a platform of `bots[]` (the console's "auto" opens only when none is). */
 export function anyPlatformConfigured(config: Config, platforms: readonly PlatformModule[] = PLATFORMS): boolean {
   return config.bots.some((bot) => configuredPlatforms(bot, platforms).length > 0);
 }

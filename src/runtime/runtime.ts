@@ -9,7 +9,7 @@ import { redactSecrets, type Logger } from '../logger.js';
 import { createServiceApp, prepareService, seedDemoData, type ServiceKeys } from '../service/index.js';
 import { createStateStore, describeTopology, type StateStore } from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
-import { buildAdapters, consoleHost } from './adapters.js';
+import { buildAdapters } from './adapters.js';
 import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
 import { PLATFORMS } from './platforms.js';
 import { readinessCheck, unconnectedAdapters } from './readiness.js';
@@ -26,10 +26,10 @@ export interface Runtime {
 }
 
 export interface StartOptions {
-  /** Called when the console is closed (Ctrl-D, :quit, end of piped input) once its messages are answered: the CLI stops the process. */
-  onConsoleClose?: () => void;
-  /** Where the log goes while the console is open (the CLI sends it there), named in the console's greeting. */
-  consoleLogFile?: string;
+  /** Called when a local platform (the console) is closed (Ctrl-D, :quit, end of piped input) once its messages are answered: the CLI stops the process. */
+  onLocalClosed?: () => void;
+  /** Where the log goes while a local platform is open (the CLI sends it there), named in the console's greeting. */
+  localLogFile?: string;
   /** The platforms to serve; default this build's (adapters/index.ts). `config` must have been loaded with the same list. */
   platforms?: readonly PlatformModule[];
 }
@@ -102,7 +102,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   const state = await openState(config, logger);
   const metrics = new GatewayMetrics();
   const platforms = options.platforms ?? PLATFORMS;
-  const built = buildAdapters(config, logger, { platforms, state, onConsoleClose: options.onConsoleClose, consoleLogFile: options.consoleLogFile });
+  const built = buildAdapters(config, logger, { platforms, state, onLocalClosed: options.onLocalClosed, localLogFile: options.localLogFile });
   metrics.watchPlatforms(built.adapters);
   const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters, redisSetting(redisTopology(config))), logger: logger.child({ part: 'http' }), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
   const embedded = !config.upstream.baseUrl;
@@ -113,8 +113,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   // The slowest step of a start (the builtin engine's token ranks), done before the port opens:
   // webhooks that arrive once it is open wait for the adapters' start, and this shortens that wait.
   if (embedded) await prepareService(config.service);
-  // Unset, the console demo stays on this machine; a headless gateway serves webhooks and probes on every interface.
-  const port = await http.listen(config.port, config.host ?? (built.consoleOpen ? '127.0.0.1' : '0.0.0.0'));
+  // Unset, a local demo (the console open) stays on this machine; a headless gateway serves webhooks and probes on every interface.
+  const port = await http.listen(config.port, config.host ?? (built.localOpen ? '127.0.0.1' : '0.0.0.0'));
   const selfUrl = `http://127.0.0.1:${port}`;
 
   let upstreamKeys = { secretKey: config.upstream.secretKey ?? '', sessionKey: config.upstream.sessionKey ?? '' };
@@ -122,8 +122,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   let storedKeys: ServiceKeys | undefined;
   if (embedded) {
     const keys = await resolveServiceKeys(config, state);
-    // While the console is open the log goes to a file (main.ts): no keys there, even in memory.
-    if (keys.generated) logGeneratedKeys(logger, state, keys, Boolean(process.stderr.isTTY) && !built.consoleOpen);
+    // While a local platform is open the log goes to a file (main.ts): no keys there, even in memory.
+    if (keys.generated) logGeneratedKeys(logger, state, keys, Boolean(process.stderr.isTTY) && !built.localOpen);
     if (!(config.service.secretKey && config.service.sessionKey)) storedKeys = keys;
     // Whether configured or generated, the keys are redacted from every log line.
     redactSecrets(logger, keys.secretKey, keys.sessionKey);
@@ -165,7 +165,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   // The embedded service's settings are read from the service (the composition root wires it: the core never imports src/service).
   wireSettings(gateway.settings, { embedded, state, bots });
   const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl, platforms });
-  built.console?.attach(consoleHost(state, handoff.controller));
+  // Before the adapters start: a local platform asks its host only once started.
+  built.host.bind(gateway, handoff.controller);
   // Resolves once each platform connected or failed a first time (then it keeps trying; see /readyz).
   await gateway.start();
   const stateWatch = new StateLossWatch({

@@ -84,6 +84,11 @@ export class ConversationQueue {
     return this.state.releaseLock(gatewayKeys.lock(conversation), token);
   }
 
+  /** How many of the conversation's messages are queued, the one being answered included. */
+  async waiting(conversation: ConversationRef): Promise<number> {
+    return this.state.listLength(this.keys(conversation).queue);
+  }
+
   /** The members of every shard's pending set (one pipelined read of all shards). */
   pendingConversations(): Promise<string[]> {
     return pendingMembers(this.state);
