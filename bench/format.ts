@@ -1,13 +1,15 @@
 /**
  * Cost of rendering a chatbot answer (src/format): parse + render of a ~4 KB
- * LLM-style Markdown answer per format, the partial render the relay does for
+ * LLM-style Markdown answer per platform markup, the partial render the relay does for
  * every intermediate update, and render + split of a ~16 KB answer at Telegram's
  * 4096 limit. Run alone with `npx tsx bench/format.ts` (prints JSON).
  */
 import { pathToFileURL } from 'node:url';
 import { Lexer } from 'marked';
-import { renderChunks, renderMarkdown } from '../src/format/index.js';
-import type { TextFormat } from '../src/contract.js';
+import { telegramMarkup } from '../adapters/telegram/markdown.js';
+import { slackMarkup } from '../adapters/slack/markdown.js';
+import { whatsappMarkup } from '../adapters/whatsapp/markdown.js';
+import { plainMarkup, renderChunks, renderMarkdown, type MarkupRenderer } from '../src/format/index.js';
 import type { BenchResult } from './support/result.js';
 
 const PASSES = 9;
@@ -58,16 +60,16 @@ export async function run(): Promise<BenchResult[]> {
   const answer4k = answerOf(4096);
   const answer16k = answerOf(16384);
   const streamed = answer4k.slice(0, 2500); // cut mid-construct, as an intermediate update is
-  const formats: TextFormat[] = ['telegram-html', 'slack-mrkdwn', 'whatsapp', 'plain'];
+  const markups: MarkupRenderer[] = [telegramMarkup, slackMarkup, whatsappMarkup, plainMarkup];
   return [
-    ...formats.map((format) =>
-      measure(`format.render-4k.${format}`, '4 KB answer: parse + render', () => renderMarkdown(answer4k, format))),
+    ...markups.map((markup) =>
+      measure(`format.render-4k.${markup.name}`, '4 KB answer: parse + render', () => renderMarkdown(answer4k, markup))),
     // The floor: marked's lexer alone. The gap to render-4k is the cost of our own layout and serialization.
     measure('format.floor-marked-lex-only-4k', '4 KB answer: marked lexer only', () => Lexer.lex(answer4k, { gfm: true })),
     measure('format.render-partial-2.5k.telegram-html', '2.5 KB unfinished answer: close + parse + render',
-      () => renderMarkdown(streamed, 'telegram-html', { partial: true })),
-    measure('format.chunks-16k.telegram-html', '16 KB answer split at 4096', () => renderChunks(answer16k, 'telegram-html', 4096)),
-    measure('format.chunks-16k.slack-mrkdwn', '16 KB answer split at 4000', () => renderChunks(answer16k, 'slack-mrkdwn', 4000)),
+      () => renderMarkdown(streamed, telegramMarkup, { partial: true })),
+    measure('format.chunks-16k.telegram-html', '16 KB answer split at 4096', () => renderChunks(answer16k, telegramMarkup, 4096)),
+    measure('format.chunks-16k.slack-mrkdwn', '16 KB answer split at 4000', () => renderChunks(answer16k, slackMarkup, 4000)),
   ];
 }
 

@@ -1,4 +1,4 @@
-import type { Capabilities } from '../../src/contract.js';
+import { plainMarkup, type Capabilities } from '../../src/contract.js';
 
 /**
  * A terminal has no limits worth the name and no edit window. Whether answers are
@@ -9,7 +9,7 @@ import type { Capabilities } from '../../src/contract.js';
 export function consoleCapabilities(): Capabilities {
   return {
     maxMessageLength: 100_000,
-    format: 'plain',
+    markup: plainMarkup,
     editIntervalMs: { private: 50, group: 50 },
     typingLifetimeMs: 0,
     buttons: true,

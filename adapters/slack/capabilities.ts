@@ -1,4 +1,5 @@
 import type { Capabilities } from '../../src/contract.js';
+import { slackMarkup } from './markdown.js';
 
 /**
  * One message is one `section` block (so that buttons can always go with it in an
@@ -20,7 +21,7 @@ export const SLACK_MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
 
 export const slackCapabilities: Capabilities = {
   maxMessageLength: SLACK_MAX_MESSAGE_LENGTH,
-  format: 'slack-mrkdwn',
+  markup: slackMarkup,
   editIntervalMs: { private: SLACK_EDIT_INTERVAL_MS, group: SLACK_EDIT_INTERVAL_MS },
   nativeStreamMaxChars: SLACK_NATIVE_STREAM_MAX_CHARS,
   typingLifetimeMs: SLACK_STATUS_LIFETIME_MS,

@@ -1,4 +1,5 @@
 import type { Capabilities, Outbound } from '../../src/contract.js';
+import { telegramMarkup } from './markdown.js';
 
 /** getFile on the public Bot API server: "bots can download files of up to 20MB". */
 export const PUBLIC_API_MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
@@ -15,7 +16,7 @@ export const EDIT_WINDOW_MS = 48 * 60 * 60 * 1000;
 export function telegramCapabilities(options: { localApi: boolean }): Capabilities {
   return {
     maxMessageLength: 4096,
-    format: 'telegram-html',
+    markup: telegramMarkup,
     editIntervalMs: { private: 1100, group: 3000 },
     editWindowMs: EDIT_WINDOW_MS,
     typingLifetimeMs: 5000,

@@ -1,4 +1,5 @@
 import type { Capabilities } from '../../src/contract.js';
+import { whatsappMarkup } from './markdown.js';
 
 /**
  * WhatsApp takes 65,536 characters in one message, but a wall of text reads badly on a
@@ -26,7 +27,7 @@ export function whatsappCapabilities(options: { editIntervalMs?: number } = {}):
   const interval = Math.max(WHATSAPP_MIN_EDIT_INTERVAL_MS, options.editIntervalMs ?? WHATSAPP_EDIT_INTERVAL_MS);
   return {
     maxMessageLength: WHATSAPP_MAX_MESSAGE_LENGTH,
-    format: 'whatsapp',
+    markup: whatsappMarkup,
     editIntervalMs: { private: interval, group: interval },
     editWindowMs: WHATSAPP_EDIT_WINDOW_MS,
     typingLifetimeMs: WHATSAPP_TYPING_LIFETIME_MS,

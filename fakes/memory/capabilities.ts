@@ -1,4 +1,4 @@
-import type { Capabilities } from '../../src/contract.js';
+import { plainMarkup, type Capabilities } from '../../src/contract.js';
 
 /**
  * A platform that can do what most can: show buttons, take albums (whether it edits,
@@ -8,7 +8,7 @@ import type { Capabilities } from '../../src/contract.js';
  */
 export const MEMORY_CAPABILITIES: Capabilities = Object.freeze({
   maxMessageLength: 4096,
-  format: 'plain',
+  markup: plainMarkup,
   editIntervalMs: Object.freeze({ private: 0, group: 0 }),
   typingLifetimeMs: 0,
   buttons: true,

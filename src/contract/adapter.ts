@@ -7,9 +7,8 @@
  * decides from those.
  */
 import type { RequestHandler } from 'express';
-import type { TextFormat } from '../format/formats.js';
+import type { MarkupRenderer } from './markup.js';
 
-export type { TextFormat };
 export type { Logger } from '../logger.js';
 
 /** A conversation on one platform for one configured bot. Stable across restarts. */
@@ -98,8 +97,11 @@ export interface Inbound {
 export interface Capabilities {
   /** Maximum characters of one message as the platform counts them (after entity parsing). */
   maxMessageLength: number;
-  /** The one text format the adapter sends (Markdown is rendered to it by the core). */
-  format: TextFormat;
+  /**
+   * The platform's markup: the core lays out and splits an answer's Markdown, this renderer
+   * writes and measures it (the adapter's markdown.ts; `plainMarkup` for text shown as is).
+   */
+  markup: MarkupRenderer;
   /** Minimum interval between two updates of one streaming message, per chat kind (ms). */
   editIntervalMs: { private: number; group: number };
   /**
@@ -131,7 +133,7 @@ export interface Button {
 }
 
 export interface OutboundMessage {
-  /** Already rendered in `capabilities.format` and within `maxMessageLength`. */
+  /** Already rendered in `capabilities.markup` and within `maxMessageLength`. */
   text: string;
   buttons?: Button[];
   /** Suggested replies shown as a reply keyboard, where the platform has one. */

@@ -1,9 +1,16 @@
 /**
- * Markdown parsed once, rendered per platform, split within limits.
+ * Markdown parsed once, laid out and split within limits here, written in each
+ * platform's markup by the renderer its capabilities declare (markup.ts).
  * See render.ts for the entry points and split.ts for how chunks stay valid.
  */
 export type { Block, Inline, ListItem, MarkdownDoc } from './ir.js';
 export { parseMarkdown } from './parse.js';
 export { closeUnfinishedMarkdown } from './partial.js';
 export { renderChunks, renderDoc, renderDocChunks, renderDocChunksFrom, renderMarkdown, visibleTextOf, type PlacedChunk, type RenderOptions } from './render.js';
-export { telegramVisibleText, visibleLength } from './visible-length.js';
+// A platform's renderer and the building blocks it is written with (re-exported by the contract).
+export type { MarkupLayout, MarkupRenderer, MarkupSyntax } from './markup.js';
+export type { Mark, Run } from './styled.js';
+export { serializeNested } from './nested-tags.js';
+export { serializeMarkers } from './markers.js';
+export { escapeHtmlAttribute, escapeHtmlText, htmlVisibleText } from './html.js';
+export { plainMarkup } from './plain.js';

@@ -1,7 +1,7 @@
 /**
  * The Markdown intermediate representation: what an answer means, independent of
  * any platform. Parsed once (parse.ts), then laid out and serialized per
- * `TextFormat`. Deliberately small: only what chat platforms can show.
+ * platform markup (markup.ts). Deliberately small: only what chat platforms can show.
  */
 
 export type Inline =

@@ -2,30 +2,13 @@
  * MarkdownDoc → styled runs for one platform: block structure becomes text
  * (blank lines, bullets, numbers, quote prefixes), inline structure becomes marks.
  * What a platform cannot show (links in WhatsApp, formatting inside Slack link
- * text, code inside a Telegram link) is decided here, once.
+ * text, code inside a Telegram link) is decided here, once, from what its markup
+ * declares (`MarkupRenderer.layout`).
  */
-import type { TextFormat } from './formats.js';
 import type { Block, Inline, ListItem, MarkdownDoc } from './ir.js';
+import type { MarkupLayout } from './markup.js';
 import { BOLD, CODE, ITALIC, QUOTE, STRIKE, hasMark, sameMark, type Mark, type Run } from './styled.js';
 import { inlinePlainText, tableToText } from './table.js';
-
-interface LayoutProfile {
-  /** Links become link marks; otherwise they are written out as "text (url)". */
-  linkMarks: boolean;
-  /** Which marks may appear inside link text. */
-  marksInLinks: 'all-but-code' | 'none';
-  /** Blockquotes become a mark (Telegram); otherwise "> " line prefixes. */
-  quoteMark: boolean;
-}
-
-const PROFILES: Record<TextFormat, LayoutProfile> = {
-  // Telegram: "All other entities can't contain each other" — code cannot sit in a link.
-  'telegram-html': { linkMarks: true, marksInLinks: 'all-but-code', quoteMark: true },
-  // Slack shows <url|text> with the text as is; markers inside it are not rendered.
-  'slack-mrkdwn': { linkMarks: true, marksInLinks: 'none', quoteMark: false },
-  whatsapp: { linkMarks: false, marksInLinks: 'all-but-code', quoteMark: false },
-  plain: { linkMarks: false, marksInLinks: 'all-but-code', quoteMark: false },
-};
 
 const BLOCK_GAP = '\n\n';
 const BULLETS = ['• ', '◦ ', '▪ '];
@@ -33,13 +16,13 @@ const RULE = '———';
 const LINKABLE = /^(https?:|mailto:|tg:)/i;
 const SAFE_LANG = /^[\w#+.-]{1,32}$/;
 
-export function layoutDoc(doc: MarkdownDoc, format: TextFormat): Run[] {
-  const layout = new Layout(PROFILES[format]);
+export function layoutDoc(doc: MarkdownDoc, profile: Readonly<MarkupLayout>): Run[] {
+  const layout = new Layout(profile);
   return mergeRuns(layout.blocks(doc.blocks, BLOCK_GAP, 0));
 }
 
 class Layout {
-  constructor(private readonly profile: LayoutProfile) {}
+  constructor(private readonly profile: Readonly<MarkupLayout>) {}
 
   blocks(blocks: readonly Block[], gap: string, depth: number): Run[] {
     const out: Run[] = [];
@@ -88,7 +71,7 @@ class Layout {
 
   private quote(runs: Run[]): Run[] {
     if (!this.profile.quoteMark) return prefixLines(runs, '> ', '> ', true);
-    // Telegram quotes cannot nest or hold a code block: those stay outside the quote,
+    // A quote mark (Telegram's) cannot nest or hold a code block: those stay outside the quote,
     // and so does the blank line between such a block and the quoted text.
     const outside = (run: Run | undefined): boolean => !run || hasMark(run.marks, 'quote') || hasMark(run.marks, 'pre');
     return runs.map((run, i) => {

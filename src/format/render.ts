@@ -1,16 +1,15 @@
 /**
  * The public rendering entry points: Markdown (or an already parsed doc) to one
- * platform's text, whole or split into messages within the platform's limit.
+ * platform's text in its markup (the `MarkupRenderer` its capabilities declare),
+ * whole or split into messages within the platform's limit.
  */
-import type { TextFormat } from './formats.js';
 import type { MarkdownDoc } from './ir.js';
 import { layoutDoc } from './layout.js';
-import { MARKER_STYLES, runsToMarkers } from './marker-formats.js';
+import type { MarkupRenderer } from './markup.js';
 import { parseMarkdown } from './parse.js';
 import { closeUnfinishedMarkdown } from './partial.js';
 import { splitRuns, splitRunsFrom, type ChunkRenderer } from './split.js';
 import { visibleText, type Run } from './styled.js';
-import { runsToTelegramHtml } from './telegram-html.js';
 
 export interface RenderOptions {
   /**
@@ -24,50 +23,43 @@ export interface RenderOptions {
 const visibleTextLength = (_serialized: string, runs: readonly Run[]): number =>
   runs.reduce((sum, run) => sum + run.text.length, 0);
 
-const RENDERERS: Record<TextFormat, ChunkRenderer> = {
-  'telegram-html': { serialize: runsToTelegramHtml, measure: visibleTextLength, measuresVisibleText: true },
-  'slack-mrkdwn': chunkRendererFor('slack-mrkdwn'),
-  whatsapp: chunkRendererFor('whatsapp'),
-  plain: { ...chunkRendererFor('plain'), measuresVisibleText: true },
-};
-
-function chunkRendererFor(format: keyof typeof MARKER_STYLES): ChunkRenderer {
-  const style = MARKER_STYLES[format];
+/** What the splitter needs of a markup: serialize a chunk, and measure it the cheap way when the platform allows. */
+function chunkRendererOf(markup: MarkupRenderer): ChunkRenderer {
   return {
-    serialize: (runs) => runsToMarkers(runs, style),
-    measure: (serialized) => serialized.length,
-    measuresVisibleText: false,
+    serialize: (runs) => markup.serialize(runs),
+    measure: markup.countsVisibleText ? visibleTextLength : (serialized) => markup.measure(serialized),
+    measuresVisibleText: markup.countsVisibleText,
   };
 }
 
 /** The whole answer as one message, trimmed like a chunk (possibly longer than any limit). */
-export function renderDoc(doc: MarkdownDoc, format: TextFormat): string {
-  return splitRuns(layoutDoc(doc, format), Number.POSITIVE_INFINITY, RENDERERS[format])[0] ?? '';
+export function renderDoc(doc: MarkdownDoc, markup: MarkupRenderer): string {
+  return splitRuns(layoutDoc(doc, markup.layout), Number.POSITIVE_INFINITY, chunkRendererOf(markup))[0] ?? '';
 }
 
-export function renderMarkdown(markdown: string, format: TextFormat, options: RenderOptions = {}): string {
-  return renderDoc(parseFor(markdown, options), format);
+export function renderMarkdown(markdown: string, markup: MarkupRenderer, options: RenderOptions = {}): string {
+  return renderDoc(parseFor(markdown, options), markup);
 }
 
 /**
  * Renders and splits into messages of at most `maxLength` each, as the platform
- * counts (see visibleLength). Empty when nothing visible is left. `maxLength`
+ * counts (`markup.measure`). Empty when nothing visible is left. `maxLength`
  * should leave room for a little markup (≥ 16 or so); below that, formatting is
  * dropped from chunks it would not fit in.
  */
 export function renderChunks(
   markdown: string,
-  format: TextFormat,
+  markup: MarkupRenderer,
   maxLength: number,
   options: RenderOptions = {},
 ): string[] {
-  return renderDocChunks(parseFor(markdown, options), format, maxLength);
+  return renderDocChunks(parseFor(markdown, options), markup, maxLength);
 }
 
 /** renderChunks for a doc already parsed (the relay parses the final answer once). */
-export function renderDocChunks(doc: MarkdownDoc, format: TextFormat, maxLength: number): string[] {
+export function renderDocChunks(doc: MarkdownDoc, markup: MarkupRenderer, maxLength: number): string[] {
   if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
-  return splitRuns(layoutDoc(doc, format), maxLength, RENDERERS[format]);
+  return splitRuns(layoutDoc(doc, markup.layout), maxLength, chunkRendererOf(markup));
 }
 
 /** A message's worth of a rendered answer, and the part of the answer's visible text it shows: [from, to). */
@@ -78,11 +70,11 @@ export interface PlacedChunk {
 }
 
 /**
- * The answer as its reader sees it in `format`, markup aside (bullets, numbers and
+ * The answer as its reader sees it in `markup`, markup aside (bullets, numbers and
  * blank lines included): the text whose offsets `renderDocChunksFrom` takes and gives.
  */
-export function visibleTextOf(doc: MarkdownDoc, format: TextFormat): string {
-  return visibleText(layoutDoc(doc, format));
+export function visibleTextOf(doc: MarkdownDoc, markup: MarkupRenderer): string {
+  return visibleText(layoutDoc(doc, markup.layout));
 }
 
 /**
@@ -90,9 +82,9 @@ export function visibleTextOf(doc: MarkdownDoc, format: TextFormat): string {
  * it shows: the rest of an answer whose beginning is already on screen. The first chunk
  * opens again what is open at `from` (bold, a code block), so it is valid on its own.
  */
-export function renderDocChunksFrom(doc: MarkdownDoc, format: TextFormat, maxLength: number, from: number): PlacedChunk[] {
+export function renderDocChunksFrom(doc: MarkdownDoc, markup: MarkupRenderer, maxLength: number, from: number): PlacedChunk[] {
   if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
-  return splitRunsFrom(layoutDoc(doc, format), from, maxLength, RENDERERS[format]);
+  return splitRunsFrom(layoutDoc(doc, markup.layout), from, maxLength, chunkRendererOf(markup));
 }
 
 function parseFor(markdown: string, options: RenderOptions): MarkdownDoc {

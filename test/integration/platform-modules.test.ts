@@ -1,10 +1,11 @@
 /**
  * "A new platform is one folder and one line of the list": a throw-away fourth platform,
  * "pigeon", defined entirely here as a PlatformModule (its config section, an environment
- * variable, a webhook route, an in-memory adapter, a doctor check, its conversation ids),
- * is added to this build's list the way adapters/index.ts would add it — and the config
- * loader, the runtime (HTTP routes, gateway, embedded service, admin API) and doctor serve
- * it without a line of theirs changed.
+ * variable, a webhook route, an in-memory adapter, a doctor check, its conversation ids,
+ * and a markup of its own, BBCode, with its renderer as an adapter's markdown.ts would bring
+ * it), is added to this build's list the way adapters/index.ts would add it — and the config
+ * loader, the runtime (HTTP routes, gateway, embedded service, admin API), the core's
+ * rendering and splitting, and doctor serve it without a line of theirs changed.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,10 +14,10 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createMemoryAdapter, MemoryPlatform } from '../../fakes/memory/index.js';
+import { createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform } from '../../fakes/memory/index.js';
 import { platformChecks } from '../../src/cli/doctor-command.js';
 import { ConfigError, configSecrets, loadConfig, type Config } from '../../src/config/index.js';
-import type { PlatformModule } from '../../src/contract.js';
+import { serializeNested, type MarkupRenderer, type MarkupSyntax, type PlatformModule } from '../../src/contract.js';
 import { silentLogger } from '../../src/logger.js';
 import { PLATFORMS } from '../../src/runtime/platforms.js';
 import { startRuntime, type Runtime } from '../../src/runtime/runtime.js';
@@ -25,8 +26,31 @@ import { testRedisUrl } from '../support/redis.js';
 
 // ---- The fourth platform: everything its folder would hold.
 
+/** What one slip carries, every character written on it counted, tags included. */
+const PIGEON_SLIP = 300;
+
 /** The pigeon network's side: where users write and where the bot's answers land. */
-const pigeonNetwork = new MemoryPlatform({ name: 'pigeon' });
+const pigeonNetwork = new MemoryPlatform({ name: 'pigeon', rules: { maxMessageLength: PIGEON_SLIP } });
+
+// Its markup (its folder's markdown.ts): BBCode, built from the contract's building blocks.
+const BBCODE_TAGS = { bold: 'b', italic: 'i', strike: 's', code: 'icode', quote: 'quote' } as const;
+const BBCODE: MarkupSyntax = {
+  // BBCode has no escape: what is not a known tag is shown as written.
+  escape: (text) => text,
+  open: (mark) => {
+    if (mark.kind === 'link') return `[url=${mark.href.replace(/]/g, '%5D')}]`;
+    if (mark.kind === 'pre') return mark.lang ? `[code=${mark.lang}]` : '[code]';
+    return `[${BBCODE_TAGS[mark.kind]}]`;
+  },
+  close: (mark) => (mark.kind === 'link' ? '[/url]' : mark.kind === 'pre' ? '[/code]' : `[/${BBCODE_TAGS[mark.kind]}]`),
+};
+const pigeonMarkup: MarkupRenderer = {
+  name: 'bbcode',
+  layout: { linkMarks: true, marksInLinks: 'all-but-code', quoteMark: true },
+  serialize: (runs) => serializeNested(runs, BBCODE),
+  measure: (rendered) => rendered.length,
+  countsVisibleText: false,
+};
 
 const pigeonSection = z.object({
   token: z.string().startsWith('pg-', 'a pigeon token starting with pg-'),
@@ -42,7 +66,10 @@ const pigeonModule: PlatformModule<PigeonSection> = {
   isConfigured: () => true,
   create(section, { bot }) {
     // Pigeons cannot take a message back: no edits, each answer arrives whole.
-    const adapter = createMemoryAdapter({ platform: pigeonNetwork, bot, methods: { edit: false } });
+    const adapter = createMemoryAdapter({
+      platform: pigeonNetwork, bot, methods: { edit: false },
+      capabilities: { ...MEMORY_CAPABILITIES, markup: pigeonMarkup, maxMessageLength: PIGEON_SLIP },
+    });
     // The network posts each message to this webhook, signed with the bot's token.
     const webhook = express.Router();
     webhook.post('/', express.json(), async (req, res) => {
@@ -69,6 +96,16 @@ function configFile(yaml: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'cb-pigeon-')), 'chatbridge.yaml');
   writeFileSync(path, yaml);
   return path;
+}
+
+/** The BBCode tags of a slip, in order: each opened one is closed, innermost first, within the slip. */
+function unbalancedTags(slip: string): string[] {
+  const open: string[] = [];
+  for (const [, closing, tag] of slip.matchAll(/\[(\/?)(b|i|s|icode|code|url|quote)(?:=[^\]]*)?\]/g)) {
+    if (!closing) open.push(tag!);
+    else if (open.pop() !== tag) return [`[/${tag}] closes nothing open`];
+  }
+  return open.map((tag) => `[${tag}] never closed`);
 }
 
 function configError(run: () => unknown): ConfigError {
@@ -127,6 +164,22 @@ describe('a fourth platform added as a module, with no edit outside its folder a
     const accepted = await post(TOKEN);
     expect(accepted.status).toBe(202);
     await vi.waitFor(() => expect(pigeonNetwork.textsIn('coop-7').join('\n')).toContain('MLS TX-10452'), { timeout: 30_000, interval: 100 });
+  }, 60_000);
+
+  it('gets the gateway\'s replies in its own markup, split within its slip and each slip whole', async () => {
+    await pigeonNetwork.userSends('main', 'coop-8', '/listings Austin');
+    await vi.waitFor(() => expect(pigeonNetwork.textsIn('coop-8').join('\n')).toContain('TX-20318'), { timeout: 30_000, interval: 100 });
+    const slips = pigeonNetwork.textsIn('coop-8');
+    const all = slips.join('\n');
+    expect(all).toContain('[b]Listings in Austin[/b] · page 1 of 1 (3 in all)');
+    expect(all).toContain('[url=https://homes.example/austin/1812-elm-st]details[/url]');
+    expect(all).not.toMatch(/\*\*|\]\(/);
+    // Three listings do not fit one slip: the page is cut where the pigeon counts, and no slip leaves a tag open.
+    expect(slips.length).toBeGreaterThan(1);
+    for (const slip of slips) {
+      expect(slip.length).toBeLessThanOrEqual(PIGEON_SLIP);
+      expect(unbalancedTags(slip), slip).toEqual([]);
+    }
   }, 60_000);
 
   it('has its conversation ids checked by the admin API against the shape it declares', async () => {

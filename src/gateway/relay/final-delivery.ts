@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.js';
 import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../../contract.js';
 import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, SUPERSEDED_MESSAGE_TEXT } from './relay-policy.js';
-import type { PlacedChunk } from '../../format/index.js';
+import { plainMarkup, type PlacedChunk } from '../../format/index.js';
 import { layOutFinal, type LaidOutAnswer } from './rendering.js';
 import type { PacingPolicy } from './types.js';
 import { canEdit, isPlatformError, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall } from '../reply/index.js';
@@ -134,22 +134,22 @@ export interface FinalOptions {
  */
 export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[], markdown: string, buttons?: Button[], options: FinalOptions = {}): Promise<SentMessage[]> {
   const { capabilities } = context;
-  let format = capabilities.format;
+  let markup = capabilities.markup;
   let maxLength = capabilities.maxMessageLength;
   let onScreen = screen;
   const placed: ScreenSlot[] = [];
   for (let reshaped = 0; ; reshaped++) {
-    const laid = layOutFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, format);
+    const laid = layOutFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, markup);
     const consumed = { count: 0 };
     try {
       await place(context, laid, startOf(context, laid, options.after ?? ''), onScreen, buttons, placed, consumed);
       return placed.map((slot) => slot.message);
     } catch (error) {
-      const badFormat = isPlatformError(error, 'bad-format') && format !== 'plain';
+      const badFormat = isPlatformError(error, 'bad-format') && markup !== plainMarkup;
       const tooLong = isPlatformError(error, 'too-long') && reshaped < MAX_RESHAPES;
       if (!badFormat && !tooLong) throw error;
       context.logger.warn({ err: error }, badFormat ? 'the platform refused the formatted answer; sending it as plain text' : 'the platform found a chunk too long; splitting shorter');
-      if (badFormat) format = 'plain';
+      if (badFormat) markup = plainMarkup;
       else maxLength = Math.max(1, Math.floor(maxLength * TOO_LONG_SHRINK_FACTOR));
       // Whatever was placed already is on screen now and is replaced like the rest.
       onScreen = [...placed, ...onScreen.slice(consumed.count)];

@@ -1,11 +1,11 @@
-import { closeUnfinishedMarkdown, parseMarkdown, renderChunks, renderDocChunksFrom, visibleLength, visibleTextOf, type PlacedChunk } from '../../format/index.js';
+import { closeUnfinishedMarkdown, parseMarkdown, renderChunks, renderDocChunksFrom, visibleTextOf, type MarkupRenderer, type PlacedChunk } from '../../format/index.js';
 import type { AskFinal } from '../../upstream/api.js';
-import type { Capabilities, TextFormat } from '../../contract.js';
+import type { Capabilities } from '../../contract.js';
 import { EMPTY_ANSWER_TEXT } from './relay-policy.js';
 
 /**
- * The one place the relay turns Markdown into platform text, so every renderer
- * follows the same rules: intermediate renders are `partial` (unfinished Markdown
+ * The one place the relay turns Markdown into platform text (in the markup the
+ * platform's capabilities declare), so every renderer follows the same rules: intermediate renders are `partial` (unfinished Markdown
  * closed, so the platform never rejects them), the final is not.
  */
 
@@ -17,11 +17,11 @@ export function finalMarkdownOf(final: AskFinal, joinedFragments: string): strin
 }
 
 export function renderIntermediate(markdown: string, capabilities: Capabilities): string[] {
-  return nonEmpty(renderChunks(markdown, capabilities.format, capabilities.maxMessageLength, { partial: true }));
+  return nonEmpty(renderChunks(markdown, capabilities.markup, capabilities.maxMessageLength, { partial: true }));
 }
 
-export function renderFinal(markdown: string, capabilities: Capabilities, format: TextFormat = capabilities.format): string[] {
-  const chunks = nonEmpty(renderChunks(markdown, format, capabilities.maxMessageLength));
+export function renderFinal(markdown: string, capabilities: Capabilities, markup: MarkupRenderer = capabilities.markup): string[] {
+  const chunks = nonEmpty(renderChunks(markdown, markup, capabilities.maxMessageLength));
   return chunks.length > 0 ? chunks : [EMPTY_ANSWER_TEXT];
 }
 
@@ -41,25 +41,25 @@ export interface LaidOutAnswer {
 export function layOutIntermediate(markdown: string, capabilities: Capabilities): LaidOutAnswer {
   const doc = parseMarkdown(closeUnfinishedMarkdown(markdown));
   return {
-    visible: visibleTextOf(doc, capabilities.format),
-    chunksFrom: (from) => nonEmptyPlaced(renderDocChunksFrom(doc, capabilities.format, capabilities.maxMessageLength, from)),
+    visible: visibleTextOf(doc, capabilities.markup),
+    chunksFrom: (from) => nonEmptyPlaced(renderDocChunksFrom(doc, capabilities.markup, capabilities.maxMessageLength, from)),
   };
 }
 
 /** `renderFinal`, laid out: from 0, an answer with nothing visible is EMPTY_ANSWER_TEXT. */
-export function layOutFinal(markdown: string, capabilities: Capabilities, format: TextFormat = capabilities.format): LaidOutAnswer {
+export function layOutFinal(markdown: string, capabilities: Capabilities, markup: MarkupRenderer = capabilities.markup): LaidOutAnswer {
   const doc = parseMarkdown(markdown);
   return {
-    visible: visibleTextOf(doc, format),
+    visible: visibleTextOf(doc, markup),
     chunksFrom: (from) => {
-      const chunks = nonEmptyPlaced(renderDocChunksFrom(doc, format, capabilities.maxMessageLength, from));
+      const chunks = nonEmptyPlaced(renderDocChunksFrom(doc, markup, capabilities.maxMessageLength, from));
       return chunks.length > 0 || from > 0 ? chunks : [{ text: EMPTY_ANSWER_TEXT, from: 0, to: 0 }];
     },
   };
 }
 
 export function fitsOneMessage(rendered: string, capabilities: Capabilities): boolean {
-  return visibleLength(rendered, capabilities.format) <= capabilities.maxMessageLength;
+  return capabilities.markup.measure(rendered) <= capabilities.maxMessageLength;
 }
 
 function nonEmpty(chunks: string[]): string[] {

@@ -6,7 +6,7 @@
  * (platform-retry.ts): a 429 waits retry_after, an unreachable platform is
  * tried again with backoff up to the outage horizon.
  */
-import { renderChunks, renderMarkdown } from '../../format/index.js';
+import { plainMarkup, renderChunks, renderMarkdown } from '../../format/index.js';
 import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall, type PlatformRetryPolicy } from './platform-retry.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
 import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../../contract.js';
@@ -46,8 +46,8 @@ export async function sendReply(
   retry: Partial<PlatformRetryPolicy> = {},
 ): Promise<SentMessage[]> {
   const policy = { ...REPLY_RETRY_POLICY, ...retry };
-  const chunks = renderChunks(markdown, capabilities.format, capabilities.maxMessageLength);
-  if (chunks.length === 0) chunks.push(renderMarkdown(markdown, 'plain') || '…');
+  const chunks = renderChunks(markdown, capabilities.markup, capabilities.maxMessageLength);
+  if (chunks.length === 0) chunks.push(renderMarkdown(markdown, plainMarkup) || '…');
   const sent: SentMessage[] = [];
   for (const [index, text] of chunks.entries()) {
     const last = index === chunks.length - 1;

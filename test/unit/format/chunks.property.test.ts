@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderChunks, renderMarkdown, telegramVisibleText, visibleLength } from '../../../src/format/index.js';
-import type { TextFormat } from '../../../src/contract.js';
+import { htmlVisibleText, plainMarkup, renderChunks, renderMarkdown, type MarkupRenderer } from '../../../src/format/index.js';
+import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
+import { slackMarkup } from '../../../adapters/slack/markdown.js';
+import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
 import { telegramHtmlProblems } from './telegram-html-validator.js';
 
 /** Markdown-ish answers from a grammar of words, markers, fences, newlines and characters that need escaping. */
@@ -17,14 +19,14 @@ const piece = fc.oneof(
 );
 const markdown = fc.array(piece, { maxLength: 400, size: 'max' }).map((pieces) => pieces.join(''));
 const maxLength = fc.oneof(fc.integer({ min: 20, max: 80 }), fc.integer({ min: 20, max: 4096 }));
-const format = fc.constantFrom<TextFormat>('telegram-html', 'slack-mrkdwn', 'whatsapp', 'plain');
+const format = fc.constantFrom<MarkupRenderer>(telegramMarkup, slackMarkup, whatsappMarkup, plainMarkup);
 const partial = fc.boolean();
 
 /** What the reader sees, compared without whitespace (split points drop it) and without markers. */
-function shownText(rendered: string, target: TextFormat): string {
-  switch (target) {
+function shownText(rendered: string, target: MarkupRenderer): string {
+  switch (target.name) {
     case 'telegram-html':
-      return telegramVisibleText(rendered).replace(/\s+/g, '');
+      return htmlVisibleText(rendered).replace(/\s+/g, '');
     case 'slack-mrkdwn':
       return rendered
         .replace(/<[^|>]*\|/g, '')
@@ -34,6 +36,8 @@ function shownText(rendered: string, target: TextFormat): string {
       return rendered.replace(/[*_~`\s]/g, '');
     case 'plain':
       return rendered.replace(/\s+/g, '');
+    default:
+      throw new Error(`no reading of ${target.name} here`);
   }
 }
 
@@ -44,7 +48,7 @@ describe('renderChunks properties', () => {
     fc.assert(
       fc.property(markdown, format, maxLength, partial, (md, target, max, isPartial) => {
         for (const chunk of renderChunks(md, target, max, { partial: isPartial })) {
-          expect(visibleLength(chunk, target)).toBeLessThanOrEqual(max);
+          expect(target.measure(chunk)).toBeLessThanOrEqual(max);
           expect(chunk.trim()).not.toBe('');
         }
       }),
@@ -55,7 +59,7 @@ describe('renderChunks properties', () => {
   it('every Telegram chunk is well-formed HTML that Telegram accepts', () => {
     fc.assert(
       fc.property(markdown, maxLength, partial, (md, max, isPartial) => {
-        for (const chunk of renderChunks(md, 'telegram-html', max, { partial: isPartial })) {
+        for (const chunk of renderChunks(md, telegramMarkup, max, { partial: isPartial })) {
           expect(telegramHtmlProblems(chunk), chunk).toEqual([]);
         }
       }),
@@ -78,7 +82,7 @@ describe('renderChunks properties', () => {
     fc.assert(
       fc.property(markdown.filter((md) => md.trim().length > 0), format, (md, target) => {
         const whole = renderMarkdown(md, target);
-        fc.pre(whole.trim() !== '' && visibleLength(whole, target) <= 4096);
+        fc.pre(whole.trim() !== '' && target.measure(whole) <= 4096);
         const chunks = renderChunks(md, target, 4096);
         expect(chunks).toEqual([whole]);
       }),

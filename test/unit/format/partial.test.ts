@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { closeUnfinishedMarkdown, renderMarkdown } from '../../../src/format/index.js';
+import { closeUnfinishedMarkdown, plainMarkup, renderMarkdown, type MarkupRenderer } from '../../../src/format/index.js';
+import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
+import { slackMarkup } from '../../../adapters/slack/markdown.js';
+import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
 import { telegramHtmlProblems } from './telegram-html-validator.js';
 
-const partial = (md: string, format: 'telegram-html' | 'slack-mrkdwn' | 'whatsapp' | 'plain' = 'telegram-html'): string =>
-  renderMarkdown(md, format, { partial: true });
+const partial = (md: string, markup: MarkupRenderer = telegramMarkup): string =>
+  renderMarkdown(md, markup, { partial: true });
 
 describe('partial rendering of an answer still being streamed', () => {
   it.each([
@@ -50,9 +53,9 @@ describe('partial rendering of an answer still being streamed', () => {
   });
 
   it('shows no stray markers in the marker formats either', () => {
-    expect(partial('Hello **wor', 'slack-mrkdwn')).toBe('Hello *wor*');
-    expect(partial('Hello **', 'whatsapp')).toBe('Hello');
-    expect(partial('Use `x', 'plain')).toBe('Use x');
+    expect(partial('Hello **wor', slackMarkup)).toBe('Hello *wor*');
+    expect(partial('Hello **', whatsappMarkup)).toBe('Hello');
+    expect(partial('Use `x', plainMarkup)).toBe('Use x');
   });
 
   it('renders every prefix of a streamed answer as valid Telegram HTML', () => {

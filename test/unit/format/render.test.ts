@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown, renderDoc, renderMarkdown } from '../../../src/format/index.js';
-import { MARKER_STYLES, runsToMarkers } from '../../../src/format/marker-formats.js';
+import { parseMarkdown, plainMarkup, renderDoc, renderMarkdown } from '../../../src/format/index.js';
+import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
+import { slackMarkup } from '../../../adapters/slack/markdown.js';
+import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
 import { BOLD } from '../../../src/format/styled.js';
 import { telegramHtmlProblems } from './telegram-html-validator.js';
 
-const telegram = (md: string): string => renderMarkdown(md, 'telegram-html');
-const slack = (md: string): string => renderMarkdown(md, 'slack-mrkdwn');
-const whatsapp = (md: string): string => renderMarkdown(md, 'whatsapp');
-const plain = (md: string): string => renderMarkdown(md, 'plain');
+const telegram = (md: string): string => renderMarkdown(md, telegramMarkup);
+const slack = (md: string): string => renderMarkdown(md, slackMarkup);
+const whatsapp = (md: string): string => renderMarkdown(md, whatsappMarkup);
+const plain = (md: string): string => renderMarkdown(md, plainMarkup);
 
 describe('parseMarkdown', () => {
   it('parses once into a doc that renders to every format', () => {
@@ -15,8 +17,8 @@ describe('parseMarkdown', () => {
     expect(doc.blocks).toEqual([
       { kind: 'paragraph', content: [{ kind: 'text', text: 'Hi ' }, { kind: 'strong', children: [{ kind: 'text', text: 'there' }] }] },
     ]);
-    expect(renderDoc(doc, 'telegram-html')).toBe('Hi <b>there</b>');
-    expect(renderDoc(doc, 'plain')).toBe('Hi there');
+    expect(renderDoc(doc, telegramMarkup)).toBe('Hi <b>there</b>');
+    expect(renderDoc(doc, plainMarkup)).toBe('Hi there');
   });
 
   it('resolves character references in text but not in code', () => {
@@ -101,8 +103,8 @@ describe('slack-mrkdwn', () => {
 
   it('keeps markers next to the words they style', () => {
     const runs = [{ text: 'a', marks: [] }, { text: ' bold ', marks: [BOLD] }, { text: 'b', marks: [] }];
-    expect(runsToMarkers(runs, MARKER_STYLES['slack-mrkdwn'])).toBe('a *bold* b');
-    expect(runsToMarkers([{ text: ' ', marks: [BOLD] }, { text: 'x', marks: [] }], MARKER_STYLES['slack-mrkdwn'])).toBe(' x');
+    expect(slackMarkup.serialize(runs)).toBe('a *bold* b');
+    expect(slackMarkup.serialize([{ text: ' ', marks: [BOLD] }, { text: 'x', marks: [] }])).toBe(' x');
     expect(slack('***both***')).toBe('_*both*_');
   });
 

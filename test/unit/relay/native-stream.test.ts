@@ -4,6 +4,7 @@
  * and is addressed to the user the answer replies to.
  */
 import { describe, expect, it } from 'vitest';
+import { slackMarkup } from '../../../adapters/slack/markdown.js';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
 import { answerStream, asker, fragmentsOf, request } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
@@ -21,8 +22,8 @@ function streamCalls(platform: RecordingPlatform) {
 }
 
 describe('relayAnswer: native streams', () => {
-  it('get the standard Markdown of the answer, not the platform format, and end holding all of it', async () => {
-    const platform = new RecordingPlatform({ format: 'slack-mrkdwn' });
+  it('get the standard Markdown of the answer, not the platform markup, and end holding all of it', async () => {
+    const platform = new RecordingPlatform({ markup: slackMarkup });
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf(MARKDOWN_ANSWER)), { startStream: true }));
 
     expect(result.renderer).toBe('native');

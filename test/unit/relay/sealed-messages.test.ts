@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
 import { renderFinal } from '../../../src/gateway/relay/rendering.js';
-import type { TextFormat } from '../../../src/contract.js';
+import { plainMarkup, type MarkupRenderer } from '../../../src/contract.js';
+import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
+import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
 import { LONG_ANSWER, answerStream, capabilities, eventually, fragmentsOf, readsOnce, request } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
@@ -41,31 +43,31 @@ function refusedOnce(which: number) {
 }
 
 /** How many edits an answer takes when none is refused (the points refusals are tried at). */
-async function editsOf(markdown: string, format: TextFormat): Promise<number> {
-  const platform = new RecordingPlatform({ format });
+async function editsOf(markdown: string, markup: MarkupRenderer): Promise<number> {
+  const platform = new RecordingPlatform({ markup });
   await relayAnswer(request(platform, answerStream(fragmentsOf(markdown))));
   return platform.count('edit');
 }
 
 /** What one message holding the whole answer shows on this platform. */
-function wholeAnswer(markdown: string, format: TextFormat): string {
-  const chunks = renderFinal(markdown, capabilities({ format }));
+function wholeAnswer(markdown: string, markup: MarkupRenderer): string {
+  const chunks = renderFinal(markdown, capabilities({ markup }));
   expect(chunks).toHaveLength(1);
   return chunks[0]!;
 }
 
 describe('an answer whose edits are refused mid-answer reads once, in order', () => {
-  for (const [name, markdown, format] of [
-    ['a long paragraph', LONG_ANSWER, 'plain'],
-    ['a list of listings (WhatsApp)', LISTINGS_ANSWER, 'whatsapp'],
+  for (const [name, markdown, markup] of [
+    ['a long paragraph', LONG_ANSWER, plainMarkup],
+    ['a list of listings (WhatsApp)', LISTINGS_ANSWER, whatsappMarkup],
   ] as const) {
     it(`${name}: edits refused from any point on, or one edit refused at any point`, async () => {
-      const whole = wholeAnswer(markdown, format);
-      const edits = await editsOf(markdown, format);
+      const whole = wholeAnswer(markdown, markup);
+      const edits = await editsOf(markdown, markup);
       expect(edits).toBeGreaterThan(2);
       for (let point = 1; point <= edits; point++) {
         for (const refuseEdit of [refusedFrom(point), refusedOnce(point)]) {
-          const platform = new RecordingPlatform({ format, refuseEdit });
+          const platform = new RecordingPlatform({ markup, refuseEdit });
           const result = await relayAnswer(request(platform, answerStream(fragmentsOf(markdown))));
 
           const screen = screenOf(platform);
@@ -104,7 +106,7 @@ describe('an answer whose edits are refused mid-answer reads once, in order', ()
 
 describe('a message that goes on where a refused one ends is valid on its own', () => {
   it('inside bold text, it opens the bold again (WhatsApp)', async () => {
-    const platform = new RecordingPlatform({ format: 'whatsapp' });
+    const platform = new RecordingPlatform({ markup: whatsappMarkup });
     const stream = shownInSteps(platform, ['Before you visit: **Bring an ID. ', 'Viewings start at nine.** See you there.'], {
       afterShown: () => {
         platform.rules.refuseEdit = () => true;
@@ -116,7 +118,7 @@ describe('a message that goes on where a refused one ends is valid on its own', 
   });
 
   it('inside bold text, it opens the bold again (Telegram HTML)', async () => {
-    const platform = new RecordingPlatform({ format: 'telegram-html' });
+    const platform = new RecordingPlatform({ markup: telegramMarkup });
     const stream = shownInSteps(platform, ['Before you visit: **Bring an ID. ', 'Viewings start at nine.** See you there.'], {
       afterShown: () => {
         platform.rules.refuseEdit = () => true;
@@ -128,7 +130,7 @@ describe('a message that goes on where a refused one ends is valid on its own', 
   });
 
   it('inside a code block, it opens the code block again', async () => {
-    const platform = new RecordingPlatform({ format: 'whatsapp' });
+    const platform = new RecordingPlatform({ markup: whatsappMarkup });
     const stream = shownInSteps(platform, ['Call it like this:\n```js\nconst homes = await list();\n', 'show(homes);\n```\nThat is all.'], {
       afterShown: () => {
         platform.rules.refuseEdit = () => true;

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { visibleLength } from '../../../src/format/index.js';
+import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
+import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
+import { plainMarkup } from '../../../src/contract.js';
 import { relayAnswer } from '../../../src/gateway/relay/index.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request, squash } from './support/answers.js';
 import { RecordingPlatform, type OfferedMethods } from './support/recording-platform.js';
@@ -30,10 +32,10 @@ describe('relayAnswer: answers longer than one message', () => {
 
     const texts = platform.textsOf(result.messages);
     expect(texts.length).toBeGreaterThan(1);
-    for (const text of texts) expect(visibleLength(text, 'plain')).toBeLessThanOrEqual(120);
+    for (const text of texts) expect(plainMarkup.measure(text)).toBeLessThanOrEqual(120);
     // A native stream's own message has no handle; it holds the beginning (within one message), the rest follows.
     const streamed = platform.streamedMarkdown();
-    if (streamed !== undefined) expect(visibleLength(streamed, 'plain')).toBeLessThanOrEqual(120);
+    if (streamed !== undefined) expect(plainMarkup.measure(streamed)).toBeLessThanOrEqual(120);
     expect(squash([...(streamed ? [streamed] : []), ...texts].join(' '))).toBe(LONG_ANSWER);
   });
 
@@ -58,7 +60,7 @@ describe('relayAnswer: answers longer than one message', () => {
 
 describe('relayAnswer: intermediate renders are always valid', () => {
   it('never show an unclosed code block (Telegram HTML)', async () => {
-    const platform = new RecordingPlatform({ format: 'telegram-html' });
+    const platform = new RecordingPlatform({ markup: telegramMarkup });
     await relayAnswer(request(platform, answerStream(fragmentsOf(CODE_ANSWER, 4)), {}, {
       pacing: { editIntervalMs: { private: 5, group: 5 }, minInitialChars: 5, minGrowthChars: 1 },
     }));
@@ -71,7 +73,7 @@ describe('relayAnswer: intermediate renders are always valid', () => {
   it('never show an unclosed code fence, wherever the stream is cut (WhatsApp, drafts and edits)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 30 }), fc.boolean(), async (fragmentSize, drafts) => {
-        const platform = new RecordingPlatform({ format: 'whatsapp' });
+        const platform = new RecordingPlatform({ markup: whatsappMarkup });
         await relayAnswer(request(platform, answerStream(fragmentsOf(CODE_ANSWER, fragmentSize), { delayMs: 1 }), { draft: drafts }, {
           pacing: { editIntervalMs: { private: 1, group: 1 }, draftIntervalMs: 1, minInitialChars: 1, minGrowthChars: 1 },
         }));
@@ -84,7 +86,7 @@ describe('relayAnswer: intermediate renders are always valid', () => {
   });
 
   it('a final the platform cannot parse is sent again as plain text', async () => {
-    const platform = new RecordingPlatform({ format: 'telegram-html', refuseText: (text) => text.includes('<b>') });
+    const platform = new RecordingPlatform({ markup: telegramMarkup, refuseText: (text) => text.includes('<b>') });
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf('Prices are **falling** this month.', 5))));
 
     expect(platform.textsOf(result.messages)).toEqual(['Prices are falling this month.']);

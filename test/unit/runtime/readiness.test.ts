@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Adapter, AdapterStatus } from '../../../src/contract.js';
+import { plainMarkup, type Adapter, type AdapterStatus } from '../../../src/contract.js';
 import { readinessCheck, unconnectedAdapters } from '../../../src/runtime/readiness.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 
 function adapterWith(platform: string, status?: AdapterStatus): Adapter {
   return {
     platform, bot: 'main', redeliversOnAcceptFailure: false,
-    capabilities: { maxMessageLength: 4096, format: 'plain', editIntervalMs: { private: 0, group: 0 }, typingLifetimeMs: 0, buttons: false, maxFilesPerMessage: 1, maxDownloadBytes: 1 },
+    capabilities: { maxMessageLength: 4096, markup: plainMarkup, editIntervalMs: { private: 0, group: 0 }, typingLifetimeMs: 0, buttons: false, maxFilesPerMessage: 1, maxDownloadBytes: 1 },
     outbound: { send: async () => ({ id: '1' }) },
     start: async () => undefined,
     stop: async () => undefined,

@@ -1,6 +1,6 @@
 import { InflightRecorder } from '../../../../src/gateway/relay/index.js';
 import type { RelayRequest } from '../../../../src/gateway/relay/index.js';
-import type { Capabilities, ConversationRef, PlatformUser } from '../../../../src/contract.js';
+import { plainMarkup, type Capabilities, type ConversationRef, type PlatformUser } from '../../../../src/contract.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { MemoryStateStore } from '../../../../src/state/index.js';
 import type { AskFinal, AskStreamEvent } from '../../../../src/upstream/api.js';
@@ -16,7 +16,7 @@ export const FAST_PACING = { editIntervalMs: { private: 20, group: 20 }, draftIn
 export function capabilities(overrides: Partial<Capabilities> = {}): Capabilities {
   return {
     maxMessageLength: 4096,
-    format: 'plain',
+    markup: plainMarkup,
     editIntervalMs: { private: 20, group: 20 },
     typingLifetimeMs: 0,
     buttons: true,
@@ -76,7 +76,7 @@ export function request(
   const { edit, draft, startStream, ...platformCapabilities } = shape;
   return {
     outbound: platform.offering({ ...(edit !== undefined ? { edit } : {}), ...(draft !== undefined ? { draft } : {}), ...(startStream !== undefined ? { startStream } : {}) }),
-    capabilities: capabilities({ format: platform.format, maxMessageLength: platform.rules.maxMessageLength ?? 4096, ...platformCapabilities }),
+    capabilities: capabilities({ markup: platform.markup, maxMessageLength: platform.rules.maxMessageLength ?? 4096, ...platformCapabilities }),
     conversation,
     isGroup: false,
     recipient: asker,

@@ -2,9 +2,9 @@ import {
   createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform,
   type MemoryCall, type MemoryCallKind, type MemoryPlatformRules,
 } from '../../../../fakes/memory/index.js';
-import { visibleLength } from '../../../../src/format/index.js';
-import type {
-  Button, ConversationRef, NativeStream, Outbound, OutboundMessage, PlatformError, PlatformUser, SentMessage, TextFormat,
+import {
+  plainMarkup,
+  type Button, type ConversationRef, type MarkupRenderer, type NativeStream, type Outbound, type OutboundMessage, type PlatformError, type PlatformUser, type SentMessage,
 } from '../../../../src/contract.js';
 
 export type CallKind = MemoryCallKind;
@@ -24,8 +24,8 @@ export interface PlatformCall {
   result: 'ok' | PlatformError['kind'];
 }
 
-/** The in-memory platform's rules; lengths are counted in `format` as the user sees it. */
-export type PlatformRules = Omit<MemoryPlatformRules, 'measure'> & { format?: TextFormat };
+/** The in-memory platform's rules; lengths are counted as `markup` counts them (plain text by default). */
+export type PlatformRules = Omit<MemoryPlatformRules, 'measure'> & { markup?: MarkupRenderer };
 
 /** Which optional methods an outbound offers: the relay decides how to stream from them. */
 export interface OfferedMethods {
@@ -58,15 +58,15 @@ export class RecordingPlatform implements Outbound {
     const platformRules: MemoryPlatformRules = rules;
     // Each call takes a moment by default, so that calls made together overlap as they would.
     platformRules.latencyMs ??= 1;
-    platformRules.measure = (text) => visibleLength(text, this.format);
+    platformRules.measure = (text) => this.markup.measure(text);
     this.world = new MemoryPlatform({ rules: platformRules, onCall: (call) => this.record(call) });
     this.everything = createMemoryAdapter({
       platform: this.world, capabilities: MEMORY_CAPABILITIES, methods: { edit: true, draft: true, nativeStream: true },
     }).outbound;
   }
 
-  get format(): TextFormat {
-    return this.rules.format ?? 'plain';
+  get markup(): MarkupRenderer {
+    return this.rules.markup ?? plainMarkup;
   }
 
   /** The most calls in progress at once. */
