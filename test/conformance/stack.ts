@@ -1,17 +1,20 @@
 /**
  * The real core around a driver's adapters: each gateway instance is createGateway
  * on the shared test Redis (one private prefix per scenario, one connection per
- * instance, as separate processes would have), the scripted Chatbot Service, a
- * logger whose warnings the suite can read, and an observer counting the answers
- * each instance delivered.
+ * instance, as separate processes would have), the scripted Chatbot Service (each
+ * instance asks it through a real upstream client of its own), a logger whose
+ * warnings the suite can read, and an observer counting the answers each instance
+ * delivered.
  */
 import { pino } from 'pino';
 import { createGateway, type Gateway, type GatewayPolicy } from '../../src/gateway/index.js';
 import { RedisStateStore } from '../../src/state/redis.js';
 import type { ConversationRef } from '../../src/contract.js';
+import type { ScriptedChatbotService } from '../../fakes/chatbot-service/index.js';
 import { isolatedRedisStore, testRedisUrl } from '../support/redis.js';
+import { upstreamClient } from '../support/scripted-service.js';
 import type { ConformanceDriver } from './driver.js';
-import { ConformanceService } from './scripted-service.js';
+import { startConformanceService } from './scripted-service.js';
 
 export const WELCOME = 'Welcome to the conformance suite! Ask me about homes.';
 
@@ -48,14 +51,25 @@ export interface GatewayInstance {
 }
 
 export class ConformanceStack {
-  readonly service = new ConformanceService();
   /** Warnings and errors logged by every instance. */
   readonly logs: LogRecord[] = [];
   readonly instances: GatewayInstance[] = [];
   private readonly store = isolatedRedisStore('conformance');
   private readonly stores: RedisStateStore[] = [];
 
-  constructor(readonly platform: string, readonly driver: ConformanceDriver) {}
+  private constructor(readonly platform: string, readonly driver: ConformanceDriver, readonly service: ScriptedChatbotService) {}
+
+  /** The stack for one scenario, with its first gateway instance started. */
+  static async start(platform: string, driver: ConformanceDriver): Promise<ConformanceStack> {
+    const stack = new ConformanceStack(platform, driver, await startConformanceService());
+    try {
+      await stack.startInstance();
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+    return stack;
+  }
 
   /** Starts the next gateway instance, with the driver's adapter for it. */
   async startInstance(): Promise<GatewayInstance> {
@@ -73,7 +87,7 @@ export class ConformanceStack {
     });
     const gateway = createGateway({
       state,
-      upstream: this.service,
+      upstream: upstreamClient(this.service),
       bots: [{ id: 'main', serialNumber: 'CONFORMANCE-SERIAL', settings: { WelcomeMessage: WELCOME, EnableUploadImage: true } }],
       adapters: [this.driver.createAdapter(index)],
       logger,

@@ -205,8 +205,7 @@ export function describeAdapterConformance(target: ConformanceTarget): void {
       }
       it(`${scenario}: ${TITLES[scenario]}`, async () => {
         const driver = await target.createDriver();
-        stack = new ConformanceStack(target.platform, driver);
-        await stack.startInstance();
+        stack = await ConformanceStack.start(target.platform, driver);
         await SCENARIO_BODIES[scenario](stack, driver);
       }, SCENARIO_TIMEOUT_MS);
     }

@@ -14,7 +14,7 @@ import { createWhatsAppAdapter } from '../../adapters/whatsapp/index.js';
 import type { Adapter } from '../../src/contract.js';
 import { silentLogger } from '../../src/logger.js';
 import { platformStorage } from '../../src/runtime/platform-storage.js';
-import { startFakeWhatsApp, type MessageData } from '../fakes/whatsapp/index.js';
+import { startFakeWhatsApp, type MessageData } from '../../fakes/whatsapp/index.js';
 import { isolatedRedisStore } from '../support/redis.js';
 import type { ConformanceDriver } from './driver.js';
 import { describeAdapterConformance } from './suite.js';

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayKeys, pendingMembers, replies } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE } from '../../src/gateway/relay/index.js';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { testRedisClusterNodes, type TestTopology } from '../support/redis.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
 

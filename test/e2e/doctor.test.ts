@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor as doctor } from '../support/doctor-process.js';
-import { FakeSmtpServer } from '../fakes/smtp/server.js';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { FakeSmtpServer } from '../../fakes/smtp/server.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { testRedisUrl } from '../support/redis.js';
 
 describe('chatbridge doctor', () => {

@@ -6,8 +6,8 @@
  * by another replica at once, not after the lock's lifetime. It exits with 0.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
-import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../../fakes/round-robin-proxy.js';
 import { startScriptedService, until, waitForLog, type ScriptedService } from './delivery-support.js';
 import { replicaSet, type ReplicaSet } from './replica-support.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResumeLinks } from '../../src/handoff/index.js';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789';

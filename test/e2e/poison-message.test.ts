@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TURN_ATTEMPTS } from '../../src/gateway/turn/poison-limit.js';
 import { gatewayKeys, replies } from '../../src/gateway/index.js';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
 
 const USER = { id: 8484, first_name: 'Ade', username: 'ade' };

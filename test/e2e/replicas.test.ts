@@ -7,8 +7,8 @@
  * killed replica had sent in the instant before the kill (see below).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
-import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../../fakes/round-robin-proxy.js';
 import { startScriptedService, type ScriptedService } from './delivery-support.js';
 import { replicaSet, type ReplicaSet } from './replica-support.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pendingMembers, replies } from '../../src/gateway/index.js';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { startDeliveryGateway, startScriptedService, until, waitForLog, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
 

@@ -7,7 +7,7 @@
  * leaving the stream open, and then answers the question again, complete, once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { signedEventRequest, startFakeSlack, type FakeSlack } from '../fakes/slack/index.js';
+import { signedEventRequest, startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
 import { conversationTag, pendingMembers } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE, inflightIndexKey } from '../../src/gateway/relay/index.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { SERVICE_SECRET, SERVICE_SESSION_KEY, startServiceProcess, type ServiceProcess } from './service-process.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 

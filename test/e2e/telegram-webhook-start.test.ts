@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { freePort } from '../support/net.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_IS_BACK_TEXT } from '../../src/handoff/index.js';
-import { startFakeWhatsApp, type FakeWhatsApp } from '../fakes/whatsapp/index.js';
-import { FakeSmtpServer, type ReceivedMail } from '../fakes/smtp/server.js';
+import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp/index.js';
+import { FakeSmtpServer, type ReceivedMail } from '../../fakes/smtp/server.js';
 import { postResume, resumeLinkIn } from '../integration/handoff/stack.js';
 import type { ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { startLinkedWhatsAppGateway } from '../support/whatsapp-process.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replies } from '../../src/gateway/reply/reply-texts.js';
-import { startFakeWhatsApp, type FakeWhatsApp } from '../fakes/whatsapp/index.js';
+import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp/index.js';
 import type { ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
 import { startLinkedWhatsAppGateway } from '../support/whatsapp-process.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversationTag, pendingMembers } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE, inflightIndexKey } from '../../src/gateway/relay/index.js';
-import { startFakeWhatsApp, type FakeWhatsApp } from '../fakes/whatsapp/index.js';
+import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp/index.js';
 import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, waitForLog, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
 
 const REGISTER = join(import.meta.dirname, '../../fakes/whatsapp/register.mjs');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeWhatsApp, type FakeWhatsApp } from '../fakes/whatsapp/index.js';
+import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp/index.js';
 import type { ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { startLinkedWhatsAppGateway } from '../support/whatsapp-process.js';
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './net.js';
-import { startTestRedisCluster } from './redis-cluster.js';
+import { startTestRedisCluster } from '../../fakes/redis-cluster.js';
 import { redisAnswers } from './redis-ping.js';
 
 declare module 'vitest' {

@@ -15,7 +15,7 @@ import { replies } from '../../../src/gateway/reply/reply-texts.js';
 import { RedisStateStore } from '../../../src/state/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../fakes/memory/index.js';
-import { FakeChatbotService } from '../../unit/gateway/support/fake-service.js';
+import { startEchoService, upstreamClient } from '../../support/scripted-service.js';
 
 /** An adapter whose platform takes a message as delivered once received (long polling), or one that redelivers (webhook). */
 function adapterOn(platform: MemoryPlatform, { redelivers }: { redelivers: boolean }): MemoryAdapter {
@@ -44,7 +44,7 @@ describe('a message accepted while Redis is unavailable', () => {
     redis = await startPrivateRedis();
     store = new RedisStateStore({ url: redis.url, prefix: 'patient:' });
     gateway = createGateway({
-      state: store, upstream: new FakeChatbotService(), bots: [{ id: 'main', serialNumber: 'serial-1' }],
+      state: store, upstream: upstreamClient(await startEchoService()), bots: [{ id: 'main', serialNumber: 'serial-1' }],
       adapters: [adapter], logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) }), policy: { stopGraceMs: 1_000 },
     });
     await gateway.start();
@@ -113,7 +113,7 @@ describe('the users whose messages wait while Redis is frozen', () => {
     redis = await startPrivateRedis();
     store = new RedisStateStore({ url: redis.url, prefix: 'patient:' });
     gateway = createGateway({
-      state: store, upstream: new FakeChatbotService(), bots: [{ id: 'main', serialNumber: 'serial-1' }],
+      state: store, upstream: upstreamClient(await startEchoService()), bots: [{ id: 'main', serialNumber: 'serial-1' }],
       adapters: [adapter], logger: pino({ level: 'silent' }), policy: { stopGraceMs: 1_000 },
     });
     await gateway.start();

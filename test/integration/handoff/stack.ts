@@ -24,7 +24,7 @@ import { RedisStateStore, type StateStore } from '../../../src/state/index.js';
 import type { ChatbotServiceApi, ChatbotSettings } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { isolatedRedisStore, type TestTopology } from '../../support/redis.js';
-import { FakeSmtpServer } from '../../fakes/smtp/server.js';
+import { FakeSmtpServer } from '../../../fakes/smtp/server.js';
 import type { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter } from '../../unit/gateway/support/recording-adapter.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai/server.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../../../fakes/openai/server.js';
 import { media } from './media-fixtures.js';
 import { readSse, SECRET, startTestService, type TestService } from './harness.js';
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../../adapters/slack/index.js';
 import { PlatformError } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { signedEventRequest, slashCommandForm, startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
+import { signedEventRequest, slashCommandForm, startFakeSlack, type FakeSlack } from '../../../fakes/slack/index.js';
 import { CollectingSink } from '../telegram/collecting-sink.js';
 
 const DM = 'D0DM000001';

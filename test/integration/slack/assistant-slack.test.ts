@@ -4,7 +4,7 @@
  * context is acknowledged without an answer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../../fakes/slack/index.js';
+import type { FakeSlack } from '../../../fakes/slack/index.js';
 import { startSlackStack, type SlackStack } from './slack-stack.js';
 
 const DM = 'D0DM000001';

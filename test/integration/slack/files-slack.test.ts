@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
+import { startFakeSlack, type FakeSlack } from '../../../fakes/slack/index.js';
 import { startSlackStack, type SlackStack } from './slack-stack.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/media');

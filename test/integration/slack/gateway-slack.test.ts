@@ -5,7 +5,7 @@
  * and the embedded service.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { interactivityForm, slashCommandForm, type FakeSlack } from '../../fakes/slack/index.js';
+import { interactivityForm, slashCommandForm, type FakeSlack } from '../../../fakes/slack/index.js';
 import { startSlackStack, type SlackStack, type SlackStackOptions } from './slack-stack.js';
 
 const DM = 'D0DM000001';

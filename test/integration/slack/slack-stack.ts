@@ -12,7 +12,7 @@ import type { ChatbotSettings } from '../../../src/upstream/api.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startService, DEMO_SERIAL_NUMBER, type RunningService } from '../../../src/service/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { signedEventRequest, startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../fakes/slack/index.js';
+import { signedEventRequest, startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../../fakes/slack/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
 
 const SECRET = 'slack-stack-secret';

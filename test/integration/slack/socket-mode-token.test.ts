@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
-import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
+import { startFakeSlack, type FakeSlack } from '../../../fakes/slack/index.js';
 import { CollectingSink } from '../telegram/collecting-sink.js';
 
 let fake: FakeSlack | undefined;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../adapters/slack/index.js';
 import { PlatformError } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
+import { startFakeSlack, type FakeSlack } from '../../../fakes/slack/index.js';
 
 const THREAD = { channel: 'D0DM000002', ts: '1700000000.000400' };
 const thread = { bot: 'main', platform: 'slack', id: `${THREAD.channel}:${THREAD.ts}` };

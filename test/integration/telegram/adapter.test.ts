@@ -6,7 +6,7 @@ import { createTelegramAdapter, type TelegramAdapter, type TelegramAdapterOption
 import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
 import { PlatformError, type ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../../fakes/telegram/index.js';
 import { CollectingSink } from './collecting-sink.js';
 
 const USER = { id: 42, first_name: 'Ada', last_name: 'Lovelace', username: 'ada' };

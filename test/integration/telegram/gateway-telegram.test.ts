@@ -11,7 +11,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { startService, DEMO_SERIAL_NUMBER, type RunningService } from '../../../src/service/index.js';
 import type { ChatbotSettings } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../../fakes/telegram/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/media');

@@ -13,7 +13,7 @@ import { PlatformError, type Capabilities, type ConversationRef, type Outbound }
 import { silentLogger } from '../../../src/logger.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
-import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 
 const CHATS = 60;
 /** The fake's per-chat limits, loose enough never to bite: only the bot-wide limit is under test. */

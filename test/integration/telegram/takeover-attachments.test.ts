@@ -15,7 +15,7 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../../src/g
 import { silentLogger } from '../../../src/logger.js';
 import { startService, DEMO_SERIAL_NUMBER } from '../../../src/service/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
 import { RedisStateStore } from '../../../src/state/redis.js';
 import { CollectingSink } from './collecting-sink.js';

@@ -5,7 +5,7 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toPlatformError } from '../../../adapters/telegram/errors.js';
 import { undiciFetch } from '../../../adapters/telegram/transport.js';
-import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 
 const CHAT = 4242;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { PLATFORMS } from '../../../src/runtime/platforms.js';
-import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp/index.js';
+import { startFakeWhatsApp, type FakeWhatsApp } from '../../../fakes/whatsapp/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 
 const REGISTER = join(import.meta.dirname, '../../../fakes/whatsapp/register.mjs');

@@ -1,7 +1,7 @@
 import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { WebClient, type WebAPIPlatformError } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
+import { startFakeSlack, type FakeSlack } from '../../../fakes/slack/index.js';
 
 const DM = 'D0DM000001';
 

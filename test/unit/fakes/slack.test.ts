@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { App, Assistant, ExpressReceiver, LogLevel } from '@slack/bolt';
 import { WebClient, type WebAPIPlatformError, type WebAPIRateLimitedError } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { interactivityForm, signedEventRequest, slashCommandForm, startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../fakes/slack/index.js';
+import { interactivityForm, signedEventRequest, slashCommandForm, startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../../fakes/slack/index.js';
 
 const DM = 'D0DM000001';
 const CHANNEL = 'C0CHANNEL1';

@@ -1,6 +1,6 @@
 import { Api, GrammyError } from 'grammy';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 
 const CHAT = 42;
 let fake: FakeTelegram | undefined;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Api, GrammyError, InputFile } from 'grammy';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../fakes/telegram/index.js';
+import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../../../fakes/telegram/index.js';
 
 const PRIVATE = 42;
 const GROUP = -1001;

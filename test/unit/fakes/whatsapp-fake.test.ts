@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WaClient, WaMessage, WaRemoteStore } from '../../../adapters/whatsapp/library.js';
-import { readZip, startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp.js';
+import { readZip, startFakeWhatsApp, type FakeWhatsApp } from '../../../fakes/whatsapp/index.js';
 import { testRedisUrl } from '../../support/redis.js';
 
 const USER = '4915112345678';

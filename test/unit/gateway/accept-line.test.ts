@@ -12,7 +12,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { RedisStateStore } from '../../../src/state/redis.js';
 import type { ConversationQueueKeys, QueueOfferOptions, QueueOfferResult } from '../../../src/state/types.js';
 import { testRedisUrl } from '../../support/redis.js';
-import { FakeChatbotService } from './support/fake-service.js';
+import { startEchoService, upstreamClient } from '../../support/scripted-service.js';
 
 /** A real Redis store that counts the messages being queued in it at once. */
 class CountingStore extends RedisStateStore {
@@ -78,7 +78,7 @@ describe('the line of messages being accepted', () => {
   it(`queues at most ${ACCEPTS_AT_ONCE} messages at once when a source hands over a burst all at once, and answers every chat`, async () => {
     const platform = new MemoryPlatform({ name: 'webhook-burst' });
     const gateway = createGateway({
-      state: store, upstream: new FakeChatbotService(), bots: [{ id: 'main', serialNumber: 'serial' }],
+      state: store, upstream: upstreamClient(await startEchoService()), bots: [{ id: 'main', serialNumber: 'serial' }],
       adapters: [createMemoryAdapter({ platform })], logger: silentLogger(),
       policy: { stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
     });

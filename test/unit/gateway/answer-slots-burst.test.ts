@@ -1,7 +1,7 @@
 /**
  * The gateway under a burst, with few answers allowed in flight (gateway.maxAnswersInFlight):
- * a real gateway on real Redis, the in-memory platform, and a service that counts the
- * answers it is writing at once.
+ * a real gateway on real Redis, the in-memory platform, and the scripted Chatbot Service, which
+ * counts the answers it is writing at once.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../fakes/memory/index.js';
@@ -9,30 +9,9 @@ import { createGateway, gatewayKeys, type Gateway } from '../../../src/gateway/i
 import { WAITING_FOR_SLOT_MAX } from '../../../src/gateway/intake/intake.js';
 import { monthOf } from '../../../src/gateway/turn/allowance-step.js';
 import { silentLogger } from '../../../src/logger.js';
-import type { AskStreamEvent, ClientAskRequest } from '../../../src/upstream/api.js';
+import type { ScriptedChatbotService } from '../../../fakes/chatbot-service/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
-import { FakeChatbotService } from './support/fake-service.js';
-
-/** The service, counting the answers it is streaming at once. */
-class CountingService extends FakeChatbotService {
-  streaming = 0;
-  mostAtOnce = 0;
-
-  override async *askStream(request: ClientAskRequest): AsyncIterable<AskStreamEvent> {
-    this.streaming++;
-    this.mostAtOnce = Math.max(this.mostAtOnce, this.streaming);
-    try {
-      yield* super.askStream(request);
-    } finally {
-      this.streaming--;
-    }
-  }
-
-  /** Questions asked so far, in the order the service received them. */
-  get asked(): string[] {
-    return this.asks.map((ask) => ask.content);
-  }
-}
+import { startEchoService, upstreamClient } from '../../support/scripted-service.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -53,13 +32,15 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 
 interface Process {
   gateway: Gateway;
-  service: CountingService;
+  /** The service this process asks (each process its own, so a test sees who asked what). */
+  service: ScriptedChatbotService;
 }
 
 /** One gateway process on the shared Redis with the given adapters and cap. */
-async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[], service = new CountingService()): Promise<Process> {
+async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[]): Promise<Process> {
+  const service = await startEchoService();
   const gateway = createGateway({
-    state: store, upstream: service, bots: [{ id: 'main', serialNumber: 'serial' }], adapters, logger: silentLogger(),
+    state: store, upstream: upstreamClient(service), bots: [{ id: 'main', serialNumber: 'serial' }], adapters, logger: silentLogger(),
     // The sweep only when a test asks for it.
     policy: { maxAnswersInFlight, stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
   });
@@ -79,11 +60,16 @@ describe('a bounded number of answers in flight per process', () => {
   it('answers every conversation of a burst of 50 with at most 2 answers being written at once', async () => {
     const platform = platformWith('burst');
     const { service } = await startProcess(2, [createMemoryAdapter({ platform })]);
+    const release = service.hold();
     const ids = Array.from({ length: 50 }, (_, i) => `chat-${i}`);
     await Promise.all(ids.map((id) => platform.userSends('main', id, `question from ${id}`)));
+    // Both slots are used: two answers are being written at once (held by the service).
+    await until(() => service.answersInProgress === 2, 'two answers being written at once');
+    release();
     await until(() => ids.every((id) => answered(platform, id, `question from ${id}`)), 'every chat answered', 15_000);
     expect(service.asks).toHaveLength(50);
-    expect(service.mostAtOnce).toBe(2);
+    // And never more than two, held or not.
+    expect(service.mostAnswersAtOnce).toBe(2);
   });
 
   it('starts waiting conversations in the order their messages came', async () => {
@@ -94,11 +80,11 @@ describe('a bounded number of answers in flight per process', () => {
     for (const id of ids) await platform.userSends('main', id, `hello from ${id}`);
     // Only the first is being answered; the others wait without a lock.
     await until(() => service.asks.length === 1, 'the first question asked');
-    expect(service.asked).toEqual(['hello from a']);
+    expect(service.questions).toEqual(['hello from a']);
     expect(await store.get(gatewayKeys.lock({ bot: 'main', platform: 'order', id: 'c' }))).toBeNull();
     release();
     await until(() => ids.every((id) => answered(platform, id, `hello from ${id}`)), 'every chat answered');
-    expect(service.asked).toEqual(ids.map((id) => `hello from ${id}`));
+    expect(service.questions).toEqual(ids.map((id) => `hello from ${id}`));
   });
 
   it('does not let a conversation with several messages hold its slot while another waits: they take turns', async () => {
@@ -109,7 +95,7 @@ describe('a bounded number of answers in flight per process', () => {
     await platform.userSends('main', 'quiet', 'quiet 1');
     release();
     await until(() => answered(platform, 'busy', 'busy 3') && answered(platform, 'quiet', 'quiet 1'), 'both answered');
-    expect(service.asked).toEqual(['busy 1', 'quiet 1', 'busy 2', 'busy 3']);
+    expect(service.questions).toEqual(['busy 1', 'quiet 1', 'busy 2', 'busy 3']);
   });
 
   it('lets another process with a free slot answer a conversation waiting here', async () => {
@@ -121,10 +107,10 @@ describe('a bounded number of answers in flight per process', () => {
     await platform.userSends('main', 'first', 'first question');
     await platform.userSends('main', 'second', 'second question');
     await until(() => busy.service.asks.length === 1, 'the first question asked');
-    expect(busy.service.asked).toEqual(['first question']);
+    expect(busy.service.questions).toEqual(['first question']);
     expect(await free.gateway.sweep()).toBe(1);
     await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
-    expect(free.service.asked).toEqual(['second question']);
+    expect(free.service.questions).toEqual(['second question']);
     expect(answered(platform, 'first', 'first question')).toBe(false);
   });
 
@@ -144,7 +130,7 @@ describe('a bounded number of answers in flight per process', () => {
     await until(() => answered(platform, 'first', 'first question'), 'the first chat answered');
     await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'answered-elsewhere', id: 'first' }))) === 0, 'the first answer advanced');
     await busy.gateway.stop();
-    expect(busy.service.asked).toEqual(['first question']);
+    expect(busy.service.questions).toEqual(['first question']);
     expect(platform.textsIn('second').filter((text) => text === 'You said: second question')).toHaveLength(1);
     expect(await messagesThisMonth() - monthBefore).toBe(2);
   });
@@ -169,8 +155,8 @@ describe('a bounded number of answers in flight per process', () => {
     releaseFree();
     await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
     await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'second' }))) === 0, 'the second answer advanced');
-    expect(busy.service.asked).toEqual(['first question']);
-    expect(free.service.asked).toEqual(['second question']);
+    expect(busy.service.questions).toEqual(['first question']);
+    expect(free.service.questions).toEqual(['second question']);
     expect(platform.textsIn('second').filter((text) => text === 'You said: second question')).toHaveLength(1);
     expect(await messagesThisMonth() - monthBefore).toBe(2);
   });
@@ -210,8 +196,11 @@ describe('a bounded number of answers in flight per process', () => {
     expect(confirmed).toBe(false);
     release();
     await last;
-    await until(() => [...ids, 'one-more'].every((id) => answered(polled, id, `question ${id}`)) && answered(hooked, 'hook', 'question hook'),
-      'every chat answered', 18_000);
-    expect(service.mostAtOnce).toBe(1);
+    // Waits on the count of answers (cheap to poll), then checks that each chat got its own.
+    const chats = [...ids, 'one-more'];
+    await until(() => polled.messages.length >= chats.length && hooked.messages.length >= 1, 'every chat answered', 18_000);
+    expect(chats.filter((id) => !answered(polled, id, `question ${id}`))).toEqual([]);
+    expect(answered(hooked, 'hook', 'question hook')).toBe(true);
+    expect(service.mostAnswersAtOnce).toBe(1);
   }, 20_000);
 });

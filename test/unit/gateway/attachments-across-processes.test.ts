@@ -8,7 +8,7 @@ import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../sr
 import type { Step } from '../../../src/gateway/turn/pipeline.js';
 import type { InboundAttachment } from '../../../src/contract.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
-import { FakeChatbotService } from './support/fake-service.js';
+import { startEchoService } from '../../support/scripted-service.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter, eventually } from './support/recording-adapter.js';
@@ -68,14 +68,14 @@ function holdUntilStopped(reached: () => void): Step {
 }
 
 describe('attachments of a message answered by another gateway process', () => {
-  const running: Harness<FakeChatbotService>[] = [];
+  const running: Harness[] = [];
   afterEach(async () => {
     for (const harness of running.splice(0)) await harness.stop();
   });
 
   async function twoProcesses() {
     const state = new MemoryStateStore({ prefix: 'gw:', checkSlots: true });
-    const service = new FakeChatbotService();
+    const service = await startEchoService();
     const files = new Map([['file-1', PNG]]);
     const screen = new MemoryPlatform({ name: 'fakechat' });
     const options = { state, service, settings: { EnableUploadImage: true }, policy: { stopGraceMs: 50 } };
@@ -97,8 +97,9 @@ describe('attachments of a message answered by another gateway process', () => {
     expect(await b.gateway.sweep()).toBe(1);
 
     await eventually(() => expect(adapterB.textsIn('c1')).toEqual(['You said: what is this? (with 1 Image file)']));
-    expect(service.uploads).toHaveLength(1);
-    expect(service.asks[0]).toMatchObject({ chatAskType: 'Image', fileIds: [501] });
+    // The bytes restored from the ref are what reached the service, and the question names that file.
+    expect(service.uploads.map((upload) => upload.bytes)).toEqual([PNG]);
+    expect(service.asks[0]).toMatchObject({ chatAskType: 'Image', fileIds: [service.uploads[0]!.fileId] });
     expect(adapterB.restored).toEqual(['file-1']);
     expect(adapterA.liveFetches).toBe(0);
   });

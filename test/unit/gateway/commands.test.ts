@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommand, replies, splitSuggestions } from '../../../src/gateway/index.js';
 import { startHarness, type Harness } from './support/harness.js';
-import type { FakeChatbotService} from './support/fake-service.js';
-import { listing } from './support/fake-service.js';
+import { listingItem } from '../../../fakes/chatbot-service/index.js';
 import { eventually } from './support/recording-adapter.js';
 
 describe('commands', () => {
-  let harness: Harness<FakeChatbotService>;
+  let harness: Harness;
   afterEach(() => harness.stop());
 
   it('/start greets with the WelcomeMessage and offers the SuggestedMessage lines as suggestions', async () => {
@@ -69,7 +68,7 @@ describe('commands', () => {
     harness = await startHarness();
     const { adapter, service } = harness;
     const messageAt = (index: number) => expectDefined(adapter.messagesIn('c1')[index]);
-    service.listings = [...Array.from({ length: 7 }, (_, i) => listing(i + 1, 'Austin')), listing(50, 'Dallas')];
+    service.listings = [...Array.from({ length: 7 }, (_, i) => listingItem(i + 1, 'Austin')), listingItem(50, 'Dallas')];
     await adapter.say('c1', '/listings Austin');
     const first = await eventually(() => messageAt(0));
     expect(first.text).toContain('Listings in Austin · page 1 of 2 (7 in all)');
@@ -91,7 +90,7 @@ describe('commands', () => {
     harness = await startHarness({ capabilities: { buttons: false } });
     const { adapter, service } = harness;
     const messageAt = (index: number) => expectDefined(adapter.messagesIn('c1')[index]);
-    service.listings = Array.from({ length: 6 }, (_, i) => listing(i + 1, 'Austin'));
+    service.listings = Array.from({ length: 6 }, (_, i) => listingItem(i + 1, 'Austin'));
     await adapter.say('c1', '/listings');
     const page = await eventually(() => messageAt(0));
     expect(page.buttons).toBeUndefined();

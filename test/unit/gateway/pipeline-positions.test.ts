@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelinePosition } from '../../../src/gateway/turn/pipeline.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { eventually } from './support/recording-adapter.js';
-import type { FakeChatbotService } from './support/fake-service.js';
 
 describe('pipeline steps at positions', () => {
-  let harness: Harness<FakeChatbotService> | undefined;
+  let harness: Harness | undefined;
   afterEach(async () => {
     await harness?.stop();
     harness = undefined;

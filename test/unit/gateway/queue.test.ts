@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { replies } from '../../../src/gateway/index.js';
 import { startHarness, type Harness } from './support/harness.js';
-import type { FakeChatbotService } from './support/fake-service.js';
 import { eventually } from './support/recording-adapter.js';
 
 describe('the conversation queue', () => {
-  let harness: Harness<FakeChatbotService>;
+  let harness: Harness;
   afterEach(() => harness.stop());
 
   it('answers a redelivered message once', async () => {

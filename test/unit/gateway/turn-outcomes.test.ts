@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayKeys, replies, type UpstreamFailure } from '../../../src/gateway/index.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 import { startHarness, SERIAL, type Harness } from './support/harness.js';
-import { FakeChatbotService } from './support/fake-service.js';
+import { echoAnswer, startEchoService } from '../../support/scripted-service.js';
 import { eventually, pngAttachment } from './support/recording-adapter.js';
 
 describe('limits, media and failures', () => {
-  let harness: Harness<FakeChatbotService>;
+  let harness: Harness;
   afterEach(() => harness.stop());
 
   it('replies the RateLimitMessage once a user exceeds RateLimitCount in RateLimitTime, and records the message', async () => {
@@ -85,7 +85,9 @@ describe('limits, media and failures', () => {
     const { adapter, service } = harness;
     await adapter.say('c1', 'what is this?', { attachments: [pngAttachment()] });
     await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: what is this? (with 1 Image file)']));
-    expect(service.asks[0]).toMatchObject({ chatAskType: 'Image', fileIds: [501] });
+    // The question names the file the upload put on the service.
+    expect(service.uploads.map((upload) => upload.contentType)).toEqual(['image/png']);
+    expect(service.asks[0]).toMatchObject({ chatAskType: 'Image', fileIds: [service.uploads[0]!.fileId] });
   });
 
   it('replies the media refusal when the chatbot does not accept images, and asks nothing', async () => {
@@ -143,6 +145,32 @@ describe('limits, media and failures', () => {
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['anyone there?', 'hello?']);
   }, 60_000);
 
+  it('tells the user the assistant could not answer a question the service refuses, and goes on with the next', async () => {
+    harness = await startHarness();
+    const { adapter, service } = harness;
+    service.answer = (ask) => (ask.content === 'a question it refuses'
+      ? { refusal: { code: 400, message: 'This question cannot be answered.' } }
+      : echoAnswer(ask));
+    await adapter.say('c1', 'a question it refuses');
+    await adapter.say('c1', 'next question');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamRefused, 'You said: next question']));
+    // Refused is an answer, not an outage: it is not asked again.
+    expect(service.questions).toEqual(['a question it refuses', 'next question']);
+  });
+
+  it('ends an answer the service breaks off mid-stream with the reply that it stopped, and goes on with the next', async () => {
+    harness = await startHarness();
+    const { adapter, service } = harness;
+    service.answer = (ask) => (ask.content === 'homes on Oak Street?'
+      ? { fragments: ['The homes on Oak Street ', 'are '], breakOff: { code: 502, message: 'The model endpoint broke off.' } }
+      : echoAnswer(ask));
+    await adapter.say('c1', 'homes on Oak Street?');
+    await adapter.say('c1', 'next question');
+    // A platform without edits shows nothing of an answer before its end: the user reads that it stopped.
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.answerCutOff, 'You said: next question']));
+    expect(service.questions).toEqual(['homes on Oak Street?', 'next question']);
+  });
+
   it('starts a new session when the service has forgotten the old one, without bothering the user', async () => {
     harness = await startHarness();
     const { adapter, service } = harness;
@@ -156,7 +184,7 @@ describe('limits, media and failures', () => {
 
   it('keeps the session across a restart on the same store', async () => {
     const state = new MemoryStateStore({ prefix: 'restart:', checkSlots: true });
-    const service = new FakeChatbotService();
+    const service = await startEchoService();
     harness = await startHarness({ state, service });
     await harness.adapter.say('c1', 'before restart');
     await eventually(() => expect(harness.adapter.textsIn('c1')).toHaveLength(1));

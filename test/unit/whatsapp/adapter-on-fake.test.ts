@@ -10,9 +10,11 @@ import type { Adapter } from '../../../src/contract.js';
 import { createGateway, type Gateway } from '../../../src/gateway/index.js';
 import { silentLogger } from '../../../src/logger.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
-import { ConformanceService, fullAnswer } from '../../conformance/scripted-service.js';
-import { startFakeWhatsApp, type FakeWhatsApp, type UserMessageInput } from '../../fakes/whatsapp/index.js';
+import type { ScriptedChatbotService } from '../../../fakes/chatbot-service/index.js';
+import { fullAnswer, startConformanceService } from '../../conformance/scripted-service.js';
+import { startFakeWhatsApp, type FakeWhatsApp, type UserMessageInput } from '../../../fakes/whatsapp/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
+import { upstreamClient } from '../../support/scripted-service.js';
 
 const WELCOME = 'Welcome to Oakridge Homes! Ask me about homes.';
 const USER = '4915112345678';
@@ -21,7 +23,7 @@ const TIMINGS = { ttlMs: 3_000, renewEveryMs: 1_000, retryEveryMs: 200, restartM
 
 interface Harness {
   fake: FakeWhatsApp;
-  service: ConformanceService;
+  service: ScriptedChatbotService;
   /** The user writes (once the number is linked). */
   send(input: UserMessageInput): Promise<void>;
   /** Stops the gateway and starts another on the same Redis and the same WhatsApp (a restart). */
@@ -39,7 +41,8 @@ afterEach(async () => {
 async function harness(options: { idleTtlMs?: number } = {}): Promise<Harness> {
   const fake = await startFakeWhatsApp();
   const store = isolatedRedisStore('whatsapp-adapter');
-  const service = new ConformanceService();
+  const service = await startConformanceService();
+  const upstream = upstreamClient(service);
   const scan = (): void => {
     if (fake.clients().some((client) => client.state === 'waiting-for-qr')) fake.scanQr();
   };
@@ -53,7 +56,7 @@ async function harness(options: { idleTtlMs?: number } = {}): Promise<Harness> {
     });
     gateway = createGateway({
       state: store,
-      upstream: service,
+      upstream,
       bots: [{ id: 'main', serialNumber: 'WA-SERIAL', settings: { WelcomeMessage: WELCOME, EnableUploadImage: true, EnablePushToTalk: true } }],
       adapters: [adapter],
       logger: silentLogger(),

@@ -1,24 +1,27 @@
 import { createGateway, type Gateway, type GatewayOptions } from '../../../../src/gateway/index.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { MemoryStateStore, type StateStore } from '../../../../src/state/index.js';
-import type { ChatbotServiceApi, ChatbotSettings } from '../../../../src/upstream/api.js';
+import type { ChatbotSettings } from '../../../../src/upstream/api.js';
 import type { Capabilities } from '../../../../src/contract.js';
-import { FakeChatbotService } from './fake-service.js';
+import type { ScriptedChatbotService } from '../../../../fakes/chatbot-service/index.js';
+import { startEchoService, upstreamClient } from '../../../support/scripted-service.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter } from './recording-adapter.js';
 
 export const SERIAL = 'serial-under-test';
 
-export interface Harness<S extends ChatbotServiceApi> {
+export interface Harness {
   gateway: Gateway;
   adapter: RecordingAdapter;
-  service: S;
+  /** The scripted Chatbot Service the gateway asks, over HTTP, through the real upstream client. */
+  service: ScriptedChatbotService;
   state: StateStore;
   stop(): Promise<void>;
 }
 
-export interface HarnessOptions<S extends ChatbotServiceApi> {
+export interface HarnessOptions {
   state?: StateStore;
-  service?: S;
+  /** Another harness's service: two gateway processes asking one service. */
+  service?: ScriptedChatbotService;
   settings?: ChatbotSettings;
   capabilities?: Partial<Capabilities>;
   policy?: GatewayOptions['policy'];
@@ -26,14 +29,17 @@ export interface HarnessOptions<S extends ChatbotServiceApi> {
   adapter?: RecordingAdapter;
 }
 
-/** A started gateway with one recording platform and (by default) the fake service on a memory store. */
-export async function startHarness<S extends ChatbotServiceApi = FakeChatbotService>(options: HarnessOptions<S> = {}): Promise<Harness<S>> {
+/**
+ * A started gateway with one recording platform on a memory store, asking (by default) a
+ * scripted service that answers "You said: …" (test/support/scripted-service.ts).
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const state = options.state ?? new MemoryStateStore({ prefix: 'gw:', checkSlots: true });
-  const service = options.service ?? (new FakeChatbotService() as unknown as S);
+  const service = options.service ?? await startEchoService();
   const adapter = options.adapter ?? new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities });
   const gateway = createGateway({
     state,
-    upstream: service,
+    upstream: upstreamClient(service),
     bots: [{ id: 'main', serialNumber: options.serialNumber ?? SERIAL, ...(options.settings ? { settings: options.settings } : {}) }],
     adapters: [adapter],
     logger: silentLogger(),
