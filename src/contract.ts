@@ -1,12 +1,15 @@
 /**
  * The adapter contract: the one file a platform adapter imports from the project
- * (docs/architecture.md, "The adapter contract"). Two parts, the second built on the first:
+ * (docs/architecture.md, "The adapter contract"). Two parts, the second built on the first, and a kit:
  * - src/contract/adapter.ts: one bot on one platform (inbound, outbound, capabilities, errors);
  *   src/contract/markup.ts: the markup renderer its capabilities declare, and its building blocks;
  * - src/contract/platform-module.ts: what each adapters/<platform>/module.ts exports (config
- *   section, environment, factory, doctor, routes), which the runtime iterates over.
+ *   section, environment, factory, doctor, routes), which the runtime iterates over;
+ * the kit, src/contract/kit/: machinery every adapter needs, written once (backoff, staying connected,
+ *   ordering per conversation, the sink between start() and stop()); the core uses its backoff too.
  */
 export * from './contract/adapter.js';
 export * from './contract/markup.js';
 export type * from './contract/platform-module.js';
+export * from './contract/kit/index.js';
 export { WebhookGate, type WebhookAdmission } from './contract/webhook-gate.js';

@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { Adapter, ConversationRef, GatewayHost, InboundSink } from '../../src/contract.js';
+import { SerialByKey, type Adapter, type ConversationRef, type GatewayHost, type InboundSink } from '../../src/contract.js';
 import { consoleCapabilities } from './capabilities.js';
 import { helpText, parseConsoleLine } from './commands.js';
 import { lineToInbound, restoreLocalAttachment } from './inbound.js';
@@ -50,7 +50,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   let stopping = false;
   let interrupted = false;
   /** Lines are handled one after another, so they reach the chatbot in the order typed (a `:file` line reads the disk first). */
-  let lines: Promise<void> = Promise.resolve();
+  const lines = new SerialByKey();
   let sequence = 0;
 
   const note = (text: string) => {
@@ -116,7 +116,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       if (options.logFile) output.write(`(The gateway's log goes to ${options.logFile}; errors are also shown here.)\n`);
       rl.prompt();
       rl.on('line', (raw) => {
-        lines = lines.then(() => handle(raw, sink)).catch((error: Error) => note(`(not sent: ${error.message})`));
+        lines.run(conversation.id, () => handle(raw, sink)).catch((error: Error) => note(`(not sent: ${error.message})`));
       });
       // Ctrl-C at a terminal quits at once; Ctrl-D, :quit and the end of piped input wait for the answers.
       rl.on('SIGINT', () => {
@@ -125,7 +125,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       });
       rl.on('close', () => {
         if (stopping) return;
-        void (interrupted ? Promise.resolve() : lines.then(answered)).then(() => options.onClose?.());
+        void (interrupted ? Promise.resolve() : lines.idle().then(answered)).then(() => options.onClose?.());
       });
     },
     async stop() {

@@ -1,16 +1,12 @@
 /**
  * Who the bot is (auth.test), asked at start and again in the background while Slack
- * cannot be reached; a refused token fails start() with what to fix. Feeds status().
+ * cannot be reached (the contract kit's StayConnected, with its reconnect backoff); a
+ * refused token fails start() with what to fix. Feeds status().
  */
 import type { WebClient } from '@slack/web-api';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { AdapterStatus, Logger } from '../../src/contract.js';
+import { ConnectRefusedError, StayConnected, type AdapterStatus, type Logger } from '../../src/contract.js';
 import { toPlatformError } from './errors.js';
 import type { SlackIdentity } from './inbound.js';
-
-/** First wait after an unreachable Web API, doubled up to the ceiling. */
-const RETRY_FIRST_MS = 1_000;
-const RETRY_MAX_MS = 30_000;
 
 export interface SlackConnectionOptions {
   client: WebClient;
@@ -20,74 +16,50 @@ export interface SlackConnectionOptions {
 }
 
 export class SlackConnection {
-  private connected = false;
-  private reason: string | undefined = 'not started';
-  private stopped = new AbortController();
+  private readonly link: StayConnected;
 
-  constructor(private readonly options: SlackConnectionOptions) {}
+  constructor(private readonly options: SlackConnectionOptions) {
+    const { logger } = options;
+    this.link = new StayConnected({
+      attempt: () => this.authTest(),
+      onRetry: (error) => logger.warn({ err: error }, 'slack: the Web API did not answer auth.test; trying again'),
+      onRefusedLater: (error) => logger.error({ err: error }, 'slack: the token was refused; this bot stays offline'),
+    });
+  }
 
   /**
    * Resolves once auth.test answered (then `ready` ran) or, when Slack is unreachable, at once,
-   * trying again in the background; rejects when Slack refuses the token.
+   * trying again in the background (`ready` runs when it answers); rejects when Slack refuses the token.
    */
   async start(ready: () => Promise<void>): Promise<void> {
-    this.stopped = new AbortController();
-    const first = await this.attempt();
-    if (first === 'ok') return ready();
-    void this.retry(ready);
+    const connected = await this.link.start(() => {
+      void ready().catch((error: unknown) => this.options.logger.error({ err: error }, 'slack: could not start after connecting'));
+    });
+    if (connected) await ready();
   }
 
   stop(): void {
-    this.stopped.abort();
-    this.connected = false;
-    this.reason = 'stopped';
+    this.link.stop();
   }
 
   status(): AdapterStatus {
-    return this.connected ? { connected: true } : { connected: false, ...(this.reason ? { reason: this.reason } : {}) };
+    return this.link.status();
   }
 
-  private async retry(ready: () => Promise<void>): Promise<void> {
-    let wait = RETRY_FIRST_MS;
-    const { signal } = this.stopped;
-    while (!signal.aborted) {
-      try {
-        await sleep(wait, undefined, { signal });
-      } catch {
-        return;
-      }
-      const outcome = await this.attempt().catch((error: unknown) => {
-        this.options.logger.error({ err: error }, 'slack: the token was refused; this bot stays offline');
-        return 'refused' as const;
-      });
-      if (outcome === 'refused') return;
-      if (outcome === 'ok') {
-        await ready().catch((error: unknown) => this.options.logger.error({ err: error }, 'slack: could not start after connecting'));
-        return;
-      }
-      wait = Math.min(wait * 2, RETRY_MAX_MS);
-    }
-  }
-
-  private async attempt(): Promise<'ok' | 'unreachable'> {
-    const { client, logger, bot } = this.options;
+  /** One auth.test: names the bot, fails with what StayConnected retries (unreachable, 429), or refuses. */
+  private async authTest(): Promise<void> {
+    const { client, bot } = this.options;
+    let result: Awaited<ReturnType<WebClient['auth']['test']>>;
     try {
-      const result = await client.auth.test();
-      if (!result.user_id || !result.bot_id) {
-        throw new Error(`Slack auth.test for bot "${bot}" did not name a bot user: SLACK_BOT_TOKEN must be a bot token (xoxb-)`);
-      }
-      this.options.onIdentity({ botUserId: result.user_id, botId: result.bot_id, ...(result.team_id ? { teamId: result.team_id } : {}) });
-      this.connected = true;
-      this.reason = undefined;
-      return 'ok';
+      result = await client.auth.test();
     } catch (error) {
       const mapped = toPlatformError(error, 'auth.test');
-      if (mapped.kind === 'unreachable' || mapped.kind === 'rate-limited') {
-        this.reason = mapped.message;
-        logger.warn({ err: mapped }, 'slack: the Web API did not answer auth.test; trying again');
-        return 'unreachable';
-      }
-      throw new Error(`Slack refused the token of bot "${bot}" (${mapped.message}): check SLACK_BOT_TOKEN / bots[].slack.botToken (the app's Bot User OAuth Token, xoxb-).`, { cause: error });
+      if (mapped.kind === 'unreachable' || mapped.kind === 'rate-limited') throw mapped;
+      throw new ConnectRefusedError(`Slack refused the token of bot "${bot}" (${mapped.message}): check SLACK_BOT_TOKEN / bots[].slack.botToken (the app's Bot User OAuth Token, xoxb-).`, { cause: error });
     }
+    if (!result.user_id || !result.bot_id) {
+      throw new ConnectRefusedError(`Slack auth.test for bot "${bot}" did not name a bot user: SLACK_BOT_TOKEN must be a bot token (xoxb-)`);
+    }
+    this.options.onIdentity({ botUserId: result.user_id, botId: result.bot_id, ...(result.team_id ? { teamId: result.team_id } : {}) });
   }
 }

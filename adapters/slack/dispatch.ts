@@ -4,8 +4,12 @@
  * a user's message; threads.ts whether a channel thread is the bot's), and the assistant
  * pane's extras. Resolves once what was for the bot is queued; rejects only when queuing
  * failed (over HTTP the request then answers 500 and Slack sends it again).
+ *
+ * One channel's requests are handled one at a time, in the order they came: a thread reply
+ * first asks Slack whose thread it is (threads.ts), and a later message must not reach the
+ * core before it meanwhile.
  */
-import type { Inbound } from '../../src/contract.js';
+import type { Inbound, SerialByKey } from '../../src/contract.js';
 import type { AssistantPane } from './assistant.js';
 import type { SlackInput } from './events.js';
 import { slackAttachments, type SlackFileSource } from './files.js';
@@ -20,12 +24,26 @@ export interface SlackDispatchOptions {
   assistant: AssistantPane;
   /** Hands a message to the core; resolves once it is queued. */
   deliver(inbound: Inbound): Promise<void>;
+  /** Where one channel's requests wait for the ones before them (the adapter's stop() waits for it to be idle). */
+  order: SerialByKey;
 }
 
 export type SlackDispatch = (input: SlackInput, identity: SlackIdentity) => Promise<void>;
 
+/** The channel a request comes from (an action without one: its user's); one channel's requests keep their order. */
+export function channelOf(input: SlackInput): string {
+  switch (input.kind) {
+    case 'event':
+      return input.event.type === 'assistant_thread_started' ? input.event.assistant_thread.channel_id : input.event.channel;
+    case 'command':
+      return input.command.channel_id;
+    case 'action':
+      return input.payload.channel?.id ?? `user:${input.payload.user.id}`;
+  }
+}
+
 export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatch {
-  const { bot, files, threads, assistant, deliver } = options;
+  const { bot, files, threads, assistant, deliver, order } = options;
   const context = (identity: SlackIdentity, teamId: string | undefined): InboundContext => ({
     bot, identity, ...(teamId ? { teamId } : {}),
     attachments: (shared) => slackAttachments(files, shared),
@@ -56,7 +74,7 @@ export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatc
     await deliver(messageToInbound(event, { channel: event.channel, threadTs }, context(identity, teamId)));
   };
 
-  return async (input, identity) => {
+  const handle: SlackDispatch = async (input, identity) => {
     switch (input.kind) {
       case 'event': {
         const { event, teamId } = input;
@@ -74,4 +92,6 @@ export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatc
       }
     }
   };
+
+  return (input, identity) => order.run(channelOf(input), () => handle(input, identity));
 }

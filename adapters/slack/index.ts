@@ -8,7 +8,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { WebhookGate, type Adapter, type HttpRoute, type Inbound, type InboundSink, type Logger } from '../../src/contract.js';
+import { SerialByKey, SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Logger } from '../../src/contract.js';
 import { AssistantPane } from './assistant.js';
 import { slackCapabilities } from './capabilities.js';
 import { createWebClient } from './client.js';
@@ -66,17 +66,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const assistant = new AssistantPane(client, logger);
   const outbound = new SlackOutbound(client, assistant);
   const threads = new ThreadMemory(client, logger);
-  let sink: InboundSink | undefined;
+  const sink = new SinkHolder({ who: `Slack bot "${options.bot}"`, what: 'an event', then: 'Slack will send it again' });
+  const order = new SerialByKey();
   let identity: SlackIdentity | undefined;
   // Over HTTP, events wait here (bounded) until the adapter has its sink and knows who the bot is.
   const gate = new WebhookGate(`Slack bot "${options.bot}" is starting`);
 
-  const deliver = async (inbound: Inbound): Promise<void> => {
-    if (!sink) throw new Error(`Slack bot "${options.bot}" received an event before start() or after stop(); Slack will send it again`);
-    await sink.accept(inbound);
-  };
   const files: SlackFileSource = { botToken: options.botToken, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}) };
-  const dispatch = createSlackDispatch({ bot: options.bot, files, threads, assistant, deliver });
+  const dispatch = createSlackDispatch({ bot: options.bot, files, threads, assistant, deliver: (inbound) => sink.accept(inbound), order });
 
   const socketApp: App | undefined = mode === 'socket'
     ? createSocketModeApp({ bot: options.bot, botToken: options.botToken, appToken: options.appToken!, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}), logger, identity: () => identity, dispatch })
@@ -119,11 +116,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     // 5 minutes later). Socket Mode: Bolt acks the envelope and Slack does not send it again.
     redeliversOnAcceptFailure: mode === 'http',
     async start(newSink) {
-      sink = newSink;
+      sink.hold(newSink);
       gate.starting(`Slack bot "${options.bot}" is starting (auth.test pending)`);
       try {
         await connection.start(async () => {
-          if (socketApp && sink && !socketStarted) {
+          if (socketApp && sink.holding && !socketStarted) {
             // A refused app token fails here with what to fix, instead of Bolt retrying it forever.
             await checkSocketModeToken(options.appToken!, options.apiUrl, options.bot, logger);
             socketStarted = true;
@@ -135,7 +132,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       } catch (error) {
         // Not connected: /readyz must not count a bot whose socket could not open.
         connection.stop();
-        sink = undefined;
+        sink.release();
         gate.close(`Slack bot "${options.bot}" could not start: ${(error as Error).message}`);
         throw error;
       }
@@ -151,7 +148,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         socketStarted = false;
         await socketApp.stop().catch((error: unknown) => logger.warn({ err: error }, 'slack: Socket Mode did not stop cleanly'));
       }
-      sink = undefined;
+      // What was received is handed over (over the socket it was acknowledged: Slack will not send it again).
+      await order.idle();
+      sink.release();
     },
   };
 }

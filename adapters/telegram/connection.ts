@@ -1,13 +1,13 @@
 /**
- * Connecting a Telegram bot at start (getMe, the command menu, the webhook
- * registration) without letting an unreachable Bot API hang the gateway: the
- * first attempt decides only whether the configuration is refused; after a
- * network failure the adapter keeps trying in the background, logging each
- * failed attempt, and reports itself not connected (for /readyz) until it is.
+ * Connecting a Telegram bot at start (getMe, the command menu, the webhook registration)
+ * on the contract kit's StayConnected: an unreachable Bot API does not hang the gateway
+ * (the first attempt decides only whether the configuration is refused; after a network
+ * failure the tries go on in the background, each failure logged, and status() says not
+ * connected until one succeeds). What is Telegram's here: which answers are refusals, the
+ * words of a failure (without the token), and the cut-off of one attempt.
  */
 import { GrammyError, HttpError, type Bot } from 'grammy';
-import pRetry, { AbortError } from 'p-retry';
-import type { AdapterStatus } from '../../src/contract.js';
+import { ConnectRefusedError, StayConnected } from '../../src/contract.js';
 import type { Logger } from '../../src/contract.js';
 
 /**
@@ -15,10 +15,6 @@ import type { Logger } from '../../src/contract.js';
  * would otherwise hold an attempt for grammY's default of 500 s, silently.
  */
 export const CONNECT_ATTEMPT_TIMEOUT_MS = 10_000;
-/** The first retry waits about a second; each next one doubles, up to the cap below. */
-export const CONNECT_RETRY_MIN_MS = 1_000;
-/** A Bot API that comes back is noticed within half a minute. */
-export const CONNECT_RETRY_MAX_MS = 30_000;
 
 /** grammY types its signal with the abort-controller polyfill; the runtime object is the same. */
 export type GrammySignal = Parameters<Bot['init']>[0];
@@ -30,8 +26,8 @@ export interface TelegramConnectionOptions {
   logger: Logger;
   /** The calls of one attempt; every call must pass `signal` on to grammY. */
   attempt: (signal: GrammySignal) => Promise<void>;
-  /** Turns a refusal (a Telegram answer that retrying cannot change) into the error start() rejects with. */
-  explainRefusal: (error: unknown) => Error;
+  /** A refusal (a Telegram answer that retrying cannot change) in the words start() rejects with: what to fix. */
+  explainRefusal: (error: unknown) => string;
 }
 
 /**
@@ -57,93 +53,23 @@ export function describeConnectFailure(error: unknown, token: string): string {
   return token ? text.split(token).join('<token>') : text;
 }
 
-export class TelegramConnection {
-  private state: AdapterStatus = { connected: false, reason: 'not started' };
-  private stopper: AbortController | undefined;
-
-  constructor(private readonly options: TelegramConnectionOptions) {}
-
-  status(): AdapterStatus {
-    return { ...this.state };
-  }
-
-  /**
-   * Resolves once the first attempt connected (`true`) or failed on the network (`false`;
-   * attempts go on in the background and `onConnected` runs when one succeeds).
-   * Rejects when Telegram refuses (see isRefusal) on the first attempt.
-   */
-  start(onConnected: () => void): Promise<boolean> {
-    const stopper = new AbortController();
-    this.stopper = stopper;
-    this.state = { connected: false, reason: 'connecting' };
-    return new Promise<boolean>((resolve, reject) => {
-      let first = true;
-      const settleFirst = (connected: boolean): boolean => {
-        const wasFirst = first;
-        first = false;
-        if (wasFirst) resolve(connected);
-        return wasFirst;
-      };
-      void this.attempts(stopper.signal, () => settleFirst(false)).then((outcome) => {
-        if (outcome === 'stopped') {
-          settleFirst(false);
-        } else if (outcome === 'connected') {
-          this.state = { connected: true };
-          if (!settleFirst(true)) onConnected();
-        } else {
-          this.state = { connected: false, reason: outcome.message };
-          if (first) {
-            first = false;
-            reject(outcome);
-          } else {
-            this.options.logger.error({ reason: outcome.message }, 'telegram: the Bot API refused the bot; it stays offline until the gateway is restarted');
-          }
-        }
-      });
-    });
-  }
-
-  /** Stops retrying (stop() of the adapter). */
-  stop(): void {
-    this.stopper?.abort();
-    this.stopper = undefined;
-    this.state = { connected: false, reason: 'stopped' };
-  }
-
-  /** Attempts until one connects, Telegram refuses (the explained error), or stop(). */
-  private async attempts(stop: AbortSignal, onFirstFailure: () => void): Promise<'connected' | 'stopped' | Error> {
-    try {
-      await pRetry(async () => {
-        try {
-          await this.options.attempt(AbortSignal.any([stop, AbortSignal.timeout(CONNECT_ATTEMPT_TIMEOUT_MS)]) as GrammySignal);
-        } catch (error) {
-          // A refusal is not retried: it needs the operator (a wrong or revoked token, a bad webhook URL).
-          if (isRefusal(error)) throw new AbortError(error as Error);
-          throw error;
-        }
-      }, {
-        retries: Number.POSITIVE_INFINITY,
-        minTimeout: CONNECT_RETRY_MIN_MS,
-        maxTimeout: CONNECT_RETRY_MAX_MS,
-        // Several gateways that lost Telegram together do not all come back in the same instant.
-        randomize: true,
-        signal: stop,
-        unref: true,
-        onFailedAttempt: ({ error, attemptNumber }) => {
-          this.failed(error, attemptNumber);
-          if (attemptNumber === 1) onFirstFailure();
-        },
-      });
-    } catch (error) {
-      return stop.aborted ? 'stopped' : this.options.explainRefusal(error);
-    }
-    return stop.aborted ? 'stopped' : 'connected';
-  }
-
-  private failed(error: unknown, attempt: number): void {
-    const reason = describeConnectFailure(error, this.options.token);
-    this.state = { connected: false, reason };
-    this.options.logger.warn({ apiRoot: this.options.apiRoot, attempt, reason },
-      'telegram: the Bot API is not reachable; retrying with backoff (check the network and TELEGRAM_API_ROOT)');
-  }
+/** The bot's connection: start() resolves whether the first attempt connected; rejects only when Telegram refuses. */
+export function telegramConnection(options: TelegramConnectionOptions): StayConnected {
+  const { token, apiRoot, logger } = options;
+  return new StayConnected({
+    async attempt(signal) {
+      try {
+        await options.attempt(signal as GrammySignal);
+      } catch (error) {
+        // A refusal is not retried: it needs the operator (a wrong or revoked token, a bad webhook URL).
+        if (isRefusal(error)) throw new ConnectRefusedError(options.explainRefusal(error), { cause: error });
+        throw error;
+      }
+    },
+    attemptTimeoutMs: CONNECT_ATTEMPT_TIMEOUT_MS,
+    describe: (error) => describeConnectFailure(error, token),
+    onRetry: (_error, attempt, reason) => logger.warn({ apiRoot, attempt, reason },
+      'telegram: the Bot API is not reachable; retrying with backoff (check the network and TELEGRAM_API_ROOT)'),
+    onRefusedLater: (error) => logger.error({ reason: error.message }, 'telegram: the Bot API refused the bot; it stays offline until the gateway is restarted'),
+  });
 }

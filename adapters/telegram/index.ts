@@ -7,7 +7,7 @@ import { Bot, GrammyError } from 'grammy';
 import type { BotCommand, UserFromGetMe } from 'grammy/types';
 import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WebhookGate, type Adapter, type HttpRoute, type Inbound, type InboundSink } from '../../src/contract.js';
+import { SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Inbound } from '../../src/contract.js';
 import type { Logger } from '../../src/contract.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
 import { telegramCapabilities, withoutDrafts } from './capabilities.js';
@@ -17,7 +17,7 @@ import { TelegramOutbound } from './outbound.js';
 import { TokenBucket, type PacingOptions } from './pacing.js';
 import { startPolling } from './polling.js';
 import { telegramWebhookRouter, webhookPath } from './webhook.js';
-import { TelegramConnection } from './connection.js';
+import { telegramConnection } from './connection.js';
 import { undiciFetch } from './transport.js';
 
 export interface TelegramAdapterOptions {
@@ -55,11 +55,11 @@ const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 /** On stop, a pending album is handed to the gateway for at most this long (Redis may be down). */
 const STOP_GRACE_MS = 5_000;
 
-function explainStartFailure(error: unknown, bot: string): Error {
+function explainStartFailure(error: unknown, bot: string): string {
   if (error instanceof GrammyError && error.error_code === 401) {
-    return new Error(`Telegram rejected the token of bot "${bot}" (401 Unauthorized): check TELEGRAM_BOT_TOKEN or bots[].telegram.token (get it from @BotFather).`, { cause: error });
+    return `Telegram rejected the token of bot "${bot}" (401 Unauthorized): check TELEGRAM_BOT_TOKEN or bots[].telegram.token (get it from @BotFather).`;
   }
-  return new Error(`Telegram bot "${bot}" could not start: ${(error as Error).message}. Check the token, TELEGRAM_API_ROOT and the network.`, { cause: error });
+  return `Telegram bot "${bot}" could not start: ${(error as Error).message}. Check the token, TELEGRAM_API_ROOT and the network.`;
 }
 
 export function createTelegramAdapter(options: TelegramAdapterOptions): TelegramAdapter {
@@ -70,7 +70,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   const bot = new Bot(options.token, { client: { apiRoot, fetch: undiciFetch() }, ...(options.botInfo ? { botInfo: options.botInfo } : {}) });
   const files: FileSource = { api: bot.api, token: options.token, apiRoot, localApi };
   const capabilities = telegramCapabilities({ localApi });
-  let sink: InboundSink | undefined;
+  const sink = new SinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
   let runner: RunnerHandle | undefined;
   // This instance's own pace: nothing else in the process shares its state.
   const outbound = new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing));
@@ -78,10 +78,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   // Webhook mode: updates wait here (bounded) until the adapter has its sink and grammY knows the bot (getMe).
   const gate = new WebhookGate(`telegram bot "${options.bot}" is starting`);
 
-  const deliver = async (inbound: Inbound): Promise<void> => {
-    if (!sink) throw new Error('telegram adapter received an update before start() or after stop()');
-    await sink.accept(inbound);
-  };
+  const deliver = (inbound: Inbound): Promise<void> => sink.accept(inbound);
   const albums = new AlbumCollector(options.albumWindowMs ?? ALBUM_WINDOW_MS, deliver, (error) => {
     logger.error({ err: error }, 'telegram: an album could not be handed to the gateway');
   });
@@ -113,7 +110,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     : [];
 
   let menu: BotCommand[] | undefined;
-  const connection = new TelegramConnection({
+  const connection = telegramConnection({
     token: options.token, apiRoot, logger,
     explainRefusal: (error) => explainStartFailure(error, options.bot),
     async attempt(signal) {
@@ -153,10 +150,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       if (options.mode === 'webhook' && !options.webhookSecret) {
         logger.warn({ bot: options.bot }, 'telegram: webhook mode without webhookSecret (TELEGRAM_WEBHOOK_SECRET); anyone who finds the URL can post fake updates');
       }
-      sink = newSink;
+      sink.hold(newSink);
       gate.starting(`telegram bot "${options.bot}" is starting (getMe pending)`);
       const begin = () => {
-        if (!sink) return;
+        if (!sink.holding) return;
         if (options.mode === 'polling') {
           runner = startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger });
         }
@@ -165,7 +162,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       };
       // Rejects only when Telegram refuses (e.g. the token); an unreachable Bot API is retried in the background.
       const connected = await connection.start(begin).catch((error: unknown) => {
-        sink = undefined;
+        sink.release();
         gate.close(`telegram bot "${options.bot}" could not start: ${(error as Error).message}`);
         throw error;
       });
@@ -184,7 +181,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       // Handlers of messages held while Redis is down end when the core gives those messages up
       // (redeliversOnAcceptFailure): unconfirmed, Telegram redelivers them to the next start.
       await stopping;
-      sink = undefined;
+      sink.release();
     },
   };
 }

@@ -16,8 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createConcurrentSink, createRunner, createSource, type RunnerHandle } from '@grammyjs/runner';
 import { BotError, GrammyError, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import pRetry, { AbortError } from 'p-retry';
-import type { Logger } from '../../src/contract.js';
+import { retryWithBackoff, type Backoff, type Logger } from '../../src/contract.js';
 
 /** Fetched updates not yet queued, at most; also the largest batch getUpdates returns. */
 export const MAX_UNQUEUED_UPDATES = 100;
@@ -34,6 +33,8 @@ export const HELD_REPOLL_MS = 1_000;
 export const POLL_RETRY_MIN_MS = 500;
 /** A Bot API that comes back is polled again within this long. */
 export const POLL_RETRY_MAX_MS = 15_000;
+/** No jitter: one poller per bot (a second one gets 409), so there is no crowd to spread. */
+const POLL_RETRY: Backoff = { firstMs: POLL_RETRY_MIN_MS, maxMs: POLL_RETRY_MAX_MS, jitter: 0 };
 
 /** Which fetched updates are still being handled, and which offset confirms only finished ones. */
 export class UpdateLedger {
@@ -117,7 +118,7 @@ type RunnerSignal = { aborted: boolean; addEventListener(type: 'abort', listener
  */
 const nativeSignals = new WeakMap<RunnerSignal, AbortSignal>();
 
-/** The runner passes a polyfilled AbortSignal (abort-controller); Node's timers and p-retry want a real one. */
+/** The runner passes a polyfilled AbortSignal (abort-controller); Node's timers want a real one. */
 function nativeSignal(signal: RunnerSignal): AbortSignal {
   const known = nativeSignals.get(signal);
   if (known) return known;
@@ -133,26 +134,20 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
   const { logger } = options;
   const ledger = new UpdateLedger();
 
-  const getUpdates = (offset: number, signal: AbortSignal) =>
-    pRetry(async () => {
-      try {
-        return await bot.api.getUpdates({ offset, limit: MAX_UNQUEUED_UPDATES, timeout: LONG_POLL_SECONDS, allowed_updates: [...options.allowedUpdates] as never }, signal as GrammySignal);
-      } catch (error) {
-        if (signal.aborted || isUnrecoverable(error)) throw new AbortError(error as Error);
-        throw error;
-      }
-    }, {
-      retries: Number.POSITIVE_INFINITY,
-      minTimeout: POLL_RETRY_MIN_MS,
-      maxTimeout: POLL_RETRY_MAX_MS,
+  const getUpdates = (offset: number, signal: AbortSignal) => retryWithBackoff(
+    () => bot.api.getUpdates({ offset, limit: MAX_UNQUEUED_UPDATES, timeout: LONG_POLL_SECONDS, allowed_updates: [...options.allowedUpdates] as never }, signal as GrammySignal),
+    {
+      backoff: POLL_RETRY,
       signal,
-      onFailedAttempt: async ({ error, attemptNumber }) => {
+      retryIf: (error) => !signal.aborted && !isUnrecoverable(error),
+      onFailure: async (error, attemptNumber) => {
         // The error goes through the logger, which redacts the token from the request URL.
         logger.warn({ err: error, attempt: attemptNumber }, 'telegram: getUpdates failed; retrying with backoff (check the network and TELEGRAM_API_ROOT)');
         const retryAfter = error instanceof GrammyError ? error.parameters.retry_after : undefined;
         if (retryAfter) await sleep(retryAfter * 1000, undefined, { signal });
       },
-    });
+    },
+  );
 
   const source = createSource({
     async supply(batchSize, runnerSignal) {

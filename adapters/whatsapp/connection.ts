@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdapterStatus, Logger, PlatformStorage } from '../../src/contract.js';
+import { backoffDelay, type AdapterStatus, type Logger, type PlatformStorage } from '../../src/contract.js';
 import { checkChromium, ChromiumMissingError, chromiumNeedsNoSandbox, puppeteerOptions } from './browser.js';
 import { BrowserLease, DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './lease.js';
 import type { WaClient, WaClientOptions, WhatsAppLibrary } from './library.js';
@@ -39,7 +39,10 @@ export interface WhatsAppConnectionOptions {
 }
 
 export interface ConnectionTimings extends LeaseTimings {
-  /** First wait before re-creating a client that failed; doubles each time up to the max. */
+  /**
+   * First wait before re-creating a client that failed; doubles each time up to the max
+   * (the contract's backoffDelay, without jitter: one browser per number, no crowd to spread).
+   */
   restartMinMs: number;
   restartMaxMs: number;
   /** How often a running client is asked getState(), and how long it has to answer. */
@@ -318,8 +321,8 @@ export class WhatsAppConnection {
     clearTimeout(this.restartTimer);
     await this.closeClient(why);
     if (!this.isCurrentTry(generation)) return;
-    const delay = Math.min(this.timings.restartMaxMs, this.timings.restartMinMs * 2 ** this.failures);
     this.failures += 1;
+    const delay = backoffDelay(this.failures, { firstMs: this.timings.restartMinMs, maxMs: this.timings.restartMaxMs, jitter: 0 });
     this.logger.info({ delayMs: delay, reason: why }, 'WhatsApp client restarts');
     this.restartTimer = setTimeout(() => {
       if (this.isCurrentTry(generation)) this.open();

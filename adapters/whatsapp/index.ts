@@ -6,7 +6,7 @@
  * greeting of a first contact, and the outbound on whichever client is ready.
  * See README.md for linking a number and what users get.
  */
-import type { Adapter, Inbound, InboundSink, Logger, PlatformStorage } from '../../src/contract.js';
+import { SerialByKey, SinkHolder, type Adapter, type Inbound, type Logger, type PlatformStorage } from '../../src/contract.js';
 import { whatsappCapabilities } from './capabilities.js';
 import { WhatsAppConnection, type ConnectionTimings } from './connection.js';
 import { userPart } from './conversation.js';
@@ -52,14 +52,13 @@ function identityOf(client: WaClient): WhatsAppIdentity | undefined {
 
 export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter {
   const { logger, bot } = options;
-  let sink: InboundSink | undefined;
+  const sink = new SinkHolder({ who: `whatsapp bot "${bot}"`, what: 'a message' });
   let words = new CommandWords(DEFAULT_COMMANDS);
   const greeter = options.welcomeNewChats === false ? undefined : new Greeter(options.storage, logger);
-  /** Per chat, the hand-over of its previous message: one chat's messages reach the core in the order they came. */
-  const chains = new Map<string, Promise<void>>();
+  /** One chat's messages reach the core in the order they came (reading a message and the greeting take time). */
+  const order = new SerialByKey();
 
   const deliver = async (inbound: Inbound): Promise<void> => {
-    if (!sink) throw new Error('whatsapp adapter received a message before start() or after stop()');
     const first = greeter ? await greeter.isFirstContact(inbound) : false;
     if (first && !words.isStart(inbound.text)) await sink.accept(greetingBefore(inbound));
     await sink.accept(inbound);
@@ -83,16 +82,9 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
 
   const onMessage = (client: WaClient, message: WaMessage): void => {
     const chat = message.from;
-    const previous = chains.get(chat) ?? Promise.resolve();
-    const current = previous
-      .then(() => handle(client, message))
-      .catch((error: unknown) => {
-        // WhatsApp Web does not deliver a message again: all that is left is to say so.
-        logger.error({ err: error, chat, message: message.id?._serialized }, 'whatsapp: a message could not be handed to the gateway');
-      });
-    chains.set(chat, current);
-    void current.finally(() => {
-      if (chains.get(chat) === current) chains.delete(chat);
+    order.run(chat, () => handle(client, message)).catch((error: unknown) => {
+      // WhatsApp Web does not deliver a message again: all that is left is to say so.
+      logger.error({ err: error, chat, message: message.id?._serialized }, 'whatsapp: a message could not be handed to the gateway');
     });
   };
 
@@ -129,11 +121,11 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     // No restoreAttachment: a file lives in the browser that received the message; no other process can fetch it.
     async start(newSink, info) {
       if (info?.commands.length) words = new CommandWords(info.commands);
-      sink = newSink;
+      sink.hold(newSink);
       try {
         await connection.start();
       } catch (error) {
-        sink = undefined;
+        sink.release();
         throw error;
       }
     },
@@ -141,8 +133,8 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     async stop() {
       await connection.stop();
       // Messages already received are handed over (the core's PatientSink gives up on its own when stopping).
-      await Promise.allSettled([...chains.values()]);
-      sink = undefined;
+      await order.idle();
+      sink.release();
     },
   };
 }

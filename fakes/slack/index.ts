@@ -128,6 +128,8 @@ export interface FakeSlack {
   tooManyRequestsCount(): number;
   /** The next `times` calls of `method` fail like this (ok:false error, 429, 5xx or a reset connection). */
   failNext(method: string, failure: InjectedFailure, times?: number): void;
+  /** The next call of `method` is answered as usual, but only once `release()` is called (a slow Slack); `arrived` resolves when it comes. */
+  holdNext(method: string): { arrived: Promise<void>; release(): void };
   setRateLimits(rules: RateRules | false): void;
   setStreaming(support: StreamingSupport): void;
   setScopes(scopes: string[]): void;
@@ -208,6 +210,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     socketAcks: () => [...world.socketAcks],
     tooManyRequestsCount: () => world.tooManyRequests,
     failNext: (method, failure, times = 1) => failures.add(method, failure, times),
+    holdNext: (method) => {
+      let release = (): void => undefined;
+      let arrived = (): void => undefined;
+      const until = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const arrival = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      failures.add(method, { until, arrived }, 1);
+      return { arrived: arrival, release };
+    },
     setRateLimits: (rules) => limiter.configure(rules),
     setStreaming: (support) => {
       settings.streaming = support;

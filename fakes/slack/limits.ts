@@ -74,7 +74,9 @@ export type InjectedFailure =
   /** An HTTP 5xx with a plain-text body, as Slack's edge answers when it is unwell. */
   | { status: 500 | 502 | 503 | 504 }
   /** The TCP connection is destroyed before any answer. */
-  | { reset: true };
+  | { reset: true }
+  /** Not a failure: the call is answered as usual, only late, once `until` resolves (a slow Slack); `arrived` is told when it comes. */
+  | { until: Promise<void>; arrived?: () => void };
 
 /** "The next N calls of method M fail like this." */
 export class FailureScript {

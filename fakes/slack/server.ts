@@ -61,7 +61,7 @@ function channelOf(params: MethodParams): string | undefined {
   return typeof channel === 'string' ? channel : undefined;
 }
 
-function handleMethod(deps: ServerDeps, req: Request, res: Response, method: string): void {
+function handleMethod(deps: ServerDeps, req: Request, res: Response, method: string, scripted = true): void {
   let params: MethodParams = {};
   const log = (status: number, error?: string): void => {
     const { token: _token, ...shown } = params;
@@ -70,7 +70,12 @@ function handleMethod(deps: ServerDeps, req: Request, res: Response, method: str
   try {
     params = decodeParams(req);
     const entry = methods.get(method);
-    const failure = deps.failures.next(method);
+    const failure = scripted ? deps.failures.next(method) : undefined;
+    if (failure && 'until' in failure) {
+      failure.arrived?.();
+      void failure.until.then(() => handleMethod(deps, req, res, method, false));
+      return;
+    }
     if (failure) {
       if ('reset' in failure) {
         log(0, 'connection_reset');

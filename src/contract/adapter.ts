@@ -216,7 +216,13 @@ export interface Outbound {
   typing?(conversation: ConversationRef): Promise<void>;
 }
 
-/** The core's entry point, handed to an adapter when it starts. */
+/**
+ * The core's entry point, handed to an adapter when it starts. Order is kept in two halves:
+ * the core answers one conversation's messages in the order accept() was called for them (its
+ * queue and lock); the adapter calls it in the order the platform delivered them, one accept()
+ * settled before the conversation's next begins, whatever it does first (the kit's SerialByKey,
+ * or the platform library's own, like grammY's `sequentialize`).
+ */
 export interface InboundSink {
   /** Accepts a message; resolves once it is durably queued (not answered). */
   accept(message: Inbound): Promise<void>;

@@ -4,6 +4,8 @@
  * only a developer should change, plus the outbox timings tests may shorten.
  */
 
+import { backoffDelay } from '../contract.js';
+
 /** What the user reads when the chatbot's TalkToHumanResponseMessage is empty. */
 export const DEFAULT_HANDOFF_REPLY = 'I have asked a person to help you. They will answer here as soon as they can.';
 /** What the user reads when the conversation returns to the bot (resumed or expired). */
@@ -63,8 +65,11 @@ export const DEFAULT_OUTBOX_POLICY: OutboxPolicy = {
   maxPermanentAgeMs: 3 * 24 * 60 * 60_000,
 };
 
-/** Delay before the attempt after `failures` failed ones: base·2^(failures−1), capped. */
+/**
+ * Delay before the attempt after `failures` failed ones: base·2^(failures−1), capped (the
+ * project's one backoff). No jitter: a poll sends at most `batchSize` due mails, so mails
+ * that failed together are not sent again all at once anyway.
+ */
 export function retryDelayMs(failures: number, policy: Pick<OutboxPolicy, 'retryBaseMs' | 'retryCapMs'>): number {
-  const exponent = Math.min(Math.max(failures - 1, 0), 30);
-  return Math.min(policy.retryBaseMs * 2 ** exponent, policy.retryCapMs);
+  return backoffDelay(failures, { firstMs: policy.retryBaseMs, maxMs: policy.retryCapMs, jitter: 0 });
 }

@@ -18,9 +18,8 @@
  * (adapter-lifecycle.ts), and closes it when that adapter stops.
  */
 import { setMaxListeners } from 'node:events';
-import pRetry from 'p-retry';
 import type { Logger } from '../../logger.js';
-import type { Adapter, Inbound, InboundSink } from '../../contract.js';
+import { retryWithBackoff, type Adapter, type Backoff, type Inbound, type InboundSink } from '../../contract.js';
 import { outboundIn, replies, sendReply } from '../reply/index.js';
 
 /** Messages held in memory at most while the store is down; accept() waits for room beyond it. */
@@ -29,6 +28,8 @@ export const HELD_MESSAGES_MAX = 100;
 export const STORE_RETRY_MIN_MS = 250;
 /** A store that comes back is used within this long. */
 export const STORE_RETRY_MAX_MS = 5_000;
+/** No jitter: the tries go down the process's own Redis connection, which queues them; there is no crowd of clients to spread. */
+const STORE_RETRY: Backoff = { firstMs: STORE_RETRY_MIN_MS, maxMs: STORE_RETRY_MAX_MS, jitter: 0 };
 /** A user whose message waited this long to be queued, from when the adapter handed it over, is told the answer will come. */
 export const DELAY_NOTICE_AFTER_MS = 10_000;
 /**
@@ -84,7 +85,7 @@ export class PatientSink implements InboundSink {
   private readonly pending = new Map<string, { count: number; told: boolean }>();
 
   constructor(private readonly sink: InboundSink, private readonly options: PatientSinkOptions) {
-    // Every message being accepted listens on the one closing signal (its attempt and p-retry,
+    // Every message being accepted listens on the one closing signal (its attempt and its retry,
     // removed when it is queued): a burst legitimately has two per held message, not a leak.
     setMaxListeners(2 * (options.heldMax ?? HELD_MESSAGES_MAX) + 10, this.closer.signal);
   }
@@ -102,13 +103,11 @@ export class PatientSink implements InboundSink {
     try {
       await this.room(signal);
       try {
-        await pRetry(() => untilClosed(this.sink.accept(inbound), signal), {
-          retries: Number.POSITIVE_INFINITY,
-          minTimeout: STORE_RETRY_MIN_MS,
-          maxTimeout: STORE_RETRY_MAX_MS,
+        await retryWithBackoff(() => untilClosed(this.sink.accept(inbound), signal), {
+          backoff: STORE_RETRY,
           signal,
-          shouldRetry: ({ error, attemptNumber }) => !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
-          onFailedAttempt: ({ error, attemptNumber }) => {
+          retryIf: (error, attemptNumber) => !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
+          onFailure: (error, attemptNumber) => {
             // The first failure and then every tenth: a long outage is not a line per message per second.
             if (attemptNumber !== 1 && attemptNumber % 10 !== 0) return;
             this.options.logger.warn({ err: error, conversation: inbound.conversation, attempt: attemptNumber, storeOutage: isStoreOutage(error) },

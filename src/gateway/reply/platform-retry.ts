@@ -18,7 +18,7 @@
  * during it, which would turn a delivered answer into a cut-off turn.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PlatformError } from '../../contract.js';
+import { backoffDelay, PlatformError, type Backoff } from '../../contract.js';
 
 /** A 429 without retry_after: Telegram's usual pause for one chat. */
 export const DEFAULT_RETRY_AFTER_MS = 1_000;
@@ -28,9 +28,12 @@ export const UNREACHABLE_FIRST_BACKOFF_MS = 1_000;
 
 /**
  * Longest pause between two tries while the platform is unreachable: once it is
- * back, an answer waits at most this long (plus jitter) to be delivered.
+ * back, an answer waits at most this long to be delivered.
  */
 export const UNREACHABLE_MAX_BACKOFF_MS = 30_000;
+
+/** Up to +50% at random: many conversations waiting on one outage should not all knock at once. */
+const UNREACHABLE_BACKOFF: Backoff = { firstMs: UNREACHABLE_FIRST_BACKOFF_MS, maxMs: UNREACHABLE_MAX_BACKOFF_MS, jitter: 0.5 };
 
 export interface PlatformRetryPolicy {
   /** Tries while the platform answers 429 (the first included). */
@@ -85,7 +88,7 @@ export async function retryPlatformCall<T>(call: () => Promise<T>, options: Plat
         const remainingMs = policy.outageHorizonMs - (performance.now() - startedAt);
         if (remainingMs <= 0) throw error;
         options.onUnreachable?.(error, unreachableTries);
-        waitMs = Math.min(remainingMs, unreachableBackoffMs(unreachableTries));
+        waitMs = Math.min(remainingMs, backoffDelay(unreachableTries, UNREACHABLE_BACKOFF));
       } else {
         throw error;
       }
@@ -94,12 +97,6 @@ export async function retryPlatformCall<T>(call: () => Promise<T>, options: Plat
       });
     }
   }
-}
-
-/** Exponential and capped, with jitter (up to +50%): many conversations waiting on one outage should not all knock at once. */
-function unreachableBackoffMs(tries: number): number {
-  const base = Math.min(UNREACHABLE_MAX_BACKOFF_MS, UNREACHABLE_FIRST_BACKOFF_MS * 2 ** Math.min(tries - 1, 30));
-  return Math.round(base * (1 + Math.random() / 2));
 }
 
 /**

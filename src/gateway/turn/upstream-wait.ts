@@ -9,6 +9,7 @@
  * how many tries), so a restart neither tells the user a second time nor starts
  * the horizon over. The turn that finally answers deletes it with the queue's advance.
  */
+import { backoffDelay, type Backoff } from '../../contract.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { TurnContext as Turn } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
@@ -18,6 +19,9 @@ export const UPSTREAM_RETRY_FIRST_MS = 1_000;
 
 /** Longest pause between two tries: once the service is back, an answer comes at most this late. */
 export const UPSTREAM_RETRY_MAX_MS = 30_000;
+
+/** Up to +50% at random, so the waiting conversations do not all ask at once. */
+const UPSTREAM_RETRY: Backoff = { firstMs: UPSTREAM_RETRY_FIRST_MS, maxMs: UPSTREAM_RETRY_MAX_MS, jitter: 0.5 };
 
 interface UpstreamWait {
   /** platformMessageId of the waiting message. */
@@ -61,18 +65,12 @@ export async function decideUpstreamWait(turn: Turn, now = Date.now()): Promise<
   if (remainingMs <= 0) return null;
   const tries = (current?.tries ?? 0) + 1;
   await state.set(key, JSON.stringify({ message, since, tries } satisfies UpstreamWait), { ttlMs: remainingMs + UPSTREAM_RETRY_MAX_MS });
-  return { retryAfterMs: Math.min(backoffMs(tries), remainingMs), first: current === null };
+  return { retryAfterMs: Math.min(backoffDelay(tries, UPSTREAM_RETRY), remainingMs), first: current === null };
 }
 
 /** The key to delete once the message leaves the queue. */
 export function upstreamWaitKey(turn: Turn): string {
   return gatewayKeys.upstreamWait(turn.conversation);
-}
-
-/** Exponential, capped, with jitter (up to +50%) so the waiting conversations do not all ask at once. */
-function backoffMs(tries: number): number {
-  const base = Math.min(UPSTREAM_RETRY_MAX_MS, UPSTREAM_RETRY_FIRST_MS * 2 ** Math.min(tries - 1, 30));
-  return Math.round(base * (1 + Math.random() / 2));
 }
 
 function parseWait(raw: string | null): UpstreamWait | null {

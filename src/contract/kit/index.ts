@@ -1,0 +1,10 @@
+/**
+ * The contract's kit: machinery every adapter needs, written once (docs/architecture.md §3):
+ * the project's one backoff and a retry loop on it, staying connected to a platform, handing a
+ * conversation's messages over in order, and the sink held between start() and stop().
+ * `readCapped` (src/contract/adapter.ts) is the kit's attachment reader.
+ */
+export { backoffDelay, retryWithBackoff, type Backoff, type RetryWithBackoffOptions } from './backoff.js';
+export { ConnectRefusedError, RECONNECT_BACKOFF, StayConnected, type StayConnectedOptions } from './stay-connected.js';
+export { SerialByKey } from './serial-by-key.js';
+export { AdapterNotStartedError, SinkHolder, type NotStartedWords } from './sink-holder.js';
