@@ -6,6 +6,7 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../../adapters/slack/index.js';
 import { PlatformError } from '../../../src/contract.js';
@@ -14,6 +15,8 @@ import { signedEventRequest, slashCommandForm, startFakeSlack, type FakeSlack } 
 import { CollectingSink } from '../telegram/collecting-sink.js';
 
 const DM = 'D0DM000001';
+/** How long a later message is given to overtake an earlier one that waits on Slack (it must not). */
+const OVERTAKING_CHANCE_MS = 500;
 const conversation = (id: string) => ({ bot: 'main', platform: 'slack', id });
 
 interface Setup {
@@ -85,6 +88,29 @@ describe('Slack adapter (HTTP Events mode)', () => {
     expect((await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', text: 'reset', channel: DM })))).status).toBe(200);
     await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', channel: DM })));
     expect(sink.received.map((m) => [m.conversation.id, m.text])).toEqual([[DM, '/reset'], [DM, '/help']]);
+  });
+});
+
+describe('Slack adapter: one channel\'s messages in the order they were written', () => {
+  it('hands a thread\'s messages to the core in order, even when Slack is slow to say the first one\'s thread is the bot\'s', async () => {
+    const { fake, adapter, sink, post } = await setup();
+    const channel = 'C0CHAN0001';
+    const threadTs = '1700000000.000100';
+    // Another replica answered in this thread: this process has not seen it, so it asks Slack (conversations.replies).
+    await adapter.outbound.send(conversation(`${channel}:${threadTs}`), { text: 'Here are the Austin listings.' });
+    const slowSlack = fake.holdNext('conversations.replies');
+    const first = post(fake.build.threadMessage({ channel, thread_ts: threadTs, text: 'Which one has a garden?' }));
+    await slowSlack.arrived;
+    const second = post(fake.build.threadMessage({ channel, thread_ts: threadTs, text: 'And a garage?' }));
+    // Every chance to overtake the first while Slack has not answered about it.
+    await Promise.race([second, sleep(OVERTAKING_CHANCE_MS)]);
+    slowSlack.release();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect(sink.received.map((m) => [m.conversation.id, m.text])).toEqual([
+      [`${channel}:${threadTs}`, 'Which one has a garden?'],
+      [`${channel}:${threadTs}`, 'And a garage?'],
+    ]);
   });
 });
 
