@@ -54,9 +54,10 @@ export interface RetryWithBackoffOptions {
 /**
  * Calls `attempt` until it resolves, waiting `backoffDelay` between failures, for as long as
  * `retryIf` says a failure is worth it (then it rejects with that failure) and `signal` has not
- * aborted; a TypeError that is not a network error (a bug) ends them too, after its wait. p-retry
- * runs the attempts (counting, which failures end them, the signal); the waits are ours (p-retry's own delay is off: minTimeout 0), since its formula can only double or
- * double at random, and the project has one backoff.
+ * aborted; a TypeError that is not a network error (a bug) ends the tries too, after its wait.
+ * p-retry runs the attempts (counting, which failures end them, the signal); the waits are
+ * ours, with p-retry's own delay off (minTimeout 0): its formula can only double, or double
+ * at random up to twice, and the project has one backoff.
  */
 export function retryWithBackoff<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryWithBackoffOptions): Promise<T> {
   const { backoff, signal } = options;
