@@ -4,9 +4,10 @@
  * memory (its stream, its renders, its platform calls); a burst of new chats without a
  * bound took one process past 1 GB. A conversation that waits here holds nothing but its
  * id: its messages are queued in Redis and its lock is free, so any process with a free
- * slot may answer it meanwhile (drains.ts claims the lock only once a slot is taken).
+ * slot may answer it meanwhile (the lock is claimed only once a slot is taken).
  *
- * Synchronous bookkeeping only; drains.ts does the claiming.
+ * Synchronous bookkeeping only; a slot is taken and given back through a ConversationHold
+ * (conversation-hold.ts), which also holds the lock.
  */
 import type { ConversationRef } from '../../contract.js';
 
@@ -46,7 +47,7 @@ export class AnswerSlots {
 
   /**
    * Takes a slot when one is free and no conversation waits for one (those came first).
-   * The caller gives it back with `release()` once its answer ends.
+   * Given back with `release()` once its answer ends (ConversationHold.end()).
    */
   tryTake(): boolean {
     if (this.busy >= this.capacity || this.waiting.size > 0) return false;

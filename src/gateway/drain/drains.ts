@@ -16,42 +16,33 @@
  * its last advance returned the next one) claims its lock in that head's first turn batch
  * (queue.headClaim, turn/first-batch.ts) rather than in a round trip of its own: the turn goes on
  * only if the lock is taken and the head is still first.
+ *
+ * The slot and the lock of each drain are its ConversationHold (conversation-hold.ts): taken,
+ * renewed and given back there, whichever way the drain ends.
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
-import type { AtomicCommand, ClaimHeadCommand, QueueClaim } from '../../state/index.js';
+import type { AtomicCommand } from '../../state/index.js';
 import { conversationMember, parseConversationMember } from '../state-keys.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
 import type { ConversationQueue } from './conversation-queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
-import { AnswerSlots, type Waiting } from './answer-slots.js';
+import { AnswerSlots } from './answer-slots.js';
+import { ConversationHold, type HoldSite, type RidingClaim } from './conversation-hold.js';
 import type { ConversationRef } from '../../contract.js';
 
 /**
  * What answering one message produced: writes to make with its removal, or nothing when it was
  * cut off, or (with a claim) nothing because the claim did not give it the conversation with
- * this head: `head` is first now and the lock is ours, or null when the lock is not ours.
+ * this head (what it found instead, the hold was told: RidingClaim.found).
  */
 export type HandleResult =
   | { outcome: 'done'; writes: AtomicCommand[] }
   | { outcome: 'aborted' }
-  | { outcome: 'unclaimed'; head: string | null };
-/** `claim` (queue.headClaim): the lock is not taken yet; the turn's first batch claims it. */
-export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim?: ClaimHeadCommand) => Promise<HandleResult>;
-
-/** A drain's hold on its conversation: `owned` false while the lock's claim rides on the first turn's batch. */
-interface Hold extends QueueClaim {
-  owned: boolean;
-}
+  | { outcome: 'unclaimed' };
+/** `claim`: the lock is not taken yet; the turn's first batch claims it and tells the claim what it found. */
+export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim?: RidingClaim) => Promise<HandleResult>;
 
 type LoopEnd = { end: 'ended' } | { end: 'yielded'; head: string };
-
-export class LockLostError extends Error {
-  constructor(conversation: ConversationRef) {
-    super(`The lock of conversation ${conversationMember(conversation)} expired while answering; another process takes over.`);
-    this.name = 'LockLostError';
-  }
-}
 
 interface ActiveDrain {
   abort: AbortController;
@@ -77,10 +68,12 @@ export interface DrainsOptions {
 export class Drains {
   private readonly active = new Map<string, ActiveDrain>();
   private readonly slots: AnswerSlots;
+  private readonly site: HoldSite;
   private stopping = false;
 
   constructor(private readonly options: DrainsOptions) {
     this.slots = new AnswerSlots(options.policy.maxAnswersInFlight);
+    this.site = { slots: this.slots, queue: options.queue, heartbeatMs: options.policy.heartbeatMs, logger: options.logger, slotFreed: () => this.pump() };
   }
 
   /** Number of conversations this process is answering right now. */
@@ -94,19 +87,12 @@ export class Drains {
   }
 
   /**
-   * Takes a slot for a message about to be offered with a claim, when one is free and nobody is in
-   * line before it. Taken before the offer, so that a burst of offers in flight at once cannot all
-   * see the same free slot, claim, and then pay a round trip each to let the lock go again. The
-   * slot goes to start() with the claim, or back with giveBackRoom().
+   * A hold on a slot for a message about to be offered with a claim, when one is free and nobody is
+   * in line before it (taken before the offer: conversation-hold.ts). It goes to start() with the
+   * claim, or ends (`end()`) when no claim came of the offer (duplicate, full, lock held elsewhere).
    */
-  takeRoom(): boolean {
-    return !this.stopping && this.slots.tryTake();
-  }
-
-  /** A slot from takeRoom() that no claim used (duplicate, full, lock held elsewhere, stopping). */
-  giveBackRoom(): void {
-    this.slots.release();
-    this.pump();
+  hold(conversation: ConversationRef): ConversationHold | undefined {
+    return this.stopping ? undefined : ConversationHold.take(this.site, conversation);
   }
 
   /**
@@ -122,21 +108,10 @@ export class Drains {
     return this.slots.whenFewerWaiting(below);
   }
 
-  /**
-   * A message's arrival claimed its conversation's lock: answered now in the slot taken for it
-   * (`roomTaken`, takeRoom()) or a free one, otherwise the lock is let go and the conversation
-   * waits in line for a slot.
-   */
-  async start(conversation: ConversationRef, claim: QueueClaim, roomTaken = false): Promise<void> {
-    const slot = roomTaken || (!this.stopping && this.slots.tryTake());
-    if (slot && !this.stopping) {
-      this.run(conversation, { ...claim, owned: true });
-      return;
-    }
-    // Stopping: the slot taken for it goes back with the lock.
-    if (slot) this.slots.release();
-    await this.letGo(conversation, claim.token);
-    if (!this.stopping) this.waitForSlot(conversation, claim.head);
+  /** A message's arrival claimed its conversation's lock for `hold` (hold(), then hold.claimed()): answered from `head` now; stopping, both go back. */
+  async start(hold: ConversationHold, head: string): Promise<void> {
+    if (this.stopping) return hold.end();
+    this.run(hold, head);
   }
 
   /** Takes over every served conversation with queued messages and no live lock. Returns how many started now. */
@@ -147,33 +122,34 @@ export class Drains {
       const conversation = parseConversationMember(member);
       if (!conversation || this.active.has(member) || this.slots.isWaiting(member) || !this.options.serves(conversation)) continue;
       if (this.stopping) break;
+      const hold = ConversationHold.take(this.site, conversation);
       // No slot free: it waits in line like any other (its lock may be live elsewhere; the claim then tells).
-      if (!this.slots.tryTake()) {
+      if (!hold) {
         this.waitForSlot(conversation);
         continue;
       }
-      let claim: QueueClaim | null;
+      let head: string | null;
       try {
-        claim = await this.options.queue.claim(conversation);
+        head = await hold.claim();
       } catch (error) {
-        this.slots.release();
+        await hold.end();
         throw error;
       }
-      if (!claim || this.stopping) {
-        this.slots.release();
-        // stop() began while claiming: let go now rather than leave the queue locked until the lock expires.
-        if (claim) await this.options.queue.release(conversation, claim.token);
+      // Held elsewhere or answered; or stop() began while claiming: the lock goes back now rather than when it expires.
+      if (head === null || this.stopping) {
+        await hold.end();
         continue;
       }
       this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
-      this.run(conversation, { ...claim, owned: true });
+      this.run(hold, head);
       taken++;
     }
     return taken;
   }
 
-  /** Starts a drain holding a slot; the slot is given back when it ends (and the line moves on). */
-  private run(conversation: ConversationRef, hold: Hold): void {
+  /** Starts a drain of the hold's conversation from `head`; the hold ends (and the line moves on) when the drain does. */
+  private run(hold: ConversationHold, head: string): void {
+    const { conversation } = hold;
     const member = conversationMember(conversation);
     const abort = new AbortController();
     const drain: ActiveDrain = { abort, done: Promise.resolve() };
@@ -182,14 +158,13 @@ export class Drains {
     const previous = this.active.get(member)?.done ?? Promise.resolve();
     // Only this drain's own entry is removed: a new drain of the same conversation may have started
     // between this one's last advance (which released the lock) and its end.
-    drain.done = previous.then(() => this.loop(conversation, hold, abort)).then((outcome) => {
+    drain.done = previous.then(() => this.loop(hold, head, abort)).then((outcome) => {
       if (this.active.get(member) === drain) this.active.delete(member);
       // Back in line only once its entry is gone, so that the claim of whoever pops it starts a new drain.
       if (outcome.end === 'yielded' && !this.stopping) this.waitForSlot(conversation, outcome.head);
     }).finally(() => {
       if (this.active.get(member) === drain) this.active.delete(member);
-      this.slots.release();
-      this.pump();
+      return hold.end();
     });
     this.active.set(member, drain);
   }
@@ -201,39 +176,33 @@ export class Drains {
 
   /** Gives each free slot to the conversation first in line. */
   private pump(): void {
-    for (let next = this.stopping ? undefined : this.slots.takeNext(); next; next = this.stopping ? undefined : this.slots.takeNext()) {
+    for (let next = this.stopping ? undefined : ConversationHold.next(this.site); next; next = this.stopping ? undefined : ConversationHold.next(this.site)) {
       void this.claimAndRun(next);
     }
   }
 
-  /** Holding a slot: claims the conversation's lock and answers it, or gives the slot back. */
-  private async claimAndRun({ conversation, head }: Waiting): Promise<void> {
+  /** Holding a slot: claims the conversation's lock and answers it, or ends the hold. */
+  private async claimAndRun(hold: ConversationHold): Promise<void> {
+    const head = hold.knownHead;
     // Its head known: the claim rides on that head's first batch. beforeDrain must run holding the lock, so not then.
     if (head !== undefined && !this.options.beforeDrain && !this.stopping) {
-      this.run(conversation, { token: randomUUID(), head, owned: false });
+      hold.claimWithFirstTurn();
+      this.run(hold, head);
       return;
     }
-    let claim: QueueClaim | null = null;
+    let claimed: string | null = null;
     try {
-      claim = await this.options.queue.claim(conversation);
+      claimed = await hold.claim();
     } catch (error) {
       // Redis failed: its messages stay queued and pending; the next sweep (here or elsewhere) finds it.
-      this.options.logger.warn({ err: error, conversation }, 'could not claim a conversation waiting for a slot; the next sweep takes it');
+      this.options.logger.warn({ err: error, conversation: hold.conversation }, 'could not claim a conversation waiting for a slot; the next sweep takes it');
     }
-    if (claim && !this.stopping) {
-      this.run(conversation, { ...claim, owned: true });
+    if (claimed !== null && !this.stopping) {
+      this.run(hold, claimed);
       return;
     }
-    // Nothing to answer (another process holds it or answered it), or stopping.
-    if (claim) await this.letGo(conversation, claim.token);
-    this.slots.release();
-    this.pump();
-  }
-
-  /** Releases a lock; a failure only delays the conversation until the lock expires and a sweep takes it. */
-  private async letGo(conversation: ConversationRef, token: string): Promise<void> {
-    await this.options.queue.release(conversation, token).catch((error: unknown) =>
-      this.options.logger.warn({ err: error, conversation }, 'could not release a conversation lock; it is answered once the lock expires'));
+    // Nothing to answer (another process holds it or answered it), or stopping: a lock claimed goes back with the slot.
+    await hold.end();
   }
 
   /** Lets a stopped gateway start again. */
@@ -271,65 +240,39 @@ export class Drains {
     await Promise.all([...this.active.values()].map((drain) => drain.done));
   }
 
-  /** Answers the queue; 'yielded' (with its head) when it let go with messages left because other conversations wait for a slot. */
-  private async loop(conversation: ConversationRef, hold: Hold, abort: AbortController): Promise<LoopEnd> {
-    const { queue, logger } = this.options;
-    const log = logger.child({ conversation });
-    let owned = hold.owned;
-    /** A renewal got through: the lock is ours, even while `owned` waits for the first turn to return. */
-    let renewed = false;
-    const heartbeat = setInterval(() => {
-      // Renewed even while the claim rides on the first turn's batch: that turn may outlive the lock
-      // (a long answer), and `owned` turns true only once it returns. Before the batch has taken the
-      // lock (or when it found the conversation taken), the renewal finds another token: nothing lost.
-      queue.extend(conversation, hold.token).then(
-        (ours) => {
-          if (ours) renewed = true;
-          else if ((owned || renewed) && !abort.signal.aborted) {
-            log.warn('lost the conversation lock while answering; stopping here so the new holder answers once');
-            abort.abort(new LockLostError(conversation));
-          }
-        },
-        // A failed renewal is not a lost lock: the next heartbeat may get through before it expires.
-        (error: unknown) => log.warn({ err: error }, 'could not renew the conversation lock'),
-      );
-    }, this.options.policy.heartbeatMs);
-    heartbeat.unref();
-    let head: string | null = hold.head;
+  /** Answers the queue from `first`; 'yielded' (with its head) when it let go with messages left because other conversations wait for a slot. */
+  private async loop(hold: ConversationHold, first: string, abort: AbortController): Promise<LoopEnd> {
+    const { conversation } = hold;
+    const log = this.options.logger.child({ conversation });
+    hold.keepAlive(abort);
+    let head: string | null = first;
     try {
-      if (this.options.beforeDrain && head !== null) {
+      if (this.options.beforeDrain) {
         await this.options.beforeDrain(conversation).catch((error: unknown) => log.warn({ err: error }, 'could not resolve the answers the previous holder left'));
       }
       while (head !== null) {
         if (this.stopping || abort.signal.aborted) break;
         const message = parseQueuedMessage(head);
-        if (!owned && !message) {
+        if (!message && hold.claimPending) {
           // No turn to carry the claim of an unreadable head: claimed alone, then dropped like any other.
-          const claim = await queue.claim(conversation);
-          if (!claim) return { end: 'ended' };
-          ({ head } = claim);
-          owned = true;
-          hold.token = claim.token;
+          head = await hold.claim();
           continue;
         }
         let writes: AtomicCommand[] = [];
         if (message) {
-          const result = await this.options.handle(message, abort.signal, owned ? undefined : queue.headClaim(conversation, hold.token, head));
+          const result = await this.options.handle(message, abort.signal, hold.ridingClaim(head));
           if (result.outcome === 'unclaimed') {
             // Another process took it meanwhile (nothing to do here), or answered that head and the lock is ours for the next.
-            if (result.head === null) return { end: 'ended' };
-            owned = true;
-            head = result.head;
+            head = hold.headAfterMiss();
             continue;
           }
-          owned = true;
           if (result.outcome === 'aborted') break;
           writes = result.writes;
         } else {
           log.error({ entry: head.slice(0, 200) }, 'dropping an unreadable queue entry');
         }
         // Others wait for a slot: the lock goes with the advance (one round trip), and this conversation goes back in line.
-        const advanced = await queue.advance(conversation, hold.token, writes, { letGo: this.slots.waitingCount > 0 && !this.stopping });
+        const advanced = await hold.advance(writes, this.slots.waitingCount > 0 && !this.stopping);
         this.options.settled?.(message);
         if (!advanced.owned) {
           log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
@@ -338,13 +281,11 @@ export class Drains {
         head = advanced.next;
         if (advanced.letGo && head !== null) return { end: 'yielded', head };
       }
-      // Stopped or cut off with messages left: let go, so another process answers them now.
-      if (owned && head !== null && !(abort.signal.reason instanceof LockLostError)) await queue.release(conversation, hold.token);
+      // Stopped or cut off with messages left: the hold's end lets the lock go (when still ours), so another process answers them now.
     } catch (error) {
       // Redis failed: the lock expires and whoever sweeps next answers the head again.
+      hold.leaveLockToExpire();
       log.error({ err: error }, 'the conversation queue failed; its messages stay queued for the next sweep');
-    } finally {
-      clearInterval(heartbeat);
     }
     return { end: 'ended' };
   }

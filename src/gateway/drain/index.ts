@@ -3,5 +3,6 @@
  * the process holding the lock, within this process's answer slots. What other stages use.
  */
 export { ConversationQueue } from './conversation-queue.js';
-export { Drains, LockLostError, type DrainsOptions, type HandleMessage, type HandleResult } from './drains.js';
+export { LockLostError, type ConversationHold, type RidingClaim } from './conversation-hold.js';
+export { Drains, type DrainsOptions, type HandleMessage, type HandleResult } from './drains.js';
 export { LocalAttachments, parseQueuedMessage, toQueuedMessage, type QueuedMessage } from './queued-message.js';

@@ -92,14 +92,16 @@ export class Intake implements PacedSink {
     // Kept before the offer: a drain may start on this message before offer() returns here.
     local.keep(message.id, inbound.attachments);
     // No room to answer now: queued without taking the lock, rather than taking it only to let it go.
-    const room = !this.closed && this.options.drains.takeRoom();
+    const hold = this.closed ? undefined : this.options.drains.hold(conversation);
     const entry = JSON.stringify(message);
-    const result = await queue.offer(conversation, inbound.platformMessageId, entry, { claim: room }).catch((error: unknown) => {
+    const result = await queue.offer(conversation, inbound.platformMessageId, entry, { claim: hold !== undefined }).catch((error: unknown) => {
       local.forget(message.id);
-      if (room) this.options.drains.giveBackRoom();
+      void hold?.end();
       throw error;
     });
-    if (room && (result.outcome !== 'queued' || !result.claim || this.closed)) this.options.drains.giveBackRoom();
+    const claim = result.outcome === 'queued' ? result.claim : null;
+    // No claim came of it (duplicate, full, the lock held elsewhere): the slot goes back at once (it holds no lock yet).
+    if (hold && !claim) void hold.end();
     if (result.outcome !== 'queued') local.forget(message.id);
     if (result.outcome === 'duplicate') {
       logger.debug({ conversation, platformMessageId: inbound.platformMessageId }, 'dropping a redelivered message');
@@ -107,13 +109,16 @@ export class Intake implements PacedSink {
     }
     if (result.outcome === 'full') return result.length;
     this.options.observer.accepted?.(conversation);
-    if (!result.claim) {
+    // A claim comes only with a hold (offered with `claim` only then).
+    if (!claim || !hold) {
       // Alone in its queue, this message is the head: the claim can ride on its turn's first batch.
       if (result.lockFree && !this.closed) this.options.drains.enqueue(conversation, result.length === 1 ? entry : undefined);
       return;
     }
-    if (this.closed) await queue.release(conversation, result.claim.token);
-    else await this.options.drains.start(conversation, result.claim, room);
+    hold.claimed(claim);
+    // Closed (the gateway stopping): the lock goes back at once with the slot, so that another process answers now.
+    if (this.closed) await hold.end();
+    else await this.options.drains.start(hold, claim.head);
     return undefined;
   }
 

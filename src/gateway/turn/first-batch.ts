@@ -10,13 +10,14 @@
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
-import { NamedBatch, type AtomicCommand, type AtomicResult, type BatchResults, type ClaimHeadCommand, type HeadClaim } from '../../state/index.js';
+import { NamedBatch, type AtomicCommand, type AtomicResult, type BatchResults, type HeadClaim } from '../../state/index.js';
 import type { TurnContext } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
 import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
 import { ATTEMPTS_TTL_MS } from './poison-limit.js';
 import { inflightConversationKey } from '../relay/index.js';
+import type { RidingClaim } from '../drain/index.js';
 
 /** A read a feature adds to every turn's first batch, with its result decoded. */
 export interface TurnRead<T> {
@@ -42,13 +43,13 @@ interface FeatureRead {
 
 export class TurnReads implements TurnReadSource {
   /**
-   * @param claim the claim of the conversation's lock (queue.headClaim), when it rides on this
+   * @param claim the claim of the conversation's lock (the drain's hold), when it rides on this
    *   turn's batch; the features' reads are shared with the gateway's TurnReads.
    */
-  constructor(private readonly reads = new Set<FeatureRead>(), readonly claim?: ClaimHeadCommand) {}
+  constructor(private readonly reads = new Set<FeatureRead>(), readonly claim?: RidingClaim) {}
 
   /** The same reads, for one turn whose batch also claims the conversation's lock. */
-  claiming(claim: ClaimHeadCommand): TurnReads {
+  claiming(claim: RidingClaim): TurnReads {
     return new TurnReads(this.reads, claim);
   }
 
@@ -99,7 +100,8 @@ export class HeadClaimMissedError extends Error {
  * parts (src/state/slots.ts: one MULTI touches one slot): the conversation's part, atomic under
  * its shard tag (the claim, the attempt, the session, the answers left half-shown, the features'
  * reads), and the untagged counters of the user and the chatbot (rate, monthly), which need no
- * atomicity with the conversation's keys, only to be given back when nothing is answered. With `reads.claim` the conversation's part first claims the lock; if that
+ * atomicity with the conversation's keys, only to be given back when nothing is answered. With `reads.claim` the
+ * conversation's part first claims the lock, and the claim (the drain's hold) is told what it found; if that
  * misses, the reservations are given back and HeadClaimMissedError is thrown before anything shows.
  */
 export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<TurnStart> {
@@ -111,7 +113,8 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   const attemptsKey = gatewayKeys.attempts(ctx.conversation, ctx.inbound.platformMessageId);
   const batch = new NamedBatch();
   // The conversation's part, under its shard tag. The claim first: within the MULTI its result decides whether the rest counts.
-  const claimed = reads.claim && batch.add(reads.claim);
+  const riding = reads.claim;
+  const claimed = riding && batch.add(riding.command);
   const attempt = batch.add({ op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS });
   const session = batch.add({ op: 'get', key: sessionKey });
   // Renewed on use: a conversation idle for sessionIdleTtlMs starts a new session (turn/session-map.ts).
@@ -130,10 +133,13 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   const reservation: Reservation = {
     monthlyKey, reserved: results.of(reserved), cap: monthlyLimit(settings), rate, rateKey, used: used ? results.of(used) : 0, checked: false,
   };
-  const claim = claimed && results.of(claimed);
-  if (claim && claim.outcome !== 'claimed') {
-    await undoUnclaimedStart(ctx, claim, attemptsKey, reservation);
-    throw new HeadClaimMissedError(claim);
+  if (riding && claimed) {
+    const claim = results.of(claimed);
+    riding.found(claim);
+    if (claim.outcome !== 'claimed') {
+      await undoUnclaimedStart(ctx, claim, attemptsKey, reservation);
+      throw new HeadClaimMissedError(claim);
+    }
   }
   // Whatever this turn ends with, once its writes are committed the message is off the queue.
   ctx.later({ op: 'del', key: attemptsKey });

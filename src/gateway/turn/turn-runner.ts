@@ -11,8 +11,7 @@ import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
 import { runTurn, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
-import type { ClaimHeadCommand } from '../../state/index.js';
-import type { HandleResult, LocalAttachments, QueuedMessage } from '../drain/index.js';
+import type { HandleResult, LocalAttachments, QueuedMessage, RidingClaim } from '../drain/index.js';
 
 /**
  * Which adapter, outbound and bot serve a conversation in this process (the intake's
@@ -39,10 +38,10 @@ export class TurnRunner {
 
   /**
    * Answers `message`; `signal` aborts when the gateway stops or loses the conversation's lock.
-   * With `claim` (queue.headClaim) the lock is claimed in the turn's first batch; if that misses,
-   * nothing of the turn ran and the outcome says what the claim found.
+   * With `claim` (the drain's hold) the lock is claimed in the turn's first batch, which tells the
+   * claim what it found; if that misses, nothing of the turn ran and the outcome is 'unclaimed'.
    */
-  async run(message: QueuedMessage, signal: AbortSignal, claim?: ClaimHeadCommand): Promise<HandleResult> {
+  async run(message: QueuedMessage, signal: AbortSignal, claim?: RidingClaim): Promise<HandleResult> {
     const { routes, local, pipeline, events, services, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
     const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
@@ -61,7 +60,7 @@ export class TurnRunner {
       return result.outcome === 'done' ? { outcome: 'done', writes: turn.pendingWrites() } : result;
     } catch (error) {
       if (!(error instanceof HeadClaimMissedError)) throw error;
-      return { outcome: 'unclaimed', head: error.claim.outcome === 'other-head' ? error.claim.head : null };
+      return { outcome: 'unclaimed' };
     }
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Drains } from '../../../src/gateway/drain/drains.js';
 import { gatewayKeys } from '../../../src/gateway/state-keys.js';
 import { resolvePolicy } from '../../../src/gateway/gateway-policy.js';
@@ -6,6 +6,8 @@ import { ConversationQueue } from '../../../src/gateway/drain/conversation-queue
 import type { ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { MemoryStateStore, type HeadClaim } from '../../../src/state/index.js';
+import { isolatedRedisStore } from '../../support/redis.js';
+import { eventually } from './support/recording-adapter.js';
 
 const conversation: ConversationRef = { bot: 'main', platform: 'fakechat', id: 'c1' };
 
@@ -56,12 +58,13 @@ describe('Drains', () => {
     const done = new Promise<void>((resolve) => { finished = resolve; });
     const drains = new Drains({
       queue, policy, logger: silentLogger(), serves: () => true,
-      // As the turn does: the claim rides on the first batch, and nothing runs when it misses.
+      // As the turn does: the claim rides on the first batch, is told what it found, and nothing runs when it misses.
       handle: async (message, _signal, claim) => {
         calls.push({ id: message.id, claimed: claim !== undefined });
         if (claim) {
-          const [found] = (await state.atomic([claim])) as HeadClaim[];
-          if (found!.outcome !== 'claimed') return { outcome: 'unclaimed', head: found!.outcome === 'other-head' ? found!.head : null };
+          const [found] = (await state.atomic([claim.command])) as HeadClaim[];
+          claim.found(found!);
+          if (found!.outcome !== 'claimed') return { outcome: 'unclaimed' };
         }
         return { outcome: 'done', writes: [] };
       },
@@ -73,5 +76,94 @@ describe('Drains', () => {
     expect(calls).toEqual([{ id: 'm1', claimed: true }, { id: 'm2', claimed: false }]);
     expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(0);
     expect(await state.get(gatewayKeys.lock(conversation))).toBeNull();
+  });
+});
+
+describe('a drain gives back its slot and its lock once, whichever way it ends', () => {
+  const store = isolatedRedisStore('drains-endings', { checkSlots: true });
+  afterAll(() => store.cleanup());
+  // Renewed often, so that a lost lock is noticed within the test's patience.
+  const policy = resolvePolicy({ maxAnswersInFlight: 1, heartbeatMs: 50, lockTtlMs: 10_000 });
+  const entry = (c: ConversationRef, id: string) => JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation: c, attachments: [] } });
+
+  // 'claim missed': the claim rode on the first batch (the head was known); 'found held elsewhere': claimed alone from the line.
+  type Ending = 'answered' | 'cut off by a stop' | 'lock lost' | 'claim missed' | 'found held elsewhere' | 'Redis failing';
+  const endings: Ending[] = ['answered', 'cut off by a stop', 'lock lost', 'claim missed', 'found held elsewhere', 'Redis failing'];
+  const heldElsewhereFirst = (ending: Ending) => ending === 'claim missed' || ending === 'found held elsewhere';
+
+  it.each(endings)('%s: the conversations in line after it are answered, one at a time, by the one slot', async (ending) => {
+    const id = (name: string): ConversationRef => ({ bot: 'main', platform: 'endings', id: `${ending}:${name}` });
+    const [a, b, c] = [id('a'), id('b'), id('c')];
+    const queue = new ConversationQueue(store, policy);
+    // Another gateway process sharing the Redis.
+    const elsewhere = new ConversationQueue(store, policy);
+    const answered: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    let aStarted!: () => void;
+    const aRunning = new Promise<void>((resolve) => { aStarted = resolve; });
+    const untilAborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+    const drains = new Drains({
+      queue, policy, logger: silentLogger(), serves: () => true,
+      handle: async (message, signal, claim) => {
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        try {
+          // As the turn's first batch does: the claim runs, is told what it found, and nothing runs when it misses.
+          if (claim) {
+            const [found] = (await store.batch([claim.command])) as [HeadClaim];
+            claim.found(found);
+            if (found.outcome !== 'claimed') return { outcome: 'unclaimed' };
+          }
+          if (message.inbound.conversation.id === a.id) {
+            aStarted();
+            if (ending === 'Redis failing') throw new Error('Connection is closed.');
+            if (ending === 'lock lost') {
+              // A frozen process: its lock expires and another takes the conversation over.
+              await store.del(gatewayKeys.lock(a));
+              await elsewhere.claim(a);
+            }
+            if (ending !== 'answered') {
+              await untilAborted(signal);
+              return { outcome: 'aborted' };
+            }
+          }
+          answered.push(message.inbound.conversation.id);
+          return { outcome: 'done', writes: [] };
+        } finally {
+          running--;
+        }
+      },
+    });
+
+    await queue.offer(a, 'a1', entry(a, 'a1'), { claim: false });
+    // Another process with a free slot takes the conversation while it waits in line here.
+    const heldElsewhere = heldElsewhereFirst(ending) ? await elsewhere.claim(a) : null;
+    if (ending === 'found held elsewhere') drains.enqueue(a);
+    else drains.enqueue(a, entry(a, 'a1'));
+    if (!heldElsewhereFirst(ending)) await aRunning;
+    if (ending === 'cut off by a stop') {
+      await drains.stop(10);
+      drains.resume();
+    }
+
+    for (const next of [b, c]) {
+      await queue.offer(next, 'm1', entry(next, 'm1'), { claim: false });
+      drains.enqueue(next, entry(next, 'm1'));
+    }
+    await eventually(() => expect(answered).toEqual(expect.arrayContaining([b.id, c.id])));
+    await eventually(() => expect(drains.size).toBe(0));
+    expect(mostAtOnce).toBe(1);
+
+    const lockOfA = await store.get(gatewayKeys.lock(a));
+    const queuedOfA = await store.listLength(gatewayKeys.queue(a));
+    if (ending === 'answered') expect({ lockOfA, queuedOfA }).toEqual({ lockOfA: null, queuedOfA: 0 });
+    // Let go at once: another process answers a's message now.
+    if (ending === 'cut off by a stop') expect({ lockOfA, queuedOfA }).toEqual({ lockOfA: null, queuedOfA: 1 });
+    if (ending === 'lock lost') expect(lockOfA).not.toBeNull();
+    if (heldElsewhereFirst(ending)) expect({ lockOfA, queuedOfA }).toEqual({ lockOfA: heldElsewhere!.token, queuedOfA: 1 });
+    // Left to expire: whoever sweeps after that answers a's message again.
+    if (ending === 'Redis failing') expect({ locked: lockOfA !== null, queuedOfA }).toEqual({ locked: true, queuedOfA: 1 });
+    await drains.stop(1_000);
   });
 });
