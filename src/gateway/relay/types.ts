@@ -7,7 +7,7 @@ import type { InflightRecorder } from './inflight.js';
 
 export type RendererKind = 'draft' | 'native' | 'edit' | 'buffered';
 
-/** How fast and how eagerly intermediate renders are shown. Every field has a default (policy.ts). */
+/** How fast and how eagerly intermediate renders are shown. Every field has a default (relay-policy.ts). */
 export interface PacingPolicy {
   /** Minimum time between two updates of a streaming message (ms), per chat kind. Default: the capabilities'. */
   editIntervalMs: { private: number; group: number };

@@ -1,4 +1,4 @@
-/** The shapes of a turn's allowance (limits.ts checks it, turn/first-batch.ts reserves it); no imports, so both can use them. */
+/** The shapes of a turn's allowance (allowance-step.ts checks it, turn/first-batch.ts reserves it); no imports, so both can use them. */
 
 export interface RateWindow {
   count: number;

@@ -3,7 +3,7 @@
  * own round trip per answer; one batch now does all of it (two parts sent at once, one per
  * kind of key: see startTurn):
  *   - counts the turn's attempt (turn/poison-limit.ts);
- *   - reserves the month's allowance and the user's rate window (limits.ts checks
+ *   - reserves the month's allowance and the user's rate window (allowance-step.ts checks
  *     them at its position, and they are given back when that step is not reached);
  *   - reads the conversation's session and renews its idle lifetime;
  *   - lists answers a previous holder left half-shown (recovered before answering);

@@ -1,6 +1,6 @@
 /**
  * While the Chatbot Service is down, a message is not dropped with an apology:
- * its turn (ask.ts) asks again with backoff, holding the conversation's lock, so
+ * its turn (ask-step.ts) asks again with backoff, holding the conversation's lock, so
  * the message stays at the head of its queue, and the user is told once that the
  * answer will come. Past the outage horizon (GatewayPolicy.upstreamOutageHorizonMs)
  * the usual apology is sent and the message leaves the queue.
