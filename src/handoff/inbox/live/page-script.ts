@@ -1,0 +1,128 @@
+/**
+ * The inbox page's script, served as /inbox/assets/inbox.js (script.ts). Pages work without it
+ * (forms POST and redirect back); with it they update live and Enter sends a reply.
+ *
+ * A classic script for `<script defer>`: no import or export, so everything is inside one block to
+ * keep it out of the page's globals. Type-checked with the DOM library by tsconfig.page.json, apart
+ * from the gateway's code (which must not see browser globals).
+ *
+ * Page conventions (the server renders them): `<body data-events="…">` names the SSE stream;
+ * elements with `data-live` and an id are the parts a change can alter; the reply box is
+ * `<textarea id="reply">` in `<form id="reply-form">`.
+ */
+{
+  /** Changes that arrive together (a burst from one turn) cost one refresh. */
+  const REFRESH_DEBOUNCE_MS = 100;
+  /** After the server refused the stream (the process stopping, a session gone), try again, slower each time. */
+  const RECONNECT_FIRST_MS = 1_000;
+  const RECONNECT_MAX_MS = 30_000;
+
+  let refreshTimer: number | undefined;
+  let refreshing = false;
+  let refreshAgain = false;
+
+  const scheduleRefresh = (): void => {
+    window.clearTimeout(refreshTimer);
+    refreshTimer = window.setTimeout(() => void refresh(), REFRESH_DEBOUNCE_MS);
+  };
+
+  /** Fetches this page again and puts its live regions in place of the ones shown. */
+  const refresh = async (): Promise<void> => {
+    if (refreshing) {
+      refreshAgain = true;
+      return;
+    }
+    refreshing = true;
+    try {
+      const response = await fetch(location.href, { credentials: 'same-origin', cache: 'no-store', headers: { 'X-Inbox-Refresh': '1' } });
+      if (response.status >= 500) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const regions = [...document.querySelectorAll<HTMLElement>('[data-live][id]')];
+      // The page no longer is what it was (a session that expired shows the sign-in form): show what the server says.
+      if (!response.ok || regions.some((region) => !fresh.getElementById(region.id)?.hasAttribute('data-live'))) {
+        location.reload();
+        return;
+      }
+      for (const region of regions) update(region, fresh.getElementById(region.id)!);
+    } catch {
+      // Offline for a moment: the next change, or the stream's reconnect, refreshes again.
+    } finally {
+      refreshing = false;
+      if (refreshAgain) {
+        refreshAgain = false;
+        scheduleRefresh();
+      }
+    }
+  };
+
+  /**
+   * Makes `region` show what `fresh` holds. When only children were added at the end (a new
+   * message in the transcript), only those are appended: the element stays, so a screen reader
+   * announces just the new entry of the role="log", and scroll and focus are kept.
+   */
+  const update = (region: HTMLElement, fresh: HTMLElement): void => {
+    const old = [...region.children];
+    const next = [...fresh.children];
+    const grew = old.length <= next.length && old.every((child, at) => child.isEqualNode(next[at]!));
+    const stuckToBottom = region.scrollHeight - region.scrollTop - region.clientHeight < 8;
+    if (grew && sameAttributes(region, fresh) && region.childNodes.length > 0) {
+      for (const child of next.slice(old.length)) region.append(document.importNode(child, true));
+    } else if (!region.isEqualNode(fresh)) {
+      const focusedId = region.contains(document.activeElement) ? document.activeElement?.id : undefined;
+      for (const { name } of [...region.attributes]) if (!fresh.hasAttribute(name)) region.removeAttribute(name);
+      for (const { name, value } of [...fresh.attributes]) region.setAttribute(name, value);
+      region.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
+      if (focusedId) document.getElementById(focusedId)?.focus();
+    }
+    if (stuckToBottom) region.scrollTop = region.scrollHeight;
+  };
+
+  const sameAttributes = (a: Element, b: Element): boolean =>
+    a.attributes.length === b.attributes.length && [...a.attributes].every(({ name, value }) => b.getAttribute(name) === value);
+
+  /** EventSource reconnects by itself after a dropped connection, but not after a refusal (non-200): then we do. */
+  const listen = (url: string): void => {
+    let delay = RECONNECT_FIRST_MS;
+    let opened = false;
+    const connect = (): void => {
+      const source = new EventSource(url);
+      source.addEventListener('change', scheduleRefresh);
+      source.addEventListener('open', () => {
+        delay = RECONNECT_FIRST_MS;
+        // Changes made while the stream was down were not sent: catch up once.
+        if (opened) scheduleRefresh();
+        opened = true;
+      });
+      source.addEventListener('error', () => {
+        if (source.readyState !== EventSource.CLOSED) return;
+        window.setTimeout(connect, delay);
+        delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+      });
+    };
+    connect();
+  };
+
+  /** Enter sends, Shift+Enter breaks the line; nothing happens while an input method composes (e.g. Japanese). */
+  const enterSends = (reply: HTMLTextAreaElement, form: HTMLFormElement): void => {
+    let sending = false;
+    form.addEventListener('submit', (event) => {
+      // A second Enter before the page has changed would send the reply twice.
+      if (sending) event.preventDefault();
+      sending = true;
+    });
+    // Back to this page from the browser's cache: the earlier send is over.
+    window.addEventListener('pageshow', () => (sending = false));
+    reply.addEventListener('keydown', (event) => {
+      // keyCode 229: Safari reports the Enter that ends a composition with isComposing false.
+      if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+      event.preventDefault();
+      if (reply.value.trim() !== '') form.requestSubmit();
+    });
+  };
+
+  const events = document.body.dataset.events;
+  if (events) listen(events);
+  const reply = document.getElementById('reply');
+  const form = document.getElementById('reply-form');
+  if (reply instanceof HTMLTextAreaElement && form instanceof HTMLFormElement) enterSends(reply, form);
+}
