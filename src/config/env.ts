@@ -19,6 +19,7 @@ export interface EnvOverride {
 export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'PORT', path: ['port'], type: 'int' },
   { env: 'HOST', path: ['host'], type: 'string' },
+  { env: 'TRUST_PROXY', path: ['http', 'trustProxy'], type: 'string' },
   { env: 'REDIS_URL', path: ['redisUrl'], type: 'string' },
   { env: 'REDIS_CLUSTER_NODES', path: ['redis', 'cluster', 'nodes'], type: 'list' },
   { env: 'REDIS_SENTINELS', path: ['redis', 'sentinels'], type: 'list' },

@@ -96,6 +96,12 @@ const coreSchema = z.object({
     pauseHours: z.number().positive().default(24),
     /** Lifetime of the signed hand-back link in the e-mail. */
     linkHours: z.number().positive().default(72),
+    /**
+     * Lifetime of the e-mail's signed link into the inbox (a session for that chatbot's conversations);
+     * unset = INBOX_LINK_HOURS (7 days). Optional, not defaulted here, so that a handoff section written
+     * in full before the inbox existed still types.
+     */
+    inboxLinkHours: z.number().positive().optional(),
     /** At most one "the user wrote again" e-mail per pause per this many minutes; 0 = none. */
     followUpMinutes: z.number().min(0).default(15),
     /** HMAC key of hand-back links (HANDOFF_SECRET); unset = generated once and kept in state. */
@@ -120,11 +126,35 @@ const coreSchema = z.object({
     /** A conversation silent this long gets a new service session at its next message (default 90 days). */
     sessionIdleTtlMs: positiveInt.optional(),
   }).strict().default({}),
+  /** The one HTTP server (src/http/server.ts). */
+  http: z.object({
+    /**
+     * Express `trust proxy` (TRUST_PROXY): whether X-Forwarded-Proto / X-Forwarded-For are believed
+     * (the inbox cookie's Secure flag, the sign-in rate limit's client address). false (default):
+     * only the connection counts. true: every proxy; a number: that many hops; a string: express's
+     * list of trusted addresses or subnets ("loopback", "10.0.0.0/8").
+     */
+    trustProxy: z.preprocess(trustProxyFromText, z.union([z.boolean(), z.number().int().min(0), z.string().min(1)])).default(false),
+  }).strict().default({ trustProxy: false }),
+  /** The operator inbox at /inbox (on only with admin.token). */
+  inbox: z.object({
+    /** A signed-in operator's session lasts this long. */
+    sessionHours: z.number().positive().max(24 * 31).default(12),
+  }).strict().default({ sessionHours: 12 }),
   media: z.object({
     ffmpegPath: z.string().default('ffmpeg'),
   }).strict().default({ ffmpegPath: 'ffmpeg' }),
   bots: z.array(botSchema).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]),
 }).strict();
+
+/** TRUST_PROXY arrives as text: "true"/"false" and hop counts become what express takes; anything else is express's address list. */
+function trustProxyFromText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.trim().toLowerCase();
+  if (['true', 'yes', 'on'].includes(text)) return true;
+  if (['false', 'no', 'off', ''].includes(text)) return false;
+  return /^\d+$/.test(text) ? Number(text) : value.trim();
+}
 
 /** Keys of a bot that are the core's; a platform cannot be named like one. */
 const BOT_KEYS = new Set(Object.keys(botSchema.shape));

@@ -15,7 +15,7 @@ import type { ChatbotServiceApi } from '../upstream/api.js';
 import type { GatewayObserver } from './observer.js';
 import { resolvePolicy, type GatewayPolicy } from './gateway-policy.js';
 import { InflightRecorder, recoverConversation, recoverInterruptedAnswers } from './relay/index.js';
-import type { Adapter, Capabilities, ConversationRef, InboundSink, Outbound } from '../contract.js';
+import type { Adapter, Capabilities, ConversationRef, InboundAttachment, InboundSink, Outbound } from '../contract.js';
 import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
 import { askStep, ChatbotSettingsMirror, limitsStep, messageLengthStep, Pipeline, recordMessageStep, SessionMap, sessionStep, TranscriptStore, TurnEvents, TurnReads, TurnRunner, type GatewayBot, type GatewayServices, type PipelineSteps, type TranscriptRole, type TurnEventSource, type TurnReadSource } from './turn/index.js';
 import { CommandRegistry, commandStep, helpCommand, listingsAction, listingsCommand, resetCommand, startCommand } from './commands/index.js';
@@ -60,8 +60,16 @@ export interface Gateway {
   readonly policy: GatewayPolicy;
   /** The platform side of a conversation, for messages sent outside a turn; undefined when not served here. */
   outboundFor(conversation: ConversationRef, isGroup?: boolean): { outbound: Outbound; capabilities: Capabilities } | undefined;
-  /** Sends Markdown to a conversation outside a turn (an operator's reply) and records it under `role`. */
-  say(conversation: ConversationRef, markdown: string, options?: { role?: TranscriptRole; isGroup?: boolean } & ReplyExtras): Promise<void>;
+  /**
+   * Sends Markdown to a conversation outside a turn (an operator's reply) and records it under `role`
+   * (with `operator`: the name of the operator who wrote it).
+   */
+  say(conversation: ConversationRef, markdown: string, options?: { role?: TranscriptRole; isGroup?: boolean; operator?: string } & ReplyExtras): Promise<void>;
+  /**
+   * A file a user sent, fetchable again from its durable ref through the adapter serving the
+   * conversation here (Adapter.restoreAttachment); undefined when no adapter here can.
+   */
+  restoreAttachment(conversation: ConversationRef, ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment | undefined;
   /** Takes over orphaned queues now (also runs every policy.sweepIntervalMs). Returns how many. */
   sweep(): Promise<number>;
   /** Whether every message accepted from the conversation is answered: none left in its queue (a local platform asks, through the runtime). */
@@ -130,11 +138,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     outboundFor,
     sweep: () => drains.sweep(),
     answered: async (conversation) => (await queue.waiting(conversation)) === 0,
-    async say(conversation, markdown, { role = 'bot', isGroup = false, ...extras } = {}) {
+    async say(conversation, markdown, { role = 'bot', isGroup = false, operator, ...extras } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);
       await sendReply(target.outbound, target.capabilities, conversation, markdown, extras, undefined, OUT_OF_TURN_REPLY_RETRY);
-      await services.transcript.append(conversation, { at: Date.now(), role, text: markdown });
+      await services.transcript.append(conversation, { at: Date.now(), role, text: markdown, ...(operator ? { operator } : {}) });
+    },
+    restoreAttachment(conversation, ref, info) {
+      return routes.adapterOf(conversation)?.restoreAttachment?.(ref, info);
     },
     async start() {
       intake.open();

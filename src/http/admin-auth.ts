@@ -21,19 +21,25 @@ export interface AdminTokenOptions {
   what?: string;
 }
 
+/**
+ * Whether `given` is the secret `expected`, in constant time: both are compared as SHA-256
+ * digests, equal in length whatever was sent, so neither the content nor the length leaks.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+
 /** Bearer-token guard of /admin (and of admin-only adapter pages); without a configured token they are off (404, not 401). */
 export function requireAdminToken(token: string | undefined, options: AdminTokenOptions = {}): RequestHandler {
-  // Compared as digests: equal lengths always, so neither the content nor the length leaks through timing.
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  const expected = token ? digest(token) : undefined;
   return (req, res, next) => {
-    if (!expected) {
+    if (!token) {
       res.status(404).json({ error: `${options.what ?? 'The admin API'} is disabled; set ADMIN_TOKEN (admin.token) to enable it.` });
       return;
     }
     const query = options.queryToken && typeof req.query.token === 'string' ? req.query.token : null;
-    const given = digest(bearerToken(req.get('authorization')) ?? query ?? '');
-    if (!timingSafeEqual(given, expected)) {
+    if (!sameSecret(bearerToken(req.get('authorization')) ?? query ?? '', token)) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: `Missing or wrong bearer token (ADMIN_TOKEN)${options.queryToken ? '; in a browser add ?token=<ADMIN_TOKEN> to the address' : ''}.` });
       return;
     }

@@ -17,6 +17,11 @@ export interface HttpServerOptions {
   adminToken?: string;
   /** Where a failed request's error goes (the client only gets a JSON line, never the stack). */
   logger?: Logger;
+  /**
+   * Express `trust proxy` (http.trustProxy, TRUST_PROXY): when set, X-Forwarded-Proto and -For are
+   * believed (req.secure, req.ip). Off by default: anyone could send them.
+   */
+  trustProxy?: boolean | number | string;
 }
 
 /**
@@ -38,6 +43,7 @@ export class HttpServer {
 
   constructor(private readonly options: HttpServerOptions) {
     this.app.disable('x-powered-by');
+    this.app.set('trust proxy', options.trustProxy ?? false);
     this.app.get('/healthz', (_req, res) => {
       res.json({ status: 'ok' });
     });

@@ -104,7 +104,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   const platforms = options.platforms ?? PLATFORMS;
   const built = buildAdapters(config, logger, { platforms, state, onLocalClosed: options.onLocalClosed, localLogFile: options.localLogFile });
   metrics.watchPlatforms(built.adapters);
-  const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters, redisSetting(redisTopology(config))), logger: logger.child({ part: 'http' }), ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
+  const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters, redisSetting(redisTopology(config))), logger: logger.child({ part: 'http' }), trustProxy: config.http.trustProxy, ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
   const embedded = !config.upstream.baseUrl;
   // Created once the gateway exists (it seeds the gateway's settings mirror); a check before start() is a no-op.
   const watch: { current?: StateLossWatch } = {};

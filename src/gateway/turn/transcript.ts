@@ -5,9 +5,26 @@
  */
 import type { AtomicCommand, StateStore } from '../../state/index.js';
 import { gatewayKeys } from '../state-keys.js';
-import type { ConversationRef, InboundAttachment, PlatformUser } from '../../contract.js';
+import type { AttachmentKind, ConversationRef, InboundAttachment, PlatformUser } from '../../contract.js';
 
 export type TranscriptRole = 'user' | 'bot' | 'operator' | 'system';
+
+/** A moment of a handoff, kept in the transcript (role 'system') so every operator reads the same story. */
+export type TranscriptEvent = 'handed-over' | 'claimed' | 'handed-back';
+
+/**
+ * A file the user sent, as the transcript keeps it: what it is, and the adapter's durable `ref`
+ * (InboundAttachment.ref), from which any process serving the bot fetches the bytes again. Never
+ * a platform URL: those can carry the bot's token.
+ */
+export interface TranscriptFile {
+  kind: AttachmentKind;
+  mimeType?: string;
+  fileName?: string;
+  size?: number;
+  /** Absent when the platform gives no durable reference (WhatsApp Web: the file lives in one browser). */
+  ref?: string;
+}
 
 export interface TranscriptEntry {
   /** ms since epoch. */
@@ -17,8 +34,14 @@ export interface TranscriptEntry {
   text: string;
   /** One description per attachment, e.g. "photo (image/jpeg, 120 KB)". */
   attachments?: string[];
-  /** Who wrote it (user entries; operator entries may name the operator). */
+  /** Who wrote it (user entries). */
   user?: PlatformUser;
+  /** The files of a user entry, in the order of `attachments` (which stay: the e-mail and the CLI read those). */
+  files?: TranscriptFile[];
+  /** The operator's display name (operator entries, and the events an operator caused). */
+  operator?: string;
+  /** A system entry that marks a moment of the handoff. */
+  event?: TranscriptEvent;
 }
 
 export interface TranscriptLimits {
@@ -66,4 +89,15 @@ export function describeAttachment(attachment: Pick<InboundAttachment, 'kind' | 
   const details = [attachment.fileName, attachment.mimeType, attachment.size === undefined ? undefined : `${attachment.size} bytes`]
     .filter(Boolean);
   return details.length > 0 ? `${attachment.kind} (${details.join(', ')})` : attachment.kind;
+}
+
+/** How a file is kept in the transcript: its description's facts and its durable ref, never its bytes or a URL. */
+export function transcriptFile(attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size' | 'ref'>): TranscriptFile {
+  return {
+    kind: attachment.kind,
+    ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
+    ...(attachment.fileName ? { fileName: attachment.fileName } : {}),
+    ...(attachment.size === undefined ? {} : { size: attachment.size }),
+    ...(attachment.ref === undefined ? {} : { ref: attachment.ref }),
+  };
 }
