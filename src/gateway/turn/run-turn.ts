@@ -18,7 +18,7 @@ import type { Step } from './pipeline.js';
 import { givePoisonReply, hasUsedUpAttempts } from './poison-limit.js';
 import { PlatformError } from '../../contract.js';
 import { upstreamWaitKey } from './upstream-wait.js';
-import { describeAttachment } from './transcript.js';
+import { describeAttachment, transcriptFile } from './transcript.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import { isPlatformError, replies } from '../reply/index.js';
@@ -151,6 +151,8 @@ function recordUserMessage(ctx: TurnContext): void {
   const { inbound } = ctx;
   const text = inbound.action ? inbound.text || `(pressed a button: ${inbound.action.value})` : inbound.text;
   const attachments = inbound.attachments.map(describeAttachment);
-  ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments } : {}) });
+  // The files' refs too, so that the inbox can show them through the gateway (never a platform URL).
+  const files = inbound.attachments.map(transcriptFile);
+  ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments, files } : {}) });
 }
 
