@@ -1,8 +1,8 @@
 /**
  * Issue #13, replicas: two `chatbridge start` processes in Telegram webhook mode on
  * one Redis, behind a round-robin load balancer. Telegram posts 500 conversations x
- * 4 messages; one replica is killed (SIGKILL) mid-run and the load balancer keeps
- * sending it its share (502, Telegram posts them again). Every message is answered,
+ * 4 messages; one replica is killed (SIGKILL) mid-run, half the messages before the kill and half after, and the
+ * load balancer keeps sending it its share (502, Telegram posts them again). Every message is answered,
  * in order within its conversation, and none is lost; once, but for an answer the
  * killed replica had sent in the instant before the kill (see below).
  */
@@ -51,14 +51,19 @@ describe('two replicas behind a load balancer (chatbridge start, as processes)',
     proxy.setBackends([first.port, second.port]);
 
     const chats = Array.from({ length: CONVERSATIONS }, (_, i) => FIRST_CHAT + i);
-    for (let n = 1; n <= MESSAGES_EACH; n++) {
+    const userSends = (n: number) => {
       for (const chat of chats) fake.userSends({ chat, from: { id: chat, first_name: `User ${chat}` }, text: question(chat, n) });
-    }
+    };
+    // Half the messages first: the webhook takes them faster than they are answered, so by the kill the
+    // dead replica holds queues and locks of conversations it has not finished.
+    for (let n = 1; n <= MESSAGES_EACH / 2; n++) userSends(n);
     const answered = () => chats.reduce((sum, chat) => sum + fake.visibleMessages(chat).length, 0);
     const total = CONVERSATIONS * MESSAGES_EACH;
     await fake.waitFor(() => answered() >= total / 4, { timeoutMs: 60_000, what: 'a quarter of the answers' });
     second.process.child.kill('SIGKILL');
-    // The load balancer has not noticed: the dead replica keeps its turn (502 answers, posted again).
+    // The rest after the kill, so some are certain to reach the dead replica: the load balancer has not
+    // noticed and keeps giving it its turn (502 answers, posted again by Telegram to the live one).
+    for (let n = MESSAGES_EACH / 2 + 1; n <= MESSAGES_EACH; n++) userSends(n);
     const last = (chat: number) => fake.visibleMessages(chat).at(-1)?.text;
     await fake.waitFor(() => chats.every((chat) => last(chat) === answer(question(chat, MESSAGES_EACH))), { timeoutMs: 90_000, what: 'the last answer in every conversation' });
 
