@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Channels, type ChannelListener, type SubscribeOptions } from './channels.js';
 import { assertCommandsInOneSlot, queueKeys } from './command-keys.js';
 import {
   DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
@@ -35,6 +36,9 @@ export class MemoryStateStore implements StateStore {
   private readonly entries = new Map<string, Entry>();
   private readonly prefix: string;
   private readonly checkSlots: boolean;
+  /** In memory, "every process sharing the store" is this one: what a listener throws goes to the publisher. */
+  private readonly listenerErrors: unknown[] = [];
+  private readonly channels = new Channels((error) => this.listenerErrors.push(error));
 
   /** checkSlots: refuse atomic steps whose keys span hash slots, as a Redis Cluster would (see RedisStateOptions). */
   constructor(options: { prefix?: string; checkSlots?: boolean } = {}) {
@@ -356,5 +360,16 @@ export class MemoryStateStore implements StateStore {
     return removed;
   }
   async ping(): Promise<void> {}
+  async publish(channel: string, message: string): Promise<void> {
+    // Delivered before publish resolves, as a Redis subscriber of the same server would be about then.
+    this.channels.deliver(this.prefix + channel, message);
+    const errors = this.listenerErrors.splice(0);
+    if (errors.length > 0) throw new AggregateError(errors, `${errors.length} listener(s) of "${channel}" failed`);
+  }
+  async subscribe(channel: string, listener: ChannelListener, options?: SubscribeOptions): Promise<() => Promise<void>> {
+    const { remove } = this.channels.add(this.prefix + channel, listener, options);
+    return async () => void remove();
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster, type ChainableCommander, type Redis } from 'ioredis';
 import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from './command-keys.js';
+import type { ChannelListener, SubscribeOptions } from './channels.js';
 import { openClient } from './redis-client.js';
+import { RedisPubSub } from './redis-pubsub.js';
 import { normalize, scoredMembers } from './redis-replies.js';
 import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
 import { assertOneSlot } from './slots.js';
@@ -39,6 +41,7 @@ export class RedisStateStore implements StateStore {
   /** Set when the topology is a cluster: the same client as `redis`, typed as what it is. */
   private readonly cluster: Cluster | undefined;
   private readonly checkSlots: boolean;
+  private readonly pubsub: RedisPubSub;
 
   constructor(options: RedisStateOptions) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
@@ -49,12 +52,14 @@ export class RedisStateStore implements StateStore {
     const redis = client as Redis;
     // Without a listener ioredis prints every reconnect failure with a stack trace.
     let lastReported = 0;
-    redis.on('error', (error: Error) => {
+    const report = (error: Error): void => {
       if (Date.now() - lastReported < CONNECTION_ERROR_REPORT_INTERVAL_MS) return;
       lastReported = Date.now();
       options.onConnectionError?.(error);
-    });
+    };
+    redis.on('error', report);
     this.redis = defineScripts(redis);
+    this.pubsub = new RedisPubSub(client, report);
   }
 
   /**
@@ -345,10 +350,18 @@ export class RedisStateStore implements StateStore {
     }));
     return removed.reduce((sum, count) => sum + count, 0);
   }
+  async publish(channel: string, message: string): Promise<void> {
+    await this.pubsub.publish(this.k(channel), message);
+  }
+  async subscribe(channel: string, listener: ChannelListener, options?: SubscribeOptions): Promise<() => Promise<void>> {
+    return this.pubsub.subscribe(this.k(channel), listener, options);
+  }
+
   async ping(): Promise<void> {
     await this.redis.ping();
   }
   async close(): Promise<void> {
+    await this.pubsub.close();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -10,6 +10,8 @@
  * Every method is one round trip on Redis. Steps that must happen together go
  * through `atomic()` (MULTI/EXEC on Redis) or one of the lock methods (Lua).
  */
+import type { ChannelListener, SubscribeOptions } from './channels.js';
+
 export interface StateStore {
   readonly kind: 'redis' | 'memory';
 
@@ -99,6 +101,18 @@ export interface StateStore {
   queueAdvance(
     keys: ConversationQueueKeys, token: string, lockTtlMs: number, also?: readonly AtomicCommand[], options?: QueueAdvanceOptions,
   ): Promise<QueueAdvanceResult>;
+
+  /**
+   * Publish/subscribe (the inbox's live updates): a message published on `channel` (under the
+   * store's prefix) reaches the listeners of that channel in every process sharing this store, this
+   * one included; on a Redis Cluster too (PUBLISH is broadcast to every node). At most once: a
+   * subscriber whose connection is down misses what is published meanwhile (onResubscribed tells it
+   * when it is back, where the store can know). One subscriber connection per store, however many
+   * listeners. A listener must not throw: its exception is reported as a connection error would be.
+   */
+  publish(channel: string, message: string): Promise<void>;
+  /** Resolves once Redis confirmed the subscription; the function returned removes this listener. */
+  subscribe(channel: string, listener: ChannelListener, options?: SubscribeOptions): Promise<() => Promise<void>>;
 
   /** Deletes every key under this store's prefix (tests, `chatbridge reset-state`). */
   deleteByPrefix(subPrefix?: string): Promise<number>;
