@@ -2,11 +2,13 @@
  * The four ways into a handoff, registered on the gateway: the /human command
  * (and the "Talk to a person" button), a phrase, an answer with nothing to say,
  * and repeated upstream failures; plus the pause itself, checked before any
- * command runs, so a paused conversation gets nothing from the bot.
+ * command runs, so a paused conversation gets nothing from the bot; and the
+ * inbox told of what the user wrote to a person, once it is in the transcript.
  */
 import type { Config } from '../config/index.js';
 import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../gateway/index.js';
 import type { HandoffController } from './controller.js';
+import type { InboxFeed } from './inbox/live/index.js';
 import type { PauseRecord } from './pause.js';
 import { findHandoffPhrase } from './phrases.js';
 import {
@@ -18,9 +20,24 @@ export interface TriggerConfig {
   bots: Config['bots'];
 }
 
-/** Registers everything; returns the removal of all of it. */
-export function registerTriggers(gateway: Gateway, controller: HandoffController, config: TriggerConfig): () => void {
+/**
+ * Registers everything; returns the removal of all of it. `feed`: the inbox's live updates (none
+ * when the inbox is off), told `user-message` when a turn's message reached the person's side.
+ */
+export function registerTriggers(
+  gateway: Gateway, controller: HandoffController, config: TriggerConfig, feed?: Pick<InboxFeed, 'publish'>,
+): () => void {
   const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
+  /**
+   * Turns whose message is for the person (held by the pause, or the one that handed over): their
+   * transcript entry is written with the queue advance, so the inbox is told on `committed`, when
+   * a page that reads the transcript finds it, on any replica.
+   */
+  const forThePerson = new WeakSet<TurnContext>();
+  const start: HandoffController['start'] = (ctx, ...rest) => {
+    forThePerson.add(ctx);
+    return controller.start(ctx, ...rest);
+  };
   // The pause is read in the turn's first batch, with the core's own reads: no round trip of its own.
   const pauseRead = gateway.turnReads.add(
     (ctx) => controller.pauses.readCommand(ctx.conversation),
@@ -31,26 +48,27 @@ export function registerTriggers(gateway: Gateway, controller: HandoffController
     // Before any command or button: a paused conversation answers none of them.
     gateway.pipeline.use('beforeCommands', async (ctx, next) => {
       if ((await pauseGate(ctx, controller, pauseRead)) === 'continue') await next();
+      else forThePerson.add(ctx);
     }),
     gateway.commands.register({
       name: HANDOFF_COMMAND,
       description: 'talk to a person',
-      run: (ctx) => controller.start(ctx, { kind: 'command' }),
+      run: (ctx) => start(ctx, { kind: 'command' }),
     }),
     gateway.commands.registerAction({
       prefix: HANDOFF_ACTION_PREFIX,
-      run: (ctx) => controller.start(ctx, { kind: 'button' }),
+      run: (ctx) => start(ctx, { kind: 'button' }),
     }),
     gateway.pipeline.use('beforeAsk', async (ctx, next) => {
       const phrase = findHandoffPhrase(ctx.inbound.text, phrasesOf.get(ctx.bot.id) ?? config.handoff.phrases);
       if (phrase === null) return next();
-      await controller.start(ctx, { kind: 'phrase', phrase });
+      await start(ctx, { kind: 'phrase', phrase });
     }),
     gateway.events.on('afterAnswer', async (final, ctx) => {
       // null = the service did not say (hosted services may omit it): not a reason to bother anyone.
       if (final.noAnswer !== true) return;
       if (config.handoff.onNoAnswer === 'handoff') {
-        await controller.start(ctx, { kind: 'no-answer' }, [{ at: Date.now(), role: 'bot', text: final.answer }]);
+        await start(ctx, { kind: 'no-answer' }, [{ at: Date.now(), role: 'bot', text: final.answer }]);
       } else if (config.handoff.onNoAnswer === 'offer') {
         await offer(ctx);
       }
@@ -58,10 +76,16 @@ export function registerTriggers(gateway: Gateway, controller: HandoffController
     gateway.events.on('upstreamFailure', async ({ consecutiveFailures }, ctx) => {
       const threshold = config.handoff.failureThreshold;
       if (threshold > 0 && consecutiveFailures >= threshold) {
-        await controller.start(ctx, { kind: 'upstream-failures', failures: consecutiveFailures });
+        await start(ctx, { kind: 'upstream-failures', failures: consecutiveFailures });
       }
     }),
   ];
+  if (feed) {
+    removals.push(gateway.events.on('committed', async (ctx) => {
+      // The feed never throws: it logs a failed publish itself.
+      if (forThePerson.has(ctx)) await feed.publish({ conversation: ctx.conversation, kind: 'user-message' });
+    }));
+  }
   return () => {
     for (const remove of removals) remove();
   };

@@ -36,7 +36,8 @@ import type { ConversationRef } from '../../contract.js';
  * this head (what it found instead, the hold was told: RidingClaim.found).
  */
 export type HandleResult =
-  | { outcome: 'done'; writes: AtomicCommand[] }
+  /** `committed`: called once `writes` are applied with the queue advance (never throws). */
+  | { outcome: 'done'; writes: AtomicCommand[]; committed?: () => Promise<void> }
   | { outcome: 'aborted' }
   | { outcome: 'unclaimed' };
 /** `claim`: the lock is not taken yet; the turn's first batch claims it and tells the claim what it found. */
@@ -259,6 +260,7 @@ export class Drains {
           continue;
         }
         let writes: AtomicCommand[] = [];
+        let committed: (() => Promise<void>) | undefined;
         if (message) {
           const result = await this.options.handle(message, abort.signal, hold.ridingClaim(head));
           if (result.outcome === 'unclaimed') {
@@ -268,6 +270,7 @@ export class Drains {
           }
           if (result.outcome === 'aborted') break;
           writes = result.writes;
+          committed = result.committed;
         } else {
           log.error({ entry: head.slice(0, 200) }, 'dropping an unreadable queue entry');
         }
@@ -278,6 +281,7 @@ export class Drains {
           log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
           return { end: 'ended' };
         }
+        await committed?.();
         head = advanced.next;
         if (advanced.letGo && head !== null) return { end: 'yielded', head };
       }

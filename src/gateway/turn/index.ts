@@ -14,5 +14,5 @@ export { SessionMap } from './session-map.js';
 export { sessionStep } from './session-step.js';
 export { describeAttachment, TranscriptStore, type TranscriptEntry, type TranscriptRole } from './transcript.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './turn-context.js';
-export { TurnEvents, type AfterAnswerListener, type TurnEvent, type TurnEventMap, type TurnEventSource, type TurnListener, type UpstreamFailure, type UpstreamFailureListener } from './turn-events.js';
+export { TurnEvents, type AfterAnswerListener, type CommittedListener, type TurnEvent, type TurnEventMap, type TurnEventSource, type TurnListener, type UpstreamFailure, type UpstreamFailureListener } from './turn-events.js';
 export { TurnRunner, type ConversationServing } from './turn-runner.js';

@@ -83,6 +83,20 @@ export async function runTurn(
   }
 }
 
+/**
+ * Tells the `committed` listeners, after the queue advance made the turn's writes durable (the
+ * drain calls it, through the turn runner's result). Never throws: the turn is over.
+ */
+export async function tellCommitted(turn: Turn, events: TurnEvents): Promise<void> {
+  for (const listener of events.of('committed')) {
+    try {
+      await listener(turn);
+    } catch (error) {
+      turn.logger.error({ err: error }, 'a committed listener failed (the turn stands)');
+    }
+  }
+}
+
 async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Promise<void> {
   const { logger } = turn;
   if (error instanceof PlatformError) {

@@ -1,6 +1,6 @@
 /**
  * What a feature built outside the core (the human handoff) can be told about a
- * turn: its answer, and a failure of the Chatbot Service.
+ * turn: its answer, a failure of the Chatbot Service, and that its writes are durable.
  *
  * These are events, not pipeline steps (see pipeline.ts for those): they happen
  * after the pipeline has run, not at a position within it, and a listener cannot
@@ -27,11 +27,20 @@ export interface TurnEventMap {
    * throws is logged; the others still run.
    */
   upstreamFailure: [failure: UpstreamFailure, ctx: TurnContext];
+  /**
+   * The turn is over and what it recorded (its transcript entries, `record` and `later`) is
+   * durable: told after the queue advance that removed its message, so that whoever is told in
+   * turn (another replica's inbox page) reads those entries. Not told for a turn cut off (it runs
+   * again) nor when the lock was lost (the new holder answers the message again and tells it).
+   * The turn cannot be failed or repeated any more: a listener that throws is logged.
+   */
+  committed: [ctx: TurnContext];
 }
 export type TurnEvent = keyof TurnEventMap;
 export type TurnListener<E extends TurnEvent> = (...args: TurnEventMap[E]) => Promise<void> | void;
 export type AfterAnswerListener = TurnListener<'afterAnswer'>;
 export type UpstreamFailureListener = TurnListener<'upstreamFailure'>;
+export type CommittedListener = TurnListener<'committed'>;
 
 /** What the gateway exposes of its turn events: listening. */
 export interface TurnEventSource {
@@ -40,7 +49,7 @@ export interface TurnEventSource {
 }
 
 export class TurnEvents implements TurnEventSource {
-  private readonly listeners: { [E in TurnEvent]: TurnListener<E>[] } = { afterAnswer: [], upstreamFailure: [] };
+  private readonly listeners: { [E in TurnEvent]: TurnListener<E>[] } = { afterAnswer: [], upstreamFailure: [], committed: [] };
 
   on<E extends TurnEvent>(event: E, listener: TurnListener<E>): () => void {
     const list = this.listeners[event] as TurnListener<E>[];

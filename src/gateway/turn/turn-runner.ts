@@ -9,7 +9,7 @@ import { Turn, type GatewayBot, type GatewayServices } from './turn-context.js';
 import type { Adapter, Capabilities, ConversationRef, Outbound } from '../../contract.js';
 import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
-import { runTurn, type TurnStarter } from './run-turn.js';
+import { runTurn, tellCommitted, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
 import type { HandleResult, LocalAttachments, QueuedMessage, RidingClaim } from '../drain/index.js';
 
@@ -57,7 +57,8 @@ export class TurnRunner {
     const starter = claim ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) } : this.options.starter;
     try {
       const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter);
-      return result.outcome === 'done' ? { outcome: 'done', writes: turn.pendingWrites() } : result;
+      if (result.outcome !== 'done') return result;
+      return { outcome: 'done', writes: turn.pendingWrites(), committed: () => tellCommitted(turn, events) };
     } catch (error) {
       if (!(error instanceof HeadClaimMissedError)) throw error;
       return { outcome: 'unclaimed' };

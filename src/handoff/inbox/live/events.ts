@@ -5,7 +5,7 @@
  * one held-back change (never a growing buffer).
  */
 import type { Request, Response } from 'express';
-import { feedClosed, onFeedClose } from './feed.js';
+import { feedClosed, onFeedClose, onFeedResync } from './feed.js';
 import type { InboxChange, InboxFeed, InboxViewer } from './types.js';
 
 /** A comment line this often keeps proxies (and the browser) from closing an idle stream. */
@@ -20,19 +20,27 @@ interface Stream {
   viewer: InboxViewer;
   /** Only this conversation's changes (a conversation page), or every one the viewer may see (the list). */
   conversation: string | undefined;
-  /** The newest change held back while the client was not reading; sent on 'drain'. */
-  held: InboxChange | undefined;
+  /**
+   * The newest event held back while the client was not reading, sent on 'drain'. One is enough:
+   * whatever the event, the page reads its regions again, and then sees every change before it.
+   */
+  held: string | undefined;
 }
 
 class StreamHub {
   readonly streams = new Set<Stream>();
   private readonly unsubscribe: () => void;
   private readonly unhookClose: () => void;
+  private readonly unhookResync: () => void;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(feed: InboxFeed, private readonly onEmpty: () => void) {
     this.unsubscribe = feed.subscribe((change) => this.tell(change));
     this.unhookClose = onFeedClose(feed, () => this.endAll());
+    // Changes may have been missed while Redis was away: every page reads its regions again.
+    this.unhookResync = onFeedResync(feed, () => {
+      for (const stream of this.streams) write(stream, 'event: resync\ndata: {}\n\n');
+    });
     this.heartbeat = setInterval(() => {
       for (const stream of this.streams) if (stream.res.writableLength < BACKLOG_LIMIT_BYTES) stream.res.write(': heartbeat\n\n');
     }, HEARTBEAT_MS);
@@ -47,7 +55,7 @@ class StreamHub {
     stream.res.on('drain', () => {
       const held = stream.held;
       stream.held = undefined;
-      if (held) send(stream, held);
+      if (held) write(stream, held);
     });
   }
 
@@ -58,9 +66,7 @@ class StreamHub {
 
   private tell(change: InboxChange): void {
     for (const stream of this.streams) {
-      if (!visible(change, stream)) continue;
-      if (stream.res.writableLength >= BACKLOG_LIMIT_BYTES) stream.held = change;
-      else send(stream, change);
+      if (visible(change, stream)) write(stream, `event: change\ndata: ${JSON.stringify(change)}\n\n`);
     }
   }
 
@@ -74,14 +80,16 @@ class StreamHub {
     clearInterval(this.heartbeat);
     this.unsubscribe();
     this.unhookClose();
+    this.unhookResync();
     this.onEmpty();
   }
 }
 
 const hubs = new WeakMap<InboxFeed, StreamHub>();
 
-function send(stream: Stream, change: InboxChange): void {
-  stream.res.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`);
+function write(stream: Stream, event: string): void {
+  if (stream.res.writableLength >= BACKLOG_LIMIT_BYTES) stream.held = event;
+  else stream.res.write(event);
 }
 
 function visible(change: InboxChange, stream: Stream): boolean {
@@ -92,6 +100,7 @@ function visible(change: InboxChange, stream: Stream): boolean {
 /**
  * GET /inbox/events[?conversation=<formatted id>]: an SSE stream of the changes `viewer` may see
  * (`event: change`, `data: <InboxChange JSON>`), a comment heartbeat every 25 s, ended by feed.close().
+ * Also `event: resync` when changes may have been missed (the feed's Redis subscription came back).
  * The caller has checked the session; a conversation the viewer may not see simply never sends.
  */
 export function serveInboxEvents(feed: InboxFeed, req: Request, res: Response, viewer: InboxViewer): void {

@@ -87,6 +87,8 @@
     const connect = (): void => {
       const source = new EventSource(url);
       source.addEventListener('change', scheduleRefresh);
+      // The server's subscription was down for a while: changes may have been missed.
+      source.addEventListener('resync', scheduleRefresh);
       source.addEventListener('open', () => {
         delay = RECONNECT_FIRST_MS;
         // Changes made while the stream was down were not sent: catch up once.

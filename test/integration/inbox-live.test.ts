@@ -1,0 +1,217 @@
+/**
+ * The inbox's live updates across processes: a change published by one gateway process reaches the
+ * SSE stream another serves (real Redis, single and Cluster; a real HTTP server and client), only
+ * to the viewers allowed to see it; close() ends the streams; and a user's message written while
+ * paused is published once it is in the transcript.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { createParser } from 'eventsource-parser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildConfigSchema } from '../../src/config/schema.js';
+import { createGateway, TranscriptStore, type Gateway } from '../../src/gateway/index.js';
+import { DEFAULT_OUTBOX_POLICY, HandoffController, Outbox, ResumeLinks } from '../../src/handoff/index.js';
+import { registerTriggers } from '../../src/handoff/triggers.js';
+import { serveInboxEvents, startInboxFeed, type InboxChange, type InboxFeed, type InboxViewer } from '../../src/handoff/inbox/live/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { PLATFORMS } from '../../src/runtime/platforms.js';
+import { MemoryStateStore, type RedisStateStore } from '../../src/state/index.js';
+import { eventually, RecordingAdapter, PLAIN_CAPABILITIES } from '../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from './gateway/stack.js';
+import { DEMO_SERIAL_NUMBER, HANDOFF_REPLY, HANDOFF_SETTINGS, sameRedis, startHandoffStack, type HandoffStack } from './handoff/stack.js';
+
+const logger = silentLogger();
+const main = (id: string) => ({ bot: 'main', platform: 'fakechat', id });
+const other = (id: string) => ({ bot: 'other', platform: 'fakechat', id });
+
+/** An HTTP server of one gateway process, serving GET /events from `feed` to a viewer named by the test. */
+async function serveEvents(feed: InboxFeed): Promise<{ url: string; close(): Promise<void> }> {
+  const app = express();
+  app.get('/events', (req, res) => {
+    const viewer: InboxViewer = { bots: req.get('x-test-bots') === undefined ? 'all' : req.get('x-test-bots')!.split(',') };
+    serveInboxEvents(feed, req, res, viewer);
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+interface OpenStream {
+  status: number;
+  changes: InboxChange[];
+  /** Resolves when the server ended the stream. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/** Reads an SSE stream as a browser's EventSource would, keeping the `change` events. */
+async function openStream(url: string, bots?: readonly string[]): Promise<OpenStream> {
+  const abort = new AbortController();
+  const response = await fetch(url, { signal: abort.signal, headers: { accept: 'text/event-stream', ...(bots ? { 'x-test-bots': bots.join(',') } : {}) } });
+  const changes: InboxChange[] = [];
+  let opened!: () => void;
+  const ready = new Promise<void>((resolve) => (opened = resolve));
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.event === 'change') changes.push(JSON.parse(event.data) as InboxChange);
+    },
+    // The server sends `retry:` first: from then on the stream is in the hub and hears every change.
+    onRetry: () => opened(),
+  });
+  const ended = (async () => {
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  if (response.status === 200) await ready;
+  return { status: response.status, changes, ended, close: () => abort.abort() };
+}
+
+describe.each(testTopologies())('inbox live updates across processes, on Redis (%s)', (topology) => {
+  let stack: HandoffStack;
+  const toStop: (() => Promise<void>)[] = [];
+  beforeEach(async () => {
+    stack = await startHandoffStack('inbox-live', { topology });
+  });
+  afterEach(async () => {
+    for (const stop of toStop.splice(0).reverse()) await stop();
+    await stack.close();
+  });
+
+  /** A second gateway process: its own connection to the same Redis, its own feed and HTTP server. */
+  async function process(): Promise<{ state: RedisStateStore; feed: InboxFeed; url: string }> {
+    const state = sameRedis(stack.store);
+    const feed = await startInboxFeed({ state, logger });
+    const http = await serveEvents(feed);
+    toStop.push(async () => {
+      await feed.close();
+      await http.close();
+      await state.close();
+    });
+    return { state, feed, url: http.url };
+  }
+
+  it('a change published by one process reaches the pages another process serves', async () => {
+    const publisher = await process();
+    const server = await process();
+    const stream = await openStream(`${server.url}/events`);
+    const before = Date.now();
+    await publisher.feed.publish({ conversation: main('c1'), kind: 'user-message' });
+    await eventually(() => expect(stream.changes).toHaveLength(1));
+    expect(stream.changes[0]).toMatchObject({ conversation: 'main:fakechat:c1', bot: 'main', kind: 'user-message' });
+    expect(stream.changes[0]!.at).toBeGreaterThanOrEqual(before);
+    stream.close();
+  });
+
+  it('sends a viewer only the bots it may see, and a conversation page only its conversation', async () => {
+    const publisher = await process();
+    const server = await process();
+    const everything = await openStream(`${server.url}/events`);
+    const mainOnly = await openStream(`${server.url}/events`, ['main']);
+    const c1Page = await openStream(`${server.url}/events?conversation=${encodeURIComponent('main:fakechat:c1')}`);
+    const otherC1Page = await openStream(`${server.url}/events?conversation=${encodeURIComponent('other:fakechat:c1')}`, ['main']);
+    await publisher.feed.publish({ conversation: other('c1'), kind: 'handed-over' });
+    await publisher.feed.publish({ conversation: main('c2'), kind: 'handed-over' });
+    await publisher.feed.publish({ conversation: main('c1'), kind: 'claimed' });
+    // Published last by the same process: once every stream that may see it has it, the earlier ones have arrived too.
+    await eventually(() => {
+      expect(everything.changes.map((change) => change.conversation)).toEqual(['other:fakechat:c1', 'main:fakechat:c2', 'main:fakechat:c1']);
+      expect(mainOnly.changes.map((change) => change.conversation)).toEqual(['main:fakechat:c2', 'main:fakechat:c1']);
+      expect(c1Page.changes.map((change) => change.kind)).toEqual(['claimed']);
+    });
+    // A page of another bot's conversation, for a viewer signed in for `main` only, never hears of it.
+    expect(otherC1Page.changes).toEqual([]);
+    for (const stream of [everything, mainOnly, c1Page, otherC1Page]) stream.close();
+  });
+
+  it('ends every stream when the feed closes, and refuses new ones so the browser reconnects elsewhere', async () => {
+    const server = await process();
+    const streams = await Promise.all([openStream(`${server.url}/events`), openStream(`${server.url}/events`, ['main'])]);
+    await server.feed.close();
+    await Promise.all(streams.map((stream) => stream.ended));
+    const after = await fetch(`${server.url}/events`);
+    expect(after.status).toBe(503);
+    expect(after.headers.get('retry-after')).toBe('2');
+  });
+
+  it('answers 400 when the conversation is given twice', async () => {
+    const server = await process();
+    const response = await fetch(`${server.url}/events?conversation=a&conversation=b`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('conversation must be given once');
+  });
+
+  it("publishes the user's message written while paused once it is in the transcript, to another process", async () => {
+    const gatewayProcess = await handoffProcess(sameRedis(stack.store));
+    toStop.push(gatewayProcess.stop);
+    const { adapter } = gatewayProcess;
+    const reader = await process();
+    const transcript = new TranscriptStore(reader.state, { maxEntries: 100, ttlMs: 60_000 });
+    /** What the other process found in the transcript at the moment each change reached it. */
+    const seen: { change: InboxChange; texts: Promise<string[]> }[] = [];
+    reader.feed.subscribe((change) => {
+      seen.push({ change, texts: transcript.read(main('c1')).then((entries) => entries.map((entry) => entry.text)) });
+    });
+
+    await adapter.say('c1', '/human', { user: { id: 'u-ana', name: 'Ana Lima' } });
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY]));
+    await adapter.say('c1', 'Is anyone there?', { user: { id: 'u-ana', name: 'Ana Lima' } });
+    await eventually(() => expect(seen.filter(({ change }) => change.kind === 'user-message')).toHaveLength(2));
+
+    const userMessages = seen.filter(({ change }) => change.kind === 'user-message');
+    expect(userMessages.map(({ change }) => change.conversation)).toEqual(['main:fakechat:c1', 'main:fakechat:c1']);
+    // Read as the change arrived: the turn's entry was already there.
+    expect(await userMessages[0]!.texts).toContain('/human');
+    expect(await userMessages[1]!.texts).toContain('Is anyone there?');
+  });
+
+  /** A gateway process with the handoff's triggers telling `feed` (what installHandoff wires when the inbox is on). */
+  async function handoffProcess(state: RedisStateStore): Promise<{ gateway: Gateway; adapter: RecordingAdapter; stop: () => Promise<void> }> {
+    const config = buildConfigSchema(PLATFORMS).parse({ admin: { token: 'inbox-live-admin-token-0123' } });
+    const adapter = new RecordingAdapter('main', 'fakechat', PLAIN_CAPABILITIES);
+    const gateway = createGateway({
+      state, upstream: stack.client, adapters: [adapter], logger, policy: { stopGraceMs: 1_000 },
+      bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: HANDOFF_SETTINGS }],
+    });
+    const feed = await startInboxFeed({ state, logger });
+    const outbox = new Outbox({ state, transport: null, from: 'bot@oakridge.example', policy: DEFAULT_OUTBOX_POLICY, logger });
+    const links = new ResumeLinks('inbox-live-link-secret-0123456789', 'http://127.0.0.1:1');
+    const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox, feed });
+    const unregister = registerTriggers(gateway, controller, config, feed);
+    await gateway.start();
+    return {
+      gateway, adapter,
+      async stop() {
+        await gateway.stop();
+        unregister();
+        await feed.close();
+        await state.close();
+      },
+    };
+  }
+});
+
+describe('inbox feed without Redis (the memory store)', () => {
+  it('still tells this process, through the store', async () => {
+    const feed = await startInboxFeed({ state: new MemoryStateStore(), logger });
+    const heard: InboxChange[] = [];
+    feed.subscribe((change) => heard.push(change));
+    await feed.publish({ conversation: main('c9'), kind: 'operator-message' });
+    expect(heard.map((change) => [change.conversation, change.kind])).toEqual([['main:fakechat:c9', 'operator-message']]);
+    await feed.close();
+    await feed.publish({ conversation: main('c9'), kind: 'operator-message' });
+    expect(heard).toHaveLength(1);
+  });
+});
