@@ -188,7 +188,7 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
     const feed = await startInboxFeed({ state, logger });
     const outbox = new Outbox({ state, transport: null, from: 'bot@oakridge.example', policy: DEFAULT_OUTBOX_POLICY, logger });
     const links = new ResumeLinks('inbox-live-link-secret-0123456789', 'http://127.0.0.1:1');
-    const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox, feed });
+    const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox });
     const unregister = registerTriggers(gateway, controller, config, feed);
     await gateway.start();
     return {
