@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createParser } from 'eventsource-parser';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildConfigSchema } from '../../src/config/schema.js';
 import { createGateway, TranscriptStore, type Gateway } from '../../src/gateway/index.js';
 import { DEFAULT_OUTBOX_POLICY, HandoffController, Outbox, ResumeLinks } from '../../src/handoff/index.js';
@@ -17,7 +18,9 @@ import { registerTriggers } from '../../src/handoff/triggers.js';
 import { serveInboxEvents, startInboxFeed, type InboxChange, type InboxFeed, type InboxViewer } from '../../src/handoff/inbox/live/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { PLATFORMS } from '../../src/runtime/platforms.js';
-import { MemoryStateStore, type RedisStateStore } from '../../src/state/index.js';
+import { MemoryStateStore, RedisStateStore } from '../../src/state/index.js';
+import { HEARTBEAT_MS } from '../../src/handoff/inbox/live/events.js';
+import { testRedisClusterNodes, testRedisUrl } from '../support/redis.js';
 import { eventually, RecordingAdapter, PLAIN_CAPABILITIES } from '../unit/gateway/support/recording-adapter.js';
 import { testTopologies } from './gateway/stack.js';
 import { DEMO_SERIAL_NUMBER, HANDOFF_REPLY, HANDOFF_SETTINGS, sameRedis, startHandoffStack, type HandoffStack } from './handoff/stack.js';
@@ -47,6 +50,8 @@ async function serveEvents(feed: InboxFeed): Promise<{ url: string; close(): Pro
 interface OpenStream {
   status: number;
   changes: InboxChange[];
+  /** Every event and comment, in order: `change`, `resync`, `: heartbeat`. */
+  seen: string[];
   /** Resolves when the server ended the stream. */
   ended: Promise<void>;
   close(): void;
@@ -57,12 +62,15 @@ async function openStream(url: string, bots?: readonly string[]): Promise<OpenSt
   const abort = new AbortController();
   const response = await fetch(url, { signal: abort.signal, headers: { accept: 'text/event-stream', ...(bots ? { 'x-test-bots': bots.join(',') } : {}) } });
   const changes: InboxChange[] = [];
+  const seen: string[] = [];
   let opened!: () => void;
   const ready = new Promise<void>((resolve) => (opened = resolve));
   const parser = createParser({
     onEvent: (event) => {
+      seen.push(event.event ?? 'message');
       if (event.event === 'change') changes.push(JSON.parse(event.data) as InboxChange);
     },
+    onComment: (comment) => seen.push(`:${comment}`),
     // The server sends `retry:` first: from then on the stream is in the hub and hears every change.
     onRetry: () => opened(),
   });
@@ -76,7 +84,7 @@ async function openStream(url: string, bots?: readonly string[]): Promise<OpenSt
     }
   })();
   if (response.status === 200) await ready;
-  return { status: response.status, changes, ended, close: () => abort.abort() };
+  return { status: response.status, changes, seen, ended, close: () => abort.abort() };
 }
 
 describe.each(testTopologies())('inbox live updates across processes, on Redis (%s)', (topology) => {
@@ -146,6 +154,45 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
     expect(after.headers.get('retry-after')).toBe('2');
   });
 
+  it('tells the pages to read again after the feed was subscribed anew (a Redis outage may have lost changes)', async () => {
+    // A connection name of this test's own, so that killing it touches no other test's connections.
+    const name = `inbox-live-${Math.random().toString(36).slice(2, 10)}`;
+    const state = new RedisStateStore({ topology: stack.store.topology, prefix: stack.store.prefix, connectionName: name });
+    const feed = await startInboxFeed({ state, logger });
+    const http = await serveEvents(feed);
+    toStop.push(async () => {
+      await feed.close();
+      await http.close();
+      await state.close();
+    });
+    const stream = await openStream(`${http.url}/events`);
+    const admins = topology === 'cluster'
+      ? testRedisClusterNodes().map((node) => new Redis({ host: node.host, port: node.port }))
+      : [new Redis(testRedisUrl())];
+    try {
+      let killed = 0;
+      for (const admin of admins) {
+        const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
+        // One Redis: the store's duplicate(); a Cluster: ioredis' own subscriber connection.
+        const ours = (entry: string) => entry.includes(` name=${name}:subscriber `) || entry.includes(` name=ioredis-cluster(subscriber):${name} `);
+        for (const line of list.split('\n').filter(ours)) {
+          await admin.call('CLIENT', 'KILL', 'ID', /\bid=(\d+)/.exec(line)![1]!);
+          killed++;
+        }
+      }
+      expect(killed).toBe(1);
+      if (topology === 'single') await eventually(() => expect(stream.seen).toContain('resync'));
+      // Either way the feed hears changes again (on a Cluster, ioredis moves its subscriber without telling).
+      await eventually(async () => {
+        await feed.publish({ conversation: main('c5'), kind: 'claimed' });
+        expect(stream.changes.map((change) => change.conversation)).toContain('main:fakechat:c5');
+      });
+    } finally {
+      admins.forEach((admin) => admin.disconnect());
+      stream.close();
+    }
+  });
+
   it('answers 400 when the conversation is given twice', async () => {
     const server = await process();
     const response = await fetch(`${server.url}/events?conversation=a&conversation=b`);
@@ -204,6 +251,25 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
 });
 
 describe('inbox feed without Redis (the memory store)', () => {
+  it('keeps an idle stream open with a comment every 25 s', async () => {
+    // Only the hub's interval is faked: sockets and the rest run on real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const feed = await startInboxFeed({ state: new MemoryStateStore(), logger });
+    const http = await serveEvents(feed);
+    try {
+      const stream = await openStream(`${http.url}/events`);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      await eventually(() => expect(stream.seen).toEqual([':heartbeat']));
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      await eventually(() => expect(stream.seen).toEqual([':heartbeat', ':heartbeat']));
+      stream.close();
+    } finally {
+      vi.useRealTimers();
+      await feed.close();
+      await http.close();
+    }
+  });
+
   it('still tells this process, through the store', async () => {
     const feed = await startInboxFeed({ state: new MemoryStateStore(), logger });
     const heard: InboxChange[] = [];

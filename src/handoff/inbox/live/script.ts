@@ -22,7 +22,11 @@ interface Script {
 export async function loadPageScript(folder: string = here): Promise<string> {
   const compiled = join(folder, 'page-script.js');
   if (existsSync(compiled)) return readFile(compiled, 'utf8');
-  const source = await readFile(join(folder, 'page-script.ts'), 'utf8');
+  const sourceFile = join(folder, 'page-script.ts');
+  if (!existsSync(sourceFile)) {
+    throw new Error(`The inbox page script is missing: neither ${compiled} nor ${sourceFile} exists (a build without \`npm run build\`'s second step?)`);
+  }
+  const source = await readFile(sourceFile, 'utf8');
   const { transform } = await import('esbuild');
   // es2020: what every browser an operator uses runs; the block scoping keeps its names off `window`.
   const result = await transform(source, { loader: 'ts', target: 'es2020', sourcefile: 'inbox.js' });
