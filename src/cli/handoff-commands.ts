@@ -1,5 +1,5 @@
 /**
- * `chatbridge handoff list|show|resume|say|mail|retry-mail`: the operator's commands, sent to
+ * `chatbridge handoff list|show|resume|claim|say|mail|retry-mail`: the operator's commands, sent to
  * the running gateway's admin API (http://127.0.0.1:PORT, ADMIN_TOKEN).
  */
 import type { Command } from 'commander';
@@ -26,6 +26,11 @@ export function registerHandoffCommands(program: Command): void {
     .action(async (conversation: string) => {
       const { resumed } = await adminClient().resume(conversation);
       process.stdout.write(resumed ? `${conversation} is back with the bot; the user was told.\n` : `${conversation} was not with a person; nothing changed.\n`);
+    });
+  handoff.command('claim').argument('<conversation>', '<bot>:<platform>:<conversation id>').argument('<name...>', 'your name, as the other operators see it')
+    .description('mark the conversation as yours (the inbox shows who claimed it)').action(async (conversation: string, words: string[]) => {
+      const { claimedBy, takenFrom } = await adminClient().claim(conversation, words.join(' '));
+      process.stdout.write(`${conversation} is claimed by ${claimedBy}${takenFrom ? ` (taken over from ${takenFrom})` : ''}.\n`);
     });
   handoff.command('say').argument('<conversation>', '<bot>:<platform>:<conversation id>').argument('<text...>', 'the message')
     .description('send a message to the user as the operator').action(async (conversation: string, words: string[]) => {

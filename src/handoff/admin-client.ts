@@ -37,6 +37,11 @@ export class HandoffAdminClient {
     return (await this.call('POST', `${conversationPath(conversation)}/resume`)) as { resumed: boolean };
   }
 
+  /** Marks the conversation as `name`'s (the operator's display name), as the inbox's Claim does. */
+  async claim(conversation: string, name: string): Promise<{ claimedBy: string; takenFrom?: string }> {
+    return (await this.call('POST', `${conversationPath(conversation)}/claim`, { name })) as { claimedBy: string; takenFrom?: string };
+  }
+
   async say(conversation: string, text: string): Promise<unknown> {
     return this.call('POST', `${conversationPath(conversation)}/messages`, { text });
   }

@@ -1,7 +1,8 @@
 /**
  * installHandoff: the human handoff wired into a gateway (call after
  * createGateway, before gateway.start()): triggers and the pause on the
- * gateway, the outbox's sender loop, the hand-back link and the admin API.
+ * gateway, the outbox's sender loop, the hand-back link, the admin API and,
+ * with an admin token, the operator inbox at /inbox with its live feed.
  */
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/index.js';
@@ -11,6 +12,12 @@ import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import { HandoffController } from './controller.js';
+import { OperatorDesk } from './desk.js';
+import { InboxLinks } from './inbox/links.js';
+import { startInboxFeed, type InboxFeed } from './inbox/live/index.js';
+import { inboxDisabled, inboxRouter } from './inbox/routes.js';
+import { InboxSessions } from './inbox/sessions.js';
+import { SignInLimit } from './inbox/sign-in-limit.js';
 import { ResumeLinks, resolveLinkSecret } from './link.js';
 import { Outbox, type MailTransport } from './outbox.js';
 import { DEFAULT_OUTBOX_POLICY, type OutboxPolicy } from './policy.js';
@@ -22,7 +29,7 @@ const SMTP_CONNECTION_TIMEOUT_MS = 15_000;
 const SMTP_GREETING_TIMEOUT_MS = 15_000;
 const SMTP_SOCKET_TIMEOUT_MS = 30_000;
 
-export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port'>;
+export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port' | 'inbox'>;
 
 export interface InstallHandoffOptions {
   gateway: Gateway;
@@ -42,6 +49,10 @@ export interface InstallHandoffOptions {
 
 export interface InstalledHandoff {
   readonly controller: HandoffController;
+  /** The operators' actions, for every door (the inbox, the admin API). */
+  readonly desk: OperatorDesk;
+  /** The inbox's live feed; none when the inbox is off (no admin token). */
+  readonly feed: InboxFeed | undefined;
   readonly outbox: Outbox;
   readonly links: ResumeLinks;
   stop(): Promise<void>;
@@ -54,21 +65,42 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   if (!transport) logger.warn('SMTP_URL (smtp.url) is not set: handoff e-mails wait in the Redis outbox until a gateway with SMTP_URL runs.');
   const outbox = new Outbox({ state, transport, from: config.smtp.from, policy: { ...DEFAULT_OUTBOX_POLICY, ...options.outbox }, logger });
   const baseUrl = config.admin.publicUrl ?? options.selfUrl ?? `http://127.0.0.1:${config.port}`;
-  const links = new ResumeLinks(await resolveLinkSecret(config.handoff.secret, state), baseUrl);
-  const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox });
+  const secret = await resolveLinkSecret(config.handoff.secret, state);
+  const links = new ResumeLinks(secret, baseUrl);
+  // The inbox exists only with an admin token (its sign-in is that token), as /admin does.
+  const adminToken = config.admin.token;
+  const feed = adminToken ? await startInboxFeed({ state, logger: logger.child({ part: 'inbox' }) }) : undefined;
+  const inboxLinks = adminToken ? new InboxLinks(secret, baseUrl) : undefined;
+  const controller = new HandoffController({
+    gateway, state, handoff: config.handoff, logger, links, outbox, ...(feed ? { feed } : {}), ...(inboxLinks ? { inboxLinks } : {}),
+  });
+  const desk = new OperatorDesk({ controller, gateway, state, bots: config.bots });
+  const platforms = options.platforms ?? [];
 
   const unregister = registerTriggers(gateway, controller, config);
   http.mount('/handoff', resumeRoute(controller, links, logger));
-  adminRoutes(http.adminRouter, controller, gateway, outbox, options.platforms ?? []);
+  http.mount('/inbox', adminToken && feed && inboxLinks
+    ? inboxRouter({
+      adminToken, desk, gateway, feed, platforms, links: inboxLinks,
+      sessions: new InboxSessions(state, config.inbox.sessionHours),
+      signIns: new SignInLimit(state),
+      logger: logger.child({ part: 'inbox' }),
+    })
+    : inboxDisabled());
+  adminRoutes(http.adminRouter, desk, controller, outbox, platforms);
   outbox.start();
 
   return {
     controller,
+    desk,
+    feed,
     outbox,
     links,
     async stop() {
       unregister();
       await outbox.stop();
+      // Ends the open inbox pages' streams, so that the HTTP server can close.
+      await feed?.close();
     },
   };
 }

@@ -39,6 +39,22 @@ export const handoffKeys = {
   mail: (tag: string, id: string) => `handoff:mail:${tag}:${id}`,
   /** A process's claim of one mail while it sends it (lock token, TTL outbox leaseMs). */
   mailLease: (tag: string, id: string) => `handoff:mail-lease:${tag}:${id}`,
+  /**
+   * Capped list of JSON HandBack (src/handoff/history.ts), newest last: the inbox's history of
+   * handed-back conversations. No tag: one small global list, never in a MULTI with other keys.
+   */
+  history: 'handoff:history',
+};
+
+/** The operator inbox's keys (src/handoff/inbox/). No tags: none is ever in a MULTI with another key. */
+export const inboxKeys = {
+  /**
+   * JSON InboxSession by the SHA-256 (base64url) of its id, TTL inbox.sessionHours: the cookie holds
+   * the id, Redis only its digest, so a copy of the store signs nobody in.
+   */
+  session: (idDigest: string) => `inbox:session:${idDigest}`,
+  /** Sign-in attempts from one client address in the current window (counter, TTL the window). */
+  signInAttempts: (address: string) => `inbox:sign-in:${address}`,
 };
 
 /** A new mail id, naming the shard of the conversation it is about: `c<shard>-<uuid>`. */

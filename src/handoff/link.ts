@@ -1,7 +1,7 @@
 /**
  * The signed hand-back link of the e-mail: whoever holds it can return one
  * handoff of one conversation to the bot until it expires, and nothing else.
- * Token = base64url(JSON {c, h, e}) "." base64url(HMAC-SHA256(secret, that JSON part)).
+ * Token = base64url(JSON {c, h, e}) "." base64url(HMAC-SHA256(secret, that JSON part)) (signToken).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ConversationRef } from '../contract.js';
@@ -37,8 +37,7 @@ export class ResumeLinks {
   ) {}
 
   sign(claim: ResumeClaim): string {
-    const body = Buffer.from(JSON.stringify({ c: formatConversationId(claim.conversation), h: claim.handoffId, e: claim.expiresAt })).toString('base64url');
-    return `${body}.${this.mac(body)}`;
+    return signToken(this.secret, { c: formatConversationId(claim.conversation), h: claim.handoffId, e: claim.expiresAt });
   }
 
   url(claim: ResumeClaim): string {
@@ -46,21 +45,44 @@ export class ResumeLinks {
   }
 
   verify(token: string, now = Date.now()): VerifiedToken {
-    const dot = token.indexOf('.');
-    if (dot <= 0) return { ok: false, reason: 'invalid' };
-    const body = token.slice(0, dot);
-    const given = strictBase64url(token.slice(dot + 1));
-    const expected = createHmac('sha256', this.secret).update(body).digest();
-    if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
-    const claim = decodeBody(body);
+    const payload = verifyToken(this.secret, token);
+    const claim = payload && decodeClaim(payload);
     if (!claim) return { ok: false, reason: 'invalid' };
     if (claim.expiresAt <= now) return { ok: false, reason: 'expired' };
     return { ok: true, ...claim };
   }
+}
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url');
+/**
+ * `base64url(JSON payload) "." base64url(HMAC-SHA256(key, that JSON part))`: the signed tokens
+ * of e-mail links. Each kind of link signs with a key of its own (a hand-back link with the
+ * handoff secret itself, others with a key derived for their purpose), so that no link can be
+ * passed off as another kind.
+ */
+export function signToken(key: string | Buffer, payload: Record<string, unknown>): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+/** The payload of a token signed with `key`, or null when the token is not one (altered, cut, another key). */
+export function verifyToken(key: string | Buffer, token: string): Record<string, unknown> | null {
+  const dot = token.indexOf('.');
+  if (dot <= 0) return null;
+  const body = token.slice(0, dot);
+  const given = strictBase64url(token.slice(dot + 1));
+  const expected = createHmac('sha256', key).update(body).digest();
+  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
   }
+}
+
+/** A key for links of `purpose`, derived from the handoff secret (HMAC as the derivation: one secret, independent keys). */
+export function purposeKey(secret: string, purpose: string): Buffer {
+  return createHmac('sha256', secret).update(`chatbridge link: ${purpose}`).digest();
 }
 
 /**
@@ -74,13 +96,9 @@ function strictBase64url(text: string): Buffer | null {
   return bytes.toString('base64url') === text ? bytes : null;
 }
 
-function decodeBody(body: string): ResumeClaim | null {
-  try {
-    const parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { c?: unknown; h?: unknown; e?: unknown };
-    if (typeof parsed.c !== 'string' || typeof parsed.h !== 'string' || typeof parsed.e !== 'number') return null;
-    const conversation = parseConversationId(parsed.c);
-    return conversation && { conversation, handoffId: parsed.h, expiresAt: parsed.e };
-  } catch {
-    return null;
-  }
+function decodeClaim(payload: Record<string, unknown>): ResumeClaim | null {
+  const { c, h, e } = payload;
+  if (typeof c !== 'string' || typeof h !== 'string' || typeof e !== 'number') return null;
+  const conversation = parseConversationId(c);
+  return conversation && { conversation, handoffId: h, expiresAt: e };
 }

@@ -20,6 +20,9 @@ export interface HandoffMailInput {
   transcript: readonly TranscriptEntry[];
   resumeUrl: string;
   linkExpiresAt: number;
+  /** The signed link that opens this conversation in the inbox (only when the inbox is on: ADMIN_TOKEN set). */
+  inboxUrl?: string;
+  inboxLinkExpiresAt?: number;
 }
 
 export interface ComposedMail {
@@ -44,7 +47,8 @@ function describeUser(user: PlatformUser | undefined): string {
 
 function speaker(entry: TranscriptEntry): string {
   const label = ROLE_LABELS[entry.role];
-  return entry.role === 'user' && entry.user?.name ? `${label} (${entry.user.name})` : label;
+  if (entry.role === 'user' && entry.user?.name) return `${label} (${entry.user.name})`;
+  return entry.role === 'operator' && entry.operator ? `${label} (${entry.operator})` : label;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -69,6 +73,7 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
     '',
+    ...(input.inboxUrl ? [`Open this conversation in the inbox: ${input.inboxUrl}`, `(link valid until ${iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt)})`] : []),
     `Hand the conversation back to the bot: ${input.resumeUrl}`,
     `(link valid until ${iso(input.linkExpiresAt)})`,
     howToAnswer,
@@ -83,6 +88,9 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     '<table>',
     ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
     '</table>',
+    ...(input.inboxUrl
+      ? [`<p><a href="${escapeHtml(input.inboxUrl)}">Open this conversation in the inbox</a> (link valid until ${escapeHtml(iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt))})</p>`]
+      : []),
     `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
     `<p>${escapeHtml(howToAnswer)}</p>`,
     '<h3>Transcript</h3>',

@@ -22,6 +22,8 @@ export interface PauseRecord {
   reason: string;
   user?: PlatformUser;
   isGroup: boolean;
+  /** The operator who claimed the conversation (their display name), and when; unclaimed without. */
+  claim?: { by: string; at: number };
 }
 
 export class PauseStore {
@@ -57,6 +59,19 @@ export class PauseStore {
       { op: 'hashSet', key, fields },
       { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - Date.now()), 1) + EXPIRED_PAUSE_NOTICE_MS },
       { op: 'sortedAdd', key: handoffKeys.paused(conversationTag(record.conversation)), score: record.expiresAt, member: formatConversationId(record.conversation) },
+    ];
+  }
+
+  /**
+   * Marks the paused conversation as `by`'s. The hash keeps its expiry: should the pause end
+   * between the caller's read and this write, the claim's lone fields expire with it (a new
+   * pause starts from a clean hash) and decode as no pause at all.
+   */
+  claimCommands(record: PauseRecord, by: string, at: number): AtomicCommand[] {
+    const key = handoffKeys.pause(record.conversation);
+    return [
+      { op: 'hashSet', key, fields: { claimedBy: by, claimedAt: String(at) } },
+      { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - at), 1) + EXPIRED_PAUSE_NOTICE_MS },
     ];
   }
 
@@ -104,5 +119,6 @@ function decode(conversation: ConversationRef, fields: Record<string, string>): 
     reason: fields.reason ?? '',
     isGroup: fields.isGroup === '1',
     ...(user ? { user } : {}),
+    ...(fields.claimedBy ? { claim: { by: fields.claimedBy, at: Number(fields.claimedAt) } } : {}),
   };
 }

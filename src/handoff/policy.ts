@@ -28,6 +28,9 @@ export const HANDOFF_COMMAND = 'human';
  */
 export const EXPIRED_PAUSE_NOTICE_MS = 30 * 24 * 60 * 60_000;
 
+/** Lifetime of the e-mail's link into the inbox when handoff.inboxLinkHours is unset: a week, for an operator back on Monday. */
+export const INBOX_LINK_HOURS = 7 * 24;
+
 /** Newest transcript entries put into the e-mail (the store keeps at most its own cap anyway). */
 export const MAIL_TRANSCRIPT_ENTRIES = 200;
 

@@ -7,24 +7,23 @@
  *   GET  /admin/conversations/:id            (id = URL-encoded <bot>:<platform>:<conversation id>)
  *   POST /admin/conversations/:id/resume
  *   POST /admin/conversations/:id/messages   {"text": "…"}
+ *   POST /admin/conversations/:id/claim      {"name": "…"}   the conversation is that operator's
  *   GET  /admin/handoff-mail                 e-mails waiting and dead letters
  *   POST /admin/handoff-mail/:id/retry       a dead letter back into the outbox
  */
 import express, { type Request, type Response, type Router } from 'express';
-import type { Gateway } from '../gateway/index.js';
-import { PlatformError, type ConversationRef, type PlatformModule } from '../contract.js';
+import type { ConversationRef, PlatformModule } from '../contract.js';
 import type { Logger } from '../logger.js';
 import { conversationIdProblem, formatConversationId, parseConversationId } from './conversation-id.js';
 import type { HandoffController } from './controller.js';
+import { operatorName, type OperatorDesk } from './desk.js';
 import type { ResumeClaim, ResumeLinks } from './link.js';
 import type { Outbox, OutboxMail } from './outbox.js';
 import type { PauseRecord } from './pause.js';
 import { confirmPage, resumePages } from './pages.js';
 
-/** Longest operator message accepted (the platforms split long ones; this only stops accidents). */
-export const OPERATOR_MESSAGE_MAX_CHARS = 20_000;
-/** Platform errors that refuse the operator's message itself; the others (rate limits, outages) are 500s to retry. */
-const PLATFORM_REFUSALS: ReadonlySet<PlatformError['kind']> = new Set(['not-found', 'bad-format', 'too-long', 'other']);
+/** Platform errors that refuse the operator's message itself (422); the others (rate limits, outages past their retries) are 503s to retry. */
+const PLATFORM_REFUSALS: ReadonlySet<string> = new Set(['bad-format', 'too-long', 'other', 'unsupported', 'not-editable']);
 /** The confirmation form posts one token of a few hundred bytes; anything far bigger is not ours. */
 const RESUME_FORM_LIMIT = '8kb';
 /**
@@ -85,7 +84,7 @@ export function resumeRoute(controller: HandoffController, links: ResumeLinks, l
     if (!claim) return;
     const name = formatConversationId(claim.conversation);
     try {
-      const outcome = await controller.resume(claim.conversation, { handoffId: claim.handoffId, by: 'signed link' });
+      const outcome = await controller.resume(claim.conversation, { handoffId: claim.handoffId, by: 'the signed link' });
       res.send(outcome === 'resumed' ? resumePages.resumed(name) : resumePages.alreadyBack(name));
     } catch (error) {
       logger.error({ err: error, conversation: name }, 'handing a conversation back failed');
@@ -95,8 +94,11 @@ export function resumeRoute(controller: HandoffController, links: ResumeLinks, l
   return router;
 }
 
-/** `platforms`: whose conversation-id shapes an id in a path is checked against. */
-export function adminRoutes(router: Router, controller: HandoffController, gateway: Gateway, outbox: Outbox, platforms: readonly PlatformModule[]): void {
+/**
+ * The operators' admin API: what the CLI calls. Every operator action goes through the desk, as
+ * the inbox's do. `platforms`: whose conversation-id shapes an id in a path is checked against.
+ */
+export function adminRoutes(router: Router, desk: OperatorDesk, controller: HandoffController, outbox: Outbox, platforms: readonly PlatformModule[]): void {
   router.get('/handoff-mail', async (_req, res) => {
     const [waiting, dead] = await Promise.all([outbox.pending(), outbox.dead()]);
     res.json({ waiting: waiting.map(describeMail), dead: dead.map(describeMail) });
@@ -116,35 +118,39 @@ export function adminRoutes(router: Router, controller: HandoffController, gatew
   router.get('/conversations/:id', async (req, res) => {
     const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
-    const [pause, transcript] = await Promise.all([controller.activePause(conversation), controller.transcript(conversation)]);
+    const { pause, transcript } = await desk.open(conversation);
     res.json({ conversation: formatConversationId(conversation), handoff: pause && describePause(pause), transcript });
   });
 
   router.post('/conversations/:id/resume', async (req, res) => {
     const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
-    const outcome = await controller.resume(conversation, { by: 'admin API' });
+    const outcome = await desk.handBack(conversation, { door: 'the admin API' });
     res.json({ conversation: formatConversationId(conversation), resumed: outcome === 'resumed' });
+  });
+
+  router.post('/conversations/:id/claim', async (req, res) => {
+    const conversation = conversationParam(req, res, platforms);
+    if (!conversation) return;
+    const name = operatorName((req.body as { name?: unknown } | undefined)?.name);
+    if (!name.ok) return void res.status(400).json({ error: `Send JSON {"name": "…"}, the operator's name. ${name.message}` });
+    const claim = await desk.claim(conversation, name.name);
+    const id = formatConversationId(conversation);
+    if (claim.outcome === 'not-paused') return void res.status(409).json({ error: `${id} is not waiting for a person; there is nothing to claim.` });
+    res.json({ conversation: id, claimedBy: name.name, ...(claim.outcome === 'claimed' && claim.from ? { takenFrom: claim.from } : {}) });
   });
 
   router.post('/conversations/:id/messages', async (req, res) => {
     const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
     const text: unknown = (req.body as { text?: unknown } | undefined)?.text;
-    if (typeof text !== 'string' || text.trim() === '' || text.length > OPERATOR_MESSAGE_MAX_CHARS) {
-      return void res.status(400).json({ error: `Send JSON {"text": "…"} with 1–${OPERATOR_MESSAGE_MAX_CHARS} characters.` });
-    }
-    if (!gateway.outboundFor(conversation)) {
-      return void res.status(404).json({ error: `No adapter serves bot "${conversation.bot}" on "${conversation.platform}" in this gateway.` });
-    }
-    try {
-      await controller.sayAsOperator(conversation, text);
-    } catch (error) {
-      // The platform refusing this message (no such chat, the bot blocked) is the operator's to know, not a gateway fault.
-      if (!(error instanceof PlatformError) || !PLATFORM_REFUSALS.has(error.kind)) throw error;
-      return void res.status(error.kind === 'not-found' ? 404 : 422).json({ error: error.message });
-    }
-    res.json({ conversation: formatConversationId(conversation), sent: true });
+    const outcome = await desk.reply(conversation, typeof text === 'string' ? text : '');
+    if (outcome.sent) return void res.json({ conversation: formatConversationId(conversation), sent: true });
+    if (outcome.problem === 'invalid') return void res.status(400).json({ error: `Send JSON {"text": "…"}. ${outcome.message}` });
+    if (outcome.problem === 'not-served') return void res.status(404).json({ error: outcome.message });
+    // The platform refusing this message (no such chat, the bot blocked) is the operator's to know, not a gateway fault.
+    const status = outcome.kind === 'not-found' ? 404 : PLATFORM_REFUSALS.has(outcome.kind) ? 422 : 503;
+    res.status(status).json({ error: outcome.message, platformError: outcome.kind });
   });
 }
 
@@ -171,6 +177,7 @@ function describePause(record: PauseRecord) {
     expiresAt: new Date(record.expiresAt).toISOString(),
     reason: record.reason,
     ...(record.user ? { user: record.user } : {}),
+    ...(record.claim ? { claimedBy: record.claim.by, claimedAt: new Date(record.claim.at).toISOString() } : {}),
   };
 }
 

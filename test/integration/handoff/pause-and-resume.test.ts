@@ -69,7 +69,11 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     const shown = await process.admin('GET', `/admin/conversations/${C1}`);
     expect(shown.status).toBe(200);
     expect(shown.body).toMatchObject({ conversation: 'main:fakechat:c1', handoff: { conversation: 'main:fakechat:c1' } });
-    expect((shown.body as { transcript: { text: string }[] }).transcript.map((entry) => entry.text)).toEqual(['I want to talk to a person', HANDOFF_REPLY, 'Are you there?']);
+    // The handoff is an entry of its own (role system, event handed-over), between the message that asked and the reply.
+    expect((shown.body as { transcript: { text: string }[] }).transcript.map((entry) => entry.text)).toEqual([
+      'I want to talk to a person', 'Handed over to a person: the user wrote the handoff phrase "talk to a person".', HANDOFF_REPLY, 'Are you there?',
+    ]);
+    expect((shown.body as { transcript: { event?: string }[] }).transcript[1]).toMatchObject({ role: 'system', event: 'handed-over' });
 
     const said = await process.admin('POST', `/admin/conversations/${C1}/messages`, { text: 'Hi Ana, this is **Bruno** from Oakridge.' });
     expect(said).toEqual({ status: 200, body: { conversation: 'main:fakechat:c1', sent: true } });

@@ -1,0 +1,50 @@
+/**
+ * What protects the inbox's requests: the headers of every page, and the cross-site checks of
+ * every POST. SameSite alone is not trusted (older browsers, same-site subdomains): a POST needs
+ * the session's CSRF token, and when the browser names the page it came from (Origin), that page
+ * must be the inbox's own origin.
+ */
+import type { Request, Response } from 'express';
+import { sameSecret } from '../../http/admin-auth.js';
+import type { InboxSession } from './sessions.js';
+
+/** No inline script or style anywhere; the page's own script, style and images, and nothing else. */
+export const INBOX_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': INBOX_CSP,
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** This server's origin as the browser sees it (scheme from req.protocol: X-Forwarded-Proto only with trustProxy). */
+export function ownOrigin(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? ''}`;
+}
+
+/**
+ * Why this request looks cross-site, or null: an Origin that is not ours (a browser sends
+ * "null" from sandboxes and privacy-sensitive contexts: refused too), or, without Origin, a
+ * browser that says the request came from another site.
+ */
+export function crossSiteProblem(req: Request): string | null {
+  const origin = req.get('origin');
+  if (origin !== undefined) return origin === ownOrigin(req) ? null : `the request came from ${origin}, not from this inbox`;
+  return req.get('sec-fetch-site') === 'cross-site' ? 'the request came from another site' : null;
+}
+
+/** Why a signed-in POST is refused, or null: cross-site, or without the session's token. */
+export function csrfProblem(req: Request, session: InboxSession): string | null {
+  const crossSite = crossSiteProblem(req);
+  if (crossSite) return crossSite;
+  const field = (req.body as { _csrf?: unknown } | undefined)?._csrf;
+  const given = typeof field === 'string' ? field : req.get('x-csrf-token') ?? '';
+  return given !== '' && sameSecret(given, session.csrf) ? null : 'the form was not sent by this inbox page (its security token is missing or old)';
+}
+
+export function setPageHeaders(res: Response): void {
+  res.set(PAGE_HEADERS);
+}
