@@ -61,12 +61,13 @@
    * announces just the new entry of the role="log", and scroll and focus are kept.
    */
   const update = (region: HTMLElement, fresh: HTMLElement): void => {
-    const old = [...region.children];
-    const next = [...fresh.children];
-    const grew = old.length <= next.length && old.every((child, at) => child.isEqualNode(next[at]!));
+    // Every node, text included: a status line whose words changed is not "grown".
+    const old = [...region.childNodes];
+    const next = [...fresh.childNodes];
+    const grew = old.length > 0 && old.length <= next.length && old.every((node, at) => node.isEqualNode(next[at]!));
     const stuckToBottom = region.scrollHeight - region.scrollTop - region.clientHeight < 8;
-    if (grew && sameAttributes(region, fresh) && region.childNodes.length > 0) {
-      for (const child of next.slice(old.length)) region.append(document.importNode(child, true));
+    if (grew && sameAttributes(region, fresh)) {
+      for (const node of next.slice(old.length)) region.append(document.importNode(node, true));
     } else if (!region.isEqualNode(fresh)) {
       const focusedId = region.contains(document.activeElement) ? document.activeElement?.id : undefined;
       for (const { name } of [...region.attributes]) if (!fresh.hasAttribute(name)) region.removeAttribute(name);
