@@ -1,8 +1,10 @@
 /** The human handoff: public surface. */
 export { installHandoff, type HandoffConfig, type InstallHandoffOptions, type InstalledHandoff } from './install.js';
-export { HandoffController, type ResumeOutcome } from './controller.js';
+export { HandoffController, type ClaimOutcome, type ResumeOutcome } from './controller.js';
 export { formatConversationId, parseConversationId } from './conversation-id.js';
-export { handoffKeys, mailTag } from './keys.js';
+export { handoffKeys, inboxKeys, mailTag } from './keys.js';
+export { OperatorDesk, operatorName, type ReplyOutcome, type WaitingConversation, type WaitingList } from './desk.js';
+export { HandBackHistory, type HandBack } from './history.js';
 export { ResumeLinks, resolveLinkSecret, type ResumeClaim, type VerifiedToken } from './link.js';
 export { composeFollowUpMail, composeHandoffMail, escapeHtml, type ComposedMail, type FollowUpMailInput, type HandoffMailInput } from './mail.js';
 export { Outbox, type MailChange, type MailTransport, type OutboxMail, type OutgoingMail } from './outbox.js';
