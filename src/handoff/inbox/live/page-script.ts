@@ -55,31 +55,41 @@
     }
   };
 
-  /**
-   * Makes `region` show what `fresh` holds. When only children were added at the end (a new
-   * message in the transcript), only those are appended: the element stays, so a screen reader
-   * announces just the new entry of the role="log", and scroll and focus are kept.
-   */
+  /** Makes `region` show what `fresh` holds, keeping its scroll at the bottom when it was there. */
   const update = (region: HTMLElement, fresh: HTMLElement): void => {
-    // Every node, text included: a status line whose words changed is not "grown".
-    const old = [...region.childNodes];
-    const next = [...fresh.childNodes];
-    const grew = old.length > 0 && old.length <= next.length && old.every((node, at) => node.isEqualNode(next[at]!));
     const stuckToBottom = region.scrollHeight - region.scrollTop - region.clientHeight < 8;
-    if (grew && sameAttributes(region, fresh)) {
-      for (const node of next.slice(old.length)) region.append(document.importNode(node, true));
-    } else if (!region.isEqualNode(fresh)) {
-      const focusedId = region.contains(document.activeElement) ? document.activeElement?.id : undefined;
-      for (const { name } of [...region.attributes]) if (!fresh.hasAttribute(name)) region.removeAttribute(name);
-      for (const { name, value } of [...fresh.attributes]) region.setAttribute(name, value);
-      region.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
-      if (focusedId) document.getElementById(focusedId)?.focus();
-    }
+    morph(region, fresh);
     if (stuckToBottom) region.scrollTop = region.scrollHeight;
   };
 
-  const sameAttributes = (a: Element, b: Element): boolean =>
-    a.attributes.length === b.attributes.length && [...a.attributes].every(({ name, value }) => b.getAttribute(name) === value);
+  /**
+   * Changes `current` into `fresh` in place, node by node, touching only what differs: a new
+   * transcript entry is one added node (a screen reader announces just it, in the role="log"), and
+   * an unchanged button keeps its focus while the words beside it change. A field's typed value is
+   * a property, not an attribute, so it is kept too.
+   */
+  const morph = (current: Node, fresh: Node): void => {
+    if (current.isEqualNode(fresh)) return;
+    // nodeName tells elements by tag and text from comments ('#text', '#comment').
+    if (current.nodeName !== fresh.nodeName) {
+      current.parentNode?.replaceChild(document.importNode(fresh, true), current);
+      return;
+    }
+    if (!(current instanceof Element) || !(fresh instanceof Element)) {
+      current.nodeValue = fresh.nodeValue;
+      return;
+    }
+    for (const { name } of [...current.attributes]) if (!fresh.hasAttribute(name)) current.removeAttribute(name);
+    for (const { name, value } of [...fresh.attributes]) if (current.getAttribute(name) !== value) current.setAttribute(name, value);
+    const now = [...current.childNodes];
+    const next = [...fresh.childNodes];
+    next.forEach((node, at) => {
+      const old = now[at];
+      if (old) morph(old, node);
+      else current.appendChild(document.importNode(node, true));
+    });
+    for (const extra of now.slice(next.length)) extra.remove();
+  };
 
   /** EventSource reconnects by itself after a dropped connection, but not after a refusal (non-200): then we do. */
   const listen = (url: string): void => {
