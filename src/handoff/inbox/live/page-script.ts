@@ -108,6 +108,8 @@
       });
       source.addEventListener('error', () => {
         if (source.readyState !== EventSource.CLOSED) return;
+        // Refused: maybe the session ended (then the page read again is the sign-in form, and is shown).
+        scheduleRefresh();
         window.setTimeout(connect, delay);
         delay = Math.min(delay * 2, RECONNECT_MAX_MS);
       });
