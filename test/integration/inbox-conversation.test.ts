@@ -35,7 +35,7 @@ describe('an operator in the inbox', () => {
 
   /** A gateway with `c1` handed to a person by Ana, the feed's changes recorded, and Bruno signed in. */
   const start = async (who: { user: { id: string; name: string; handle?: string } } = ana, first = 'Is anyone there?') => {
-    const state = isolatedRedisStore('inbox-conversation');
+    const state = isolatedRedisStore('inbox-conversation', { checkSlots: true });
     stores.push(state);
     const process = await startInboxProcess({ state, upstream: stack.client });
     running.push(process);
@@ -188,7 +188,7 @@ describe('an operator in the inbox', () => {
   });
 
   it('passes the user\'s files on through the gateway: images shown, anything else downloaded, never as a page', async () => {
-    const state = isolatedRedisStore('inbox-conversation');
+    const state = isolatedRedisStore('inbox-conversation', { checkSlots: true });
     stores.push(state);
     const process = await startInboxProcess({ state, upstream: stack.client });
     running.push(process);

@@ -31,7 +31,7 @@ describe('the e-mail link into the inbox', () => {
   });
 
   const start = async (options: { adminToken?: null } = {}) => {
-    const state = isolatedRedisStore('inbox-link');
+    const state = isolatedRedisStore('inbox-link', { checkSlots: true });
     stores.push(state);
     const process = await startInboxProcess({ state, upstream: stack.client, smtpUrl: stack.smtp.url, ...options });
     running.push(process);

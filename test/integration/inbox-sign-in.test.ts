@@ -28,7 +28,7 @@ describe('the inbox sign-in', () => {
   });
 
   const start = async (options: Partial<Parameters<typeof startInboxProcess>[0]> = {}) => {
-    const state = isolatedRedisStore('inbox-sign-in');
+    const state = isolatedRedisStore('inbox-sign-in', { checkSlots: true });
     stores.push(state);
     const process = await startInboxProcess({ state, upstream: stack.client, ...options });
     running.push(process);
