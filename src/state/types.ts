@@ -107,8 +107,10 @@ export interface StateStore {
    * store's prefix) reaches the listeners of that channel in every process sharing this store, this
    * one included; on a Redis Cluster too (PUBLISH is broadcast to every node). At most once: a
    * subscriber whose connection is down misses what is published meanwhile (onResubscribed tells it
-   * when it is back, where the store can know). One subscriber connection per store, however many
-   * listeners. A listener must not throw: its exception is reported as a connection error would be.
+   * when it is back, where the store can know). Not ordered across messages on a Cluster: each
+   * PUBLISH may enter at another node, so two published in turn may arrive swapped. One subscriber
+   * connection per store, however many listeners. A listener must not throw: its exception is
+   * reported as a connection error would be.
    */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once Redis confirmed the subscription; the function returned removes this listener. */

@@ -130,10 +130,12 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
     const mainOnly = await openStream(`${server.url}/events`, ['main']);
     const c1Page = await openStream(`${server.url}/events?conversation=${encodeURIComponent('main:fakechat:c1')}`);
     const otherC1Page = await openStream(`${server.url}/events?conversation=${encodeURIComponent('other:fakechat:c1')}`, ['main']);
-    await publisher.feed.publish({ conversation: other('c1'), kind: 'handed-over' });
-    await publisher.feed.publish({ conversation: main('c2'), kind: 'handed-over' });
-    await publisher.feed.publish({ conversation: main('c1'), kind: 'claimed' });
-    // Published last by the same process: once every stream that may see it has it, the earlier ones have arrived too.
+    // One at a time: on a Cluster each PUBLISH may enter at another node, and two in a row may arrive swapped.
+    for (const [conversation, kind] of [[other('c1'), 'handed-over'], [main('c2'), 'handed-over'], [main('c1'), 'claimed']] as const) {
+      await publisher.feed.publish({ conversation, kind });
+      await eventually(() => expect(everything.changes.at(-1)?.kind).toBe(kind));
+    }
+    // Each change was written to every stream allowed to see it at once, before the next was published.
     await eventually(() => {
       expect(everything.changes.map((change) => change.conversation)).toEqual(['other:fakechat:c1', 'main:fakechat:c2', 'main:fakechat:c1']);
       expect(mainOnly.changes.map((change) => change.conversation)).toEqual(['main:fakechat:c2', 'main:fakechat:c1']);

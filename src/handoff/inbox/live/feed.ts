@@ -2,6 +2,8 @@
  * The inbox feed: one subscription per process to the changes every process publishes (a channel
  * of the state store: Redis pub/sub, so also on a Cluster), fanned out to this process's listeners
  * (the open SSE streams). An open inbox page costs a listener, never a Redis connection.
+ * Changes may arrive out of order (on a Cluster each PUBLISH may enter at another node); nothing
+ * depends on their order: a page told of any change reads its regions again.
  */
 import { formatConversationId } from '../../conversation-id.js';
 import type { ConversationRef } from '../../../contract.js';
