@@ -77,7 +77,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const desk = new OperatorDesk({ controller, gateway, state, bots: config.bots });
   const platforms = options.platforms ?? [];
 
-  const unregister = registerTriggers(gateway, controller, config);
+  const unregister = registerTriggers(gateway, controller, config, feed);
   http.mount('/handoff', resumeRoute(controller, links, logger));
   http.mount('/inbox', adminToken && feed && inboxLinks
     ? inboxRouter({

@@ -77,6 +77,8 @@ describe('an operator in the inbox', () => {
     expect(page.html).toContain('<button type="submit">Claim</button>');
     expect(page.html).toContain('<button type="submit">Hand back</button>');
     expect(kinds()).toContain('handed-over');
+    // Wired by installHandoff: the user's messages to the person reach the feed too (once in the transcript).
+    await eventually(() => expect(kinds()).toContain('user-message'));
     // Reading sends nothing to the user.
     expect(process.platform.textsIn('c1')).toHaveLength(shown);
   });
