@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError } from '../../src/contract.js';
-import { BOT_IS_BACK_TEXT } from '../../src/handoff/index.js';
+import { BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../src/handoff/index.js';
 import type { InboxChange } from '../../src/handoff/inbox/live/index.js';
 import { isolatedRedisStore } from '../support/redis.js';
 import { eventually } from '../unit/gateway/support/recording-adapter.js';
@@ -146,10 +146,10 @@ describe('an operator in the inbox', () => {
     expect((await carla.get('/inbox')).html).toContain('<dt>Claimed by</dt><dd>Bruno</dd>');
     expect((await carla.get(C1)).html).toContain('<button type="submit">Claim</button>');
 
-    const api = await fetch(`${process.url}/admin/conversations/${encodeURIComponent('main:fakechat:c1')}/claim`, {
-      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Dana' }),
-    });
-    expect(await api.json()).toEqual({ conversation: 'main:fakechat:c1', claimedBy: 'Dana', takenFrom: 'Bruno' });
+    // The CLI's door (`chatbridge handoff claim`): the admin API, through the client the CLI uses.
+    const cli = new HandoffAdminClient(process.url, ADMIN);
+    expect(await cli.claim('main:fakechat:c1', 'Dana')).toEqual({ conversation: 'main:fakechat:c1', claimedBy: 'Dana', takenFrom: 'Bruno' });
+    await expect(cli.claim('main:fakechat:nobody', 'Dana')).rejects.toThrow(/HTTP 409: main:fakechat:nobody is not waiting for a person/);
     const handoffs = await fetch(`${process.url}/admin/handoffs`, { headers: { authorization: `Bearer ${ADMIN}` } });
     expect(await handoffs.json()).toMatchObject({ handoffs: [{ conversation: 'main:fakechat:c1', claimedBy: 'Dana' }] });
     const events = (await process.gateway.transcript.read(conversation)).filter((entry) => entry.event === 'claimed');

@@ -45,7 +45,7 @@ export async function userFile(gateway: Gateway, transcript: readonly Transcript
 export function sendFile(res: Response, file: Extract<FileAnswer, { ok: true }>): void {
   res.set({
     'Content-Type': file.mime,
-    'Content-Disposition': `${file.inline ? 'inline' : 'attachment'}; filename="${asciiName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+    'Content-Disposition': `${file.inline ? 'inline' : 'attachment'}; filename="${asciiName(file.fileName)}"; filename*=UTF-8''${rfc5987(file.fileName)}`,
     'X-Content-Type-Options': 'nosniff',
     // Whatever the bytes are, opened on their own they can run nothing.
     'Content-Security-Policy': "default-src 'none'; sandbox",
@@ -53,6 +53,11 @@ export function sendFile(res: Response, file: Extract<FileAnswer, { ok: true }>)
     'Referrer-Policy': 'no-referrer',
   });
   res.send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+}
+
+/** `filename*`'s value (RFC 8187): percent-encoded UTF-8, the few characters encodeURIComponent leaves but the syntax does not allow too. */
+function rfc5987(name: string): string {
+  return encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** The name for browsers that read only `filename`: ASCII, no quotes or backslashes. */
