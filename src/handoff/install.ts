@@ -82,6 +82,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   http.mount('/inbox', adminToken && feed && inboxLinks
     ? inboxRouter({
       adminToken, desk, gateway, feed, platforms, links: inboxLinks,
+      ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
       sessions: new InboxSessions(state, config.inbox.sessionHours),
       signIns: new SignInLimit(state),
       logger: logger.child({ part: 'inbox' }),

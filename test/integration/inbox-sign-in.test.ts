@@ -182,6 +182,16 @@ describe('the inbox sign-in', () => {
     expect(crossSite.session).toBeUndefined();
   });
 
+  it('takes a POST from a page on PUBLIC_URL (a proxy in front), and still from nowhere else', async () => {
+    const process = await start({ publicUrl: 'https://bots.example.com/gateway' });
+    const browser = process.browser();
+    expect((await browser.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno' }, { origin: 'https://bots.example.com' })).status).toBe(303);
+    const csrf = await browser.csrf();
+    const foreign = await browser.post('/inbox/sign-out', { _csrf: csrf }, { origin: 'https://bots.example.com.evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.html).toContain('behind a proxy, set PUBLIC_URL to the address operators open, or TRUST_PROXY');
+  });
+
   it('sends the security headers on every page', async () => {
     const process = await start();
     const browser = process.browser();

@@ -30,6 +30,8 @@ export interface InboxProcessOptions {
   /** null: no ADMIN_TOKEN at all (the inbox is off). */
   adminToken?: string | null;
   trustProxy?: Config['http']['trustProxy'];
+  /** admin.publicUrl (PUBLIC_URL): the base of links in e-mails, and a trusted origin of the inbox's pages. */
+  publicUrl?: string;
   /** One user's screen, shared by the processes of a test. */
   platform?: MemoryPlatform;
   logger?: Logger;
@@ -50,7 +52,7 @@ export interface InboxProcess {
 export async function startInboxProcess(options: InboxProcessOptions): Promise<InboxProcess> {
   const adminToken = options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken;
   const config = buildConfigSchema(PLATFORMS).parse({
-    ...(adminToken ? { admin: { token: adminToken } } : {}),
+    ...(adminToken ? { admin: { token: adminToken, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) } } : {}),
     ...(options.smtpUrl ? { smtp: { url: options.smtpUrl } } : {}),
     handoff: TEST_HANDOFF,
     http: { trustProxy: options.trustProxy ?? false },

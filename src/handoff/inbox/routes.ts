@@ -25,7 +25,7 @@ import type { Gateway } from '../../gateway/index.js';
 import { inboxStylesheet } from './assets.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './cookie.js';
 import { sendFile, userFile } from './files.js';
-import { crossSiteProblem, csrfProblem, setPageHeaders } from './guard.js';
+import { RequestGuard, setPageHeaders } from './guard.js';
 import type { InboxLinks } from './links.js';
 import { inboxScript, serveInboxEvents, type InboxFeed, type InboxViewer } from './live/index.js';
 import { conversationPage, type ConversationView } from './pages/conversation.js';
@@ -52,11 +52,14 @@ export interface InboxRouterOptions {
   feed: InboxFeed;
   /** Whose conversation-id shapes an id in a path is checked against. */
   platforms: readonly PlatformModule[];
+  /** admin.publicUrl (PUBLIC_URL): a page there is the inbox's own too. */
+  publicUrl?: string;
   logger: Logger;
 }
 
 export function inboxRouter(options: InboxRouterOptions): Router {
   const { desk, sessions, logger } = options;
+  const guard = new RequestGuard(options.publicUrl);
   const router = express.Router();
   router.get('/assets/inbox.css', inboxStylesheet());
   router.get('/assets/inbox.js', inboxScript());
@@ -83,7 +86,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       send(res, 401, noticePage('Please sign in again', 'Your inbox session has ended (signed out, or it expired). Nothing was changed.'));
       return null;
     }
-    const problem = csrfProblem(req, session);
+    const problem = guard.csrfProblem(req, session);
     if (problem) {
       logger.warn({ problem, path: req.path }, 'refused an inbox request that looked cross-site');
       send(res, 403, noticePage('Request refused', `Nothing was changed: ${problem}. Open the inbox and try again from its page.`, session));
@@ -117,7 +120,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   });
 
   router.post('/sign-in', async (req, res) => {
-    const crossSite = crossSiteProblem(req);
+    const crossSite = guard.crossSiteProblem(req);
     if (crossSite) return void send(res, 403, noticePage('Request refused', `Nobody was signed in: ${crossSite}.`));
     const body = formOf(req);
     const next = safeNext(body.next);
@@ -146,7 +149,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   router.post('/sign-out', async (req, res) => {
     const session = await sessionOf(req);
     if (session) {
-      const problem = csrfProblem(req, session);
+      const problem = guard.csrfProblem(req, session);
       if (problem) return void send(res, 403, noticePage('Request refused', `You are still signed in: ${problem}.`, session));
       await sessions.delete(session.id);
     }
@@ -169,7 +172,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   });
 
   router.post('/link', async (req, res) => {
-    const crossSite = crossSiteProblem(req);
+    const crossSite = guard.crossSiteProblem(req);
     if (crossSite) return void send(res, 403, noticePage('Request refused', `Nobody was signed in: ${crossSite}.`));
     const body = formOf(req);
     const claim = verifiedLink(res, options.links, body.token ?? '');
