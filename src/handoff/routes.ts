@@ -150,7 +150,7 @@ export function adminRoutes(router: Router, desk: OperatorDesk, controller: Hand
     if (outcome.problem === 'not-served') return void res.status(404).json({ error: outcome.message });
     // The platform refusing this message (no such chat, the bot blocked) is the operator's to know, not a gateway fault.
     const status = outcome.kind === 'not-found' ? 404 : PLATFORM_REFUSALS.has(outcome.kind) ? 422 : 503;
-    res.status(status).json({ error: outcome.message, platformError: outcome.kind });
+    res.status(status).json({ error: outcome.message });
   });
 }
 

@@ -4,7 +4,6 @@
  * their refs), and a small browser: a cookie jar, forms posted as a browser posts them (with the
  * page's Origin), redirects not followed, so that each step can be looked at.
  */
-import { pino } from 'pino';
 import { buildConfigSchema, type Config } from '../../src/config/schema.js';
 import { createGateway, type Gateway, type GatewayPolicy } from '../../src/gateway/index.js';
 import { installHandoff, type InstalledHandoff } from '../../src/handoff/index.js';
@@ -167,11 +166,4 @@ export function pathOf(url: string): string {
 /** `/inbox/conversations/<encoded id>`. */
 export function conversationPage(bot: string, id: string): string {
   return `/inbox/conversations/${encodeURIComponent(`${bot}:${PLATFORM}:${id}`)}`;
-}
-
-/** A logger whose JSON lines a test can read. */
-export function recordingLogger(): { logger: Logger; lines: { level: number; msg: string; [key: string]: unknown }[] } {
-  const lines: { level: number; msg: string }[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
-  return { logger, lines };
 }
