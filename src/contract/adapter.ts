@@ -123,6 +123,13 @@ export interface Capabilities {
   maxFilesPerMessage: number;
   /** Largest file the platform lets the bot download (bytes). */
   maxDownloadBytes: number;
+  /**
+   * How long the platform may deliver one message again (ms), when that is longer than the
+   * core's own dedupe memory (GatewayPolicy.dedupeTtlMs, 20 minutes): Meta retries a WhatsApp
+   * Cloud webhook for up to 7 days. The core then remembers the platform's message ids this
+   * long, so a late redelivery is never answered twice. Absent: the core's own.
+   */
+  redeliveryWindowMs?: number;
 }
 
 export interface Button {

@@ -29,7 +29,7 @@ const conv = taggedConversation;
 const pendingKey = (tag: string): string => `queues:pending:${tag}`;
 
 export const gatewayKeys = {
-  /** SET NX marker of a platform message already accepted (TTL policy.dedupeTtlMs). */
+  /** SET NX marker of a platform message already accepted (TTL policy.dedupeTtlMs, or the adapter's longer capabilities.redeliveryWindowMs). */
   dedupe: (c: ConversationRef, platformMessageId: string) => `dedupe:${conv(c)}:${platformMessageId}`,
   /** FIFO list of queued messages (JSON QueuedMessage); the head is being answered. */
   queue: (c: ConversationRef) => `queue:${conv(c)}`,

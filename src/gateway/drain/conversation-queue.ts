@@ -33,11 +33,15 @@ export class ConversationQueue {
     return queueKeys(conversation);
   }
 
-  /** `claim: false` when this process could not answer now anyway (no free slot): no lock to let go again. */
-  offer(conversation: ConversationRef, platformMessageId: string, entry: string, options: { claim?: boolean } = {}): Promise<QueueOfferResult> {
+  /**
+   * `claim: false` when this process could not answer now anyway (no free slot): no lock to let go again.
+   * `redeliveryWindowMs`: how long the platform may send this message again (its adapter's capability);
+   * the id is remembered that long when it is longer than the policy's dedupe TTL.
+   */
+  offer(conversation: ConversationRef, platformMessageId: string, entry: string, options: { claim?: boolean; redeliveryWindowMs?: number } = {}): Promise<QueueOfferResult> {
     return this.state.queueOffer(this.keys(conversation), entry, {
       dedupeKey: gatewayKeys.dedupe(conversation, platformMessageId),
-      dedupeTtlMs: this.policy.dedupeTtlMs,
+      dedupeTtlMs: Math.max(this.policy.dedupeTtlMs, options.redeliveryWindowMs ?? 0),
       maxLength: this.policy.queueCap,
       lockTtlMs: this.policy.lockTtlMs,
       ...(options.claim === false ? { claim: false } : {}),

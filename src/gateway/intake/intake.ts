@@ -94,7 +94,10 @@ export class Intake implements PacedSink {
     // No room to answer now: queued without taking the lock, rather than taking it only to let it go.
     const hold = this.closed ? undefined : this.options.drains.hold(conversation);
     const entry = JSON.stringify(message);
-    const result = await queue.offer(conversation, inbound.platformMessageId, entry, { claim: hold !== undefined }).catch((error: unknown) => {
+    // A platform that redelivers for longer than the core remembers ids (Meta: 7 days) says so in its capabilities.
+    const redeliveryWindowMs = routes.adapterOf(conversation)?.capabilities.redeliveryWindowMs;
+    const offered = { claim: hold !== undefined, ...(redeliveryWindowMs !== undefined ? { redeliveryWindowMs } : {}) };
+    const result = await queue.offer(conversation, inbound.platformMessageId, entry, offered).catch((error: unknown) => {
       local.forget(message.id);
       void hold?.end();
       throw error;

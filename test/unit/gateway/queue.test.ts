@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { replies } from '../../../src/gateway/index.js';
+import { gatewayKeys, replies } from '../../../src/gateway/index.js';
+import { DEDUPE_TTL_MS } from '../../../src/gateway/gateway-policy.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { eventually } from './support/recording-adapter.js';
 
@@ -17,6 +18,25 @@ describe('the conversation queue', () => {
     await adapter.say('c1', 'after');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: hello', 'You said: after']));
     expect(harness.service.asks.map((ask) => ask.content)).toEqual(['hello', 'after']);
+  });
+
+  it('remembers a message id as long as its platform may redeliver it, when that is longer than the core\'s own dedupe TTL', async () => {
+    const week = 7 * 24 * 60 * 60_000;
+    harness = await startHarness({ capabilities: { redeliveryWindowMs: week } });
+    const message = harness.adapter.inbound('c1', 'hello');
+    await harness.adapter.deliver(message);
+    const ttl = await harness.state.ttlMs(gatewayKeys.dedupe(message.conversation, message.platformMessageId));
+    expect(ttl).toBeGreaterThan(DEDUPE_TTL_MS);
+    expect(ttl).toBeLessThanOrEqual(week);
+  });
+
+  it('keeps its own dedupe TTL for a platform that redelivers for a shorter time', async () => {
+    harness = await startHarness({ capabilities: { redeliveryWindowMs: 60_000 } });
+    const message = harness.adapter.inbound('c1', 'hello');
+    await harness.adapter.deliver(message);
+    const ttl = await harness.state.ttlMs(gatewayKeys.dedupe(message.conversation, message.platformMessageId));
+    expect(ttl).toBeGreaterThan(60_000);
+    expect(ttl).toBeLessThanOrEqual(DEDUPE_TTL_MS);
   });
 
   it('answers messages that arrive during an answer next, in the order they were sent', async () => {
