@@ -87,24 +87,23 @@ function onlyKeys(value: Json, allowed: readonly string[], name: string): void {
   }
 }
 
-function text(value: unknown, name: string, options: { max?: number; optional?: boolean; tooLong?: 'invalid' | 'not-valid' } = {}): string | undefined {
+/** `error`: which code a broken rule answers (100 for the message's own fields, 131009 for interactive ones). */
+function text(value: unknown, name: string, options: { max?: number; optional?: boolean; error?: (details: string) => CloudApiError } = {}): string | undefined {
+  const fail = options.error ?? invalidParameter;
   if (value === undefined && options.optional) return undefined;
-  if (value === undefined || value === '') throw invalidParameter(`The parameter ${name} is required.`);
-  if (typeof value !== 'string') throw invalidParameter(`Param ${name} must be a string.`);
-  if (options.max !== undefined && characters(value) > options.max) {
-    const details = `Param ${name} must be at most ${options.max} characters long.`;
-    throw options.tooLong === 'not-valid' ? notValid(details) : invalidParameter(details);
-  }
+  if (value === undefined || value === '') throw fail(`The parameter ${name} is required.`);
+  if (typeof value !== 'string') throw fail(`Param ${name} must be a string.`);
+  if (options.max !== undefined && characters(value) > options.max) throw fail(`Param ${name} must be at most ${options.max} characters long.`);
   return value;
 }
 
-function required(value: unknown, name: string, options: { max?: number; tooLong?: 'invalid' | 'not-valid' } = {}): string {
+function required(value: unknown, name: string, options: { max?: number } = {}): string {
   return text(value, name, options) as string;
 }
 
-/** Interactive limits answer 131009, as the brief and Meta's pages have it. */
+/** Interactive limits (and missing interactive texts) answer 131009, as the brief and Meta's pages have it. */
 function limited(value: unknown, name: string, max: number): string {
-  return required(value, name, { max, tooLong: 'not-valid' });
+  return text(value, name, { max, error: notValid }) as string;
 }
 
 function optionalHeaderOrFooter(value: unknown, name: string): string | undefined {
