@@ -53,7 +53,10 @@ export class HandoffController {
   constructor(private readonly options: HandoffControllerOptions) {
     this.pauses = new PauseStore(options.state);
     this.history = new HandBackHistory(options.state);
-    this.followUps = new FollowUps({ state: options.state, outbox: options.outbox, links: options.links, handoff: options.handoff });
+    this.followUps = new FollowUps({
+      state: options.state, outbox: options.outbox, links: options.links, handoff: options.handoff,
+      ...(options.inboxLinks ? { inboxLinks: options.inboxLinks } : {}),
+    });
   }
 
   /**
@@ -138,10 +141,7 @@ export class HandoffController {
 
   /** The e-mail's link into the inbox (signed, for this chatbot's conversations), when the inbox is on. */
   private inboxLink(conversation: ConversationRef, now: number): { inboxUrl?: string; inboxLinkExpiresAt?: number } {
-    const links = this.options.inboxLinks;
-    if (!links) return {};
-    const expiresAt = now + hoursToMs(this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS);
-    return { inboxUrl: links.url({ conversation, expiresAt }), inboxLinkExpiresAt: expiresAt };
+    return this.options.inboxLinks?.forMail(conversation, this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, now) ?? {};
   }
 
   private reportMailing(ctx: TurnContext, email: string, mailable: boolean): void {

@@ -17,9 +17,10 @@ import { formatConversationId } from './conversation-id.js';
 import { handoffKeys, newMailId } from './keys.js';
 import type { ResumeLinks } from './link.js';
 import { composeFollowUpMail, type ComposedMail } from './mail.js';
+import type { InboxLinks } from './inbox/links.js';
 import type { Outbox } from './outbox.js';
 import type { PauseRecord } from './pause.js';
-import { MAIL_TRANSCRIPT_ENTRIES } from './policy.js';
+import { INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from './policy.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -42,7 +43,9 @@ export interface FollowUpOptions {
   state: StateStore;
   outbox: Outbox;
   links: ResumeLinks;
-  handoff: Pick<Config['handoff'], 'followUpMinutes' | 'linkHours'>;
+  /** The inbox's links, when the inbox is on (ADMIN_TOKEN set): the follow-up carries one as the first e-mail does. */
+  inboxLinks?: InboxLinks;
+  handoff: Pick<Config['handoff'], 'followUpMinutes' | 'linkHours' | 'inboxLinkHours'>;
 }
 
 export class FollowUps {
@@ -111,6 +114,7 @@ export class FollowUps {
       entries,
       resumeUrl: this.options.links.url({ conversation: record.conversation, handoffId: record.handoffId, expiresAt: linkExpiresAt }),
       linkExpiresAt,
+      ...this.options.inboxLinks?.forMail(record.conversation, this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, now),
     });
   }
 }

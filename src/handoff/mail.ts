@@ -73,7 +73,7 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
     '',
-    ...(input.inboxUrl ? [`Open this conversation in the inbox: ${input.inboxUrl}`, `(link valid until ${iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt)})`] : []),
+    ...inboxLinkText(input),
     `Hand the conversation back to the bot: ${input.resumeUrl}`,
     `(link valid until ${iso(input.linkExpiresAt)})`,
     howToAnswer,
@@ -88,9 +88,7 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     '<table>',
     ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
     '</table>',
-    ...(input.inboxUrl
-      ? [`<p><a href="${escapeHtml(input.inboxUrl)}">Open this conversation in the inbox</a> (link valid until ${escapeHtml(iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt))})</p>`]
-      : []),
+    ...inboxLinkHtml(input),
     `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
     `<p>${escapeHtml(howToAnswer)}</p>`,
     '<h3>Transcript</h3>',
@@ -111,6 +109,9 @@ export interface FollowUpMailInput {
   entries: readonly TranscriptEntry[];
   resumeUrl: string;
   linkExpiresAt: number;
+  /** The signed link into the inbox (only when the inbox is on: ADMIN_TOKEN set). */
+  inboxUrl?: string;
+  inboxLinkExpiresAt?: number;
 }
 
 /** "The user wrote again": the new messages of a paused conversation, for someone who may not be watching. */
@@ -125,6 +126,7 @@ export function composeFollowUpMail(input: FollowUpMailInput): ComposedMail {
     '--- New messages ---',
     ...input.entries.flatMap(textEntry),
     '',
+    ...inboxLinkText(input),
     howToAnswer,
     `Hand the conversation back to the bot: ${input.resumeUrl}`,
     `(link valid until ${iso(input.linkExpiresAt)})`,
@@ -134,11 +136,26 @@ export function composeFollowUpMail(input: FollowUpMailInput): ComposedMail {
     `<p>${escapeHtml(intro)}</p>`,
     '<h3>New messages</h3>',
     `<div>${input.entries.map(htmlEntry).join('')}</div>`,
+    ...inboxLinkHtml(input),
     `<p>${escapeHtml(howToAnswer)}</p>`,
     `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
     '</body></html>',
   ].join('\n');
   return { subject, text, html };
+}
+
+type InboxLinkInput = { inboxUrl?: string; inboxLinkExpiresAt?: number; linkExpiresAt: number };
+
+/** The inbox link of either e-mail, in its text part (none when the inbox is off). */
+function inboxLinkText(input: InboxLinkInput): string[] {
+  if (!input.inboxUrl) return [];
+  return [`Open this conversation in the inbox: ${input.inboxUrl}`, `(link valid until ${iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt)})`];
+}
+
+function inboxLinkHtml(input: InboxLinkInput): string[] {
+  if (!input.inboxUrl) return [];
+  const until = iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt);
+  return [`<p><a href="${escapeHtml(input.inboxUrl)}">Open this conversation in the inbox</a> (link valid until ${escapeHtml(until)})</p>`];
 }
 
 function textEntry(entry: TranscriptEntry): string[] {

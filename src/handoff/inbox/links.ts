@@ -37,6 +37,13 @@ export class InboxLinks {
     return `${this.baseUrl.replace(/\/+$/, '')}${INBOX_LINK_PATH}?token=${encodeURIComponent(this.sign(claim))}`;
   }
 
+  /** The link an e-mail carries, valid for `hours` from `now`, with when it expires. */
+  forMail(conversation: ConversationRef, hours: number, now = Date.now()): { inboxUrl: string; inboxLinkExpiresAt: number } {
+    // Whole milliseconds, at least one: hours may be fractional (tests use minutes' worth).
+    const expiresAt = now + Math.max(1, Math.round(hours * 60 * 60_000));
+    return { inboxUrl: this.url({ conversation, expiresAt }), inboxLinkExpiresAt: expiresAt };
+  }
+
   verify(token: string, now = Date.now()): VerifiedInboxToken {
     const payload = verifyToken(this.key, token);
     const conversation = payload?.p === 'inbox' && typeof payload.c === 'string' ? parseConversationId(payload.c) : null;

@@ -8,7 +8,7 @@ import { operatorName } from '../../../src/handoff/desk.js';
 import { InboxLinks } from '../../../src/handoff/inbox/links.js';
 import { duration } from '../../../src/handoff/inbox/pages/format.js';
 import { html } from '../../../src/handoff/inbox/pages/html.js';
-import { composeHandoffMail, ResumeLinks } from '../../../src/handoff/index.js';
+import { composeFollowUpMail, composeHandoffMail, ResumeLinks } from '../../../src/handoff/index.js';
 
 const SECRET = 'inbox-unit-secret-0123456789';
 const conversation = { bot: 'main', platform: 'telegram', id: '42' };
@@ -66,6 +66,35 @@ describe('the handoff e-mail', () => {
     const mail = composeHandoffMail(input);
     expect(mail.text).not.toContain('inbox');
     expect(mail.html).not.toContain('inbox');
+  });
+});
+
+describe('the "user wrote again" e-mail', () => {
+  const input = {
+    chatbotName: 'Oakridge', platform: 'telegram', conversationId: 'main:telegram:42', user: { id: '7', name: 'Ana' }, since: 0,
+    entries: [{ at: 5, role: 'user' as const, text: 'Still there?' }], resumeUrl: 'https://b/handoff/resume?token=r', linkExpiresAt: 2,
+  };
+
+  it('carries the inbox link too when the inbox is on, so whoever reads only this one can answer', () => {
+    const mail = composeFollowUpMail({ ...input, inboxUrl: 'https://b/inbox/link?token=f', inboxLinkExpiresAt: 3 });
+    expect(mail.text).toContain('Open this conversation in the inbox: https://b/inbox/link?token=f\n(link valid until 1970-01-01T00:00:00.003Z)');
+    expect(mail.html).toContain('<a href="https://b/inbox/link?token=f">Open this conversation in the inbox</a>');
+  });
+
+  it('has none when the inbox is off', () => {
+    const mail = composeFollowUpMail(input);
+    expect(mail.text).not.toContain('inbox');
+    expect(mail.html).not.toContain('inbox');
+  });
+});
+
+describe('an e-mail\'s inbox link', () => {
+  it('expires the given hours from now', () => {
+    const links = new InboxLinks('secret', 'https://b');
+    const { inboxUrl, inboxLinkExpiresAt } = links.forMail({ bot: 'main', platform: 'telegram', id: '42' }, 168, 1_000);
+    expect(inboxLinkExpiresAt).toBe(1_000 + 168 * 3_600_000);
+    const token = new URL(inboxUrl).searchParams.get('token') ?? '';
+    expect(links.verify(token, 1_000)).toMatchObject({ ok: true, expiresAt: inboxLinkExpiresAt });
   });
 });
 
