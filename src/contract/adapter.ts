@@ -166,17 +166,27 @@ export interface SentMessage {
  * timeout) or the platform failed on its side (5xx). It is retried with backoff.
  * 'not-editable': the message exists but can no longer be edited (its edit window passed,
  * Telegram's "message can't be edited"): the core continues the answer in a new message.
+ * 'window-closed': the platform takes no free-form message to this user any more, whatever the
+ * text, until the user writes again (WhatsApp Cloud's 24-hour customer-service window, code
+ * 131047: only an approved template may go). Final for that message: the core never sends it
+ * again, ends the turn, logs a warning with `platformCode` and counts it (`windowClosed`);
+ * an operator's message refused so is answered 422 with the adapter's words, which say a
+ * template is needed.
  */
 export class PlatformError extends Error {
+  /** The platform's own code for the refusal (Meta's `error.code`), for logs and metrics. */
+  readonly platformCode?: string;
+
   constructor(
     message: string,
-    readonly kind: 'rate-limited' | 'too-long' | 'bad-format' | 'not-modified' | 'not-found' | 'not-editable' | 'unsupported' | 'unreachable' | 'other',
+    readonly kind: 'rate-limited' | 'too-long' | 'bad-format' | 'not-modified' | 'not-found' | 'not-editable' | 'window-closed' | 'unsupported' | 'unreachable' | 'other',
     /** For rate-limited: how long the platform asks us to wait. */
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; platformCode?: string },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PlatformError';
+    if (options?.platformCode !== undefined) this.platformCode = options.platformCode;
   }
 }
 

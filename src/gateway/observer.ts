@@ -11,4 +11,9 @@ export interface GatewayObserver {
   answered?(conversation: ConversationRef, info: { renderer: string; rateLimitedUpdates: number; seconds: number }): void;
   /** A Chatbot Service call failed (`operation` as the client names it, e.g. "ClientAsk"). */
   upstreamFailed?(operation: string): void;
+  /**
+   * A turn's reply was refused because the platform's reply window had closed (PlatformError
+   * 'window-closed': WhatsApp Cloud's 24 hours); it is not sent again.
+   */
+  windowClosed?(conversation: ConversationRef): void;
 }

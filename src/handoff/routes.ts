@@ -23,7 +23,7 @@ import type { PauseRecord } from './pause.js';
 import { confirmPage, resumePages } from './pages.js';
 
 /** Platform errors that refuse the operator's message itself (422); the others (rate limits, outages past their retries) are 503s to retry. */
-const PLATFORM_REFUSALS: ReadonlySet<string> = new Set(['bad-format', 'too-long', 'other', 'unsupported', 'not-editable']);
+const PLATFORM_REFUSALS: ReadonlySet<string> = new Set(['bad-format', 'too-long', 'other', 'unsupported', 'not-editable', 'window-closed']);
 /** The confirmation form posts one token of a few hundred bytes; anything far bigger is not ours. */
 const RESUME_FORM_LIMIT = '8kb';
 /**

@@ -8,6 +8,7 @@ export class GatewayMetrics {
   readonly answersDelivered = new Counter({ name: 'chatbridge_answers_delivered_total', help: 'Answers whose final text reached the platform', labelNames: ['platform', 'bot', 'renderer'], registers: [this.registry] });
   readonly platformRateLimited = new Counter({ name: 'chatbridge_platform_rate_limited_total', help: 'Updates the platform (or its pace) refused with 429: skipped intermediate ones and retried finals', labelNames: ['platform'], registers: [this.registry] });
   readonly upstreamFailures = new Counter({ name: 'chatbridge_upstream_failures_total', help: 'Chatbot Service calls that failed', labelNames: ['operation'], registers: [this.registry] });
+  readonly windowClosed = new Counter({ name: 'chatbridge_window_closed_total', help: 'Replies not sent because the platform\'s reply window had closed (WhatsApp Cloud: 24 h after the user\'s last message); never tried again', labelNames: ['platform', 'bot'], registers: [this.registry] });
   readonly answerSeconds = new Histogram({ name: 'chatbridge_answer_seconds', help: 'From the start of a message\'s turn to its final answer delivered', labelNames: ['platform'], buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60], registers: [this.registry] });
 
   constructor() {
@@ -38,6 +39,7 @@ export class GatewayMetrics {
         this.answerSeconds.observe({ platform: conversation.platform }, info.seconds);
       },
       upstreamFailed: (operation) => this.upstreamFailures.inc({ operation }),
+      windowClosed: (conversation) => this.windowClosed.inc({ platform: conversation.platform, bot: conversation.bot }),
     };
   }
 }

@@ -100,7 +100,11 @@ export async function tellCommitted(turn: Turn, events: TurnEvents): Promise<voi
 async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Promise<void> {
   const { logger } = turn;
   if (error instanceof PlatformError) {
-    if (isPlatformError(error, 'unreachable')) {
+    if (error.kind === 'window-closed') {
+      // Retrying the same text never helps (only a template may go): the turn ends here, counted.
+      logger.warn({ err: error, platformCode: error.platformCode }, "the platform's reply window has closed; the reply is not sent, nor tried again");
+      turn.services.observer.windowClosed?.(turn.conversation);
+    } else if (isPlatformError(error, 'unreachable')) {
       logger.error({ err: error, horizonMs: turn.services.policy.platformOutageHorizonMs }, 'the platform stayed unreachable past the outage horizon; the reply is dropped');
     } else {
       logger.error({ err: error }, 'the platform refused our reply; the user may not have seen an answer');

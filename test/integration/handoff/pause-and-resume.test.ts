@@ -104,6 +104,18 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     expect(empty.status).toBe(400);
   });
 
+  it('tells the operator at once, with the platform\'s words, when the user\'s reply window has closed (422, not tried again)', async () => {
+    const process = await start();
+    const { adapter } = process;
+    await adapter.say('c1', '/human', ana);
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY]));
+    adapter.world.failNext('send', 'window-closed');
+    const refused = await process.admin('POST', `/admin/conversations/${C1}/messages`, { text: 'Hi Ana, still looking?' });
+    expect(refused).toEqual({ status: 422, body: { error: 'refused: window-closed' } });
+    expect(adapter.world.calls.filter((call) => call.result === 'window-closed')).toHaveLength(1);
+    expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY]);
+  });
+
   it('serves the CLI: handoff say and resume through the admin client', async () => {
     const process = await start();
     const { adapter } = process;

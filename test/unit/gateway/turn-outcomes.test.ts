@@ -158,6 +158,22 @@ describe('limits, media and failures', () => {
     expect(service.questions).toEqual(['a question it refuses', 'next question']);
   });
 
+  it('sends an answer refused for a closed reply window never again: the turn ends, counted, and the next message is answered', async () => {
+    const closed: string[] = [];
+    harness = await startHarness({ observer: { windowClosed: (conversation) => closed.push(conversation.id) } });
+    const { adapter, gateway } = harness;
+    adapter.world.failNext('final', 'window-closed');
+    await adapter.say('c1', 'a question after a day away');
+    await adapter.say('c1', 'next question');
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: next question']));
+    // One try of the refused answer, no retry and no apology (which the window would refuse as well).
+    expect(adapter.world.calls.filter((call) => call.result === 'window-closed')).toHaveLength(1);
+    expect(adapter.world.calls.filter((call) => call.kind === 'send').map((call) => call.text)).toEqual(['You said: a question after a day away', 'You said: next question']);
+    expect(closed).toEqual(['c1']);
+    const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+    expect(transcript.filter((entry) => entry.role === 'system').map((entry) => entry.text)).toEqual([expect.stringContaining('Could not deliver the reply')]);
+  });
+
   it('ends an answer the service breaks off mid-stream with the reply that it stopped, and goes on with the next', async () => {
     harness = await startHarness();
     const { adapter, service } = harness;

@@ -27,6 +27,7 @@ export interface HarnessOptions {
   policy?: GatewayOptions['policy'];
   serialNumber?: string;
   adapter?: RecordingAdapter;
+  observer?: GatewayOptions['observer'];
 }
 
 /**
@@ -44,6 +45,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     adapters: [adapter],
     logger: silentLogger(),
     policy: { stopGraceMs: 2_000, ...options.policy },
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   await gateway.start();
   return { gateway, adapter, service, state, stop: () => gateway.stop() };
