@@ -39,8 +39,9 @@ export { MEDIA_URL_TTL_MS } from './media-server.js';
 export { DEFAULT_THROUGHPUT_PER_SECOND, PAIR_BURST, PAIR_PER_SECONDS, SERVICE_WINDOW_MS } from './limits.js';
 export {
   MAX_BUTTONS, MAX_BUTTON_BODY, MAX_BUTTON_ID, MAX_BUTTON_TITLE, MAX_FOOTER, MAX_HEADER, MAX_LIST_BUTTON, MAX_LIST_ROWS, MAX_LIST_SECTIONS,
-  MAX_ROW_DESCRIPTION, MAX_ROW_ID, MAX_ROW_TITLE, MAX_TEXT_BODY,
-} from './validation.js';
+  MAX_ROW_DESCRIPTION, MAX_ROW_ID, MAX_ROW_TITLE,
+} from './interactive.js';
+export { MAX_CAPTION, MAX_TEXT_BODY } from './validation.js';
 export { metaJson, signature as signWebhook } from './webhooks.js';
 export type { Envelope, LoggedCloudCall, MediaDownload, PairRateLimit, ReadMark, UserMessage, VisibleCloudMessage, WebhookAttempt };
 
