@@ -229,8 +229,12 @@ export interface Outbound {
    * expired by the platform).
    */
   stopStream?(conversation: ConversationRef, streamId: string, markdown: string): Promise<void>;
-  /** Shows "typing…" (or a status line) until it expires or the next message. */
-  typing?(conversation: ConversationRef): Promise<void>;
+  /**
+   * Shows "typing…" (or a status line) until it expires or the next message. `replyingTo` names
+   * the user's message being answered (its `Inbound.platformMessageId`) when the core answers one,
+   * for a platform that shows the indicator on that message (WhatsApp Cloud marks it read with it).
+   */
+  typing?(conversation: ConversationRef, replyingTo?: { platformMessageId: string }): Promise<void>;
 }
 
 /**

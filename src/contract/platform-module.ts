@@ -51,6 +51,15 @@ export interface PlatformStorage {
   releaseLease(name: string, token: string): Promise<void>;
 }
 
+/** What an adapter counts that only its platform sees, for the gateway's metrics (/metrics), already bound to its platform and bot. */
+export interface PlatformMetrics {
+  /**
+   * The platform took a message and reported later that it was not delivered (WhatsApp
+   * Cloud's `failed` status), by the platform's own error code.
+   */
+  deliveryFailed(code: string): void;
+}
+
 /** What a platform's factory gets besides its config section. */
 export interface PlatformContext {
   /** The configured bot id (`bots[].id`). */
@@ -59,6 +68,8 @@ export interface PlatformContext {
   logger: Logger;
   /** This platform's and bot's own durable state. */
   storage: PlatformStorage;
+  /** Counters of this platform and bot; absent where nothing is counted (a test, doctor). */
+  metrics?: PlatformMetrics;
 }
 
 /** Where the secrets of a section are, so that no log line shows them. */

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { Adapter, PlatformModule } from '../contract.js';
+import type { Adapter, PlatformMetrics, PlatformModule } from '../contract.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import { LateGatewayHost, localPlatformsOpening } from './local-platforms.js';
@@ -31,7 +31,7 @@ export interface LocalPlatformOptions {
 export function buildAdapters(
   config: Config,
   logger: Logger,
-  options: { platforms: readonly PlatformModule[]; state: StateStore } & LocalPlatformOptions,
+  options: { platforms: readonly PlatformModule[]; state: StateStore; metrics?: (platform: string, bot: string) => PlatformMetrics } & LocalPlatformOptions,
 ): BuiltAdapters {
   const adapters: Adapter[] = [];
   const storage = (platform: string, bot: string) => platformStorage(options.state, platform, bot, { conversationIdleTtlMs: config.gateway.sessionIdleTtlMs });
@@ -41,6 +41,7 @@ export function buildAdapters(
         bot: bot.id,
         logger: logger.child({ platform: platform.name, bot: bot.id }),
         storage: storage(platform.name, bot.id),
+        ...(options.metrics ? { metrics: options.metrics(platform.name, bot.id) } : {}),
       });
       if (adapter) adapters.push(adapter);
     }

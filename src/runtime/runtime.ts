@@ -102,7 +102,10 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   const state = await openState(config, logger);
   const metrics = new GatewayMetrics();
   const platforms = options.platforms ?? PLATFORMS;
-  const built = buildAdapters(config, logger, { platforms, state, onLocalClosed: options.onLocalClosed, localLogFile: options.localLogFile });
+  const built = buildAdapters(config, logger, {
+    platforms, state, onLocalClosed: options.onLocalClosed, localLogFile: options.localLogFile,
+    metrics: (platform, bot) => metrics.forPlatform(platform, bot),
+  });
   metrics.watchPlatforms(built.adapters);
   const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters, redisSetting(redisTopology(config))), logger: logger.child({ part: 'http' }), trustProxy: config.http.trustProxy, ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
   const embedded = !config.upstream.baseUrl;

@@ -29,6 +29,8 @@ export interface TypingHandle {
 export interface TypingOptions {
   /** How long nothing must be visible before the indicator is shown (default TYPING_DEFER_MS; 0: at once). */
   deferMs?: number;
+  /** The platform id of the user's message being answered, handed to `Outbound.typing`. */
+  replyingTo?: string;
 }
 
 /**
@@ -49,7 +51,8 @@ export function startTyping(outbound: Outbound, capabilities: Capabilities, conv
     // Never two typing calls at once: a slow one is simply not repeated.
     if (!inFlight) {
       // A lost typing indicator is cosmetic; it must never fail or delay an answer.
-      inFlight = typing(conversation)
+      const shown = options.replyingTo === undefined ? typing(conversation) : typing(conversation, { platformMessageId: options.replyingTo });
+      inFlight = shown
         .catch(() => undefined)
         .finally(() => {
           inFlight = null;

@@ -20,7 +20,9 @@ const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] }
 
 export function askStep(): Step {
   return async (ctx) => {
-    let typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation);
+    // On the message being answered: a platform may show the indicator there (WhatsApp Cloud marks it read).
+    const typingOptions = { replyingTo: ctx.inbound.platformMessageId };
+    let typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
     let answer: AsyncIterable<AskStreamEvent>;
     for (;;) {
       try {
@@ -40,7 +42,7 @@ export function askStep(): Step {
           if (refusal) return await ctx.reply(refusal);
           throw error;
         }
-        typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation);
+        typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
       }
     }
 

@@ -48,6 +48,22 @@ describe('typing indicator (startTyping)', () => {
     await typing.stop();
   });
 
+  it('names the message being answered to the platform when the caller gives it', async () => {
+    vi.useFakeTimers();
+    const seen: unknown[][] = [];
+    const outbound = {
+      send: () => Promise.reject(new Error('not in this test')),
+      typing: (...args: unknown[]) => {
+        seen.push(args);
+        return Promise.resolve();
+      },
+    } satisfies Outbound;
+    const typing = startTyping(outbound, capabilities(TELEGRAM_TYPING), conversation, { replyingTo: 'wamid.HBgM' });
+    await vi.advanceTimersByTimeAsync(TYPING_DEFER_MS);
+    expect(seen).toEqual([[conversation, { platformMessageId: 'wamid.HBgM' }]]);
+    await typing.stop();
+  });
+
   it('is never sent when the answer became visible first (stopped before the delay)', async () => {
     vi.useFakeTimers();
     const platform = typingOnly();
