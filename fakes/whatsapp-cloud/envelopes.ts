@@ -23,19 +23,22 @@ function metadata(business: Business): Record<string, string> {
   return { display_phone_number: business.displayPhoneNumber, phone_number_id: business.phoneNumberId };
 }
 
-/** One user message; `message` is the part after from/id/timestamp (`{type: 'text', text: {body}}`…). */
-export function messageEnvelope(
-  business: Business,
-  user: { waId: string; name: string },
-  wamid: string,
-  atMs: number,
-  message: Record<string, unknown>,
-): Envelope {
+export interface InboundEntry {
+  user: { waId: string; name: string };
+  wamid: string;
+  atMs: number;
+  /** The part after from/id/timestamp (`{type: 'text', text: {body}}`…). */
+  message: Record<string, unknown>;
+}
+
+/** User messages in one change, as Meta batches them: each sender once in contacts[], the messages in order. */
+export function messageEnvelope(business: Business, entries: readonly InboundEntry[]): Envelope {
+  const contacts = new Map(entries.map(({ user }) => [user.waId, { profile: { name: user.name }, wa_id: user.waId }]));
   return envelope(business, 'messages', {
     messaging_product: 'whatsapp',
     metadata: metadata(business),
-    contacts: [{ profile: { name: user.name }, wa_id: user.waId }],
-    messages: [{ from: user.waId, id: wamid, timestamp: String(Math.floor(atMs / 1000)), ...message }],
+    contacts: [...contacts.values()],
+    messages: entries.map(({ user, wamid, atMs, message }) => ({ from: user.waId, id: wamid, timestamp: String(Math.floor(atMs / 1000)), ...message })),
   });
 }
 

@@ -28,9 +28,11 @@ export interface UserMessage {
   sticker?: true;
   location?: { latitude: number; longitude: number; name?: string; address?: string };
   contacts?: true;
+  /** What Meta posts for a message it cannot render to the API (a user's edit or revoke among them): type `unsupported`, error 131051. */
+  unsupported?: true;
 }
 
-const KINDS = ['text', 'image', 'audio', 'video', 'document', 'buttonReply', 'listReply', 'reaction', 'sticker', 'location', 'contacts'] as const;
+const KINDS = ['text', 'image', 'audio', 'video', 'document', 'buttonReply', 'listReply', 'reaction', 'sticker', 'location', 'contacts', 'unsupported'] as const;
 
 /** Meta's supported media types (the notes, "Media": image jpeg/png, audio aac/mp4/mpeg/amr/ogg, video mp4/3gpp, sticker webp). */
 const FORMATS: Record<'image' | 'audio' | 'video', readonly string[]> = {
@@ -93,6 +95,10 @@ export function inboundMessage(world: World, message: UserMessage, displayPhoneN
   if (reaction) return { type: 'reaction', reaction: { message_id: reaction.messageId, emoji: reaction.emoji } };
   if (message.sticker) return { type: 'sticker', sticker: { ...store(world, { bytes: STICKER_BYTES, mimeType: 'image/webp' }), animated: false } };
   if (location) return { type: 'location', location };
+  if (message.unsupported) {
+    const error = { code: 131051, title: 'Message type unknown', message: 'Message type unknown', error_data: { details: 'Message type is currently not supported.' } };
+    return { type: 'unsupported', errors: [error] };
+  }
   return {
     type: 'contacts',
     contacts: [{ name: { formatted_name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace' }, phones: [{ phone: '+44 20 7946 0000', type: 'CELL', wa_id: '442079460000' }] }],

@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { randomInt } from 'node:crypto';
-import { messageEnvelope, otherFieldEnvelope, statusEnvelope, type Business, type Envelope, type StatusName } from './envelopes.js';
+import { messageEnvelope, otherFieldEnvelope, statusEnvelope, type Business, type Envelope, type InboundEntry, type StatusName } from './envelopes.js';
 import { detailsOf, titleOf } from './errors.js';
 import { inboundMessage, type UserMessage } from './inbound.js';
 import { DEFAULT_THROUGHPUT_PER_SECOND, FailureScript, PAIR_BURST, PAIR_PER_SECONDS, PairLimiter, ThroughputLimiter, type PairRateLimit } from './limits.js';
@@ -95,6 +95,8 @@ export interface FakeWhatsAppCloud {
    * meanwhile to reorder). Rejects when the webhook never answered 200.
    */
   userSends(message: UserMessage, options?: { duplicate?: boolean; holdUntil?: Promise<void> }): Promise<string>;
+  /** Several user messages in one webhook (Meta batches them); returns their wamids in order. */
+  usersSendTogether(messages: UserMessage[]): Promise<string[]>;
   /** Posts any body once, signed over its bytes as given (or with `signature`, null for none); the gateway's answer. */
   postRaw(body: string | Buffer, options?: { signature?: string | null }): Promise<{ status: number; body: string }>;
   /** Posts one change of another field (account_update, message_template_status_update…), signed; the gateway's status. */
@@ -196,16 +198,24 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
   );
   const media = await listen(createMediaApp(world, identity.accessToken));
 
+  /** Meta knows a message (its wamid, the window it opens) before it posts it. */
+  const receive = (message: UserMessage): InboundEntry => {
+    const entry: InboundEntry = {
+      user: { waId: message.from, name: message.name ?? `User ${message.from.slice(-4)}` },
+      wamid: world.newWamid(),
+      atMs: clock(),
+      message: inboundMessage(world, message, identity.displayPhoneNumber),
+    };
+    world.recordInbound(message.from, entry.wamid, entry.atMs);
+    return entry;
+  };
+
   const userSends: FakeWhatsAppCloud['userSends'] = async (message, sendOptions = {}) => {
-    const fields = inboundMessage(world, message, identity.displayPhoneNumber);
-    const wamid = world.newWamid();
-    const at = clock();
-    world.recordInbound(message.from, wamid, at);
-    const envelope = messageEnvelope(business, { waId: message.from, name: message.name ?? `User ${message.from.slice(-4)}` }, wamid, at, fields);
+    const entry = receive(message);
     if (sendOptions.holdUntil) await sendOptions.holdUntil;
-    const once = (): Promise<void> => deliver(envelope, 'message', wamid);
+    const once = (): Promise<void> => deliver(messageEnvelope(business, [entry]), 'message', entry.wamid);
     await (sendOptions.duplicate ? Promise.all([once(), once()]) : once());
-    return wamid;
+    return entry.wamid;
   };
 
   return {
@@ -231,6 +241,12 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
       return { status: response.status, body: await response.text(), challenge };
     },
     userSends,
+    usersSendTogether: async (messages) => {
+      if (messages.length === 0) throw new Error('fake WhatsApp Cloud: usersSendTogether needs at least one message');
+      const entries = messages.map(receive);
+      await deliver(messageEnvelope(business, entries), 'message', entries.map((e) => e.wamid).join(','));
+      return entries.map((e) => e.wamid);
+    },
     postRaw: async (body, { signature: given } = {}) => {
       if (!webhookUrl) throw new Error('fake WhatsApp Cloud: no webhook URL; call setWebhook(url) first');
       const raw = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');

@@ -59,7 +59,7 @@ export interface IssuedMediaUrl {
 }
 
 export interface WebhookAttempt {
-  /** What was delivered: a user message (its wamid), a status (the answer's wamid + status), another field. */
+  /** What was delivered: user messages (their wamids, joined by commas for a batch), a status (`<wamid>/<status>`), another field (its name). */
   kind: 'message' | 'status' | 'other' | 'raw';
   id: string;
   /** The gateway's HTTP status, or 'error' when the request failed (refused, reset, timed out). */

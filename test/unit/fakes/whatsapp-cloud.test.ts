@@ -444,6 +444,18 @@ describe('fake WhatsApp Cloud: deliveries', () => {
     expect(Number(earlier!.timestamp)).toBeLessThanOrEqual(Number(later!.timestamp));
   });
 
+  it('batches several users’ messages in one webhook, each sender once in contacts, each opening its own window', async () => {
+    const { cloud, receiver } = await start();
+    const other = '4915100000000';
+    const wamids = await cloud.usersSendTogether([{ from: USER, name: 'Ana', text: 'one' }, { from: other, text: 'two' }, { from: USER, unsupported: true }]);
+    expect(receiver.received).toHaveLength(1);
+    const value = changeOf(receiver.received[0]!.raw).value as unknown as { contacts: { wa_id: string }[]; messages: Record<string, unknown>[] };
+    expect(value.contacts.map((c) => c.wa_id)).toEqual([USER, other]);
+    expect(value.messages.map((m) => m.id)).toEqual(wamids);
+    expect(value.messages[2]).toMatchObject({ type: 'unsupported', errors: [{ code: 131051 }] });
+    expect((await sendText(cloud, other, 'answer')).status).toBe(200);
+  });
+
   it('gives up with a clear error when the webhook never answers 200', async () => {
     const { cloud, receiver } = await start();
     receiver.answers.push(503, 503, 503, 503);
