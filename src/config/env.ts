@@ -5,6 +5,7 @@
  * to its top-level setting (CHATBRIDGE_CONSOLE → `console`).
  */
 import type { PlatformModule } from '../contract.js';
+import { sectionKeyOf } from './schema.js';
 
 /** `list`: comma-separated (REDIS_CLUSTER_NODES=a:1,b:2), blanks dropped. */
 type Coerce = 'string' | 'int' | 'bool' | 'list';
@@ -52,7 +53,7 @@ export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[
       if (platform.env) all.push({ env: platform.env.env, path: [platform.name], type: platform.env.type });
       continue;
     }
-    for (const { env, key, type } of platform.env) all.push({ env, path: ['bots', 0, platform.name, key], type });
+    for (const { env, key, type } of platform.env) all.push({ env, path: ['bots', 0, sectionKeyOf(platform), key], type });
   }
   const seen = new Set<string>();
   for (const { env } of all) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PlatformModule } from '../contract.js';
+import type { BotPlatformModule, PlatformModule } from '../contract.js';
 import { parseEndpoint } from '../state/topology.js';
 import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
 
@@ -173,6 +173,11 @@ export type Config = Omit<z.infer<typeof coreSchema>, 'bots'> & {
   localPlatforms: Readonly<Record<string, unknown>>;
 };
 
+/** Where a platform's section is in `bots[]`: its `sectionKey`, or its name. */
+export function sectionKeyOf(platform: BotPlatformModule): string {
+  return platform.sectionKey ?? platform.name;
+}
+
 /**
  * The configuration's schema with a `bots[].<name>` section for each platform module given,
  * and a top-level setting for each local one (gathered under Config.localPlatforms).
@@ -183,12 +188,13 @@ export function buildConfigSchema(platforms: readonly PlatformModule[]): z.ZodTy
   const names = new Set<string>();
   for (const platform of platforms) {
     const taken = platform.kind === 'local' ? CORE_KEYS : BOT_KEYS;
-    if (taken.has(platform.name) || names.has(platform.name)) {
+    const key = platform.kind === 'local' ? platform.name : sectionKeyOf(platform);
+    if (taken.has(key) || names.has(key)) {
       throw new Error(`The platform module "${platform.name}" clashes with a setting or another platform of that name; give it another name.`);
     }
-    names.add(platform.name);
+    names.add(key);
     if (platform.kind === 'local') localSettings[platform.name] = platform.setting;
-    else sections[platform.name] = platform.configSection.optional();
+    else sections[key] = platform.configSection.optional();
   }
   const bot = botSchema.extend(sections).strict();
   const schema = coreSchema.extend({ bots: z.array(bot).min(1).default([{ id: 'main', serialNumber: '', settings: {} }]), ...localSettings }).strict();

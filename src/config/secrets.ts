@@ -1,6 +1,6 @@
 import type { PlatformModule } from '../contract.js';
 import { urlPassword } from '../logger.js';
-import type { Config } from './schema.js';
+import { sectionKeyOf, type Config } from './schema.js';
 
 /**
  * Every secret the configuration holds: tokens, keys, passwords in URLs, webhook and handoff
@@ -19,7 +19,7 @@ export function configSecrets(config: Config, platforms: readonly PlatformModule
   for (const bot of config.bots) {
     for (const platform of platforms) {
       if (platform.kind === 'local') continue;
-      const section = bot[platform.name];
+      const section = bot[sectionKeyOf(platform)];
       if (section === undefined || !platform.secrets) continue;
       const { values = [], urls = [] } = platform.secrets(section);
       secrets.push(...values, ...urls.flatMap(urlPassword));

@@ -94,9 +94,15 @@ export type PlatformModule<Section = unknown> = BotPlatformModule<Section> | Loc
 export interface BotPlatformModule<Section = unknown> {
   /** Optional: a module without a kind is one of this kind. */
   readonly kind?: 'bot';
-  /** The adapter's `platform`, and the key of its section in `bots[]`, e.g. "telegram". */
+  /** The adapter's `platform`, and the key of its section in `bots[]` unless `sectionKey` says otherwise, e.g. "telegram". */
   readonly name: string;
-  /** The zod schema of `bots[].<name>` (strict: a typo is refused with its path). */
+  /**
+   * The key of its section in `bots[]` when it is not `name`: a platform id written with a dash
+   * (`whatsapp-cloud`, as in conversation ids and routes) has its section in camel case
+   * (`bots[].whatsappCloud`), like the other keys of the configuration.
+   */
+  readonly sectionKey?: string;
+  /** The zod schema of `bots[].<sectionKey or name>` (strict: a typo is refused with its path). */
   readonly configSection: z.ZodType<Section>;
   /** Environment variables that override keys of the first bot's section. */
   readonly env: readonly PlatformEnvOverride[];

@@ -3,7 +3,7 @@
  * which takes it as a parameter and never imports adapters/ itself.
  */
 import { PLATFORM_MODULES } from '../../adapters/index.js';
-import { configSecrets, loadConfig, type BotConfig, type Config, type LoadConfigOptions } from '../config/index.js';
+import { configSecrets, loadConfig, sectionKeyOf, type BotConfig, type Config, type LoadConfigOptions } from '../config/index.js';
 import type { BotPlatformModule, PlatformModule } from '../contract.js';
 
 /** The platforms of this build. */
@@ -23,7 +23,7 @@ export function gatewayConfigSecrets(config: Config, platforms: readonly Platfor
 export function configuredPlatforms(bot: BotConfig, platforms: readonly PlatformModule[]): { platform: BotPlatformModule; section: unknown }[] {
   return platforms.flatMap((platform) => {
     if (platform.kind === 'local') return [];
-    const section = bot[platform.name];
+    const section = bot[sectionKeyOf(platform)];
     return section !== undefined && platform.isConfigured(section) ? [{ platform, section }] : [];
   });
 }
