@@ -168,9 +168,10 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       expect(await otherShown.sameDocument()).toBe(true);
       expect(await listShown.sameDocument()).toBe(true);
       if (process.env.INBOX_SCREENSHOT) {
-        // Tall enough for the whole transcript (at most 60% of the window high, then it scrolls).
-        await page.setViewport({ width: 1000, height: 1700 });
-        await page.screenshot({ path: process.env.INBOX_SCREENSHOT, fullPage: true });
+        // Tall enough for the whole transcript (at most 60% of the window high, then it scrolls); cut below the page's end.
+        await page.setViewport({ width: 1000, height: 1400 });
+        const main = await (await page.$('main'))!.boundingBox();
+        await page.screenshot({ path: process.env.INBOX_SCREENSHOT, clip: { x: 0, y: 0, width: 1000, height: Math.ceil(main!.y + main!.height) } });
       }
 
       // Carla hands it back: the user is told, Bruno's page and Carla's list change live, and the bot answers again.
