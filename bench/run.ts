@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark in bench/ one after another and writes
  * BENCHMARKS.md with the machine and the command. Benchmarks are never part of `npm test`.
- * `npm run bench -- decoder service` runs only those.
+ * `npm run bench -- decoder service` runs only those: their sections and aims are rewritten, the
+ * others' are kept as the last run wrote them, and the header says which suites ran alone when.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -55,10 +56,13 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'inbox.conversation.p95', aim: '< 200 ms', met: (v) => v < 200 },
 ];
 
-function aimsTable(results: BenchResult[]): string {
+/** The aims table: this run's rows, and for a measure not run this time its row in `previous` as it was. */
+function aimsTable(results: BenchResult[], previous: string | undefined): string {
   const rows = AIMS.flatMap(({ measure, aim, met }) => {
     const result = results.find((r) => r.name === measure);
-    return result ? [`| ${measure} | ${aim} | ${format(result.value)} ${result.unit} | ${met(result.value) ? 'met' : '**missed**'} |`] : [];
+    if (result) return [`| ${measure} | ${aim} | ${format(result.value)} ${result.unit} | ${met(result.value) ? 'met' : '**missed**'} |`];
+    const kept = previous?.split('\n').find((line) => line.startsWith(`| ${measure} | `));
+    return kept ? [kept] : [];
   });
   return rows.length ? `## Aims\n\n| measure | aim | this run | |\n|---|---|---|---|\n${rows.join('\n')}\n` : '';
 }
@@ -68,26 +72,61 @@ function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
 
+const headingOf = (suite: { file: string; title: string }): string => `## ${suite.title} (\`bench/${suite.file}.ts\`)`;
+
+/** The section of `markdown` under `heading`, up to the next `## ` heading (ending with one newline), or undefined. */
+function sectionIn(markdown: string | undefined, heading: string): string | undefined {
+  const start = markdown?.indexOf(`${heading}\n`) ?? -1;
+  if (!markdown || start < 0) return undefined;
+  const next = markdown.indexOf('\n## ', start + heading.length);
+  return `${markdown.slice(start, next < 0 ? undefined : next + 1).trimEnd()}\n`;
+}
+
+/**
+ * Which run wrote the file. A full run says so; `npm run bench -- inbox` keeps the previous
+ * line and notes the suites run alone since, each with its date (their sections are newer).
+ */
+function writtenBy(only: readonly string[], previous: string | undefined, today: string): string {
+  const line = previous && only.length > 0 ? /^Written by .*$/m.exec(previous)?.[0] : undefined;
+  if (!line) return `Written by \`npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}\` on ${today}.`;
+  const [full = line, since] = line.split(' Run alone since: ');
+  const dates = new Map((since?.replace(/\.$/, '').split(', ') ?? []).map((entry) => entry.split(' on ') as [string, string]));
+  for (const suite of only) dates.set(suite, today);
+  return `${full} Run alone since: ${[...dates].map(([suite, date]) => `${suite} on ${date}`).join(', ')}.`;
+}
+
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
+  const unknown = only.filter((name) => !SUITES.some((suite) => suite.file === name));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: no suite ${unknown.join(', ')}; the suites are ${SUITES.map((suite) => suite.file).join(', ')}\n`);
+    process.exit(2);
+  }
+  const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   const sections: string[] = [];
   const all: BenchResult[] = [];
-  for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.file))) {
+  for (const suite of SUITES) {
+    if (only.length > 0 && !only.includes(suite.file)) {
+      // Not run this time: its section stays as the last run wrote it.
+      const kept = sectionIn(previous, headingOf(suite));
+      if (kept) sections.push(kept);
+      continue;
+    }
     process.stderr.write(`bench: ${suite.file}…\n`);
     const module = (await import(`./${suite.file}.ts`)) as { run?: () => Promise<BenchResult[]> };
     if (!module.run) continue;
     const results = await module.run();
     all.push(...results);
     const rows = results.map((r) => `| ${r.name} | ${format(r.value)} ${r.unit} | ${r.notes ?? ''} |`);
-    sections.push(`## ${suite.title} (\`bench/${suite.file}.ts\`)\n\n| measure | result | notes |\n|---|---|---|\n${rows.join('\n')}\n`);
+    sections.push(`${headingOf(suite)}\n\n| measure | result | notes |\n|---|---|---|\n${rows.join('\n')}\n`);
     process.stderr.write(rows.join('\n') + '\n');
   }
   const cpu = cpus();
   const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
-  const header = `# Benchmarks\n\nWritten by \`npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}\` on ${new Date().toISOString().slice(0, 10)}.\n\nMachine: ${machine}. Redis: ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}.\nNumbers vary between runs and machines; they are measurements, not guarantees, and no test asserts on them.\n`;
-  const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
+  const header = `# Benchmarks\n\n${writtenBy(only, previous, new Date().toISOString().slice(0, 10))}\n\nMachine: ${machine}. Redis: ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}.\nNumbers vary between runs and machines; they are measurements, not guarantees, and no test asserts on them.\n`;
   // The peers section is written by `npm run bench:peers` alone: carried over as it is.
-  writeFileSync(file, keepPeersSection(existsSync(file) ? readFileSync(file, 'utf8') : undefined, `${header}\n${aimsTable(all)}\n${sections.join('\n')}`));
+  writeFileSync(file, keepPeersSection(previous, `${header}\n${aimsTable(all, only.length > 0 ? previous : undefined)}\n${sections.join('\n')}`));
   process.stderr.write('bench: wrote BENCHMARKS.md\n');
   process.exit(0);
 }
