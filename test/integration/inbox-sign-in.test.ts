@@ -203,7 +203,7 @@ describe('the inbox sign-in', () => {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
       expect(page.headers.get('cache-control')).toBe('no-store');
-      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       expect(page.headers.get('x-content-type-options')).toBe('nosniff');
       // No inline script or style anywhere: the CSP would refuse them.

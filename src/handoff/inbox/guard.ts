@@ -15,7 +15,9 @@ export const INBOX_CSP =
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': INBOX_CSP,
   'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
+  // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with every form POST, which the
+  // Origin check must refuse (sandboxes send it too). same-origin still keeps the link page's token from other sites.
+  'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
 };
