@@ -10,11 +10,13 @@ import { consoleModule } from './console/module.js';
 import { slackModule } from './slack/module.js';
 import { telegramModule } from './telegram/module.js';
 import { whatsappModule } from './whatsapp/module.js';
+import { whatsappCloudModule } from './whatsapp-cloud/module.js';
 
 export const PLATFORM_MODULES: readonly PlatformModule[] = [
   telegramModule,
   slackModule,
   whatsappModule,
+  whatsappCloudModule,
   // Local: no section in `bots[]`; opens on a terminal when none of the above is configured.
   consoleModule,
 ];

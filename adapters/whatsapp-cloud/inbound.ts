@@ -1,0 +1,116 @@
+/**
+ * A message of Meta's webhook → the core's `Inbound`, or the reason it is not answered. One
+ * conversation per user (`from`, their wa_id); the wamid is the dedupe key of a redelivery.
+ *
+ *   text                      the words; a command word (`help`, `listings Austin`) becomes /help…
+ *   image, video, audio,      a file the core fetches when it needs it (media.ts); the caption is
+ *   document, sticker         the text; a voice note (audio.voice) is 'voice', converted to WAV
+ *   interactive, button       a reply button or list row pressed: a core button's value comes back
+ *                             as `action`, a suggested question is asked as text (interactive.ts)
+ *   reaction, location,       the core answers with what the bot can read (an attachment it
+ *   contacts, order           cannot read, as for any such file)
+ *   anything else             not answered: `unsupported` (a user's edit or revoke arrives so),
+ *                             `system`, a reaction taken back, types Meta adds later
+ */
+import type { AttachmentKind, Inbound, InboundAttachment } from '../../src/contract.js';
+import { CONVERSATION_ID_PATTERN } from './conversation.js';
+import type { CloudMessage } from './events.js';
+import type { GraphClient } from './graph.js';
+import { ACTION_ID_PREFIX, SUGGESTION_ID_PREFIX } from './interactive.js';
+import { documentKind, mediaAttachment, unreadableAttachment } from './media.js';
+import { textForCore, type CommandWords } from './words.js';
+
+export const PLATFORM = 'whatsapp-cloud';
+
+export interface InboundContext {
+  bot: string;
+  graph: GraphClient;
+  words: CommandWords;
+}
+
+export type Ignored = { ignored: string };
+
+/** Kinds the chatbot cannot read and that carry no file: the user is told what it can read. */
+const UNREADABLE = new Set(['reaction', 'location', 'contacts', 'order']);
+
+type Body = Pick<Inbound, 'text' | 'attachments'> & Partial<Pick<Inbound, 'action'>>;
+
+function mediaOf(message: CloudMessage, context: InboundContext): Body | Ignored {
+  const type = message.type as 'image' | 'video' | 'audio' | 'document' | 'sticker';
+  const media = message[type];
+  if (!media) return { ignored: `a ${type} message without its ${type} object` };
+  const kinds: Record<typeof type, AttachmentKind> = {
+    image: 'image',
+    video: 'video',
+    audio: message.audio?.voice ? 'voice' : 'audio',
+    document: documentKind(media.mime_type),
+    sticker: 'sticker',
+  };
+  const attachment = mediaAttachment(context.graph, kinds[type], {
+    id: media.id,
+    ...(media.mime_type ? { mimeType: media.mime_type } : {}),
+    ...(type === 'document' && message.document?.filename ? { fileName: message.document.filename } : {}),
+  });
+  // A caption is never a command: "help" under a photo is a question about the photo.
+  return { text: (media.caption ?? '').trim(), attachments: [attachment] };
+}
+
+/** A reply button or list row pressed: ours carry what they mean in their id (interactive.ts). */
+function replyOf(message: CloudMessage, reply: { id: string; title: string }): Body {
+  if (reply.id.startsWith(ACTION_ID_PREFIX)) {
+    return { text: reply.title, attachments: [], action: { id: message.id, value: reply.id.slice(ACTION_ID_PREFIX.length) } };
+  }
+  if (reply.id.startsWith(SUGGESTION_ID_PREFIX)) return { text: reply.id.slice(SUGGESTION_ID_PREFIX.length), attachments: [] };
+  // Someone else's buttons (a template's): what the user pressed is what they say.
+  return { text: reply.title, attachments: [] };
+}
+
+function bodyOf(message: CloudMessage, context: InboundContext): Body | Ignored {
+  switch (message.type) {
+    case 'text':
+      if (message.text === undefined) return { ignored: 'a text message without text' };
+      return { text: textForCore(message.text.body.trim(), context.words), attachments: [] };
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'document':
+    case 'sticker':
+      return mediaOf(message, context);
+    case 'interactive': {
+      const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+      return reply ? replyOf(message, reply) : { ignored: `an interactive message of type "${message.interactive?.type ?? '?'}"` };
+    }
+    case 'button': {
+      const pressed = message.button?.text ?? message.button?.payload;
+      return pressed ? { text: pressed, attachments: [] } : { ignored: 'a template button without text' };
+    }
+    default:
+      break;
+  }
+  if (message.type === 'reaction' && !message.reaction?.emoji) return { ignored: 'a reaction taken back' };
+  if (UNREADABLE.has(message.type)) return { text: '', attachments: [unreadableAttachment(message.type) as InboundAttachment] };
+  return { ignored: `message type "${message.type}"` };
+}
+
+export function messageToInbound(message: CloudMessage, names: ReadonlyMap<string, string>, context: InboundContext): Inbound | Ignored {
+  // Meta's wa_id is the number; anything else cannot be answered with `to` (and is not a conversation id).
+  if (!CONVERSATION_ID_PATTERN.test(message.from)) return { ignored: `a sender that is not a WhatsApp number (${message.from})` };
+  const body = bodyOf(message, context);
+  if ('ignored' in body) return body;
+  const name = names.get(message.from);
+  return {
+    conversation: { bot: context.bot, platform: PLATFORM, id: message.from },
+    user: { id: message.from, ...(name ? { name } : {}) },
+    text: body.text,
+    attachments: body.attachments,
+    isGroup: false,
+    addressed: true,
+    platformMessageId: message.id,
+    sentAt: message.timestamp * 1000,
+    ...(body.action ? { action: body.action } : {}),
+  };
+}
+
+export function isIgnored(result: Inbound | Ignored): result is Ignored {
+  return 'ignored' in result;
+}

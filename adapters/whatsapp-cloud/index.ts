@@ -1,0 +1,153 @@
+/**
+ * The WhatsApp Business Cloud API adapter: Meta's webhook in (webhook-route.ts: signature,
+ * shape, each message queued before the 200), the Graph API out (outbound.ts). A user's
+ * messages reach the core in the order Meta delivered them (SerialByKey per user), the first
+ * one greeted with the WelcomeMessage (greeting.ts), a reply with a number turned into the
+ * choice it names (choices.ts). Webhooks make replicas natural: any process serving the bot
+ * takes any message, and fetches any file again by its media id. See README.md.
+ */
+import { SerialByKey, SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Inbound, type Logger, type PlatformMetrics, type PlatformStorage } from '../../src/contract.js';
+import { cloudCapabilities } from './capabilities.js';
+import { NumberedChoices } from './choices.js';
+import type { CloudMessage, MessagesChange } from './events.js';
+import { Greeter, greetingBefore } from './greeting.js';
+import { GraphClient } from './graph.js';
+import { isIgnored, messageToInbound, PLATFORM } from './inbound.js';
+import { restoreMediaAttachment } from './media.js';
+import { CloudOutbound } from './outbound.js';
+import { StatusLog } from './statuses.js';
+import { cloudWebhookRouter } from './webhook-route.js';
+import { CommandWords, DEFAULT_COMMANDS } from './words.js';
+import type { Backoff } from '../../src/contract.js';
+
+export interface CloudAdapterOptions {
+  /** Configured bot id (config `bots[].id`). */
+  bot: string;
+  /** WHATSAPP_CLOUD_ACCESS_TOKEN: a system user's token with whatsapp_business_messaging. */
+  accessToken: string;
+  /** WHATSAPP_CLOUD_PHONE_NUMBER_ID: the id of the business number (not the number). */
+  phoneNumberId: string;
+  /** WHATSAPP_CLOUD_APP_SECRET: the Meta app's secret, which signs every webhook. */
+  appSecret: string;
+  /** WHATSAPP_CLOUD_VERIFY_TOKEN: what Meta's webhook handshake must present. */
+  verifyToken: string;
+  /** WHATSAPP_CLOUD_API_URL: the Graph base with its version (a fake or a proxy in tests). */
+  apiUrl: string;
+  logger: Logger;
+  storage: PlatformStorage;
+  metrics?: PlatformMetrics;
+  /** Also serve the shared path /whatsapp-cloud/webhook (the first bot mounted there answers); default true. */
+  servesSharedPath?: boolean;
+  /** Greet a user's first message with the WelcomeMessage (default true). */
+  welcomeNewUsers?: boolean;
+  /** Tests shorten the waits on Meta's rate limits (outbound.ts). */
+  rateLimitBackoff?: Backoff;
+  rateLimitPatienceMs?: number;
+}
+
+/** Where a bot's webhook is served (and set in the Meta app, under the gateway's public URL). */
+export function webhookPath(bot: string): string {
+  return `/whatsapp-cloud/${bot}/webhook`;
+}
+/** The shared path, served by the first bot with a Cloud number (mounted first, so it answers). */
+export const SHARED_WEBHOOK_PATH = '/whatsapp-cloud/webhook';
+
+export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapter & { readonly routes: readonly HttpRoute[] } {
+  const { bot, logger } = options;
+  const graph = new GraphClient({ apiUrl: options.apiUrl, accessToken: options.accessToken });
+  const sink = new SinkHolder({ who: `WhatsApp Cloud bot "${bot}"`, what: 'a message', then: 'Meta will send it again' });
+  const gate = new WebhookGate(`WhatsApp Cloud bot "${bot}" is starting`);
+  const order = new SerialByKey();
+  const choices = new NumberedChoices(options.storage, logger);
+  const greeter = options.welcomeNewUsers === false ? undefined : new Greeter(options.storage, logger);
+  const statuses = new StatusLog(logger, options.metrics);
+  const stopping = new AbortController();
+  let words = new CommandWords(DEFAULT_COMMANDS);
+  /** Numbers whose messages reached this bot's webhook, warned about once each. */
+  const otherNumbers = new Set<string>();
+
+  const outbound = new CloudOutbound({
+    graph,
+    phoneNumberId: options.phoneNumberId,
+    choices,
+    logger,
+    stopping: stopping.signal,
+    ...(options.rateLimitBackoff ? { rateLimitBackoff: options.rateLimitBackoff } : {}),
+    ...(options.rateLimitPatienceMs !== undefined ? { rateLimitPatienceMs: options.rateLimitPatienceMs } : {}),
+  });
+
+  const deliver = async (inbound: Inbound): Promise<void> => {
+    const message = await choices.resolve(inbound);
+    const first = greeter ? await greeter.isFirstContact(message) : false;
+    if (first && !words.isStart(message.text)) await sink.accept(greetingBefore(message));
+    await sink.accept(message);
+    if (first) await greeter?.greeted(message.conversation.id);
+  };
+
+  const handle = async (message: CloudMessage, names: ReadonlyMap<string, string>): Promise<void> => {
+    const result = messageToInbound(message, names, { bot, graph, words });
+    if (isIgnored(result)) {
+      logger.debug({ reason: result.ignored, message: message.id }, 'whatsapp-cloud: message not answered');
+      return;
+    }
+    await deliver(result);
+  };
+
+  const dispatch = async (changes: readonly MessagesChange[]): Promise<void> => {
+    const queued: Promise<void>[] = [];
+    for (const change of changes) {
+      if (change.phoneNumberId !== options.phoneNumberId) {
+        if (!otherNumbers.has(change.phoneNumberId)) {
+          otherNumbers.add(change.phoneNumberId);
+          logger.warn({ bot, phoneNumberId: change.phoneNumberId, ours: options.phoneNumberId },
+            `whatsapp-cloud: a webhook for another phone number id reached bot "${bot}"; not answered. Give each number its own bot and point its webhook at /whatsapp-cloud/<bot id>/webhook`);
+        }
+        continue;
+      }
+      for (const status of change.statuses) statuses.record(status);
+      for (const message of change.messages) queued.push(order.run(message.from, () => handle(message, change.names)));
+    }
+    // Every message handed over (or failed) before the answer: a 500 makes Meta send them all again.
+    const settled = await Promise.allSettled(queued);
+    const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+
+  const route = cloudWebhookRouter({
+    bot,
+    appSecret: options.appSecret,
+    verifyToken: options.verifyToken,
+    logger,
+    admit: (maxWaitMs) => gate.admit(maxWaitMs),
+    dispatch,
+  });
+  const routes: HttpRoute[] = [
+    { path: webhookPath(bot), handler: route },
+    ...(options.servesSharedPath === false ? [] : [{ path: SHARED_WEBHOOK_PATH, handler: route }]),
+  ];
+
+  return {
+    platform: PLATFORM,
+    bot,
+    capabilities: cloudCapabilities,
+    outbound,
+    routes,
+    // Meta retries a webhook that was not answered 200 for up to 7 days.
+    redeliversOnAcceptFailure: true,
+    restoreAttachment: (ref, info) => restoreMediaAttachment(graph, ref, info),
+    async start(newSink, info) {
+      if (info?.commands.length) words = new CommandWords(info.commands);
+      sink.hold(newSink);
+      // Nothing to connect: Meta posts to us. The token is checked by `chatbridge doctor`, and a refused one is logged with each send.
+      gate.open();
+      logger.info({ bot, phoneNumberId: options.phoneNumberId }, 'whatsapp-cloud: started');
+    },
+    async stop() {
+      gate.close(`WhatsApp Cloud bot "${bot}" is stopping`);
+      stopping.abort();
+      // What was received is handed over; Meta sends what was not acknowledged again.
+      await order.idle();
+      sink.release();
+    },
+  };
+}

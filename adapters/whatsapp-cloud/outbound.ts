@@ -1,0 +1,145 @@
+/**
+ * The core's `Outbound` on the Cloud API: `send` (text, or text with choices as reply buttons,
+ * a list or numbered text: interactive.ts) and `typing` (the read mark with the typing
+ * indicator, on the very message being answered). No `edit`, `draft` or `startStream`: Meta
+ * cannot change a business message once sent, so the core shows "typing…" and sends the answer
+ * whole at its end, split within 4,096 characters (README, "Long answers").
+ *
+ * Rate limits: Meta answers 131056 when one business number writes one user faster than about
+ * a message per 6 s (bursts borrow from later), 130429 over the number's throughput. A message
+ * that must be delivered (all but an intermediate render) waits here and tries again, the
+ * pause doubling from 4 s up to 30 s, for up to RATE_LIMIT_PATIENCE_MS: the limit lifts as
+ * the borrowed time is paid back, and the answer goes within 30 s of it. Past that, or for an
+ * intermediate render, it is 'rate-limited' with the next pause, and the core's own rule takes
+ * over. Every other refusal is a PlatformError at once (errors.ts).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay, type Backoff, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
+import type { NumberedChoices } from './choices.js';
+import { recipientOf } from './conversation.js';
+import { isRateLimit, META_CODES, MetaApiError, toPlatformError } from './errors.js';
+import { GREETING_ID_PREFIX } from './greeting.js';
+import type { GraphClient } from './graph.js';
+import { choicesOf, graphBody, numberedPlan, planMessage, type Part } from './interactive.js';
+
+/** Meta's advice for 131056 is to wait 4^n s; the first pause is 4 s, doubled, never more than 30 s apart. */
+export const RATE_LIMIT_BACKOFF: Backoff = { firstMs: 4_000, maxMs: 30_000, jitter: 0.25 };
+/**
+ * How long a message that must be delivered waits out Meta's rate limits here. A burst of 45
+ * messages to one user owes 270 s before the next goes (the pair limit's payback); ten minutes
+ * covers that with room, and then the core's own retries follow.
+ */
+export const RATE_LIMIT_PATIENCE_MS = 10 * 60_000;
+/** A message whose first parts went and whose next one failed: the parts sent are not sent again for this long. */
+const PARTIAL_MEMORY_MS = 15 * 60_000;
+
+export interface CloudOutboundOptions {
+  graph: GraphClient;
+  phoneNumberId: string;
+  choices: NumberedChoices;
+  logger: Logger;
+  /** Aborted when the adapter stops: a wait on a rate limit ends at once. */
+  stopping: AbortSignal;
+  /** Tests shorten the waits. */
+  rateLimitBackoff?: Backoff;
+  rateLimitPatienceMs?: number;
+}
+
+interface Partial {
+  sent: number;
+  lastId: string;
+  at: number;
+}
+
+export class CloudOutbound implements Outbound {
+  private readonly partial = new Map<string, Partial>();
+
+  constructor(private readonly options: CloudOutboundOptions) {}
+
+  async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
+    const to = recipientOf(conversation.id);
+    const choices = choicesOf(message);
+    let plan = planMessage(message.text, choices);
+    // Before the message: the user may answer a number as soon as they read it.
+    if (plan.numbered) await this.options.choices.remember(to, plan.numbered);
+    else await this.options.choices.forget(to);
+    const key = partialKey(to, message);
+    const earlier = this.partialOf(key);
+    let lastId = earlier?.lastId ?? '';
+    for (let index = earlier?.sent ?? 0; index < plan.parts.length; index++) {
+      const part = plan.parts[index]!;
+      try {
+        lastId = await this.post(to, part, message.progress === true);
+      } catch (error) {
+        if (part.kind !== 'text' && error instanceof MetaApiError && error.code === META_CODES.parameterValueNotValid) {
+          // Meta refused the buttons or the list after all: the choices go as numbered text, never lost.
+          this.options.logger.warn({ err: error, conversation: to }, 'whatsapp-cloud: Meta refused the interactive message; sending its choices as numbered text');
+          const numbered = numberedPlan(part.carriesText ? part.text : '', part.choices);
+          await this.options.choices.remember(to, part.choices);
+          plan = { parts: [...plan.parts.slice(0, index), ...numbered.parts, ...plan.parts.slice(index + 1)], numbered: part.choices };
+          index--;
+          continue;
+        }
+        if (index > 0) this.partial.set(key, { sent: index, lastId, at: Date.now() });
+        throw toPlatformError(error);
+      }
+    }
+    this.partial.delete(key);
+    return { id: lastId };
+  }
+
+  async typing(conversation: ConversationRef, replyingTo?: { platformMessageId: string }): Promise<void> {
+    recipientOf(conversation.id);
+    // The greeting before a first message carries that message's id after its prefix.
+    const messageId = replyingTo?.platformMessageId.replace(GREETING_ID_PREFIX, '');
+    // Meta shows the indicator only on a message of the user's: without one, there is nothing to show it on.
+    if (!messageId) return;
+    try {
+      await this.options.graph.post(
+        [this.options.phoneNumberId, 'messages'],
+        { messaging_product: 'whatsapp', status: 'read', message_id: messageId, typing_indicator: { type: 'text' } },
+        'mark read with the typing indicator',
+      );
+    } catch (error) {
+      throw toPlatformError(error);
+    }
+  }
+
+  /**
+   * One Graph message, its rate limits waited out unless it is an intermediate render; its wamid.
+   * A rate limit that outlasts the wait is a PlatformError with the next pause; any other refusal
+   * comes as Meta said it (send() reads its code).
+   */
+  private async post(to: string, part: Part, progress: boolean): Promise<string> {
+    const backoff = this.options.rateLimitBackoff ?? RATE_LIMIT_BACKOFF;
+    const patienceMs = this.options.rateLimitPatienceMs ?? RATE_LIMIT_PATIENCE_MS;
+    const started = Date.now();
+    for (let failures = 1; ; failures++) {
+      try {
+        const answer = await this.options.graph.post([this.options.phoneNumberId, 'messages'], graphBody(to, part), 'POST /{phone-number-id}/messages') as { messages?: { id?: unknown }[] };
+        const id = answer.messages?.[0]?.id;
+        return typeof id === 'string' ? id : '';
+      } catch (error) {
+        if (!isRateLimit(error)) throw error;
+        const waitMs = backoffDelay(failures, backoff);
+        const limited = toPlatformError(error, { retryAfterMs: waitMs });
+        if (progress || this.options.stopping.aborted || Date.now() - started + waitMs > patienceMs) throw limited;
+        if (failures === 1) this.options.logger.info({ conversation: to, code: limited.platformCode, waitMs }, 'whatsapp-cloud: Meta rate-limited a message; waiting, then trying again');
+        await sleep(waitMs, undefined, { signal: this.options.stopping }).catch(() => {
+          throw limited;
+        });
+      }
+    }
+  }
+
+  private partialOf(key: string): Partial | undefined {
+    const now = Date.now();
+    for (const [stale, entry] of this.partial) if (now - entry.at > PARTIAL_MEMORY_MS) this.partial.delete(stale);
+    return this.partial.get(key);
+  }
+}
+
+/** The same message to the same user: its text and choices. */
+function partialKey(to: string, message: OutboundMessage): string {
+  return JSON.stringify([to, message.text, message.buttons ?? [], message.suggestions ?? []]);
+}
