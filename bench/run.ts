@@ -54,6 +54,8 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   // Issue #20: the waiting list and a conversation open in under 200 ms with 10,000 paused conversations.
   { measure: 'inbox.list.p95', aim: '< 200 ms', met: (v) => v < 200 },
   { measure: 'inbox.conversation.p95', aim: '< 200 ms', met: (v) => v < 200 },
+  // Issue #20: 500 open inbox pages without growing past the gateway's memory aims (the peak of burst.*.peak-rss).
+  { measure: 'inbox.sse.rss-with-500', aim: '≤ 300 MB', met: (v) => v <= 300 },
 ];
 
 /** The aims table: this run's rows, and for a measure not run this time its row in `previous` as it was. */
