@@ -67,6 +67,8 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
     /** The first operator's browser (the e-mail's link), and the second's (the admin token). */
     let bruno: BrowserContext;
     let carla: BrowserContext;
+    /** An operator signed in with the admin token before the tests, for those that need one. */
+    let dana: BrowserContext;
 
     beforeAll(async () => {
       [fake, smtp] = await Promise.all([startFakeTelegram(), FakeSmtpServer.start()]);
@@ -74,11 +76,17 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       base = `http://127.0.0.1:${gateway.port}`;
       bruno = await browser.createBrowserContext();
       carla = await browser.createBrowserContext();
+      dana = await browser.createBrowserContext();
+      const page = await dana.newPage();
+      await page.goto(`${base}/inbox`);
+      await signInWithToken(page, 'Dana');
+      await page.close();
     }, 60_000);
 
     afterAll(async () => {
       await bruno?.close();
       await carla?.close();
+      await dana?.close();
       await gateway?.cleanup();
       await fake?.close();
       await smtp?.stop();
@@ -209,7 +217,7 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       const chat = 5102;
       const eve = { id: chat, first_name: '<b>Eve</b>', last_name: '<img src=x onerror="window.injected=1">' };
       await handOver(chat, eve, '/human');
-      const page = await bruno.newPage();
+      const page = await dana.newPage();
       const dialogs: string[] = [];
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
@@ -243,12 +251,12 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       const chat = 5103;
       await handOver(chat, { id: chat, first_name: 'Gil' }, '/human');
       const conversation = `${base}/inbox/conversations/${encodeURIComponent(`main:telegram:${chat}`)}`;
-      // The operator is signed in (Bruno's browser); the other site is 127.0.0.1 on another port:
+      // The operator is signed in (Dana's browser); the other site is 127.0.0.1 on another port:
       // same site as the gateway, so the SameSite=Lax cookie goes along and only the Origin check stands.
       const site = await startOtherSite(`<!doctype html><title>Win a prize</title>
 <form id="attack" method="post" action="${conversation}/messages"><input name="text" value="Sent by another site"><input name="_csrf" value="guessed"></form>
 <script>document.getElementById('attack').submit()</script>`);
-      const page = await bruno.newPage();
+      const page = await dana.newPage();
       try {
         const refused = page.waitForResponse((response) => response.url() === `${conversation}/messages`);
         await page.goto(site.url);
@@ -280,6 +288,21 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
         expect(await textOf(page, 'h1')).toBe('Hana (@hana) on Telegram');
       } finally {
         await context.close();
+      }
+    }, TEST_TIMEOUT_MS);
+
+    it('names the chatbot as the e-mail does (the demo chatbot\'s Name, not the bot\'s id)', async () => {
+      const chat = 5106;
+      const mail = await handOver(chat, { id: chat, first_name: 'Noa' });
+      const chatbot = /^Chatbot: (.+)$/m.exec(mail.text ?? '')?.[1];
+      expect(chatbot).toBe('Oakridge Homes assistant');
+      const page = await dana.newPage();
+      try {
+        await page.goto(`${base}/inbox/conversations/${encodeURIComponent(`main:telegram:${chat}`)}`);
+        expect(await textOf(page, STATUS)).toContain(`Chatbot ${chatbot}`);
+        expect(await textOf(page, TRANSCRIPT)).toContain(`${chatbot} (assistant)`);
+      } finally {
+        await page.close();
       }
     }, TEST_TIMEOUT_MS);
 
