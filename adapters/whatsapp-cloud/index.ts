@@ -61,7 +61,8 @@ export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapte
   const choices = new NumberedChoices(options.storage, logger);
   const greeter = options.welcomeNewUsers === false ? undefined : new Greeter(options.storage, logger);
   const statuses = new StatusLog(logger, options.metrics);
-  const stopping = new AbortController();
+  /** Ends the outbound's waits on Meta's rate limits when the adapter stops; a new one at each start. */
+  let stopping = new AbortController();
   let words = new CommandWords(DEFAULT_COMMANDS);
   /** Numbers whose messages reached this bot's webhook, warned about once each. */
   const otherNumbers = new Set<string>();
@@ -71,7 +72,7 @@ export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapte
     phoneNumberId: options.phoneNumberId,
     choices,
     logger,
-    stopping: stopping.signal,
+    stopping: () => stopping.signal,
     ...(options.rateLimitBackoff ? { rateLimitBackoff: options.rateLimitBackoff } : {}),
     ...(options.rateLimitPatienceMs !== undefined ? { rateLimitPatienceMs: options.rateLimitPatienceMs } : {}),
   });
@@ -137,6 +138,7 @@ export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapte
     restoreAttachment: (ref, info) => restoreMediaAttachment(graph, ref, info),
     async start(newSink, info) {
       if (info?.commands.length) words = new CommandWords(info.commands);
+      if (stopping.signal.aborted) stopping = new AbortController();
       sink.hold(newSink);
       // Nothing to connect: Meta posts to us. The token is checked by `chatbridge doctor`, and a refused one is logged with each send.
       gate.open();

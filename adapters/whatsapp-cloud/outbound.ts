@@ -20,7 +20,7 @@ import { recipientOf } from './conversation.js';
 import { isRateLimit, META_CODES, MetaApiError, toPlatformError } from './errors.js';
 import { GREETING_ID_PREFIX } from './greeting.js';
 import type { GraphClient } from './graph.js';
-import { choicesOf, graphBody, numberedPlan, planMessage, type Part } from './interactive.js';
+import { choicesOf, graphBody, numberedPlan, planMessage, type Part, type Plan } from './interactive.js';
 
 /** Meta's advice for 131056 is to wait 4^n s; the first pause is 4 s, doubled, never more than 30 s apart. */
 export const RATE_LIMIT_BACKOFF: Backoff = { firstMs: 4_000, maxMs: 30_000, jitter: 0.25 };
@@ -38,8 +38,8 @@ export interface CloudOutboundOptions {
   phoneNumberId: string;
   choices: NumberedChoices;
   logger: Logger;
-  /** Aborted when the adapter stops: a wait on a rate limit ends at once. */
-  stopping: AbortSignal;
+  /** Aborted when the adapter stops (a new one each start): a wait on a rate limit ends at once. */
+  stopping(): AbortSignal;
   /** Tests shorten the waits. */
   rateLimitBackoff?: Backoff;
   rateLimitPatienceMs?: number;
@@ -59,10 +59,20 @@ export class CloudOutbound implements Outbound {
   async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     const to = recipientOf(conversation.id);
     const choices = choicesOf(message);
-    let plan = planMessage(message.text, choices);
-    // Before the message: the user may answer a number as soon as they read it.
+    const plan = planMessage(message.text, choices);
+    // Before the message: the user may answer a number as soon as they read it. Numbers sent
+    // before mean nothing once the bot said something else: dropped beside the send (it never fails).
     if (plan.numbered) await this.options.choices.remember(to, plan.numbered);
-    else await this.options.choices.forget(to);
+    const forgetting = plan.numbered ? undefined : this.options.choices.forget(to);
+    try {
+      return await this.sendParts(to, message, plan);
+    } finally {
+      await forgetting;
+    }
+  }
+
+  private async sendParts(to: string, message: OutboundMessage, initial: Plan): Promise<SentMessage> {
+    let plan = initial;
     const key = partialKey(to, message);
     const earlier = this.partialOf(key);
     let lastId = earlier?.lastId ?? '';
@@ -123,9 +133,10 @@ export class CloudOutbound implements Outbound {
         if (!isRateLimit(error)) throw error;
         const waitMs = backoffDelay(failures, backoff);
         const limited = toPlatformError(error, { retryAfterMs: waitMs });
-        if (progress || this.options.stopping.aborted || Date.now() - started + waitMs > patienceMs) throw limited;
+        const stopping = this.options.stopping();
+        if (progress || stopping.aborted || Date.now() - started + waitMs > patienceMs) throw limited;
         if (failures === 1) this.options.logger.info({ conversation: to, code: limited.platformCode, waitMs }, 'whatsapp-cloud: Meta rate-limited a message; waiting, then trying again');
-        await sleep(waitMs, undefined, { signal: this.options.stopping }).catch(() => {
+        await sleep(waitMs, undefined, { signal: stopping }).catch(() => {
           throw limited;
         });
       }

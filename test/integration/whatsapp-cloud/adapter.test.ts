@@ -186,6 +186,16 @@ describe('WhatsApp Cloud outbound', () => {
     expect(fake.visibleMessages(USER).map((m) => m.text)).toEqual(['Delivered after the storm']);
   });
 
+  it('still waits out a rate limit after the adapter was stopped and started again', async () => {
+    const { fake, adapter, sink } = await setup();
+    await fake.userSends({ from: USER, text: 'hi' });
+    await adapter.stop();
+    await adapter.start(sink);
+    fake.failNext({ code: 131056, times: 2, to: USER });
+    await adapter.outbound.send(conversation, { text: 'after a restart' });
+    expect(fake.visibleMessages(USER).map((m) => m.text)).toEqual(['after a restart']);
+  });
+
   it('is rate-limited with the next pause once its patience is over, or at once for an intermediate render', async () => {
     const { fake, adapter } = await setup({ adapter: { rateLimitPatienceMs: 0 } });
     await fake.userSends({ from: USER, text: 'hi' });
