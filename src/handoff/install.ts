@@ -12,7 +12,7 @@ import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import { HandoffController } from './controller.js';
-import { OperatorDesk } from './desk.js';
+import { OperatorDesk, type DeskBot } from './desk.js';
 import { InboxLinks } from './inbox/links.js';
 import { startInboxFeed, type InboxFeed } from './inbox/live/index.js';
 import { inboxDisabled, inboxRouter } from './inbox/routes.js';
@@ -45,6 +45,11 @@ export interface InstallHandoffOptions {
   outbox?: Partial<OutboxPolicy>;
   /** The platforms served, whose conversation-id shapes the admin API checks ids against; default none (any id). */
   platforms?: readonly PlatformModule[];
+  /**
+   * The bots as the gateway serves them, whose serial numbers name their chatbots in the inbox; default config.bots.
+   * The runtime passes its resolved ones: config leaves the embedded demo chatbot's serial number empty.
+   */
+  bots?: readonly DeskBot[];
 }
 
 export interface InstalledHandoff {
@@ -74,7 +79,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const controller = new HandoffController({
     gateway, state, handoff: config.handoff, logger, links, outbox, ...(feed ? { feed } : {}), ...(inboxLinks ? { inboxLinks } : {}),
   });
-  const desk = new OperatorDesk({ controller, gateway, state, bots: config.bots });
+  const desk = new OperatorDesk({ controller, gateway, state, bots: options.bots ?? config.bots });
   const platforms = options.platforms ?? [];
 
   const unregister = registerTriggers(gateway, controller, config, feed);

@@ -167,7 +167,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   });
   // The embedded service's settings are read from the service (the composition root wires it: the core never imports src/service).
   wireSettings(gateway.settings, { embedded, state, bots });
-  const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl, platforms });
+  const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl, platforms, bots });
   // Before the adapters start: a local platform asks its host only once started.
   built.host.bind(gateway, handoff.controller);
   // Resolves once each platform connected or failed a first time (then it keeps trying; see /readyz).
