@@ -306,6 +306,23 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       }
     }, TEST_TIMEOUT_MS);
 
+    it('opens a conversation on its newest messages when the transcript is longer than its box', async () => {
+      const chat = 5107;
+      await handOver(chat, { id: chat, first_name: 'Lea' });
+      const page = await dana.newPage();
+      try {
+        await page.setViewport({ width: 900, height: 260 });
+        await page.goto(`${base}/inbox/conversations/${encodeURIComponent(`main:telegram:${chat}`)}`);
+        await page.waitForNetworkIdle({ idleTime: 200 }).catch(() => undefined);
+        // As the script sees the log: whether it overflows its box, and how far from its end the view is.
+        const box = await page.$eval(TRANSCRIPT, (log) => ({ overflows: log.scrollHeight > log.clientHeight, fromEnd: log.scrollHeight - log.scrollTop - log.clientHeight }));
+        expect(box.overflows).toBe(true);
+        expect(box.fromEnd).toBeLessThanOrEqual(2);
+      } finally {
+        await page.close();
+      }
+    }, TEST_TIMEOUT_MS);
+
     it('axe-core finds no serious or critical violation on the sign-in form, the waiting list and a conversation', async () => {
       const chat = 5105;
       fake.userSends({ chat, from: { id: chat, first_name: 'Jo' }, text: 'Do you have homes for sale in Denver?' });

@@ -135,6 +135,9 @@
     });
   };
 
+  // A conversation opens on its newest messages, as a chat does; from there new ones keep it at the bottom.
+  const log = document.querySelector<HTMLElement>('[role="log"]');
+  if (log) log.scrollTop = log.scrollHeight;
   const events = document.body.dataset.events;
   if (events) listen(events);
   const reply = document.getElementById('reply');
