@@ -17,6 +17,7 @@ const SUITES: { file: string; title: string }[] = [
   { file: 'gateway', title: 'Gateway with the Telegram adapter and the fake Bot API (Redis state)' },
   { file: 'slack', title: 'Gateway with the Slack adapter (Bolt HTTP receiver) and the fake Slack Web API (Redis state)' },
   { file: 'whatsapp', title: 'Gateway with the WhatsApp adapter on the fake whatsapp-web.js and the fake WhatsApp (Redis state)' },
+  { file: 'whatsapp-cloud', title: 'Gateway with the WhatsApp Cloud API adapter (signed webhooks) and the fake Cloud API (Redis state)' },
   { file: 'burst', title: 'A burst of 10,000 new chats in one process, by gateway.maxAnswersInFlight (in-memory platform, Redis state)' },
   { file: 'replicas', title: 'Replicas behind a round-robin load balancer: 1 and 2 chatbridge processes, Telegram webhook, embedded service (Redis state)' },
   { file: 'inbox', title: 'The operator inbox: 10,000 paused conversations and 500 open pages on one chatbridge process (Redis state)' },
