@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { replies } from '../../src/gateway/index.js';
 import { CLIENT_ASK_CONTENT_MAX_CHARS } from '../../src/upstream/index.js';
 import { SCENARIOS, type ConformanceDriver, type ConformanceTarget, type Scenario } from './driver.js';
@@ -183,9 +183,10 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     expect(stack.service.questions).toEqual(['next question']);
     expect(stack.service.uploads).toEqual([]);
     // Nothing the user sent is dropped: the refused messages are in the transcript with the answered one.
+    // The turn writes its entries with the queue advance, just after the answer is shown: wait for it.
     const conversation = stack.instances[0]!.accepted[0]!;
-    const transcript = await stack.instances[0]!.gateway.transcript.read(conversation);
-    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([TOO_LONG, caption, 'next question']);
+    const userEntries = async () => (await stack.instances[0]!.gateway.transcript.read(conversation)).filter((entry) => entry.role === 'user').map((entry) => entry.text);
+    await vi.waitFor(async () => expect(await userEntries()).toEqual([TOO_LONG, caption, 'next question']), { timeout: 10_000 });
   },
 };
 

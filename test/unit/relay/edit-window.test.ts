@@ -26,7 +26,10 @@ describe('relayAnswer: messages that can no longer be edited', () => {
     expect(platform.count('edit', 'not-editable')).toBe(0);
     expect(platform.messages.size).toBeGreaterThan(1);
     expect(readsOnce(screenOf(platform), LONG_ANSWER)).toBe(true);
-    expect(screenOf(platform).at(-1)).toMatch(/tell you more about any of them\.$/);
+    // The last message ends the answer (where the split falls depends on when the window passed).
+    const last = screenOf(platform).at(-1)?.trim() ?? '';
+    expect(last).not.toBe('');
+    expect(LONG_ANSWER.trimEnd().endsWith(last)).toBe(true);
   });
 
   it('a "message can\'t be edited" mid-answer seals that message, and the answer continues and ends complete in a new one', async () => {
