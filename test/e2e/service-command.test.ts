@@ -55,5 +55,5 @@ describe('chatbridge service', () => {
     expect(first.secretKey).toBe('my-own-secret-key');
     const second = await serviceKeys({ SERVICE_SECRET_KEY: 'my-own-secret-key' });
     expect(second.sessionKey).toBe(first.sessionKey);
-  });
+  }, 60_000); // two processes started one after the other: seconds each on a loaded machine
 });

@@ -202,5 +202,5 @@ describe('a bounded number of answers in flight per process', () => {
     expect(chats.filter((id) => !answered(polled, id, `question ${id}`))).toEqual([]);
     expect(answered(hooked, 'hook', 'question hook')).toBe(true);
     expect(service.mostAnswersAtOnce).toBe(1);
-  }, 20_000);
+  }, 60_000);
 });
