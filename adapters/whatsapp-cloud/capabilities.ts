@@ -1,5 +1,4 @@
-import type { Capabilities } from '../../src/contract.js';
-import { cloudMarkup } from './markdown.js';
+import { whatsappMarkup, type Capabilities } from '../../src/contract.js';
 
 /** Meta's text-messages page: a text body holds at most 4,096 characters. */
 export const CLOUD_MAX_MESSAGE_LENGTH = 4096;
@@ -25,7 +24,7 @@ export const CLOUD_PAIR_INTERVAL_MS = 6_000;
  */
 export const cloudCapabilities: Capabilities = Object.freeze({
   maxMessageLength: CLOUD_MAX_MESSAGE_LENGTH,
-  markup: cloudMarkup,
+  markup: whatsappMarkup,
   editIntervalMs: Object.freeze({ private: CLOUD_PAIR_INTERVAL_MS, group: CLOUD_PAIR_INTERVAL_MS }),
   typingLifetimeMs: CLOUD_TYPING_LIFETIME_MS,
   // Reply buttons and list messages (outbound.ts, interactive.ts).

@@ -12,13 +12,12 @@
  *   anything else             not answered: `unsupported` (a user's edit or revoke arrives so),
  *                             `system`, a reaction taken back, types Meta adds later
  */
-import type { AttachmentKind, Inbound, InboundAttachment } from '../../src/contract.js';
+import { textForCore, type AttachmentKind, type CommandWords, type Inbound, type InboundAttachment } from '../../src/contract.js';
 import { CONVERSATION_ID_PATTERN } from './conversation.js';
 import type { CloudMessage } from './events.js';
 import type { GraphClient } from './graph.js';
 import { ACTION_ID_PREFIX, SUGGESTION_ID_PREFIX } from './interactive.js';
 import { documentKind, mediaAttachment, unreadableAttachment } from './media.js';
-import { textForCore, type CommandWords } from './words.js';
 
 export const PLATFORM = 'whatsapp-cloud';
 

@@ -2,22 +2,20 @@
  * The WhatsApp Business Cloud API adapter: Meta's webhook in (webhook-route.ts: signature,
  * shape, each message queued before the 200), the Graph API out (outbound.ts). A user's
  * messages reach the core in the order Meta delivered them (SerialByKey per user), the first
- * one greeted with the WelcomeMessage (greeting.ts), a reply with a number turned into the
+ * one greeted with the WelcomeMessage (the kit's FirstContactGreeter), a reply with a number turned into the
  * choice it names (choices.ts). Webhooks make replicas natural: any process serving the bot
  * takes any message, and fetches any file again by its media id. See README.md.
  */
-import { SerialByKey, SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Inbound, type Logger, type PlatformMetrics, type PlatformStorage } from '../../src/contract.js';
+import { CommandWords, DEFAULT_COMMANDS, FirstContactGreeter, greetingBefore, SerialByKey, SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Inbound, type Logger, type PlatformMetrics, type PlatformStorage } from '../../src/contract.js';
 import { cloudCapabilities } from './capabilities.js';
 import { NumberedChoices } from './choices.js';
 import type { CloudMessage, MessagesChange } from './events.js';
-import { Greeter, greetingBefore } from './greeting.js';
 import { GraphClient } from './graph.js';
 import { isIgnored, messageToInbound, PLATFORM } from './inbound.js';
 import { restoreMediaAttachment } from './media.js';
 import { CloudOutbound } from './outbound.js';
 import { StatusLog } from './statuses.js';
 import { cloudWebhookRouter } from './webhook-route.js';
-import { CommandWords, DEFAULT_COMMANDS } from './words.js';
 import type { Backoff } from '../../src/contract.js';
 
 export interface CloudAdapterOptions {
@@ -59,7 +57,7 @@ export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapte
   const gate = new WebhookGate(`WhatsApp Cloud bot "${bot}" is starting`);
   const order = new SerialByKey();
   const choices = new NumberedChoices(options.storage, logger);
-  const greeter = options.welcomeNewUsers === false ? undefined : new Greeter(options.storage, logger);
+  const greeter = options.welcomeNewUsers === false ? undefined : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp-cloud' });
   const statuses = new StatusLog(logger, options.metrics);
   /** Ends the outbound's waits on Meta's rate limits when the adapter stops; a new one at each start. */
   let stopping = new AbortController();

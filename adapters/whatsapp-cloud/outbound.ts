@@ -14,11 +14,10 @@
  * over. Every other refusal is a PlatformError at once (errors.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelay, type Backoff, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
+import { backoffDelay, GREETING_ID_PREFIX, type Backoff, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
 import type { NumberedChoices } from './choices.js';
 import { recipientOf } from './conversation.js';
 import { isRateLimit, META_CODES, MetaApiError, toPlatformError } from './errors.js';
-import { GREETING_ID_PREFIX } from './greeting.js';
 import type { GraphClient } from './graph.js';
 import { choicesOf, graphBody, numberedPlan, planMessage, type Part, type Plan } from './interactive.js';
 

@@ -1,5 +1,4 @@
-import type { Capabilities } from '../../src/contract.js';
-import { whatsappMarkup } from './markdown.js';
+import { whatsappMarkup, type Capabilities } from '../../src/contract.js';
 
 /**
  * WhatsApp takes 65,536 characters in one message, but a wall of text reads badly on a

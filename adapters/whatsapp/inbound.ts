@@ -6,11 +6,10 @@
  * WhatsApp's system notices. A duplicate delivery carries the same `id._serialized`, which
  * the core dedupes on.
  */
-import type { Inbound, InboundAttachment, PlatformUser } from '../../src/contract.js';
+import { textForCore, type CommandWords, type Inbound, type InboundAttachment, type PlatformUser } from '../../src/contract.js';
 import { chatKind, conversationId, userPart } from './conversation.js';
 import type { WaMessage, WaMessageType } from './library.js';
 import { isMediaType, mediaAttachment, rawFacts, unreadableAttachment } from './media.js';
-import { textForCore, type CommandWords } from './words.js';
 
 /** Who the bot is on WhatsApp (`client.info.wid` after `ready`). */
 export interface WhatsAppIdentity {

@@ -6,17 +6,15 @@
  * greeting of a first contact, and the outbound on whichever client is ready.
  * See README.md for linking a number and what users get.
  */
-import { SerialByKey, SinkHolder, type Adapter, type Inbound, type Logger, type PlatformStorage } from '../../src/contract.js';
+import { CommandWords, DEFAULT_COMMANDS, FirstContactGreeter, greetingBefore, SerialByKey, SinkHolder, type Adapter, type Inbound, type Logger, type PlatformStorage } from '../../src/contract.js';
 import { whatsappCapabilities } from './capabilities.js';
 import { WhatsAppConnection, type ConnectionTimings } from './connection.js';
 import { userPart } from './conversation.js';
-import { Greeter, greetingBefore } from './greeting.js';
 import { isIgnored, messageToInbound, type WhatsAppIdentity } from './inbound.js';
 import type { WaClient, WaMessage, WhatsAppLibrary } from './library.js';
 import { loadWhatsAppLibrary } from './load-library.js';
 import { WhatsAppOutbound } from './outbound.js';
 import { qrPageRoute } from './qr-page.js';
-import { CommandWords, DEFAULT_COMMANDS } from './words.js';
 
 export interface WhatsAppAdapterOptions {
   /** Configured bot id (config `bots[].id`). */
@@ -54,7 +52,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
   const { logger, bot } = options;
   const sink = new SinkHolder({ who: `whatsapp bot "${bot}"`, what: 'a message' });
   let words = new CommandWords(DEFAULT_COMMANDS);
-  const greeter = options.welcomeNewChats === false ? undefined : new Greeter(options.storage, logger);
+  const greeter = options.welcomeNewChats === false ? undefined : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp' });
   /** One chat's messages reach the core in the order they came (reading a message and the greeting take time). */
   const order = new SerialByKey();
 

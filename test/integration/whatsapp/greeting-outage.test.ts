@@ -4,8 +4,7 @@
  * holds it and tells the user the answer will come (test/e2e/whatsapp-redis-outage.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Greeter } from '../../../adapters/whatsapp/greeting.js';
-import type { Inbound } from '../../../src/contract.js';
+import { FirstContactGreeter, type Inbound } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
 import { RedisStateStore } from '../../../src/state/index.js';
@@ -33,7 +32,7 @@ describe('the WhatsApp greeting check while Redis is frozen', () => {
   it('gives up without a greeting instead of holding the message, and greets again once Redis answers', async () => {
     redis = await startPrivateRedis();
     store = new RedisStateStore({ url: redis.url, prefix: 'greeting-outage:' });
-    const greeter = new Greeter(platformStorage(store, 'whatsapp', 'main'), silentLogger(), CHECK_MAX_MS);
+    const greeter = new FirstContactGreeter(platformStorage(store, 'whatsapp', 'main'), silentLogger(), { platform: 'whatsapp', checkMaxMs: CHECK_MAX_MS });
 
     redis.freeze();
     expect(await greeter.isFirstContact(inbound('frozen@c.us'))).toBe(false);

@@ -7,8 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWebhook } from '../../../adapters/whatsapp-cloud/events.js';
 import { GraphClient } from '../../../adapters/whatsapp-cloud/graph.js';
 import { isIgnored, messageToInbound } from '../../../adapters/whatsapp-cloud/inbound.js';
-import { CommandWords, DEFAULT_COMMANDS } from '../../../adapters/whatsapp-cloud/words.js';
-import type { Inbound } from '../../../src/contract.js';
+import { CommandWords, DEFAULT_COMMANDS, type Inbound } from '../../../src/contract.js';
 import { envelope, message, USER } from './envelopes.js';
 
 const words = new CommandWords([...DEFAULT_COMMANDS, { name: 'human', description: '' }]);

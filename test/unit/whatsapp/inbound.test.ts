@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Inbound } from '../../../src/contract.js';
+import { CommandWords, DEFAULT_COMMANDS, type Inbound } from '../../../src/contract.js';
 import { isIgnored, messageToInbound, type Ignored } from '../../../adapters/whatsapp/inbound.js';
-import { CommandWords, DEFAULT_COMMANDS } from '../../../adapters/whatsapp/words.js';
 import { BOT_WID, GROUP, USER, waMessage, type MessageParts } from './messages.js';
 
 const context = { bot: 'main', identity: { wid: BOT_WID, user: '4915100000000' }, words: new CommandWords(DEFAULT_COMMANDS) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommandWords, DEFAULT_COMMANDS, textForCore } from '../../../adapters/whatsapp/words.js';
+import { CommandWords, DEFAULT_COMMANDS, textForCore } from '../../../src/contract.js';
 
 const words = new CommandWords([
   ...DEFAULT_COMMANDS,

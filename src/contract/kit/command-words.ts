@@ -1,12 +1,12 @@
 /**
- * Commands as words: WhatsApp has no command menu, so a message that is exactly the name
- * of a command the core answers (`help`, `reset`, `human`, `listings`, `start`), in any
- * case, is that command; `/help` typed with the slash is one as well. Words after the name
- * make it a command only when the command takes arguments (`listings Austin`): "help me
- * find a flat" is a question, not /help.
+ * Commands as words, for a platform without a command menu (WhatsApp): a message that is
+ * exactly the name of a command the core answers (`help`, `reset`, `human`, `listings`,
+ * `start`), in any case, is that command; `/help` typed with the slash is one as well. Words
+ * after the name make it a command only when the command takes arguments (`listings Austin`):
+ * "help me find a flat" is a question, not /help.
  */
 
-/** A command as the core tells it to the adapter at start (src/contract.ts `Adapter.start`). */
+/** A command as the core tells it to the adapter at start (`Adapter.start`, src/contract/adapter.ts). */
 export interface CommandInfo {
   name: string;
   description: string;
