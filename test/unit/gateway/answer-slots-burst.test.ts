@@ -198,9 +198,9 @@ describe('a bounded number of answers in flight per process', () => {
     await last;
     // Waits on the count of answers (cheap to poll), then checks that each chat got its own.
     const chats = [...ids, 'one-more'];
-    await until(() => polled.messages.length >= chats.length && hooked.messages.length >= 1, 'every chat answered', 18_000);
+    await until(() => polled.messages.length >= chats.length && hooked.messages.length >= 1, 'every chat answered', 60_000);
     expect(chats.filter((id) => !answered(polled, id, `question ${id}`))).toEqual([]);
     expect(answered(hooked, 'hook', 'question hook')).toBe(true);
     expect(service.mostAnswersAtOnce).toBe(1);
-  }, 60_000);
+  }, 90_000); // a thousand answers one at a time: seconds alone, a minute on a loaded machine
 });
