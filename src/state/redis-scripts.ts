@@ -52,7 +52,8 @@ return {2, head}`;
 /*
  * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
  * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
- * in the MULTI this replaces; the script then answers with the first failure.
+ * in the MULTI this replaces; the script then answers with the first failure. 'cb-capped-rpush' is
+ * script-writes.ts's CAPPED_PUSH: RPUSH, and LTRIM only when the list grew past the cap.
  */
 const QUEUE_ADVANCE = `local failure
 local i = 5
@@ -61,7 +62,14 @@ while i <= #ARGV do
   local call = { ARGV[i + 2] }
   for j = 1, nkeys do call[j + 1] = KEYS[tonumber(ARGV[i + 2 + j])] end
   for j = 1, nargs do call[nkeys + 1 + j] = ARGV[i + 2 + nkeys + j] end
-  local reply = redis.pcall(unpack(call))
+  local reply
+  if call[1] == 'cb-capped-rpush' then
+    local cap = tonumber(call[3])
+    reply = redis.pcall('RPUSH', call[2], unpack(call, 4))
+    if type(reply) == 'number' and reply > cap then reply = redis.pcall('LTRIM', call[2], -cap, -1) end
+  else
+    reply = redis.pcall(unpack(call))
+  end
   if type(reply) == 'table' and reply.err and not failure then failure = reply.err end
   i = i + 3 + nkeys + nargs
 end

@@ -11,6 +11,8 @@ import type { AtomicCommand } from './types.js';
 
 /** The queue's keys come first in KEYS (queue, lock, pending). */
 const QUEUE_KEY_COUNT = 3;
+/** Not a Redis command: RPUSH, then LTRIM only when the list grew past the cap (its first argument); redis-scripts.ts runs it. */
+export const CAPPED_PUSH = 'cb-capped-rpush';
 
 interface Call {
   name: string;
@@ -43,7 +45,8 @@ function callsOf(c: AtomicCommand, key: string): Call[] | null {
     case 'hashDel': return one('HDEL', c.field);
     case 'listPush':
       if (c.values.length === 0) return [];
-      return c.maxLength === undefined ? one('RPUSH', ...c.values) : [...one('RPUSH', ...c.values), ...one('LTRIM', -c.maxLength, -1)];
+      // The script trims only a list that grew past the cap (an LTRIM under it changes nothing): one command less per answer.
+      return c.maxLength === undefined ? one('RPUSH', ...c.values) : one(CAPPED_PUSH, c.maxLength, ...c.values);
     case 'setAdd': return one('SADD', c.member);
     case 'setRemove': return one('SREM', c.member);
     case 'sortedAdd': return one('ZADD', c.score, c.member);

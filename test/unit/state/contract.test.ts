@@ -247,6 +247,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           { op: 'hashSet', key: 'cq:{q}:h', fields: { one: '1', two: '2' } },
           { op: 'hashDel', key: 'cq:{q}:h', field: 'one' },
           { op: 'listPush', key: 'cq:{q}:log', values: ['1', '2', '3'], maxLength: 2 },
+          { op: 'listPush', key: 'cq:{q}:short', values: ['1', '2'], maxLength: 3 },
           { op: 'expire', key: 'cq:{q}:log', ttlMs: 60_000 },
           { op: 'setAdd', key: 'cq:{q}:s', member: 'in' },
           { op: 'setAdd', key: 'cq:{q}:s', member: 'out' },
@@ -261,6 +262,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(ttl).toBeLessThanOrEqual(5_000);
         expect(await store.hashGetAll('cq:{q}:h')).toEqual({ two: '2' });
         expect(await store.listRange('cq:{q}:log', 0, -1)).toEqual(['2', '3']);
+        expect(await store.listRange('cq:{q}:short', 0, -1)).toEqual(['1', '2']);
         expect(await store.ttlMs('cq:{q}:log')).toBeGreaterThan(0);
         expect(await store.setMembers('cq:{q}:s')).toEqual(['in']);
         expect(await store.sortedRangeByScore('cq:{q}:z', 0, 10)).toEqual([{ member: 'kept', score: 2.5 }]);
