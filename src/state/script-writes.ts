@@ -13,6 +13,8 @@ import type { AtomicCommand } from './types.js';
 const QUEUE_KEY_COUNT = 3;
 /** Not a Redis command: RPUSH, then LTRIM only when the list grew past the cap (its first argument); redis-scripts.ts runs it. */
 export const CAPPED_PUSH = 'cb-capped-rpush';
+/** Redis's Lua unpacks at most about 8,000 values into one call: writes with more go the MULTI way. */
+const MOST_ARGUMENTS_PER_CALL = 4_000;
 
 interface Call {
   name: string;
@@ -63,14 +65,14 @@ function untouchedSince(calls: readonly Call[], from: number, key: string): bool
   return true;
 }
 
-/** `fullKey` gives the store's prefixed key. Null when a command is not one the script takes. */
+/** `fullKey` gives the store's prefixed key. Null when a command is not one the script takes, or too long for it. */
 export function encodeWrites(commands: readonly AtomicCommand[], fullKey: (key: string) => string): EncodedWrites | null {
   const calls: Call[] = [];
   let delAt = -1;
   for (const c of commands) {
     const key = fullKey(c.key);
     const found = callsOf(c, key);
-    if (!found) return null;
+    if (!found || found.some((call) => call.args.length > MOST_ARGUMENTS_PER_CALL)) return null;
     if (c.op === 'del' && delAt >= 0 && untouchedSince(calls, delAt + 1, key)) {
       // Deleting earlier is the same when nothing after the first DEL touched the key.
       calls[delAt]!.keys.push(key);

@@ -273,6 +273,15 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.get(keys.lock)).toBeNull();
       });
 
+      it('takes a push of more values than one Lua call unpacks beside an advance', async () => {
+        const first = await offer('a');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        const values = Array.from({ length: 10_000 }, (_, i) => String(i));
+        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:{q}:many', values, maxLength: 9_000 }]))
+          .toEqual({ owned: true, next: null });
+        expect(await store.listLength('cq:{q}:many')).toBe(9_000);
+      });
+
       it('queues without claiming when asked, saying whether the lock is free, so nothing is taken only to be let go', async () => {
         const noClaim = (entry: string) =>
           store.queueOffer(keys, entry, { dedupeKey: `cq:{q}:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
