@@ -91,7 +91,10 @@ function command(name: ContenderName, setup: Setup): { args: string[]; env: Reco
 
 export async function startContender(name: ContenderName, setup: Setup): Promise<RunningContender> {
   const { args, env, ready } = command(name, setup);
-  const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_PEERS_CPU_PROF=<dir>: chatbridge writes a V8 CPU profile there when it exits (bench/peers/profile-summary.ts reads it).
+  const profileDir = process.env.BENCH_PEERS_CPU_PROF;
+  const nodeArgs = profileDir && name === 'chatbridge' ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   let started = false;
   await new Promise<void>((resolve, reject) => {

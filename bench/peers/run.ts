@@ -8,7 +8,8 @@
  *
  * Flags: --chats (500), --messages per chat (4), --rounds (2), --only (names of
  * bench/peers/contenders.ts), --redis-url (default: a redis-server of its own),
- * --no-write (print only). Linux only (it reads /proc).
+ * --no-write (print only), --profile-before <file.cpuprofile> (with BENCH_PEERS_CPU_PROF: an earlier profile
+ * summarised beside the last run's). Linux only (it reads /proc).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { CHUNKS } from './answer.js';
 import { CONTENDERS, type ContenderName } from './contenders.js';
 import { measureRun, type RunNumbers } from './measure.js';
 import { openBenchRedis } from './redis.js';
+import { newestProfile, profileTable } from './profile-summary.js';
 import { peersMarkdown } from './report.js';
 import { replacePeersSection } from './section.js';
 import { startScriptedService } from './upstream.js';
@@ -38,6 +40,21 @@ function describeCommit(): string {
   return changed.length ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})` : head;
 }
 
+/**
+ * With BENCH_PEERS_CPU_PROF=<dir> (chatbridge runs with --cpu-prof there, bench/peers/contenders.ts): the
+ * ten heaviest functions of its last run, and of `before` (an earlier profile) when given, for the section.
+ */
+function profileNotes(before: string | undefined): string | undefined {
+  const dir = process.env.BENCH_PEERS_CPU_PROF;
+  const last = dir ? newestProfile(dir) : undefined;
+  if (!last) return undefined;
+  const parts = ['CPU profile of the chatbridge row (`BENCH_PEERS_CPU_PROF=<dir>`: node --cpu-prof; the ten heaviest functions by self time, '
+    + 'shares of the busy time, start-up included; `npx tsx bench/peers/profile-summary.ts <file>`):'];
+  if (before) parts.push(`Before (${before.split('/').at(-1)}):\n\n${profileTable(before)}`);
+  parts.push(`${before ? 'After' : 'Last run'}:\n\n${profileTable(last)}`);
+  return parts.join('\n\n');
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -47,6 +64,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       'redis-url': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
+      'profile-before': { type: 'string' },
     },
   });
   const chats = positive('chats', values.chats);
@@ -95,11 +113,13 @@ async function main(): Promise<void> {
     chats, messages, rounds,
     redis: values['redis-url'] ? `${values['redis-url']} (shared: other clients' commands may be counted)` : `a redis-server of its own (${execFileSync('redis-server', ['--version']).toString().trim().split(' ').slice(0, 3).join(' ')})`,
   });
+  const profiled = profileNotes(values['profile-before']);
+  const written = profiled ? `${markdown.trimEnd()}\n\n${profiled}\n` : markdown;
   if (values['no-write']) {
-    process.stdout.write(markdown);
+    process.stdout.write(written);
   } else {
     const file = join(ROOT, 'BENCHMARKS.md');
-    writeFileSync(file, replacePeersSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', markdown));
+    writeFileSync(file, replacePeersSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', written));
     process.stderr.write('bench:peers: wrote its section of BENCHMARKS.md\n');
   }
   process.exit(runs.some((run) => run.failure) ? 1 : 0);

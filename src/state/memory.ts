@@ -81,6 +81,11 @@ export class MemoryStateStore implements StateStore {
   async get(key: string): Promise<string | null> {
     return this.typed(key, 'string', false)?.data ?? null;
   }
+  private async getRenewing(key: string, ttlMs: number | undefined): Promise<string | null> {
+    const value = await this.get(key);
+    if (ttlMs && value !== null) await this.expire(key, ttlMs);
+    return value;
+  }
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     return keys.map((key) => this.typed(key, 'string', false)?.data ?? null);
   }
@@ -333,7 +338,7 @@ export class MemoryStateStore implements StateStore {
 
   private runOne(c: AtomicCommand): Promise<unknown> {
     switch (c.op) {
-      case 'get': return this.get(c.key);
+      case 'get': return this.getRenewing(c.key, c.ttlMs);
       case 'set': return this.set(c.key, c.value, c.ttlMs ? { ttlMs: c.ttlMs } : {});
       case 'setIfAbsent': return this.setIfAbsent(c.key, c.value, c.ttlMs);
       case 'del': return this.del(c.key);

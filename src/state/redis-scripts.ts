@@ -16,16 +16,25 @@ return v`;
  * The conversation queue's three steps (StateStore.queueOffer/queueClaim/queueAdvance).
  * KEYS: 1 queue, 2 lock, 3 pending set (+ 4 dedupe for the offer).
  */
+/*
+ * RPUSH's reply is the length (no LLEN first: an entry beyond the cap is popped again, inside the
+ * script, so nobody sees it); a queue of one has the entry itself as its head (no LINDEX).
+ */
 const QUEUE_OFFER = `if not redis.call('SET', KEYS[4], '1', 'PX', ARGV[2], 'NX') then return {'duplicate'} end
-local length = redis.call('LLEN', KEYS[1])
-if length >= tonumber(ARGV[3]) then return {'full', length} end
-length = redis.call('RPUSH', KEYS[1], ARGV[1])
+local length = redis.call('RPUSH', KEYS[1], ARGV[1])
+if length > tonumber(ARGV[3]) then
+  redis.call('RPOP', KEYS[1])
+  return {'full', length - 1}
+end
 redis.call('SADD', KEYS[3], ARGV[6])
 if ARGV[7] ~= '1' then
   if redis.call('EXISTS', KEYS[2]) == 0 then return {'free', length} end
   return {'queued', length}
 end
-if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)} end
+if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then
+  if length == 1 then return {'claimed', length, ARGV[1]} end
+  return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)}
+end
 return {'queued', length}`;
 /*
  * The claim also checks the head the caller expects (ARGV[4], '' for none): {1} when it is
@@ -40,20 +49,50 @@ if not head then
 end
 if head == ARGV[4] then return {1} end
 return {2, head}`;
-const QUEUE_ADVANCE = `if redis.call('GET', KEYS[2]) ~= ARGV[1] then return {0} end
-redis.call('LPOP', KEYS[1])
-local head = redis.call('LINDEX', KEYS[1], 0)
-if head then
-  if ARGV[4] == '1' then
-    redis.call('DEL', KEYS[2])
-    return {2, head}
+/*
+ * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
+ * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
+ * in the MULTI this replaces; the script then answers with the first failure. 'cb-capped-rpush' is
+ * script-writes.ts's CAPPED_PUSH: RPUSH, and LTRIM only when the list grew past the cap.
+ */
+const QUEUE_ADVANCE = `local failure
+local i = 5
+while i <= #ARGV do
+  local nkeys, nargs = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+  local call = { ARGV[i + 2] }
+  for j = 1, nkeys do call[j + 1] = KEYS[tonumber(ARGV[i + 2 + j])] end
+  for j = 1, nargs do call[nkeys + 1 + j] = ARGV[i + 2 + nkeys + j] end
+  local reply
+  if call[1] == 'cb-capped-rpush' then
+    local cap = tonumber(call[3])
+    reply = redis.pcall('RPUSH', call[2], unpack(call, 4))
+    if type(reply) == 'number' and reply > cap then reply = redis.pcall('LTRIM', call[2], -cap, -1) end
+  else
+    reply = redis.pcall(unpack(call))
   end
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-  return {1, head}
+  if type(reply) == 'table' and reply.err and not failure then failure = reply.err end
+  i = i + 3 + nkeys + nargs
 end
-redis.call('DEL', KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[3])
-return {1}`;
+local result
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+  result = {0}
+else
+  redis.call('LPOP', KEYS[1])
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  if head and ARGV[4] == '1' then
+    redis.call('DEL', KEYS[2])
+    result = {2, head}
+  elseif head then
+    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+    result = {1, head}
+  else
+    redis.call('DEL', KEYS[2])
+    redis.call('SREM', KEYS[3], ARGV[3])
+    result = {1}
+  end
+end
+if failure then return redis.error_reply(failure) end
+return result`;
 
 /** QUEUE_CLAIM's reply: [0] taken, [1] claimed with the expected head, [2, head] claimed with another head, [3] empty. */
 export type ClaimReply = [number, string?];
@@ -72,6 +111,8 @@ export type ScriptedRedis = Redis & {
   cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
     maxLength: number, token: string, lockTtlMs: number, member: string, claim: string): Promise<[string, number?, string?]>;
   cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string, expectedHead: string): Promise<ClaimReply>;
+  /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo and the writes. */
+  cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string?]>;
 };
 
 /** Defined commands are available on MULTI too; ioredis' typings do not know them. */
@@ -87,6 +128,7 @@ export function defineScripts(redis: Redis): ScriptedRedis {
   redis.defineCommand('cbIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
   redis.defineCommand('cbQueueOffer', { numberOfKeys: 4, lua: QUEUE_OFFER });
   redis.defineCommand('cbQueueClaim', { numberOfKeys: 3, lua: QUEUE_CLAIM });
-  redis.defineCommand('cbQueueAdvance', { numberOfKeys: 3, lua: QUEUE_ADVANCE });
+  // No numberOfKeys: the writes' keys vary, so the count is the first argument.
+  redis.defineCommand('cbQueueAdvance', { lua: QUEUE_ADVANCE });
   return redis as ScriptedRedis;
 }

@@ -6,6 +6,7 @@ import { openClient } from './redis-client.js';
 import { RedisPubSub } from './redis-pubsub.js';
 import { normalize, scoredMembers } from './redis-replies.js';
 import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
+import { encodeWrites } from './script-writes.js';
 import { assertOneSlot } from './slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
@@ -265,7 +266,7 @@ export class RedisStateStore implements StateStore {
   private queue(multi: ChainableCommander, c: AtomicCommand): number {
     const key = this.k(c.key);
     switch (c.op) {
-      case 'get': multi.get(key); return 1;
+      case 'get': if (c.ttlMs) multi.getex(key, 'PX', c.ttlMs); else multi.get(key); return 1;
       case 'set': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs); else multi.set(key, c.value); return 1;
       case 'setIfAbsent': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs, 'NX'); else multi.set(key, c.value, 'NX'); return 1;
       case 'del': multi.del(key); return 1;
@@ -324,12 +325,22 @@ export class RedisStateStore implements StateStore {
     keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
     if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
-    const multi = this.redis.multi();
-    for (const c of also) this.queue(multi, c);
-    // Defined commands are available on MULTI too; ioredis sends EVAL the first time per connection.
-    (multi as unknown as ScriptedMulti).cbQueueAdvance(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, options.letGo ? '1' : '0');
-    const results = await execOrThrow(multi);
-    const [owned, next] = results[results.length - 1] as [number, string?];
+    const queue = [this.k(keys.queue), this.k(keys.lock), this.k(keys.pending)];
+    const args = [token, lockTtlMs, keys.member, options.letGo ? '1' : '0'];
+    const writes = encodeWrites(also, (key) => this.k(key));
+    let reply: [number, string?];
+    if (writes) {
+      // One EVALSHA with the writes inside (ioredis sends EVAL the first time per connection).
+      reply = await this.redis.cbQueueAdvance(3 + writes.keys.length, ...queue, ...writes.keys, ...args, ...writes.args);
+    } else {
+      // A read or claim among the writes (no caller sends one today): the script with no writes, in a MULTI after them.
+      const multi = this.redis.multi();
+      for (const c of also) this.queue(multi, c);
+      (multi as unknown as ScriptedMulti).cbQueueAdvance(3, ...queue, ...args);
+      const results = await execOrThrow(multi);
+      reply = results[results.length - 1] as [number, string?];
+    }
+    const [owned, next] = reply;
     if (owned === 0) return { owned: false };
     return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
   }

@@ -21,10 +21,24 @@ export function shardTag(shard: number): string {
   return `{c${shard}}`;
 }
 
+/**
+ * Shards of the conversations seen lately: a turn builds a dozen keys of its conversation, and a
+ * SHA-1 each time was a measurable share of the gateway's CPU per answer (issue #22). Bounded:
+ * when full it starts over (a miss costs one hash).
+ */
+const SHARD_CACHE_SIZE = 10_000;
+const shardCache = new Map<string, number>();
+
 /** The shard of a conversation, from its identity (stable across processes and versions). */
 export function conversationShard(bot: string, platform: string, id: string): number {
+  const identity = `${bot}:${platform}:${id}`;
+  const cached = shardCache.get(identity);
+  if (cached !== undefined) return cached;
   // The first 4 bytes of a SHA-1: stable, evenly spread, and already in Node (no hand-rolled hash).
-  return createHash('sha1').update(`${bot}:${platform}:${id}`).digest().readUInt32BE(0) % CONVERSATION_SHARDS;
+  const shard = createHash('sha1').update(identity).digest().readUInt32BE(0) % CONVERSATION_SHARDS;
+  if (shardCache.size >= SHARD_CACHE_SIZE) shardCache.clear();
+  shardCache.set(identity, shard);
+  return shard;
 }
 
 /** Every shard's tag, in order: what a sweeper walks. */

@@ -125,7 +125,8 @@ export interface StateStore {
 
 /** The commands `atomic()` accepts: a deliberately small subset, implemented by both stores. */
 export type AtomicCommand =
-  | { op: 'get'; key: string }
+  /** With ttlMs: an existing key's lifetime is renewed to ttlMs as it is read (GETEX: one command for a read and its renewal). */
+  | { op: 'get'; key: string; ttlMs?: number }
   | { op: 'set'; key: string; value: string; ttlMs?: number }
   | { op: 'setIfAbsent'; key: string; value: string; ttlMs?: number }
   | { op: 'del'; key: string }

@@ -184,12 +184,33 @@ export class PatientSink implements InboundSink {
   }
 }
 
+/**
+ * The attempts waiting on each sink's signal. One listener per signal, not one per attempt: an
+ * EventTarget walks its listeners on every add and remove, so with every message of hundreds of
+ * conversations waiting on one signal that walk was a measurable share of the CPU (issue #22).
+ */
+const waitingOn = new WeakMap<AbortSignal, Set<(reason: Error) => void>>();
+
+function waitersOf(signal: AbortSignal): Set<(reason: Error) => void> {
+  let waiters = waitingOn.get(signal);
+  if (!waiters) {
+    const created = new Set<(reason: Error) => void>();
+    signal.addEventListener('abort', () => {
+      for (const reject of created) reject(signal.reason as Error);
+      created.clear();
+    }, { once: true });
+    waitingOn.set(signal, created);
+    waiters = created;
+  }
+  return waiters;
+}
+
 /** The attempt, or a rejection as soon as the sink closes (a frozen Redis never answers it). */
 function untilClosed<T>(attempt: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
+  const waiters = waitersOf(signal);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    attempt.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    waiters.add(reject);
+    attempt.then(resolve, reject).finally(() => waiters.delete(reject));
   });
 }

@@ -116,9 +116,8 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   const riding = reads.claim;
   const claimed = riding && batch.add(riding.command);
   const attempt = batch.add({ op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS });
-  const session = batch.add({ op: 'get', key: sessionKey });
-  // Renewed on use: a conversation idle for sessionIdleTtlMs starts a new session (turn/session-map.ts).
-  batch.add({ op: 'expire', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs });
+  // Renewed on use (read and renewed in one command): a conversation idle for sessionIdleTtlMs starts a new session (turn/session-map.ts).
+  const session = batch.add({ op: 'get', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs });
   const leftovers = batch.add({ op: 'setMembers', key: inflightConversationKey(ctx.conversation) });
   // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.
   const features = reads.all().map((read) => read.add(batch, ctx));

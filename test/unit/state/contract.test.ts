@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStateStore, type StateStore } from '../../../src/state/index.js';
+import { MemoryStateStore, type AtomicCommand, type StateStore } from '../../../src/state/index.js';
 import { slotOf } from '../../../src/state/slots.js';
 import { isolatedRedisStore, NO_CLUSTER_REASON, testRedisClusterNodes } from '../../support/redis.js';
 
@@ -182,6 +182,13 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(ttl).toBeLessThanOrEqual(5_000);
     });
 
+    it('atomic get with a ttl renews the lifetime of a key it finds, and creates none', async () => {
+      await store.set('{t}s', '7', { ttlMs: 100 });
+      expect(await store.atomic([{ op: 'get', key: '{t}s', ttlMs: 60_000 }, { op: 'get', key: '{t}none', ttlMs: 60_000 }])).toEqual(['7', null]);
+      expect(await store.ttlMs('{t}s')).toBeGreaterThan(100);
+      expect(await store.ttlMs('{t}none')).toBe(-2);
+    });
+
     describe('conversation queue', () => {
       const keys = { queue: 'cq:{q}:queue', lock: 'cq:{q}:lock', pending: 'cq:{q}:pending', member: 'conv-1' };
       const offer = (entry: string, dedupeKey = `cq:{q}:dedupe:${entry}`, maxLength = 3) =>
@@ -218,6 +225,61 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.setMembers(keys.pending)).toEqual([]);
         // The next offer finds the lock free and claims it: nothing is stranded after a release.
         expect(await offer('c')).toMatchObject({ outcome: 'queued', claim: { head: 'c' } });
+      });
+
+      it('runs the writes beside an advance in their order, every kind, even when the lock was lost', async () => {
+        const first = await offer('a');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        await store.set('cq:{q}:b', '1');
+        await store.sortedAdd('cq:{q}:z', 1, 'gone');
+        const writes: AtomicCommand[] = [
+          { op: 'set', key: 'cq:{q}:a', value: '1' },
+          { op: 'del', key: 'cq:{q}:b' },
+          { op: 'set', key: 'cq:{q}:c', value: 'x' },
+          // c was written after the first delete: deleting it there would undo nothing.
+          { op: 'del', key: 'cq:{q}:c' },
+          { op: 'set', key: 'cq:{q}:d', value: 'y', ttlMs: 60_000 },
+          { op: 'del', key: 'cq:{q}:a' },
+          { op: 'set', key: 'cq:{q}:b', value: '2' },
+          { op: 'setIfAbsent', key: 'cq:{q}:d', value: 'not this' },
+          { op: 'incr', key: 'cq:{q}:n', ttlMs: 5_000 },
+          { op: 'incr', key: 'cq:{q}:n', by: 2, ttlMs: 60_000 },
+          { op: 'hashSet', key: 'cq:{q}:h', fields: { one: '1', two: '2' } },
+          { op: 'hashDel', key: 'cq:{q}:h', field: 'one' },
+          { op: 'listPush', key: 'cq:{q}:log', values: ['1', '2', '3'], maxLength: 2 },
+          { op: 'listPush', key: 'cq:{q}:short', values: ['1', '2'], maxLength: 3 },
+          { op: 'expire', key: 'cq:{q}:log', ttlMs: 60_000 },
+          { op: 'setAdd', key: 'cq:{q}:s', member: 'in' },
+          { op: 'setAdd', key: 'cq:{q}:s', member: 'out' },
+          { op: 'setRemove', key: 'cq:{q}:s', member: 'out' },
+          { op: 'sortedAdd', key: 'cq:{q}:z', score: 2.5, member: 'kept' },
+          { op: 'sortedRemove', key: 'cq:{q}:z', member: 'gone' },
+        ];
+        expect(await store.queueAdvance(keys, 'someone-else', 5_000, writes)).toEqual({ owned: false });
+        expect(await store.getMany(['cq:{q}:a', 'cq:{q}:b', 'cq:{q}:c', 'cq:{q}:d', 'cq:{q}:n'])).toEqual([null, '2', null, 'y', '3']);
+        const ttl = await store.ttlMs('cq:{q}:n');
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(5_000);
+        expect(await store.hashGetAll('cq:{q}:h')).toEqual({ two: '2' });
+        expect(await store.listRange('cq:{q}:log', 0, -1)).toEqual(['2', '3']);
+        expect(await store.listRange('cq:{q}:short', 0, -1)).toEqual(['1', '2']);
+        expect(await store.ttlMs('cq:{q}:log')).toBeGreaterThan(0);
+        expect(await store.setMembers('cq:{q}:s')).toEqual(['in']);
+        expect(await store.sortedRangeByScore('cq:{q}:z', 0, 10)).toEqual([{ member: 'kept', score: 2.5 }]);
+        // A read among them (no caller sends one) runs too, and the owner's advance goes on.
+        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'get', key: 'cq:{q}:a' }, { op: 'del', key: 'cq:{q}:d' }]))
+          .toEqual({ owned: true, next: null });
+        expect(await store.get('cq:{q}:d')).toBeNull();
+        expect(await store.get(keys.lock)).toBeNull();
+      });
+
+      it('takes a push of more values than one Lua call unpacks beside an advance', async () => {
+        const first = await offer('a');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        const values = Array.from({ length: 10_000 }, (_, i) => String(i));
+        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:{q}:many', values, maxLength: 9_000 }]))
+          .toEqual({ owned: true, next: null });
+        expect(await store.listLength('cq:{q}:many')).toBe(9_000);
       });
 
       it('queues without claiming when asked, saying whether the lock is free, so nothing is taken only to be let go', async () => {
