@@ -6,14 +6,16 @@
  * loader weighs on their CPU or memory).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import ts from 'typescript';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Inside the repository's node_modules, so the transpiled programs resolve its packages. */
 const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'chatbridge-bench-peers');
+const REQUEST_COUNTER = join(import.meta.dirname, 'count-redis-requests.cjs');
 
 export type ContenderName = 'chatbridge' | 'grammy-send' | 'grammy-edits' | 'chat-sdk';
 
@@ -39,6 +41,8 @@ export interface RunningContender {
   pid: number;
   /** The last lines it wrote (stdout and stderr), for failure reports. */
   output(): string;
+  /** Its Redis round trips so far, counted in the process (count-redis-requests.cjs; chatbridge), or undefined (MONITOR counts them). */
+  redisRoundTrips(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -94,7 +98,12 @@ export async function startContender(name: ContenderName, setup: Setup): Promise
   // BENCH_PEERS_CPU_PROF=<dir>: chatbridge writes a V8 CPU profile there when it exits (bench/peers/profile-summary.ts reads it).
   const profileDir = process.env.BENCH_PEERS_CPU_PROF;
   const nodeArgs = profileDir && name === 'chatbridge' ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // chatbridge's Redis round trips, counted in the process (count-redis-requests.cjs): read before and after the measured part.
+  const requestsFile = name === 'chatbridge' ? join(mkdtempSync(join(tmpdir(), 'cb-peers-requests-')), 'requests') : undefined;
+  const counting = requestsFile ? ['--require', REQUEST_COUNTER] : [];
+  const child: ChildProcess = spawn(process.execPath, [...counting, ...nodeArgs, ...args], {
+    env: requestsFile ? { ...env, BENCH_REDIS_REQUESTS_FILE: requestsFile } : env, stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let tail = '';
   let started = false;
   await new Promise<void>((resolve, reject) => {
@@ -117,6 +126,20 @@ export async function startContender(name: ContenderName, setup: Setup): Promise
   return {
     pid: child.pid!,
     output: () => tail,
+    redisRoundTrips: async () => {
+      if (!requestsFile) return undefined;
+      rmSync(requestsFile, { force: true });
+      child.kill('SIGUSR2');
+      for (let waited = 0; waited < 5_000; waited += 10) {
+        if (existsSync(requestsFile)) {
+          const text = readFileSync(requestsFile, 'utf8');
+          // Written whole with its newline once done.
+          if (text.endsWith('\n')) return Number(text);
+        }
+        await sleep(10);
+      }
+      throw new Error(`bench:peers: ${name} did not write its Redis round trip count`);
+    },
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -15,7 +15,11 @@ export interface RunNumbers {
   answersPerSecond: number;
   cpuMsPerAnswer: number;
   apiCallsPerAnswer: number;
+  /** Commands Redis ran (commandstats: MULTI/EXEC and those scripts call included). */
   redisCommandsPerAnswer: number;
+  /** Commands the contender sent (MONITOR: MULTI/EXEC included, those scripts call not). */
+  redisCommandsSentPerAnswer: number;
+  /** Its round trips (a pipeline, a MULTI…EXEC or a script is one): counted in chatbridge's process, from MONITOR for the others. */
   redisRoundTripsPerAnswer: number;
   /** Redis used_memory after the run, less before it, per chat (bytes). */
   redisBytesPerChat: number;
@@ -57,11 +61,13 @@ export async function measureRun(name: ContenderName, options: {
     // Let start-up work (script loads, getMe, the first getUpdates) finish before counting.
     await sleep(500);
     await options.redis.startCounting();
+    const roundTripsBefore = await contender.redisRoundTrips();
     const cpuBefore = cpuMs(contender.pid);
     const answer = options.chunks.join('');
     const load = await runLoad(fake, { chats: options.chats, messages: options.messages, answer, stallMs: options.stallMs });
     await sleep(SETTLE_MS);
     const cpu = cpuMs(contender.pid) - cpuBefore;
+    const roundTripsAfter = await contender.redisRoundTrips();
     const redis = await options.redis.stopCounting();
     const { peak } = memoryMb(contender.pid);
     await sleep(IDLE_MS);
@@ -77,7 +83,8 @@ export async function measureRun(name: ContenderName, options: {
       cpuMsPerAnswer: cpu / answers,
       apiCallsPerAnswer: calls / answers,
       redisCommandsPerAnswer: redis.commands / answers,
-      redisRoundTripsPerAnswer: redis.roundTrips / answers,
+      redisCommandsSentPerAnswer: redis.sent / answers,
+      redisRoundTripsPerAnswer: (roundTripsAfter !== undefined && roundTripsBefore !== undefined ? roundTripsAfter - roundTripsBefore : redis.roundTrips) / answers,
       redisBytesPerChat: (memoryAfter - memoryBefore) / options.chats,
       peakRssMb: peak,
       idleRssMb: idle,

@@ -5,12 +5,14 @@
  *
  * Two server-side counts per run:
  * - commands: the sum of `calls` in INFO commandstats after CONFIG RESETSTAT,
- *   every command counted, those inside MULTI…EXEC and those a Lua script calls
- *   included (MULTI, EXEC, INFO, CONFIG, MONITOR left out);
- * - round trips: from MONITOR, per client connection: MULTI…EXEC counts once,
- *   EVAL/EVALSHA once (the commands its script calls are not counted), any other
- *   command once. Commands a client pipelines without MULTI count once each, as
- *   bench/support/redis-counter.ts does for the gateway's own benchmark.
+ *   every command counted: MULTI and EXEC themselves (each costs the client a command to
+ *   encode and a reply to parse, as issue #22's harness counted them), those inside
+ *   MULTI…EXEC and those a Lua script calls (INFO, CONFIG, MONITOR left out: the bench's own);
+ * - commands sent: from MONITOR, every command a client sent (MULTI and EXEC included, the
+ *   commands a script calls not): what the client encodes and whose reply it parses;
+ * - round trips, from MONITOR, per client connection: MULTI…EXEC once, EVAL/EVALSHA once, any
+ *   other command once. A pipeline without MULTI looks like as many round trips as it has
+ *   commands: chatbridge's are counted in its process instead (count-redis-requests.cjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -23,13 +25,13 @@ export interface BenchRedis {
   /** Zeroes the counters and starts counting round trips. */
   startCounting(): Promise<void>;
   /** Stops counting; what was counted since startCounting. */
-  stopCounting(): Promise<{ commands: number; roundTrips: number; byCommand: Map<string, number> }>;
+  stopCounting(): Promise<{ commands: number; sent: number; roundTrips: number; byCommand: Map<string, number> }>;
   /** used_memory in bytes. */
   usedMemory(): Promise<number>;
   close(): Promise<void>;
 }
 
-const NOT_COUNTED = new Set(['multi', 'exec', 'info', 'config', 'monitor', 'flushall', 'ping']);
+const NOT_COUNTED = new Set(['info', 'config', 'monitor', 'flushall', 'ping']);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,6 +78,7 @@ export async function openBenchRedis(givenUrl: string | undefined): Promise<Benc
   const url = givenUrl ?? own!.url;
   const admin = new Redis(url, { maxRetriesPerRequest: 1 });
   let monitor: Awaited<ReturnType<Redis['monitor']>> | undefined;
+  let sent = 0;
   let roundTrips = 0;
   const inTransaction = new Set<string>();
 
@@ -86,18 +89,20 @@ export async function openBenchRedis(givenUrl: string | undefined): Promise<Benc
       await admin.config('RESETSTAT');
     },
     async startCounting() {
+      sent = 0;
       roundTrips = 0;
       inTransaction.clear();
       monitor = await admin.duplicate().monitor();
       monitor.on('monitor', (_time: string, args: string[], source: string) => {
-        if (source === 'lua') return;
         const name = String(args[0] ?? '').toLowerCase();
+        if (source === 'lua' || NOT_COUNTED.has(name)) return;
+        sent++;
         if (name === 'multi') {
           inTransaction.add(source);
           roundTrips++;
         } else if (name === 'exec' || name === 'discard') {
           inTransaction.delete(source);
-        } else if (!inTransaction.has(source) && !NOT_COUNTED.has(name)) {
+        } else if (!inTransaction.has(source)) {
           roundTrips++;
         }
       });
@@ -114,7 +119,7 @@ export async function openBenchRedis(givenUrl: string | undefined): Promise<Benc
         commands += calls;
         byCommand.set(name, calls);
       }
-      return { commands, roundTrips, byCommand };
+      return { commands, sent, roundTrips, byCommand };
     },
     usedMemory: async () => Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))?.[1] ?? Number.NaN),
     async close() {

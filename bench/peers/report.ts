@@ -18,7 +18,8 @@ export interface ReportContext {
   redis: string;
 }
 
-type Measure = 'answersPerSecond' | 'cpuMsPerAnswer' | 'apiCallsPerAnswer' | 'redisCommandsPerAnswer' | 'redisRoundTripsPerAnswer' | 'redisBytesPerChat' | 'peakRssMb' | 'idleRssMb';
+type Measure = 'answersPerSecond' | 'cpuMsPerAnswer' | 'apiCallsPerAnswer' | 'redisCommandsPerAnswer' | 'redisCommandsSentPerAnswer' | 'redisRoundTripsPerAnswer'
+  | 'redisBytesPerChat' | 'peakRssMb' | 'idleRssMb';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -34,7 +35,7 @@ function medians(runs: RunNumbers[], name: ContenderName): Record<Measure, numbe
   const of = (measure: Measure): number => median(mine.map((run) => run[measure]));
   return {
     answersPerSecond: of('answersPerSecond'), cpuMsPerAnswer: of('cpuMsPerAnswer'), apiCallsPerAnswer: of('apiCallsPerAnswer'),
-    redisCommandsPerAnswer: of('redisCommandsPerAnswer'), redisRoundTripsPerAnswer: of('redisRoundTripsPerAnswer'),
+    redisCommandsPerAnswer: of('redisCommandsPerAnswer'), redisCommandsSentPerAnswer: of('redisCommandsSentPerAnswer'), redisRoundTripsPerAnswer: of('redisRoundTripsPerAnswer'),
     redisBytesPerChat: of('redisBytesPerChat'), peakRssMb: of('peakRssMb'), idleRssMb: of('idleRssMb'),
   };
 }
@@ -49,7 +50,7 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     if (!m) return [];
     const complete = runs.filter((run) => run.contender === name && !run.failure).length;
     const total = runs.filter((run) => run.contender === name).length;
-    return [`| ${label} | ${fmt(m.answersPerSecond, 0)} | ${fmt(m.cpuMsPerAnswer)} | ${fmt(m.apiCallsPerAnswer)} | ${fmt(m.redisRoundTripsPerAnswer)} | ${fmt(m.redisCommandsPerAnswer)} | ${fmt(m.redisBytesPerChat / 1024)} | ${fmt(m.peakRssMb, 0)} MB | ${fmt(m.idleRssMb, 0)} MB | ${complete}/${total} |`];
+    return [`| ${label} | ${fmt(m.answersPerSecond, 0)} | ${fmt(m.cpuMsPerAnswer)} | ${fmt(m.apiCallsPerAnswer)} | ${fmt(m.redisRoundTripsPerAnswer)} | ${fmt(m.redisCommandsSentPerAnswer)} | ${fmt(m.redisCommandsPerAnswer)} | ${fmt(m.redisBytesPerChat / 1024)} | ${fmt(m.peakRssMb, 0)} MB | ${fmt(m.idleRssMb, 0)} MB | ${complete}/${total} |`];
   });
 
   const cb = medians(runs, 'chatbridge');
@@ -73,6 +74,7 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     if (edits) aims.push(aim('CPU ≤ 1.2× the send + 3 edits floor', `${fmt(cb.cpuMsPerAnswer / edits.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 1.2 * edits.cpuMsPerAnswer));
     if (sdk) aims.push(aim('answers/s ≥ 3× Chat SDK drafts', `${fmt(cb.answersPerSecond / sdk.answersPerSecond)}×`, cb.answersPerSecond >= 3 * sdk.answersPerSecond));
     aims.push(aim('≤ 3 Redis round trips per answer', fmt(cb.redisRoundTripsPerAnswer), cb.redisRoundTripsPerAnswer <= 3));
+    aims.push(aim('≤ 12 Redis commands per answer (#22; run by Redis)', fmt(cb.redisCommandsPerAnswer), cb.redisCommandsPerAnswer <= 12));
   }
 
   const details = CONTENDERS.flatMap(({ name, label }) => {
@@ -99,8 +101,12 @@ Chatbot Service stand-in streaming them over HTTP with no pause; the others have
 - answers/s: first message sent → last complete answer seen by the users (who look every 10 ms).
 - CPU ms/answer: utime + stime of the bot process (/proc/<pid>/stat), from the first message to 1 s after the last answer.
 - Bot API calls/answer: every call naming a chat, in the fake's log (refused ones included).
-- Redis round trips/answer: from MONITOR: MULTI…EXEC once, EVAL/EVALSHA once (its script's commands not counted), any other
-  command once; commands/answer: INFO commandstats after CONFIG RESETSTAT (every command, inside transactions and scripts too).
+- Redis round trips/answer: chatbridge's counted in its process (\`bench/peers/count-redis-requests.cjs\`, preloaded: a command sent
+  alone, a pipeline, a MULTI…EXEC and a script are one each; a command auto-pipelined with others' is one of its own); the others'
+  from MONITOR (MULTI…EXEC once, EVAL/EVALSHA once, any other command once: they send no pipelines).
+- Redis commands sent/answer: from MONITOR, every command the process sent (MULTI and EXEC included; what a script calls not): each
+  one the client encodes and whose reply it parses. Commands run/answer: INFO commandstats after CONFIG RESETSTAT (every command
+  Redis ran: MULTI and EXEC, and those inside transactions and scripts).
 - Redis KB/chat: used_memory after the run (and 3 s idle) less before it, per chat.
 - peak RSS: VmHWM of the process at the end of the run (start-up included); idle RSS: VmRSS 3 s after the run.
 - chatbridge runs as \`bin/chatbridge.js start\` (compiled by \`npm run build\` first, as the Docker image runs it; production wiring: queue, lock, dedupe, transcript, handoff check),
@@ -108,12 +114,12 @@ Chatbot Service stand-in streaming them over HTTP with no pause; the others have
   @grammyjs/runner) and Chat SDK 4.41.1 (\`chat\`, \`@chat-adapter/telegram\` polling with \`nativeStreaming\`,
   \`@chat-adapter/state-redis\`, concurrency "queue") run as plain JavaScript (bench/peers/contenders/).
 
-| contender | answers/s | CPU ms/answer | Bot API calls/answer | Redis round trips/answer | Redis commands/answer | Redis KB/chat | peak RSS | idle RSS | complete runs |
-|---|---|---|---|---|---|---|---|---|---|
+| contender | answers/s | CPU ms/answer | Bot API calls/answer | Redis round trips/answer | Redis commands sent/answer | Redis commands run/answer | Redis KB/chat | peak RSS | idle RSS | complete runs |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${table.join('\n')}
 
 ${ratioRows.length ? `chatbridge against:\n\n| | CPU per answer | answers/s | peak RSS |\n|---|---|---|---|\n${ratioRows.join('\n')}\n` : ''}
-${aims.length ? `Aims of issue #12 on this run:\n\n| aim | chatbridge | |\n|---|---|---|\n${aims.join('\n')}\n` : ''}
+${aims.length ? `Aims of issues #12 and #22 on this run:\n\n| aim | chatbridge | |\n|---|---|---|\n${aims.join('\n')}\n` : ''}
 What each did:
 
 ${details.join('\n')}

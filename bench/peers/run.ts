@@ -92,7 +92,7 @@ async function main(): Promise<void> {
         const run = await measureRun(name, { chats, messages, chunks: CHUNKS, redis, upstreamUrl: service.url, stallMs: 30_000 });
         runs.push(run);
         process.stderr.write(`  ${Math.round(run.answersPerSecond)} answers/s, ${run.cpuMsPerAnswer.toFixed(2)} CPU ms/answer, `
-          + `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, `
+          + `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, ${run.redisCommandsPerAnswer.toFixed(2)} commands run, `
           + `peak ${Math.round(run.peakRssMb)} MB, idle ${Math.round(run.idleRssMb)} MB, ${run.answers}/${run.expected} complete`
           + `${run.failure ? `\n  INCOMPLETE: ${run.failure}` : ''}\n`);
       }

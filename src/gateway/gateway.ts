@@ -110,7 +110,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const runner = new TurnRunner({ routes, local, pipeline, events, services, logger, starter });
   const drains = new Drains({
     queue, policy, logger,
-    handle: (message, signal, claim) => runner.run(message, signal, claim),
+    handle: (message, signal, claim, origin) => runner.run(message, signal, claim, origin),
     serves: (conversation) => routes.serves(conversation),
     settled: (message) => message && local.forget(message.id),
     // No beforeDrain: each turn's first batch says whether a previous holder left half answers (turn/first-batch.ts).

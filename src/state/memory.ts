@@ -131,6 +131,11 @@ export class MemoryStateStore implements StateStore {
     return current + by;
   }
 
+  /** As the Redis store's SET NX of `from` and INCRBY: a counter this call creates starts at `from` (no await before the change, as runAll needs). */
+  private incrFrom(key: string, from: number, by: number, ttlMs: number): Promise<number> {
+    return this.incr(key, this.live(key) === undefined ? from + by : by, ttlMs);
+  }
+
   async hashSet(key: string, fields: Record<string, string>): Promise<void> {
     const hash = this.typed(key, 'hash', true)!;
     for (const [field, value] of Object.entries(fields)) hash.data.set(field, value);
@@ -240,6 +245,11 @@ export class MemoryStateStore implements StateStore {
     return this.runAll(commands);
   }
 
+  /** In memory nothing comes between the commands: a pipeline is a batch. */
+  async pipeline(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    return this.runAll(commands);
+  }
+
   private runAll(commands: readonly AtomicCommand[]): Promise<unknown[]> {
     // A claimHead is one script on Redis: its own keys share a slot even in a batch.
     if (this.checkSlots) for (const c of commands) if (c.op === 'claimHead') assertCommandsInOneSlot('claimHead', this.prefix, [c]);
@@ -342,7 +352,7 @@ export class MemoryStateStore implements StateStore {
       case 'set': return this.set(c.key, c.value, c.ttlMs ? { ttlMs: c.ttlMs } : {});
       case 'setIfAbsent': return this.setIfAbsent(c.key, c.value, c.ttlMs);
       case 'del': return this.del(c.key);
-      case 'incr': return this.incr(c.key, c.by ?? 1, c.ttlMs);
+      case 'incr': return c.from && c.ttlMs ? this.incrFrom(c.key, c.from, c.by ?? 1, c.ttlMs) : this.incr(c.key, c.by ?? 1, c.ttlMs);
       case 'expire': return this.expire(c.key, c.ttlMs);
       case 'hashSet': return this.hashSet(c.key, c.fields);
       case 'hashDel': return this.hashDel(c.key, c.field);

@@ -235,13 +235,24 @@ export class RedisStateStore implements StateStore {
   }
 
   async batch(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    return this.bySlot(commands, () => this.redis.multi());
+  }
+
+  async pipeline(commands: readonly AtomicCommand[]): Promise<unknown[]> {
+    return this.bySlot(commands, () => this.redis.pipeline());
+  }
+
+  /**
+   * One chain for all on a single Redis (any keys: one round trip, and for a MULTI the strongest
+   * form of the promise); on a cluster one chain per slot (a claimHead by its lock: its keys share
+   * one), the groups sent together: ioredis refuses a chain of several slots there.
+   */
+  private async bySlot(commands: readonly AtomicCommand[], chain: () => ChainableCommander): Promise<unknown[]> {
     if (commands.length === 0) return [];
-    // A single Redis takes any keys in one MULTI: one round trip, and the strongest form of the promise.
-    if (!this.cluster) return this.run(this.redis.multi(), commands);
-    // Grouped by slot (a claimHead by its lock: its keys share one), one MULTI per group, the groups sent together.
+    if (!this.cluster) return this.run(chain(), commands);
     const results: unknown[] = new Array<unknown>(commands.length);
     await Promise.all(groupBySlot(commands.map((c) => this.k(c.key))).map(async (group) => {
-      const replies = await this.run(this.redis.multi(), group.map((index) => commands[index]!));
+      const replies = await this.run(chain(), group.map((index) => commands[index]!));
       group.forEach((index, at) => (results[index] = replies[at]));
     }));
     return results;
@@ -273,7 +284,7 @@ export class RedisStateStore implements StateStore {
       case 'incr':
         if (!c.ttlMs) { multi.incrby(key, c.by ?? 1); return 1; }
         // Creates the counter with its window only when absent; INCRBY keeps an existing expiry.
-        multi.set(key, '0', 'PX', c.ttlMs, 'NX').incrby(key, c.by ?? 1);
+        multi.set(key, String(c.from ?? 0), 'PX', c.ttlMs, 'NX').incrby(key, c.by ?? 1);
         return 2;
       case 'expire': multi.pexpire(key, c.ttlMs); return 1;
       case 'hashSet': multi.hset(key, c.fields); return 1;
@@ -331,7 +342,10 @@ export class RedisStateStore implements StateStore {
     let reply: [number, string?];
     if (writes) {
       // One EVALSHA with the writes inside (ioredis sends EVAL the first time per connection).
-      reply = await this.redis.cbQueueAdvance(3 + writes.keys.length, ...queue, ...writes.keys, ...args, ...writes.args);
+      const keysAndArgs = [...queue, ...writes.keys, ...args, ...writes.args];
+      reply = this.cluster
+        ? await this.advanceAlone(3 + writes.keys.length, keysAndArgs)
+        : await this.redis.cbQueueAdvance(3 + writes.keys.length, ...keysAndArgs);
     } else {
       // A read or claim among the writes (no caller sends one today): the script with no writes, in a MULTI after them.
       const multi = this.redis.multi();
@@ -343,6 +357,19 @@ export class RedisStateStore implements StateStore {
     const [owned, next] = reply;
     if (owned === 0) return { owned: false };
     return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
+  }
+
+  /**
+   * The advance on a cluster, alone in a pipeline of its own. Its key count comes first, so ioredis'
+   * auto-pipelining would group it by the slot of that number rather than of its keys, and the
+   * group fails as soon as a command of another node joins it (many conversations advancing in one
+   * tick). An explicit pipeline is sent to the node of its keys.
+   */
+  private async advanceAlone(keyCount: number, keysAndArgs: (string | number)[]): Promise<[number, string?]> {
+    const pipeline = this.redis.pipeline();
+    (pipeline as unknown as ScriptedMulti).cbQueueAdvance(keyCount, ...keysAndArgs);
+    const [reply] = await execOrThrow(pipeline);
+    return reply as [number, string?];
   }
 
   async deleteByPrefix(subPrefix = ''): Promise<number> {

@@ -38,7 +38,7 @@ function callsOf(c: AtomicCommand, key: string): Call[] | null {
     case 'incr':
       if (!c.ttlMs) return one('INCRBY', c.by ?? 1);
       // As in a MULTI (redis.ts): the window only for a counter this call creates.
-      return [...one('SET', '0', 'PX', c.ttlMs, 'NX'), ...one('INCRBY', c.by ?? 1)];
+      return [...one('SET', String(c.from ?? 0), 'PX', c.ttlMs, 'NX'), ...one('INCRBY', c.by ?? 1)];
     case 'expire': return one('PEXPIRE', c.ttlMs);
     case 'hashSet': {
       const fields = Object.entries(c.fields).flat();

@@ -75,6 +75,12 @@ export interface StateStore {
    * counters only ride along (turn/first-batch.ts).
    */
   batch(commands: readonly AtomicCommand[]): Promise<unknown[]>;
+  /**
+   * As batch(), with no unit at all: each command applied as if sent alone, in order, all in one
+   * round trip. For reads and counters that need no atomicity with one another (a turn's first
+   * batch when no claim rides on it): Redis runs no MULTI/EXEC around them.
+   */
+  pipeline(commands: readonly AtomicCommand[]): Promise<unknown[]>;
 
   /*
    * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, a lock owned by the
@@ -130,8 +136,11 @@ export type AtomicCommand =
   | { op: 'set'; key: string; value: string; ttlMs?: number }
   | { op: 'setIfAbsent'; key: string; value: string; ttlMs?: number }
   | { op: 'del'; key: string }
-  /** With ttlMs: a counter created by this command expires after ttlMs (an existing one keeps its expiry). */
-  | { op: 'incr'; key: string; by?: number; ttlMs?: number }
+  /**
+   * With ttlMs: a counter created by this command expires after ttlMs (an existing one keeps its expiry).
+   * `from` (with ttlMs): what a counter this command creates counts from before `by` is added (default 0).
+   */
+  | { op: 'incr'; key: string; by?: number; ttlMs?: number; from?: number }
   | { op: 'expire'; key: string; ttlMs: number }
   | { op: 'hashSet'; key: string; fields: Record<string, string> }
   | { op: 'hashDel'; key: string; field: string }

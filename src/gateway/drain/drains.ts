@@ -40,8 +40,20 @@ export type HandleResult =
   | { outcome: 'done'; writes: AtomicCommand[]; committed?: () => Promise<void> }
   | { outcome: 'aborted' }
   | { outcome: 'unclaimed' };
-/** `claim`: the lock is not taken yet; the turn's first batch claims it and tells the claim what it found. */
-export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim?: RidingClaim) => Promise<HandleResult>;
+/**
+ * How a head came to be answered here, which tells its turn what to look for before answering
+ * (turn/first-batch.ts: the turns of it cut off before, and what they left half-shown):
+ * - `new`: it became first while this drain held the lock (its arrival found the queue empty and
+ *   claimed it, or the answer before it advanced to it): no turn of it can have started before;
+ * - `line`: it went in line never started, and its claim rides on its turn's first batch (`claim`);
+ *   a claim elsewhere meanwhile counted the turn it started (an `again`);
+ * - `again`: any other claim (a takeover, a claim without a known head, the head found instead of
+ *   the one expected): turns of it may have started and been cut off.
+ */
+export type HeadOrigin = 'new' | 'line' | 'again';
+
+/** `claim` (origin `line`): the lock is not taken yet; the turn's first batch claims it and tells the claim what it found. */
+export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim: RidingClaim | undefined, origin: HeadOrigin) => Promise<HandleResult>;
 
 type LoopEnd = { end: 'ended' } | { end: 'yielded'; head: string };
 
@@ -109,10 +121,13 @@ export class Drains {
     return this.slots.whenFewerWaiting(below);
   }
 
-  /** A message's arrival claimed its conversation's lock for `hold` (hold(), then hold.claimed()): answered from `head` now; stopping, both go back. */
-  async start(hold: ConversationHold, head: string): Promise<void> {
+  /**
+   * A message's arrival claimed its conversation's lock for `hold` (hold(), then hold.claimed()): answered
+   * from `head` now; stopping, both go back. `new` when that message is the head (it found the queue empty).
+   */
+  async start(hold: ConversationHold, head: string, origin: 'new' | 'again'): Promise<void> {
     if (this.stopping) return hold.end();
-    this.run(hold, head);
+    this.run(hold, head, origin);
   }
 
   /** Takes over every served conversation with queued messages and no live lock. Returns how many started now. */
@@ -142,14 +157,14 @@ export class Drains {
         continue;
       }
       this.options.logger.info({ conversation }, 'taking over a conversation queue whose holder stopped');
-      this.run(hold, head);
+      this.run(hold, head, 'again');
       taken++;
     }
     return taken;
   }
 
   /** Starts a drain of the hold's conversation from `head`; the hold ends (and the line moves on) when the drain does. */
-  private run(hold: ConversationHold, head: string): void {
+  private run(hold: ConversationHold, head: string, origin: HeadOrigin): void {
     const { conversation } = hold;
     const member = conversationMember(conversation);
     const abort = new AbortController();
@@ -159,7 +174,7 @@ export class Drains {
     const previous = this.active.get(member)?.done ?? Promise.resolve();
     // Only this drain's own entry is removed: a new drain of the same conversation may have started
     // between this one's last advance (which released the lock) and its end.
-    drain.done = previous.then(() => this.loop(hold, head, abort)).then((outcome) => {
+    drain.done = previous.then(() => this.loop(hold, head, origin, abort)).then((outcome) => {
       if (this.active.get(member) === drain) this.active.delete(member);
       // Back in line only once its entry is gone, so that the claim of whoever pops it starts a new drain.
       if (outcome.end === 'yielded' && !this.stopping) this.waitForSlot(conversation, outcome.head);
@@ -188,7 +203,7 @@ export class Drains {
     // Its head known: the claim rides on that head's first batch. beforeDrain must run holding the lock, so not then.
     if (head !== undefined && !this.options.beforeDrain && !this.stopping) {
       hold.claimWithFirstTurn();
-      this.run(hold, head);
+      this.run(hold, head, 'line');
       return;
     }
     let claimed: string | null = null;
@@ -199,7 +214,7 @@ export class Drains {
       this.options.logger.warn({ err: error, conversation: hold.conversation }, 'could not claim a conversation waiting for a slot; the next sweep takes it');
     }
     if (claimed !== null && !this.stopping) {
-      this.run(hold, claimed);
+      this.run(hold, claimed, 'again');
       return;
     }
     // Nothing to answer (another process holds it or answered it), or stopping: a lock claimed goes back with the slot.
@@ -242,11 +257,12 @@ export class Drains {
   }
 
   /** Answers the queue from `first`; 'yielded' (with its head) when it let go with messages left because other conversations wait for a slot. */
-  private async loop(hold: ConversationHold, first: string, abort: AbortController): Promise<LoopEnd> {
+  private async loop(hold: ConversationHold, first: string, firstOrigin: HeadOrigin, abort: AbortController): Promise<LoopEnd> {
     const { conversation } = hold;
     const log = this.options.logger.child({ conversation });
     hold.keepAlive(abort);
     let head: string | null = first;
+    let origin = firstOrigin;
     try {
       if (this.options.beforeDrain) {
         await this.options.beforeDrain(conversation).catch((error: unknown) => log.warn({ err: error }, 'could not resolve the answers the previous holder left'));
@@ -257,15 +273,18 @@ export class Drains {
         if (!message && hold.claimPending) {
           // No turn to carry the claim of an unreadable head: claimed alone, then dropped like any other.
           head = await hold.claim();
+          origin = 'again';
           continue;
         }
         let writes: AtomicCommand[] = [];
         let committed: (() => Promise<void>) | undefined;
         if (message) {
-          const result = await this.options.handle(message, abort.signal, hold.ridingClaim(head));
+          const claim = hold.ridingClaim(head);
+          const result = await this.options.handle(message, abort.signal, claim, claim ? 'line' : origin);
           if (result.outcome === 'unclaimed') {
             // Another process took it meanwhile (nothing to do here), or answered that head and the lock is ours for the next.
             head = hold.headAfterMiss();
+            origin = 'again';
             continue;
           }
           if (result.outcome === 'aborted') break;
@@ -283,6 +302,7 @@ export class Drains {
         }
         await committed?.();
         head = advanced.next;
+        origin = 'new';
         if (advanced.letGo && head !== null) return { end: 'yielded', head };
       }
       // Stopped or cut off with messages left: the hold's end lets the lock go (when still ours), so another process answers them now.

@@ -121,7 +121,8 @@ export class Intake implements PacedSink {
     hold.claimed(claim);
     // Closed (the gateway stopping): the lock goes back at once with the slot, so that another process answers now.
     if (this.closed) await hold.end();
-    else await this.options.drains.start(hold, claim.head);
+    // Alone in its queue, this message is the head and no turn of it has started; otherwise the head may have been started before.
+    else await this.options.drains.start(hold, claim.head, result.length === 1 ? 'new' : 'again');
     return undefined;
   }
 

@@ -2,11 +2,11 @@
  * The turn's one read of Redis before its steps run. Each concern used to pay its
  * own round trip per answer; one batch now does all of it (two parts sent at once, one per
  * kind of key: see startTurn):
- *   - counts the turn's attempt (turn/poison-limit.ts);
+ *   - counts the turn's attempt (turn/poison-limit.ts), when turns of its message may have been cut off before;
  *   - reserves the month's allowance and the user's rate window (allowance-step.ts checks
  *     them at its position, and they are given back when that step is not reached);
  *   - reads the conversation's session and renews its idle lifetime;
- *   - lists answers a previous holder left half-shown (recovered before answering);
+ *   - lists answers a previous holder left half-shown (recovered before answering), in the same case;
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
@@ -17,7 +17,7 @@ import type { Reservation } from './allowance.js';
 import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
 import { ATTEMPTS_TTL_MS } from './poison-limit.js';
 import { inflightConversationKey } from '../relay/index.js';
-import type { RidingClaim } from '../drain/index.js';
+import type { HeadOrigin, RidingClaim } from '../drain/index.js';
 
 /** A read a feature adds to every turn's first batch, with its result decoded. */
 export interface TurnRead<T> {
@@ -96,15 +96,26 @@ export class HeadClaimMissedError extends Error {
 }
 
 /**
- * Runs the batch and files its results on the turn (`ctx.prefetched`). One `batch()` of two
- * parts (src/state/slots.ts: one MULTI touches one slot): the conversation's part, atomic under
- * its shard tag (the claim, the attempt, the session, the answers left half-shown, the features'
- * reads), and the untagged counters of the user and the chatbot (rate, monthly), which need no
- * atomicity with the conversation's keys, only to be given back when nothing is answered. With `reads.claim` the
- * conversation's part first claims the lock, and the claim (the drain's hold) is told what it found; if that
- * misses, the reservations are given back and HeadClaimMissedError is thrown before anything shows.
+ * Runs the batch and files its results on the turn (`ctx.prefetched`). One round trip of two
+ * parts (src/state/slots.ts: one MULTI touches one slot): the conversation's part under its shard
+ * tag (the claim, the attempt, the session, the answers left half-shown, the features' reads), and
+ * the untagged counters of the user and the chatbot (rate, monthly), which need no atomicity with
+ * the conversation's keys, only to be given back when nothing is answered. With `reads.claim` (origin
+ * `line`) the conversation's part first claims the lock, atomically with the rest (a `batch()`), and the
+ * claim (the drain's hold) is told what it found; if that misses, the reservations are given back and
+ * HeadClaimMissedError is thrown before anything shows. Without a claim nothing needs a unit: the
+ * commands go as a `pipeline()`, and Redis runs no MULTI/EXEC around them.
+ *
+ * What earlier turns of the message left is looked for by its origin (drain/drains.ts), not on every
+ * turn: that would cost each answer three commands more (the count's SET NX and INCRBY, and SMEMBERS).
+ * The count of turns (poison-limit.ts) is kept only once a turn may have been cut off before: a key
+ * absent means at most one turn started. A `new` head has had none (attempt 1, nothing written: if
+ * this turn is cut off, whoever takes the message over counts it). An `again` head counts from 1 (as
+ * if one turn had been cut off, which a takeover cannot tell from none) and reads what was left. A
+ * `line` head went in line never started: absent, it is the first turn; present, a claim elsewhere
+ * started it meanwhile, and the count and what was left are taken in one more round trip.
  */
-export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<TurnStart> {
+export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: HeadOrigin): Promise<TurnStart> {
   const settings = await ctx.settings();
   const rate = rateWindow(settings);
   const sessionKey = gatewayKeys.session(ctx.conversation);
@@ -115,20 +126,24 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
   // The conversation's part, under its shard tag. The claim first: within the MULTI its result decides whether the rest counts.
   const riding = reads.claim;
   const claimed = riding && batch.add(riding.command);
-  const attempt = batch.add({ op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS });
+  const again = origin === 'again' && !riding;
+  const counted = again ? batch.add({ op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS, from: 1 }) : undefined;
+  const countSoFar = riding ? batch.add({ op: 'get', key: attemptsKey }) : undefined;
   // Renewed on use (read and renewed in one command): a conversation idle for sessionIdleTtlMs starts a new session (turn/session-map.ts).
   const session = batch.add({ op: 'get', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs });
-  const leftovers = batch.add({ op: 'setMembers', key: inflightConversationKey(ctx.conversation) });
+  const leftovers = again ? batch.add({ op: 'setMembers', key: inflightConversationKey(ctx.conversation) }) : undefined;
   // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.
   const features = reads.all().map((read) => read.add(batch, ctx));
   // The counters, untagged. Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
-  const reserved = batch.add({ op: 'incr', key: monthlyKey, ttlMs: MONTHLY_COUNTER_TTL_MS });
+  // The month's key is named by its month: its expiry only clears it away later, so it is given after the count (below).
+  const reserved = batch.add({ op: 'incr', key: monthlyKey });
   const used = rate ? batch.add({ op: 'incr', key: rateKey, ttlMs: rate.windowMs }) : undefined;
   // One batch: the conversation's part is one MULTI (its slot), the counters ride along (one MULTI with it on a
   // single Redis, their own slots' MULTIs sent at once on a cluster). If it fails the turn fails; on a cluster a
   // counter applied while the conversation's part failed stays counted (one message's worth), and a lock a claim
   // took while the counters failed expires, after which the sweep answers the head again (drain/drains.ts).
-  const results = await batch.run(ctx.services.state);
+  const results = await batch.run(ctx.services.state, riding ? 'batch' : 'pipeline');
+  giveMonthItsExpiry(ctx, monthlyKey, results.of(reserved));
   const reservation: Reservation = {
     monthlyKey, reserved: results.of(reserved), cap: monthlyLimit(settings), rate, rateKey, used: used ? results.of(used) : 0, checked: false,
   };
@@ -136,35 +151,41 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads): Promise<Tur
     const claim = results.of(claimed);
     riding.found(claim);
     if (claim.outcome !== 'claimed') {
-      await undoUnclaimedStart(ctx, claim, attemptsKey, reservation);
+      // The count was only read: what goes back is the allowance.
+      await giveBack(ctx, reservation, 'could not give back what an unclaimed turn reserved');
       throw new HeadClaimMissedError(claim);
     }
   }
-  // Whatever this turn ends with, once its writes are committed the message is off the queue.
+  // Whatever this turn ends with, once its writes are committed the message is off the queue (one DEL with the turn's others).
   ctx.later({ op: 'del', key: attemptsKey });
   ctx.prefetched.session = results.of(session);
   ctx.prefetched.reservation = reservation;
   for (const file of features) file(results);
-  return { attempt: results.of(attempt), leftovers: results.of(leftovers) };
+  if (counted && leftovers) return { attempt: results.of(counted), leftovers: results.of(leftovers) };
+  const soFar = countSoFar && results.of(countSoFar);
+  if (soFar === undefined || soFar === null) return { attempt: 1, leftovers: [] };
+  // Started elsewhere since it went in line (or it waited for the service: poison-limit.ts): counted on from there.
+  const [attempt, left] = await ctx.services.state.batch([
+    { op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS },
+    { op: 'setMembers', key: inflightConversationKey(ctx.conversation) },
+  ]) as [number, string[]];
+  return { attempt, leftovers: left };
+}
+
+/**
+ * The month's counter is created by the first message of the month (count 1; or 1 again after
+ * reservations given back to 0, when renewing does no harm): its expiry is given then, in a round trip
+ * of its own, instead of a SET NX before every count. Should that one be lost (the process dies in
+ * between), the month's key outlives its month: a few bytes, never read again (the next month has its own).
+ */
+function giveMonthItsExpiry(ctx: TurnContext, monthlyKey: string, count: number): void {
+  if (count !== 1) return;
+  ctx.services.state.expire(monthlyKey, MONTHLY_COUNTER_TTL_MS)
+    .catch((error: unknown) => ctx.logger.warn({ err: error, key: monthlyKey }, "could not give the month's message counter its expiry"));
 }
 
 async function giveBack(ctx: TurnContext, reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>, warning: string): Promise<void> {
   await ctx.services.state.batch(releaseCommands(reservation)).catch((error: unknown) => ctx.logger.warn({ err: error }, warning));
-}
-
-/**
- * A batch whose claim missed counted an attempt and reserved an allowance for a message this
- * turn does not answer: both go back (one more round trip, only on this rare path: another
- * process took the conversation while it waited here for a slot). The attempt of a head that
- * was answered meanwhile goes with it; one another holder may be answering is counted down.
- */
-async function undoUnclaimedStart(ctx: TurnContext, claim: HeadClaim, attemptsKey: string, reservation: Reservation): Promise<void> {
-  const attempt: AtomicCommand = claim.outcome === 'taken'
-    ? { op: 'incr', key: attemptsKey, by: -1, ttlMs: ATTEMPTS_TTL_MS }
-    : { op: 'del', key: attemptsKey };
-  // Keys of several slots (the conversation's attempt, the user's and chatbot's counters), no atomicity needed.
-  await ctx.services.state.batch([attempt, ...releaseCommands(reservation)])
-    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back what an unclaimed turn reserved'));
 }
 
 /**

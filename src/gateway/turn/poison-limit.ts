@@ -6,10 +6,13 @@
  * message is counted in Redis; past MAX_TURN_ATTEMPTS the message leaves the
  * queue with a reply that says so.
  *
- * The count is incremented as a turn starts (in its first batch, turn/first-batch.ts), and
- * deleted in the transaction that takes the message off the queue (`Turn.later`), so it counts exactly the turns
- * that never finished. A controlled wait for the Chatbot Service (upstream-wait.ts)
- * resets it: waiting is not failing.
+ * The count is kept by the turns that may follow a cut-off one (their first batch, turn/first-batch.ts:
+ * a key absent means at most one turn started, so the common turn, of a message that just became
+ * first, writes nothing), and deleted with the writes that take the message off the queue
+ * (`Turn.later`), so it counts the turns that never finished. One way it counts one more than
+ * happened: a message that waited in line for a slot in a process that then stopped, taken over
+ * before any turn of it started, is counted as if one had been cut off (a takeover cannot tell).
+ * A controlled wait for the Chatbot Service (upstream-wait.ts) resets it: waiting is not failing.
  */
 import type { TurnContext as Turn } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
@@ -32,9 +35,12 @@ export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {
   return true;
 }
 
-/** Forgets the attempts so far (the turn ended in a controlled way, and will be tried again). */
+/**
+ * Forgets the attempts so far (the turn ended in a controlled way, and will be tried again): a count
+ * of 0 rather than none, since none means "maybe one started" to the turn that takes it over.
+ */
 export async function resetTurnAttempts(turn: Turn): Promise<void> {
-  await turn.services.state.del(gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId));
+  await turn.services.state.set(gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId), '0', { ttlMs: ATTEMPTS_TTL_MS });
 }
 
 /** The message leaves the queue: the user is told to send it again differently. */

@@ -21,6 +21,7 @@ import { upstreamWaitKey } from './upstream-wait.js';
 import { describeAttachment, transcriptFile } from './transcript.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
+import type { HeadOrigin } from '../drain/index.js';
 import { isPlatformError, replies } from '../reply/index.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
@@ -42,11 +43,11 @@ export interface TurnStarter {
 }
 
 export async function runTurn(
-  turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, events: TurnEvents, starter: TurnStarter,
+  turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, events: TurnEvents, starter: TurnStarter, origin: HeadOrigin,
 ): Promise<TurnOutcome> {
   // Deleted with the message's removal from the queue, however this turn ends it.
   turn.later({ op: 'del', key: upstreamWaitKey(turn) });
-  const { attempt, leftovers } = await startTurn(turn, starter.reads);
+  const { attempt, leftovers } = await startTurn(turn, starter.reads, origin);
   if (leftovers.length > 0) {
     // The lock was free when this process took the conversation: whoever showed those answers is gone.
     await starter.recover(turn.conversation, turn.signal)

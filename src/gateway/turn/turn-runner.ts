@@ -11,7 +11,7 @@ import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
 import { runTurn, tellCommitted, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
-import type { HandleResult, LocalAttachments, QueuedMessage, RidingClaim } from '../drain/index.js';
+import type { HandleResult, HeadOrigin, LocalAttachments, QueuedMessage, RidingClaim } from '../drain/index.js';
 
 /**
  * Which adapter, outbound and bot serve a conversation in this process (the intake's
@@ -40,8 +40,9 @@ export class TurnRunner {
    * Answers `message`; `signal` aborts when the gateway stops or loses the conversation's lock.
    * With `claim` (the drain's hold) the lock is claimed in the turn's first batch, which tells the
    * claim what it found; if that misses, nothing of the turn ran and the outcome is 'unclaimed'.
+   * `origin`: how the message came to be first (drain/drains.ts), for what its first batch looks for.
    */
-  async run(message: QueuedMessage, signal: AbortSignal, claim?: RidingClaim): Promise<HandleResult> {
+  async run(message: QueuedMessage, signal: AbortSignal, claim: RidingClaim | undefined, origin: HeadOrigin): Promise<HandleResult> {
     const { routes, local, pipeline, events, services, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
     const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
@@ -56,7 +57,7 @@ export class TurnRunner {
     const turn = new Turn({ inbound, bot, outbound: served.outbound, capabilities: served.capabilities, logger: turnLogger, signal, services });
     const starter = claim ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) } : this.options.starter;
     try {
-      const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter);
+      const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter, origin);
       if (result.outcome !== 'done') return result;
       return { outcome: 'done', writes: turn.pendingWrites(), committed: () => tellCommitted(turn, events) };
     } catch (error) {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayKeys, pendingMembers, replies, type UpstreamFailure } from '../../../src/gateway/index.js';
 import { inflightIndexKey } from '../../../src/gateway/relay/index.js';
 import { allShardTags } from '../../../src/state/slots.js';
-import type { StateStore } from '../../../src/state/index.js';
+import type { AtomicCommand, StateStore } from '../../../src/state/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
 import { DEMO_SERIAL_NUMBER, HeldLink, SECRET, SESSION_KEY, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
@@ -174,33 +174,43 @@ describe('gateway features against the real service', () => {
 
   it('uses 3 Redis calls, one after another, for an answered message of a known conversation', async () => {
     const calls: string[] = [];
-    const counted = countingStore(stack.store, calls);
+    const firstBatch: AtomicCommand[][] = [];
+    const counted = countingStore(stack.store, calls, firstBatch);
     const { adapter } = await start({ state: counted, policy: { sweepIntervalMs: 3_600_000 } });
     await adapter.say('c1', 'Homes in Austin?');
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
     await idle(stack.store);
     calls.length = 0;
+    firstBatch.length = 0;
 
-    await adapter.say('c1', 'Any with 3 bedrooms?');
+    const second = await adapter.say('c1', 'Any with 3 bedrooms?');
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
     await idle(stack.store);
     // queueOffer, the turn's first batch (+ settings when the 5 s cache expired) and queueAdvance with
     // the transcript and counters; an answer sent whole leaves no in-flight record to write. The first
-    // batch is one call (turn/first-batch.ts): the conversation's keys atomic in their slot, the user's and
-    // chatbot's counters riding along (one MULTI on a single Redis, one per slot on a cluster).
-    expect(calls.filter((call) => call !== 'hashGetAll'), calls.join(', ')).toEqual(['queueOffer', 'batch', 'queueAdvance']);
+    // batch is one call (turn/first-batch.ts): the conversation's keys and the chatbot's counter, with no
+    // claim riding on it, so no MULTI around them (a pipeline).
+    expect(calls.filter((call) => call !== 'hashGetAll'), calls.join(', ')).toEqual(['queueOffer', 'pipeline', 'queueAdvance']);
+    // The message found its queue empty: no turn of it can have been cut off before, so neither the count of
+    // attempts nor the answers left half-shown are looked for; the session is read, the month counted.
+    const conversation = adapter.conversation('c1');
+    expect(firstBatch).toHaveLength(1);
+    expect(firstBatch[0]!.map((c) => c.key)).not.toContain(gatewayKeys.attempts(conversation, second.platformMessageId));
+    expect(firstBatch[0]!.map((c) => c.op)).not.toContain('setMembers');
+    expect(firstBatch[0]!.filter((c) => c.op === 'get').map((c) => c.key)).toEqual([gatewayKeys.session(conversation)]);
     console.info(`Redis round trips for one answered message: ${calls.length} (${calls.join(', ')})`);
   });
 });
 
-/** Counts every StateStore call: each is one Redis round trip (see src/state/types.ts). */
-function countingStore(store: StateStore, calls: string[]): StateStore {
+/** Counts every StateStore call: each is one Redis round trip (see src/state/types.ts). The commands of each pipeline go to `pipelines`. */
+function countingStore(store: StateStore, calls: string[], pipelines: AtomicCommand[][] = []): StateStore {
   return new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         if (typeof property === 'string' && !['close', 'ping'].includes(property)) calls.push(property);
+        if (property === 'pipeline') pipelines.push([...(args[0] as AtomicCommand[])]);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },

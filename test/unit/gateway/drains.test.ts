@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Drains } from '../../../src/gateway/drain/drains.js';
+import { Drains, type HeadOrigin } from '../../../src/gateway/drain/drains.js';
 import { gatewayKeys } from '../../../src/gateway/state-keys.js';
 import { resolvePolicy } from '../../../src/gateway/gateway-policy.js';
 import { ConversationQueue } from '../../../src/gateway/drain/conversation-queue.js';
@@ -42,6 +42,40 @@ describe('Drains', () => {
     expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(1);
   });
 
+  it('tells each turn how its head came first: a takeover may follow turns cut off (again), the heads it advances to are new', async () => {
+    const state = new MemoryStateStore({ prefix: 'drains-origin:', checkSlots: true });
+    const policy = resolvePolicy({});
+    const queue = new ConversationQueue(state, policy);
+    const entry = (id: string) => JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });
+    // Queued by a holder that died mid-answer of m1: its lock is gone, m1 and m2 wait.
+    await queue.offer(conversation, 'm1', entry('m1'));
+    await queue.offer(conversation, 'm2', entry('m2'));
+    await state.del(gatewayKeys.lock(conversation));
+    const origins: [string, HeadOrigin][] = [];
+    let settled = 0;
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => { finished = resolve; });
+    const drains = new Drains({
+      queue, policy, logger: silentLogger(), serves: () => true,
+      handle: async (message, _signal, _claim, origin) => {
+        origins.push([message.id, origin]);
+        return { outcome: 'done', writes: [] };
+      },
+      settled: () => { if (++settled === 3) finished(); },
+    });
+    expect(await drains.sweep()).toBe(1);
+    // A message arriving to an empty queue, claimed by its arrival: new.
+    await eventually(async () => expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(0));
+    const hold = drains.hold(conversation)!;
+    const offered = await queue.offer(conversation, 'm3', entry('m3'));
+    if (offered.outcome !== 'queued' || !offered.claim) throw new Error('the arrival should have claimed the empty queue');
+    hold.claimed(offered.claim);
+    await drains.start(hold, offered.claim.head, offered.length === 1 ? 'new' : 'again');
+    await done;
+    await drains.stop(1_000);
+    expect(origins).toEqual([['m1', 'again'], ['m2', 'new'], ['m3', 'new']]);
+  });
+
   it('answers from the head that is first now when the one a waiting conversation knew was answered elsewhere', async () => {
     const state = new MemoryStateStore({ prefix: 'drains-head:', checkSlots: true });
     const policy = resolvePolicy({});
@@ -53,14 +87,14 @@ describe('Drains', () => {
     const elsewhere = (await queue.claim(conversation))!;
     await queue.advance(conversation, elsewhere.token, [], { letGo: true });
 
-    const calls: { id: string; claimed: boolean }[] = [];
+    const calls: { id: string; claimed: boolean; origin: HeadOrigin }[] = [];
     let finished!: () => void;
     const done = new Promise<void>((resolve) => { finished = resolve; });
     const drains = new Drains({
       queue, policy, logger: silentLogger(), serves: () => true,
       // As the turn does: the claim rides on the first batch, is told what it found, and nothing runs when it misses.
-      handle: async (message, _signal, claim) => {
-        calls.push({ id: message.id, claimed: claim !== undefined });
+      handle: async (message, _signal, claim, origin) => {
+        calls.push({ id: message.id, claimed: claim !== undefined, origin });
         if (claim) {
           const [found] = (await state.atomic([claim.command])) as HeadClaim[];
           claim.found(found!);
@@ -73,7 +107,8 @@ describe('Drains', () => {
     drains.enqueue(conversation, entry('m1'));
     await done;
     await drains.stop(1_000);
-    expect(calls).toEqual([{ id: 'm1', claimed: true }, { id: 'm2', claimed: false }]);
+    // m2 was queued behind m1 while the lock was free: a turn of it may have started elsewhere (again).
+    expect(calls).toEqual([{ id: 'm1', claimed: true, origin: 'line' }, { id: 'm2', claimed: false, origin: 'again' }]);
     expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(0);
     expect(await state.get(gatewayKeys.lock(conversation))).toBeNull();
   });

@@ -182,6 +182,13 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(ttl).toBeLessThanOrEqual(5_000);
     });
 
+    it('incr with `from` starts a counter it creates there, and counts an existing one on from its value', async () => {
+      expect(await store.atomic([{ op: 'incr', key: '{t}from', ttlMs: 5_000, from: 1 }, { op: 'incr', key: '{t}from', ttlMs: 5_000, from: 1 }])).toEqual([2, 3]);
+      await store.set('{t}from-0', '0');
+      expect(await store.batch([{ op: 'incr', key: '{t}from-0', ttlMs: 5_000, from: 1 }])).toEqual([1]);
+      expect(await store.ttlMs('{t}from')).toBeGreaterThan(0);
+    });
+
     it('atomic get with a ttl renews the lifetime of a key it finds, and creates none', async () => {
       await store.set('{t}s', '7', { ttlMs: 100 });
       expect(await store.atomic([{ op: 'get', key: '{t}s', ttlMs: 60_000 }, { op: 'get', key: '{t}none', ttlMs: 60_000 }])).toEqual(['7', null]);
@@ -294,6 +301,24 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.get(keys.lock)).toBe(claim!.token);
       });
 
+      it('advances many conversations at once, each with its writes (on a cluster: conversations of every node, in one tick)', async () => {
+        // ioredis auto-pipelines what is sent in one tick; an advance grouped by the wrong slot failed on a cluster once others joined it.
+        const conversations = Array.from({ length: 24 }, (_, i) => ({
+          queue: `many:{m${i}}:queue`, lock: `many:{m${i}}:lock`, pending: `many:{m${i}}:pending`, member: `m${i}`,
+        }));
+        const tokens = await Promise.all(conversations.map(async (k) => {
+          const offered = await store.queueOffer(k, 'entry', { dedupeKey: `${k.queue}:dedupe`, dedupeTtlMs: 60_000, maxLength: 3, lockTtlMs: 5_000 });
+          if (offered.outcome !== 'queued' || !offered.claim) throw new Error('the offer should have claimed');
+          return offered.claim.token;
+        }));
+        const advanced = await Promise.all(conversations.map((k, i) => Promise.all([
+          store.queueAdvance(k, tokens[i]!, 5_000, [{ op: 'listPush', key: `many:{m${i}}:transcript`, values: ['answered'] }]),
+          store.incr(`month:${i}`),
+        ])));
+        expect(advanced.map(([result]) => result)).toEqual(conversations.map(() => ({ owned: true, next: null })));
+        expect(await store.listRange('many:{m23}:transcript', 0, -1)).toEqual(['answered']);
+      });
+
       it('lets the lock go with an advance when asked, keeping the rest queued and indexed for the next claim', async () => {
         const first = await offer('a');
         await offer('b');
@@ -382,6 +407,21 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         ]);
         expect(results).toEqual([2, { f: 'v' }, true, 2, 3, null]);
         expect(await store.batch([])).toEqual([]);
+      });
+
+      it('runs a pipeline across slots, results in order, with the same shapes as batch()', async () => {
+        await store.hashSet('{b}ph', { f: 'v' });
+        await store.set('{e}ps', 'kept', { ttlMs: 100 });
+        const results = await store.pipeline([
+          { op: 'incr', key: '{a}pn', by: 2, ttlMs: 5_000 },
+          { op: 'hashGetAll', key: '{b}ph' },
+          { op: 'setMembers', key: '{c}none' },
+          { op: 'incr', key: '{a}pn' },
+          { op: 'get', key: '{e}ps', ttlMs: 60_000 },
+        ]);
+        expect(results).toEqual([2, { f: 'v' }, [], 3, 'kept']);
+        expect(await store.ttlMs('{e}ps')).toBeGreaterThan(100);
+        expect(await store.pipeline([])).toEqual([]);
       });
 
       it('reads sorted ranges of several slots in one batch, lowest score first, as sortedRangeByScore does', async () => {
