@@ -41,9 +41,26 @@ function monthFormat(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/**
+ * The month of each time zone in the current minute: formatting one was 1 % of the gateway's CPU per
+ * answer (issue #22). Exact: every zone's offset is a whole number of minutes, so a month begins on a
+ * minute's start.
+ */
+const monthThisMinute = new Map<string, { minute: number; month: string }>();
+
 export function monthOf(now: Date, timeZone: string | undefined): string {
+  const zone = timeZone || 'UTC';
+  const minute = Math.floor(now.getTime() / 60_000);
+  const cached = monthThisMinute.get(zone);
+  if (cached?.minute === minute) return cached.month;
+  const month = formatMonth(now, zone);
+  monthThisMinute.set(zone, { minute, month });
+  return month;
+}
+
+function formatMonth(now: Date, timeZone: string): string {
   try {
-    const parts = monthFormat(timeZone || 'UTC').formatToParts(now);
+    const parts = monthFormat(timeZone).formatToParts(now);
     const year = parts.find((part) => part.type === 'year')?.value;
     const month = parts.find((part) => part.type === 'month')?.value;
     if (year && month) return `${year}-${month}`;
