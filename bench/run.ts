@@ -46,6 +46,9 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'slack.throughput.http.dm-thread', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
   { measure: 'whatsapp.first-visible.private.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'whatsapp.complete-finals.600-chars', aim: 'all 50', met: (v) => v === 50 },
+  // Issue #22: the WhatsApp Cloud API held to the other platforms' aims (it shows an answer once complete: no edits there).
+  { measure: 'whatsapp-cloud.first-visible.after-answer-complete.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
+  { measure: 'whatsapp-cloud.throughput.webhook', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
   { measure: 'burst.webhook.peak-rss', aim: '≤ 300 MB', met: (v) => v <= 300 },
   { measure: 'burst.polling.peak-rss', aim: '≤ 300 MB', met: (v) => v <= 300 },
   { measure: 'burst.webhook.idle-rss', aim: '≤ 150 MB', met: (v) => v <= 150 },

@@ -50,8 +50,8 @@ function profileNotes(before: string | undefined): string | undefined {
   if (!last) return undefined;
   const parts = ['CPU profile of the chatbridge row (`BENCH_PEERS_CPU_PROF=<dir>`: node --cpu-prof; the ten heaviest functions by self time, '
     + 'shares of the busy time, start-up included; `npx tsx bench/peers/profile-summary.ts <file>`):'];
-  if (before) parts.push(`Before (${before.split('/').at(-1)}):\n\n${profileTable(before)}`);
-  parts.push(`${before ? 'After' : 'Last run'}:\n\n${profileTable(last)}`);
+  if (before) parts.push(`Before (${before.split('/').at(-1)}):\n\n${profileTable(before)}\n\nBy package:\n\n${profileTable(before, 12, 'package')}`);
+  parts.push(`${before ? 'After' : 'Last run'}:\n\n${profileTable(last)}\n\nBy package:\n\n${profileTable(last, 12, 'package')}`);
   return parts.join('\n\n');
 }
 

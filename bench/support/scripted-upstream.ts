@@ -26,6 +26,8 @@ const notUsed = (operation: string) => (): never => {
 export class ScriptedUpstream implements ChatbotServiceApi {
   /** Tag → when the first fragment was handed to the gateway (clock ms). */
   readonly firstFragmentAt = new Map<string, number>();
+  /** Tag → when the final (the whole answer) was handed to the gateway (clock ms). */
+  readonly finalAt = new Map<string, number>();
   asked = 0;
   private nextSession = 1;
 
@@ -55,6 +57,7 @@ export class ScriptedUpstream implements ChatbotServiceApi {
       if (index === 0) this.firstFragmentAt.set(tagOf(request.content), this.clock());
       yield { type: 'fragment', content };
     }
+    this.finalAt.set(tagOf(request.content), this.clock());
     yield {
       type: 'final', questionId: this.asked, answerId: this.asked, answer: fragments.join(''),
       totalToken: 42, noAnswer: false, incomplete: false,
