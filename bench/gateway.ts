@@ -267,11 +267,11 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
           + `instant upstream, accept → final shown; ${describePasses(passes)}`,
       }, {
         name: `gateway.redis.commands-per-answer.${label}`, value: round1(redis.commands), unit: 'commands',
-        notes: `counted on the gateway's own connection (wrapped sendCommand), MULTI/EXEC themselves not counted; `
+        notes: `counted on the gateway's own connection (wrapped sendCommand), the commands the gateway sends (MULTI/EXEC themselves not counted, a script's calls not seen); `
           + `the first message of a chat (1 in ${THROUGHPUT_MESSAGES}) is included; per answer by name: ${redis.top}`,
       }, {
         name: `gateway.redis.round-trips-per-answer.${label}`, value: round1(redis.roundTrips), unit: 'round trips',
-        notes: 'production wiring (handoff installed, as chatbridge start does); MULTI…EXEC = 1, EVALSHA = 1, any other command = 1',
+        notes: 'production wiring (handoff installed, as chatbridge start does); a pipeline or MULTI…EXEC = 1, EVALSHA = 1, any other command = 1 (bench/support/ioredis-round-trips.cjs)',
       });
     }
   } finally {
