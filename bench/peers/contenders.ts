@@ -13,6 +13,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import ts from 'typescript';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/**
+ * The checkout whose chatbridge is measured: this one, or BENCH_PEERS_CHATBRIDGE_ROOT (e.g. a git
+ * worktree of an earlier commit, to compare two builds with one harness on one machine).
+ */
+export const CHATBRIDGE_ROOT = process.env.BENCH_PEERS_CHATBRIDGE_ROOT ?? ROOT;
 /** Inside the repository's node_modules, so the transpiled programs resolve its packages. */
 const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'chatbridge-bench-peers');
 const REQUEST_COUNTER = join(import.meta.dirname, 'count-redis-requests.cjs');
@@ -63,7 +68,7 @@ function command(name: ContenderName, setup: Setup): { args: string[]; env: Reco
     const config = join(mkdtempSync(join(tmpdir(), 'cb-peers-')), 'chatbridge.yaml');
     writeFileSync(config, `keyPrefix: "${setup.keyPrefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n`);
     return {
-      args: [join(ROOT, 'bin', 'chatbridge.js'), 'start'],
+      args: [join(CHATBRIDGE_ROOT, 'bin', 'chatbridge.js'), 'start'],
       env: {
         ...base,
         CHATBRIDGE_CONFIG: config,

@@ -9,7 +9,8 @@
  * Flags: --chats (500), --messages per chat (4), --rounds (2), --only (names of
  * bench/peers/contenders.ts), --redis-url (default: a redis-server of its own),
  * --no-write (print only), --profile-before <file.cpuprofile> (with BENCH_PEERS_CPU_PROF: an earlier profile
- * summarised beside the last run's). Linux only (it reads /proc).
+ * summarised beside the last run's). BENCH_PEERS_CHATBRIDGE_ROOT=<checkout>: measure that checkout's
+ * chatbridge (built there) instead of this one's. Linux only (it reads /proc).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHUNKS } from './answer.js';
-import { CONTENDERS, type ContenderName } from './contenders.js';
+import { CHATBRIDGE_ROOT, CONTENDERS, type ContenderName } from './contenders.js';
 import { measureRun, type RunNumbers } from './measure.js';
 import { openBenchRedis } from './redis.js';
 import { newestProfile, profileTable } from './profile-summary.js';
@@ -34,10 +35,11 @@ function positive(name: string, value: string): number {
 }
 
 /** HEAD, and the files of the measured code that differ from it (helpers commit in the same tree while it runs). */
-function describeCommit(): string {
-  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: ROOT }).toString().split('\n').filter(Boolean);
-  return changed.length ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})` : head;
+function describeCommit(root = ROOT): string {
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: root }).toString().split('\n').filter(Boolean);
+  const described = changed.length ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})` : head;
+  return root === ROOT ? described : `${describeCommit()}, chatbridge of ${described} (BENCH_PEERS_CHATBRIDGE_ROOT)`;
 }
 
 /**
@@ -78,8 +80,8 @@ async function main(): Promise<void> {
 
   if (contenders.includes('chatbridge')) {
     // As production runs it (the Docker image): compiled, which bin/chatbridge.js starts when dist/ is current.
-    process.stderr.write('bench:peers: npm run build…\n');
-    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+    process.stderr.write(`bench:peers: npm run build in ${CHATBRIDGE_ROOT}…\n`);
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', cwd: CHATBRIDGE_ROOT });
   }
   const loadBefore = loadavg()[0]!;
   const redis = await openBenchRedis(values['redis-url']);
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString().slice(0, 10),
     machine: `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}; `
       + `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows answers/s; CPU per answer moves less)`,
-    commit: describeCommit(),
+    commit: describeCommit(CHATBRIDGE_ROOT),
     chats, messages, rounds,
     redis: values['redis-url'] ? `${values['redis-url']} (shared: other clients' commands may be counted)` : `a redis-server of its own (${execFileSync('redis-server', ['--version']).toString().trim().split(' ').slice(0, 3).join(' ')})`,
   });
