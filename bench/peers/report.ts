@@ -73,7 +73,8 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     if (send) aims.push(aim('CPU ≤ 3× the sendMessage floor', `${fmt(cb.cpuMsPerAnswer / send.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 3 * send.cpuMsPerAnswer));
     if (edits) aims.push(aim('CPU ≤ 1.2× the send + 3 edits floor', `${fmt(cb.cpuMsPerAnswer / edits.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 1.2 * edits.cpuMsPerAnswer));
     if (sdk) aims.push(aim('answers/s ≥ 3× Chat SDK drafts', `${fmt(cb.answersPerSecond / sdk.answersPerSecond)}×`, cb.answersPerSecond >= 3 * sdk.answersPerSecond));
-    aims.push(aim('≤ 3 Redis round trips per answer', fmt(cb.redisRoundTripsPerAnswer), cb.redisRoundTripsPerAnswer <= 3));
+    // Three decimals: the process's periodic work (the sweep, a settings read every few seconds) counts too, a few thousandths per answer.
+    aims.push(aim('≤ 3 Redis round trips per answer (the periodic sweep and settings reads included)', fmt(cb.redisRoundTripsPerAnswer, 3), cb.redisRoundTripsPerAnswer <= 3));
     aims.push(aim('≤ 12 Redis commands per answer (#22; run by Redis)', fmt(cb.redisCommandsPerAnswer), cb.redisCommandsPerAnswer <= 12));
   }
 

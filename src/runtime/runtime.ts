@@ -7,7 +7,7 @@ import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
 import { redactSecrets, type Logger } from '../logger.js';
 import { createServiceApp, prepareService, seedDemoData, type ServiceKeys } from '../service/index.js';
-import { createStateStore, describeTopology, type StateStore } from '../state/index.js';
+import { createStateStore, describeTopology, isSupportedRedisVersion, MIN_REDIS_VERSION, RedisStateStore, type StateStore } from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
 import { buildAdapters } from './adapters.js';
 import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
@@ -58,6 +58,13 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
     await state.close();
     const reason = lastConnectionError?.message ?? (error as Error).message;
     throw new Error(`${where}, set by ${setting}, is not reachable (${reason}). Start Redis or fix ${setting}; unset it to keep state in memory.`, { cause: error });
+  }
+  if (state instanceof RedisStateStore) {
+    const version = await state.serverVersion();
+    if (!isSupportedRedisVersion(version)) {
+      await state.close();
+      throw new Error(`${where}, set by ${setting}, runs Redis ${version}; chatbridge needs Redis ${MIN_REDIS_VERSION} or newer (GETEX, LPOP with a count). Upgrade it, or point ${setting} at a newer one.`);
+    }
   }
   logger.info({ redis: topology.kind }, `State in ${where}`);
   return state;

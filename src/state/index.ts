@@ -8,7 +8,7 @@ export type {
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
-export { RedisStateStore, type RedisStateOptions } from './redis.js';
+export { isSupportedRedisVersion, MIN_REDIS_VERSION, RedisStateStore, type RedisStateOptions } from './redis.js';
 export { describeTopology, formatEndpoint, parseEndpoint, type RedisAuth, type RedisEndpoint, type RedisTopology } from './topology.js';
 
 export interface CreateStateStoreOptions {

@@ -53,7 +53,8 @@ return {2, head}`;
  * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
  * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
  * in the MULTI this replaces; the script then answers with the first failure. 'cb-capped-rpush' is
- * script-writes.ts's CAPPED_PUSH: RPUSH, and LTRIM only when the list grew past the cap.
+ * script-writes.ts's CAPPED_PUSH: RPUSH, and LTRIM only when the list grew past the cap. LPOP with a
+ * count needs Redis ≥ 6.2 (chatbridge requires 6.2: GETEX).
  */
 const QUEUE_ADVANCE = `local failure
 local i = 5
@@ -77,8 +78,10 @@ local result
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then
   result = {0}
 else
-  redis.call('LPOP', KEYS[1])
-  local head = redis.call('LINDEX', KEYS[1], 0)
+  -- The answered head and the next in one pop; the next goes back (a queue of one, the usual, costs no second command).
+  local popped = redis.call('LPOP', KEYS[1], 2)
+  local head = popped and popped[2]
+  if head then redis.call('LPUSH', KEYS[1], head) end
   if head and ARGV[4] == '1' then
     redis.call('DEL', KEYS[2])
     result = {2, head}

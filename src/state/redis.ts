@@ -34,6 +34,24 @@ interface RedisStateCommonOptions {
 /** One server by URL (`redis://`, `rediss://`, `user:pass@`), or any topology. */
 export type RedisStateOptions = RedisStateCommonOptions & ({ url: string; topology?: undefined } | { topology: RedisTopology; url?: undefined });
 
+/**
+ * The oldest Redis chatbridge runs on: GETEX (a session read and renewed in one command) and LPOP
+ * with a count (the queue advance) came in 6.2.
+ */
+export const MIN_REDIS_VERSION = '6.2.0';
+
+/** True when `version` ("7.0.15") is MIN_REDIS_VERSION or newer; an unreadable one is given the benefit of the doubt. */
+export function isSupportedRedisVersion(version: string): boolean {
+  const parts = version.split('.').map(Number);
+  if (parts.length < 2 || parts.some((part) => !Number.isInteger(part))) return true;
+  const minimum = MIN_REDIS_VERSION.split('.').map(Number);
+  for (let i = 0; i < minimum.length; i++) {
+    const [have = 0, need = 0] = [parts[i], minimum[i]];
+    if (have !== need) return have > need;
+  }
+  return true;
+}
+
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
   readonly prefix: string;
@@ -397,6 +415,12 @@ export class RedisStateStore implements StateStore {
 
   async ping(): Promise<void> {
     await this.redis.ping();
+  }
+
+  /** The server's version (INFO server; on a cluster, of the node ioredis asks). */
+  async serverVersion(): Promise<string> {
+    const info = await this.redis.info('server');
+    return /^redis_version:(\S+)/m.exec(info)?.[1] ?? 'unknown';
   }
   async close(): Promise<void> {
     await this.pubsub.close();
