@@ -138,10 +138,10 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   // The month's key is named by its month: its expiry only clears it away later, so it is given after the count (below).
   const reserved = batch.add({ op: 'incr', key: monthlyKey });
   const used = rate ? batch.add({ op: 'incr', key: rateKey, ttlMs: rate.windowMs }) : undefined;
-  // One batch: the conversation's part is one MULTI (its slot), the counters ride along (one MULTI with it on a
-  // single Redis, their own slots' MULTIs sent at once on a cluster). If it fails the turn fails; on a cluster a
-  // counter applied while the conversation's part failed stays counted (one message's worth), and a lock a claim
-  // took while the counters failed expires, after which the sweep answers the head again (drain/drains.ts).
+  // One round trip: with a claim, the conversation's part is one MULTI (its slot) and the counters ride along (one
+  // MULTI with it on a single Redis, their own slots' sent at once on a cluster); without, a pipeline. If it fails
+  // the turn fails; on a cluster a counter applied while the conversation's part failed stays counted (one message's
+  // worth), and a lock a claim took while the counters failed expires, after which the sweep answers the head again.
   const results = await batch.run(ctx.services.state, riding ? 'batch' : 'pipeline');
   giveMonthItsExpiry(ctx, monthlyKey, results.of(reserved));
   const reservation: Reservation = {
