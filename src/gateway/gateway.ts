@@ -17,7 +17,7 @@ import { resolvePolicy, type GatewayPolicy } from './gateway-policy.js';
 import { InflightRecorder, recoverConversation, recoverInterruptedAnswers } from './relay/index.js';
 import type { Adapter, Capabilities, ConversationRef, InboundAttachment, InboundSink, Outbound } from '../contract.js';
 import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
-import { askStep, ChatbotSettingsMirror, limitsStep, messageLengthStep, Pipeline, recordMessageStep, SessionMap, sessionStep, TranscriptStore, TurnEvents, TurnReads, TurnRunner, type GatewayBot, type GatewayServices, type PipelineSteps, type TranscriptRole, type TurnEventSource, type TurnReadSource } from './turn/index.js';
+import { askStep, ChatbotSettingsMirror, limitsStep, messageLengthStep, MonthTally, Pipeline, recordMessageStep, SessionMap, sessionStep, TranscriptStore, TurnEvents, TurnReads, TurnRunner, type GatewayBot, type GatewayServices, type PipelineSteps, type TranscriptRole, type TurnEventSource, type TurnReadSource } from './turn/index.js';
 import { CommandRegistry, commandStep, helpCommand, listingsAction, listingsCommand, resetCommand, startCommand } from './commands/index.js';
 import { ConversationQueue, Drains, LocalAttachments } from './drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendReply, type ReplyExtras } from './reply/index.js';
@@ -88,6 +88,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcript: new TranscriptStore(state, { maxEntries: policy.transcriptMaxEntries, ttlMs: policy.transcriptTtlMs }),
     sessions: new SessionMap(state, upstream, policy.sessionIdleTtlMs),
     inflight: new InflightRecorder(state),
+    monthTally: new MonthTally(state, logger),
     ...(options.ffmpegPath ? { ffmpegPath: options.ffmpegPath } : {}),
     observer: options.observer ?? {},
   };
@@ -152,6 +153,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       drains.resume();
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
       await lifecycle.start(intake, { commands: commands.list().map(({ name, description, usage }) => ({ name, description, ...(usage ? { usage } : {}) })) });
+      services.monthTally.start();
       await periodic();
       sweepTimer = setInterval(() => void periodic(), policy.sweepIntervalMs);
       sweepTimer.unref();
@@ -161,6 +163,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       clearInterval(sweepTimer);
       await lifecycle.stop();
       await drains.stop(policy.stopGraceMs);
+      // After the last answers: what they added to the month's counts is written now.
+      await services.monthTally.stop();
     },
   };
 }

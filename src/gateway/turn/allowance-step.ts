@@ -76,7 +76,7 @@ export function limitsStep(): Step {
     if (!reservation) throw new Error('the limits step runs after the turn\'s first batch (turn-start.ts), which reserves the allowance it checks');
     reservation.checked = true;
     const settings = await ctx.settings();
-    const { monthlyKey, rate, cap } = reservation;
+    const { monthlyKey, monthReserved, rate, cap } = reservation;
     let cutOff = false;
     try {
       if (rate && reservation.used > rate.count) {
@@ -94,8 +94,11 @@ export function limitsStep(): Step {
     } finally {
       // Only answered messages use up the month's allowance (a refused or failed one costs nothing).
       // A turn cut off (stop, lost lock) drops its later() writes and is answered again in full,
-      // reserving again: its reservation is given back now.
-      if (cutOff) {
+      // reserving again: its reservation is given back now. With no cap nothing was reserved: an
+      // answer is counted with the others, once a second (month-tally.ts).
+      if (!monthReserved) {
+        if (ctx.answered && !cutOff) ctx.services.monthTally.add(monthlyKey);
+      } else if (cutOff) {
         await ctx.services.state.incr(monthlyKey, -1)
           .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back the MessageLimit reservation of a cut-off turn'));
       } else if (!ctx.answered) {

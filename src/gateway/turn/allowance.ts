@@ -8,7 +8,12 @@ export interface RateWindow {
 /** The allowance taken at the turn's start: checked by the limits step, given back otherwise. */
 export interface Reservation {
   monthlyKey: string;
-  /** The month's count with this turn's reservation; checked against `cap`. */
+  /**
+   * Whether the month's count was reserved by the first batch: only with a cap (MessageLimit). Without
+   * one an answered message is counted afterwards, with others, once a second (turn/month-tally.ts).
+   */
+  monthReserved: boolean;
+  /** The month's count with this turn's reservation (when reserved); checked against `cap`. */
   reserved: number;
   cap: number | null;
   rate: RateWindow | null;

@@ -136,16 +136,18 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   const features = reads.all().map((read) => read.add(batch, ctx));
   // The counters, untagged. Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
   // The month's key is named by its month: its expiry only clears it away later, so it is given after the count (below).
-  const reserved = batch.add({ op: 'incr', key: monthlyKey });
+  // With no cap nothing is checked against the month's count: an answer adds to it later (month-tally.ts).
+  const cap = monthlyLimit(settings);
+  const reserved = cap !== null ? batch.add({ op: 'incr', key: monthlyKey }) : undefined;
   const used = rate ? batch.add({ op: 'incr', key: rateKey, ttlMs: rate.windowMs }) : undefined;
   // One round trip: with a claim, the conversation's part is one MULTI (its slot) and the counters ride along (one
   // MULTI with it on a single Redis, their own slots' sent at once on a cluster); without, a pipeline. If it fails
   // the turn fails; on a cluster a counter applied while the conversation's part failed stays counted (one message's
   // worth), and a lock a claim took while the counters failed expires, after which the sweep answers the head again.
   const results = await batch.run(ctx.services.state, riding ? 'batch' : 'pipeline');
-  giveMonthItsExpiry(ctx, monthlyKey, results.of(reserved));
+  if (reserved) giveMonthItsExpiry(ctx, monthlyKey, results.of(reserved));
   const reservation: Reservation = {
-    monthlyKey, reserved: results.of(reserved), cap: monthlyLimit(settings), rate, rateKey, used: used ? results.of(used) : 0, checked: false,
+    monthlyKey, monthReserved: reserved !== undefined, reserved: reserved ? results.of(reserved) : 0, cap, rate, rateKey, used: used ? results.of(used) : 0, checked: false,
   };
   if (riding && claimed) {
     const claim = results.of(claimed);
@@ -184,8 +186,10 @@ function giveMonthItsExpiry(ctx: TurnContext, monthlyKey: string, count: number)
     .catch((error: unknown) => ctx.logger.warn({ err: error, key: monthlyKey }, "could not give the month's message counter its expiry"));
 }
 
-async function giveBack(ctx: TurnContext, reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>, warning: string): Promise<void> {
-  await ctx.services.state.batch(releaseCommands(reservation)).catch((error: unknown) => ctx.logger.warn({ err: error }, warning));
+async function giveBack(ctx: TurnContext, reservation: GivenBack, warning: string): Promise<void> {
+  const commands = releaseCommands(reservation);
+  if (commands.length === 0) return;
+  await ctx.services.state.batch(commands).catch((error: unknown) => ctx.logger.warn({ err: error }, warning));
 }
 
 /**
@@ -208,9 +212,11 @@ export async function releaseUnchecked(ctx: TurnContext, cutOff: boolean): Promi
  * With their windows: a counter that expired while the turn ran comes back for one
  * window at -1 (one message more then), never as a key without expiry.
  */
-function releaseCommands(reservation: Pick<Reservation, 'monthlyKey' | 'rate' | 'rateKey'>): AtomicCommand[] {
+type GivenBack = Pick<Reservation, 'monthlyKey' | 'monthReserved' | 'rate' | 'rateKey'>;
+
+function releaseCommands(reservation: GivenBack): AtomicCommand[] {
   return [
-    { op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS },
+    ...(reservation.monthReserved ? [{ op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS } as const] : []),
     ...(reservation.rate ? [{ op: 'incr', key: reservation.rateKey, by: -1, ttlMs: reservation.rate.windowMs } as const] : []),
   ];
 }

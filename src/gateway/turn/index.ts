@@ -8,6 +8,7 @@ export { limitsStep } from './allowance-step.js';
 export { ChatbotSettingsMirror, type SettingsSource } from './chatbot-settings.js';
 export { TurnReads, type TurnRead, type TurnReadSource } from './first-batch.js';
 export { messageLengthStep } from './message-length-step.js';
+export { MONTH_TALLY_FLUSH_MS, MonthTally } from './month-tally.js';
 export { compose, Pipeline, PIPELINE_POSITIONS, type Next, type PipelinePosition, type PipelineSteps, type Step } from './pipeline.js';
 export { FAILURE_COUNT_TTL_MS, recordMessageStep } from './run-turn.js';
 export { SessionMap } from './session-map.js';

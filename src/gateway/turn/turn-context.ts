@@ -4,6 +4,7 @@
  * collected (`record`, `later`) and written together with the queue's advance,
  * in the same round trip that removes the message from the queue.
  */
+import type { MonthTally } from './month-tally.js';
 import type { Logger } from '../../logger.js';
 import type { AtomicCommand, StateStore } from '../../state/index.js';
 import type { AskFinal, ChatbotServiceApi, ChatbotSettings } from '../../upstream/api.js';
@@ -33,6 +34,8 @@ export interface GatewayServices {
   transcript: TranscriptStore;
   sessions: SessionMap;
   inflight: InflightRecorder;
+  /** The month's count of a chatbot with no MessageLimit, written once a second (turn/month-tally.ts). */
+  monthTally: MonthTally;
   policy: GatewayPolicy;
   ffmpegPath?: string;
   observer: GatewayObserver;

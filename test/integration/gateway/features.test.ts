@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gatewayKeys, pendingMembers, replies, type UpstreamFailure } from '../../../src/gateway/index.js';
+import { monthOf } from '../../../src/gateway/turn/allowance-step.js';
 import { inflightIndexKey } from '../../../src/gateway/relay/index.js';
 import { allShardTags } from '../../../src/state/slots.js';
 import type { AtomicCommand, StateStore } from '../../../src/state/index.js';
@@ -136,6 +137,18 @@ describe('gateway features against the real service', () => {
     expect(adapter.textsIn('c1')[3]).toBe('Slow down a little, please.');
   });
 
+  it("with no MessageLimit, counts the month's answered messages all the same, written within a second (a limit set later counts them)", async () => {
+    const monthlyKey = gatewayKeys.monthly(DEMO_SERIAL_NUMBER, monthOf(new Date(), undefined));
+    const before = Number(await stack.store.get(monthlyKey) ?? 0);
+    const { adapter } = await start();
+    await adapter.say('c1', 'Homes in Austin?');
+    await adapter.say('c2', 'Homes in Denver?');
+    await adapter.say('c1', '/help');
+    await eventually(() => expect(adapter.textsIn('c1').length + adapter.textsIn('c2').length).toBe(3));
+    // The two answers, not the command.
+    await eventually(async () => expect(Number(await stack.store.get(monthlyKey)) - before).toBe(2));
+  });
+
   it('refuses an image when the chatbot does not accept uploads, without asking the service', async () => {
     const link = new HeldLink(stack.client);
     const { adapter } = await start({ upstream: link, settings: { EnableUploadImage: false } });
@@ -190,7 +203,8 @@ describe('gateway features against the real service', () => {
     // the transcript and counters; an answer sent whole leaves no in-flight record to write. The first
     // batch is one call (turn/first-batch.ts): the conversation's keys and the chatbot's counter, with no
     // claim riding on it, so no MULTI around them (a pipeline).
-    expect(calls.filter((call) => call !== 'hashGetAll'), calls.join(', ')).toEqual(['queueOffer', 'pipeline', 'queueAdvance']);
+    // Not the turn's: the settings read when the 5 s cache expired, and the month's count, written once a second (month-tally.ts).
+    expect(calls.filter((call) => call !== 'hashGetAll' && call !== 'incr'), calls.join(', ')).toEqual(['queueOffer', 'pipeline', 'queueAdvance']);
     // The message found its queue empty: no turn of it can have been cut off before, so neither the count of
     // attempts nor the answers left half-shown are looked for; the session is read, the month counted.
     const conversation = adapter.conversation('c1');
@@ -198,6 +212,8 @@ describe('gateway features against the real service', () => {
     expect(firstBatch[0]!.map((c) => c.key)).not.toContain(gatewayKeys.attempts(conversation, second.platformMessageId));
     expect(firstBatch[0]!.map((c) => c.op)).not.toContain('setMembers');
     expect(firstBatch[0]!.filter((c) => c.op === 'get').map((c) => c.key)).toEqual([gatewayKeys.session(conversation)]);
+    // With no MessageLimit nothing is checked against the month's count: it is not in the batch (an answer adds to it later).
+    expect(firstBatch[0]!.map((c) => c.key).filter((key) => key.startsWith('monthly:'))).toEqual([]);
     console.info(`Redis round trips for one answered message: ${calls.length} (${calls.join(', ')})`);
   });
 });

@@ -12,6 +12,7 @@ import { silentLogger } from '../../../src/logger.js';
 import type { ScriptedChatbotService } from '../../../fakes/chatbot-service/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
 import { startEchoService, upstreamClient } from '../../support/scripted-service.js';
+import type { ChatbotSettings } from '../../../src/upstream/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -37,10 +38,11 @@ interface Process {
 }
 
 /** One gateway process on the shared Redis with the given adapters and cap. */
-async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[]): Promise<Process> {
+/** `settings`: the chatbot's (a MessageLimit makes each turn reserve the month's message as it starts). */
+async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[], settings?: ChatbotSettings): Promise<Process> {
   const service = await startEchoService();
   const gateway = createGateway({
-    state: store, upstream: upstreamClient(service), bots: [{ id: 'main', serialNumber: 'serial' }], adapters, logger: silentLogger(),
+    state: store, upstream: upstreamClient(service), bots: [{ id: 'main', serialNumber: 'serial', ...(settings ? { settings } : {}) }], adapters, logger: silentLogger(),
     // The sweep only when a test asks for it.
     policy: { maxAnswersInFlight, stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
   });
@@ -51,7 +53,10 @@ async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[
 
 const platformWith = (name: string) => new MemoryPlatform({ name });
 
-/** The bot's count of messages this month (reserved at each turn's start, given back when nothing is answered). */
+/** A MessageLimit no test reaches: each turn then reserves the month's message in its first batch, and gives it back when it answers nothing. */
+const WITH_A_LIMIT = { MessageLimit: 1_000_000 } as ChatbotSettings;
+
+/** The bot's count of messages this month (with a MessageLimit: reserved at each turn's start, given back when nothing is answered). */
 const messagesThisMonth = async () => Number(await store.get(gatewayKeys.monthly('serial', monthOf(new Date(), undefined))) ?? 0);
 
 const answered = (platform: MemoryPlatform, id: string, question: string) => platform.textsIn(id).includes(`You said: ${question}`);
@@ -116,8 +121,8 @@ describe('a bounded number of answers in flight per process', () => {
 
   it('does not answer again a conversation another process answered while it waited here, nor count it against the month', async () => {
     const platform = platformWith('answered-elsewhere');
-    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })]);
-    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })]);
+    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })], WITH_A_LIMIT);
+    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })], WITH_A_LIMIT);
     const monthBefore = await messagesThisMonth();
     const releaseBusy = busy.service.hold();
     await platform.userSends('main', 'first', 'first question');
@@ -137,8 +142,8 @@ describe('a bounded number of answers in flight per process', () => {
 
   it('leaves a conversation to the process answering it when its turn comes here, and gives back what that turn reserved', async () => {
     const platform = platformWith('taken-elsewhere');
-    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })]);
-    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })]);
+    const busy = await startProcess(1, [createMemoryAdapter({ platform, instance: 'a' })], WITH_A_LIMIT);
+    const free = await startProcess(1, [createMemoryAdapter({ platform, instance: 'b' })], WITH_A_LIMIT);
     const monthBefore = await messagesThisMonth();
     const releaseBusy = busy.service.hold();
     const releaseFree = free.service.hold();

@@ -34,12 +34,12 @@ const serialNumber = `first-batch-${randomUUID().slice(0, 8)}`;
 let conversations = 0;
 
 /** A turn of a new conversation's message, with only what the first batch reads wired (the state and the settings). */
-function turnOf(platformMessageId = 'm1'): Turn {
+function turnOf(platformMessageId = 'm1', chatbot: Partial<ChatbotSettings> = {}): Turn {
   const conversation: ConversationRef = { bot: 'main', platform: 'batchtest', id: `c${++conversations}` };
   const inbound: Inbound = {
     conversation, user: { id: 'u1', name: 'Ana' }, text: 'Hello', attachments: [], isGroup: false, addressed: true, platformMessageId, sentAt: Date.now(),
   };
-  const settings = { TimeZone: 'UTC' } as ChatbotSettings;
+  const settings = { TimeZone: 'UTC', ...chatbot } as ChatbotSettings;
   // Only these parts are used before the turn's steps run; the rest would be a mistake to touch.
   const services = { state, policy, settings: { get: async () => settings } } as unknown as GatewayServices;
   return new Turn({
@@ -101,7 +101,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
   });
 
   it('line, the conversation held elsewhere: nothing of the turn runs, the count is untouched and the month reserved is given back', async () => {
-    const turn = turnOf();
+    const turn = turnOf('m1', { MessageLimit: 1_000 });
     const { claim, found } = await inLine(turn);
     await state.set(gatewayKeys.lock(turn.conversation), 'someone-else', { ttlMs: 10_000 });
     const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
@@ -112,12 +112,22 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     expect(Number(await state.get(monthlyKey))).toBe(before);
   });
 
-  it("gives the month's counter its expiry when the month's first message creates it", async () => {
+  it("with a MessageLimit, reserves the month's message and gives its counter its expiry when the month's first message creates it", async () => {
+    const turn = turnOf('m1', { MessageLimit: 1_000 });
+    const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
+    await state.del(monthlyKey);
+    await startTurn(turn, new TurnReads(), 'new');
+    expect(turn.prefetched.reservation).toMatchObject({ monthReserved: true, reserved: 1, cap: 1_000 });
+    await expect.poll(() => state.ttlMs(monthlyKey)).toBeGreaterThan(MONTHLY_COUNTER_TTL_MS - 60_000);
+  });
+
+  it("with no MessageLimit, leaves the month's counter alone: an answer is counted afterwards (month-tally.ts)", async () => {
     const turn = turnOf();
     const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
     await state.del(monthlyKey);
     await startTurn(turn, new TurnReads(), 'new');
-    await expect.poll(() => state.ttlMs(monthlyKey)).toBeGreaterThan(MONTHLY_COUNTER_TTL_MS - 60_000);
+    expect(turn.prefetched.reservation).toMatchObject({ monthReserved: false, cap: null });
+    expect(await state.get(monthlyKey)).toBeNull();
   });
 });
 
