@@ -10,10 +10,7 @@ import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
 import { replies } from '../reply/index.js';
 
-/** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
-export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;
-
-export type { RateWindow } from './allowance.js';
+export { MONTHLY_COUNTER_TTL_MS, type RateWindow } from './allowance.js';
 
 /** Off unless both RateLimitCount and RateLimitTime are positive (the service's own rule). */
 export function rateWindow(settings: ChatbotSettings): RateWindow | null {

@@ -1,5 +1,8 @@
 /** The shapes of a turn's allowance (allowance-step.ts checks it, turn/first-batch.ts reserves it); no imports, so both can use them. */
 
+/** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
+export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;
+
 export interface RateWindow {
   count: number;
   windowMs: number;

@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
-import { MONTHLY_COUNTER_TTL_MS } from './allowance-step.js';
+import { MONTHLY_COUNTER_TTL_MS } from './allowance.js';
 
 /** How often the counts are written. */
 export const MONTH_TALLY_FLUSH_MS = 1_000;
