@@ -357,7 +357,11 @@ export class MemoryStateStore implements StateStore {
       case 'hashSet': return this.hashSet(c.key, c.fields);
       case 'hashDel': return this.hashDel(c.key, c.field);
       case 'hashGetAll': return this.hashGetAll(c.key);
-      case 'listPush': return this.listPush(c.key, c.values, c.maxLength === undefined ? {} : { maxLength: c.maxLength });
+      case 'listPush': {
+        // As the Redis store: a list this push creates gets the lifetime, an existing one only when renewed.
+        const ttlMs = c.ttlMs && (c.renewTtl || this.live(c.key) === undefined) ? c.ttlMs : undefined;
+        return this.listPush(c.key, c.values, { ...(c.maxLength === undefined ? {} : { maxLength: c.maxLength }), ...(ttlMs ? { ttlMs } : {}) });
+      }
       case 'listLength': return this.listLength(c.key);
       case 'setAdd': return this.setAdd(c.key, c.member);
       case 'setRemove': return this.setRemove(c.key, c.member);

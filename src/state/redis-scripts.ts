@@ -52,8 +52,9 @@ return {2, head}`;
 /*
  * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
  * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
- * in the MULTI this replaces; the script then answers with the first failure. 'cb-capped-rpush' is
- * script-writes.ts's CAPPED_PUSH: RPUSH, and LTRIM only when the list grew past the cap. LPOP with a
+ * in the MULTI this replaces; the script then answers with the first failure. 'cb-rpush' is
+ * script-writes.ts's LIST_PUSH: RPUSH; PEXPIRE when a lifetime is given and the push created the list
+ * or renewal is asked; LTRIM only when the list grew past the cap. LPOP with a
  * count needs Redis ≥ 6.2 (chatbridge requires 6.2: GETEX).
  */
 const QUEUE_ADVANCE = `local failure
@@ -64,10 +65,14 @@ while i <= #ARGV do
   for j = 1, nkeys do call[j + 1] = KEYS[tonumber(ARGV[i + 2 + j])] end
   for j = 1, nargs do call[nkeys + 1 + j] = ARGV[i + 2 + nkeys + j] end
   local reply
-  if call[1] == 'cb-capped-rpush' then
-    local cap = tonumber(call[3])
-    reply = redis.pcall('RPUSH', call[2], unpack(call, 4))
-    if type(reply) == 'number' and reply > cap then reply = redis.pcall('LTRIM', call[2], -cap, -1) end
+  if call[1] == 'cb-rpush' then
+    local cap, ttl = tonumber(call[3]), tonumber(call[4])
+    reply = redis.pcall('RPUSH', call[2], unpack(call, 6))
+    if type(reply) == 'number' then
+      local length = reply
+      if ttl and (call[5] == '1' or length == #call - 5) then reply = redis.pcall('PEXPIRE', call[2], ttl) end
+      if cap and length > cap and not (type(reply) == 'table' and reply.err) then reply = redis.pcall('LTRIM', call[2], -cap, -1) end
+    end
   else
     reply = redis.pcall(unpack(call))
   end

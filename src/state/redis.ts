@@ -308,11 +308,15 @@ export class RedisStateStore implements StateStore {
       case 'hashSet': multi.hset(key, c.fields); return 1;
       case 'hashDel': multi.hdel(key, c.field); return 1;
       case 'hashGetAll': multi.hgetall(key); return 1;
-      case 'listPush':
+      case 'listPush': {
         // No LLEN: the length after the trim is RPUSH's reply capped at maxLength (see normalize).
-        if (c.maxLength === undefined) { multi.rpush(key, ...c.values); return 1; }
-        multi.rpush(key, ...c.values).ltrim(key, -c.maxLength, -1);
-        return 2;
+        multi.rpush(key, ...c.values);
+        if (c.maxLength !== undefined) multi.ltrim(key, -c.maxLength, -1);
+        // A MULTI cannot tell whether the push created the list: it renews the lifetime whenever one is given (the
+        // scripted advance, script-writes.ts, does only what renewTtl asks).
+        if (c.ttlMs) multi.pexpire(key, c.ttlMs);
+        return 1 + (c.maxLength !== undefined ? 1 : 0) + (c.ttlMs ? 1 : 0);
+      }
       case 'listLength': multi.llen(key); return 1;
       case 'setAdd': multi.sadd(key, c.member); return 1;
       case 'setRemove': multi.srem(key, c.member); return 1;

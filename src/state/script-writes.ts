@@ -11,8 +11,12 @@ import type { AtomicCommand } from './types.js';
 
 /** The queue's keys come first in KEYS (queue, lock, pending). */
 const QUEUE_KEY_COUNT = 3;
-/** Not a Redis command: RPUSH, then LTRIM only when the list grew past the cap (its first argument); redis-scripts.ts runs it. */
-export const CAPPED_PUSH = 'cb-capped-rpush';
+/**
+ * Not a Redis command: RPUSH, then PEXPIRE when a lifetime is given and the push created the list
+ * or renewal is asked, then LTRIM only when the list grew past the cap. Its arguments: the cap, the
+ * lifetime ('' for none of either), '1' to renew, the values. redis-scripts.ts runs it.
+ */
+export const LIST_PUSH = 'cb-rpush';
 /** Redis's Lua unpacks at most about 8,000 values into one call: writes with more go the MULTI way. */
 const MOST_ARGUMENTS_PER_CALL = 4_000;
 
@@ -47,8 +51,10 @@ function callsOf(c: AtomicCommand, key: string): Call[] | null {
     case 'hashDel': return one('HDEL', c.field);
     case 'listPush':
       if (c.values.length === 0) return [];
-      // The script trims only a list that grew past the cap (an LTRIM under it changes nothing): one command less per answer.
-      return c.maxLength === undefined ? one('RPUSH', ...c.values) : one(CAPPED_PUSH, c.maxLength, ...c.values);
+      if (c.maxLength === undefined && !c.ttlMs) return one('RPUSH', ...c.values);
+      // The script trims only a list that grew past the cap (an LTRIM under it changes nothing), and renews a lifetime only
+      // when asked or when the push created the list: a command or two less per answer.
+      return one(LIST_PUSH, c.maxLength ?? '', c.ttlMs ?? '', c.renewTtl ? '1' : '0', ...c.values);
     case 'setAdd': return one('SADD', c.member);
     case 'setRemove': return one('SREM', c.member);
     case 'sortedAdd': return one('ZADD', c.score, c.member);

@@ -147,7 +147,11 @@ export type AtomicCommand =
   /** The whole hash ({} when absent), as hashGetAll. */
   | { op: 'hashGetAll'; key: string }
   /** RPUSH, then keep only the newest `maxLength` entries; the result is the length after the trim. */
-  | { op: 'listPush'; key: string; values: string[]; maxLength?: number }
+  /**
+   * With ttlMs: a list this push creates expires after ttlMs; an existing one's lifetime is set to ttlMs
+   * too only with `renewTtl` (the transcript renews its lifetime once a day, not at every push).
+   */
+  | { op: 'listPush'; key: string; values: string[]; maxLength?: number; ttlMs?: number; renewTtl?: boolean }
   | { op: 'listLength'; key: string }
   | { op: 'setAdd'; key: string; member: string }
   | { op: 'setRemove'; key: string; member: string }

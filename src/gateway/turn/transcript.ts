@@ -49,11 +49,35 @@ export interface TranscriptLimits {
   ttlMs: number;
 }
 
+/** The longest a turn's transcript lifetime goes without renewal by this process (issue #22: one PEXPIRE a day, not one per answer). */
+const MOST_RENEWAL_INTERVAL_MS = 24 * 60 * 60_000;
+/** Transcripts whose last renewal this process remembers; past it, it forgets them all (each then renews once more). */
+const REMEMBERED_RENEWALS = 50_000;
+
+/** The transcript's append of one turn: its commands, and what to call once they are written. */
+export interface TurnAppend {
+  commands: AtomicCommand[];
+  /** The commands were written with the queue advance: the renewal they carried, if any, is remembered. */
+  written(): void;
+}
+
 export class TranscriptStore {
+  /**
+   * A transcript lives `ttlMs` after its last entry. Its lifetime is renewed at most once per
+   * `renewalIntervalMs` by this process's turns, set to `ttlMs + renewalIntervalMs` each time, so
+   * that an entry appended before the next renewal still has `ttlMs` ahead of it; every other
+   * append (the gateway's own, the handoff's) renews it as well. A push that creates the list
+   * gives it its lifetime whatever this memory says (the script sees the list was new).
+   */
+  private readonly renewalIntervalMs: number;
+  private readonly renewedAt = new Map<string, number>();
+
   constructor(
     private readonly state: StateStore,
     private readonly limits: TranscriptLimits,
-  ) {}
+  ) {
+    this.renewalIntervalMs = Math.min(MOST_RENEWAL_INTERVAL_MS, Math.floor(limits.ttlMs / 90));
+  }
 
   /** The newest `limit` entries (all kept ones by default), oldest first. */
   async read(conversation: ConversationRef, limit = this.limits.maxEntries): Promise<TranscriptEntry[]> {
@@ -73,14 +97,32 @@ export class TranscriptStore {
     if (commands.length > 0) await this.state.atomic(commands);
   }
 
-  /** The commands that append `entries`, to run inside another atomic batch. */
+  /** The commands that append `entries`, to run inside another atomic batch; the lifetime renewed. */
   appendCommands(conversation: ConversationRef, entries: readonly TranscriptEntry[]): AtomicCommand[] {
-    if (entries.length === 0) return [];
+    return entries.length === 0 ? [] : [this.push(conversation, entries, true)];
+  }
+
+  /** A turn's entries, with the lifetime renewed only when this process has not renewed it within the interval. */
+  turnAppend(conversation: ConversationRef, entries: readonly TranscriptEntry[], now = Date.now()): TurnAppend {
+    if (entries.length === 0) return { commands: [], written: () => undefined };
     const key = gatewayKeys.transcript(conversation);
-    return [
-      { op: 'listPush', key, values: entries.map((entry) => JSON.stringify(entry)), maxLength: this.limits.maxEntries },
-      { op: 'expire', key, ttlMs: this.limits.ttlMs },
-    ];
+    const last = this.renewedAt.get(key);
+    const renew = last === undefined || now - last >= this.renewalIntervalMs;
+    return {
+      commands: [this.push(conversation, entries, renew)],
+      written: () => {
+        if (!renew) return;
+        if (this.renewedAt.size >= REMEMBERED_RENEWALS) this.renewedAt.clear();
+        this.renewedAt.set(key, now);
+      },
+    };
+  }
+
+  private push(conversation: ConversationRef, entries: readonly TranscriptEntry[], renewTtl: boolean): AtomicCommand {
+    return {
+      op: 'listPush', key: gatewayKeys.transcript(conversation), values: entries.map((entry) => JSON.stringify(entry)),
+      maxLength: this.limits.maxEntries, ttlMs: this.limits.ttlMs + this.renewalIntervalMs, renewTtl,
+    };
   }
 }
 

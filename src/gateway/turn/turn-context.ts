@@ -140,7 +140,9 @@ export class Turn implements TurnContext {
   }
 
   /** Everything to write when the turn ends: transcript entries first, then the steps' updates. */
-  pendingWrites(): AtomicCommand[] {
-    return [...this.services.transcript.appendCommands(this.conversation, this.entries), ...this.commands];
+  /** The writes to make with the queue advance; `written` to be called once they are. */
+  pendingWrites(): { writes: AtomicCommand[]; written(): void } {
+    const transcript = this.services.transcript.turnAppend(this.conversation, this.entries);
+    return { writes: [...transcript.commands, ...this.commands], written: transcript.written };
   }
 }

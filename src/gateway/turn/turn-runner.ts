@@ -59,7 +59,14 @@ export class TurnRunner {
     try {
       const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter, origin);
       if (result.outcome !== 'done') return result;
-      return { outcome: 'done', writes: turn.pendingWrites(), committed: () => tellCommitted(turn, events) };
+      const { writes, written } = turn.pendingWrites();
+      return {
+        outcome: 'done', writes,
+        committed: () => {
+          written();
+          return tellCommitted(turn, events);
+        },
+      };
     } catch (error) {
       if (!(error instanceof HeadClaimMissedError)) throw error;
       return { outcome: 'unclaimed' };

@@ -280,6 +280,23 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.get(keys.lock)).toBeNull();
       });
 
+      it('gives a list a push beside an advance creates its lifetime, and renews an existing one only when asked', async () => {
+        await store.listPush('cq:{q}:kept', ['old'], { ttlMs: 10_000 });
+        await store.listPush('cq:{q}:renewed', ['old'], { ttlMs: 10_000 });
+        const first = await offer('a');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        expect(await store.queueAdvance(keys, token, 5_000, [
+          { op: 'listPush', key: 'cq:{q}:created', values: ['1', '2'], maxLength: 5, ttlMs: 60_000 },
+          { op: 'listPush', key: 'cq:{q}:kept', values: ['1'], maxLength: 5, ttlMs: 60_000 },
+          { op: 'listPush', key: 'cq:{q}:renewed', values: ['1', '2', '3', '4', '5'], maxLength: 3, ttlMs: 60_000, renewTtl: true },
+        ])).toEqual({ owned: true, next: null });
+        expect(await store.ttlMs('cq:{q}:created')).toBeGreaterThan(10_000);
+        expect(await store.ttlMs('cq:{q}:kept')).toBeLessThanOrEqual(10_000);
+        expect(await store.ttlMs('cq:{q}:renewed')).toBeGreaterThan(10_000);
+        expect(await store.listRange('cq:{q}:kept', 0, -1)).toEqual(['old', '1']);
+        expect(await store.listRange('cq:{q}:renewed', 0, -1)).toEqual(['3', '4', '5']);
+      });
+
       it('takes a push of more values than one Lua call unpacks beside an advance', async () => {
         const first = await offer('a');
         const token = first.outcome === 'queued' ? first.claim!.token : '';
