@@ -16,6 +16,12 @@ import { MONTHLY_COUNTER_TTL_MS } from './allowance.js';
 
 /** How often the counts are written. */
 export const MONTH_TALLY_FLUSH_MS = 1_000;
+/**
+ * How long a stop waits for the last write: a Redis that takes connections but answers nothing
+ * (frozen, or a network partition) must not keep the process from exiting; that second's counts
+ * are then not written (said in the log).
+ */
+export const MONTH_TALLY_STOP_WAIT_MS = 2_000;
 
 export class MonthTally {
   private readonly counts = new Map<string, number>();
@@ -39,11 +45,15 @@ export class MonthTally {
     this.timer.unref();
   }
 
-  /** Writes what is counted and stops the timer (the gateway stopping, after its last answers). */
-  async stop(): Promise<void> {
+  /** Writes what is counted and stops the timer (the gateway stopping, after its last answers), waiting `waitMs` at most. */
+  async stop(waitMs = MONTH_TALLY_STOP_WAIT_MS): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'gave up'>((resolve) => { timer = setTimeout(() => resolve('gave up'), waitMs); });
+    const outcome = await Promise.race([this.flush(), gaveUp]);
+    clearTimeout(timer);
+    if (outcome === 'gave up') this.logger.warn({ waitedMs: waitMs }, "Redis did not answer the last write of the month's message counts in time; the last second's answers are not counted");
   }
 
   /** Writes the counts so far; one flush at a time, and counts that could not be written stay for the next. */

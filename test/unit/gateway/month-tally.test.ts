@@ -10,6 +10,7 @@ import { MonthTally } from '../../../src/gateway/turn/month-tally.js';
 import { MONTHLY_COUNTER_TTL_MS } from '../../../src/gateway/turn/allowance-step.js';
 import { silentLogger } from '../../../src/logger.js';
 import { RedisStateStore } from '../../../src/state/redis.js';
+import { startPrivateRedis } from '../../support/private-redis.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { testRedisUrl } from '../../support/redis.js';
 
@@ -51,6 +52,24 @@ describe("the month's count of a chatbot with no MessageLimit", () => {
     tally.add('monthly:timed:2026-11');
     await expect.poll(() => direct.get('monthly:timed:2026-11'), { timeout: 5_000 }).toBe('1');
     await tally.stop();
+  });
+
+  it('does not keep a stopping gateway waiting on a Redis that answers nothing (frozen): it gives up after its wait', async () => {
+    const frozen = await startPrivateRedis();
+    const store = new RedisStateStore({ url: frozen.url, prefix });
+    try {
+      await store.ping();
+      const tally = new MonthTally(store, silentLogger(), 60_000);
+      tally.add('monthly:frozen:2026-11');
+      frozen.freeze();
+      const stopped = tally.stop(300).then(() => 'stopped');
+      const stillWaiting = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000));
+      expect(await Promise.race([stopped, stillWaiting])).toBe('stopped');
+    } finally {
+      frozen.thaw();
+      await store.close();
+      await frozen.close();
+    }
   });
 
   it('keeps what it could not write while Redis was unreachable, and writes it once Redis is back: counted once', async () => {
