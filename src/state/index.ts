@@ -8,7 +8,8 @@ export type {
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
-export { isSupportedRedisVersion, MIN_REDIS_VERSION, RedisStateStore, type RedisStateOptions } from './redis.js';
+export { RedisStateStore, type RedisStateOptions } from './redis.js';
+export { isSupportedRedisVersion, MIN_REDIS_VERSION } from './redis-version.js';
 export { describeTopology, formatEndpoint, parseEndpoint, type RedisAuth, type RedisEndpoint, type RedisTopology } from './topology.js';
 
 export interface CreateStateStoreOptions {

@@ -4,7 +4,8 @@ import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from './
 import type { ChannelListener, SubscribeOptions } from './channels.js';
 import { openClient } from './redis-client.js';
 import { RedisPubSub } from './redis-pubsub.js';
-import { normalize, scoredMembers } from './redis-replies.js';
+import { execOrThrow, queueOnChain, runOnChain } from './redis-chain.js';
+import { scoredMembers } from './redis-replies.js';
 import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
 import { encodeWrites } from './script-writes.js';
 import { assertOneSlot } from './slots.js';
@@ -33,24 +34,6 @@ interface RedisStateCommonOptions {
 
 /** One server by URL (`redis://`, `rediss://`, `user:pass@`), or any topology. */
 export type RedisStateOptions = RedisStateCommonOptions & ({ url: string; topology?: undefined } | { topology: RedisTopology; url?: undefined });
-
-/**
- * The oldest Redis chatbridge runs on: GETEX (a session read and renewed in one command) and LPOP
- * with a count (the queue advance) came in 6.2.
- */
-export const MIN_REDIS_VERSION = '6.2.0';
-
-/** True when `version` ("7.0.15") is MIN_REDIS_VERSION or newer; an unreadable one is given the benefit of the doubt. */
-export function isSupportedRedisVersion(version: string): boolean {
-  const parts = version.split('.').map(Number);
-  if (parts.length < 2 || parts.some((part) => !Number.isInteger(part))) return true;
-  const minimum = MIN_REDIS_VERSION.split('.').map(Number);
-  for (let i = 0; i < minimum.length; i++) {
-    const [have = 0, need = 0] = [parts[i], minimum[i]];
-    if (have !== need) return have > need;
-  }
-  return true;
-}
 
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
@@ -279,58 +262,7 @@ export class RedisStateStore implements StateStore {
   /** Queues `commands` on a MULTI or pipeline, runs it, and gives each command's result in order. */
   private async run(chain: ChainableCommander, commands: readonly AtomicCommand[]): Promise<unknown[]> {
     if (this.checkSlots) for (const c of commands) if (c.op === 'claimHead') assertOneSlot('claimHead', commandKeys(c).map((key) => this.k(key)));
-    // Some commands expand to several Redis commands; one reply of each group is its result.
-    const groupEnds = commands.map((c) => this.queue(chain, c));
-    const raw = await execOrThrow(chain);
-    let cursor = 0;
-    return commands.map((c, i) => {
-      const first = cursor;
-      cursor += groupEnds[i]!;
-      // A trimmed push answers with its RPUSH (first of its group); everything else with its last reply.
-      return normalize(c, raw[c.op === 'listPush' ? first : cursor - 1]);
-    });
-  }
-
-  /** Queues one command and returns how many Redis commands it took. */
-  private queue(multi: ChainableCommander, c: AtomicCommand): number {
-    const key = this.k(c.key);
-    switch (c.op) {
-      case 'get': if (c.ttlMs) multi.getex(key, 'PX', c.ttlMs); else multi.get(key); return 1;
-      case 'set': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs); else multi.set(key, c.value); return 1;
-      case 'setIfAbsent': if (c.ttlMs) multi.set(key, c.value, 'PX', c.ttlMs, 'NX'); else multi.set(key, c.value, 'NX'); return 1;
-      case 'del': multi.del(key); return 1;
-      case 'incr':
-        if (!c.ttlMs) { multi.incrby(key, c.by ?? 1); return 1; }
-        // Creates the counter with its window only when absent; INCRBY keeps an existing expiry.
-        multi.set(key, String(c.from ?? 0), 'PX', c.ttlMs, 'NX').incrby(key, c.by ?? 1);
-        return 2;
-      case 'expire': multi.pexpire(key, c.ttlMs); return 1;
-      case 'hashSet': multi.hset(key, c.fields); return 1;
-      case 'hashDel': multi.hdel(key, c.field); return 1;
-      case 'hashGetAll': multi.hgetall(key); return 1;
-      case 'listPush': {
-        // No LLEN: the length after the trim is RPUSH's reply capped at maxLength (see normalize).
-        multi.rpush(key, ...c.values);
-        if (c.maxLength !== undefined) multi.ltrim(key, -c.maxLength, -1);
-        // A MULTI cannot tell whether the push created the list: it renews the lifetime whenever one is given (the
-        // scripted advance, script-writes.ts, does only what renewTtl asks).
-        if (c.ttlMs) multi.pexpire(key, c.ttlMs);
-        return 1 + (c.maxLength !== undefined ? 1 : 0) + (c.ttlMs ? 1 : 0);
-      }
-      case 'listLength': multi.llen(key); return 1;
-      case 'setAdd': multi.sadd(key, c.member); return 1;
-      case 'setRemove': multi.srem(key, c.member); return 1;
-      case 'setMembers': multi.smembers(key); return 1;
-      case 'sortedAdd': multi.zadd(key, c.score, c.member); return 1;
-      case 'sortedRangeByScore':
-        if (c.limit === undefined) multi.zrangebyscore(key, c.min, c.max, 'WITHSCORES');
-        else multi.zrangebyscore(key, c.min, c.max, 'WITHSCORES', 'LIMIT', 0, c.limit);
-        return 1;
-      case 'sortedRemove': multi.zrem(key, c.member); return 1;
-      case 'claimHead':
-        (multi as unknown as ScriptedMulti).cbQueueClaim(this.k(c.queue), key, this.k(c.pending), c.token, c.ttlMs, c.member, c.head);
-        return 1;
-    }
+    return runOnChain(chain, commands, (key) => this.k(key));
   }
 
   async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
@@ -371,7 +303,7 @@ export class RedisStateStore implements StateStore {
     } else {
       // A read or claim among the writes (no caller sends one today): the script with no writes, in a MULTI after them.
       const multi = this.redis.multi();
-      for (const c of also) this.queue(multi, c);
+      for (const c of also) queueOnChain(multi, c, (key) => this.k(key));
       (multi as unknown as ScriptedMulti).cbQueueAdvance(3, ...queue, ...args);
       const results = await execOrThrow(multi);
       reply = results[results.length - 1] as [number, string?];
@@ -430,15 +362,6 @@ export class RedisStateStore implements StateStore {
     await this.pubsub.close();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
-}
-
-async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
-  const results = await multi.exec();
-  if (!results) throw new Error('Redis transaction was aborted');
-  return results.map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
 }
 
 function escapeGlob(text: string): string {

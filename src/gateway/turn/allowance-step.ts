@@ -73,7 +73,7 @@ export function limitsStep(): Step {
     if (!reservation) throw new Error('the limits step runs after the turn\'s first batch (turn-start.ts), which reserves the allowance it checks');
     reservation.checked = true;
     const settings = await ctx.settings();
-    const { monthlyKey, monthReserved, rate, cap } = reservation;
+    const { monthlyKey, rate, cap } = reservation;
     let cutOff = false;
     try {
       if (rate && reservation.used > rate.count) {
@@ -93,7 +93,7 @@ export function limitsStep(): Step {
       // A turn cut off (stop, lost lock) drops its later() writes and is answered again in full,
       // reserving again: its reservation is given back now. With no cap nothing was reserved: an
       // answer is counted with the others, once a second (month-tally.ts).
-      if (!monthReserved) {
+      if (cap === null) {
         if (ctx.answered && !cutOff) ctx.services.monthTally.add(monthlyKey);
       } else if (cutOff) {
         await ctx.services.state.incr(monthlyKey, -1)

@@ -11,13 +11,12 @@ export interface RateWindow {
 /** The allowance taken at the turn's start: checked by the limits step, given back otherwise. */
 export interface Reservation {
   monthlyKey: string;
-  /**
-   * Whether the month's count was reserved by the first batch: only with a cap (MessageLimit). Without
-   * one an answered message is counted afterwards, with others, once a second (turn/month-tally.ts).
-   */
-  monthReserved: boolean;
-  /** The month's count with this turn's reservation (when reserved); checked against `cap`. */
+  /** The month's count with this turn's reservation, when there is a cap; checked against it. */
   reserved: number;
+  /**
+   * MessageLimit. Only with one is the month's count reserved by the first batch; with none (null) an
+   * answered message is counted afterwards, with others, once a second (turn/month-tally.ts).
+   */
   cap: number | null;
   rate: RateWindow | null;
   rateKey: string;

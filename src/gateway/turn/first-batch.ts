@@ -147,7 +147,7 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   const results = await batch.run(ctx.services.state, riding ? 'batch' : 'pipeline');
   if (reserved) giveMonthItsExpiry(ctx, monthlyKey, results.of(reserved));
   const reservation: Reservation = {
-    monthlyKey, monthReserved: reserved !== undefined, reserved: reserved ? results.of(reserved) : 0, cap, rate, rateKey, used: used ? results.of(used) : 0, checked: false,
+    monthlyKey, reserved: reserved ? results.of(reserved) : 0, cap, rate, rateKey, used: used ? results.of(used) : 0, checked: false,
   };
   if (riding && claimed) {
     const claim = results.of(claimed);
@@ -212,11 +212,11 @@ export async function releaseUnchecked(ctx: TurnContext, cutOff: boolean): Promi
  * With their windows: a counter that expired while the turn ran comes back for one
  * window at -1 (one message more then), never as a key without expiry.
  */
-type GivenBack = Pick<Reservation, 'monthlyKey' | 'monthReserved' | 'rate' | 'rateKey'>;
+type GivenBack = Pick<Reservation, 'monthlyKey' | 'cap' | 'rate' | 'rateKey'>;
 
 function releaseCommands(reservation: GivenBack): AtomicCommand[] {
   return [
-    ...(reservation.monthReserved ? [{ op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS } as const] : []),
+    ...(reservation.cap !== null ? [{ op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS } as const] : []),
     ...(reservation.rate ? [{ op: 'incr', key: reservation.rateKey, by: -1, ttlMs: reservation.rate.windowMs } as const] : []),
   ];
 }

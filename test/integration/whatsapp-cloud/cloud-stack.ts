@@ -11,6 +11,7 @@ import { startFakeWhatsAppCloud, type FakeWhatsAppCloud, type FakeWhatsAppCloudO
 import type { Adapter, HttpRoute, PlatformMetrics } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
+import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
 import { CollectingSink } from '../telegram/collecting-sink.js';
 
@@ -30,12 +31,9 @@ export interface CloudStack {
   close(): Promise<void>;
 }
 
-export async function startCloudStack(options: { fake?: FakeWhatsAppCloudOptions; adapter?: Partial<CloudAdapterOptions> } = {}): Promise<CloudStack> {
-  const fake = await startFakeWhatsAppCloud({ statusWebhooks: false, ...options.fake });
-  const store = isolatedRedisStore('cloud-adapter');
-  const failedStatuses: string[] = [];
-  const metrics: PlatformMetrics = { deliveryFailed: (code) => void failedStatuses.push(code) };
-  const make = () => createWhatsAppCloudAdapter({
+/** The real adapter pointed at the fake with the fake's credentials, its conversations' state in `state` (Redis). */
+export function adapterOnFake(fake: FakeWhatsAppCloud, state: StateStore, extra: Partial<CloudAdapterOptions> = {}): ReturnType<typeof createWhatsAppCloudAdapter> {
+  return createWhatsAppCloudAdapter({
     bot: 'main',
     accessToken: fake.accessToken,
     phoneNumberId: fake.phoneNumberId,
@@ -43,11 +41,18 @@ export async function startCloudStack(options: { fake?: FakeWhatsAppCloudOptions
     verifyToken: fake.verifyToken,
     apiUrl: fake.apiUrl,
     logger: silentLogger(),
-    storage: platformStorage(store, 'whatsapp-cloud', 'main', { conversationIdleTtlMs: 60 * 60_000 }),
-    metrics,
+    storage: platformStorage(state, 'whatsapp-cloud', 'main', { conversationIdleTtlMs: 60 * 60_000 }),
     rateLimitBackoff: QUICK_BACKOFF,
-    ...options.adapter,
+    ...extra,
   });
+}
+
+export async function startCloudStack(options: { fake?: FakeWhatsAppCloudOptions; adapter?: Partial<CloudAdapterOptions> } = {}): Promise<CloudStack> {
+  const fake = await startFakeWhatsAppCloud({ statusWebhooks: false, ...options.fake });
+  const store = isolatedRedisStore('cloud-adapter');
+  const failedStatuses: string[] = [];
+  const metrics: PlatformMetrics = { deliveryFailed: (code) => void failedStatuses.push(code) };
+  const make = () => adapterOnFake(fake, store, { metrics, ...options.adapter });
   const adapter = make();
   const app = express();
   for (const route of adapter.routes) app.use(route.path, route.handler);

@@ -7,18 +7,16 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWhatsAppCloudAdapter } from '../../../adapters/whatsapp-cloud/index.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../../fakes/round-robin-proxy.js';
 import { startFakeWhatsAppCloud, type FakeWhatsAppCloud, type FakeWhatsAppCloudOptions } from '../../../fakes/whatsapp-cloud/index.js';
 import type { ScriptedChatbotService } from '../../../fakes/chatbot-service/index.js';
 import { createGateway, type Gateway, type GatewayObserver } from '../../../src/gateway/index.js';
 import { silentLogger } from '../../../src/logger.js';
-import { platformStorage } from '../../../src/runtime/platform-storage.js';
 import { RedisStateStore } from '../../../src/state/index.js';
 import type { ChatbotSettings } from '../../../src/upstream/api.js';
 import { isolatedRedisStore } from '../../support/redis.js';
 import { upstreamClient } from '../../support/scripted-service.js';
-import { QUICK_BACKOFF } from './cloud-stack.js';
+import { adapterOnFake } from './cloud-stack.js';
 
 export const SETTINGS: ChatbotSettings = {
   WelcomeMessage: 'Welcome to **Oakridge Homes**!',
@@ -47,17 +45,7 @@ export async function startCloudGateways(service: ScriptedChatbotService, option
     // Each replica its own connection, as another process has.
     const state = replica === 0 ? store : new RedisStateStore({ topology: store.topology, prefix: store.prefix, checkSlots: true });
     if (replica > 0) stores.push(state as RedisStateStore);
-    const adapter = createWhatsAppCloudAdapter({
-      bot: 'main',
-      accessToken: fake.accessToken,
-      phoneNumberId: fake.phoneNumberId,
-      appSecret: fake.appSecret,
-      verifyToken: fake.verifyToken,
-      apiUrl: fake.apiUrl,
-      logger: silentLogger(),
-      storage: platformStorage(state, 'whatsapp-cloud', 'main', { conversationIdleTtlMs: 60 * 60_000 }),
-      rateLimitBackoff: QUICK_BACKOFF,
-    });
+    const adapter = adapterOnFake(fake, state);
     const app = express();
     for (const route of adapter.routes) app.use(route.path, route.handler);
     servers.push(await new Promise<Server>((resolve) => {

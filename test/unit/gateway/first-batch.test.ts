@@ -117,7 +117,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
     await state.del(monthlyKey);
     await startTurn(turn, new TurnReads(), 'new');
-    expect(turn.prefetched.reservation).toMatchObject({ monthReserved: true, reserved: 1, cap: 1_000 });
+    expect(turn.prefetched.reservation).toMatchObject({ reserved: 1, cap: 1_000 });
     await expect.poll(() => state.ttlMs(monthlyKey)).toBeGreaterThan(MONTHLY_COUNTER_TTL_MS - 60_000);
   });
 
@@ -126,7 +126,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
     await state.del(monthlyKey);
     await startTurn(turn, new TurnReads(), 'new');
-    expect(turn.prefetched.reservation).toMatchObject({ monthReserved: false, cap: null });
+    expect(turn.prefetched.reservation).toMatchObject({ reserved: 0, cap: null });
     expect(await state.get(monthlyKey)).toBeNull();
   });
 });
