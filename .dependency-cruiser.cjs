@@ -9,7 +9,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'An import cycle (type-only imports count): let the dependency run one way, or move the shared part below both.',
+      comment:
+        'An import cycle (type-only imports count): let the dependency run one way, or move the shared part below both.',
       from: {},
       to: { circular: true },
     },

@@ -30,23 +30,57 @@ const zone = (target, from, message) => ({ target, from, message });
 const STAGES = ['media', 'reply', 'relay', 'drain', 'turn', 'commands', 'intake'];
 const stageZones = STAGES.flatMap((stage, index) => {
   const dir = `src/gateway/${stage}`;
-  const others = ['src/gateway/*.ts', ...STAGES.filter((other) => other !== stage).map((other) => `src/gateway/${other}/**`)];
+  const others = [
+    'src/gateway/*.ts',
+    ...STAGES.filter((other) => other !== stage).map((other) => `src/gateway/${other}/**`),
+  ];
   const later = STAGES.slice(index + 1).map((other) => `src/gateway/${other}`);
   return [
-    { ...zone(others, dir, `Another part of the core uses the ${stage} stage only through src/gateway/${stage}/index.ts.`), except: ['./index.ts'] },
-    ...(later.length ? [zone(`${dir}/**`, later, `The ${stage} stage comes before ${STAGES.slice(index + 1).join(', ')}: it imports none of them (take what you need as a parameter or an interface of its own).`)] : []),
-    zone(`${dir}/**`, ['src/gateway/gateway.ts', 'src/gateway/index.ts'], `A stage never imports the composition of the core (gateway.ts, index.ts).`),
+    {
+      ...zone(
+        others,
+        dir,
+        `Another part of the core uses the ${stage} stage only through src/gateway/${stage}/index.ts.`,
+      ),
+      except: ['./index.ts'],
+    },
+    ...(later.length
+      ? [
+          zone(
+            `${dir}/**`,
+            later,
+            `The ${stage} stage comes before ${STAGES.slice(index + 1).join(', ')}: it imports none of them (take what you need as a parameter or an interface of its own).`,
+          ),
+        ]
+      : []),
+    zone(
+      `${dir}/**`,
+      ['src/gateway/gateway.ts', 'src/gateway/index.ts'],
+      `A stage never imports the composition of the core (gateway.ts, index.ts).`,
+    ),
   ];
 });
 
 export default tseslint.config(
-  { ignores: ['.puppeteerrc.cjs', '.dependency-cruiser.cjs', 'dist/**', 'node_modules/**', 'coverage/**', '.wwebjs_auth/**'] },
+  {
+    ignores: [
+      '.puppeteerrc.cjs',
+      '.dependency-cruiser.cjs',
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.wwebjs_auth/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     // The benches' CommonJS preloads (node --require): Node's globals, require() their only way to import.
     files: ['bench/**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -71,33 +105,86 @@ export default tseslint.config(
       // accepted, as the layers below still forbid the arrows that matter.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // The layers (type imports included: an upward type is still an upward dependency).
-      'import-x/no-restricted-paths': ['error', {
-        zones: [
-          zone(LEAVES, [...CORE, ...CORE_SERVICES, ...ROOT], 'A leaf (logger, format, state, upstream, contract) imports no layer above it.'),
-          zone(CORE, [...CORE_SERVICES, ...ROOT], 'The core, the embedded service and the adapters import neither handoff/http/config nor the composition root; take what you need as a parameter.'),
-          zone(CORE_SERVICES, ROOT, 'handoff, http and config never import the composition root (src/runtime, src/cli, src/main.ts); take the platform list as a parameter.'),
-          zone([...LEAVES, 'src/gateway', 'src/service', ...CORE_SERVICES], ['adapters'], 'Only the composition root (src/runtime, src/cli, src/main.ts) knows the platforms, and only through adapters/index.ts.'),
-          { ...zone(ROOT, ['adapters'], 'The composition root knows the platforms only through the list, adapters/index.ts.'), except: ['./index.ts'] },
-          { ...zone(['adapters'], ['src'], 'An adapter imports nothing of the project but the adapter contract, src/contract.ts.'), except: ['./contract.ts'] },
-          { ...zone(['fakes/memory'], ['src'], 'The in-memory platform is a platform like any other: from src/ it imports the adapter contract only.'), except: ['./contract.ts'] },
-          zone(['src/gateway'], ['src/service'], 'The core reaches the Chatbot Service only through the upstream client (src/upstream), never the embedded implementation.'),
-          zone(['src/service'], ['src/gateway', 'src/contract.ts', 'src/contract'], 'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.'),
-          zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
-          ...stageZones,
-        ],
-      }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            zone(
+              LEAVES,
+              [...CORE, ...CORE_SERVICES, ...ROOT],
+              'A leaf (logger, format, state, upstream, contract) imports no layer above it.',
+            ),
+            zone(
+              CORE,
+              [...CORE_SERVICES, ...ROOT],
+              'The core, the embedded service and the adapters import neither handoff/http/config nor the composition root; take what you need as a parameter.',
+            ),
+            zone(
+              CORE_SERVICES,
+              ROOT,
+              'handoff, http and config never import the composition root (src/runtime, src/cli, src/main.ts); take the platform list as a parameter.',
+            ),
+            zone(
+              [...LEAVES, 'src/gateway', 'src/service', ...CORE_SERVICES],
+              ['adapters'],
+              'Only the composition root (src/runtime, src/cli, src/main.ts) knows the platforms, and only through adapters/index.ts.',
+            ),
+            {
+              ...zone(
+                ROOT,
+                ['adapters'],
+                'The composition root knows the platforms only through the list, adapters/index.ts.',
+              ),
+              except: ['./index.ts'],
+            },
+            {
+              ...zone(
+                ['adapters'],
+                ['src'],
+                'An adapter imports nothing of the project but the adapter contract, src/contract.ts.',
+              ),
+              except: ['./contract.ts'],
+            },
+            {
+              ...zone(
+                ['fakes/memory'],
+                ['src'],
+                'The in-memory platform is a platform like any other: from src/ it imports the adapter contract only.',
+              ),
+              except: ['./contract.ts'],
+            },
+            zone(
+              ['src/gateway'],
+              ['src/service'],
+              'The core reaches the Chatbot Service only through the upstream client (src/upstream), never the embedded implementation.',
+            ),
+            zone(
+              ['src/service'],
+              ['src/gateway', 'src/contract.ts', 'src/contract'],
+              'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.',
+            ),
+            zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
+            ...stageZones,
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/gateway/**/*.ts', 'src/format/**/*.ts'],
     rules: {
       // The core must never import a platform library (docs/architecture.md).
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['grammy', '@grammyjs/*', '@slack/*', 'whatsapp-web.js'],
-            message: 'The gateway core never imports a platform library.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['grammy', '@grammyjs/*', '@slack/*', 'whatsapp-web.js'],
+              message: 'The gateway core never imports a platform library.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

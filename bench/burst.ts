@@ -109,7 +109,8 @@ class CountingUpstream extends ScriptedUpstream {
 function rss(): { now: number; peak: number } {
   try {
     const status = readFileSync('/proc/self/status', 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
+    const field = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
     return { now: field('VmRSS'), peak: field('VmHWM') };
   } catch {
     return { now: process.memoryUsage.rss() / 2 ** 20, peak: process.resourceUsage().maxRSS / 1024 };
@@ -120,7 +121,14 @@ function rss(): { now: number; peak: number } {
 function nextMajorGc(timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const observer = new PerformanceObserver((list) => {
-      if (!list.getEntries().some((entry) => (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)) return;
+      if (
+        !list
+          .getEntries()
+          .some(
+            (entry) => (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+          )
+      )
+        return;
       done(true);
     });
     const timer = setTimeout(() => done(false), timeoutMs);
@@ -135,24 +143,37 @@ function nextMajorGc(timeoutMs: number): Promise<boolean> {
 
 /** One burst in this process (the child): prints its BurstRun as JSON. */
 async function child(source: Source, cap: number): Promise<void> {
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: `cbbench:burst:${randomUUID().slice(0, 8)}:`, connectionName: 'chatbridge-bench' });
+  const store = new RedisStateStore({
+    url: REDIS_URL,
+    prefix: `cbbench:burst:${randomUUID().slice(0, 8)}:`,
+    connectionName: 'chatbridge-bench',
+  });
   const upstream = new CountingUpstream(STREAMED, clock);
   const finalText = upstream.finalText;
   const finals = new Set<string>();
   const platform = new MemoryPlatform({
-    name: 'bench', now: clock,
+    name: 'bench',
+    now: clock,
     onCall: (call) => {
-      if (call.result === 'ok' && (call.kind === 'send' || call.kind === 'edit') && call.text === finalText) finals.add(call.conversation);
+      if (call.result === 'ok' && (call.kind === 'send' || call.kind === 'edit') && call.text === finalText)
+        finals.add(call.conversation);
     },
   });
   let groupOutbound: Outbound | undefined;
   const adapter = createMemoryAdapter({
-    platform, bot: BOT, capabilities: telegramCapabilities({ localApi: false }), methods: { edit: true, draft: true },
+    platform,
+    bot: BOT,
+    capabilities: telegramCapabilities({ localApi: false }),
+    methods: { edit: true, draft: true },
     outboundFor: (outbound, isGroup) => (isGroup ? (groupOutbound ??= withoutDrafts(outbound)) : outbound),
     redeliversOnAcceptFailure: source === 'webhook',
   });
   const gateway = createGateway({
-    state: store, upstream, bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }], adapters: [adapter], logger: silentLogger(),
+    state: store,
+    upstream,
+    bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }],
+    adapters: [adapter],
+    logger: silentLogger(),
     policy: { stopGraceMs: 2_000, maxAnswersInFlight: cap === 0 ? UNCAPPED : cap },
   });
   await gateway.start();
@@ -161,12 +182,16 @@ async function child(source: Source, cap: number): Promise<void> {
     platform.calls.splice(0);
     if (process.env.BURST_DEBUG) {
       const m = process.memoryUsage();
-      process.stderr.write(`rss ${Math.round(m.rss / 2 ** 20)} heap ${Math.round(m.heapUsed / 2 ** 20)}/${Math.round(m.heapTotal / 2 ** 20)} ext ${Math.round(m.external / 2 ** 20)} ab ${Math.round(m.arrayBuffers / 2 ** 20)} finals ${finals.size} inflight ${upstream.inFlight}\n`);
+      process.stderr.write(
+        `rss ${Math.round(m.rss / 2 ** 20)} heap ${Math.round(m.heapUsed / 2 ** 20)}/${Math.round(m.heapTotal / 2 ** 20)} ext ${Math.round(m.external / 2 ** 20)} ab ${Math.round(m.arrayBuffers / 2 ** 20)} finals ${finals.size} inflight ${upstream.inFlight}\n`,
+      );
     }
   }, 200);
   try {
     // Warm-up (module loads, JIT, Redis scripts), then the baseline the burst adds to.
-    await Promise.all(Array.from({ length: 20 }, (_, i) => platform.userSends(BOT, `warm-${i}`, `Tell me about the house #warm-${i}`)));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => platform.userSends(BOT, `warm-${i}`, `Tell me about the house #warm-${i}`)),
+    );
     await until(() => finals.size >= 20, 'burst warm-up', 30_000, 10);
     globalThis.gc?.();
     const baseline = rss().now;
@@ -179,14 +204,18 @@ async function child(source: Source, cap: number): Promise<void> {
     } else {
       // As the Telegram poller: at most POLLED_AT_ONCE updates being handled, the next fetched as one is accepted.
       let next = 0;
-      await Promise.all(Array.from({ length: POLLED_AT_ONCE }, async () => {
-        while (next < ids.length) await ask(ids[next++]!);
-      }));
+      await Promise.all(
+        Array.from({ length: POLLED_AT_ONCE }, async () => {
+          while (next < ids.length) await ask(ids[next++]!);
+        }),
+      );
     }
     if (process.env.BURST_DEBUG) {
       const before = process.memoryUsage();
       globalThis.gc?.();
-      process.stderr.write(`all accepted: heap ${Math.round(before.heapUsed / 2 ** 20)} → after gc ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, rss ${Math.round(before.rss / 2 ** 20)}\n`);
+      process.stderr.write(
+        `all accepted: heap ${Math.round(before.heapUsed / 2 ** 20)} → after gc ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, rss ${Math.round(before.rss / 2 ** 20)}\n`,
+      );
     }
     await until(() => finals.size >= BURST_CHATS + 20, 'every final of the burst', BURST_DEADLINE_MS, 20);
     const seconds = (performance.now() - started) / 1000;
@@ -196,12 +225,24 @@ async function child(source: Source, cap: number): Promise<void> {
     const idleSeconds = (performance.now() - started) / 1000 - seconds;
     await new Promise((resolve) => setTimeout(resolve, PAGES_RETURNED_MS));
     const { now: idle, peak } = rss();
-    if (process.env.BURST_DEBUG) process.stderr.write(`idle: heap used ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, total ${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB\n`);
+    if (process.env.BURST_DEBUG)
+      process.stderr.write(
+        `idle: heap used ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, total ${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB\n`,
+      );
     const lost = ids.filter((id) => !finals.has(id)).length;
     const run: BurstRun = {
-      source, cap, chats: BURST_CHATS, baselineRssMb: round1(baseline), peakRssMb: round1(peak), idleRssMb: round1(idle),
-      seconds: round1(seconds), mostInFlight: upstream.mostInFlight, lost,
-      idleNote: reducedAfter ? `V8's memory reducer ran ${round1(idleSeconds)} s after the last final` : `no GC within ${round1(idleSeconds)} s of idle`,
+      source,
+      cap,
+      chats: BURST_CHATS,
+      baselineRssMb: round1(baseline),
+      peakRssMb: round1(peak),
+      idleRssMb: round1(idle),
+      seconds: round1(seconds),
+      mostInFlight: upstream.mostInFlight,
+      lost,
+      idleNote: reducedAfter
+        ? `V8's memory reducer ran ${round1(idleSeconds)} s after the last final`
+        : `no GC within ${round1(idleSeconds)} s of idle`,
     };
     process.stdout.write(`${JSON.stringify(run)}\n`);
   } finally {
@@ -222,18 +263,26 @@ function compileChild(): string {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const dir = join(root, 'node_modules', '.cache', 'chatbridge-bench-burst');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    extends: '../../../tsconfig.json',
-    compilerOptions: { noEmit: false, outDir: 'out', rootDir: '../../..', sourceMap: false },
-    // Only this file and what it imports (the inherited include would compile the tests too), and the
-    // project's ambient declarations (a package without types, e.g. src/state/cluster-key-slot.d.ts).
-    files: ['../../../bench/burst.ts'], include: ['../../../src/**/*.d.ts'],
-  }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '../../../tsconfig.json',
+      compilerOptions: { noEmit: false, outDir: 'out', rootDir: '../../..', sourceMap: false },
+      // Only this file and what it imports (the inherited include would compile the tests too), and the
+      // project's ambient declarations (a package without types, e.g. src/state/cluster-key-slot.d.ts).
+      files: ['../../../bench/burst.ts'],
+      include: ['../../../src/**/*.d.ts'],
+    }),
+  );
   // Without it the compiled files, being under node_modules, would be read as CommonJS.
   mkdirSync(join(dir, 'out'), { recursive: true });
   writeFileSync(join(dir, 'out', 'package.json'), '{ "type": "module" }\n');
   process.stderr.write('bench/burst: compiling the burst for its child processes (tsc)…\n');
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+    { stdio: 'inherit' },
+  );
   return join(dir, 'out', 'bench', 'burst.js');
 }
 
@@ -246,14 +295,18 @@ function childEntry(): string[] {
 function spawnRun(entry: string[], source: Source, cap: number): Promise<BurstRun> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--expose-gc', ...entry, '--child', source, String(cap)], {
-      stdio: ['ignore', 'pipe', 'inherit'], env: process.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
     });
     let out = '';
-    proc.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     proc.on('error', reject);
     proc.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1);
-      if (code !== 0 || !line) reject(new Error(`bench/burst: the ${source} run with cap ${cap} failed (exit ${code})`));
+      if (code !== 0 || !line)
+        reject(new Error(`bench/burst: the ${source} run with cap ${cap} failed (exit ${code})`));
       else resolve(JSON.parse(line) as BurstRun);
     });
   });
@@ -267,17 +320,28 @@ export async function run(): Promise<BenchResult[]> {
   for (const source of SOURCES) for (const cap of CAPS) runs.push(await spawnRun(entry, source, cap));
   const results: BenchResult[] = [];
   for (const r of runs) {
-    const notes = `${r.chats} new chats at once, memory platform (Telegram capabilities, drafts), Redis, streamed answer (5 fragments 20 ms apart); `
-      + `baseline ${r.baselineRssMb} MB after warm-up; idle ${r.idleRssMb} MB (${r.idleNote}); ${r.seconds} s to the last final; `
-      + `at most ${r.mostInFlight} answers streaming at once; ${r.lost} lost; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+    const notes =
+      `${r.chats} new chats at once, memory platform (Telegram capabilities, drafts), Redis, streamed answer (5 fragments 20 ms apart); ` +
+      `baseline ${r.baselineRssMb} MB after warm-up; idle ${r.idleRssMb} MB (${r.idleNote}); ${r.seconds} s to the last final; ` +
+      `at most ${r.mostInFlight} answers streaming at once; ${r.lost} lost; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
     results.push({ name: `burst.peak-rss.${label(r)}`, value: r.peakRssMb, unit: 'MB', notes });
   }
   // The default's figures under stable names, for the aims.
   const byDefault = runs.filter((r) => r.cap === DEFAULT_GATEWAY_POLICY.maxAnswersInFlight);
   for (const r of byDefault) {
     results.push(
-      { name: `burst.${r.source}.peak-rss`, value: r.peakRssMb, unit: 'MB', notes: `default cap ${r.cap}; baseline ${r.baselineRssMb} MB` },
-      { name: `burst.${r.source}.idle-rss`, value: r.idleRssMb, unit: 'MB', notes: `after the burst, once idle (${r.idleNote})` },
+      {
+        name: `burst.${r.source}.peak-rss`,
+        value: r.peakRssMb,
+        unit: 'MB',
+        notes: `default cap ${r.cap}; baseline ${r.baselineRssMb} MB`,
+      },
+      {
+        name: `burst.${r.source}.idle-rss`,
+        value: r.idleRssMb,
+        unit: 'MB',
+        notes: `after the burst, once idle (${r.idleNote})`,
+      },
       { name: `burst.${r.source}.seconds`, value: r.seconds, unit: 's', notes: `${r.chats} answers` },
       { name: `burst.${r.source}.lost-answers`, value: r.lost, unit: 'answers' },
     );

@@ -22,15 +22,41 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-const WORDS = ['The', ' house', ' on', ' Maple', ' Street', ' has', ' 3', ' bedrooms', ',', ' 2.5', ' baths', ' and',
-  ' costs', ' $750,000', '.', ' Größe:', ' 180 m²', ' 🏠', ' "quoted"', ' \\path', '\n', ' 中文', ' answer'];
+const WORDS = [
+  'The',
+  ' house',
+  ' on',
+  ' Maple',
+  ' Street',
+  ' has',
+  ' 3',
+  ' bedrooms',
+  ',',
+  ' 2.5',
+  ' baths',
+  ' and',
+  ' costs',
+  ' $750,000',
+  '.',
+  ' Größe:',
+  ' 180 m²',
+  ' 🏠',
+  ' "quoted"',
+  ' \\path',
+  '\n',
+  ' 中文',
+  ' answer',
+];
 
 function answerObjects(random: () => number): { objects: string[]; bytes: number } {
   const objects: string[] = [];
   const answer: string[] = [];
   let bytes = 0;
   while (bytes < TARGET_BYTES) {
-    const fragment = Array.from({ length: 1 + Math.floor(random() * 4) }, () => WORDS[Math.floor(random() * WORDS.length)]).join('');
+    const fragment = Array.from(
+      { length: 1 + Math.floor(random() * 4) },
+      () => WORDS[Math.floor(random() * WORDS.length)],
+    ).join('');
     answer.push(fragment);
     const json = JSON.stringify({ content: fragment });
     objects.push(json);
@@ -81,7 +107,11 @@ function decodeLinesOnly(chunks: Uint8Array[]): number {
   return lines;
 }
 
-function measure(name: string, chunks: Uint8Array[], decode: (chunks: Uint8Array[]) => number = decodeWithDecoder): BenchResult {
+function measure(
+  name: string,
+  chunks: Uint8Array[],
+  decode: (chunks: Uint8Array[]) => number = decodeWithDecoder,
+): BenchResult {
   const totalBytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   let events = 0;
   const decodeAll = () => {
@@ -105,8 +135,9 @@ function measure(name: string, chunks: Uint8Array[], decode: (chunks: Uint8Array
     name,
     value: megabytesPerSecond(bestCpuSeconds),
     unit: 'MB/s',
-    notes: `per CPU-second (wall clock: ${megabytesPerSecond(bestWallSeconds)} MB/s); ${(totalBytes / 1e6).toFixed(1)} MB `
-      + `(1 MB = 10^6 bytes) in ${chunks.length} chunks of 1..16384 bytes, ${events} events/lines; best of ${PASSES} passes`,
+    notes:
+      `per CPU-second (wall clock: ${megabytesPerSecond(bestWallSeconds)} MB/s); ${(totalBytes / 1e6).toFixed(1)} MB ` +
+      `(1 MB = 10^6 bytes) in ${chunks.length} chunks of 1..16384 bytes, ${events} events/lines; best of ${PASSES} passes`,
   };
 }
 

@@ -53,7 +53,12 @@ function measure(name: string, notes: string, work: () => unknown): BenchResult 
     const cpu = process.cpuUsage(cpuStart);
     bestCpuMicros = Math.min(bestCpuMicros, (cpu.user + cpu.system) / ITERATIONS_PER_PASS);
   }
-  return { name, value: Math.round(bestCpuMicros * 10) / 10, unit: 'µs/op', notes: `${notes}; CPU time, best of ${PASSES} passes of ${ITERATIONS_PER_PASS}` };
+  return {
+    name,
+    value: Math.round(bestCpuMicros * 10) / 10,
+    unit: 'µs/op',
+    notes: `${notes}; CPU time, best of ${PASSES} passes of ${ITERATIONS_PER_PASS}`,
+  };
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -63,13 +68,21 @@ export async function run(): Promise<BenchResult[]> {
   const markups: MarkupRenderer[] = [telegramMarkup, slackMarkup, whatsappMarkup, plainMarkup];
   return [
     ...markups.map((markup) =>
-      measure(`format.render-4k.${markup.name}`, '4 KB answer: parse + render', () => renderMarkdown(answer4k, markup))),
+      measure(`format.render-4k.${markup.name}`, '4 KB answer: parse + render', () => renderMarkdown(answer4k, markup)),
+    ),
     // The floor: marked's lexer alone. The gap to render-4k is the cost of our own layout and serialization.
-    measure('format.floor-marked-lex-only-4k', '4 KB answer: marked lexer only', () => Lexer.lex(answer4k, { gfm: true })),
-    measure('format.render-partial-2.5k.telegram-html', '2.5 KB unfinished answer: close + parse + render',
-      () => renderMarkdown(streamed, telegramMarkup, { partial: true })),
-    measure('format.chunks-16k.telegram-html', '16 KB answer split at 4096', () => renderChunks(answer16k, telegramMarkup, 4096)),
-    measure('format.chunks-16k.slack-mrkdwn', '16 KB answer split at 4000', () => renderChunks(answer16k, slackMarkup, 4000)),
+    measure('format.floor-marked-lex-only-4k', '4 KB answer: marked lexer only', () =>
+      Lexer.lex(answer4k, { gfm: true }),
+    ),
+    measure('format.render-partial-2.5k.telegram-html', '2.5 KB unfinished answer: close + parse + render', () =>
+      renderMarkdown(streamed, telegramMarkup, { partial: true }),
+    ),
+    measure('format.chunks-16k.telegram-html', '16 KB answer split at 4096', () =>
+      renderChunks(answer16k, telegramMarkup, 4096),
+    ),
+    measure('format.chunks-16k.slack-mrkdwn', '16 KB answer split at 4000', () =>
+      renderChunks(answer16k, slackMarkup, 4000),
+    ),
   ];
 }
 

@@ -42,7 +42,10 @@ const BOT = 'main';
 
 /** ~10 fragments over ~2 s, for the burst against the flood limits. */
 const SLOW: AnswerScript = {
-  fragments: [FIRST, ...Array.from({ length: 9 }, (_, i) => ` Detail number ${i + 1} about this home is worth knowing.`)],
+  fragments: [
+    FIRST,
+    ...Array.from({ length: 9 }, (_, i) => ` Detail number ${i + 1} about this home is worth knowing.`),
+  ],
   gapMs: 220,
 };
 
@@ -73,18 +76,29 @@ let stackCount = 0;
  * and the metrics observer.
  */
 async function startStack(adapter: Adapter, script: AnswerScript): Promise<Stack> {
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: `${ROOT_PREFIX}${stackCount++}:`, connectionName: 'chatbridge-bench' });
+  const store = new RedisStateStore({
+    url: REDIS_URL,
+    prefix: `${ROOT_PREFIX}${stackCount++}:`,
+    connectionName: 'chatbridge-bench',
+  });
   const upstream = new ScriptedUpstream(script, clock);
   const bot = { id: BOT, serialNumber: 'BENCH-SERIAL' };
   const wiring = productionWiring(bot);
   const gateway = createGateway({
-    state: store, upstream, bots: [bot], adapters: [adapter], logger: silentLogger(),
-    policy: { stopGraceMs: 2_000 }, observer: wiring.metrics.observer(),
+    state: store,
+    upstream,
+    bots: [bot],
+    adapters: [adapter],
+    logger: silentLogger(),
+    policy: { stopGraceMs: 2_000 },
+    observer: wiring.metrics.observer(),
   });
   const stopHandoff = await wiring.install(gateway, store);
   await gateway.start();
   return {
-    gateway, store, upstream,
+    gateway,
+    store,
+    upstream,
     async stop() {
       await gateway.stop();
       await stopHandoff();
@@ -95,23 +109,44 @@ async function startStack(adapter: Adapter, script: AnswerScript): Promise<Stack
 
 function telegramAdapter(fake: FakeTelegram, pacing?: PacingOptions): Adapter {
   return createTelegramAdapter({
-    bot: BOT, token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo, ...(pacing ? { pacing } : {}),
+    bot: BOT,
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    mode: 'polling',
+    logger: silentLogger(),
+    botInfo: fake.botInfo,
+    ...(pacing ? { pacing } : {}),
   });
 }
 
-const question = (chat: number) => (chat < 0 ? `@chatbridge_test_bot tell me about the house #${chat}` : `Tell me about the house #${chat}`);
+const question = (chat: number) =>
+  chat < 0 ? `@chatbridge_test_bot tell me about the house #${chat}` : `Tell me about the house #${chat}`;
 const chatIds = (first: number, count: number, group: boolean) =>
   Array.from({ length: count }, (_, i) => (group ? -(first + i) : first + i));
 
 /** The fake's own log: when text first showed in the chat (draft or message), from the fake's clock. */
 function firstVisibleAt(fake: FakeTelegram, chat: number): number | undefined {
-  return fake.chatLog(chat).find((call) => call.ok && call.visibleText && ['sendMessageDraft', 'sendMessage', 'editMessageText'].includes(call.method))?.at;
+  return fake
+    .chatLog(chat)
+    .find(
+      (call) =>
+        call.ok && call.visibleText && ['sendMessageDraft', 'sendMessage', 'editMessageText'].includes(call.method),
+    )?.at;
 }
 
-const showsFinal = (fake: FakeTelegram, chat: number, final: string) => fake.visibleMessages(chat).map((m) => m.text).join('') === final;
+const showsFinal = (fake: FakeTelegram, chat: number, final: string) =>
+  fake
+    .visibleMessages(chat)
+    .map((m) => m.text)
+    .join('') === final;
 
 function latencyResults(label: string, latencies: number[], notes: string): BenchResult[] {
-  return [50, 95, 99].map((p) => ({ name: `gateway.first-visible.${label}.p${p}`, value: round1(percentile(latencies, p)), unit: 'ms', notes }));
+  return [50, 95, 99].map((p) => ({
+    name: `gateway.first-visible.${label}.p${p}`,
+    value: round1(percentile(latencies, p)),
+    unit: 'ms',
+    notes,
+  }));
 }
 
 /** 1. Upstream's first fragment → first visible text, through the Telegram adapter and the fake. */
@@ -123,27 +158,48 @@ async function measureLatency(): Promise<BenchResult[]> {
     // Warm-up of both renderers (JIT, first module loads), not measured.
     const warm = [...chatIds(290_001, 20, false), ...chatIds(290_001, 20, true)];
     for (const chat of warm) fake.userSends({ chat, text: question(chat) });
-    await until(() => warm.every((chat) => showsFinal(fake, chat, stack.upstream.finalText)), 'latency warm-up', 30_000, 20);
-    for (const [label, group] of [['draft-private', false], ['edit-group', true]] as const) {
+    await until(
+      () => warm.every((chat) => showsFinal(fake, chat, stack.upstream.finalText)),
+      'latency warm-up',
+      30_000,
+      20,
+    );
+    for (const [label, group] of [
+      ['draft-private', false],
+      ['edit-group', true],
+    ] as const) {
       const chats = chatIds(group ? 300_001 : 200_001, LATENCY_ANSWERS, group);
       for (const chat of chats) {
         fake.userSends({ chat, text: question(chat) });
         await new Promise((resolve) => setTimeout(resolve, 1000 / LATENCY_ARRIVALS_PER_S));
       }
-      await until(() => chats.every((chat) => showsFinal(fake, chat, stack.upstream.finalText)), `${label}: every final`, 30_000, 20);
+      await until(
+        () => chats.every((chat) => showsFinal(fake, chat, stack.upstream.finalText)),
+        `${label}: every final`,
+        30_000,
+        20,
+      );
       const latencies: number[] = [];
       let typingBefore = 0;
       for (const chat of chats) {
         const start = stack.upstream.firstFragmentAt.get(String(chat));
         const shown = firstVisibleAt(fake, chat);
-        if (start === undefined || shown === undefined) throw new Error(`latency: chat ${chat} has no first fragment or no visible text`);
+        if (start === undefined || shown === undefined)
+          throw new Error(`latency: chat ${chat} has no first fragment or no visible text`);
         latencies.push(shown - start);
-        typingBefore += fake.chatLog(chat).filter((call) => call.method === 'sendChatAction' && call.at <= shown).length;
+        typingBefore += fake
+          .chatLog(chat)
+          .filter((call) => call.method === 'sendChatAction' && call.at <= shown).length;
       }
-      results.push(...latencyResults(label, latencies,
-        `${chats.length} answers, ${LATENCY_ARRIVALS_PER_S} questions/s, real adapter + fake Bot API on 127.0.0.1 (default flood limits); `
-        + `upstream yield of the first fragment → fake's log time of the first draft/message; `
-        + `${round1(typingBefore / chats.length)} sendChatAction calls per chat before it; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`));
+      results.push(
+        ...latencyResults(
+          label,
+          latencies,
+          `${chats.length} answers, ${LATENCY_ARRIVALS_PER_S} questions/s, real adapter + fake Bot API on 127.0.0.1 (default flood limits); ` +
+            `upstream yield of the first fragment → fake's log time of the first draft/message; ` +
+            `${round1(typingBefore / chats.length)} sendChatAction calls per chat before it; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`,
+        ),
+      );
     }
   } finally {
     await stack.stop();
@@ -159,7 +215,10 @@ async function measureLatencyWithRoundTrip(): Promise<BenchResult[]> {
   adapter.finalText = stack.upstream.finalText;
   const results: BenchResult[] = [];
   try {
-    for (const [label, group] of [['draft-private', false], ['edit-group', true]] as const) {
+    for (const [label, group] of [
+      ['draft-private', false],
+      ['edit-group', true],
+    ] as const) {
       const chats = chatIds(group ? 500_001 : 400_001, LATENCY_ANSWERS, group);
       const before = adapter.finalsShown;
       for (const chat of chats) {
@@ -167,11 +226,16 @@ async function measureLatencyWithRoundTrip(): Promise<BenchResult[]> {
         await new Promise((resolve) => setTimeout(resolve, 1000 / LATENCY_ARRIVALS_PER_S));
       }
       await until(() => adapter.finalsShown - before >= chats.length, `${label}: every final (simulated RTT)`, 30_000);
-      const latencies = chats.map((chat) => adapter.firstVisibleAt.get(String(chat))! - stack.upstream.firstFragmentAt.get(String(chat))!);
+      const latencies = chats.map(
+        (chat) => adapter.firstVisibleAt.get(String(chat))! - stack.upstream.firstFragmentAt.get(String(chat))!,
+      );
       results.push({
-        name: `gateway.first-visible.${label}.rtt${SIMULATED_RTT_MS}ms.p50`, value: round1(percentile(latencies, 50)), unit: 'ms',
-        notes: `in-memory platform where each call takes ${SIMULATED_RTT_MS} ms and text shows at half of it (floor ${SIMULATED_RTT_MS / 2} ms); `
-          + `p95 ${round1(percentile(latencies, 95))} ms; ${chats.length} answers`,
+        name: `gateway.first-visible.${label}.rtt${SIMULATED_RTT_MS}ms.p50`,
+        value: round1(percentile(latencies, 50)),
+        unit: 'ms',
+        notes:
+          `in-memory platform where each call takes ${SIMULATED_RTT_MS} ms and text shows at half of it (floor ${SIMULATED_RTT_MS / 2} ms); ` +
+          `p95 ${round1(percentile(latencies, 95))} ms; ${chats.length} answers`,
       });
     }
   } finally {
@@ -181,15 +245,20 @@ async function measureLatencyWithRoundTrip(): Promise<BenchResult[]> {
 }
 
 function perMessage(count: RedisCount, messages: number): { commands: number; roundTrips: number; top: string } {
-  const top = [...count.byName].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${round1(n / messages)}`).join(', ');
+  const top = [...count.byName]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, n]) => `${name} ${round1(n / messages)}`)
+    .join(', ');
   return { commands: count.commands / messages, roundTrips: count.roundTrips / messages, top };
 }
 
 /** Sends `perChat` messages in each chat (in order within a chat, chats in parallel). */
 async function sendAll(adapter: BenchPlatform, chats: number[], perChat: number, group: boolean): Promise<void> {
-  await Promise.all(chats.map(async (chat) => {
-    for (let n = 0; n < perChat; n++) await adapter.userSends(String(chat), `${question(chat)} (${n + 1})`, group);
-  }));
+  await Promise.all(
+    chats.map(async (chat) => {
+      for (let n = 0; n < perChat; n++) await adapter.userSends(String(chat), `${question(chat)} (${n + 1})`, group);
+    }),
+  );
 }
 
 interface Pass {
@@ -210,9 +279,11 @@ async function timedPass(messages: number, work: () => Promise<void>): Promise<P
 
 function describePasses(passes: Pass[]): string {
   const load = loadavg()[0]?.toFixed(1) ?? '?';
-  return `passes: ${passes.map((p) => `${Math.round(p.answersPerSecond)}/s`).join(', ')}; `
-    + `gateway process CPU ${Math.round(Math.min(...passes.map((p) => p.cpuMicrosPerAnswer)))} µs/answer `
-    + `(${Math.round(1e6 / Math.min(...passes.map((p) => p.cpuMicrosPerAnswer)))} answers per CPU-second, Redis server not included); load average ${load} on ${cpus().length} cores`;
+  return (
+    `passes: ${passes.map((p) => `${Math.round(p.answersPerSecond)}/s`).join(', ')}; ` +
+    `gateway process CPU ${Math.round(Math.min(...passes.map((p) => p.cpuMicrosPerAnswer)))} µs/answer ` +
+    `(${Math.round(1e6 / Math.min(...passes.map((p) => p.cpuMicrosPerAnswer)))} answers per CPU-second, Redis server not included); load average ${load} on ${cpus().length} cores`
+  );
 }
 
 /** Waits until no conversation has queued messages, checked on a connection of its own (not counted). */
@@ -245,7 +316,10 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
     await sendAll(adapter, chatIds(910_001, 50, true), 1, true);
     await until(() => adapter.finalsShown >= 100, 'warm-up finals', 20_000);
 
-    for (const [label, group] of [['private-draft', false], ['group-edit', true]] as const) {
+    for (const [label, group] of [
+      ['private-draft', false],
+      ['group-edit', true],
+    ] as const) {
       const messages = THROUGHPUT_CHATS * THROUGHPUT_MESSAGES;
       const passes: Pass[] = [];
       counter.reset();
@@ -253,26 +327,41 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
         const chats = chatIds(nextChat, THROUGHPUT_CHATS, group);
         nextChat += THROUGHPUT_CHATS;
         const before = adapter.finalsShown;
-        passes.push(await timedPass(messages, async () => {
-          await sendAll(adapter, chats, THROUGHPUT_MESSAGES, group);
-          await until(() => adapter.finalsShown - before >= messages, `${label}: ${messages} finals`, 60_000, 2);
-        }));
+        passes.push(
+          await timedPass(messages, async () => {
+            await sendAll(adapter, chats, THROUGHPUT_MESSAGES, group);
+            await until(() => adapter.finalsShown - before >= messages, `${label}: ${messages} finals`, 60_000, 2);
+          }),
+        );
         // The last turns still write after their final is shown (in-flight record, queue advance): count those too.
         await untilQueuesEmpty(stack.store.prefix);
       }
       const redis = perMessage(counter.snapshot(), messages * passes.length);
-      results.push({
-        name: `gateway.throughput.core.${label}`, value: Math.round(Math.max(...passes.map((p) => p.answersPerSecond))), unit: 'answers/s',
-        notes: `best of ${passes.length}; ${THROUGHPUT_CHATS} chats × ${THROUGHPUT_MESSAGES} messages via sink.accept, in-memory platform, `
-          + `instant upstream, accept → final shown; ${describePasses(passes)}`,
-      }, {
-        name: `gateway.redis.commands-per-answer.${label}`, value: round1(redis.commands), unit: 'commands',
-        notes: `counted on the gateway's own connection (wrapped sendCommand), the commands the gateway sends (MULTI/EXEC themselves not counted, a script's calls not seen); `
-          + `the first message of a chat (1 in ${THROUGHPUT_MESSAGES}) is included; per answer by name: ${redis.top}`,
-      }, {
-        name: `gateway.redis.round-trips-per-answer.${label}`, value: round1(redis.roundTrips), unit: 'round trips',
-        notes: 'production wiring (handoff installed, as chatbridge start does); a pipeline or MULTI…EXEC = 1, EVALSHA = 1, any other command = 1 (bench/support/ioredis-round-trips.cjs)',
-      });
+      results.push(
+        {
+          name: `gateway.throughput.core.${label}`,
+          value: Math.round(Math.max(...passes.map((p) => p.answersPerSecond))),
+          unit: 'answers/s',
+          notes:
+            `best of ${passes.length}; ${THROUGHPUT_CHATS} chats × ${THROUGHPUT_MESSAGES} messages via sink.accept, in-memory platform, ` +
+            `instant upstream, accept → final shown; ${describePasses(passes)}`,
+        },
+        {
+          name: `gateway.redis.commands-per-answer.${label}`,
+          value: round1(redis.commands),
+          unit: 'commands',
+          notes:
+            `counted on the gateway's own connection (wrapped sendCommand), the commands the gateway sends (MULTI/EXEC themselves not counted, a script's calls not seen); ` +
+            `the first message of a chat (1 in ${THROUGHPUT_MESSAGES}) is included; per answer by name: ${redis.top}`,
+        },
+        {
+          name: `gateway.redis.round-trips-per-answer.${label}`,
+          value: round1(redis.roundTrips),
+          unit: 'round trips',
+          notes:
+            'production wiring (handoff installed, as chatbridge start does); a pipeline or MULTI…EXEC = 1, EVALSHA = 1, any other command = 1 (bench/support/ioredis-round-trips.cjs)',
+        },
+      );
     }
   } finally {
     counter.detach();
@@ -283,7 +372,9 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
 
 /** The issue's answer: 600 characters in 10 fragments. */
 const SIX_HUNDRED: AnswerScript = {
-  fragments: Array.from({ length: 10 }, (_, i) => `Fragment ${String(i + 1).padStart(2, '0')} of the answer about the house on Maple Street.`.padEnd(60, '.')),
+  fragments: Array.from({ length: 10 }, (_, i) =>
+    `Fragment ${String(i + 1).padStart(2, '0')} of the answer about the house on Maple Street.`.padEnd(60, '.'),
+  ),
   gapMs: 0,
 };
 
@@ -301,17 +392,29 @@ async function measureIdleConversation(): Promise<BenchResult[]> {
     }
     await untilQueuesEmpty(stack.store.prefix);
     const bytes = await measureIdleConversationBytes(redis, stack.store.prefix, chat);
-    const kinds = [...bytes.byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`).join(', ');
-    return [{
-      name: 'gateway.redis.bytes-per-idle-conversation', value: bytes.afterDedupe, unit: 'bytes',
-      notes: `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, `
-        + `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}; `
-        + `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ${stack.store.prefix.length - DEFAULT_KEY_PREFIX.length} more than the default cb:)`,
-    }, {
-      // Issue #13's measure: what a conversation costs to keep whatever its length; the transcript grows with what was said.
-      name: 'gateway.redis.bytes-per-idle-conversation.without-transcript', value: bytes.afterDedupe - (bytes.byKind.get('transcript') ?? 0), unit: 'bytes',
-      notes: 'the same conversation, its transcript left out (session, WhatsApp greeted: marker; rate windows and dedupe markers expired)',
-    }];
+    const kinds = [...bytes.byKind]
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ');
+    return [
+      {
+        name: 'gateway.redis.bytes-per-idle-conversation',
+        value: bytes.afterDedupe,
+        unit: 'bytes',
+        notes:
+          `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, ` +
+          `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}; ` +
+          `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ${stack.store.prefix.length - DEFAULT_KEY_PREFIX.length} more than the default cb:)`,
+      },
+      {
+        // Issue #13's measure: what a conversation costs to keep whatever its length; the transcript grows with what was said.
+        name: 'gateway.redis.bytes-per-idle-conversation.without-transcript',
+        value: bytes.afterDedupe - (bytes.byKind.get('transcript') ?? 0),
+        unit: 'bytes',
+        notes:
+          'the same conversation, its transcript left out (session, WhatsApp greeted: marker; rate windows and dedupe markers expired)',
+      },
+    ];
   } finally {
     redis.disconnect();
     await stack.stop();
@@ -333,7 +436,8 @@ async function measureTelegramThroughput(): Promise<BenchResult[]> {
     const finalsIn = (chats: number[], each: number) => {
       const pending = new Set(chats);
       return () => {
-        for (const chat of pending) if (fake.visibleMessages(chat).filter((m) => m.text === final).length >= each) pending.delete(chat);
+        for (const chat of pending)
+          if (fake.visibleMessages(chat).filter((m) => m.text === final).length >= each) pending.delete(chat);
         return pending.size === 0;
       };
     };
@@ -344,15 +448,21 @@ async function measureTelegramThroughput(): Promise<BenchResult[]> {
     const chats = chatIds(800_001, THROUGHPUT_CHATS, false);
     const messages = chats.length * THROUGHPUT_MESSAGES;
     const pass = await timedPass(messages, async () => {
-      for (let n = 0; n < THROUGHPUT_MESSAGES; n++) for (const chat of chats) fake.userSends({ chat, text: `${question(chat)} (${n + 1})` });
+      for (let n = 0; n < THROUGHPUT_MESSAGES; n++)
+        for (const chat of chats) fake.userSends({ chat, text: `${question(chat)} (${n + 1})` });
       await until(finalsIn(chats, THROUGHPUT_MESSAGES), `telegram: ${messages} finals`, 90_000, 20);
     });
-    return [{
-      name: 'gateway.throughput.telegram-polling.private-draft', value: Math.round(pass.answersPerSecond), unit: 'answers/s',
-      notes: `${chats.length} chats × ${THROUGHPUT_MESSAGES} messages: fake getUpdates → grammY runner → adapter → core → Bot API `
-        + '(sendChatAction, sendMessageDraft, sendMessage per answer), no flood limits and the adapter\'s 30 messages/s bot pace lifted, the fake in the same process '
-        + `(its CPU counted too); ${describePasses([pass])}`,
-    }];
+    return [
+      {
+        name: 'gateway.throughput.telegram-polling.private-draft',
+        value: Math.round(pass.answersPerSecond),
+        unit: 'answers/s',
+        notes:
+          `${chats.length} chats × ${THROUGHPUT_MESSAGES} messages: fake getUpdates → grammY runner → adapter → core → Bot API ` +
+          "(sendChatAction, sendMessageDraft, sendMessage per answer), no flood limits and the adapter's 30 messages/s bot pace lifted, the fake in the same process " +
+          `(its CPU counted too); ${describePasses([pass])}`,
+      },
+    ];
   } finally {
     await stack.stop();
     await fake.close();
@@ -370,30 +480,56 @@ async function measureBurst(): Promise<BenchResult[]> {
     const started = clock();
     for (const chat of chats) fake.userSends({ chat, text: question(chat) });
     const pending = new Set(chats);
-    await until(() => {
-      for (const chat of pending) {
-        if (!showsFinal(fake, chat, final)) continue;
-        doneAt.set(chat, clock() - started);
-        pending.delete(chat);
-      }
-      return pending.size === 0;
-    }, 'burst: every final', 60_000, 20).catch(() => undefined);
+    await until(
+      () => {
+        for (const chat of pending) {
+          if (!showsFinal(fake, chat, final)) continue;
+          doneAt.set(chat, clock() - started);
+          pending.delete(chat);
+        }
+        return pending.size === 0;
+      },
+      'burst: every final',
+      60_000,
+      20,
+    ).catch(() => undefined);
     const complete = doneAt.size;
     const times = [...doneAt.values()];
     const asked = chats.map((chat) => (stack.upstream.firstFragmentAt.get(String(chat)) ?? Number.NaN) - started);
-    const by429 = (group: boolean) => chats.filter((c) => (c < 0) === group)
-      .reduce((sum, chat) => sum + fake.chatLog(chat).filter((call) => call.errorCode === 429).length, 0);
-    const notes = `${chats.length / 2} private (draft) + ${chats.length / 2} group (edit) chats ask at once; `
-      + `${SLOW.fragments.length} fragments ${SLOW.gapMs} ms apart; fake with default limits (1 msg/s per chat, burst 1, 20/min per group)`;
+    const by429 = (group: boolean) =>
+      chats
+        .filter((c) => c < 0 === group)
+        .reduce((sum, chat) => sum + fake.chatLog(chat).filter((call) => call.errorCode === 429).length, 0);
+    const notes =
+      `${chats.length / 2} private (draft) + ${chats.length / 2} group (edit) chats ask at once; ` +
+      `${SLOW.fragments.length} fragments ${SLOW.gapMs} ms apart; fake with default limits (1 msg/s per chat, burst 1, 20/min per group)`;
     return [
-      { name: 'gateway.burst.429s', value: fake.tooManyRequestsCount(), unit: '429s', notes: `${notes}; private ${by429(false)}, group ${by429(true)}` },
-      { name: 'gateway.burst.complete-finals', value: complete, unit: `of ${chats.length} chats`, notes: 'visible text of the chat equals the final answer exactly' },
-      { name: 'gateway.burst.lost-finals', value: chats.length - complete, unit: 'chats', notes: 'no full final within 60 s' },
       {
-        name: 'gateway.burst.all-finals-visible', value: Math.round(Math.max(...times)), unit: 'ms',
-        notes: `from the burst of updates to the last final on screen; per chat p50 ${Math.round(percentile(times, 50))} ms; `
-          + `the stream alone takes ~${(SLOW.fragments.length - 1) * SLOW.gapMs} ms and started (upstream asked) p50 ${Math.round(percentile(asked, 50))} / `
-          + `max ${Math.round(Math.max(...asked))} ms after the burst; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`,
+        name: 'gateway.burst.429s',
+        value: fake.tooManyRequestsCount(),
+        unit: '429s',
+        notes: `${notes}; private ${by429(false)}, group ${by429(true)}`,
+      },
+      {
+        name: 'gateway.burst.complete-finals',
+        value: complete,
+        unit: `of ${chats.length} chats`,
+        notes: 'visible text of the chat equals the final answer exactly',
+      },
+      {
+        name: 'gateway.burst.lost-finals',
+        value: chats.length - complete,
+        unit: 'chats',
+        notes: 'no full final within 60 s',
+      },
+      {
+        name: 'gateway.burst.all-finals-visible',
+        value: Math.round(Math.max(...times)),
+        unit: 'ms',
+        notes:
+          `from the burst of updates to the last final on screen; per chat p50 ${Math.round(percentile(times, 50))} ms; ` +
+          `the stream alone takes ~${(SLOW.fragments.length - 1) * SLOW.gapMs} ms and started (upstream asked) p50 ${Math.round(percentile(asked, 50))} / ` +
+          `max ${Math.round(Math.max(...asked))} ms after the burst; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`,
       },
     ];
   } finally {

@@ -64,7 +64,10 @@ async function startGateway(entry: string, configFile: string, env: Record<strin
   });
   let log = '';
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench:inbox: the gateway did not start:\n${log.slice(-3000)}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`bench:inbox: the gateway did not start:\n${log.slice(-3000)}`)),
+      60_000,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       // Only the start is read; the rest is drained so the pipe never fills.
       if (log.length > 200_000) return;
@@ -75,7 +78,9 @@ async function startGateway(entry: string, configFile: string, env: Record<strin
         resolve(Number(running[1]));
       }
     });
-    child.once('exit', (code) => reject(new Error(`bench:inbox: the gateway exited with ${code}:\n${log.slice(-3000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`bench:inbox: the gateway exited with ${code}:\n${log.slice(-3000)}`)),
+    );
   });
   return { child, port };
 }
@@ -87,28 +92,57 @@ async function stopGateway(gateway: Gateway): Promise<void> {
   await exited;
 }
 
-const conversationOf = (n: number): ConversationRef => ({ bot: 'main', platform: 'telegram', id: String(FIRST_CHAT + n) });
+const conversationOf = (n: number): ConversationRef => ({
+  bot: 'main',
+  platform: 'telegram',
+  id: String(FIRST_CHAT + n),
+});
 
 /** A handoff's transcript; `full` pads it to the most the gateway keeps with a long exchange before. */
 function transcriptOf(n: number, at: number, full: boolean): TranscriptEntry[] {
   const user = { id: String(FIRST_CHAT + n), name: `User ${n}`, handle: `user${n}` };
   const exchange = (k: number): TranscriptEntry[] => [
-    { at: at - 60_000 + k, role: 'user', user, text: `Do you have homes for sale in Austin with ${k % 5 + 1} bedrooms?` },
-    { at: at - 59_000 + k, role: 'bot', text: 'I found 2 listings that match:\n- Single Family Residential, 1812 Elm St, Austin: 3 bd, 2.5 ba, for sale $585,000, MLS TX-10452' },
+    {
+      at: at - 60_000 + k,
+      role: 'user',
+      user,
+      text: `Do you have homes for sale in Austin with ${(k % 5) + 1} bedrooms?`,
+    },
+    {
+      at: at - 59_000 + k,
+      role: 'bot',
+      text: 'I found 2 listings that match:\n- Single Family Residential, 1812 Elm St, Austin: 3 bd, 2.5 ba, for sale $585,000, MLS TX-10452',
+    },
   ];
-  const before = full ? Array.from({ length: Math.floor((DEFAULT_GATEWAY_POLICY.transcriptMaxEntries - 3) / 2) }, (_, k) => exchange(k)).flat() : exchange(0);
+  const before = full
+    ? Array.from({ length: Math.floor((DEFAULT_GATEWAY_POLICY.transcriptMaxEntries - 3) / 2) }, (_, k) =>
+        exchange(k),
+      ).flat()
+    : exchange(0);
   return [
     ...before,
     { at, role: 'user', user, text: 'I want to talk to a person' },
-    { at, role: 'system', event: 'handed-over', text: 'Handed over to a person: the user wrote the handoff phrase "talk to a person".' },
-    { at: at + 1, role: 'bot', text: "I've asked one of our agents to join this chat. They usually reply within an hour during business hours." },
+    {
+      at,
+      role: 'system',
+      event: 'handed-over',
+      text: 'Handed over to a person: the user wrote the handoff phrase "talk to a person".',
+    },
+    {
+      at: at + 1,
+      role: 'bot',
+      text: "I've asked one of our agents to join this chat. They usually reply within an hour during business hours.",
+    },
   ];
 }
 
 /** 10,000 pauses with their transcripts, through the stores' own commands, SEED_BATCH conversations per round trip. */
 async function seed(state: RedisStateStore, now: number): Promise<void> {
   const pauses = new PauseStore(state);
-  const transcripts = new TranscriptStore(state, { maxEntries: DEFAULT_GATEWAY_POLICY.transcriptMaxEntries, ttlMs: DEFAULT_GATEWAY_POLICY.transcriptTtlMs });
+  const transcripts = new TranscriptStore(state, {
+    maxEntries: DEFAULT_GATEWAY_POLICY.transcriptMaxEntries,
+    ttlMs: DEFAULT_GATEWAY_POLICY.transcriptTtlMs,
+  });
   for (let first = 0; first < PAUSED; first += SEED_BATCH) {
     const commands: AtomicCommand[] = [];
     for (let n = first; n < Math.min(first + SEED_BATCH, PAUSED); n++) {
@@ -117,7 +151,15 @@ async function seed(state: RedisStateStore, now: number): Promise<void> {
       const since = now - 60_000 - n * 1_000;
       const user = { id: conversation.id, name: `User ${n}`, handle: `user${n}` };
       commands.push(
-        ...pauses.writeCommands({ conversation, handoffId: randomUUID(), since, expiresAt: since + 24 * 3_600_000, reason: 'the user wrote the handoff phrase "talk to a person"', user, isGroup: false }),
+        ...pauses.writeCommands({
+          conversation,
+          handoffId: randomUUID(),
+          since,
+          expiresAt: since + 24 * 3_600_000,
+          reason: 'the user wrote the handoff phrase "talk to a person"',
+          user,
+          isGroup: false,
+        }),
         ...transcripts.appendCommands(conversation, transcriptOf(n, since, n < FULL_TRANSCRIPTS)),
       );
     }
@@ -132,14 +174,23 @@ interface Response {
 }
 
 /** One HTTP request (Node's global agent keeps the connection alive, as a browser does); resolves once the whole body is read. */
-function send(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+function send(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -154,7 +205,8 @@ async function signIn(port: number): Promise<{ cookie: string; csrf: string }> {
     body: new URLSearchParams({ token: ADMIN_TOKEN, name: 'Bench' }).toString(),
   });
   const cookie = /^(cb_inbox=[^;]+)/.exec([signedIn.headers['set-cookie'] ?? []].flat().join('\n'))?.[1];
-  if (signedIn.status !== 303 || !cookie) throw new Error(`bench:inbox: sign-in answered ${signedIn.status}: ${signedIn.body.slice(0, 500)}`);
+  if (signedIn.status !== 303 || !cookie)
+    throw new Error(`bench:inbox: sign-in answered ${signedIn.status}: ${signedIn.body.slice(0, 500)}`);
   const list = await send(port, '/inbox', { headers: { cookie } });
   const csrf = /name="_csrf" value="([^"]+)"/.exec(list.body)?.[1];
   if (!csrf) throw new Error('bench:inbox: no CSRF token on the waiting list');
@@ -162,14 +214,20 @@ async function signIn(port: number): Promise<{ cookie: string; csrf: string }> {
 }
 
 /** Times GET `paths[i % paths.length]`, REQUESTS of them one after the other; checks each answer with `ok`. */
-async function timeRequests(port: number, cookie: string, paths: readonly string[], ok: (body: string) => boolean): Promise<number[]> {
+async function timeRequests(
+  port: number,
+  cookie: string,
+  paths: readonly string[],
+  ok: (body: string) => boolean,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < WARMUP_REQUESTS + REQUESTS; i++) {
     const path = paths[i % paths.length]!;
     const started = performance.now();
     const response = await send(port, path, { headers: { cookie } });
     const ms = performance.now() - started;
-    if (response.status !== 200 || !ok(response.body)) throw new Error(`bench:inbox: GET ${path} answered ${response.status}: ${response.body.slice(0, 500)}`);
+    if (response.status !== 200 || !ok(response.body))
+      throw new Error(`bench:inbox: GET ${path} answered ${response.status}: ${response.body.slice(0, 500)}`);
     if (i >= WARMUP_REQUESTS) times.push(ms);
   }
   return times;
@@ -185,17 +243,20 @@ interface Stream {
 function openStream(port: number, cookie: string): Promise<Stream> {
   return new Promise((resolve, reject) => {
     const stream: Stream = { changedAt: undefined, close: () => req.destroy() };
-    const req = request({ host: '127.0.0.1', port, path: '/inbox/events', headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`bench:inbox: /inbox/events answered ${res.statusCode}`));
-      let text = '';
-      res.on('data', (chunk: Buffer) => {
-        if (stream.changedAt !== undefined) return;
-        text += chunk.toString();
-        if (text.includes('event: change')) stream.changedAt = performance.now();
-      });
-      res.on('error', () => undefined);
-      resolve(stream);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/inbox/events', headers: { cookie, accept: 'text/event-stream' } },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`bench:inbox: /inbox/events answered ${res.statusCode}`));
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          if (stream.changedAt !== undefined) return;
+          text += chunk.toString();
+          if (text.includes('event: change')) stream.changedAt = performance.now();
+        });
+        res.on('error', () => undefined);
+        resolve(stream);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -213,7 +274,12 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
     const seeding = performance.now();
     await seed(state, Date.now());
     const seededMs = performance.now() - seeding;
-    gateway = await startGateway(compiled ? COMPILED : CLI, configFile, { REDIS_URL, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot });
+    gateway = await startGateway(compiled ? COMPILED : CLI, configFile, {
+      REDIS_URL,
+      ADMIN_TOKEN,
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+    });
     const { port } = gateway;
     const pid = gateway.child.pid!;
     await sleep(SETTLE_MS);
@@ -221,15 +287,30 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
     const { cookie, csrf } = await signIn(port);
 
     const waiting = `${PAUSED.toLocaleString('en')} conversations are waiting.`;
-    const list = await timeRequests(port, cookie, ['/inbox'], (body) => body.includes(waiting) && body.includes('User 0 (@user0) on Telegram'));
-    const pages = Array.from({ length: FULL_TRANSCRIPTS }, (_, n) => `/inbox/conversations/${encodeURIComponent(formatConversationId(conversationOf(n)))}`);
-    const conversation = await timeRequests(port, cookie, pages, (body) => body.includes('role="log"') && body.includes('with 5 bedrooms?'));
+    const list = await timeRequests(
+      port,
+      cookie,
+      ['/inbox'],
+      (body) => body.includes(waiting) && body.includes('User 0 (@user0) on Telegram'),
+    );
+    const pages = Array.from(
+      { length: FULL_TRANSCRIPTS },
+      (_, n) => `/inbox/conversations/${encodeURIComponent(formatConversationId(conversationOf(n)))}`,
+    );
+    const conversation = await timeRequests(
+      port,
+      cookie,
+      pages,
+      (body) => body.includes('role="log"') && body.includes('with 5 bedrooms?'),
+    );
 
     await sleep(SETTLE_MS);
     const before = memoryMb(pid).rss;
     // Opened a hundred at a time, as pages opening over a moment.
     for (let i = 0; i < STREAMS; i += 100) {
-      streams.push(...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(port, cookie)))));
+      streams.push(
+        ...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(port, cookie)))),
+      );
     }
     await sleep(SETTLE_MS);
     const withStreams = memoryMb(pid).rss;
@@ -241,10 +322,14 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
       headers: { cookie, origin: `http://127.0.0.1:${port}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ _csrf: csrf }).toString(),
     });
-    if (claim.status !== 303) throw new Error(`bench:inbox: the claim answered ${claim.status}: ${claim.body.slice(0, 500)}`);
+    if (claim.status !== 303)
+      throw new Error(`bench:inbox: the claim answered ${claim.status}: ${claim.body.slice(0, 500)}`);
     const deadline = performance.now() + 30_000;
     while (streams.some((stream) => stream.changedAt === undefined)) {
-      if (performance.now() > deadline) throw new Error(`bench:inbox: ${streams.filter((stream) => stream.changedAt === undefined).length} of ${STREAMS} streams never heard of the claim`);
+      if (performance.now() > deadline)
+        throw new Error(
+          `bench:inbox: ${streams.filter((stream) => stream.changedAt === undefined).length} of ${STREAMS} streams never heard of the claim`,
+        );
       await sleep(2);
     }
     const heard = streams.map((stream) => stream.changedAt! - claimed);
@@ -253,14 +338,54 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
     const how = `${compiled ? 'compiled (dist/)' : 'bin/chatbridge.js (BENCH_NO_BUILD: the build if newer than every source, else tsx)'}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
     const scale = `${PAUSED.toLocaleString('en')} paused conversations (seeded in ${Math.round(seededMs)} ms, pipelined)`;
     return [
-      { name: 'inbox.list.p50', value: round1(percentile(list, 50)), unit: 'ms', notes: `GET /inbox, signed in, ${scale}: the newest 100 shown in full, the rest counted; ${REQUESTS} requests one after another` },
-      { name: 'inbox.list.p95', value: round1(percentile(list, 95)), unit: 'ms', notes: `as above; max ${round1(Math.max(...list))} ms` },
-      { name: 'inbox.conversation.p50', value: round1(percentile(conversation, 50)), unit: 'ms', notes: `GET /inbox/conversations/:id with ${DEFAULT_GATEWAY_POLICY.transcriptMaxEntries} transcript entries (the most kept), ${scale}; ${REQUESTS} requests over ${FULL_TRANSCRIPTS} conversations` },
-      { name: 'inbox.conversation.p95', value: round1(percentile(conversation, 95)), unit: 'ms', notes: `as above; max ${round1(Math.max(...conversation))} ms` },
-      { name: 'inbox.rss-started', value: round1(started), unit: 'MB', notes: `the gateway process once started, idle, before any inbox request; ${how}` },
-      { name: 'inbox.sse.rss-before', value: round1(before), unit: 'MB', notes: 'the same process after the timed requests (each list read walks the 10,000 pauses), before the streams' },
-      { name: `inbox.sse.rss-with-${STREAMS}`, value: round1(withStreams), unit: 'MB', notes: `with ${STREAMS} open /inbox/events streams (inbox pages): ${round1(((withStreams - before) * 1024) / STREAMS)} KB per stream; ${round1(afterChange)} MB once the change was delivered` },
-      { name: `inbox.sse.change-to-all-${STREAMS}`, value: round1(Math.max(...heard)), unit: 'ms', notes: `a claim POSTed to the inbox until the last of ${STREAMS} streams received it (Redis pub/sub, one subscription per process); the first after ${round1(Math.min(...heard))} ms, the median ${round1(percentile(heard, 50))} ms` },
+      {
+        name: 'inbox.list.p50',
+        value: round1(percentile(list, 50)),
+        unit: 'ms',
+        notes: `GET /inbox, signed in, ${scale}: the newest 100 shown in full, the rest counted; ${REQUESTS} requests one after another`,
+      },
+      {
+        name: 'inbox.list.p95',
+        value: round1(percentile(list, 95)),
+        unit: 'ms',
+        notes: `as above; max ${round1(Math.max(...list))} ms`,
+      },
+      {
+        name: 'inbox.conversation.p50',
+        value: round1(percentile(conversation, 50)),
+        unit: 'ms',
+        notes: `GET /inbox/conversations/:id with ${DEFAULT_GATEWAY_POLICY.transcriptMaxEntries} transcript entries (the most kept), ${scale}; ${REQUESTS} requests over ${FULL_TRANSCRIPTS} conversations`,
+      },
+      {
+        name: 'inbox.conversation.p95',
+        value: round1(percentile(conversation, 95)),
+        unit: 'ms',
+        notes: `as above; max ${round1(Math.max(...conversation))} ms`,
+      },
+      {
+        name: 'inbox.rss-started',
+        value: round1(started),
+        unit: 'MB',
+        notes: `the gateway process once started, idle, before any inbox request; ${how}`,
+      },
+      {
+        name: 'inbox.sse.rss-before',
+        value: round1(before),
+        unit: 'MB',
+        notes: 'the same process after the timed requests (each list read walks the 10,000 pauses), before the streams',
+      },
+      {
+        name: `inbox.sse.rss-with-${STREAMS}`,
+        value: round1(withStreams),
+        unit: 'MB',
+        notes: `with ${STREAMS} open /inbox/events streams (inbox pages): ${round1(((withStreams - before) * 1024) / STREAMS)} KB per stream; ${round1(afterChange)} MB once the change was delivered`,
+      },
+      {
+        name: `inbox.sse.change-to-all-${STREAMS}`,
+        value: round1(Math.max(...heard)),
+        unit: 'ms',
+        notes: `a claim POSTed to the inbox until the last of ${STREAMS} streams received it (Redis pub/sub, one subscription per process); the first after ${round1(Math.min(...heard))} ms, the median ${round1(percentile(heard, 50))} ms`,
+      },
     ];
   } finally {
     for (const stream of streams) stream.close();
@@ -281,5 +406,6 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const result of await run()) process.stdout.write(`${result.name}: ${result.value} ${result.unit} (${result.notes})\n`);
+  for (const result of await run())
+    process.stdout.write(`${result.name}: ${result.value} ${result.unit} (${result.notes})\n`);
 }

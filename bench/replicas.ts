@@ -86,13 +86,17 @@ async function burst(fake: FakeTelegram, firstChat: number, conversations: numbe
   const chats = Array.from({ length: conversations }, (_, i) => firstChat + i);
   const started = performance.now();
   for (let n = 1; n <= each; n++) {
-    for (const chat of chats) fake.userSends({ chat, from: { id: chat, first_name: `User ${chat}` }, text: `hello ${n}` });
+    for (const chat of chats)
+      fake.userSends({ chat, from: { id: chat, first_name: `User ${chat}` }, text: `hello ${n}` });
   }
   // Checked every POLL_MS, not on every change of the fake: 500 chats' screens read at each of thousands
   // of changes would make this process, on the same cores, the bottleneck.
   const deadline = started + RUN_TIMEOUT_MS;
   while (!chats.every((chat) => fake.visibleMessages(chat).length >= each)) {
-    if (performance.now() > deadline) throw new Error(`bench:replicas: ${conversations * each} answers not all given within ${RUN_TIMEOUT_MS / 1000} s`);
+    if (performance.now() > deadline)
+      throw new Error(
+        `bench:replicas: ${conversations * each} answers not all given within ${RUN_TIMEOUT_MS / 1000} s`,
+      );
     await sleep(POLL_MS);
   }
   return performance.now() - started;
@@ -101,14 +105,27 @@ async function burst(fake: FakeTelegram, firstChat: number, conversations: numbe
 async function measure(replicaCount: number, topology: Topology): Promise<BenchResult> {
   const prefix = `cbbench:replicas:${randomUUID().slice(0, 8)}:`;
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-bench-replicas-')), 'chatbridge.yaml');
-  writeFileSync(configFile, [
-    `keyPrefix: "${prefix}"`, 'console: off', 'port: 0', 'host: 127.0.0.1',
-    'service:', '  engine:', '    kind: builtin', '    tokensPerSecond: 0',
-  ].join('\n') + '\n');
+  writeFileSync(
+    configFile,
+    [
+      `keyPrefix: "${prefix}"`,
+      'console: off',
+      'port: 0',
+      'host: 127.0.0.1',
+      'service:',
+      '  engine:',
+      '    kind: builtin',
+      '    tokensPerSecond: 0',
+    ].join('\n') + '\n',
+  );
   const fake = await startFakeTelegram({ rateLimit: false, webhookConnections: 40 });
   const proxy = await startRoundRobinProxy();
   const env = {
-    ...topology.env, TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, TELEGRAM_MODE: 'webhook', TELEGRAM_WEBHOOK_URL: proxy.url,
+    ...topology.env,
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    TELEGRAM_MODE: 'webhook',
+    TELEGRAM_WEBHOOK_URL: proxy.url,
     // Each replica paces its bot to Telegram's 30 messages/s (adapters/telegram/pacing.ts), which would be
     // all this measured (29 and 59 answers/s): the fake has no flood limits, so the pace is lifted here.
     TELEGRAM_MESSAGES_PER_SECOND: String(UNPACED),
@@ -151,12 +168,17 @@ async function measure(replicaCount: number, topology: Topology): Promise<BenchR
  * (real redis-server processes); undefined, with the reason, when neither can be had.
  */
 async function clusterTopology(): Promise<{ topology: Topology; close: () => Promise<void> } | string> {
-  if (!ENV_OVERRIDES.some((override) => override.env === 'REDIS_CLUSTER_NODES')) return 'this build does not read REDIS_CLUSTER_NODES';
+  if (!ENV_OVERRIDES.some((override) => override.env === 'REDIS_CLUSTER_NODES'))
+    return 'this build does not read REDIS_CLUSTER_NODES';
   const named = process.env.BENCH_REDIS_CLUSTER_NODES;
-  if (named) return { topology: { name: 'cluster', env: { REDIS_CLUSTER_NODES: named } }, close: async () => undefined };
+  if (named)
+    return { topology: { name: 'cluster', env: { REDIS_CLUSTER_NODES: named } }, close: async () => undefined };
   try {
     const cluster = await startTestRedisCluster();
-    return { topology: { name: 'cluster', env: { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } }, close: cluster.close };
+    return {
+      topology: { name: 'cluster', env: { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } },
+      close: cluster.close,
+    };
   } catch (error) {
     return `no cluster could be started (${(error as Error).message}); set BENCH_REDIS_CLUSTER_NODES=host:port,…`;
   }
@@ -167,7 +189,9 @@ export async function run(): Promise<BenchResult[]> {
     process.stderr.write('bench:replicas: npm run build…\n');
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   }
-  const topologies: Topology[] = [{ name: 'single-redis', env: { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } }];
+  const topologies: Topology[] = [
+    { name: 'single-redis', env: { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } },
+  ];
   const cluster = await clusterTopology();
   if (typeof cluster === 'string') process.stderr.write(`bench:replicas: no cluster run: ${cluster}\n`);
   else topologies.push(cluster.topology);
@@ -183,5 +207,6 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const result of await run()) process.stdout.write(`${result.name}: ${result.value} ${result.unit} (${result.notes})\n`);
+  for (const result of await run())
+    process.stdout.write(`${result.name}: ${result.value} ${result.unit} (${result.notes})\n`);
 }

@@ -15,12 +15,32 @@ const SUITES: { file: string; title: string }[] = [
   { file: 'format', title: 'Markdown rendering and splitting' },
   { file: 'service', title: 'Embedded Chatbot Service (autocannon, Redis state)' },
   { file: 'gateway', title: 'Gateway with the Telegram adapter and the fake Bot API (Redis state)' },
-  { file: 'slack', title: 'Gateway with the Slack adapter (Bolt HTTP receiver) and the fake Slack Web API (Redis state)' },
-  { file: 'whatsapp', title: 'Gateway with the WhatsApp adapter on the fake whatsapp-web.js and the fake WhatsApp (Redis state)' },
-  { file: 'whatsapp-cloud', title: 'Gateway with the WhatsApp Cloud API adapter (signed webhooks) and the fake Cloud API (Redis state)' },
-  { file: 'burst', title: 'A burst of 10,000 new chats in one process, by gateway.maxAnswersInFlight (in-memory platform, Redis state)' },
-  { file: 'replicas', title: 'Replicas behind a round-robin load balancer: 1 and 2 chatbridge processes, Telegram webhook, embedded service (Redis state)' },
-  { file: 'inbox', title: 'The operator inbox: 10,000 paused conversations and 500 open pages on one chatbridge process (Redis state)' },
+  {
+    file: 'slack',
+    title: 'Gateway with the Slack adapter (Bolt HTTP receiver) and the fake Slack Web API (Redis state)',
+  },
+  {
+    file: 'whatsapp',
+    title: 'Gateway with the WhatsApp adapter on the fake whatsapp-web.js and the fake WhatsApp (Redis state)',
+  },
+  {
+    file: 'whatsapp-cloud',
+    title: 'Gateway with the WhatsApp Cloud API adapter (signed webhooks) and the fake Cloud API (Redis state)',
+  },
+  {
+    file: 'burst',
+    title:
+      'A burst of 10,000 new chats in one process, by gateway.maxAnswersInFlight (in-memory platform, Redis state)',
+  },
+  {
+    file: 'replicas',
+    title:
+      'Replicas behind a round-robin load balancer: 1 and 2 chatbridge processes, Telegram webhook, embedded service (Redis state)',
+  },
+  {
+    file: 'inbox',
+    title: 'The operator inbox: 10,000 paused conversations and 500 open pages on one chatbridge process (Redis state)',
+  },
 ];
 
 /** The issues' aims, checked against this run's numbers (a missed aim is reported, not hidden). */
@@ -38,7 +58,11 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'gateway.redis.round-trips-per-answer.private-draft', aim: '≤ 3', met: (v) => v <= 3 },
   { measure: 'gateway.redis.round-trips-per-answer.group-edit', aim: '≤ 3', met: (v) => v <= 3 },
   { measure: 'gateway.redis.bytes-per-idle-conversation', aim: '≤ 1,536 bytes', met: (v) => v <= 1536 },
-  { measure: 'gateway.redis.bytes-per-idle-conversation.without-transcript', aim: '≤ 2,048 bytes', met: (v) => v <= 2048 },
+  {
+    measure: 'gateway.redis.bytes-per-idle-conversation.without-transcript',
+    aim: '≤ 2,048 bytes',
+    met: (v) => v <= 2048,
+  },
   { measure: 'gateway.burst.lost-finals', aim: '0', met: (v) => v === 0 },
   { measure: 'slack.first-visible.dm-thread-native.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'slack.first-visible.dm-top-level-post.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
@@ -66,7 +90,10 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
 function aimsTable(results: BenchResult[], previous: string | undefined): string {
   const rows = AIMS.flatMap(({ measure, aim, met }) => {
     const result = results.find((r) => r.name === measure);
-    if (result) return [`| ${measure} | ${aim} | ${format(result.value)} ${result.unit} | ${met(result.value) ? 'met' : '**missed**'} |`];
+    if (result)
+      return [
+        `| ${measure} | ${aim} | ${format(result.value)} ${result.unit} | ${met(result.value) ? 'met' : '**missed**'} |`,
+      ];
     const kept = previous?.split('\n').find((line) => line.startsWith(`| ${measure} | `));
     return kept ? [kept] : [];
   });
@@ -96,7 +123,9 @@ function writtenBy(only: readonly string[], previous: string | undefined, today:
   const line = previous && only.length > 0 ? /^Written by .*$/m.exec(previous)?.[0] : undefined;
   if (!line) return `Written by \`npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}\` on ${today}.`;
   const [full = line, since] = line.split(' Run alone since: ');
-  const dates = new Map((since?.replace(/\.$/, '').split(', ') ?? []).map((entry) => entry.split(' on ') as [string, string]));
+  const dates = new Map(
+    (since?.replace(/\.$/, '').split(', ') ?? []).map((entry) => entry.split(' on ') as [string, string]),
+  );
   for (const suite of only) dates.set(suite, today);
   return `${full} Run alone since: ${[...dates].map(([suite, date]) => `${suite} on ${date}`).join(', ')}.`;
 }
@@ -105,7 +134,9 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const unknown = only.filter((name) => !SUITES.some((suite) => suite.file === name));
   if (unknown.length > 0) {
-    process.stderr.write(`bench: no suite ${unknown.join(', ')}; the suites are ${SUITES.map((suite) => suite.file).join(', ')}\n`);
+    process.stderr.write(
+      `bench: no suite ${unknown.join(', ')}; the suites are ${SUITES.map((suite) => suite.file).join(', ')}\n`,
+    );
     process.exit(2);
   }
   const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
@@ -132,7 +163,13 @@ async function main(): Promise<void> {
   const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
   const header = `# Benchmarks\n\n${writtenBy(only, previous, new Date().toISOString().slice(0, 10))}\n\nMachine: ${machine}. Redis: ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}.\nNumbers vary between runs and machines; they are measurements, not guarantees, and no test asserts on them.\n`;
   // The peers section is written by `npm run bench:peers` alone: carried over as it is.
-  writeFileSync(file, keepPeersSection(previous, `${header}\n${aimsTable(all, only.length > 0 ? previous : undefined)}\n${sections.join('\n')}`));
+  writeFileSync(
+    file,
+    keepPeersSection(
+      previous,
+      `${header}\n${aimsTable(all, only.length > 0 ? previous : undefined)}\n${sections.join('\n')}`,
+    ),
+  );
   process.stderr.write('bench: wrote BENCHMARKS.md\n');
   process.exit(0);
 }

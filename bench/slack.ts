@@ -35,7 +35,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT_PREFIX = `cbbench:slack:${randomUUID().slice(0, 8)}:`;
 const BOT = 'main';
 
-
 const LATENCY_ANSWERS = 200;
 /** Questions per second while measuring latency: a steady load, not a burst. */
 const LATENCY_ARRIVALS_PER_S = 12;
@@ -61,7 +60,13 @@ let stackCount = 0;
 
 async function startStack(script: AnswerScript, rateLimits: boolean): Promise<Stack> {
   const fake = await startFakeSlack({ now: clock, ...(rateLimits ? {} : { rateLimits: false }) });
-  const adapter = createSlackAdapter({ bot: BOT, botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: fake.apiUrl, logger: silentLogger() });
+  const adapter = createSlackAdapter({
+    bot: BOT,
+    botToken: fake.botToken,
+    signingSecret: fake.signingSecret,
+    apiUrl: fake.apiUrl,
+    logger: silentLogger(),
+  });
   // Mounted as the runtime's HTTP server mounts adapter routes (src/http/server.ts).
   const app = express();
   for (const route of adapter.routes) app.use(route.path, route.handler);
@@ -69,19 +74,30 @@ async function startStack(script: AnswerScript, rateLimits: boolean): Promise<St
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/${BOT}/events`;
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: `${ROOT_PREFIX}${stackCount++}:`, connectionName: 'chatbridge-bench' });
+  const store = new RedisStateStore({
+    url: REDIS_URL,
+    prefix: `${ROOT_PREFIX}${stackCount++}:`,
+    connectionName: 'chatbridge-bench',
+  });
   const upstream = new ScriptedUpstream(script, clock);
   const gateway = createGateway({
-    state: store, upstream, bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }], adapters: [adapter], logger: silentLogger(),
+    state: store,
+    upstream,
+    bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }],
+    adapters: [adapter],
+    logger: silentLogger(),
     policy: { stopGraceMs: 2_000 },
   });
   await gateway.start();
   return {
-    fake, gateway, upstream,
+    fake,
+    gateway,
+    upstream,
     async post(body) {
       const response = await signedEventRequest(url, fake.signingSecret, body);
       await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`bench: Bolt answered ${response.status} to a signed event; is the signing secret right?`);
+      if (response.status !== 200)
+        throw new Error(`bench: Bolt answered ${response.status} to a signed event; is the signing secret right?`);
     },
     async stop() {
       await gateway.stop();
@@ -96,7 +112,8 @@ async function startStack(script: AnswerScript, rateLimits: boolean): Promise<St
 }
 
 /** DM channel ids (D… is a DM for the fake and the adapter), one per chat. */
-const dmIds = (first: number, count: number) => Array.from({ length: count }, (_, i) => `D${String(first + i).padStart(9, '0')}`);
+const dmIds = (first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `D${String(first + i).padStart(9, '0')}`);
 /** Thread ts of a chat's DM thread (a fixed past ts: the user's message that started it). */
 const threadOf = (chat: string) => `1700000000.${chat.slice(-6)}`;
 /** The upstream keys first fragments by the `#tag` of the question. */
@@ -104,8 +121,16 @@ const question = (tag: string, n = 1) => `Tell me about the house #${tag} (${n})
 
 /** Text carried by a call that shows it: postMessage/update `text`, stream `markdown_text` or chunks. */
 function carriesText(call: LoggedCall): boolean {
-  const { text, markdown_text: markdown, chunks } = call.params as { text?: unknown; markdown_text?: unknown; chunks?: unknown };
-  return (typeof text === 'string' && text.length > 0) || (typeof markdown === 'string' && markdown.length > 0) || (Array.isArray(chunks) && chunks.length > 0);
+  const {
+    text,
+    markdown_text: markdown,
+    chunks,
+  } = call.params as { text?: unknown; markdown_text?: unknown; chunks?: unknown };
+  return (
+    (typeof text === 'string' && text.length > 0) ||
+    (typeof markdown === 'string' && markdown.length > 0) ||
+    (Array.isArray(chunks) && chunks.length > 0)
+  );
 }
 
 const VISIBLE_BY = {
@@ -134,7 +159,10 @@ function finalShown(fake: FakeSlack, chat: string, final: string, threadTs: stri
 function callsSummary(calls: LoggedCall[], answers: number): { perAnswer: number; top: string } {
   const byMethod = new Map<string, number>();
   for (const call of calls) byMethod.set(call.method, (byMethod.get(call.method) ?? 0) + 1);
-  const top = [...byMethod].sort((a, b) => b[1] - a[1]).map(([method, n]) => `${method} ${round1(n / answers)}`).join(', ');
+  const top = [...byMethod]
+    .sort((a, b) => b[1] - a[1])
+    .map(([method, n]) => `${method} ${round1(n / answers)}`)
+    .join(', ');
   return { perAnswer: calls.length / answers, top };
 }
 
@@ -151,35 +179,66 @@ async function measureLatency(): Promise<BenchResult[]> {
       await stack.post(fake.build.messageIm({ channel: chat, text: question(`${chat}-t`), thread_ts: threadOf(chat) }));
       await stack.post(fake.build.messageIm({ channel: chat, text: question(`${chat}-m`) }));
     }
-    await until(() => warm.every((chat) => finalShown(fake, chat, final, threadOf(chat)) && finalShown(fake, chat, final, undefined)), 'latency warm-up', 30_000, 20);
+    await until(
+      () =>
+        warm.every((chat) => finalShown(fake, chat, final, threadOf(chat)) && finalShown(fake, chat, final, undefined)),
+      'latency warm-up',
+      30_000,
+      20,
+    );
 
-    for (const [label, inThread] of [['dm-thread-native', true], ['dm-top-level-post', false]] as const) {
+    for (const [label, inThread] of [
+      ['dm-thread-native', true],
+      ['dm-top-level-post', false],
+    ] as const) {
       const chats = dmIds(inThread ? 100_001 : 200_001, LATENCY_ANSWERS);
       const tag = (chat: string) => `${chat}-${label}`;
       for (const chat of chats) {
-        await stack.post(fake.build.messageIm({ channel: chat, text: question(tag(chat)), ...(inThread ? { thread_ts: threadOf(chat) } : {}) }));
+        await stack.post(
+          fake.build.messageIm({
+            channel: chat,
+            text: question(tag(chat)),
+            ...(inThread ? { thread_ts: threadOf(chat) } : {}),
+          }),
+        );
         await new Promise((resolve) => setTimeout(resolve, 1000 / LATENCY_ARRIVALS_PER_S));
       }
-      await until(() => chats.every((chat) => finalShown(fake, chat, final, inThread ? threadOf(chat) : undefined)), `${label}: every final`, 60_000, 20);
+      await until(
+        () => chats.every((chat) => finalShown(fake, chat, final, inThread ? threadOf(chat) : undefined)),
+        `${label}: every final`,
+        60_000,
+        20,
+      );
       const byChannel = callsByChannel(fake);
       const latencies: number[] = [];
       const allCalls: LoggedCall[] = [];
       for (const chat of chats) {
         const start = upstream.firstFragmentAt.get(tag(chat));
         const calls = byChannel.get(chat) ?? [];
-        const shown = calls.find((call) => call.ok && VISIBLE_BY[inThread ? 'thread' : 'top'].has(call.method) && carriesText(call))?.at;
-        if (start === undefined || shown === undefined) throw new Error(`latency: chat ${chat} has no first fragment or no visible text`);
+        const shown = calls.find(
+          (call) => call.ok && VISIBLE_BY[inThread ? 'thread' : 'top'].has(call.method) && carriesText(call),
+        )?.at;
+        if (start === undefined || shown === undefined)
+          throw new Error(`latency: chat ${chat} has no first fragment or no visible text`);
         latencies.push(shown - start);
         allCalls.push(...calls);
       }
       const calls = callsSummary(allCalls, chats.length);
-      const notes = `${chats.length} answers, ${LATENCY_ARRIVALS_PER_S} signed event POSTs/s, ${STREAMED.fragments.length} fragments ${STREAMED.gapMs} ms apart; `
-        + `real Bolt adapter + fake Web API on 127.0.0.1, rate limits off; upstream yield of the first fragment → fake's log time of the first `
-        + `${inThread ? 'chat.startStream/appendStream/stopStream with text' : 'chat.postMessage'}; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+      const notes =
+        `${chats.length} answers, ${LATENCY_ARRIVALS_PER_S} signed event POSTs/s, ${STREAMED.fragments.length} fragments ${STREAMED.gapMs} ms apart; ` +
+        `real Bolt adapter + fake Web API on 127.0.0.1, rate limits off; upstream yield of the first fragment → fake's log time of the first ` +
+        `${inThread ? 'chat.startStream/appendStream/stopStream with text' : 'chat.postMessage'}; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
       results.push(
-        ...[50, 95, 99].map((p) => ({ name: `slack.first-visible.${label}.p${p}`, value: round1(percentile(latencies, p)), unit: 'ms', notes })),
+        ...[50, 95, 99].map((p) => ({
+          name: `slack.first-visible.${label}.p${p}`,
+          value: round1(percentile(latencies, p)),
+          unit: 'ms',
+          notes,
+        })),
         {
-          name: `slack.web-api-calls-per-answer.streamed.${label}`, value: round1(calls.perAnswer), unit: 'calls',
+          name: `slack.web-api-calls-per-answer.streamed.${label}`,
+          value: round1(calls.perAnswer),
+          unit: 'calls',
           notes: `every Web API call naming the chat (auth.test excluded), streamed answer; by method: ${calls.top}`,
         },
       );
@@ -193,9 +252,11 @@ async function measureLatency(): Promise<BenchResult[]> {
 /** Runs `work` on every item with at most `limit` at once. */
 async function withConcurrency<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 /** 2 + 3. Signed event POSTs through Bolt's HTTP receiver, instant upstream, accept → final shown. */
@@ -215,47 +276,74 @@ async function measureThroughput(): Promise<BenchResult[]> {
       return () => {
         const calls = fake.calls();
         for (const call of calls.slice(seen)) {
-          if (call.ok && call.channel && COMPLETING.has(call.method)) completing.set(call.channel, (completing.get(call.channel) ?? 0) + 1);
+          if (call.ok && call.channel && COMPLETING.has(call.method))
+            completing.set(call.channel, (completing.get(call.channel) ?? 0) + 1);
         }
         seen = calls.length;
         for (const chat of pending) {
-          if ((completing.get(chat) ?? 0) >= each && finalShown(fake, chat, final, threadTs?.(chat), each)) pending.delete(chat);
+          if ((completing.get(chat) ?? 0) >= each && finalShown(fake, chat, final, threadTs?.(chat), each))
+            pending.delete(chat);
         }
         return pending.size === 0;
       };
     };
     const warm = dmIds(950_001, 50);
-    await withConcurrency(warm, POST_CONCURRENCY, (chat) => stack.post(fake.build.messageIm({ channel: chat, text: question(chat) })));
+    await withConcurrency(warm, POST_CONCURRENCY, (chat) =>
+      stack.post(fake.build.messageIm({ channel: chat, text: question(chat) })),
+    );
     await until(finalsIn(warm, 1), 'slack warm-up', 30_000, 20);
 
-    for (const [label, inThread] of [['dm-top-level', false], ['dm-thread', true]] as const) {
+    for (const [label, inThread] of [
+      ['dm-top-level', false],
+      ['dm-thread', true],
+    ] as const) {
       const chats = dmIds(inThread ? 400_001 : 300_001, THROUGHPUT_CHATS);
       const threadTs = inThread ? threadOf : undefined;
       const messages = chats.length * THROUGHPUT_MESSAGES;
-      const posts = Array.from({ length: THROUGHPUT_MESSAGES }, (_, n) => chats.map((chat) => ({ chat, n: n + 1 }))).flat();
+      const posts = Array.from({ length: THROUGHPUT_MESSAGES }, (_, n) =>
+        chats.map((chat) => ({ chat, n: n + 1 })),
+      ).flat();
       const callsBefore = fake.calls().length;
       const cpu = process.cpuUsage();
       const started = performance.now();
       await withConcurrency(posts, POST_CONCURRENCY, ({ chat, n }) =>
-        stack.post(fake.build.messageIm({ channel: chat, text: question(chat, n), ...(threadTs ? { thread_ts: threadTs(chat) } : {}) })));
+        stack.post(
+          fake.build.messageIm({
+            channel: chat,
+            text: question(chat, n),
+            ...(threadTs ? { thread_ts: threadTs(chat) } : {}),
+          }),
+        ),
+      );
       const postedAfter = performance.now() - started;
       await until(finalsIn(chats, THROUGHPUT_MESSAGES, threadTs), `slack ${label}: ${messages} finals`, 120_000, 20);
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
-      const answerCalls = fake.calls().slice(callsBefore).filter((call) => !NOT_PER_ANSWER.has(call.method));
+      const answerCalls = fake
+        .calls()
+        .slice(callsBefore)
+        .filter((call) => !NOT_PER_ANSWER.has(call.method));
       const calls = callsSummary(answerCalls, messages);
       const cpuPerAnswer = (used.user + used.system) / messages;
-      results.push({
-        name: `slack.throughput.http.${label}`, value: Math.round(messages / seconds), unit: 'answers/s',
-        notes: `${chats.length} DMs × ${THROUGHPUT_MESSAGES} messages${inThread ? ' in a thread each (native stream)' : ' at the top level (postMessage)'}: `
-          + `signed event POSTs (${POST_CONCURRENCY} in flight) → Bolt ExpressReceiver (v0 signature) → adapter → core → fake Web API, `
-          + `instant upstream, rate limits off, accept → final shown; all POSTs acked after ${Math.round(postedAfter)} ms; `
-          + `process CPU (gateway, Bolt, fake and POSTing client together) ${Math.round(cpuPerAnswer)} µs/answer; `
-          + `load average ${loadavg()[0]?.toFixed(1) ?? '?'} on ${cpus().length} cores`,
-      }, {
-        name: `slack.web-api-calls-per-answer.instant.${label}`, value: round1(calls.perAnswer), unit: 'calls',
-        notes: `from the fake's call log during the pass (auth.test excluded); by method: ${calls.top}`,
-      });
+      results.push(
+        {
+          name: `slack.throughput.http.${label}`,
+          value: Math.round(messages / seconds),
+          unit: 'answers/s',
+          notes:
+            `${chats.length} DMs × ${THROUGHPUT_MESSAGES} messages${inThread ? ' in a thread each (native stream)' : ' at the top level (postMessage)'}: ` +
+            `signed event POSTs (${POST_CONCURRENCY} in flight) → Bolt ExpressReceiver (v0 signature) → adapter → core → fake Web API, ` +
+            `instant upstream, rate limits off, accept → final shown; all POSTs acked after ${Math.round(postedAfter)} ms; ` +
+            `process CPU (gateway, Bolt, fake and POSTing client together) ${Math.round(cpuPerAnswer)} µs/answer; ` +
+            `load average ${loadavg()[0]?.toFixed(1) ?? '?'} on ${cpus().length} cores`,
+        },
+        {
+          name: `slack.web-api-calls-per-answer.instant.${label}`,
+          value: round1(calls.perAnswer),
+          unit: 'calls',
+          notes: `from the fake's call log during the pass (auth.test excluded); by method: ${calls.top}`,
+        },
+      );
     }
   } finally {
     await stack.stop();

@@ -59,8 +59,17 @@ let stackCount = 0;
 async function startStack(script: AnswerScript): Promise<Stack> {
   // Meta's limits off: they would make this a measure of waiting out 131056. Statuses off: they
   // are webhooks the adapter only logs, and would double the POSTs.
-  const fake = await startFakeWhatsAppCloud({ clock, pairRateLimit: false, throughputPerSecond: false, statusWebhooks: false });
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: `${ROOT_PREFIX}${stackCount++}:`, connectionName: 'chatbridge-bench' });
+  const fake = await startFakeWhatsAppCloud({
+    clock,
+    pairRateLimit: false,
+    throughputPerSecond: false,
+    statusWebhooks: false,
+  });
+  const store = new RedisStateStore({
+    url: REDIS_URL,
+    prefix: `${ROOT_PREFIX}${stackCount++}:`,
+    connectionName: 'chatbridge-bench',
+  });
   const adapter = createWhatsAppCloudAdapter({
     bot: BOT,
     accessToken: fake.accessToken,
@@ -82,12 +91,18 @@ async function startStack(script: AnswerScript): Promise<Stack> {
   fake.setWebhook(`http://127.0.0.1:${(server.address() as AddressInfo).port}/whatsapp-cloud/${BOT}/webhook`);
   const upstream = new ScriptedUpstream(script, clock);
   const gateway = createGateway({
-    state: store, upstream, bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }], adapters: [adapter], logger: silentLogger(),
+    state: store,
+    upstream,
+    bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }],
+    adapters: [adapter],
+    logger: silentLogger(),
     policy: { stopGraceMs: 2_000 },
   });
   await gateway.start();
   return {
-    fake, gateway, upstream,
+    fake,
+    gateway,
+    upstream,
     async stop() {
       await gateway.stop();
       await new Promise<void>((resolve) => {
@@ -101,16 +116,19 @@ async function startStack(script: AnswerScript): Promise<Stack> {
 }
 
 /** User numbers (digits), one per conversation. */
-const usersFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => String(4_915_100_000_000 + first + i));
+const usersFrom = (first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => String(4_915_100_000_000 + first + i));
 /** The upstream keys first fragments by the `#tag` of the question. */
 const question = (tag: string, n = 1) => `Tell me about the house #${tag} (${n})`;
 
 /** Runs `work` on every item with at most `limit` at once. */
 async function withConcurrency<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 const load = () => `load average ${loadavg()[0]?.toFixed(1) ?? '?'} on ${cpus().length} cores`;
@@ -122,7 +140,12 @@ async function measureFirstVisible(): Promise<BenchResult[]> {
   try {
     const warm = usersFrom(900_001, 20);
     await Promise.all(warm.map((user) => fake.userSends({ from: user, text: question(`${user}-w`) })));
-    await until(() => warm.every((user) => fake.visibleMessages(user).length > 0), 'whatsapp-cloud warm-up', 30_000, 20);
+    await until(
+      () => warm.every((user) => fake.visibleMessages(user).length > 0),
+      'whatsapp-cloud warm-up',
+      30_000,
+      20,
+    );
 
     const users = usersFrom(100_001, LATENCY_ANSWERS);
     const postedAt = new Map<string, number>();
@@ -133,26 +156,51 @@ async function measureFirstVisible(): Promise<BenchResult[]> {
       await new Promise((resolve) => setTimeout(resolve, 1000 / LATENCY_ARRIVALS_PER_S));
     }
     await Promise.all(posts);
-    await until(() => users.every((user) => fake.visibleMessages(user).length > 0), 'whatsapp-cloud: every answer', 60_000, 20);
+    await until(
+      () => users.every((user) => fake.visibleMessages(user).length > 0),
+      'whatsapp-cloud: every answer',
+      60_000,
+      20,
+    );
     const fromPost: number[] = [];
     const fromFragment: number[] = [];
     const fromComplete: number[] = [];
     for (const user of users) {
       const shown = fake.visibleMessages(user)[0]!;
-      if (shown.text !== upstream.finalText) throw new Error(`first-visible: ${user} first saw ${JSON.stringify(shown.text)}, not the answer`);
+      if (shown.text !== upstream.finalText)
+        throw new Error(`first-visible: ${user} first saw ${JSON.stringify(shown.text)}, not the answer`);
       fromPost.push(shown.at - postedAt.get(user)!);
       fromFragment.push(shown.at - upstream.firstFragmentAt.get(user)!);
       fromComplete.push(shown.at - upstream.finalAt.get(user)!);
     }
-    const graphCalls = fake.calls().filter((call) => users.includes((call.body as { to?: string } | undefined)?.to ?? '')).length;
-    const notes = `${users.length} answers, ${LATENCY_ARRIVALS_PER_S} users/s, ${STREAMED.fragments.length} fragments ${STREAMED.gapMs} ms apart `
-      + `(the answer is sent once complete: no edits on the Cloud API); real adapter + fake Graph API on 127.0.0.1, Meta's limits off; `
-      + `Graph calls per answer ${round1(graphCalls / users.length)}; ${load()}`;
+    const graphCalls = fake
+      .calls()
+      .filter((call) => users.includes((call.body as { to?: string } | undefined)?.to ?? '')).length;
+    const notes =
+      `${users.length} answers, ${LATENCY_ARRIVALS_PER_S} users/s, ${STREAMED.fragments.length} fragments ${STREAMED.gapMs} ms apart ` +
+      `(the answer is sent once complete: no edits on the Cloud API); real adapter + fake Graph API on 127.0.0.1, Meta's limits off; ` +
+      `Graph calls per answer ${round1(graphCalls / users.length)}; ${load()}`;
     return [
-      ...[50, 95, 99].map((p) => ({ name: `whatsapp-cloud.first-visible.posted.p${p}`, value: round1(percentile(fromPost, p)), unit: 'ms', notes: `the fake starts the signed webhook POST → the answer in its log; ${notes}` })),
-      ...[50, 95].map((p) => ({ name: `whatsapp-cloud.first-visible.after-first-fragment.p${p}`, value: round1(percentile(fromFragment, p)), unit: 'ms', notes: `upstream yields the first fragment → the answer in the fake's log; includes the ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms the answer is still being written` })),
+      ...[50, 95, 99].map((p) => ({
+        name: `whatsapp-cloud.first-visible.posted.p${p}`,
+        value: round1(percentile(fromPost, p)),
+        unit: 'ms',
+        notes: `the fake starts the signed webhook POST → the answer in its log; ${notes}`,
+      })),
+      ...[50, 95].map((p) => ({
+        name: `whatsapp-cloud.first-visible.after-first-fragment.p${p}`,
+        value: round1(percentile(fromFragment, p)),
+        unit: 'ms',
+        notes: `upstream yields the first fragment → the answer in the fake's log; includes the ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms the answer is still being written`,
+      })),
       // What the gateway adds on this platform: the answer can only be shown once it is complete.
-      ...[50, 95].map((p) => ({ name: `whatsapp-cloud.first-visible.after-answer-complete.p${p}`, value: round1(percentile(fromComplete, p)), unit: 'ms', notes: "upstream yields the final (the whole answer) → the answer in the fake's log: the gateway's own time, sending included" })),
+      ...[50, 95].map((p) => ({
+        name: `whatsapp-cloud.first-visible.after-answer-complete.p${p}`,
+        value: round1(percentile(fromComplete, p)),
+        unit: 'ms',
+        notes:
+          "upstream yields the final (the whole answer) → the answer in the fake's log: the gateway's own time, sending included",
+      })),
     ];
   } finally {
     await stack.stop();
@@ -171,18 +219,30 @@ async function measureTyping(): Promise<BenchResult[]> {
       posted.set(user, { at, wamid: await fake.userSends({ from: user, text: question(user) }) });
       await new Promise((resolve) => setTimeout(resolve, 1000 / LATENCY_ARRIVALS_PER_S));
     }
-    await until(() => users.every((user) => fake.visibleMessages(user).length > 0), 'whatsapp-cloud typing: every answer', 60_000, 20);
+    await until(
+      () => users.every((user) => fake.visibleMessages(user).length > 0),
+      'whatsapp-cloud typing: every answer',
+      60_000,
+      20,
+    );
     const marks = fake.readMarks().filter((mark) => mark.typing);
     const typing = users.map((user) => {
       const { at, wamid } = posted.get(user)!;
       const mark = marks.find((m) => m.messageId === wamid);
       if (!mark) throw new Error(`typing: no typing indicator on ${user}'s message`);
-      if (mark.at > fake.visibleMessages(user)[0]!.at) throw new Error(`typing: ${user}'s typing came after the answer`);
+      if (mark.at > fake.visibleMessages(user)[0]!.at)
+        throw new Error(`typing: ${user}'s typing came after the answer`);
       return mark.at - at;
     });
-    const notes = `${users.length} answers written over ${(SLOW.fragments.length - 1) * SLOW.gapMs} ms; the fake starts the webhook POST → its log of `
-      + `the read + typing_indicator call on that wamid (the core defers typing 400 ms, so an answer shown sooner never shows it); ${load()}`;
-    return [50, 95].map((p) => ({ name: `whatsapp-cloud.typing.p${p}`, value: round1(percentile(typing, p)), unit: 'ms', notes }));
+    const notes =
+      `${users.length} answers written over ${(SLOW.fragments.length - 1) * SLOW.gapMs} ms; the fake starts the webhook POST → its log of ` +
+      `the read + typing_indicator call on that wamid (the core defers typing 400 ms, so an answer shown sooner never shows it); ${load()}`;
+    return [50, 95].map((p) => ({
+      name: `whatsapp-cloud.typing.p${p}`,
+      value: round1(percentile(typing, p)),
+      unit: 'ms',
+      notes,
+    }));
   } finally {
     await stack.stop();
   }
@@ -194,39 +254,68 @@ async function measureThroughput(): Promise<BenchResult[]> {
   const { fake, upstream } = stack;
   try {
     const warm = usersFrom(950_001, 50);
-    await withConcurrency(warm, POST_CONCURRENCY, async (user) => void (await fake.userSends({ from: user, text: question(user) })));
-    await until(() => warm.every((user) => fake.visibleMessages(user).length > 0), 'whatsapp-cloud throughput warm-up', 30_000, 20);
+    await withConcurrency(
+      warm,
+      POST_CONCURRENCY,
+      async (user) => void (await fake.userSends({ from: user, text: question(user) })),
+    );
+    await until(
+      () => warm.every((user) => fake.visibleMessages(user).length > 0),
+      'whatsapp-cloud throughput warm-up',
+      30_000,
+      20,
+    );
 
     const users = usersFrom(300_001, THROUGHPUT_USERS);
     const messages = users.length * THROUGHPUT_MESSAGES;
-    const posts = Array.from({ length: THROUGHPUT_MESSAGES }, (_, n) => users.map((user) => ({ user, n: n + 1 }))).flat();
+    const posts = Array.from({ length: THROUGHPUT_MESSAGES }, (_, n) =>
+      users.map((user) => ({ user, n: n + 1 })),
+    ).flat();
     const callsBefore = fake.calls().length;
     const cpu = process.cpuUsage();
     const started = performance.now();
-    await withConcurrency(posts, POST_CONCURRENCY, async ({ user, n }) => void (await fake.userSends({ from: user, text: question(user, n) })));
+    await withConcurrency(
+      posts,
+      POST_CONCURRENCY,
+      async ({ user, n }) => void (await fake.userSends({ from: user, text: question(user, n) })),
+    );
     const postedAfter = performance.now() - started;
     const pending = new Set(users);
-    await until(() => {
-      for (const user of pending) if (fake.visibleMessages(user).length >= THROUGHPUT_MESSAGES) pending.delete(user);
-      return pending.size === 0;
-    }, `whatsapp-cloud: ${messages} answers`, 120_000, 20);
+    await until(
+      () => {
+        for (const user of pending) if (fake.visibleMessages(user).length >= THROUGHPUT_MESSAGES) pending.delete(user);
+        return pending.size === 0;
+      },
+      `whatsapp-cloud: ${messages} answers`,
+      120_000,
+      20,
+    );
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     for (const user of users) {
-      if (fake.visibleMessages(user).some((message) => message.text !== upstream.finalText)) throw new Error(`throughput: ${user} saw something other than the answer`);
+      if (fake.visibleMessages(user).some((message) => message.text !== upstream.finalText))
+        throw new Error(`throughput: ${user} saw something other than the answer`);
     }
     const calls = fake.calls().slice(callsBefore);
     const sends = calls.filter((call) => (call.body as { to?: string } | undefined)?.to !== undefined).length;
     const reads = calls.length - sends;
-    return [{
-      name: 'whatsapp-cloud.throughput.webhook', value: Math.round(messages / seconds), unit: 'answers/s',
-      notes: `${users.length} users × ${THROUGHPUT_MESSAGES} messages: signed webhook POSTs (${POST_CONCURRENCY} in flight, each acknowledged once queued) → `
-        + `signature check → adapter → core → fake Graph API, instant upstream, Meta's limits off, posted → answer shown; all POSTs acked after `
-        + `${Math.round(postedAfter)} ms; process CPU (gateway, fake and POSTing client together) ${Math.round((used.user + used.system) / messages)} µs/answer; ${load()}`,
-    }, {
-      name: 'whatsapp-cloud.graph-calls-per-answer.instant', value: round1(calls.length / messages), unit: 'calls',
-      notes: `from the fake's call log during the pass, per answer: sends ${round1(sends / messages)}, read/typing marks ${round1(reads / messages)} (an instant answer is shown before typing is due)`,
-    }];
+    return [
+      {
+        name: 'whatsapp-cloud.throughput.webhook',
+        value: Math.round(messages / seconds),
+        unit: 'answers/s',
+        notes:
+          `${users.length} users × ${THROUGHPUT_MESSAGES} messages: signed webhook POSTs (${POST_CONCURRENCY} in flight, each acknowledged once queued) → ` +
+          `signature check → adapter → core → fake Graph API, instant upstream, Meta's limits off, posted → answer shown; all POSTs acked after ` +
+          `${Math.round(postedAfter)} ms; process CPU (gateway, fake and POSTing client together) ${Math.round((used.user + used.system) / messages)} µs/answer; ${load()}`,
+      },
+      {
+        name: 'whatsapp-cloud.graph-calls-per-answer.instant',
+        value: round1(calls.length / messages),
+        unit: 'calls',
+        notes: `from the fake's call log during the pass, per answer: sends ${round1(sends / messages)}, read/typing marks ${round1(reads / messages)} (an instant answer is shown before typing is due)`,
+      },
+    ];
   } finally {
     await stack.stop();
   }

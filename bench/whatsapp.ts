@@ -40,7 +40,13 @@ const EDIT_CHATS = 50;
 const FRAGMENT_CHARS = 60;
 /** 600 characters in 10 fragments 220 ms apart (~2 s of writing), plain text: WhatsApp formatting leaves it as it is. */
 const LONG: AnswerScript = {
-  fragments: Array.from({ length: 10 }, (_, i) => `Part ${i + 1} of the answer says more about this home and its street. `.slice(0, FRAGMENT_CHARS - 1).padEnd(FRAGMENT_CHARS - 1, '.') + ' '),
+  fragments: Array.from(
+    { length: 10 },
+    (_, i) =>
+      `Part ${i + 1} of the answer says more about this home and its street. `
+        .slice(0, FRAGMENT_CHARS - 1)
+        .padEnd(FRAGMENT_CHARS - 1, '.') + ' ',
+  ),
   gapMs: 220,
 };
 
@@ -55,7 +61,11 @@ let stackCount = 0;
 /** The fake world, the adapter linked to it (the phone scans the QR) and the core; resolves once the client is ready. */
 async function startStack(script: AnswerScript): Promise<Stack> {
   const fake = await startFakeWhatsApp({ now: clock });
-  const store = new RedisStateStore({ url: REDIS_URL, prefix: `${ROOT_PREFIX}${stackCount++}:`, connectionName: 'chatbridge-bench' });
+  const store = new RedisStateStore({
+    url: REDIS_URL,
+    prefix: `${ROOT_PREFIX}${stackCount++}:`,
+    connectionName: 'chatbridge-bench',
+  });
   const adapter: Adapter = createWhatsAppAdapter({
     bot: BOT,
     logger: silentLogger(),
@@ -69,15 +79,23 @@ async function startStack(script: AnswerScript): Promise<Stack> {
   });
   const upstream = new ScriptedUpstream(script, clock);
   const gateway: Gateway = createGateway({
-    state: store, upstream, bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }], adapters: [adapter], logger: silentLogger(),
+    state: store,
+    upstream,
+    bots: [{ id: BOT, serialNumber: 'BENCH-SERIAL' }],
+    adapters: [adapter],
+    logger: silentLogger(),
     policy: { stopGraceMs: 2_000 },
   });
   await gateway.start();
-  await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), { timeoutMs: 15_000, what: 'a QR to scan' });
+  await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), {
+    timeoutMs: 15_000,
+    what: 'a QR to scan',
+  });
   fake.scanQr();
   await until(() => adapter.status?.().connected === true, 'the WhatsApp client ready', 15_000, 10);
   return {
-    fake, upstream,
+    fake,
+    upstream,
     async stop() {
       await gateway.stop();
       await store.close();
@@ -111,7 +129,10 @@ function callsByChat(fake: FakeWhatsApp): Map<string, LoggedCall[]> {
 function byMethod(calls: LoggedCall[], answers: number): string {
   const counts = new Map<string, number>();
   for (const call of calls) counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([method, n]) => `${method} ${round1(n / answers)}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([method, n]) => `${method} ${round1(n / answers)}`)
+    .join(', ');
 }
 
 /** Users write at a steady pace, each in a chat of their own. */
@@ -135,7 +156,12 @@ async function measureLatency(): Promise<BenchResult[]> {
     const users = numbers(4_915_110_000_001, LATENCY_ANSWERS);
     const tag = (n: string) => `latency-${n}`;
     await ask(fake, users, tag);
-    await until(() => users.every((n) => finalShown(fake, chatOf(n), final)), 'whatsapp latency: every final', 60_000, 20);
+    await until(
+      () => users.every((n) => finalShown(fake, chatOf(n), final)),
+      'whatsapp latency: every final',
+      60_000,
+      20,
+    );
     const byChat = callsByChat(fake);
     const latencies: number[] = [];
     const calls: LoggedCall[] = [];
@@ -143,17 +169,26 @@ async function measureLatency(): Promise<BenchResult[]> {
       const start = upstream.firstFragmentAt.get(tag(number));
       const chatCalls = byChat.get(chatOf(number)) ?? [];
       const shown = chatCalls.find((call) => call.method === 'sendMessage')?.at;
-      if (start === undefined || shown === undefined) throw new Error(`whatsapp latency: chat ${number} has no first fragment or no sendMessage`);
+      if (start === undefined || shown === undefined)
+        throw new Error(`whatsapp latency: chat ${number} has no first fragment or no sendMessage`);
       latencies.push(shown - start);
       calls.push(...chatCalls);
     }
-    const notes = `${users.length} private chats, ${ARRIVALS_PER_S} messages/s, ${STREAMED.fragments.length} fragments ${STREAMED.gapMs} ms apart; `
-      + 'real adapter + core on Redis, fake whatsapp-web.js over a WebSocket to the fake world in this process; upstream yield of the first fragment → '
-      + `the world's log time of the chat's first sendMessage; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+    const notes =
+      `${users.length} private chats, ${ARRIVALS_PER_S} messages/s, ${STREAMED.fragments.length} fragments ${STREAMED.gapMs} ms apart; ` +
+      'real adapter + core on Redis, fake whatsapp-web.js over a WebSocket to the fake world in this process; upstream yield of the first fragment → ' +
+      `the world's log time of the chat's first sendMessage; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
     return [
-      ...[50, 95, 99].map((p) => ({ name: `whatsapp.first-visible.private.p${p}`, value: round1(percentile(latencies, p)), unit: 'ms', notes })),
+      ...[50, 95, 99].map((p) => ({
+        name: `whatsapp.first-visible.private.p${p}`,
+        value: round1(percentile(latencies, p)),
+        unit: 'ms',
+        notes,
+      })),
       {
-        name: 'whatsapp.client-calls-per-answer.streamed', value: round1(calls.length / users.length), unit: 'calls',
+        name: 'whatsapp.client-calls-per-answer.streamed',
+        value: round1(calls.length / users.length),
+        unit: 'calls',
         notes: `every client call naming the chat, ${STREAMED.fragments.length}-fragment answer over ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms; by method: ${byMethod(calls, users.length)}`,
       },
     ];
@@ -171,9 +206,15 @@ async function measureEdits(): Promise<BenchResult[]> {
     const users = numbers(4_915_120_000_001, EDIT_CHATS);
     await ask(fake, users, (n) => `edits-${n}`);
     // A chat whose answer did not end complete is counted below, not waited for forever.
-    await until(() => users.every((n) => finalShown(fake, chatOf(n), final)), 'whatsapp edits: every final', 60_000, 20).catch(() => undefined);
+    await until(
+      () => users.every((n) => finalShown(fake, chatOf(n), final)),
+      'whatsapp edits: every final',
+      60_000,
+      20,
+    ).catch(() => undefined);
     const byChat = callsByChat(fake);
-    const count = (method: string) => users.reduce((sum, n) => sum + (byChat.get(chatOf(n)) ?? []).filter((call) => call.method === method).length, 0);
+    const count = (method: string) =>
+      users.reduce((sum, n) => sum + (byChat.get(chatOf(n)) ?? []).filter((call) => call.method === method).length, 0);
     const edits = count('edit');
     const sends = count('sendMessage');
     const complete = users.filter((n) => {
@@ -183,19 +224,43 @@ async function measureEdits(): Promise<BenchResult[]> {
     const all = users.flatMap((n) => byChat.get(chatOf(n)) ?? []);
     // How long the user looked at a partial answer: the first send → the call that showed the whole text.
     const partialFor = users.flatMap((n) => {
-      const calls = (byChat.get(chatOf(n)) ?? []).filter((call) => call.method === 'sendMessage' || call.method === 'edit');
+      const calls = (byChat.get(chatOf(n)) ?? []).filter(
+        (call) => call.method === 'sendMessage' || call.method === 'edit',
+      );
       return calls.length > 0 ? [calls.at(-1)!.at - calls[0]!.at] : [];
     });
     const shape = `${users.length} private chats, ${ARRIVALS_PER_S} messages/s, a ${final.length}-character answer in ${LONG.fragments.length} fragments ${LONG.gapMs} ms apart, default edit interval (2 s)`;
     return [
-      { name: 'whatsapp.edits-per-answer.600-chars', value: round1(edits / users.length), unit: 'edits', notes: `${shape}; edit() calls per answer` },
-      { name: 'whatsapp.sends-per-answer.600-chars', value: round1(sends / users.length), unit: 'messages', notes: `${shape}; sendMessage() calls per answer (1 = the answer stayed one message)` },
-      { name: 'whatsapp.client-calls-per-answer.600-chars', value: round1(all.length / users.length), unit: 'calls', notes: `${shape}; by method: ${byMethod(all, users.length)}` },
+      {
+        name: 'whatsapp.edits-per-answer.600-chars',
+        value: round1(edits / users.length),
+        unit: 'edits',
+        notes: `${shape}; edit() calls per answer`,
+      },
+      {
+        name: 'whatsapp.sends-per-answer.600-chars',
+        value: round1(sends / users.length),
+        unit: 'messages',
+        notes: `${shape}; sendMessage() calls per answer (1 = the answer stayed one message)`,
+      },
+      {
+        name: 'whatsapp.client-calls-per-answer.600-chars',
+        value: round1(all.length / users.length),
+        unit: 'calls',
+        notes: `${shape}; by method: ${byMethod(all, users.length)}`,
+      },
       ...[50, 95].map((p) => ({
-        name: `whatsapp.first-to-complete.600-chars.p${p}`, value: round1(percentile(partialFor, p)), unit: 'ms',
+        name: `whatsapp.first-to-complete.600-chars.p${p}`,
+        value: round1(percentile(partialFor, p)),
+        unit: 'ms',
         notes: `${shape}; the chat's first sendMessage → its last sendMessage/edit (the answer takes ${(LONG.fragments.length - 1) * LONG.gapMs} ms to write)`,
       })),
-      { name: 'whatsapp.complete-finals.600-chars', value: complete, unit: `of ${users.length}`, notes: `${shape}; chats showing exactly one message, the full answer, once "typing…" ended` },
+      {
+        name: 'whatsapp.complete-finals.600-chars',
+        value: complete,
+        unit: `of ${users.length}`,
+        notes: `${shape}; chats showing exactly one message, the full answer, once "typing…" ended`,
+      },
     ];
   } finally {
     await stack.stop();

@@ -41,7 +41,9 @@ function listenOnce(port: number): Promise<number> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -69,26 +71,60 @@ export async function startTestRedisCluster(): Promise<TestRedisCluster> {
   const ports: number[] = [];
   for (let index = 0; index < TEST_CLUSTER_MASTERS; index++) ports.push(await freeClusterPort(taken));
   const children: ChildProcess[] = ports.map((port) => {
-    const child = spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-      '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
-      '--dir', folder,
-    ], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '2000',
+        '--dir',
+        folder,
+      ],
+      { stdio: 'ignore' },
+    );
     child.once('error', () => undefined);
     return child;
   });
   const close = async () => {
-    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    })));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    for (const port of ports) await waitFor(`node ${port} did not start (is redis-server installed?)`, async () => (await clusterState(port)) !== 'unreachable');
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
-    for (const port of ports) await waitFor(`node ${port} never reported cluster_state:ok`, async () => (await clusterState(port)) === 'ok');
+    for (const port of ports)
+      await waitFor(
+        `node ${port} did not start (is redis-server installed?)`,
+        async () => (await clusterState(port)) !== 'unreachable',
+      );
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    for (const port of ports)
+      await waitFor(`node ${port} never reported cluster_state:ok`, async () => (await clusterState(port)) === 'ok');
   } catch (error) {
     await close();
     throw error;

@@ -7,7 +7,13 @@
  * seconds before a real load balancer notices, which is the harder case. It lives
  * in fakes/ (outside test/) so that bench/replicas.ts can use it too.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RoundRobinProxy {
@@ -32,14 +38,19 @@ export async function startRoundRobinProxy(backends: readonly number[] = []): Pr
       return;
     }
     const port = ports[next++ % ports.length]!;
-    const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       badGateways++;
       if (res.headersSent) return void res.destroy();
-      res.writeHead(502, { 'content-type': 'application/json' }).end(`{"error":"backend 127.0.0.1:${port} unreachable"}`);
+      res
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(`{"error":"backend 127.0.0.1:${port} unreachable"}`);
     });
     req.pipe(upstream);
   };
@@ -59,9 +70,10 @@ export async function startRoundRobinProxy(backends: readonly number[] = []): Pr
     get badGateways() {
       return badGateways;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -48,7 +48,9 @@ function spellings(secret: string): string[] {
   const lowerHex = encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
   const formEncoded = encoded.replace(/%20/g, '+');
   const forms = [secret, encoded, lowerHex, formEncoded];
-  return [...new Set([...forms, ...forms.map((form) => JSON.stringify(form).slice(1, -1))])].filter((form) => form.length >= MIN_REDACTED_LENGTH);
+  return [...new Set([...forms, ...forms.map((form) => JSON.stringify(form).slice(1, -1))])].filter(
+    (form) => form.length >= MIN_REDACTED_LENGTH,
+  );
 }
 
 function escapeRegExp(text: string): string {
@@ -155,7 +157,14 @@ export function redactSecrets(logger: Logger, ...secrets: (string | undefined)[]
  */
 export function routeConsoleToLogger(logger: Logger): () => void {
   const log = logger.child({ source: 'console' });
-  const original = { log: console.log, info: console.info, debug: console.debug, warn: console.warn, error: console.error, trace: console.trace };
+  const original = {
+    log: console.log,
+    info: console.info,
+    debug: console.debug,
+    warn: console.warn,
+    error: console.error,
+    trace: console.trace,
+  };
   console.log = (...args: unknown[]) => log.info(format(...args));
   console.info = (...args: unknown[]) => log.info(format(...args));
   console.debug = (...args: unknown[]) => log.debug(format(...args));

@@ -67,7 +67,10 @@ function pressButton(args: string, buttons: readonly Button[]): ConsoleLine {
   const n = Number(args);
   if (buttons.length === 0) return invalid('the last message has no buttons to press.');
   const button = buttons[n - 1];
-  if (!button) return invalid(`there is no button ${n}: the last message has ${buttons.length === 1 ? 'button 1' : `buttons 1-${buttons.length}`}.`);
+  if (!button)
+    return invalid(
+      `there is no button ${n}: the last message has ${buttons.length === 1 ? 'button 1' : `buttons 1-${buttons.length}`}.`,
+    );
   return { kind: 'press', button };
 }
 

@@ -8,7 +8,10 @@ export const CONSOLE_USER = { id: 'console', name: process.env.USER ?? 'you', ha
 /** `:file <path> [caption]` attaches a local file (the core sniffs what it is). */
 async function localAttachment(path: string): Promise<InboundAttachment> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot read ${path} (${error.code === 'ENOENT' ? 'no such file' : error.code ?? error.message}).`, { cause: error });
+    throw new Error(
+      `cannot read ${path} (${error.code === 'ENOENT' ? 'no such file' : (error.code ?? error.message)}).`,
+      { cause: error },
+    );
   });
   if (!info.isFile()) throw new Error(`${path} is not a file.`);
   // The absolute path is the ref: another process on this machine can read the file again.
@@ -19,14 +22,22 @@ async function localAttachment(path: string): Promise<InboundAttachment> {
  * A local file as an attachment, in any process that sees the same disk. The size is
  * checked again when fetched: the file may have changed (or gone) since it was sent.
  */
-export function restoreLocalAttachment(path: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+export function restoreLocalAttachment(
+  path: string,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
   return {
     ...info,
     ref: path,
     async fetch({ maxBytes }) {
-      const size = await stat(path).then((s) => s.size, (error: unknown) => {
-        throw new AttachmentUnavailableError(`The file ${path} can no longer be read; send it again.`, { cause: error });
-      });
+      const size = await stat(path).then(
+        (s) => s.size,
+        (error: unknown) => {
+          throw new AttachmentUnavailableError(`The file ${path} can no longer be read; send it again.`, {
+            cause: error,
+          });
+        },
+      );
       if (size > maxBytes) throw new AttachmentTooLargeError(maxBytes, size);
       return new Uint8Array(await readFile(path));
     },
@@ -39,7 +50,11 @@ export type ConsoleMessage =
   | { kind: 'file'; path: string; caption: string }
   | { kind: 'press'; button: { label: string; value: string } };
 
-export async function lineToInbound(message: ConsoleMessage, conversation: ConversationRef, sequence: number): Promise<Inbound> {
+export async function lineToInbound(
+  message: ConsoleMessage,
+  conversation: ConversationRef,
+  sequence: number,
+): Promise<Inbound> {
   const base = {
     conversation,
     user: CONSOLE_USER,
@@ -50,7 +65,12 @@ export async function lineToInbound(message: ConsoleMessage, conversation: Conve
   };
   switch (message.kind) {
     case 'press':
-      return { ...base, text: message.button.label, attachments: [], action: { id: String(sequence), value: message.button.value } };
+      return {
+        ...base,
+        text: message.button.label,
+        attachments: [],
+        action: { id: String(sequence), value: message.button.value },
+      };
     case 'file':
       return { ...base, text: message.caption, attachments: [await localAttachment(message.path)] };
     case 'text':

@@ -1,6 +1,12 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { SerialByKey, type Adapter, type ConversationRef, type GatewayHost, type InboundSink } from '../../src/contract.js';
+import {
+  SerialByKey,
+  type Adapter,
+  type ConversationRef,
+  type GatewayHost,
+  type InboundSink,
+} from '../../src/contract.js';
 import { consoleCapabilities } from './capabilities.js';
 import { helpText, parseConsoleLine } from './commands.js';
 import { lineToInbound, restoreLocalAttachment } from './inbound.js';
@@ -33,7 +39,8 @@ export interface ConsoleAdapter extends Adapter {
  */
 const ANSWERED_POLL_MS = 50;
 
-const HANDOFF_NOTE = '(The conversation is now with a person, and here that person is you: the bot stays quiet until you type :resume to hand it back.)';
+const HANDOFF_NOTE =
+  '(The conversation is now with a person, and here that person is you: the bot stays quiet until you type :resume to hand it back.)';
 
 /**
  * A terminal chat on the same core as every platform: `npm start` on a terminal with
@@ -67,7 +74,11 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     handoffNoted = withPerson;
   };
   // Only a terminal can redraw an answer as it streams; a pipe gets each answer once, whole.
-  const outbound = new (interactive ? RedrawingConsoleOutbound : ConsoleOutbound)(output, () => rl?.prompt(true), () => void noteHandoff());
+  const outbound = new (interactive ? RedrawingConsoleOutbound : ConsoleOutbound)(
+    output,
+    () => rl?.prompt(true),
+    () => void noteHandoff(),
+  );
 
   /** Resolves once every message accepted so far is answered (its queue is empty); at once without a host. */
   const answered = async () => {
@@ -90,7 +101,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
       case 'quit':
         return void rl?.close();
       case 'resume':
-        if (!host) return note('(not available: this console is not connected to the gateway\'s handoff.)');
+        if (!host) return note("(not available: this console is not connected to the gateway's handoff.)");
         if (!(await host.resume(conversation))) note('(The conversation is not with a person; nothing to hand back.)');
         return;
       default: {
@@ -112,11 +123,16 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     redeliversOnAcceptFailure: false,
     async start(sink: InboundSink) {
       rl = createInterface({ input, output, prompt: 'you> ', terminal: interactive });
-      output.write('chatbridge console: type a message, or /start, /help, /listings. :help lists the console\'s own commands (:file, :press, :resume). Ctrl-D quits.\n');
-      if (options.logFile) output.write(`(The gateway's log goes to ${options.logFile}; errors are also shown here.)\n`);
+      output.write(
+        "chatbridge console: type a message, or /start, /help, /listings. :help lists the console's own commands (:file, :press, :resume). Ctrl-D quits.\n",
+      );
+      if (options.logFile)
+        output.write(`(The gateway's log goes to ${options.logFile}; errors are also shown here.)\n`);
       rl.prompt();
       rl.on('line', (raw) => {
-        lines.run(conversation.id, () => handle(raw, sink)).catch((error: Error) => note(`(not sent: ${error.message})`));
+        lines
+          .run(conversation.id, () => handle(raw, sink))
+          .catch((error: Error) => note(`(not sent: ${error.message})`));
       });
       // Ctrl-C at a terminal quits at once; Ctrl-D, :quit and the end of piped input wait for the answers.
       rl.on('SIGINT', () => {

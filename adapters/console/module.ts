@@ -13,7 +13,8 @@ const consoleSetting = z.enum(['auto', 'on', 'off']).default('auto');
 export type ConsoleSetting = z.infer<typeof consoleSetting>;
 
 /** Said on stderr when "auto" keeps the console closed because nobody is at a terminal to type. */
-const HEADLESS_NOTICE = 'stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). Set CHATBRIDGE_CONSOLE=on to chat through a pipe.';
+const HEADLESS_NOTICE =
+  'stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). Set CHATBRIDGE_CONSOLE=on to chat through a pipe.';
 
 export const consoleModule: PlatformModule<ConsoleSetting> = {
   kind: 'local',

@@ -22,7 +22,11 @@ export class ConsoleOutbound implements Outbound {
    * @param onPrinted after each print (the prompt is drawn again under it)
    * @param onSent after each new message (not each redraw): the console checks for a handoff
    */
-  constructor(protected readonly out: Writable & { columns?: number }, private readonly onPrinted: () => void, private readonly onSent: () => void = () => {}) {}
+  constructor(
+    protected readonly out: Writable & { columns?: number },
+    private readonly onPrinted: () => void,
+    private readonly onSent: () => void = () => {},
+  ) {}
 
   async send(_conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     const id = String(++this.lastId);
@@ -55,7 +59,12 @@ export class ConsoleOutbound implements Outbound {
  * cursor up over it, clears, and prints the new text.
  */
 export class RedrawingConsoleOutbound extends ConsoleOutbound {
-  async edit(_conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[] } = {}): Promise<void> {
+  async edit(
+    _conversation: ConversationRef,
+    message: SentMessage,
+    text: string,
+    options: { buttons?: Button[] } = {},
+  ): Promise<void> {
     if (this.bottom?.id === message.id) {
       // Up to the first row of the block, then clear to the end of the screen.
       this.out.write(`\x1b[${this.bottom.rows}F\x1b[J`);

@@ -46,7 +46,10 @@ export class AssistantPane {
   /** Threads already titled by this process (re-titling after a restart is harmless: it is the same kind of text). */
   private readonly titled = new Set<string>();
 
-  constructor(private readonly client: WebClient, private readonly logger: Logger) {}
+  constructor(
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+  ) {}
 
   /**
    * Offers the suggestions as prompts in an assistant thread. The manifest declares the
@@ -59,9 +62,16 @@ export class AssistantPane {
     const prompts = suggestedPrompts(suggestions);
     if (!thread || prompts.length === 0) return;
     try {
-      await this.client.assistant.threads.setSuggestedPrompts({ channel_id: thread.channel, thread_ts: thread.threadTs, prompts });
+      await this.client.assistant.threads.setSuggestedPrompts({
+        channel_id: thread.channel,
+        thread_ts: thread.threadTs,
+        prompts,
+      });
     } catch (error) {
-      this.logger.warn({ err: error, conversation: conversationId }, 'slack: could not show the suggested prompts (assistant.threads.setSuggestedPrompts; needs assistant:write and the assistant pane in the app manifest)');
+      this.logger.warn(
+        { err: error, conversation: conversationId },
+        'slack: could not show the suggested prompts (assistant.threads.setSuggestedPrompts; needs assistant:write and the assistant pane in the app manifest)',
+      );
     }
   }
 
@@ -78,7 +88,10 @@ export class AssistantPane {
     try {
       await this.client.assistant.threads.setTitle({ channel_id: thread.channel, thread_ts: thread.threadTs, title });
     } catch (error) {
-      this.logger.warn({ err: error, conversation: conversationId }, 'slack: could not title the assistant thread (assistant.threads.setTitle; needs assistant:write)');
+      this.logger.warn(
+        { err: error, conversation: conversationId },
+        'slack: could not title the assistant thread (assistant.threads.setTitle; needs assistant:write)',
+      );
     }
   }
 }

@@ -33,7 +33,9 @@ export class SlackConnection {
    */
   async start(ready: () => Promise<void>): Promise<void> {
     const connected = await this.link.start(() => {
-      void ready().catch((error: unknown) => this.options.logger.error({ err: error }, 'slack: could not start after connecting'));
+      void ready().catch((error: unknown) =>
+        this.options.logger.error({ err: error }, 'slack: could not start after connecting'),
+      );
     });
     if (connected) await ready();
   }
@@ -55,11 +57,20 @@ export class SlackConnection {
     } catch (error) {
       const mapped = toPlatformError(error, 'auth.test');
       if (mapped.kind === 'unreachable' || mapped.kind === 'rate-limited') throw mapped;
-      throw new ConnectRefusedError(`Slack refused the token of bot "${bot}" (${mapped.message}): check SLACK_BOT_TOKEN / bots[].slack.botToken (the app's Bot User OAuth Token, xoxb-).`, { cause: error });
+      throw new ConnectRefusedError(
+        `Slack refused the token of bot "${bot}" (${mapped.message}): check SLACK_BOT_TOKEN / bots[].slack.botToken (the app's Bot User OAuth Token, xoxb-).`,
+        { cause: error },
+      );
     }
     if (!result.user_id || !result.bot_id) {
-      throw new ConnectRefusedError(`Slack auth.test for bot "${bot}" did not name a bot user: SLACK_BOT_TOKEN must be a bot token (xoxb-)`);
+      throw new ConnectRefusedError(
+        `Slack auth.test for bot "${bot}" did not name a bot user: SLACK_BOT_TOKEN must be a bot token (xoxb-)`,
+      );
     }
-    this.options.onIdentity({ botUserId: result.user_id, botId: result.bot_id, ...(result.team_id ? { teamId: result.team_id } : {}) });
+    this.options.onIdentity({
+      botUserId: result.user_id,
+      botId: result.bot_id,
+      ...(result.team_id ? { teamId: result.team_id } : {}),
+    });
   }
 }

@@ -6,7 +6,8 @@
 
 /** C… channels, G… private channels and group DMs, D… DMs; then an optional thread ts. */
 export const CONVERSATION_ID_PATTERN = /^[CDG][A-Z0-9]{2,}(?::\d+\.\d+)?$/;
-export const CONVERSATION_ID_EXPECTED = 'a Slack channel id (D…, C…, G…), optionally followed by :<thread ts>, e.g. D0123ABCD or C0123ABCD:1712345678.000100';
+export const CONVERSATION_ID_EXPECTED =
+  'a Slack channel id (D…, C…, G…), optionally followed by :<thread ts>, e.g. D0123ABCD or C0123ABCD:1712345678.000100';
 
 export interface SlackPlace {
   channel: string;

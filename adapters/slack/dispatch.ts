@@ -13,7 +13,17 @@ import type { Inbound, SerialByKey } from '../../src/contract.js';
 import type { AssistantPane } from './assistant.js';
 import type { SlackInput } from './events.js';
 import { slackAttachments, type SlackFileSource } from './files.js';
-import { actionToInbound, assistantThreadToInbound, commandToInbound, isUserMessage, mentionsBot, messageToInbound, type InboundContext, type SlackIdentity, type SlackMessageEvent } from './inbound.js';
+import {
+  actionToInbound,
+  assistantThreadToInbound,
+  commandToInbound,
+  isUserMessage,
+  mentionsBot,
+  messageToInbound,
+  type InboundContext,
+  type SlackIdentity,
+  type SlackMessageEvent,
+} from './inbound.js';
 import { BUTTON_ACTION_PREFIX } from './outbound.js';
 import type { ThreadMemory } from './threads.js';
 
@@ -34,7 +44,9 @@ export type SlackDispatch = (input: SlackInput, identity: SlackIdentity) => Prom
 export function channelOf(input: SlackInput): string {
   switch (input.kind) {
     case 'event':
-      return input.event.type === 'assistant_thread_started' ? input.event.assistant_thread.channel_id : input.event.channel;
+      return input.event.type === 'assistant_thread_started'
+        ? input.event.assistant_thread.channel_id
+        : input.event.channel;
     case 'command':
       return input.command.channel_id;
     case 'action':
@@ -45,15 +57,25 @@ export function channelOf(input: SlackInput): string {
 export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatch {
   const { bot, files, threads, assistant, deliver, order } = options;
   const context = (identity: SlackIdentity, teamId: string | undefined): InboundContext => ({
-    bot, identity, ...(teamId ? { teamId } : {}),
+    bot,
+    identity,
+    ...(teamId ? { teamId } : {}),
     attachments: (shared) => slackAttachments(files, shared),
   });
 
-  const message = async (event: SlackMessageEvent, identity: SlackIdentity, teamId: string | undefined): Promise<void> => {
+  const message = async (
+    event: SlackMessageEvent,
+    identity: SlackIdentity,
+    teamId: string | undefined,
+  ): Promise<void> => {
     if (!isUserMessage(event, identity)) return;
     if (event.channel_type === 'im') {
       // A DM: its top level is one conversation, each thread (the assistant pane's too) another.
-      const inbound = messageToInbound(event, { channel: event.channel, ...(event.thread_ts ? { threadTs: event.thread_ts } : {}) }, context(identity, teamId));
+      const inbound = messageToInbound(
+        event,
+        { channel: event.channel, ...(event.thread_ts ? { threadTs: event.thread_ts } : {}) },
+        context(identity, teamId),
+      );
       await deliver(inbound);
       // After the message is queued, so the ack never waits for it; only DM threads are titled.
       void assistant.titleFromQuestion(inbound.conversation.id, inbound.text);
@@ -63,10 +85,16 @@ export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatc
     // is answered without one when the bot answers in that thread.
     if (mentionsBot(event, identity) || !event.thread_ts) return;
     if (!(await threads.isOurs(event.channel, event.thread_ts, identity))) return;
-    await deliver(messageToInbound(event, { channel: event.channel, threadTs: event.thread_ts }, context(identity, teamId)));
+    await deliver(
+      messageToInbound(event, { channel: event.channel, threadTs: event.thread_ts }, context(identity, teamId)),
+    );
   };
 
-  const mention = async (event: SlackMessageEvent, identity: SlackIdentity, teamId: string | undefined): Promise<void> => {
+  const mention = async (
+    event: SlackMessageEvent,
+    identity: SlackIdentity,
+    teamId: string | undefined,
+  ): Promise<void> => {
     if (!isUserMessage({ ...event, subtype: undefined }, identity)) return;
     // Always answered in a thread: the one it was written in, or the one it starts.
     const threadTs = event.thread_ts ?? event.ts;
@@ -78,7 +106,8 @@ export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatc
     switch (input.kind) {
       case 'event': {
         const { event, teamId } = input;
-        if (event.type === 'assistant_thread_started') return deliver(assistantThreadToInbound(event, context(identity, teamId)));
+        if (event.type === 'assistant_thread_started')
+          return deliver(assistantThreadToInbound(event, context(identity, teamId)));
         return event.type === 'app_mention' ? mention(event, identity, teamId) : message(event, identity, teamId);
       }
       case 'command':

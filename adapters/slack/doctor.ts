@@ -34,7 +34,8 @@ function clientFor(token: string, apiUrl: string | undefined): WebClient {
 /** What went wrong on a call, in words an operator can act on; `setting` names the variable to check. */
 function describeFailure(error: unknown, method: string, setting: string, apiUrl: string | undefined): string {
   if (error instanceof WebAPIPlatformError) return `Slack refused ${method} (${error.data.error}); check ${setting}`;
-  if (error instanceof WebAPIRateLimitedError) return `Slack rate-limited ${method} (retry after ${error.retryAfter} s); run doctor again in a minute`;
+  if (error instanceof WebAPIRateLimitedError)
+    return `Slack rate-limited ${method} (retry after ${error.retryAfter} s); run doctor again in a minute`;
   const where = apiUrl ?? 'https://slack.com/api/';
   return `the Slack Web API at ${where} did not answer ${method} (${(error as Error).message}); check SLACK_API_URL and the network`;
 }
@@ -44,7 +45,10 @@ async function checkBotToken(input: SlackDoctorInput, bot: string): Promise<stri
   try {
     auth = await clientFor(input.botToken, input.apiUrl).auth.test();
   } catch (error) {
-    throw new Error(`bot "${bot}": ${describeFailure(error, 'auth.test', 'SLACK_BOT_TOKEN / bots[].slack.botToken (an xoxb- bot token)', input.apiUrl)}`, { cause: error });
+    throw new Error(
+      `bot "${bot}": ${describeFailure(error, 'auth.test', 'SLACK_BOT_TOKEN / bots[].slack.botToken (an xoxb- bot token)', input.apiUrl)}`,
+      { cause: error },
+    );
   }
   const identity = `@${auth.user ?? '?'} in ${auth.team ?? '?'}`;
   const granted = auth.response_metadata?.scopes;
@@ -52,7 +56,9 @@ async function checkBotToken(input: SlackDoctorInput, bot: string): Promise<stri
   const missing = missingBotScopes(granted);
   if (missing.length > 0) {
     const list = missing.map(({ scope, neededFor }) => `${scope} (${neededFor})`).join(', ');
-    throw new Error(`bot "${bot}" (${identity}) lacks ${missing.length === 1 ? 'the scope' : 'scopes'} ${list}; add ${missing.length === 1 ? 'it' : 'them'} under OAuth & Permissions → Bot Token Scopes (or re-create the app from adapters/slack/manifest.yaml), reinstall the app and paste the new SLACK_BOT_TOKEN`);
+    throw new Error(
+      `bot "${bot}" (${identity}) lacks ${missing.length === 1 ? 'the scope' : 'scopes'} ${list}; add ${missing.length === 1 ? 'it' : 'them'} under OAuth & Permissions → Bot Token Scopes (or re-create the app from adapters/slack/manifest.yaml), reinstall the app and paste the new SLACK_BOT_TOKEN`,
+    );
   }
   return identity;
 }
@@ -62,18 +68,27 @@ async function checkAppToken(appToken: string, apiUrl: string | undefined, bot: 
     await clientFor(appToken, apiUrl).apps.connections.open();
   } catch (error) {
     // An xoxb- token here, or an xapp- token made without connections:write, is refused with one of these.
-    const lacksScope = error instanceof WebAPIPlatformError && ['missing_scope', 'not_allowed_token_type'].includes(error.data.error);
+    const lacksScope =
+      error instanceof WebAPIPlatformError && ['missing_scope', 'not_allowed_token_type'].includes(error.data.error);
     if (lacksScope) {
-      throw new Error(`bot "${bot}": Slack refused to open a Socket Mode connection (${error.data.error}): SLACK_APP_TOKEN must be an app-level token (xapp-) with the ${SLACK_APP_TOKEN_SCOPE} scope; generate one under Basic Information → App-Level Tokens`, { cause: error });
+      throw new Error(
+        `bot "${bot}": Slack refused to open a Socket Mode connection (${error.data.error}): SLACK_APP_TOKEN must be an app-level token (xapp-) with the ${SLACK_APP_TOKEN_SCOPE} scope; generate one under Basic Information → App-Level Tokens`,
+        { cause: error },
+      );
     }
-    throw new Error(`bot "${bot}": ${describeFailure(error, 'apps.connections.open', 'SLACK_APP_TOKEN / bots[].slack.appToken (an xapp- app-level token)', apiUrl)}`, { cause: error });
+    throw new Error(
+      `bot "${bot}": ${describeFailure(error, 'apps.connections.open', 'SLACK_APP_TOKEN / bots[].slack.appToken (an xapp- app-level token)', apiUrl)}`,
+      { cause: error },
+    );
   }
 }
 
 /** Resolves with what it found ("@bot in Team, Socket Mode"); rejects with what to fix. */
 export async function checkSlackCredentials(input: SlackDoctorInput, bot: string): Promise<string> {
   if (!input.appToken && !input.signingSecret) {
-    throw new Error(`bot "${bot}": Slack cannot deliver events: set SLACK_SIGNING_SECRET (HTTP Events mode, events at POST /slack/events) or SLACK_APP_TOKEN (Socket Mode, no public URL)`);
+    throw new Error(
+      `bot "${bot}": Slack cannot deliver events: set SLACK_SIGNING_SECRET (HTTP Events mode, events at POST /slack/events) or SLACK_APP_TOKEN (Socket Mode, no public URL)`,
+    );
   }
   const identity = await checkBotToken(input, bot);
   if (!input.appToken) return `${identity}, HTTP Events mode`;

@@ -39,8 +39,12 @@ const PLATFORM_ERRORS: Record<string, PlatformError['kind']> = {
 };
 
 function isWebApiError(error: unknown): error is WebAPICallError {
-  return typeof error === 'object' && error !== null && 'code' in error
-    && Object.values(ErrorCode).includes((error as { code: unknown }).code as ErrorCode);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    Object.values(ErrorCode).includes((error as { code: unknown }).code as ErrorCode)
+  );
 }
 
 export function toPlatformError(error: unknown, method: string): PlatformError {
@@ -48,18 +52,41 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
   if (isWebApiError(error)) {
     switch (error.code) {
       case ErrorCode.RateLimitedError:
-        return new PlatformError(`Slack ${method} was rate limited (retry after ${error.retryAfter} s)`, 'rate-limited', error.retryAfter * 1000, { cause: error });
+        return new PlatformError(
+          `Slack ${method} was rate limited (retry after ${error.retryAfter} s)`,
+          'rate-limited',
+          error.retryAfter * 1000,
+          { cause: error },
+        );
       case ErrorCode.PlatformError: {
         const slackError = String(error.data.error);
-        return new PlatformError(`Slack ${method} failed: ${slackError}`, PLATFORM_ERRORS[slackError] ?? 'other', undefined, { cause: error });
+        return new PlatformError(
+          `Slack ${method} failed: ${slackError}`,
+          PLATFORM_ERRORS[slackError] ?? 'other',
+          undefined,
+          { cause: error },
+        );
       }
       case ErrorCode.HTTPError:
         // A 5xx (or a proxy's error page): Slack failed on its side, not a refusal of this call.
         // A 404 is an API without this method (an older fake or proxy).
-        if (error.statusCode === 404) return new PlatformError(`Slack ${method} is not offered here (HTTP 404)`, 'unsupported', undefined, { cause: error });
-        return new PlatformError(`Slack ${method} failed with HTTP ${error.statusCode}`, error.statusCode >= 500 ? 'unreachable' : 'other', undefined, { cause: error });
+        if (error.statusCode === 404)
+          return new PlatformError(`Slack ${method} is not offered here (HTTP 404)`, 'unsupported', undefined, {
+            cause: error,
+          });
+        return new PlatformError(
+          `Slack ${method} failed with HTTP ${error.statusCode}`,
+          error.statusCode >= 500 ? 'unreachable' : 'other',
+          undefined,
+          { cause: error },
+        );
       case ErrorCode.RequestError:
-        return new PlatformError(`Slack ${method} could not be reached: ${error.original.message}`, 'unreachable', undefined, { cause: error });
+        return new PlatformError(
+          `Slack ${method} could not be reached: ${error.original.message}`,
+          'unreachable',
+          undefined,
+          { cause: error },
+        );
       default:
         break;
     }

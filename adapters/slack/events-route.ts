@@ -44,7 +44,11 @@ function signatureProblem(req: Request, raw: string, signingSecret: string): str
   const timestamp = req.get('x-slack-request-timestamp');
   if (!signature || !timestamp) return 'no x-slack-signature or x-slack-request-timestamp header';
   try {
-    verifySlackRequest({ signingSecret, body: raw, headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(timestamp) } });
+    verifySlackRequest({
+      signingSecret,
+      body: raw,
+      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': Number(timestamp) },
+    });
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -80,14 +84,24 @@ export function slackEventsRouter(options: SlackEventsRouteOptions): RequestHand
         res.status(200).end();
         return;
       case 'malformed':
-        logger.warn({ bot, reason: request.reason, ...(request.eventId ? { eventId: request.eventId } : {}), ...(retryNum !== undefined ? { retryNum } : {}) },
-          'slack: acknowledged a signed request it cannot understand; dropped, not answered');
+        logger.warn(
+          {
+            bot,
+            reason: request.reason,
+            ...(request.eventId ? { eventId: request.eventId } : {}),
+            ...(retryNum !== undefined ? { retryNum } : {}),
+          },
+          'slack: acknowledged a signed request it cannot understand; dropped, not answered',
+        );
         res.status(200).end();
         return;
     }
     const admission = await options.admit(ADMISSION_WAIT_MS);
     if (!admission.admitted) {
-      logger.warn({ bot, reason: admission.reason, ...(retryNum !== undefined ? { retryNum } : {}) }, 'slack: the bot cannot take events yet; answered 503, Slack will send it again');
+      logger.warn(
+        { bot, reason: admission.reason, ...(retryNum !== undefined ? { retryNum } : {}) },
+        'slack: the bot cannot take events yet; answered 503, Slack will send it again',
+      );
       res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ error: admission.reason });
       return;
     }

@@ -8,7 +8,10 @@
 import { z } from 'zod';
 
 /** Optional text, which Slack sometimes sends as null. */
-const optionalText = z.string().nullish().transform((value) => value ?? undefined);
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined);
 const slackTs = z.string().regex(/^\d+\.\d+$/, 'expected a Slack ts such as 1712345678.000100');
 const optionalTs = slackTs.nullish().transform((value) => value ?? undefined);
 const id = z.string().min(1);
@@ -18,10 +21,16 @@ const slackFile = z.object({
   name: optionalText,
   mimetype: optionalText,
   subtype: optionalText,
-  size: z.number().nullish().transform((value) => value ?? undefined),
+  size: z
+    .number()
+    .nullish()
+    .transform((value) => value ?? undefined),
   url_private: optionalText,
   url_private_download: optionalText,
-  duration_ms: z.number().nullish().transform((value) => value ?? undefined),
+  duration_ms: z
+    .number()
+    .nullish()
+    .transform((value) => value ?? undefined),
   mode: optionalText,
 });
 
@@ -37,7 +46,10 @@ const messageEvent = z.object({
   text: optionalText,
   ts: slackTs,
   thread_ts: optionalTs,
-  user_profile: z.object({ display_name: optionalText, real_name: optionalText, name: optionalText }).nullish().transform((value) => value ?? undefined),
+  user_profile: z
+    .object({ display_name: optionalText, real_name: optionalText, name: optionalText })
+    .nullish()
+    .transform((value) => value ?? undefined),
   files: z.array(slackFile).optional(),
 });
 
@@ -58,15 +70,29 @@ const eventCallback = z.object({
 const blockActions = z.object({
   type: z.literal('block_actions'),
   user: z.object({ id, name: optionalText, username: optionalText, team_id: optionalText }),
-  team: z.object({ id }).nullish().transform((value) => value ?? undefined),
-  channel: z.object({ id }).nullish().transform((value) => value ?? undefined),
-  message: z.object({ ts: slackTs, thread_ts: optionalTs }).nullish().transform((value) => value ?? undefined),
-  actions: z.array(z.object({
-    action_id: z.string(),
-    action_ts: slackTs,
-    value: optionalText,
-    text: z.object({ text: z.string() }).nullish().transform((value) => value ?? undefined),
-  })),
+  team: z
+    .object({ id })
+    .nullish()
+    .transform((value) => value ?? undefined),
+  channel: z
+    .object({ id })
+    .nullish()
+    .transform((value) => value ?? undefined),
+  message: z
+    .object({ ts: slackTs, thread_ts: optionalTs })
+    .nullish()
+    .transform((value) => value ?? undefined),
+  actions: z.array(
+    z.object({
+      action_id: z.string(),
+      action_ts: slackTs,
+      value: optionalText,
+      text: z
+        .object({ text: z.string() })
+        .nullish()
+        .transform((value) => value ?? undefined),
+    }),
+  ),
 });
 
 const slashCommand = z.object({
@@ -101,7 +127,8 @@ export type SlackEventInput = {
   eventId: string | undefined;
 };
 /** What the bot may have to answer: handed to the dispatcher once the bot can take it. */
-export type SlackInput = SlackEventInput | { kind: 'action'; payload: SlackBlockActions } | { kind: 'command'; command: SlackCommandPayload };
+export type SlackInput =
+  SlackEventInput | { kind: 'action'; payload: SlackBlockActions } | { kind: 'command'; command: SlackCommandPayload };
 
 export type SlackRequest =
   | SlackInput
@@ -116,7 +143,9 @@ export type SlackRequest =
 const REASONS_NAMED = 3;
 
 function malformed(error: z.ZodError, at: string, eventId?: string): SlackRequest {
-  const reasons = error.issues.slice(0, REASONS_NAMED).map((issue) => `${[at, ...issue.path.map(String)].filter(Boolean).join('.') || 'body'}: ${issue.message}`);
+  const reasons = error.issues
+    .slice(0, REASONS_NAMED)
+    .map((issue) => `${[at, ...issue.path.map(String)].filter(Boolean).join('.') || 'body'}: ${issue.message}`);
   return { kind: 'malformed', reason: reasons.join('; '), ...(eventId ? { eventId } : {}) };
 }
 
@@ -124,9 +153,12 @@ function classifyEvent(body: unknown): SlackRequest {
   const envelope = eventCallback.safeParse(body);
   if (!envelope.success) return malformed(envelope.error, '');
   const { event, team_id: teamId, event_id: eventId } = envelope.data;
-  const schema = event.type === 'message' || event.type === 'app_mention' ? messageEvent
-    : event.type === 'assistant_thread_started' ? assistantThreadStarted
-      : undefined;
+  const schema =
+    event.type === 'message' || event.type === 'app_mention'
+      ? messageEvent
+      : event.type === 'assistant_thread_started'
+        ? assistantThreadStarted
+        : undefined;
   // assistant_thread_context_changed and anything else subscribed later: acknowledging is all Slack needs.
   if (!schema) return { kind: 'ignored', what: `event ${event.type}` };
   const parsed = schema.safeParse(event);
@@ -146,7 +178,9 @@ export function classifySlackBody(body: unknown): SlackRequest {
   switch (head.data.type) {
     case 'url_verification': {
       const verification = urlVerification.safeParse(body);
-      return verification.success ? { kind: 'url_verification', challenge: verification.data.challenge } : malformed(verification.error, '');
+      return verification.success
+        ? { kind: 'url_verification', challenge: verification.data.challenge }
+        : malformed(verification.error, '');
     }
     case 'event_callback':
       return classifyEvent(body);
@@ -155,7 +189,10 @@ export function classifySlackBody(body: unknown): SlackRequest {
       return payload.success ? { kind: 'action', payload: payload.data } : malformed(payload.error, '');
     }
     case undefined:
-      return { kind: 'malformed', reason: 'body: no type, command or ssl_check (not an event, an interaction or a slash command)' };
+      return {
+        kind: 'malformed',
+        reason: 'body: no type, command or ssl_check (not an event, an interaction or a slash command)',
+      };
     default:
       return { kind: 'ignored', what: head.data.type };
   }

@@ -90,13 +90,25 @@ function decodeRef(ref: string): FileRef | undefined {
   }
 }
 
-async function download(source: SlackFileSource, url: string, maxBytes: number, declared: number | undefined, signal?: AbortSignal): Promise<Uint8Array> {
+async function download(
+  source: SlackFileSource,
+  url: string,
+  maxBytes: number,
+  declared: number | undefined,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (!isSlackFileUrl(current, source)) {
-      throw new AttachmentUnavailableError(`Refusing to download a Slack file from ${new URL(current).host}: the bot token is only sent to Slack's file hosts (files.slack.com, *.slack-edge.com) or SLACK_API_URL's host.`);
+      throw new AttachmentUnavailableError(
+        `Refusing to download a Slack file from ${new URL(current).host}: the bot token is only sent to Slack's file hosts (files.slack.com, *.slack-edge.com) or SLACK_API_URL's host.`,
+      );
     }
-    const response = await request(current, { method: 'GET', headers: { authorization: `Bearer ${source.botToken}` }, ...(signal ? { signal } : {}) });
+    const response = await request(current, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${source.botToken}` },
+      ...(signal ? { signal } : {}),
+    });
     const location = response.headers.location;
     if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
       await response.body.dump();
@@ -105,16 +117,24 @@ async function download(source: SlackFileSource, url: string, maxBytes: number, 
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       await response.body.dump();
-      throw new AttachmentUnavailableError(`Slack file download answered HTTP ${response.statusCode}; the file may have been deleted, ask the user to share it again.`);
+      throw new AttachmentUnavailableError(
+        `Slack file download answered HTTP ${response.statusCode}; the file may have been deleted, ask the user to share it again.`,
+      );
     }
     if (/text\/html/i.test(String(response.headers['content-type'] ?? ''))) {
       // Slack answers a file URL it will not serve this token with its sign-in page (status 200).
       await response.body.dump();
-      throw new AttachmentUnavailableError('Slack answered the file download with its sign-in page: the bot token lacks the files:read scope (reinstall the app from adapters/slack/manifest.yaml) or the file is not shared with the bot.');
+      throw new AttachmentUnavailableError(
+        'Slack answered the file download with its sign-in page: the bot token lacks the files:read scope (reinstall the app from adapters/slack/manifest.yaml) or the file is not shared with the bot.',
+      );
     }
     const contentLength = Number(response.headers['content-length']);
     try {
-      return await readCapped(response.body, maxBytes, Number.isFinite(contentLength) && contentLength > 0 ? contentLength : declared);
+      return await readCapped(
+        response.body,
+        maxBytes,
+        Number.isFinite(contentLength) && contentLength > 0 ? contentLength : declared,
+      );
     } finally {
       if (!response.body.destroyed) {
         // Closing the body early (over the cap) aborts the download; undici reports that as an
@@ -124,10 +144,16 @@ async function download(source: SlackFileSource, url: string, maxBytes: number, 
       }
     }
   }
-  throw new AttachmentUnavailableError(`Slack file download redirected more than ${MAX_REDIRECTS} times; ask the user to share it again.`);
+  throw new AttachmentUnavailableError(
+    `Slack file download redirected more than ${MAX_REDIRECTS} times; ask the user to share it again.`,
+  );
 }
 
-function attachmentFrom(source: SlackFileSource, ref: FileRef, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+function attachmentFrom(
+  source: SlackFileSource,
+  ref: FileRef,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
   const size = ref.size ?? info.size;
   return {
     ...info,
@@ -151,12 +177,14 @@ export function slackAttachments(source: SlackFileSource, files: SlackFile[] | u
       ...(file.mimetype ? { mimetype: file.mimetype } : {}),
       ...(file.name ? { name: file.name } : {}),
     };
-    return [attachmentFrom(source, ref, {
-      kind: kindOfFile(file),
-      ...(file.mimetype ? { mimeType: file.mimetype } : {}),
-      ...(file.name ? { fileName: file.name } : {}),
-      ...(file.duration_ms !== undefined ? { durationSeconds: file.duration_ms / 1000 } : {}),
-    })];
+    return [
+      attachmentFrom(source, ref, {
+        kind: kindOfFile(file),
+        ...(file.mimetype ? { mimeType: file.mimetype } : {}),
+        ...(file.name ? { fileName: file.name } : {}),
+        ...(file.duration_ms !== undefined ? { durationSeconds: file.duration_ms / 1000 } : {}),
+      }),
+    ];
   });
 }
 
@@ -164,13 +192,22 @@ export function slackAttachments(source: SlackFileSource, files: SlackFile[] | u
  * An attachment rebuilt from its `ref` by any process serving the same bot. An unreadable
  * ref gives an attachment whose fetch says so, rather than a throw that fails the turn.
  */
-export function restoreSlackAttachment(source: SlackFileSource, ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+export function restoreSlackAttachment(
+  source: SlackFileSource,
+  ref: string,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
   const decoded = decodeRef(ref);
   if (!decoded) {
     return {
       ...info,
       ref,
-      fetch: () => Promise.reject(new AttachmentUnavailableError('This queued Slack file reference is unreadable; ask the user to share the file again.')),
+      fetch: () =>
+        Promise.reject(
+          new AttachmentUnavailableError(
+            'This queued Slack file reference is unreadable; ask the user to share the file again.',
+          ),
+        ),
     };
   }
   return attachmentFrom(source, decoded, info);

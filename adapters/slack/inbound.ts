@@ -49,7 +49,9 @@ export function plainText(text: string, botUserId: string): string {
     .replaceAll(`<@${botUserId}>`, '')
     .replace(/<((?:https?|mailto):[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
-    .replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -68,7 +70,12 @@ function userOf(event: SlackMessageEvent, teamId: string | undefined): PlatformU
   const profile = event.user_profile;
   const name = profile?.display_name || profile?.real_name;
   const team = event.team ?? teamId;
-  return { id: event.user ?? 'unknown', ...(name ? { name } : {}), ...(profile?.name ? { handle: profile.name } : {}), ...(team ? { team } : {}) };
+  return {
+    id: event.user ?? 'unknown',
+    ...(name ? { name } : {}),
+    ...(profile?.name ? { handle: profile.name } : {}),
+    ...(team ? { team } : {}),
+  };
 }
 
 export interface InboundContext {
@@ -111,7 +118,11 @@ export function commandToInbound(command: SlackCommandPayload, context: InboundC
   const text = words === '' ? '/help' : (commandFromWords(words) ?? words);
   return {
     conversation: { bot: context.bot, platform: 'slack', id: command.channel_id },
-    user: { id: command.user_id, ...(command.user_name ? { handle: command.user_name } : {}), ...(command.team_id ? { team: command.team_id } : {}) },
+    user: {
+      id: command.user_id,
+      ...(command.user_name ? { handle: command.user_name } : {}),
+      ...(command.team_id ? { team: command.team_id } : {}),
+    },
     text,
     attachments: [],
     isGroup: !isDirectMessage(command.channel_id),
@@ -131,7 +142,11 @@ export function actionToInbound(body: SlackBlockActions, context: InboundContext
   const team = body.user.team_id ?? body.team?.id ?? context.teamId;
   const handle = body.user.username ?? body.user.name;
   return {
-    conversation: { bot: context.bot, platform: 'slack', id: conversationId(threadTs ? { channel, threadTs } : { channel }) },
+    conversation: {
+      bot: context.bot,
+      platform: 'slack',
+      id: conversationId(threadTs ? { channel, threadTs } : { channel }),
+    },
     user: { id: body.user.id, ...(handle ? { handle } : {}), ...(team ? { team } : {}) },
     text: action.text?.text ?? action.value,
     attachments: [],

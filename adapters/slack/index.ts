@@ -56,7 +56,9 @@ export const SHARED_EVENTS_PATH = '/slack/events';
 export function slackMode(options: Pick<SlackAdapterOptions, 'appToken' | 'signingSecret' | 'bot'>): SlackMode {
   if (options.appToken) return 'socket';
   if (options.signingSecret) return 'http';
-  throw new Error(`Slack bot "${options.bot}" needs SLACK_SIGNING_SECRET (HTTP Events mode) or SLACK_APP_TOKEN (Socket Mode); set one (bots[].slack.signingSecret / appToken).`);
+  throw new Error(
+    `Slack bot "${options.bot}" needs SLACK_SIGNING_SECRET (HTTP Events mode) or SLACK_APP_TOKEN (Socket Mode); set one (bots[].slack.signingSecret / appToken).`,
+  );
 }
 
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
@@ -66,37 +68,60 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const assistant = new AssistantPane(client, logger);
   const outbound = new SlackOutbound(client, assistant);
   const threads = new ThreadMemory(client, logger);
-  const sink = new SinkHolder({ who: `Slack bot "${options.bot}"`, what: 'an event', then: 'Slack will send it again' });
+  const sink = new SinkHolder({
+    who: `Slack bot "${options.bot}"`,
+    what: 'an event',
+    then: 'Slack will send it again',
+  });
   const order = new SerialByKey();
   let identity: SlackIdentity | undefined;
   // Over HTTP, events wait here (bounded) until the adapter has its sink and knows who the bot is.
   const gate = new WebhookGate(`Slack bot "${options.bot}" is starting`);
 
   const files: SlackFileSource = { botToken: options.botToken, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}) };
-  const dispatch = createSlackDispatch({ bot: options.bot, files, threads, assistant, deliver: (inbound) => sink.accept(inbound), order });
+  const dispatch = createSlackDispatch({
+    bot: options.bot,
+    files,
+    threads,
+    assistant,
+    deliver: (inbound) => sink.accept(inbound),
+    order,
+  });
 
-  const socketApp: App | undefined = mode === 'socket'
-    ? createSocketModeApp({ bot: options.bot, botToken: options.botToken, appToken: options.appToken!, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}), logger, identity: () => identity, dispatch })
-    : undefined;
-  const eventsRoute = mode === 'http'
-    ? slackEventsRouter({
-      bot: options.bot,
-      signingSecret: options.signingSecret!,
-      logger,
-      admit: (maxWaitMs) => gate.admit(maxWaitMs),
-      // Admitted: the identity is known.
-      dispatch: (input) => dispatch(input, identity!),
-    })
-    : undefined;
+  const socketApp: App | undefined =
+    mode === 'socket'
+      ? createSocketModeApp({
+          bot: options.bot,
+          botToken: options.botToken,
+          appToken: options.appToken!,
+          ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}),
+          logger,
+          identity: () => identity,
+          dispatch,
+        })
+      : undefined;
+  const eventsRoute =
+    mode === 'http'
+      ? slackEventsRouter({
+          bot: options.bot,
+          signingSecret: options.signingSecret!,
+          logger,
+          admit: (maxWaitMs) => gate.admit(maxWaitMs),
+          // Admitted: the identity is known.
+          dispatch: (input) => dispatch(input, identity!),
+        })
+      : undefined;
   const routes: HttpRoute[] = eventsRoute
     ? [
-      { path: eventsPath(options.bot), handler: eventsRoute },
-      ...(options.servesSharedPath === false ? [] : [{ path: SHARED_EVENTS_PATH, handler: eventsRoute }]),
-    ]
+        { path: eventsPath(options.bot), handler: eventsRoute },
+        ...(options.servesSharedPath === false ? [] : [{ path: SHARED_EVENTS_PATH, handler: eventsRoute }]),
+      ]
     : [];
 
   const connection = new SlackConnection({
-    client, logger, bot: options.bot,
+    client,
+    logger,
+    bot: options.bot,
     onIdentity: (found) => {
       identity = found;
     },
@@ -138,7 +163,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       }
       const status = connection.status();
       // auth.test is retried in the background; until it answers, who the bot is stays unknown.
-      if (!status.connected) gate.close(`Slack's Web API did not answer auth.test for bot "${options.bot}" (${status.reason ?? 'unreachable'}); trying again`);
+      if (!status.connected)
+        gate.close(
+          `Slack's Web API did not answer auth.test for bot "${options.bot}" (${status.reason ?? 'unreachable'}); trying again`,
+        );
     },
     status: () => connection.status(),
     async stop() {
@@ -146,7 +174,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       connection.stop();
       if (socketStarted && socketApp) {
         socketStarted = false;
-        await socketApp.stop().catch((error: unknown) => logger.warn({ err: error }, 'slack: Socket Mode did not stop cleanly'));
+        await socketApp
+          .stop()
+          .catch((error: unknown) => logger.warn({ err: error }, 'slack: Socket Mode did not stop cleanly'));
       }
       // What was received is handed over (over the socket it was acknowledged: Slack will not send it again).
       await order.idle();

@@ -4,12 +4,19 @@
  * escaped, as HTML escapes them. Slack counts the text as sent.
  */
 import {
-  escapeHtmlText, serializeMarkers,
-  type MarkupRenderer, type MarkupSyntax, type StyleMark,
+  escapeHtmlText,
+  serializeMarkers,
+  type MarkupRenderer,
+  type MarkupSyntax,
+  type StyleMark,
 } from '../../src/contract.js';
 
 const MARKERS: Partial<Record<StyleMark['kind'], string>> = {
-  bold: '*', italic: '_', strike: '~', code: '`', pre: '```',
+  bold: '*',
+  italic: '_',
+  strike: '~',
+  code: '`',
+  pre: '```',
 };
 
 /** `|` and `>` would end Slack's <url|text> early, so they are percent-encoded. */
@@ -19,8 +26,8 @@ function escapeSlackUrl(url: string): string {
 
 const MRKDWN: MarkupSyntax = {
   escape: escapeHtmlText,
-  open: (mark) => (mark.kind === 'link' ? `<${escapeSlackUrl(mark.href)}|` : MARKERS[mark.kind] ?? ''),
-  close: (mark) => (mark.kind === 'link' ? '>' : MARKERS[mark.kind] ?? ''),
+  open: (mark) => (mark.kind === 'link' ? `<${escapeSlackUrl(mark.href)}|` : (MARKERS[mark.kind] ?? '')),
+  close: (mark) => (mark.kind === 'link' ? '>' : (MARKERS[mark.kind] ?? '')),
 };
 
 export const slackMarkup: MarkupRenderer = Object.freeze({

@@ -9,17 +9,20 @@ import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversatio
 import { createSlackAdapter } from './index.js';
 import { checkSlackCredentials } from './doctor.js';
 
-const slackSection = z.object({
-  botToken: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-'),
-  appToken: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
-  signingSecret: z.string().min(1).optional(),
-  apiUrl: z.string().url().optional(),
-}).strict();
+const slackSection = z
+  .object({
+    botToken: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-'),
+    appToken: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
+    signingSecret: z.string().min(1).optional(),
+    apiUrl: z.string().url().optional(),
+  })
+  .strict();
 
 export type SlackSection = z.infer<typeof slackSection>;
 
 /** Logged for a bot with a Slack token but no way to receive events. */
-export const MISSING_RECEIVER_WARNING = 'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.';
+export const MISSING_RECEIVER_WARNING =
+  'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.';
 
 export const slackModule: PlatformModule<SlackSection> = {
   name: 'slack',
@@ -48,5 +51,8 @@ export const slackModule: PlatformModule<SlackSection> = {
     });
   },
   doctor: checkSlackCredentials,
-  secrets: (section) => ({ values: [section.botToken, section.appToken, section.signingSecret], urls: [section.apiUrl] }),
+  secrets: (section) => ({
+    values: [section.botToken, section.appToken, section.signingSecret],
+    urls: [section.apiUrl],
+  }),
 };

@@ -6,7 +6,15 @@
  * PlatformError (errors.ts).
  */
 import type { WebClient } from '@slack/web-api';
-import type { Button, ConversationRef, NativeStream, Outbound, OutboundMessage, PlatformUser, SentMessage } from '../../src/contract.js';
+import type {
+  Button,
+  ConversationRef,
+  NativeStream,
+  Outbound,
+  OutboundMessage,
+  PlatformUser,
+  SentMessage,
+} from '../../src/contract.js';
 import { PlatformError } from '../../src/contract.js';
 import type { AssistantPane } from './assistant.js';
 import { isDirectMessage, parseConversationId } from './conversation.js';
@@ -20,8 +28,14 @@ export const THINKING_STATUS = 'is thinking…';
 export const BUTTON_ACTION_PREFIX = 'chatbridge_button_';
 
 // Block Kit objects, as plain JSON (web-api's types accept them as KnownBlock).
-interface SectionBlock { type: 'section'; text: { type: 'mrkdwn'; text: string } }
-interface ActionsBlock { type: 'actions'; elements: { type: 'button'; action_id: string; text: { type: 'plain_text'; text: string }; value: string }[] }
+interface SectionBlock {
+  type: 'section';
+  text: { type: 'mrkdwn'; text: string };
+}
+interface ActionsBlock {
+  type: 'actions';
+  elements: { type: 'button'; action_id: string; text: { type: 'plain_text'; text: string }; value: string }[];
+}
 
 export function messageBlocks(text: string, buttons?: Button[]): (SectionBlock | ActionsBlock)[] {
   const blocks: (SectionBlock | ActionsBlock)[] = [];
@@ -47,37 +61,57 @@ function place(conversation: ConversationRef): { channel: string; thread_ts?: st
 
 export class SlackOutbound implements Outbound {
   /** `assistant`: offers a reply's suggestions as prompts in assistant threads (absent: suggestions are not shown). */
-  constructor(private readonly client: WebClient, private readonly assistant?: AssistantPane) {}
+  constructor(
+    private readonly client: WebClient,
+    private readonly assistant?: AssistantPane,
+  ) {}
 
   async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
-    const result = await slackCall('chat.postMessage', () => this.client.chat.postMessage({
-      ...place(conversation),
-      // `text` is what notifications show; the blocks are what the message shows.
-      text: message.text,
-      blocks: messageBlocks(message.text, message.buttons),
-      unfurl_links: false,
-      unfurl_media: false,
-    }));
+    const result = await slackCall('chat.postMessage', () =>
+      this.client.chat.postMessage({
+        ...place(conversation),
+        // `text` is what notifications show; the blocks are what the message shows.
+        text: message.text,
+        blocks: messageBlocks(message.text, message.buttons),
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
     if (!result.ts) throw new PlatformError('Slack chat.postMessage answered without a ts', 'other');
     // Slack has no reply keyboard; in the assistant pane the suggestions become its prompts.
     if (message.suggestions?.length) await this.assistant?.offerPrompts(conversation.id, message.suggestions);
     return { id: result.ts };
   }
 
-  async edit(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[] }): Promise<void> {
+  async edit(
+    conversation: ConversationRef,
+    message: SentMessage,
+    text: string,
+    options?: { buttons?: Button[] },
+  ): Promise<void> {
     const { channel } = place(conversation);
-    await slackCall('chat.update', () => this.client.chat.update({ channel, ts: message.id, text, blocks: messageBlocks(text, options?.buttons) }));
+    await slackCall('chat.update', () =>
+      this.client.chat.update({ channel, ts: message.id, text, blocks: messageBlocks(text, options?.buttons) }),
+    );
   }
 
   /** Only in a thread: chat.startStream needs a thread_ts (a reply to a user's request). */
   async startStream(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream> {
     const { channel, thread_ts: threadTs } = place(conversation);
-    if (!threadTs) throw new PlatformError('Slack streams only in a thread (chat.startStream needs thread_ts)', 'unsupported');
+    if (!threadTs)
+      throw new PlatformError('Slack streams only in a thread (chat.startStream needs thread_ts)', 'unsupported');
     // Outside a DM Slack needs to know whom the stream answers.
-    const recipientFields = isDirectMessage(channel) ? {} : { recipient_user_id: recipient.id, ...(recipient.team ? { recipient_team_id: recipient.team } : {}) };
-    const started = await slackCall('chat.startStream', () => this.client.chat.startStream({
-      channel, thread_ts: threadTs, ...recipientFields, ...(markdown ? { markdown_text: markdown } : {}),
-    }));
+    const recipientFields = isDirectMessage(channel)
+      ? {}
+      : { recipient_user_id: recipient.id, ...(recipient.team ? { recipient_team_id: recipient.team } : {}) };
+    const started = await slackCall('chat.startStream', () =>
+      this.client.chat.startStream({
+        channel,
+        thread_ts: threadTs,
+        ...recipientFields,
+        ...(markdown ? { markdown_text: markdown } : {}),
+      }),
+    );
     const ts = started.ts;
     if (!ts) throw new PlatformError('Slack chat.startStream answered without a ts', 'unsupported');
     const client = this.client;
@@ -88,7 +122,9 @@ export class SlackOutbound implements Outbound {
         await slackCall('chat.appendStream', () => client.chat.appendStream({ channel, ts, markdown_text: text }));
       },
       async stop(text) {
-        await slackCall('chat.stopStream', () => client.chat.stopStream({ channel, ts, ...(text ? { markdown_text: text } : {}) }));
+        await slackCall('chat.stopStream', () =>
+          client.chat.stopStream({ channel, ts, ...(text ? { markdown_text: text } : {}) }),
+        );
       },
     };
   }
@@ -100,14 +136,18 @@ export class SlackOutbound implements Outbound {
    */
   async stopStream(conversation: ConversationRef, streamId: string, markdown: string): Promise<void> {
     const { channel } = place(conversation);
-    await slackCall('chat.stopStream', () => this.client.chat.stopStream({ channel, ts: streamId, ...(markdown ? { markdown_text: markdown } : {}) }));
+    await slackCall('chat.stopStream', () =>
+      this.client.chat.stopStream({ channel, ts: streamId, ...(markdown ? { markdown_text: markdown } : {}) }),
+    );
   }
 
   /** Only in assistant threads (a DM thread): setStatus shows "is thinking…" under it. */
   async typing(conversation: ConversationRef): Promise<void> {
     const { channel, thread_ts: threadTs } = place(conversation);
     if (!threadTs) return;
-    await slackCall('assistant.threads.setStatus', () => this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: THINKING_STATUS }));
+    await slackCall('assistant.threads.setStatus', () =>
+      this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: THINKING_STATUS }),
+    );
   }
 }
 
@@ -123,6 +163,10 @@ export function outboundForConversation(outbound: SlackOutbound, conversation: C
     edit: (c, m, t, o) => outbound.edit(c, m, t, o),
   };
   if (!threadTs) return base;
-  const streaming: Outbound = { ...base, startStream: (c, r, m) => outbound.startStream(c, r, m), stopStream: (c, id, m) => outbound.stopStream(c, id, m) };
+  const streaming: Outbound = {
+    ...base,
+    startStream: (c, r, m) => outbound.startStream(c, r, m),
+    stopStream: (c, id, m) => outbound.stopStream(c, id, m),
+  };
   return isDirectMessage(channel) ? { ...streaming, typing: (c) => outbound.typing(c) } : streaming;
 }

@@ -13,16 +13,25 @@ export interface SlackScope {
 
 /** Bot token (xoxb-) scopes. */
 export const SLACK_BOT_SCOPES: readonly SlackScope[] = [
-  { scope: 'chat:write', neededFor: 'posting, editing and streaming answers (chat.postMessage, chat.update, chat.startStream)' },
+  {
+    scope: 'chat:write',
+    neededFor: 'posting, editing and streaming answers (chat.postMessage, chat.update, chat.startStream)',
+  },
   { scope: 'im:history', neededFor: 'receiving direct messages (message.im)' },
   { scope: 'im:read', neededFor: 'knowing a conversation is a direct message' },
-  { scope: 'im:write', neededFor: 'opening a direct message with a user (conversations.open) for messages the bot starts' },
+  {
+    scope: 'im:write',
+    neededFor: 'opening a direct message with a user (conversations.open) for messages the bot starts',
+  },
   { scope: 'app_mentions:read', neededFor: 'being answered when mentioned in a channel (app_mention)' },
   { scope: 'channels:history', neededFor: 'following a public-channel thread the bot answers (message.channels)' },
   { scope: 'groups:history', neededFor: 'following a private-channel thread the bot answers (message.groups)' },
   { scope: 'files:read', neededFor: 'downloading files users share (url_private_download)' },
   { scope: 'commands', neededFor: 'the /chatbot slash command' },
-  { scope: 'assistant:write', neededFor: "Slack's AI assistant pane (assistant_thread_started, suggested prompts, status)" },
+  {
+    scope: 'assistant:write',
+    neededFor: "Slack's AI assistant pane (assistant_thread_started, suggested prompts, status)",
+  },
 ];
 
 /** Bot events the app subscribes to (settings.event_subscriptions.bot_events). */

@@ -33,7 +33,10 @@ export function createSocketModeApp(options: SocketModeAppOptions): App {
     installerOptions: { clientOptions: webClientOptions(options.apiUrl, logger) },
     // What Bolt itself cannot read (e.g. `event: null`): acknowledged, or Slack sends it again.
     processEventErrorHandler: async ({ error, event }) => {
-      logger.warn({ err: error, bot, retryNum: event.retryNum }, 'slack: acknowledged an envelope that could not be handled; dropped, not answered');
+      logger.warn(
+        { err: error, bot, retryNum: event.retryNum },
+        'slack: acknowledged an envelope that could not be handled; dropped, not answered',
+      );
       return true;
     },
   });
@@ -44,7 +47,12 @@ export function createSocketModeApp(options: SocketModeAppOptions): App {
     authorize: async () => {
       const identity = options.identity();
       if (!identity) throw new Error(`Slack bot "${bot}" is not connected yet (auth.test pending)`);
-      return { botToken: options.botToken, botId: identity.botId, botUserId: identity.botUserId, ...(identity.teamId ? { teamId: identity.teamId } : {}) };
+      return {
+        botToken: options.botToken,
+        botId: identity.botId,
+        botUserId: identity.botUserId,
+        ...(identity.teamId ? { teamId: identity.teamId } : {}),
+      };
     },
   });
 
@@ -54,7 +62,10 @@ export function createSocketModeApp(options: SocketModeAppOptions): App {
     const request = classifySlackBody(args.body);
     const identity = options.identity();
     if (request.kind === 'malformed') {
-      logger.warn({ bot, reason: request.reason, ...(request.eventId ? { eventId: request.eventId } : {}) }, 'slack: acknowledged an envelope it cannot understand; dropped, not answered');
+      logger.warn(
+        { bot, reason: request.reason, ...(request.eventId ? { eventId: request.eventId } : {}) },
+        'slack: acknowledged an envelope it cannot understand; dropped, not answered',
+      );
       return;
     }
     if (request.kind !== 'event' && request.kind !== 'action' && request.kind !== 'command') return;

@@ -13,7 +13,13 @@ import { SLACK_APP_TOKEN_SCOPE } from './scopes.js';
 
 /** apps.connections.open errors that retrying cannot fix: the token has to be replaced. */
 const REFUSED_APP_TOKEN_ERRORS = new Set([
-  'missing_scope', 'not_allowed_token_type', 'invalid_auth', 'not_authed', 'token_revoked', 'token_expired', 'account_inactive',
+  'missing_scope',
+  'not_allowed_token_type',
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
 ]);
 
 export class SocketModeTokenError extends Error {
@@ -28,7 +34,12 @@ export class SocketModeTokenError extends Error {
  * asked (unreachable, rate limited: Bolt's own retries take over); rejects, after logging
  * what to do, when Slack refuses the token.
  */
-export async function checkSocketModeToken(appToken: string, apiUrl: string | undefined, bot: string, logger: Logger): Promise<void> {
+export async function checkSocketModeToken(
+  appToken: string,
+  apiUrl: string | undefined,
+  bot: string,
+  logger: Logger,
+): Promise<void> {
   const client = new WebClient(appToken, webClientOptions(apiUrl, logger));
   try {
     // Only asks for a socket URL; the socket itself is opened by Bolt afterwards.
@@ -42,6 +53,9 @@ export async function checkSocketModeToken(appToken: string, apiUrl: string | un
       logger.error({ bot, slackError: error.data.error }, `slack: ${message}`);
       throw new SocketModeTokenError(message, { cause: error });
     }
-    logger.warn({ err: error, bot }, 'slack: could not check the app token with apps.connections.open; Socket Mode keeps trying to connect');
+    logger.warn(
+      { err: error, bot },
+      'slack: could not check the app token with apps.connections.open; Socket Mode keeps trying to connect',
+    );
   }
 }

@@ -24,7 +24,10 @@ export class ThreadMemory {
   /** thread key → true (ours) or the time until which "not ours" holds. */
   private readonly known = new Map<string, true | number>();
 
-  constructor(private readonly client: WebClient, private readonly logger: Logger) {}
+  constructor(
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+  ) {}
 
   remember(channel: string, threadTs: string): void {
     this.set(`${channel}:${threadTs}`, true);
@@ -44,10 +47,15 @@ export class ThreadMemory {
     try {
       const replies = await this.client.conversations.replies({ channel, ts: threadTs, limit: REPLIES_PAGE });
       const mention = `<@${identity.botUserId}>`;
-      return (replies.messages ?? []).some((m) => m.user === identity.botUserId || m.bot_id === identity.botId || (m.text ?? '').includes(mention));
+      return (replies.messages ?? []).some(
+        (m) => m.user === identity.botUserId || m.bot_id === identity.botId || (m.text ?? '').includes(mention),
+      );
     } catch (error) {
       // Unknown is treated as not ours: a mention still reaches the bot.
-      this.logger.warn({ err: error, channel, threadTs }, 'slack: could not read a thread to see whether the bot answers in it (needs channels:history); answering only mentions there');
+      this.logger.warn(
+        { err: error, channel, threadTs },
+        'slack: could not read a thread to see whether the bot answers in it (needs channels:history); answering only mentions there',
+      );
       return false;
     }
   }

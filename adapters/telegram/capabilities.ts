@@ -41,4 +41,3 @@ export function withoutDrafts(outbound: Outbound): Outbound {
     ...(outbound.typing ? { typing: outbound.typing.bind(outbound) } : {}),
   };
 }
-

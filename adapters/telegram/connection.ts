@@ -68,8 +68,15 @@ export function telegramConnection(options: TelegramConnectionOptions): StayConn
     },
     attemptTimeoutMs: CONNECT_ATTEMPT_TIMEOUT_MS,
     describe: (error) => describeConnectFailure(error, token),
-    onRetry: (_error, attempt, reason) => logger.warn({ apiRoot, attempt, reason },
-      'telegram: the Bot API is not reachable; retrying with backoff (check the network and TELEGRAM_API_ROOT)'),
-    onRefusedLater: (error) => logger.error({ reason: error.message }, 'telegram: the Bot API refused the bot; it stays offline until the gateway is restarted'),
+    onRetry: (_error, attempt, reason) =>
+      logger.warn(
+        { apiRoot, attempt, reason },
+        'telegram: the Bot API is not reachable; retrying with backoff (check the network and TELEGRAM_API_ROOT)',
+      ),
+    onRefusedLater: (error) =>
+      logger.error(
+        { reason: error.message },
+        'telegram: the Bot API refused the bot; it stays offline until the gateway is restarted',
+      ),
   });
 }

@@ -10,7 +10,8 @@ export interface TelegramTarget {
 
 /** `<chat id>` or `<chat id>:<topic id>`; the admin API checks an id against it (see module.ts). */
 export const CONVERSATION_ID_PATTERN = /^(-?\d+)(?::(\d+))?$/;
-export const CONVERSATION_ID_EXPECTED = '<chat id>, or <chat id>:<topic id> for a forum topic (e.g. 12345 or -1001234:7)';
+export const CONVERSATION_ID_EXPECTED =
+  '<chat id>, or <chat id>:<topic id> for a forum topic (e.g. 12345 or -1001234:7)';
 
 export function conversationId(chatId: number, threadId?: number): string {
   return threadId === undefined ? String(chatId) : `${chatId}:${threadId}`;
@@ -18,7 +19,8 @@ export function conversationId(chatId: number, threadId?: number): string {
 
 export function parseConversationId(id: string): TelegramTarget {
   const match = CONVERSATION_ID_PATTERN.exec(id);
-  if (!match) throw new Error(`"${id}" is not a Telegram conversation id (expected "<chat id>" or "<chat id>:<topic id>")`);
+  if (!match)
+    throw new Error(`"${id}" is not a Telegram conversation id (expected "<chat id>" or "<chat id>:<topic id>")`);
   const chatId = Number(match[1]);
   return match[2] === undefined ? { chatId } : { chatId, threadId: Number(match[2]) };
 }

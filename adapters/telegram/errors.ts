@@ -32,10 +32,14 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
   }
   if (error instanceof HttpError) {
     // No answer at all (refused, reset, timeout, or a 5xx page that is not JSON): the network, not a refusal.
-    return new PlatformError(`Telegram ${method} could not be reached: ${error.message}`, 'unreachable', undefined, { cause: error });
+    return new PlatformError(`Telegram ${method} could not be reached: ${error.message}`, 'unreachable', undefined, {
+      cause: error,
+    });
   }
   if (error instanceof PlatformError) return error;
-  return new PlatformError(`Telegram ${method} failed: ${(error as Error).message}`, 'other', undefined, { cause: error });
+  return new PlatformError(`Telegram ${method} failed: ${(error as Error).message}`, 'other', undefined, {
+    cause: error,
+  });
 }
 
 /**

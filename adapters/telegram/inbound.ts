@@ -34,13 +34,18 @@ function entityText(text: string, entity: MessageEntity): string {
 }
 
 /** `/cmd@thisbot` → `/cmd`; a command addressed to another bot (`/cmd@otherbot`) is not ours. */
-function commandAddressing(text: string, entities: MessageEntity[], username: string): { isOurCommand: boolean; text: string } {
+function commandAddressing(
+  text: string,
+  entities: MessageEntity[],
+  username: string,
+): { isOurCommand: boolean; text: string } {
   const command = entities.find((e) => e.type === 'bot_command' && e.offset === 0);
   if (!command) return { isOurCommand: false, text };
   const [, target] = entityText(text, command).split('@');
   if (target === undefined) return { isOurCommand: true, text };
   if (target.toLowerCase() !== username.toLowerCase()) return { isOurCommand: false, text };
-  const withoutTarget = text.slice(0, command.offset + command.length - target.length - 1) + text.slice(command.offset + command.length);
+  const withoutTarget =
+    text.slice(0, command.offset + command.length - target.length - 1) + text.slice(command.offset + command.length);
   return { isOurCommand: true, text: withoutTarget };
 }
 
@@ -64,11 +69,43 @@ function photoFile(message: Message, limit: number): AnnouncedFile | undefined {
 function announcedFiles(message: Message, limit: number): AnnouncedFile[] {
   const files: (AnnouncedFile | undefined)[] = [
     photoFile(message, limit),
-    message.voice && { kind: 'voice', fileId: message.voice.file_id, size: message.voice.file_size, mimeType: message.voice.mime_type ?? 'audio/ogg', durationSeconds: message.voice.duration },
-    message.audio && { kind: 'audio', fileId: message.audio.file_id, size: message.audio.file_size, mimeType: message.audio.mime_type, fileName: message.audio.file_name, durationSeconds: message.audio.duration },
-    message.video && { kind: 'video', fileId: message.video.file_id, size: message.video.file_size, mimeType: message.video.mime_type, fileName: message.video.file_name, durationSeconds: message.video.duration },
-    message.video_note && { kind: 'video', fileId: message.video_note.file_id, size: message.video_note.file_size, mimeType: 'video/mp4', durationSeconds: message.video_note.duration },
-    message.document && { kind: 'document', fileId: message.document.file_id, size: message.document.file_size, mimeType: message.document.mime_type, fileName: message.document.file_name },
+    message.voice && {
+      kind: 'voice',
+      fileId: message.voice.file_id,
+      size: message.voice.file_size,
+      mimeType: message.voice.mime_type ?? 'audio/ogg',
+      durationSeconds: message.voice.duration,
+    },
+    message.audio && {
+      kind: 'audio',
+      fileId: message.audio.file_id,
+      size: message.audio.file_size,
+      mimeType: message.audio.mime_type,
+      fileName: message.audio.file_name,
+      durationSeconds: message.audio.duration,
+    },
+    message.video && {
+      kind: 'video',
+      fileId: message.video.file_id,
+      size: message.video.file_size,
+      mimeType: message.video.mime_type,
+      fileName: message.video.file_name,
+      durationSeconds: message.video.duration,
+    },
+    message.video_note && {
+      kind: 'video',
+      fileId: message.video_note.file_id,
+      size: message.video_note.file_size,
+      mimeType: 'video/mp4',
+      durationSeconds: message.video_note.duration,
+    },
+    message.document && {
+      kind: 'document',
+      fileId: message.document.file_id,
+      size: message.document.file_size,
+      mimeType: message.document.mime_type,
+      fileName: message.document.file_name,
+    },
     message.sticker && { kind: 'sticker', fileId: message.sticker.file_id, size: message.sticker.file_size },
   ];
   return files.filter((f): f is AnnouncedFile => f !== undefined);
@@ -80,12 +117,15 @@ export function messageToInbound(message: Message, context: InboundContext): Inb
   const username = context.botInfo.username;
   const command = commandAddressing(rawText, entities, username);
   const isGroup = isGroupChat(message);
-  const addressed = !isGroup
-    || command.isOurCommand
-    || mentionsBot(rawText, entities, context.botInfo)
-    || message.reply_to_message?.from?.id === context.botInfo.id;
+  const addressed =
+    !isGroup ||
+    command.isOurCommand ||
+    mentionsBot(rawText, entities, context.botInfo) ||
+    message.reply_to_message?.from?.id === context.botInfo.id;
   const limit = context.files.localApi ? LOCAL_API_MAX_DOWNLOAD_BYTES : PUBLIC_API_MAX_DOWNLOAD_BYTES;
-  const attachments: InboundAttachment[] = announcedFiles(message, limit).map((file) => telegramAttachment(context.files, file));
+  const attachments: InboundAttachment[] = announcedFiles(message, limit).map((file) =>
+    telegramAttachment(context.files, file),
+  );
   const threadId = message.is_topic_message ? message.message_thread_id : undefined;
   return {
     conversation: { bot: context.bot, platform: 'telegram', id: conversationId(message.chat.id, threadId) },
@@ -116,7 +156,11 @@ export function callbackToInbound(query: CallbackQuery, context: InboundContext)
   const name = [query.from.first_name, query.from.last_name].filter(Boolean).join(' ');
   return {
     conversation: { bot: context.bot, platform: 'telegram', id: conversationId(message.chat.id, threadId) },
-    user: { id: String(query.from.id), ...(name ? { name } : {}), ...(query.from.username ? { handle: query.from.username } : {}) },
+    user: {
+      id: String(query.from.id),
+      ...(name ? { name } : {}),
+      ...(query.from.username ? { handle: query.from.username } : {}),
+    },
     text: pressedLabel(query) ?? query.data,
     attachments: [],
     isGroup,

@@ -67,7 +67,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   const apiRoot = (options.apiRoot ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
   const localApi = options.localApi ?? false;
   // undici instead of grammY's default node-fetch: the Bot API client was the largest CPU cost per answer (transport.ts).
-  const bot = new Bot(options.token, { client: { apiRoot, fetch: undiciFetch() }, ...(options.botInfo ? { botInfo: options.botInfo } : {}) });
+  const bot = new Bot(options.token, {
+    client: { apiRoot, fetch: undiciFetch() },
+    ...(options.botInfo ? { botInfo: options.botInfo } : {}),
+  });
   const files: FileSource = { api: bot.api, token: options.token, apiRoot, localApi };
   const capabilities = telegramCapabilities({ localApi });
   const sink = new SinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
@@ -93,7 +96,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   });
   bot.on('callback_query:data', async (ctx) => {
     // Stop the client's spinner first; the answer itself comes as a message.
-    await ctx.answerCallbackQuery().catch((error: unknown) => logger.warn({ err: error }, 'telegram: answerCallbackQuery failed'));
+    await ctx
+      .answerCallbackQuery()
+      .catch((error: unknown) => logger.warn({ err: error }, 'telegram: answerCallbackQuery failed'));
     const inbound = callbackToInbound(ctx.callbackQuery, context(ctx.me));
     if (inbound) await deliver(inbound);
   });
@@ -101,17 +106,32 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     // An update that failed for good (not a Redis outage: that one is held and retried) is
     // confirmed with the next getUpdates; all we can do is log. (In webhook mode the error
     // propagates, the request answers 500 and Telegram redelivers.)
-    bot.catch((error) => logger.error({ err: error.error, updateId: error.ctx.update.update_id }, 'telegram: update not handled'));
+    bot.catch((error) =>
+      logger.error({ err: error.error, updateId: error.ctx.update.update_id }, 'telegram: update not handled'),
+    );
   }
 
   /** The webhook endpoint parses JSON itself. */
-  const routes: HttpRoute[] = options.mode === 'webhook'
-    ? [{ path: webhookPath(options.bot), handler: telegramWebhookRouter(bot, { bot: options.bot, logger, admit: (maxWaitMs) => gate.admit(maxWaitMs), ...(options.webhookSecret ? { secret: options.webhookSecret } : {}) }) }]
-    : [];
+  const routes: HttpRoute[] =
+    options.mode === 'webhook'
+      ? [
+          {
+            path: webhookPath(options.bot),
+            handler: telegramWebhookRouter(bot, {
+              bot: options.bot,
+              logger,
+              admit: (maxWaitMs) => gate.admit(maxWaitMs),
+              ...(options.webhookSecret ? { secret: options.webhookSecret } : {}),
+            }),
+          },
+        ]
+      : [];
 
   let menu: BotCommand[] | undefined;
   const connection = telegramConnection({
-    token: options.token, apiRoot, logger,
+    token: options.token,
+    apiRoot,
+    logger,
     explainRefusal: (error) => explainStartFailure(error, options.bot),
     async attempt(signal) {
       // Not bot.init(): it retries a network failure forever and silently; each of our attempts fails and is logged.
@@ -122,10 +142,14 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
         await bot.api.deleteWebhook(undefined, signal);
       } else if (options.webhookPublicUrl) {
         const url = `${options.webhookPublicUrl.replace(/\/+$/, '')}${webhookPath(options.bot)}`;
-        await bot.api.setWebhook(url, {
-          allowed_updates: [...ALLOWED_UPDATES],
-          ...(options.webhookSecret ? { secret_token: options.webhookSecret } : {}),
-        }, signal);
+        await bot.api.setWebhook(
+          url,
+          {
+            allowed_updates: [...ALLOWED_UPDATES],
+            ...(options.webhookSecret ? { secret_token: options.webhookSecret } : {}),
+          },
+          signal,
+        );
       }
     },
   });
@@ -146,9 +170,14 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     restoreAttachment: (ref, info) => restoreTelegramAttachment(files, ref, info),
     async start(newSink, info) {
       // The "/" menu: the commands the gateway answers, unless the options name others.
-      menu = options.commands ?? info?.commands.map(({ name, description }) => ({ command: name, description: description.slice(0, 256) }));
+      menu =
+        options.commands ??
+        info?.commands.map(({ name, description }) => ({ command: name, description: description.slice(0, 256) }));
       if (options.mode === 'webhook' && !options.webhookSecret) {
-        logger.warn({ bot: options.bot }, 'telegram: webhook mode without webhookSecret (TELEGRAM_WEBHOOK_SECRET); anyone who finds the URL can post fake updates');
+        logger.warn(
+          { bot: options.bot },
+          'telegram: webhook mode without webhookSecret (TELEGRAM_WEBHOOK_SECRET); anyone who finds the URL can post fake updates',
+        );
       }
       sink.hold(newSink);
       gate.starting(`telegram bot "${options.bot}" is starting (getMe pending)`);
@@ -168,7 +197,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       });
       if (connected) begin();
       // Until an attempt connects, grammY does not know the bot (getMe): an update could not be handled.
-      else gate.close(`the Bot API is not reachable for telegram bot "${options.bot}" (${connection.status().reason ?? 'unreachable'}); trying again`);
+      else
+        gate.close(
+          `the Bot API is not reachable for telegram bot "${options.bot}" (${connection.status().reason ?? 'unreachable'}); trying again`,
+        );
     },
     status: () => connection.status(),
     async stop() {

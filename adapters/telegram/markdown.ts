@@ -5,31 +5,50 @@
  * cost nothing and an entity counts as one character.
  */
 import {
-  escapeHtmlAttribute, escapeHtmlText, htmlVisibleText, serializeNested,
-  type MarkupRenderer, type MarkupSyntax, type StyleMark,
+  escapeHtmlAttribute,
+  escapeHtmlText,
+  htmlVisibleText,
+  serializeNested,
+  type MarkupRenderer,
+  type MarkupSyntax,
+  type StyleMark,
 } from '../../src/contract.js';
 
 function openTag(mark: StyleMark): string {
   switch (mark.kind) {
-    case 'bold': return '<b>';
-    case 'italic': return '<i>';
-    case 'strike': return '<s>';
-    case 'code': return '<code>';
-    case 'pre': return mark.lang ? `<pre><code class="language-${escapeHtmlAttribute(mark.lang)}">` : '<pre>';
-    case 'link': return `<a href="${escapeHtmlAttribute(mark.href)}">`;
-    case 'quote': return '<blockquote>';
+    case 'bold':
+      return '<b>';
+    case 'italic':
+      return '<i>';
+    case 'strike':
+      return '<s>';
+    case 'code':
+      return '<code>';
+    case 'pre':
+      return mark.lang ? `<pre><code class="language-${escapeHtmlAttribute(mark.lang)}">` : '<pre>';
+    case 'link':
+      return `<a href="${escapeHtmlAttribute(mark.href)}">`;
+    case 'quote':
+      return '<blockquote>';
   }
 }
 
 function closeTag(mark: StyleMark): string {
   switch (mark.kind) {
-    case 'bold': return '</b>';
-    case 'italic': return '</i>';
-    case 'strike': return '</s>';
-    case 'code': return '</code>';
-    case 'pre': return mark.lang ? '</code></pre>' : '</pre>';
-    case 'link': return '</a>';
-    case 'quote': return '</blockquote>';
+    case 'bold':
+      return '</b>';
+    case 'italic':
+      return '</i>';
+    case 'strike':
+      return '</s>';
+    case 'code':
+      return '</code>';
+    case 'pre':
+      return mark.lang ? '</code></pre>' : '</pre>';
+    case 'link':
+      return '</a>';
+    case 'quote':
+      return '</blockquote>';
   }
 }
 

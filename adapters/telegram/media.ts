@@ -33,11 +33,18 @@ export interface AnnouncedFile {
 
 const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-async function resolvePath(source: FileSource, fileId: string, signal?: AbortSignal): Promise<{ path: string; size?: number }> {
+async function resolvePath(
+  source: FileSource,
+  fileId: string,
+  signal?: AbortSignal,
+): Promise<{ path: string; size?: number }> {
   try {
     // grammY types its signal with the abort-controller polyfill; the runtime object is the same.
     const file = await source.api.getFile(fileId, signal as Parameters<Api['getFile']>[1]);
-    if (!file.file_path) throw new AttachmentUnavailableError('Telegram returned no file_path for this file; ask the user to send it again.');
+    if (!file.file_path)
+      throw new AttachmentUnavailableError(
+        'Telegram returned no file_path for this file; ask the user to send it again.',
+      );
     return { path: file.file_path, size: file.file_size };
   } catch (error) {
     if (error instanceof GrammyError && /file is too big/i.test(error.description)) {
@@ -47,13 +54,22 @@ async function resolvePath(source: FileSource, fileId: string, signal?: AbortSig
       );
     }
     if (error instanceof GrammyError) {
-      throw new AttachmentUnavailableError(`Telegram getFile failed (${error.description}); the file may have expired.`, { cause: error });
+      throw new AttachmentUnavailableError(
+        `Telegram getFile failed (${error.description}); the file may have expired.`,
+        { cause: error },
+      );
     }
     throw error;
   }
 }
 
-async function download(source: FileSource, path: string, maxBytes: number, size: number | undefined, signal?: AbortSignal): Promise<Uint8Array> {
+async function download(
+  source: FileSource,
+  path: string,
+  maxBytes: number,
+  size: number | undefined,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   if (source.localApi && isAbsolute(path)) {
     // `telegram-bot-api --local` answers with a path on its own disk, shared with us.
     return readCapped(createReadStream(path, signal ? { signal } : {}), maxBytes, size);
@@ -62,7 +78,9 @@ async function download(source: FileSource, path: string, maxBytes: number, size
   const response = await request(url, { method: 'GET', signal });
   if (response.statusCode < 200 || response.statusCode >= 300) {
     await response.body.dump();
-    throw new AttachmentUnavailableError(`Telegram file download answered HTTP ${response.statusCode}; the link may have expired, ask the user to resend.`);
+    throw new AttachmentUnavailableError(
+      `Telegram file download answered HTTP ${response.statusCode}; the link may have expired, ask the user to resend.`,
+    );
   }
   const contentLength = Number(response.headers['content-length']);
   const declared = Number.isFinite(contentLength) && contentLength > 0 ? contentLength : size;
@@ -92,7 +110,10 @@ function decodeRef(ref: string): FileRef | undefined {
   try {
     const parsed = JSON.parse(ref) as Partial<FileRef> | null;
     if (typeof parsed?.file_id !== 'string' || parsed.file_id === '') return undefined;
-    return { file_id: parsed.file_id, ...(typeof parsed.file_size === 'number' ? { file_size: parsed.file_size } : {}) };
+    return {
+      file_id: parsed.file_id,
+      ...(typeof parsed.file_size === 'number' ? { file_size: parsed.file_size } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -128,15 +149,31 @@ export function telegramAttachment(source: FileSource, file: AnnouncedFile): Inb
  * this adapter cannot read gives an attachment whose fetch says so, rather than a
  * throw that would fail the whole turn.
  */
-export function restoreTelegramAttachment(source: FileSource, ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+export function restoreTelegramAttachment(
+  source: FileSource,
+  ref: string,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
   const decoded = decodeRef(ref);
   if (!decoded) {
     return {
       ...info,
       ref,
-      fetch: () => Promise.reject(new AttachmentUnavailableError('This queued Telegram file reference is unreadable; ask the user to send the file again.')),
+      fetch: () =>
+        Promise.reject(
+          new AttachmentUnavailableError(
+            'This queued Telegram file reference is unreadable; ask the user to send the file again.',
+          ),
+        ),
     };
   }
   const { kind, mimeType, fileName, durationSeconds } = info;
-  return telegramAttachment(source, { kind, mimeType, fileName, durationSeconds, fileId: decoded.file_id, size: decoded.file_size ?? info.size });
+  return telegramAttachment(source, {
+    kind,
+    mimeType,
+    fileName,
+    durationSeconds,
+    fileId: decoded.file_id,
+    size: decoded.file_size ?? info.size,
+  });
 }

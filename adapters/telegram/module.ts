@@ -13,22 +13,27 @@ import { DEFAULT_API_ROOT } from './media.js';
 /** getMe is one small call; past this, doctor reports the Bot API as unreachable rather than hanging. */
 const DOCTOR_TIMEOUT_SECONDS = 10;
 
-const telegramSection = z.object({
-  token: z.string().regex(/^\d+:[\w-]+$/, 'a BotFather token like 123456:ABC-DEF…'),
-  /** A local Bot API server (also lifts the 20 MB download limit). */
-  apiRoot: z.string().url().optional(),
-  localApi: z.boolean().default(false),
-  mode: z.enum(['polling', 'webhook']).default('polling'),
-  /** 1–256 characters of A-Z a-z 0-9 _ - (Telegram's rule for secret_token). */
-  webhookSecret: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, '1–256 characters of A-Z, a-z, 0-9, _ and -').optional(),
-  /** Public HTTPS base URL of this gateway; the webhook is <webhookPublicUrl>/telegram/<bot id>. */
-  webhookPublicUrl: z.string().url().optional(),
-  /**
-   * Bot-wide pace of messages (pacing.ts), default Telegram's 30/s. Only for a Bot API
-   * without that limit: a fake in benchmarks (bench/peers), a test server.
-   */
-  messagesPerSecond: z.number().int().positive().optional(),
-}).strict();
+const telegramSection = z
+  .object({
+    token: z.string().regex(/^\d+:[\w-]+$/, 'a BotFather token like 123456:ABC-DEF…'),
+    /** A local Bot API server (also lifts the 20 MB download limit). */
+    apiRoot: z.string().url().optional(),
+    localApi: z.boolean().default(false),
+    mode: z.enum(['polling', 'webhook']).default('polling'),
+    /** 1–256 characters of A-Z a-z 0-9 _ - (Telegram's rule for secret_token). */
+    webhookSecret: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/, '1–256 characters of A-Z, a-z, 0-9, _ and -')
+      .optional(),
+    /** Public HTTPS base URL of this gateway; the webhook is <webhookPublicUrl>/telegram/<bot id>. */
+    webhookPublicUrl: z.string().url().optional(),
+    /**
+     * Bot-wide pace of messages (pacing.ts), default Telegram's 30/s. Only for a Bot API
+     * without that limit: a fake in benchmarks (bench/peers), a test server.
+     */
+    messagesPerSecond: z.number().int().positive().optional(),
+  })
+  .strict();
 
 export type TelegramSection = z.infer<typeof telegramSection>;
 
@@ -41,9 +46,15 @@ async function checkToken(section: TelegramSection, bot: string): Promise<string
     return `@${me.username} (${section.mode})`;
   } catch (error) {
     if (error instanceof GrammyError) {
-      throw new Error(`Telegram refused the token of bot "${bot}" (${error.description}); check TELEGRAM_BOT_TOKEN / bots[].telegram.token`, { cause: error });
+      throw new Error(
+        `Telegram refused the token of bot "${bot}" (${error.description}); check TELEGRAM_BOT_TOKEN / bots[].telegram.token`,
+        { cause: error },
+      );
     }
-    throw new Error(`The Telegram Bot API at ${apiRoot} did not answer getMe for bot "${bot}" (${(error as Error).message}); check TELEGRAM_API_ROOT and the network`, { cause: error });
+    throw new Error(
+      `The Telegram Bot API at ${apiRoot} did not answer getMe for bot "${bot}" (${(error as Error).message}); check TELEGRAM_API_ROOT and the network`,
+      { cause: error },
+    );
   }
 }
 

@@ -9,7 +9,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../../src/contract.js';
-import { PlatformError, type Button, type ConversationRef, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
+import {
+  PlatformError,
+  type Button,
+  type ConversationRef,
+  type Outbound,
+  type OutboundMessage,
+  type SentMessage,
+} from '../../src/contract.js';
 import { parseConversationId } from './conversation.js';
 import { toDraftError, toPlatformError } from './errors.js';
 import type { TokenBucket } from './pacing.js';
@@ -48,14 +55,17 @@ export class TelegramOutbound implements Outbound {
     const reply = replyKeyboard(message);
     if (inline && reply) {
       // A message carries one reply_markup; the buttons are the answer's own choices, so they win.
-      this.logger.debug({ conversation: conversation.id }, 'telegram: both buttons and suggestions given; suggestions dropped');
+      this.logger.debug(
+        { conversation: conversation.id },
+        'telegram: both buttons and suggestions given; suggestions dropped',
+      );
     }
     await this.paced('sendMessage', message.progress === true);
     try {
       const sent = await this.api.sendMessage(chatId, message.text, {
         parse_mode: 'HTML',
         ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
-        ...(inline ?? reply ? { reply_markup: inline ?? reply } : {}),
+        ...((inline ?? reply) ? { reply_markup: inline ?? reply } : {}),
         link_preview_options: { is_disabled: true },
       });
       return { id: String(sent.message_id) };
@@ -64,7 +74,12 @@ export class TelegramOutbound implements Outbound {
     }
   }
 
-  async edit(conversation: ConversationRef, message: SentMessage, text: string, options: { buttons?: Button[]; progress?: boolean } = {}): Promise<void> {
+  async edit(
+    conversation: ConversationRef,
+    message: SentMessage,
+    text: string,
+    options: { buttons?: Button[]; progress?: boolean } = {},
+  ): Promise<void> {
     const { chatId } = parseConversationId(conversation.id);
     // Without reply_markup Telegram removes the inline keyboard, which is right for an
     // intermediate edit (it has none) and for a final edit that carries no buttons.
@@ -111,7 +126,11 @@ export class TelegramOutbound implements Outbound {
   private async paced(method: string, progress: boolean): Promise<void> {
     const slot = this.pacer.reserve({ mayRefuse: progress });
     if (typeof slot !== 'number') {
-      throw new PlatformError(`Telegram ${method} not sent: the bot's pace of ${this.pacer.perSecond} messages/s is booked ${slot.refusedForMs} ms ahead`, 'rate-limited', slot.refusedForMs);
+      throw new PlatformError(
+        `Telegram ${method} not sent: the bot's pace of ${this.pacer.perSecond} messages/s is booked ${slot.refusedForMs} ms ahead`,
+        'rate-limited',
+        slot.refusedForMs,
+      );
     }
     if (slot > 0) await sleep(slot);
   }

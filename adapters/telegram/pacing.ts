@@ -81,4 +81,3 @@ export class TokenBucket {
     return waitMs;
   }
 }
-

@@ -109,7 +109,10 @@ function isUnrecoverable(error: unknown): boolean {
 /** grammY declares its signal parameter with the abort-controller polyfill's type; Node's AbortSignal works the same. */
 type GrammySignal = Parameters<Bot['api']['getUpdates']>[1];
 
-type RunnerSignal = { aborted: boolean; addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void };
+type RunnerSignal = {
+  aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+};
 
 /**
  * One native signal per runner signal: the runner hands the same signal to every supply()
@@ -134,20 +137,33 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
   const { logger } = options;
   const ledger = new UpdateLedger();
 
-  const getUpdates = (offset: number, signal: AbortSignal) => retryWithBackoff(
-    () => bot.api.getUpdates({ offset, limit: MAX_UNQUEUED_UPDATES, timeout: LONG_POLL_SECONDS, allowed_updates: [...options.allowedUpdates] as never }, signal as GrammySignal),
-    {
-      backoff: POLL_RETRY,
-      signal,
-      retryIf: (error) => !signal.aborted && !isUnrecoverable(error),
-      onFailure: async (error, attemptNumber) => {
-        // The error goes through the logger, which redacts the token from the request URL.
-        logger.warn({ err: error, attempt: attemptNumber }, 'telegram: getUpdates failed; retrying with backoff (check the network and TELEGRAM_API_ROOT)');
-        const retryAfter = error instanceof GrammyError ? error.parameters.retry_after : undefined;
-        if (retryAfter) await sleep(retryAfter * 1000, undefined, { signal });
+  const getUpdates = (offset: number, signal: AbortSignal) =>
+    retryWithBackoff(
+      () =>
+        bot.api.getUpdates(
+          {
+            offset,
+            limit: MAX_UNQUEUED_UPDATES,
+            timeout: LONG_POLL_SECONDS,
+            allowed_updates: [...options.allowedUpdates] as never,
+          },
+          signal as GrammySignal,
+        ),
+      {
+        backoff: POLL_RETRY,
+        signal,
+        retryIf: (error) => !signal.aborted && !isUnrecoverable(error),
+        onFailure: async (error, attemptNumber) => {
+          // The error goes through the logger, which redacts the token from the request URL.
+          logger.warn(
+            { err: error, attempt: attemptNumber },
+            'telegram: getUpdates failed; retrying with backoff (check the network and TELEGRAM_API_ROOT)',
+          );
+          const retryAfter = error instanceof GrammyError ? error.parameters.retry_after : undefined;
+          if (retryAfter) await sleep(retryAfter * 1000, undefined, { signal });
+        },
       },
-    },
-  );
+    );
 
   const source = createSource({
     async supply(batchSize, runnerSignal) {
@@ -163,28 +179,38 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
       }
     },
   });
-  const sink = createConcurrentSink<Update>({
-    consume: async (update) => {
+  const sink = createConcurrentSink<Update>(
+    {
+      consume: async (update) => {
+        try {
+          await bot.handleUpdate(update);
+        } finally {
+          ledger.finished(update.update_id);
+        }
+      },
+    },
+    async (error: unknown) => {
+      // bot.catch's handler logs it; anything else (or a failing handler) is logged here, never printed.
       try {
-        await bot.handleUpdate(update);
-      } finally {
-        ledger.finished(update.update_id);
+        if (error instanceof BotError) await bot.errorHandler(error);
+        else throw error;
+      } catch (unhandled) {
+        logger.error(
+          { err: unhandled, updateId: error instanceof BotError ? error.ctx.update.update_id : undefined },
+          'telegram: update not handled',
+        );
       }
     },
-  }, async (error: unknown) => {
-    // bot.catch's handler logs it; anything else (or a failing handler) is logged here, never printed.
-    try {
-      if (error instanceof BotError) await bot.errorHandler(error);
-      else throw error;
-    } catch (unhandled) {
-      logger.error({ err: unhandled, updateId: error instanceof BotError ? error.ctx.update.update_id : undefined }, 'telegram: update not handled');
-    }
-  }, { concurrency: MAX_UNQUEUED_UPDATES });
+    { concurrency: MAX_UNQUEUED_UPDATES },
+  );
 
   const runner = createRunner(source, sink);
   runner.start();
   runner.task()?.catch((error: unknown) => {
-    logger.error({ err: error }, 'telegram: polling stopped: Telegram refused getUpdates (401: the token was revoked, check TELEGRAM_BOT_TOKEN; 409: another process polls this bot or a webhook is set). Restart the gateway once that is fixed.');
+    logger.error(
+      { err: error },
+      'telegram: polling stopped: Telegram refused getUpdates (401: the token was revoked, check TELEGRAM_BOT_TOKEN; 409: another process polls this bot or a webhook is set). Restart the gateway once that is fixed.',
+    );
   });
   return runner;
 }

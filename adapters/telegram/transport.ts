@@ -10,7 +10,9 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { Bot } from 'grammy';
 
 /** grammY's `client.fetch` option (typed as node-fetch's fetch). */
-export type GrammyFetch = NonNullable<NonNullable<NonNullable<ConstructorParameters<typeof Bot>[1]>['client']>['fetch']>;
+export type GrammyFetch = NonNullable<
+  NonNullable<NonNullable<ConstructorParameters<typeof Bot>[1]>['client']>['fetch']
+>;
 
 /** What grammY's client passes: a JSON string, or a multipart stream for uploads; its own signal (the abort-controller polyfill). */
 interface CallInit {

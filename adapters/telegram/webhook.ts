@@ -71,12 +71,18 @@ export function telegramWebhookRouter(bot: Bot, options: WebhookOptions): Reques
       const admission = await options.admit(ADMISSION_WAIT_MS);
       if (!admission.admitted) {
         // 503 makes Telegram retry later instead of losing the update.
-        logger.warn({ bot: options.bot, reason: admission.reason }, 'telegram: the bot cannot take updates yet; answered 503, Telegram will send it again');
+        logger.warn(
+          { bot: options.bot, reason: admission.reason },
+          'telegram: the bot cannot take updates yet; answered 503, Telegram will send it again',
+        );
         res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ error: admission.reason });
         return;
       }
       callback(req, res).catch((error: unknown) => {
-        logger.error({ err: error, bot: options.bot }, 'telegram: webhook update not queued; Telegram will redeliver it');
+        logger.error(
+          { err: error, bot: options.bot },
+          'telegram: webhook update not queued; Telegram will redeliver it',
+        );
         if (res.headersSent) return next(error);
         res.status(500).json({ error: 'update not queued, retry later' });
       });

@@ -18,21 +18,32 @@ export const choicesKey = (user: string): string => `choices:${user}`;
 const NUMBER_REPLY = /^\s*(\d{1,2})\s*[.)]?\s*$/;
 
 export class NumberedChoices {
-  constructor(private readonly storage: PlatformStorage, private readonly logger: Logger) {}
+  constructor(
+    private readonly storage: PlatformStorage,
+    private readonly logger: Logger,
+  ) {}
 
   /** What `user`'s replies with a number mean from now on. */
   async remember(user: string, choices: readonly Choice[]): Promise<void> {
     const stored = choices.map(({ kind, title, value }) => ({ kind, title, value }));
-    await this.storage.setBytes(choicesKey(user), new TextEncoder().encode(JSON.stringify(stored)), { ttlMs: CHOICES_TTL_MS }).catch((error: unknown) => {
-      // The numbered text still goes: the user can type the question instead of its number.
-      this.logger.warn({ err: error, conversation: user }, 'whatsapp-cloud: could not keep what the numbered choices mean; a reply with a number is taken as typed');
-    });
+    await this.storage
+      .setBytes(choicesKey(user), new TextEncoder().encode(JSON.stringify(stored)), { ttlMs: CHOICES_TTL_MS })
+      .catch((error: unknown) => {
+        // The numbered text still goes: the user can type the question instead of its number.
+        this.logger.warn(
+          { err: error, conversation: user },
+          'whatsapp-cloud: could not keep what the numbered choices mean; a reply with a number is taken as typed',
+        );
+      });
   }
 
   /** The bot sent something else: a number typed from now on answers that, not an older list. */
   async forget(user: string): Promise<void> {
     await this.storage.delete(choicesKey(user)).catch((error: unknown) => {
-      this.logger.warn({ err: error, conversation: user }, 'whatsapp-cloud: could not drop the numbered choices sent before');
+      this.logger.warn(
+        { err: error, conversation: user },
+        'whatsapp-cloud: could not drop the numbered choices sent before',
+      );
     });
   }
 
@@ -44,7 +55,10 @@ export class NumberedChoices {
     try {
       raw = await this.storage.getBytes(choicesKey(inbound.conversation.id));
     } catch (error) {
-      this.logger.warn({ err: error, conversation: inbound.conversation.id }, 'whatsapp-cloud: could not read what the numbered choices mean; the number is taken as typed');
+      this.logger.warn(
+        { err: error, conversation: inbound.conversation.id },
+        'whatsapp-cloud: could not read what the numbered choices mean; the number is taken as typed',
+      );
       return inbound;
     }
     const choice = raw ? parseChoices(raw)[Number(number) - 1] : undefined;
@@ -60,10 +74,14 @@ function parseChoices(raw: Uint8Array): Choice[] {
     const parsed = JSON.parse(new TextDecoder().decode(raw)) as unknown;
     // All or nothing: one entry left out would shift the numbers after it.
     if (!Array.isArray(parsed)) return [];
-    const valid = parsed.every((entry: unknown): entry is Choice =>
-      typeof entry === 'object' && entry !== null
-      && ((entry as Choice).kind === 'action' || (entry as Choice).kind === 'suggestion')
-      && typeof (entry as Choice).value === 'string' && typeof (entry as Choice).title === 'string');
+    const valid = parsed.every(
+      (entry: unknown): entry is Choice =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        ((entry as Choice).kind === 'action' || (entry as Choice).kind === 'suggestion') &&
+        typeof (entry as Choice).value === 'string' &&
+        typeof (entry as Choice).title === 'string',
+    );
     return valid ? (parsed as Choice[]) : [];
   } catch {
     return [];

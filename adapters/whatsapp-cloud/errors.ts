@@ -30,8 +30,18 @@ export const META_CODES = {
   maintenance: 131057,
 } as const;
 
-const RATE_LIMITS = new Set<number>([META_CODES.throughput, META_CODES.pairRateLimit, META_CODES.applicationRateLimit, META_CODES.businessRateLimit]);
-const META_SIDE = new Set<number>([META_CODES.unknown, META_CODES.temporarilyUnavailable, META_CODES.somethingWentWrong, META_CODES.maintenance]);
+const RATE_LIMITS = new Set<number>([
+  META_CODES.throughput,
+  META_CODES.pairRateLimit,
+  META_CODES.applicationRateLimit,
+  META_CODES.businessRateLimit,
+]);
+const META_SIDE = new Set<number>([
+  META_CODES.unknown,
+  META_CODES.temporarilyUnavailable,
+  META_CODES.somethingWentWrong,
+  META_CODES.maintenance,
+]);
 /** How Meta words a parameter over its length: "Param text['body'] must be at most 4096 characters long." */
 const TOO_LONG = /must be at most \d+ characters/i;
 
@@ -40,7 +50,14 @@ export class MetaApiError extends Error {
   constructor(
     readonly call: string,
     readonly httpStatus: number,
-    readonly meta: { message?: string; type?: string; code?: number; subcode?: number; details?: string; fbtraceId?: string },
+    readonly meta: {
+      message?: string;
+      type?: string;
+      code?: number;
+      subcode?: number;
+      details?: string;
+      fbtraceId?: string;
+    },
   ) {
     super(`WhatsApp Cloud ${call} refused: ${describeMeta(httpStatus, meta)}`);
     this.name = 'MetaApiError';
@@ -55,7 +72,8 @@ export class MetaApiError extends Error {
     let error: Record<string, unknown> | undefined;
     try {
       const parsed = JSON.parse(body) as { error?: unknown };
-      if (parsed && typeof parsed.error === 'object' && parsed.error !== null) error = parsed.error as Record<string, unknown>;
+      if (parsed && typeof parsed.error === 'object' && parsed.error !== null)
+        error = parsed.error as Record<string, unknown>;
     } catch {
       // A proxy's or a load balancer's page: only the status says anything.
     }
@@ -64,17 +82,27 @@ export class MetaApiError extends Error {
     const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
     const data = error.error_data as Record<string, unknown> | undefined;
     const fields = {
-      message: text(error.message), type: text(error.type), code: number(error.code), subcode: number(error.error_subcode),
-      details: text(data?.details), fbtraceId: text(error.fbtrace_id),
+      message: text(error.message),
+      type: text(error.type),
+      code: number(error.code),
+      subcode: number(error.error_subcode),
+      details: text(data?.details),
+      fbtraceId: text(error.fbtrace_id),
     };
-    return new MetaApiError(call, httpStatus, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+    return new MetaApiError(
+      call,
+      httpStatus,
+      Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+    );
   }
 }
 
 /** The Graph API did not answer (connection refused or reset, timeout). */
 export class GraphUnreachableError extends Error {
   constructor(call: string, cause: unknown) {
-    super(`WhatsApp Cloud ${call}: the Graph API did not answer (${(cause as Error).message ?? String(cause)})`, { cause });
+    super(`WhatsApp Cloud ${call}: the Graph API did not answer (${(cause as Error).message ?? String(cause)})`, {
+      cause,
+    });
     this.name = 'GraphUnreachableError';
   }
 }
@@ -85,7 +113,9 @@ function describeMeta(httpStatus: number, meta: MetaApiError['meta']): string {
     meta.code !== undefined ? `code ${meta.code}` : undefined,
     meta.subcode !== undefined ? `error_subcode ${meta.subcode}` : undefined,
     meta.fbtraceId ? `fbtrace_id ${meta.fbtraceId}` : undefined,
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${meta.message ?? 'no message'}${meta.details ? `: ${meta.details}` : ''} (${facts})`;
 }
 
@@ -100,17 +130,27 @@ export function isWindowClosed(error: unknown): boolean {
 /** `retryAfterMs`: the wait a rate limit gets (the caller's backoff: Meta sends no Retry-After). */
 export function toPlatformError(error: unknown, options: { retryAfterMs?: number } = {}): PlatformError {
   if (error instanceof PlatformError) return error;
-  if (error instanceof GraphUnreachableError) return new PlatformError(`${error.message}; the gateway tries again`, 'unreachable', undefined, { cause: error });
-  if (!(error instanceof MetaApiError)) return new PlatformError(`WhatsApp Cloud: ${(error as Error).message}`, 'other', undefined, { cause: error });
+  if (error instanceof GraphUnreachableError)
+    return new PlatformError(`${error.message}; the gateway tries again`, 'unreachable', undefined, { cause: error });
+  if (!(error instanceof MetaApiError))
+    return new PlatformError(`WhatsApp Cloud: ${(error as Error).message}`, 'other', undefined, { cause: error });
   const code = error.code;
   const platformCode = code === undefined ? `HTTP ${error.httpStatus}` : String(code);
-  const as = (kind: PlatformError['kind'], message = error.message, retryAfterMs?: number) => new PlatformError(message, kind, retryAfterMs, { cause: error, platformCode });
-  if (isRateLimit(error)) return as('rate-limited', `${error.message}; tried again after a pause`, options.retryAfterMs);
+  const as = (kind: PlatformError['kind'], message = error.message, retryAfterMs?: number) =>
+    new PlatformError(message, kind, retryAfterMs, { cause: error, platformCode });
+  if (isRateLimit(error))
+    return as('rate-limited', `${error.message}; tried again after a pause`, options.retryAfterMs);
   if (code === META_CODES.reEngagement) {
-    return as('window-closed', `${error.message}. More than 24 hours have passed since the user last wrote: WhatsApp takes only an approved template message to them now; their next message opens the window again.`);
+    return as(
+      'window-closed',
+      `${error.message}. More than 24 hours have passed since the user last wrote: WhatsApp takes only an approved template message to them now; their next message opens the window again.`,
+    );
   }
-  if (error.httpStatus >= 500 || (code !== undefined && META_SIDE.has(code))) return as('unreachable', `${error.message}; Meta failed on its side, the gateway tries again`);
-  if (code === META_CODES.invalidParameter && TOO_LONG.test(`${error.meta.message ?? ''} ${error.meta.details ?? ''}`)) return as('too-long');
-  if (code === META_CODES.accessToken) return as('other', `${error.message}; check WHATSAPP_CLOUD_ACCESS_TOKEN (bots[].whatsappCloud.accessToken)`);
+  if (error.httpStatus >= 500 || (code !== undefined && META_SIDE.has(code)))
+    return as('unreachable', `${error.message}; Meta failed on its side, the gateway tries again`);
+  if (code === META_CODES.invalidParameter && TOO_LONG.test(`${error.meta.message ?? ''} ${error.meta.details ?? ''}`))
+    return as('too-long');
+  if (code === META_CODES.accessToken)
+    return as('other', `${error.message}; check WHATSAPP_CLOUD_ACCESS_TOKEN (bots[].whatsappCloud.accessToken)`);
   return as('other');
 }

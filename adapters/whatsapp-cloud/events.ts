@@ -8,9 +8,14 @@
 import { z } from 'zod';
 
 const text = z.string();
-const optionalText = z.string().nullish().transform((value) => value ?? undefined);
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined);
 /** Meta sends Unix seconds as a string; a number is taken too. */
-const unixSeconds = z.union([z.string().regex(/^\d{1,12}$/, 'Unix seconds'), z.number().int().nonnegative()]).transform(Number);
+const unixSeconds = z
+  .union([z.string().regex(/^\d{1,12}$/, 'Unix seconds'), z.number().int().nonnegative()])
+  .transform(Number);
 
 const media = z.looseObject({
   id: text.min(1),
@@ -30,11 +35,13 @@ export const cloudMessageSchema = z.looseObject({
   sticker: media.extend({ animated: z.boolean().optional() }).optional(),
   audio: media.extend({ voice: z.boolean().optional() }).optional(),
   document: media.extend({ filename: optionalText }).optional(),
-  interactive: z.looseObject({
-    type: text,
-    button_reply: z.looseObject({ id: text, title: text }).optional(),
-    list_reply: z.looseObject({ id: text, title: text, description: optionalText }).optional(),
-  }).optional(),
+  interactive: z
+    .looseObject({
+      type: text,
+      button_reply: z.looseObject({ id: text, title: text }).optional(),
+      list_reply: z.looseObject({ id: text, title: text, description: optionalText }).optional(),
+    })
+    .optional(),
   /** A template's quick-reply button pressed. */
   button: z.looseObject({ text: optionalText, payload: optionalText }).optional(),
   reaction: z.looseObject({ message_id: optionalText, emoji: optionalText }).optional(),
@@ -47,12 +54,16 @@ export const cloudStatusSchema = z.looseObject({
   status: text.min(1),
   timestamp: unixSeconds.optional(),
   recipient_id: optionalText,
-  errors: z.array(z.looseObject({
-    code: z.number().optional(),
-    title: optionalText,
-    message: optionalText,
-    error_data: z.looseObject({ details: optionalText }).nullish(),
-  })).optional(),
+  errors: z
+    .array(
+      z.looseObject({
+        code: z.number().optional(),
+        title: optionalText,
+        message: optionalText,
+        error_data: z.looseObject({ details: optionalText }).nullish(),
+      }),
+    )
+    .optional(),
 });
 
 export type CloudStatus = z.infer<typeof cloudStatusSchema>;
@@ -60,16 +71,20 @@ export type CloudStatus = z.infer<typeof cloudStatusSchema>;
 /** The `value` of a `messages` change. */
 const messagesValue = z.looseObject({
   metadata: z.looseObject({ phone_number_id: text.min(1), display_phone_number: optionalText }),
-  contacts: z.array(z.looseObject({ wa_id: optionalText, profile: z.looseObject({ name: optionalText }).nullish() })).optional(),
+  contacts: z
+    .array(z.looseObject({ wa_id: optionalText, profile: z.looseObject({ name: optionalText }).nullish() }))
+    .optional(),
   messages: z.array(cloudMessageSchema).optional(),
   statuses: z.array(cloudStatusSchema).optional(),
 });
 
 const envelopeSchema = z.object({
   object: z.literal('whatsapp_business_account'),
-  entry: z.array(z.looseObject({
-    changes: z.array(z.looseObject({ field: text, value: z.unknown() })),
-  })),
+  entry: z.array(
+    z.looseObject({
+      changes: z.array(z.looseObject({ field: text, value: z.unknown() })),
+    }),
+  ),
 });
 
 /** One `messages` change: for which number, from whom (names by wa_id), what. */
@@ -81,8 +96,7 @@ export interface MessagesChange {
 }
 
 export type ParsedWebhook =
-  | { ok: true; changes: MessagesChange[]; otherFields: string[] }
-  | { ok: false; reason: string };
+  { ok: true; changes: MessagesChange[]; otherFields: string[] } | { ok: false; reason: string };
 
 function describe(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -113,7 +127,12 @@ export function parseWebhook(raw: string): ParsedWebhook {
       for (const contact of value.data.contacts ?? []) {
         if (contact.wa_id && contact.profile?.name) names.set(contact.wa_id, contact.profile.name);
       }
-      changes.push({ phoneNumberId: value.data.metadata.phone_number_id, names, messages: value.data.messages ?? [], statuses: value.data.statuses ?? [] });
+      changes.push({
+        phoneNumberId: value.data.metadata.phone_number_id,
+        names,
+        messages: value.data.messages ?? [],
+        statuses: value.data.statuses ?? [],
+      });
     }
   }
   return { ok: true, changes, otherFields };

@@ -40,7 +40,13 @@ export class GraphClient {
     return `Bearer ${this.options.accessToken}`;
   }
 
-  private async call(method: 'GET' | 'POST', path: readonly string[], body: unknown, call: string, signal?: AbortSignal): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: readonly string[],
+    body: unknown,
+    call: string,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const url = `${this.base}/${path.map(encodeURIComponent).join('/')}`;
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? GRAPH_TIMEOUT_MS);
     let status: number;
@@ -48,7 +54,10 @@ export class GraphClient {
     try {
       const response = await request(url, {
         method,
-        headers: { authorization: this.authorization(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: this.authorization(),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });

@@ -12,7 +12,13 @@
  *   anything else             not answered: `unsupported` (a user's edit or revoke arrives so),
  *                             `system`, a reaction taken back, types Meta adds later
  */
-import { textForCore, type AttachmentKind, type CommandWords, type Inbound, type InboundAttachment } from '../../src/contract.js';
+import {
+  textForCore,
+  type AttachmentKind,
+  type CommandWords,
+  type Inbound,
+  type InboundAttachment,
+} from '../../src/contract.js';
 import { CONVERSATION_ID_PATTERN } from './conversation.js';
 import type { CloudMessage } from './events.js';
 import type { GraphClient } from './graph.js';
@@ -57,9 +63,14 @@ function mediaOf(message: CloudMessage, context: InboundContext): Body | Ignored
 /** A reply button or list row pressed: ours carry what they mean in their id (interactive.ts). */
 function replyOf(message: CloudMessage, reply: { id: string; title: string }): Body {
   if (reply.id.startsWith(ACTION_ID_PREFIX)) {
-    return { text: reply.title, attachments: [], action: { id: message.id, value: reply.id.slice(ACTION_ID_PREFIX.length) } };
+    return {
+      text: reply.title,
+      attachments: [],
+      action: { id: message.id, value: reply.id.slice(ACTION_ID_PREFIX.length) },
+    };
   }
-  if (reply.id.startsWith(SUGGESTION_ID_PREFIX)) return { text: reply.id.slice(SUGGESTION_ID_PREFIX.length), attachments: [] };
+  if (reply.id.startsWith(SUGGESTION_ID_PREFIX))
+    return { text: reply.id.slice(SUGGESTION_ID_PREFIX.length), attachments: [] };
   // Someone else's buttons (a template's): what the user pressed is what they say.
   return { text: reply.title, attachments: [] };
 }
@@ -77,7 +88,9 @@ function bodyOf(message: CloudMessage, context: InboundContext): Body | Ignored 
       return mediaOf(message, context);
     case 'interactive': {
       const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
-      return reply ? replyOf(message, reply) : { ignored: `an interactive message of type "${message.interactive?.type ?? '?'}"` };
+      return reply
+        ? replyOf(message, reply)
+        : { ignored: `an interactive message of type "${message.interactive?.type ?? '?'}"` };
     }
     case 'button': {
       const pressed = message.button?.text ?? message.button?.payload;
@@ -87,13 +100,19 @@ function bodyOf(message: CloudMessage, context: InboundContext): Body | Ignored 
       break;
   }
   if (message.type === 'reaction' && !message.reaction?.emoji) return { ignored: 'a reaction taken back' };
-  if (UNREADABLE.has(message.type)) return { text: '', attachments: [unreadableAttachment(message.type) as InboundAttachment] };
+  if (UNREADABLE.has(message.type))
+    return { text: '', attachments: [unreadableAttachment(message.type) as InboundAttachment] };
   return { ignored: `message type "${message.type}"` };
 }
 
-export function messageToInbound(message: CloudMessage, names: ReadonlyMap<string, string>, context: InboundContext): Inbound | Ignored {
+export function messageToInbound(
+  message: CloudMessage,
+  names: ReadonlyMap<string, string>,
+  context: InboundContext,
+): Inbound | Ignored {
   // Meta's wa_id is the number; anything else cannot be answered with `to` (and is not a conversation id).
-  if (!CONVERSATION_ID_PATTERN.test(message.from)) return { ignored: `a sender that is not a WhatsApp number (${message.from})` };
+  if (!CONVERSATION_ID_PATTERN.test(message.from))
+    return { ignored: `a sender that is not a WhatsApp number (${message.from})` };
   const body = bodyOf(message, context);
   if ('ignored' in body) return body;
   const name = names.get(message.from);

@@ -6,7 +6,21 @@
  * choice it names (choices.ts). Webhooks make replicas natural: any process serving the bot
  * takes any message, and fetches any file again by its media id. See README.md.
  */
-import { CommandWords, DEFAULT_COMMANDS, FirstContactGreeter, greetingBefore, SerialByKey, SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Inbound, type Logger, type PlatformMetrics, type PlatformStorage } from '../../src/contract.js';
+import {
+  CommandWords,
+  DEFAULT_COMMANDS,
+  FirstContactGreeter,
+  greetingBefore,
+  SerialByKey,
+  SinkHolder,
+  WebhookGate,
+  type Adapter,
+  type HttpRoute,
+  type Inbound,
+  type Logger,
+  type PlatformMetrics,
+  type PlatformStorage,
+} from '../../src/contract.js';
 import { cloudCapabilities } from './capabilities.js';
 import { NumberedChoices } from './choices.js';
 import type { CloudMessage, MessagesChange } from './events.js';
@@ -50,14 +64,23 @@ export function webhookPath(bot: string): string {
 /** The shared path, served by the first bot with a Cloud number (mounted first, so it answers). */
 export const SHARED_WEBHOOK_PATH = '/whatsapp-cloud/webhook';
 
-export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapter & { readonly routes: readonly HttpRoute[] } {
+export function createWhatsAppCloudAdapter(
+  options: CloudAdapterOptions,
+): Adapter & { readonly routes: readonly HttpRoute[] } {
   const { bot, logger } = options;
   const graph = new GraphClient({ apiUrl: options.apiUrl, accessToken: options.accessToken });
-  const sink = new SinkHolder({ who: `WhatsApp Cloud bot "${bot}"`, what: 'a message', then: 'Meta will send it again' });
+  const sink = new SinkHolder({
+    who: `WhatsApp Cloud bot "${bot}"`,
+    what: 'a message',
+    then: 'Meta will send it again',
+  });
   const gate = new WebhookGate(`WhatsApp Cloud bot "${bot}" is starting`);
   const order = new SerialByKey();
   const choices = new NumberedChoices(options.storage, logger);
-  const greeter = options.welcomeNewUsers === false ? undefined : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp-cloud' });
+  const greeter =
+    options.welcomeNewUsers === false
+      ? undefined
+      : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp-cloud' });
   const statuses = new StatusLog(logger, options.metrics);
   /** Ends the outbound's waits on Meta's rate limits when the adapter stops; a new one at each start. */
   let stopping = new AbortController();
@@ -98,8 +121,10 @@ export function createWhatsAppCloudAdapter(options: CloudAdapterOptions): Adapte
       if (change.phoneNumberId !== options.phoneNumberId) {
         if (!otherNumbers.has(change.phoneNumberId)) {
           otherNumbers.add(change.phoneNumberId);
-          logger.warn({ bot, phoneNumberId: change.phoneNumberId, ours: options.phoneNumberId },
-            `whatsapp-cloud: a webhook for another phone number id reached bot "${bot}"; not answered. Give each number its own bot and point its webhook at /whatsapp-cloud/<bot id>/webhook`);
+          logger.warn(
+            { bot, phoneNumberId: change.phoneNumberId, ours: options.phoneNumberId },
+            `whatsapp-cloud: a webhook for another phone number id reached bot "${bot}"; not answered. Give each number its own bot and point its webhook at /whatsapp-cloud/<bot id>/webhook`,
+          );
         }
         continue;
       }

@@ -61,8 +61,16 @@ export function characters(text: string): number {
 
 export function choicesOf(message: Pick<OutboundMessage, 'buttons' | 'suggestions'>): Choice[] {
   return [
-    ...(message.buttons ?? []).map((button): Choice => ({ kind: 'action', title: button.label.trim(), value: button.value })),
-    ...(message.suggestions ?? []).map((suggestion): Choice => ({ kind: 'suggestion', title: suggestion.trim(), value: suggestion.trim() })),
+    ...(message.buttons ?? []).map((button): Choice => ({
+      kind: 'action',
+      title: button.label.trim(),
+      value: button.value,
+    })),
+    ...(message.suggestions ?? []).map((suggestion): Choice => ({
+      kind: 'suggestion',
+      title: suggestion.trim(),
+      value: suggestion.trim(),
+    })),
   ];
 }
 
@@ -74,9 +82,12 @@ function fits(choices: readonly Choice[], most: number, titleMax: number, idMax:
   if (choices.length === 0 || choices.length > most) return false;
   const titles = choices.map((choice) => choice.title);
   const ids = choices.map(replyId);
-  return titles.every((title) => title !== '' && characters(title) <= titleMax)
-    && ids.every((id) => characters(id) <= idMax)
-    && new Set(titles).size === titles.length && new Set(ids).size === ids.length;
+  return (
+    titles.every((title) => title !== '' && characters(title) <= titleMax) &&
+    ids.every((id) => characters(id) <= idMax) &&
+    new Set(titles).size === titles.length &&
+    new Set(ids).size === ids.length
+  );
 }
 
 const onlySuggestions = (choices: readonly Choice[]) => choices.every((choice) => choice.kind === 'suggestion');
@@ -90,13 +101,16 @@ export function planMessage(text: string, choices: readonly Choice[]): Plan {
   if (choices.length === 0) return { parts: [{ kind: 'text', text }] };
   const hasText = text.trim() !== '';
   if (fits(choices, MAX_BUTTONS, MAX_BUTTON_TITLE, MAX_BUTTON_ID)) {
-    if (hasText && characters(text) <= MAX_BUTTON_BODY) return { parts: [{ kind: 'buttons', text, carriesText: true, choices: [...choices] }] };
+    if (hasText && characters(text) <= MAX_BUTTON_BODY)
+      return { parts: [{ kind: 'buttons', text, carriesText: true, choices: [...choices] }] };
     const buttons: Part = { kind: 'buttons', text: introOf(choices), carriesText: false, choices: [...choices] };
     return { parts: hasText ? [{ kind: 'text', text }, buttons] : [buttons] };
   }
   if (fits(choices, MAX_LIST_ROWS, MAX_ROW_TITLE, MAX_ROW_ID)) {
     // A list's body takes as much as a text message.
-    return { parts: [{ kind: 'list', text: hasText ? text : introOf(choices), carriesText: hasText, choices: [...choices] }] };
+    return {
+      parts: [{ kind: 'list', text: hasText ? text : introOf(choices), carriesText: hasText, choices: [...choices] }],
+    };
   }
   return numberedPlan(hasText ? text : '', choices);
 }
@@ -107,9 +121,13 @@ export function numberedPlan(text: string, choices: readonly Choice[]): Plan {
   const hint = onlySuggestions(choices) ? 'Reply with a number to ask it.' : 'Reply with a number to choose.';
   const list = [...(text.trim() === '' ? [introOf(choices)] : []), ...lines, '', hint].join('\n');
   const together = text.trim() === '' ? list : `${text}\n\n${list}`;
-  const parts: Part[] = characters(together) <= CLOUD_MAX_MESSAGE_LENGTH
-    ? [{ kind: 'text', text: together }]
-    : [...(text.trim() === '' ? [] : [{ kind: 'text' as const, text }]), ...linesWithin([...lines, '', hint]).map((chunk): Part => ({ kind: 'text', text: chunk }))];
+  const parts: Part[] =
+    characters(together) <= CLOUD_MAX_MESSAGE_LENGTH
+      ? [{ kind: 'text', text: together }]
+      : [
+          ...(text.trim() === '' ? [] : [{ kind: 'text' as const, text }]),
+          ...linesWithin([...lines, '', hint]).map((chunk): Part => ({ kind: 'text', text: chunk })),
+        ];
   return { parts, numbered: [...choices] };
 }
 
@@ -160,11 +178,21 @@ function wordsWithin(line: string): string[] {
 export function graphBody(to: string, part: Part): Record<string, unknown> {
   const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
   if (part.kind === 'text') return { ...envelope, type: 'text', text: { body: part.text, preview_url: false } };
-  const action = part.kind === 'buttons'
-    ? { buttons: part.choices.map((choice) => ({ type: 'reply', reply: { id: replyId(choice), title: choice.title } })) }
-    : {
-      button: onlySuggestions(part.choices) ? SUGGESTIONS_LIST_LABEL : OPTIONS_LIST_LABEL,
-      sections: [{ rows: part.choices.map((choice) => ({ id: replyId(choice), title: choice.title })) }],
-    };
-  return { ...envelope, type: 'interactive', interactive: { type: part.kind === 'buttons' ? 'button' : 'list', body: { text: part.text }, action } };
+  const action =
+    part.kind === 'buttons'
+      ? {
+          buttons: part.choices.map((choice) => ({
+            type: 'reply',
+            reply: { id: replyId(choice), title: choice.title },
+          })),
+        }
+      : {
+          button: onlySuggestions(part.choices) ? SUGGESTIONS_LIST_LABEL : OPTIONS_LIST_LABEL,
+          sections: [{ rows: part.choices.map((choice) => ({ id: replyId(choice), title: choice.title })) }],
+        };
+  return {
+    ...envelope,
+    type: 'interactive',
+    interactive: { type: part.kind === 'buttons' ? 'button' : 'list', body: { text: part.text }, action },
+  };
 }

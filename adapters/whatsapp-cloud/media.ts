@@ -9,7 +9,13 @@
  * serving the bot fetches the file again (a fresh url each time).
  */
 import { request } from 'undici';
-import { AttachmentTooLargeError, AttachmentUnavailableError, readCapped, type AttachmentKind, type InboundAttachment } from '../../src/contract.js';
+import {
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  readCapped,
+  type AttachmentKind,
+  type InboundAttachment,
+} from '../../src/contract.js';
 import { MetaApiError } from './errors.js';
 import type { GraphClient } from './graph.js';
 
@@ -46,21 +52,41 @@ async function mediaInfo(graph: GraphClient, mediaId: string, signal?: AbortSign
   } catch (error) {
     // Meta keeps a user's media for a limited time (about 30 days); an id it no longer knows is gone.
     if (error instanceof MetaApiError && error.httpStatus >= 400 && error.httpStatus < 500) {
-      throw new AttachmentUnavailableError(`WhatsApp no longer gives this file (${error.message}); ask the user to send it again.`, { cause: error });
+      throw new AttachmentUnavailableError(
+        `WhatsApp no longer gives this file (${error.message}); ask the user to send it again.`,
+        { cause: error },
+      );
     }
     throw error;
   }
   const info = answer as { url?: unknown; file_size?: unknown; mime_type?: unknown };
   if (typeof info.url !== 'string' || !/^https?:\/\//i.test(info.url)) {
-    throw new AttachmentUnavailableError(`WhatsApp Cloud named no download URL for media ${mediaId}; ask the user to send it again.`);
+    throw new AttachmentUnavailableError(
+      `WhatsApp Cloud named no download URL for media ${mediaId}; ask the user to send it again.`,
+    );
   }
-  const size = typeof info.file_size === 'number' ? info.file_size : typeof info.file_size === 'string' && /^\d+$/.test(info.file_size) ? Number(info.file_size) : undefined;
-  return { url: info.url, ...(size !== undefined ? { size } : {}), ...(typeof info.mime_type === 'string' ? { mimeType: info.mime_type } : {}) };
+  const size =
+    typeof info.file_size === 'number'
+      ? info.file_size
+      : typeof info.file_size === 'string' && /^\d+$/.test(info.file_size)
+        ? Number(info.file_size)
+        : undefined;
+  return {
+    url: info.url,
+    ...(size !== undefined ? { size } : {}),
+    ...(typeof info.mime_type === 'string' ? { mimeType: info.mime_type } : {}),
+  };
 }
 
 type Download = { bytes: Uint8Array } | { expired: true };
 
-async function download(graph: GraphClient, url: string, maxBytes: number, size: number | undefined, signal?: AbortSignal): Promise<Download> {
+async function download(
+  graph: GraphClient,
+  url: string,
+  maxBytes: number,
+  size: number | undefined,
+  signal?: AbortSignal,
+): Promise<Download> {
   const tokenOrigin = new URL(url).origin;
   const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
   let current = url;
@@ -78,17 +104,30 @@ async function download(graph: GraphClient, url: string, maxBytes: number, size:
       continue;
     }
     // The url lives 5 minutes: past that Meta answers 404 (or 401/403); a new one is asked for.
-    if (response.statusCode === 404 || response.statusCode === 410 || response.statusCode === 401 || response.statusCode === 403) {
+    if (
+      response.statusCode === 404 ||
+      response.statusCode === 410 ||
+      response.statusCode === 401 ||
+      response.statusCode === 403
+    ) {
       await response.body.dump();
       return { expired: true };
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       await response.body.dump();
-      throw new AttachmentUnavailableError(`WhatsApp's media host answered HTTP ${response.statusCode}; ask the user to send the file again.`);
+      throw new AttachmentUnavailableError(
+        `WhatsApp's media host answered HTTP ${response.statusCode}; ask the user to send the file again.`,
+      );
     }
     const contentLength = Number(response.headers['content-length']);
     try {
-      return { bytes: await readCapped(response.body, maxBytes, Number.isFinite(contentLength) && contentLength > 0 ? contentLength : size) };
+      return {
+        bytes: await readCapped(
+          response.body,
+          maxBytes,
+          Number.isFinite(contentLength) && contentLength > 0 ? contentLength : size,
+        ),
+      };
     } finally {
       if (!response.body.destroyed) {
         // Leaving early (over the cap) closes the download; undici reports it as an error event, expected here.
@@ -97,7 +136,9 @@ async function download(graph: GraphClient, url: string, maxBytes: number, size:
       }
     }
   }
-  throw new AttachmentUnavailableError(`WhatsApp's media download redirected more than ${MAX_REDIRECTS} times; ask the user to send the file again.`);
+  throw new AttachmentUnavailableError(
+    `WhatsApp's media download redirected more than ${MAX_REDIRECTS} times; ask the user to send the file again.`,
+  );
 }
 
 /**
@@ -105,7 +146,11 @@ async function download(graph: GraphClient, url: string, maxBytes: number, size:
  * downloaded. `learned` is told that size (the attachment then declares it, so the core's
  * refusal names it).
  */
-export async function fetchMedia(graph: GraphClient, mediaId: string, options: { maxBytes: number; signal?: AbortSignal; learned?: (size: number) => void }): Promise<Uint8Array> {
+export async function fetchMedia(
+  graph: GraphClient,
+  mediaId: string,
+  options: { maxBytes: number; signal?: AbortSignal; learned?: (size: number) => void },
+): Promise<Uint8Array> {
   for (let attempt = 1; ; attempt++) {
     const info = await mediaInfo(graph, mediaId, options.signal);
     if (info.size !== undefined) {
@@ -115,7 +160,10 @@ export async function fetchMedia(graph: GraphClient, mediaId: string, options: {
     const result = await download(graph, info.url, options.maxBytes, info.size, options.signal);
     if ('bytes' in result) return result.bytes;
     // A url that expired between the two calls (a slow queue): one more, with a fresh url.
-    if (attempt >= 2) throw new AttachmentUnavailableError('WhatsApp refused the file\'s download link twice (expired, or the token is not allowed); ask the user to send it again.');
+    if (attempt >= 2)
+      throw new AttachmentUnavailableError(
+        "WhatsApp refused the file's download link twice (expired, or the token is not allowed); ask the user to send it again.",
+      );
   }
 }
 
@@ -128,18 +176,23 @@ export function mediaAttachment(graph: GraphClient, kind: AttachmentKind, media:
   });
 }
 
-function attachmentFrom(graph: GraphClient, mediaId: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+function attachmentFrom(
+  graph: GraphClient,
+  mediaId: string,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
   const attachment: InboundAttachment = {
     ...info,
     ref: mediaId,
-    fetch: ({ maxBytes, signal }) => fetchMedia(graph, mediaId, {
-      maxBytes,
-      ...(signal ? { signal } : {}),
-      // Announced by Meta before the download: the core's refusal names it ("This video is 20 MB").
-      learned: (size) => {
-        attachment.size = size;
-      },
-    }),
+    fetch: ({ maxBytes, signal }) =>
+      fetchMedia(graph, mediaId, {
+        maxBytes,
+        ...(signal ? { signal } : {}),
+        // Announced by Meta before the download: the core's refusal names it ("This video is 20 MB").
+        learned: (size) => {
+          attachment.size = size;
+        },
+      }),
   };
   return attachment;
 }
@@ -147,9 +200,22 @@ function attachmentFrom(graph: GraphClient, mediaId: string, info: Omit<InboundA
 const MEDIA_ID = /^[0-9A-Za-z._-]{1,128}$/;
 
 /** An attachment rebuilt from its ref (the media id) in any process serving the bot. */
-export function restoreMediaAttachment(graph: GraphClient, ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+export function restoreMediaAttachment(
+  graph: GraphClient,
+  ref: string,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
   if (!MEDIA_ID.test(ref)) {
-    return { ...info, ref, fetch: () => Promise.reject(new AttachmentUnavailableError('This queued WhatsApp Cloud media reference is unreadable; ask the user to send the file again.')) };
+    return {
+      ...info,
+      ref,
+      fetch: () =>
+        Promise.reject(
+          new AttachmentUnavailableError(
+            'This queued WhatsApp Cloud media reference is unreadable; ask the user to send the file again.',
+          ),
+        ),
+    };
   }
   return attachmentFrom(graph, ref, info);
 }

@@ -12,14 +12,21 @@ import { createWhatsAppCloudAdapter } from './index.js';
 
 const digits = (what: string) => z.string().regex(/^[0-9]{1,32}$/, what);
 
-const cloudSection = z.object({
-  accessToken: z.string().min(20, "a system user's access token from Meta Business Settings (it is long: EAA…)"),
-  phoneNumberId: digits('the phone number ID from WhatsApp Manager → API Setup (digits; not the phone number)'),
-  appSecret: z.string().min(16, "the Meta app's secret (App settings → Basic → App secret)"),
-  verifyToken: z.string().min(8, 'a verify token of your choosing, at least 8 characters, also entered in the Meta app\'s webhook settings'),
-  wabaId: digits('the WhatsApp Business Account ID (digits)').optional(),
-  apiUrl: z.string().url().default(DEFAULT_GRAPH_API_URL),
-}).strict();
+const cloudSection = z
+  .object({
+    accessToken: z.string().min(20, "a system user's access token from Meta Business Settings (it is long: EAA…)"),
+    phoneNumberId: digits('the phone number ID from WhatsApp Manager → API Setup (digits; not the phone number)'),
+    appSecret: z.string().min(16, "the Meta app's secret (App settings → Basic → App secret)"),
+    verifyToken: z
+      .string()
+      .min(
+        8,
+        "a verify token of your choosing, at least 8 characters, also entered in the Meta app's webhook settings",
+      ),
+    wabaId: digits('the WhatsApp Business Account ID (digits)').optional(),
+    apiUrl: z.string().url().default(DEFAULT_GRAPH_API_URL),
+  })
+  .strict();
 
 export type WhatsAppCloudSection = z.infer<typeof cloudSection>;
 
@@ -52,5 +59,8 @@ export const whatsappCloudModule: PlatformModule<WhatsAppCloudSection> = {
     });
   },
   doctor: (section, bot) => checkWhatsAppCloud({ ...section }, bot),
-  secrets: (section) => ({ values: [section.accessToken, section.appSecret, section.verifyToken], urls: [section.apiUrl] }),
+  secrets: (section) => ({
+    values: [section.accessToken, section.appSecret, section.verifyToken],
+    urls: [section.apiUrl],
+  }),
 };

@@ -14,7 +14,16 @@
  * over. Every other refusal is a PlatformError at once (errors.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelay, GREETING_ID_PREFIX, type Backoff, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
+import {
+  backoffDelay,
+  GREETING_ID_PREFIX,
+  type Backoff,
+  type ConversationRef,
+  type Logger,
+  type Outbound,
+  type OutboundMessage,
+  type SentMessage,
+} from '../../src/contract.js';
 import type { NumberedChoices } from './choices.js';
 import { recipientOf } from './conversation.js';
 import { isRateLimit, META_CODES, MetaApiError, toPlatformError } from './errors.js';
@@ -82,10 +91,16 @@ export class CloudOutbound implements Outbound {
       } catch (error) {
         if (part.kind !== 'text' && error instanceof MetaApiError && error.code === META_CODES.parameterValueNotValid) {
           // Meta refused the buttons or the list after all: the choices go as numbered text, never lost.
-          this.options.logger.warn({ err: error, conversation: to }, 'whatsapp-cloud: Meta refused the interactive message; sending its choices as numbered text');
+          this.options.logger.warn(
+            { err: error, conversation: to },
+            'whatsapp-cloud: Meta refused the interactive message; sending its choices as numbered text',
+          );
           const numbered = numberedPlan(part.carriesText ? part.text : '', part.choices);
           await this.options.choices.remember(to, part.choices);
-          plan = { parts: [...plan.parts.slice(0, index), ...numbered.parts, ...plan.parts.slice(index + 1)], numbered: part.choices };
+          plan = {
+            parts: [...plan.parts.slice(0, index), ...numbered.parts, ...plan.parts.slice(index + 1)],
+            numbered: part.choices,
+          };
           index--;
           continue;
         }
@@ -125,7 +140,11 @@ export class CloudOutbound implements Outbound {
     const started = Date.now();
     for (let failures = 1; ; failures++) {
       try {
-        const answer = await this.options.graph.post([this.options.phoneNumberId, 'messages'], graphBody(to, part), 'POST /{phone-number-id}/messages') as { messages?: { id?: unknown }[] };
+        const answer = (await this.options.graph.post(
+          [this.options.phoneNumberId, 'messages'],
+          graphBody(to, part),
+          'POST /{phone-number-id}/messages',
+        )) as { messages?: { id?: unknown }[] };
         const id = answer.messages?.[0]?.id;
         return typeof id === 'string' ? id : '';
       } catch (error) {
@@ -134,7 +153,11 @@ export class CloudOutbound implements Outbound {
         const limited = toPlatformError(error, { retryAfterMs: waitMs });
         const stopping = this.options.stopping();
         if (progress || stopping.aborted || Date.now() - started + waitMs > patienceMs) throw limited;
-        if (failures === 1) this.options.logger.info({ conversation: to, code: limited.platformCode, waitMs }, 'whatsapp-cloud: Meta rate-limited a message; waiting, then trying again');
+        if (failures === 1)
+          this.options.logger.info(
+            { conversation: to, code: limited.platformCode, waitMs },
+            'whatsapp-cloud: Meta rate-limited a message; waiting, then trying again',
+          );
         await sleep(waitMs, undefined, { signal: stopping }).catch(() => {
           throw limited;
         });

@@ -17,6 +17,7 @@ export function signatureProblem(raw: Buffer, header: string | undefined, appSec
   if (!given) return `${SIGNATURE_HEADER} is not "sha256=<64 hex digits>"`;
   const expected = createHmac('sha256', appSecret).update(raw).digest();
   // Both 32 bytes: the comparison takes the same time whatever differs.
-  if (!timingSafeEqual(Buffer.from(given[1]!, 'hex'), expected)) return 'the signature does not match the body (a wrong WHATSAPP_CLOUD_APP_SECRET, or a body changed on the way)';
+  if (!timingSafeEqual(Buffer.from(given[1]!, 'hex'), expected))
+    return 'the signature does not match the body (a wrong WHATSAPP_CLOUD_APP_SECRET, or a body changed on the way)';
   return undefined;
 }

@@ -14,7 +14,10 @@ const FAILURES_REMEMBERED = 2_000;
 export class StatusLog {
   private readonly counted = new Set<string>();
 
-  constructor(private readonly logger: Logger, private readonly metrics?: PlatformMetrics) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly metrics?: PlatformMetrics,
+  ) {}
 
   record(status: CloudStatus): void {
     if (status.status !== 'failed') {
@@ -26,14 +29,17 @@ export class StatusLog {
     if (this.counted.size > FAILURES_REMEMBERED) this.counted.delete(this.counted.values().next().value!);
     const error = status.errors?.[0];
     const code = error?.code === undefined ? 'unknown' : String(error.code);
-    this.logger.warn({
-      message: status.id,
-      recipient: status.recipient_id,
-      code,
-      ...(error?.title ? { title: error.title } : {}),
-      ...(error?.message && error.message !== error.title ? { reason: error.message } : {}),
-      ...(error?.error_data?.details ? { details: error.error_data.details } : {}),
-    }, 'whatsapp-cloud: Meta reports that a message of the bot was not delivered');
+    this.logger.warn(
+      {
+        message: status.id,
+        recipient: status.recipient_id,
+        code,
+        ...(error?.title ? { title: error.title } : {}),
+        ...(error?.message && error.message !== error.title ? { reason: error.message } : {}),
+        ...(error?.error_data?.details ? { details: error.error_data.details } : {}),
+      },
+      'whatsapp-cloud: Meta reports that a message of the bot was not delivered',
+    );
     this.metrics?.deliveryFailed(code);
   }
 }

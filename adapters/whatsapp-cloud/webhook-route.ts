@@ -60,7 +60,10 @@ export function cloudWebhookRouter(options: WebhookRouteOptions): RequestHandler
     const token = query.get('hub.verify_token') ?? '';
     const challenge = query.get('hub.challenge') ?? '';
     if (mode !== 'subscribe' || !sameSecret(token, options.verifyToken)) {
-      logger.warn({ bot, mode }, 'whatsapp-cloud: refused a webhook handshake whose hub.verify_token is not WHATSAPP_CLOUD_VERIFY_TOKEN (403)');
+      logger.warn(
+        { bot, mode },
+        'whatsapp-cloud: refused a webhook handshake whose hub.verify_token is not WHATSAPP_CLOUD_VERIFY_TOKEN (403)',
+      );
       res.status(403).type('text/plain').send('hub.verify_token does not match');
       return;
     }
@@ -78,15 +81,22 @@ export function cloudWebhookRouter(options: WebhookRouteOptions): RequestHandler
     }
     const parsed = parseWebhook(raw.toString('utf8'));
     if (!parsed.ok) {
-      logger.warn({ bot, reason: parsed.reason }, 'whatsapp-cloud: refused a signed webhook that is not Meta\'s shape (400)');
+      logger.warn(
+        { bot, reason: parsed.reason },
+        "whatsapp-cloud: refused a signed webhook that is not Meta's shape (400)",
+      );
       res.status(400).json({ error: parsed.reason });
       return;
     }
-    if (parsed.otherFields.length > 0) logger.debug({ bot, fields: parsed.otherFields }, 'whatsapp-cloud: acknowledged changes of other fields');
+    if (parsed.otherFields.length > 0)
+      logger.debug({ bot, fields: parsed.otherFields }, 'whatsapp-cloud: acknowledged changes of other fields');
     if (parsed.changes.some((change) => change.messages.length > 0)) {
       const admission = await options.admit(ADMISSION_WAIT_MS);
       if (!admission.admitted) {
-        logger.warn({ bot, reason: admission.reason }, 'whatsapp-cloud: the bot cannot take messages yet; answered 503, Meta will send them again');
+        logger.warn(
+          { bot, reason: admission.reason },
+          'whatsapp-cloud: the bot cannot take messages yet; answered 503, Meta will send them again',
+        );
         res.status(503).set('Retry-After', String(RETRY_AFTER_SECONDS)).json({ error: admission.reason });
         return;
       }
@@ -94,7 +104,10 @@ export function cloudWebhookRouter(options: WebhookRouteOptions): RequestHandler
     try {
       await options.dispatch(parsed.changes);
     } catch (error) {
-      logger.error({ err: error, bot }, 'whatsapp-cloud: a message was not queued; answered 500, Meta will send the webhook again');
+      logger.error(
+        { err: error, bot },
+        'whatsapp-cloud: a message was not queued; answered 500, Meta will send the webhook again',
+      );
       res.status(500).json({ error: 'not queued, Meta retries' });
       return;
     }

@@ -11,7 +11,8 @@ import { access } from 'node:fs/promises';
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** How to get the browser, named in every error about a missing one. */
-export const INSTALL_CHROMIUM_HINT = 'install it (Debian/Ubuntu: `apt-get install -y --no-install-recommends chromium`) or set CHROMIUM_PATH (bots[].whatsapp.chromiumPath) to an installed Chromium or Chrome';
+export const INSTALL_CHROMIUM_HINT =
+  'install it (Debian/Ubuntu: `apt-get install -y --no-install-recommends chromium`) or set CHROMIUM_PATH (bots[].whatsapp.chromiumPath) to an installed Chromium or Chrome';
 
 /** The configured path when set, else PUPPETEER_EXECUTABLE_PATH (puppeteer's own variable), else Debian's. */
 export function resolveChromiumPath(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -51,13 +52,19 @@ export function chromiumArgs(noSandbox: boolean): string[] {
 }
 
 /** The `puppeteer` options handed to whatsapp-web.js's Client. */
-export function puppeteerOptions(executablePath: string, noSandbox: boolean): { executablePath: string; headless: boolean; args: string[] } {
+export function puppeteerOptions(
+  executablePath: string,
+  noSandbox: boolean,
+): { executablePath: string; headless: boolean; args: string[] } {
   return { executablePath, headless: true, args: chromiumArgs(noSandbox) };
 }
 
 /** Thrown (and shown by doctor and status()) when the browser cannot be started at all. */
 export class ChromiumMissingError extends Error {
-  constructor(readonly path: string, why: string) {
+  constructor(
+    readonly path: string,
+    why: string,
+  ) {
     super(`Chromium not found at ${path} (${why}); ${INSTALL_CHROMIUM_HINT}`);
     this.name = 'ChromiumMissingError';
   }

@@ -100,14 +100,20 @@ export class WhatsAppConnection {
   constructor(readonly options: WhatsAppConnectionOptions) {
     this.timings = { ...DEFAULT_CONNECTION_TIMINGS, ...options.timings };
     this.logger = options.logger;
-    this.lease = new BrowserLease(options.storage, this.logger, {
-      acquired: () => this.onLeaseAcquired(),
-      lost: () => this.onLeaseLost(),
-      standby: () => {
-        if (this.linkState.state !== 'standby') this.logger.info('another process runs the browser of this number: standing by to take over');
-        this.linkState = { state: 'standby' };
+    this.lease = new BrowserLease(
+      options.storage,
+      this.logger,
+      {
+        acquired: () => this.onLeaseAcquired(),
+        lost: () => this.onLeaseLost(),
+        standby: () => {
+          if (this.linkState.state !== 'standby')
+            this.logger.info('another process runs the browser of this number: standing by to take over');
+          this.linkState = { state: 'standby' };
+        },
       },
-    }, this.timings);
+      this.timings,
+    );
   }
 
   /** The page that shows the QR (and, once linked, the number). */
@@ -125,7 +131,10 @@ export class WhatsAppConnection {
     this.started = true;
     const dataPath = mkdtempSync(join(tmpdir(), `chatbridge-whatsapp-${this.options.bot}-`));
     this.profile = { dataPath, store: new RedisSessionStore(this.options.storage, dataPath) };
-    this.logger.info({ qrPage: this.qrPath }, `WhatsApp: scan the QR at ${this.qrPath} (with the admin token) when the number is not linked yet`);
+    this.logger.info(
+      { qrPage: this.qrPath },
+      `WhatsApp: scan the QR at ${this.qrPath} (with the admin token) when the number is not linked yet`,
+    );
     this.lease.start();
   }
 
@@ -148,7 +157,13 @@ export class WhatsAppConnection {
       case 'standby':
         return { connected: false, waiting: 'standby', reason: 'standby: another process runs this number' };
       case 'waiting-for-scan':
-        return { connected: false, waiting: 'operator', reason: link.pairingCode ? `waiting for the pairing code ${link.pairingCode} to be entered on the phone (${this.options.pairPhone ?? ''})` : `waiting for the QR to be scanned at ${this.qrPath}` };
+        return {
+          connected: false,
+          waiting: 'operator',
+          reason: link.pairingCode
+            ? `waiting for the pairing code ${link.pairingCode} to be entered on the phone (${this.options.pairPhone ?? ''})`
+            : `waiting for the QR to be scanned at ${this.qrPath}`,
+        };
       case 'failed':
         return { connected: false, reason: link.reason };
       case 'starting':
@@ -230,7 +245,8 @@ export class WhatsAppConnection {
     authStrategy.beforeBrowserInitialized = async () => {
       await restore();
       const complete = await store.waitUntilUnpacked(this.sessionName(), join(dataPath, this.sessionName()));
-      if (!complete) this.logger.warn('the stored WhatsApp session was not fully unpacked in time; starting the browser anyway');
+      if (!complete)
+        this.logger.warn('the stored WhatsApp session was not fully unpacked in time; starting the browser anyway');
     };
     return {
       authStrategy,
@@ -242,7 +258,9 @@ export class WhatsAppConnection {
       // The default cache writes ./.wwebjs_cache before 'ready'; in a read-only working
       // directory (the container's /app) that write fails and the client never gets ready.
       webVersionCache: { type: 'none' },
-      ...(this.options.pairPhone ? { pairWithPhoneNumber: { phoneNumber: this.options.pairPhone, showNotification: true } } : {}),
+      ...(this.options.pairPhone
+        ? { pairWithPhoneNumber: { phoneNumber: this.options.pairPhone, showNotification: true } }
+        : {}),
     };
   }
 
@@ -252,15 +270,27 @@ export class WhatsAppConnection {
     client.on('qr', (qr) => {
       if (!mine()) return;
       this.linkState = { state: 'waiting-for-scan', qr, ...(this.notice ? { notice: this.notice } : {}) };
-      if (!qrShown) this.logger.info({ qrPage: this.qrPath }, `WhatsApp is not linked: scan the QR at ${this.qrPath} with the phone (WhatsApp → Linked devices → Link a device)`);
+      if (!qrShown)
+        this.logger.info(
+          { qrPage: this.qrPath },
+          `WhatsApp is not linked: scan the QR at ${this.qrPath} with the phone (WhatsApp → Linked devices → Link a device)`,
+        );
       qrShown = true;
       if (this.options.terminalQr ?? Boolean(process.stderr.isTTY)) printQrToTerminal(qr, this.options.bot);
     });
     client.on('code', (code) => {
       if (!mine()) return;
       const qr = this.linkState.state === 'waiting-for-scan' ? this.linkState.qr : '';
-      this.linkState = { state: 'waiting-for-scan', qr, pairingCode: code, ...(this.notice ? { notice: this.notice } : {}) };
-      this.logger.info({ pairingCode: code }, `WhatsApp pairing code for ${this.options.pairPhone ?? 'the phone'}: ${code} (on the phone: Linked devices → Link a device → Link with phone number instead)`);
+      this.linkState = {
+        state: 'waiting-for-scan',
+        qr,
+        pairingCode: code,
+        ...(this.notice ? { notice: this.notice } : {}),
+      };
+      this.logger.info(
+        { pairingCode: code },
+        `WhatsApp pairing code for ${this.options.pairPhone ?? 'the phone'}: ${code} (on the phone: Linked devices → Link a device → Link with phone number instead)`,
+      );
     });
     client.on('authenticated', () => {
       if (mine()) this.logger.info('WhatsApp authenticated; loading chats');
@@ -276,13 +306,18 @@ export class WhatsAppConnection {
     });
     client.on('auth_failure', (message) => {
       if (!mine()) return;
-      this.logger.error({ reason: message }, 'WhatsApp refused the stored session: it is cleared, and a new QR is asked for');
+      this.logger.error(
+        { reason: message },
+        'WhatsApp refused the stored session: it is cleared, and a new QR is asked for',
+      );
       void this.relink(generation, `WhatsApp refused the stored session (${message}); link the number again`);
     });
     client.on('disconnected', (reason) => {
       if (!mine()) return;
       if (reason === LOGOUT) {
-        this.logger.warn('WhatsApp logged this device out (removed on the phone): the stored session is cleared, and a new QR is asked for');
+        this.logger.warn(
+          'WhatsApp logged this device out (removed on the phone): the stored session is cleared, and a new QR is asked for',
+        );
         void this.relink(generation, 'the phone logged this device out; link the number again');
         return;
       }
@@ -291,7 +326,10 @@ export class WhatsAppConnection {
       void this.restart(generation, `disconnected: ${reason}`);
     });
     client.on('remote_session_saved', () => {
-      if (mine()) this.logger.info('WhatsApp session saved to the state store: a restart or another replica resumes it without a new QR');
+      if (mine())
+        this.logger.info(
+          'WhatsApp session saved to the state store: a restart or another replica resumes it without a new QR',
+        );
     });
   }
 
@@ -299,7 +337,9 @@ export class WhatsAppConnection {
   private async relink(generation: number, notice: string): Promise<void> {
     this.notice = notice;
     this.linkState = { state: 'starting', notice };
-    await this.startedProfile().store.forget(this.sessionName()).catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
+    await this.startedProfile()
+      .store.forget(this.sessionName())
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not delete the stored WhatsApp session'));
     // Asking for a QR is not a failure to back off from.
     this.failures = 0;
     await this.restart(generation, 'new link needed');
@@ -322,7 +362,11 @@ export class WhatsAppConnection {
     await this.closeClient(why);
     if (!this.isCurrentTry(generation)) return;
     this.failures += 1;
-    const delay = backoffDelay(this.failures, { firstMs: this.timings.restartMinMs, maxMs: this.timings.restartMaxMs, jitter: 0 });
+    const delay = backoffDelay(this.failures, {
+      firstMs: this.timings.restartMinMs,
+      maxMs: this.timings.restartMaxMs,
+      jitter: 0,
+    });
     this.logger.info({ delayMs: delay, reason: why }, 'WhatsApp client restarts');
     this.restartTimer = setTimeout(() => {
       if (this.isCurrentTry(generation)) this.open();
@@ -343,7 +387,9 @@ export class WhatsAppConnection {
   }
 
   private destroyQuietly(client: WaClient, why: string): Promise<void> {
-    const destroyed = client.destroy().catch((error: unknown) => this.logger.warn({ err: error, reason: why }, 'closing the WhatsApp browser failed'));
+    const destroyed = client
+      .destroy()
+      .catch((error: unknown) => this.logger.warn({ err: error, reason: why }, 'closing the WhatsApp browser failed'));
     return this.settle(destroyed, why);
   }
 
@@ -353,9 +399,19 @@ export class WhatsAppConnection {
     const gaveUp = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.timings.destroyTimeoutMs);
     });
-    const outcome = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), gaveUp]);
+    const outcome = await Promise.race([
+      work.then(
+        () => 'done' as const,
+        () => 'done' as const,
+      ),
+      gaveUp,
+    ]);
     clearTimeout(timer);
-    if (outcome === 'timeout') this.logger.warn({ reason: why }, `the WhatsApp browser did not close within ${this.timings.destroyTimeoutMs / 1000} s; going on`);
+    if (outcome === 'timeout')
+      this.logger.warn(
+        { reason: why },
+        `the WhatsApp browser did not close within ${this.timings.destroyTimeoutMs / 1000} s; going on`,
+      );
   }
 
   /** Asks the client getState() now and then; a client that does not answer in time is replaced. */
@@ -371,10 +427,19 @@ export class WhatsAppConnection {
     const silent = new Promise<'silent'>((resolve) => {
       timer = setTimeout(() => resolve('silent'), this.timings.watchdogTimeoutMs);
     });
-    const answer = await Promise.race([current.client.getState().then((state) => ({ state }), (error: unknown) => ({ error })), silent]);
+    const answer = await Promise.race([
+      current.client.getState().then(
+        (state) => ({ state }),
+        (error: unknown) => ({ error }),
+      ),
+      silent,
+    ]);
     clearTimeout(timer);
     if (answer === 'silent' || 'error' in answer) {
-      const why = answer === 'silent' ? `getState() did not answer within ${this.timings.watchdogTimeoutMs / 1000} s` : `getState() failed: ${describe(answer.error)}`;
+      const why =
+        answer === 'silent'
+          ? `getState() did not answer within ${this.timings.watchdogTimeoutMs / 1000} s`
+          : `getState() failed: ${describe(answer.error)}`;
       this.logger.warn({ reason: why }, 'WhatsApp Web stopped answering; restarting the client');
       this.linkState = { state: 'failed', reason: `WhatsApp Web stopped answering (${why}); restarting` };
       await this.restart(generation, why);

@@ -8,7 +8,8 @@ import type { WaChatId } from './library.js';
 
 /** The chats the bot answers in: private chats and groups. The admin API checks an id against it (module.ts). */
 export const CONVERSATION_ID_PATTERN = /^[0-9A-Za-z._:-]{1,64}@(c\.us|lid|g\.us)$/;
-export const CONVERSATION_ID_EXPECTED = 'a WhatsApp chat id: <number>@c.us or <id>@lid for a person, <id>@g.us for a group (e.g. 4915112345678@c.us)';
+export const CONVERSATION_ID_EXPECTED =
+  'a WhatsApp chat id: <number>@c.us or <id>@lid for a person, <id>@g.us for a group (e.g. 4915112345678@c.us)';
 
 export type ChatKind = 'private' | 'group' | 'not-answered';
 
@@ -31,7 +32,9 @@ export function conversationId(chatId: WaChatId): string {
 /** The chat a conversation id names; refuses what cannot be a chat the bot answers in. */
 export function chatIdOf(conversationIdValue: string): WaChatId {
   if (!CONVERSATION_ID_PATTERN.test(conversationIdValue)) {
-    throw new Error(`"${conversationIdValue}" is not a WhatsApp conversation id (expected ${CONVERSATION_ID_EXPECTED})`);
+    throw new Error(
+      `"${conversationIdValue}" is not a WhatsApp conversation id (expected ${CONVERSATION_ID_EXPECTED})`,
+    );
   }
   return conversationIdValue;
 }

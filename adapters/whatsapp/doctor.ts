@@ -30,8 +30,13 @@ export async function checkWhatsApp(input: WhatsAppDoctorInput, bot: string): Pr
     const { stdout } = await run(path, ['--version'], { timeout: VERSION_TIMEOUT_MS });
     version = stdout.trim();
   } catch (error) {
-    throw new Error(`bot "${bot}": the browser at ${path} does not start (${(error as Error).message.split('\n')[0]}); ${INSTALL_CHROMIUM_HINT}`, { cause: error });
+    throw new Error(
+      `bot "${bot}": the browser at ${path} does not start (${(error as Error).message.split('\n')[0]}); ${INSTALL_CHROMIUM_HINT}`,
+      { cause: error },
+    );
   }
-  const linking = input.pairPhone ? `linking by pairing code on +${input.pairPhone}` : `linking by QR at /whatsapp/${bot}/qr`;
+  const linking = input.pairPhone
+    ? `linking by pairing code on +${input.pairPhone}`
+    : `linking by QR at /whatsapp/${bot}/qr`;
   return `${version || 'a browser'} at ${path}; ${linking}`;
 }

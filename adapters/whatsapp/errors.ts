@@ -36,9 +36,17 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
   if (error instanceof PlatformError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (isUnreachableError(error)) {
-    return new PlatformError(`WhatsApp ${method}: WhatsApp Web is not reachable (${message}); the gateway tries again once the client is back`, 'unreachable', undefined, { cause: error });
+    return new PlatformError(
+      `WhatsApp ${method}: WhatsApp Web is not reachable (${message}); the gateway tries again once the client is back`,
+      'unreachable',
+      undefined,
+      { cause: error },
+    );
   }
-  if (TOO_LONG.test(message)) return new PlatformError(`WhatsApp ${method} refused the text as too long: ${message}`, 'too-long', undefined, { cause: error });
+  if (TOO_LONG.test(message))
+    return new PlatformError(`WhatsApp ${method} refused the text as too long: ${message}`, 'too-long', undefined, {
+      cause: error,
+    });
   return new PlatformError(`WhatsApp ${method} failed: ${message}`, 'other', undefined, { cause: error });
 }
 

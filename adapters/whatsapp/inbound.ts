@@ -6,7 +6,13 @@
  * WhatsApp's system notices. A duplicate delivery carries the same `id._serialized`, which
  * the core dedupes on.
  */
-import { textForCore, type CommandWords, type Inbound, type InboundAttachment, type PlatformUser } from '../../src/contract.js';
+import {
+  textForCore,
+  type CommandWords,
+  type Inbound,
+  type InboundAttachment,
+  type PlatformUser,
+} from '../../src/contract.js';
 import { chatKind, conversationId, userPart } from './conversation.js';
 import type { WaMessage, WaMessageType } from './library.js';
 import { isMediaType, mediaAttachment, rawFacts, unreadableAttachment } from './media.js';
@@ -33,7 +39,18 @@ const TEXT_TYPES = new Set<WaMessageType>(['chat']);
  * revoked messages, call logs, types WhatsApp adds later) is not answered at all.
  */
 const UNREADABLE_TYPES = new Set<WaMessageType>([
-  'location', 'vcard', 'multi_vcard', 'poll_creation', 'event_creation', 'groups_v4_invite', 'product', 'order', 'payment', 'list', 'buttons_response', 'list_response',
+  'location',
+  'vcard',
+  'multi_vcard',
+  'poll_creation',
+  'event_creation',
+  'groups_v4_invite',
+  'product',
+  'order',
+  'payment',
+  'list',
+  'buttons_response',
+  'list_response',
 ]);
 
 export type Ignored = { ignored: string };
@@ -70,7 +87,10 @@ async function repliesToBot(message: WaMessage): Promise<boolean> {
 
 /** `@4915112345678 what is…` → `what is…`: the bot's own mention is not part of the question. */
 function withoutOwnMention(text: string, identity: WhatsAppIdentity): string {
-  return text.replaceAll(`@${identity.user}`, ' ').replace(/[ \t]{2,}/g, ' ').trim();
+  return text
+    .replaceAll(`@${identity.user}`, ' ')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }
 
 function userOf(message: WaMessage, group: boolean): PlatformUser {

@@ -6,7 +6,18 @@
  * greeting of a first contact, and the outbound on whichever client is ready.
  * See README.md for linking a number and what users get.
  */
-import { CommandWords, DEFAULT_COMMANDS, FirstContactGreeter, greetingBefore, SerialByKey, SinkHolder, type Adapter, type Inbound, type Logger, type PlatformStorage } from '../../src/contract.js';
+import {
+  CommandWords,
+  DEFAULT_COMMANDS,
+  FirstContactGreeter,
+  greetingBefore,
+  SerialByKey,
+  SinkHolder,
+  type Adapter,
+  type Inbound,
+  type Logger,
+  type PlatformStorage,
+} from '../../src/contract.js';
 import { whatsappCapabilities } from './capabilities.js';
 import { WhatsAppConnection, type ConnectionTimings } from './connection.js';
 import { userPart } from './conversation.js';
@@ -52,7 +63,10 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
   const { logger, bot } = options;
   const sink = new SinkHolder({ who: `whatsapp bot "${bot}"`, what: 'a message' });
   let words = new CommandWords(DEFAULT_COMMANDS);
-  const greeter = options.welcomeNewChats === false ? undefined : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp' });
+  const greeter =
+    options.welcomeNewChats === false
+      ? undefined
+      : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp' });
   /** One chat's messages reach the core in the order they came (reading a message and the greeting take time). */
   const order = new SerialByKey();
 
@@ -80,10 +94,15 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
 
   const onMessage = (client: WaClient, message: WaMessage): void => {
     const chat = message.from;
-    order.run(chat, () => handle(client, message)).catch((error: unknown) => {
-      // WhatsApp Web does not deliver a message again: all that is left is to say so.
-      logger.error({ err: error, chat, message: message.id?._serialized }, 'whatsapp: a message could not be handed to the gateway');
-    });
+    order
+      .run(chat, () => handle(client, message))
+      .catch((error: unknown) => {
+        // WhatsApp Web does not deliver a message again: all that is left is to say so.
+        logger.error(
+          { err: error, chat, message: message.id?._serialized },
+          'whatsapp: a message could not be handed to the gateway',
+        );
+      });
   };
 
   const connection = new WhatsAppConnection({
@@ -111,7 +130,9 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
   return {
     platform: 'whatsapp',
     bot,
-    capabilities: whatsappCapabilities(options.editIntervalMs === undefined ? {} : { editIntervalMs: options.editIntervalMs }),
+    capabilities: whatsappCapabilities(
+      options.editIntervalMs === undefined ? {} : { editIntervalMs: options.editIntervalMs },
+    ),
     outbound,
     routes: [qrPageRoute(bot, connection)],
     // WhatsApp Web hands a message to the linked device once: the core's PatientSink holds it while Redis is down.

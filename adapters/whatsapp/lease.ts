@@ -65,13 +65,23 @@ export class BrowserLease {
     await this.step;
     const token = this.token;
     this.token = undefined;
-    if (token) await this.storage.releaseLease(BROWSER_LEASE, token).catch((error: unknown) => this.logger.warn({ err: error }, 'could not release the WhatsApp browser lease; another process takes over once it expires'));
+    if (token)
+      await this.storage
+        .releaseLease(BROWSER_LEASE, token)
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error },
+            'could not release the WhatsApp browser lease; another process takes over once it expires',
+          ),
+        );
   }
 
   private schedule(delayMs: number): void {
     if (!this.running) return;
     this.timer = setTimeout(() => {
-      this.step = this.tick().finally(() => this.schedule(this.held() ? this.timings.renewEveryMs : this.timings.retryEveryMs));
+      this.step = this.tick().finally(() =>
+        this.schedule(this.held() ? this.timings.renewEveryMs : this.timings.retryEveryMs),
+      );
     }, delayMs);
   }
 
@@ -85,7 +95,10 @@ export class BrowserLease {
     try {
       token = await this.storage.acquireLease(BROWSER_LEASE, this.timings.ttlMs);
     } catch (error) {
-      this.logger.warn({ err: error }, 'could not ask for the WhatsApp browser lease (state store unreachable); trying again');
+      this.logger.warn(
+        { err: error },
+        'could not ask for the WhatsApp browser lease (state store unreachable); trying again',
+      );
       return;
     }
     if (!token || !this.running) {
@@ -107,7 +120,10 @@ export class BrowserLease {
       // Unknown whether it still holds: it keeps the browser only while the lease surely lasts
       // past the next try, so that it has closed it before the lease can go to another process.
       if (Date.now() + this.timings.renewEveryMs - this.confirmedAt < this.timings.ttlMs) {
-        this.logger.warn({ err: error }, 'could not renew the WhatsApp browser lease (state store unreachable); trying again');
+        this.logger.warn(
+          { err: error },
+          'could not renew the WhatsApp browser lease (state store unreachable); trying again',
+        );
         return;
       }
       renewed = false;

@@ -27,7 +27,18 @@ export interface WaMessageMedia {
 }
 
 /** `Message.type`: the kinds the adapter tells apart (the library has more). */
-export type WaMessageType = 'chat' | 'image' | 'video' | 'audio' | 'ptt' | 'document' | 'sticker' | 'location' | 'vcard' | 'revoked' | (string & {});
+export type WaMessageType =
+  | 'chat'
+  | 'image'
+  | 'video'
+  | 'audio'
+  | 'ptt'
+  | 'document'
+  | 'sticker'
+  | 'location'
+  | 'vcard'
+  | 'revoked'
+  | (string & {});
 
 export interface WaMessage {
   id: WaMessageId;
@@ -171,5 +182,10 @@ export interface WaClient {
 export interface WhatsAppLibrary {
   Client: new (options: WaClientOptions) => WaClient;
   RemoteAuth: new (options: WaRemoteAuthOptions) => WaAuthStrategy;
-  MessageMedia: new (mimetype: string, data: string, filename?: string | null, filesize?: number | null) => WaMessageMedia;
+  MessageMedia: new (
+    mimetype: string,
+    data: string,
+    filename?: string | null,
+    filesize?: number | null,
+  ) => WaMessageMedia;
 }

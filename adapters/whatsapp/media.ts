@@ -6,7 +6,12 @@
  * file only in the browser that received the message: no other process can download it
  * again, so attachments carry no `ref` (the core asks the user to send it again).
  */
-import { AttachmentTooLargeError, AttachmentUnavailableError, type AttachmentKind, type InboundAttachment } from '../../src/contract.js';
+import {
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  type AttachmentKind,
+  type InboundAttachment,
+} from '../../src/contract.js';
 import type { WaMessage, WaMessageType } from './library.js';
 
 /** Message types that carry a file the adapter hands to the core. */
@@ -57,7 +62,9 @@ export function attachmentKind(type: WaMessageType, mimeType: string | undefined
 
 function durationOf(message: Pick<WaMessage, 'duration'>): number | undefined {
   const seconds = Number(message.duration);
-  return message.duration !== undefined && message.duration !== '' && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+  return message.duration !== undefined && message.duration !== '' && Number.isFinite(seconds) && seconds >= 0
+    ? seconds
+    : undefined;
 }
 
 /** The bytes of base64 text, refusing more than `maxBytes` (checked before decoding it all). */
@@ -84,10 +91,14 @@ export function mediaAttachment(message: WaMessage): InboundAttachment {
       if (facts.size !== undefined && facts.size > maxBytes) throw new AttachmentTooLargeError(maxBytes, facts.size);
       const media = await message.downloadMedia();
       if (media === null) {
-        throw new AttachmentUnavailableError('WhatsApp no longer has this file (its media expired on the phone and the server); ask the user to send it again.');
+        throw new AttachmentUnavailableError(
+          'WhatsApp no longer has this file (its media expired on the phone and the server); ask the user to send it again.',
+        );
       }
       if (media === undefined) {
-        throw new AttachmentUnavailableError('WhatsApp Web could not download this file; ask the user to send it again.');
+        throw new AttachmentUnavailableError(
+          'WhatsApp Web could not download this file; ask the user to send it again.',
+        );
       }
       return decodeCapped(media.data, maxBytes);
     },

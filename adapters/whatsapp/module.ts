@@ -13,15 +13,23 @@ import { createWhatsAppAdapter } from './index.js';
 /** Least edit interval accepted: WhatsApp documents no edit rate, so edits stay sparse. */
 const MIN_EDIT_INTERVAL_MS = 2_000;
 
-const whatsappSection = z.object({
-  enabled: z.boolean().default(false),
-  /** Default (at start): PUPPETEER_EXECUTABLE_PATH, then /usr/bin/chromium. */
-  chromiumPath: z.string().min(1).optional(),
-  /** Default: only as root. The Dockerfile sets it: Docker's default seccomp profile denies the sandbox to a plain user. */
-  chromiumNoSandbox: z.boolean().optional(),
-  pairPhone: z.string().regex(/^[1-9][0-9]{6,14}$/, 'the phone number in international form, digits only, no + or spaces (e.g. 4915112345678)').optional(),
-  editIntervalMs: z.number().int().min(MIN_EDIT_INTERVAL_MS, `at least ${MIN_EDIT_INTERVAL_MS} ms`).optional(),
-}).strict();
+const whatsappSection = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** Default (at start): PUPPETEER_EXECUTABLE_PATH, then /usr/bin/chromium. */
+    chromiumPath: z.string().min(1).optional(),
+    /** Default: only as root. The Dockerfile sets it: Docker's default seccomp profile denies the sandbox to a plain user. */
+    chromiumNoSandbox: z.boolean().optional(),
+    pairPhone: z
+      .string()
+      .regex(
+        /^[1-9][0-9]{6,14}$/,
+        'the phone number in international form, digits only, no + or spaces (e.g. 4915112345678)',
+      )
+      .optional(),
+    editIntervalMs: z.number().int().min(MIN_EDIT_INTERVAL_MS, `at least ${MIN_EDIT_INTERVAL_MS} ms`).optional(),
+  })
+  .strict();
 
 export type WhatsappSection = z.infer<typeof whatsappSection>;
 

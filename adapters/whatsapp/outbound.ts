@@ -6,7 +6,14 @@
  * with no ready client in this process the platform counts as unreachable, so the core
  * keeps the answer and tries again (a standby replica, a client being re-created).
  */
-import { PlatformError, type ConversationRef, type Logger, type Outbound, type OutboundMessage, type SentMessage } from '../../src/contract.js';
+import {
+  PlatformError,
+  type ConversationRef,
+  type Logger,
+  type Outbound,
+  type OutboundMessage,
+  type SentMessage,
+} from '../../src/contract.js';
 import { WHATSAPP_EDIT_WINDOW_MS, WHATSAPP_MAX_MESSAGE_LENGTH } from './capabilities.js';
 import { chatIdOf } from './conversation.js';
 import { notReadyError, toPlatformError } from './errors.js';
@@ -56,7 +63,10 @@ export class WhatsAppOutbound implements Outbound {
     let sent: WaMessage | null | undefined;
     try {
       // Marked seen above, once per message; the library would otherwise do it again on every send.
-      sent = await client.sendMessage(chatId, withSuggestions(message.text, message.suggestions), { sendSeen: false, linkPreview: false });
+      sent = await client.sendMessage(chatId, withSuggestions(message.text, message.suggestions), {
+        sendSeen: false,
+        linkPreview: false,
+      });
     } catch (error) {
       throw toPlatformError(error, 'sendMessage');
     }
@@ -78,7 +88,10 @@ export class WhatsAppOutbound implements Outbound {
     }
     if (edited === null) {
       // WhatsApp refused: the 15-minute window passed, or the chat does not allow it (§C.3, @lid chats).
-      throw new PlatformError(`WhatsApp refused to edit message ${message.id}; the answer goes on in a new message`, 'not-editable');
+      throw new PlatformError(
+        `WhatsApp refused to edit message ${message.id}; the answer goes on in a new message`,
+        'not-editable',
+      );
     }
   }
 
@@ -110,7 +123,10 @@ export class WhatsAppOutbound implements Outbound {
       throw toPlatformError(error, 'getMessageById');
     }
     if (!found) {
-      throw new PlatformError(`WhatsApp edit: WhatsApp Web does not know message ${messageId} in this session; the answer goes on in a new message`, 'not-editable');
+      throw new PlatformError(
+        `WhatsApp edit: WhatsApp Web does not know message ${messageId} in this session; the answer goes on in a new message`,
+        'not-editable',
+      );
     }
     return found;
   }

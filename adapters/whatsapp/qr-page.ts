@@ -56,12 +56,15 @@ async function renderPage(bot: string, link: LinkState): Promise<string> {
         : '';
       const qr = link.qr ? await QRCode.toString(link.qr, { type: 'svg', margin: 2, width: 320 }) : '';
       // Linking by pairing code, whatsapp-web.js emits no QR: nothing to scan.
-      const scan = qr ? `<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>` : '<p>Not linked yet.</p>';
+      const scan = qr
+        ? `<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>`
+        : '<p>Not linked yet.</p>';
       body = `${notice}${scan}${code}`;
       break;
     }
     case 'standby':
-      body = '<p>Another gateway process runs this number\'s browser; open this page on that process, or wait: this one takes over if it stops.</p>';
+      body =
+        "<p>Another gateway process runs this number's browser; open this page on that process, or wait: this one takes over if it stops.</p>";
       break;
     case 'failed':
       body = `<p class="warn">${escapeHtml(link.reason)}</p>`;

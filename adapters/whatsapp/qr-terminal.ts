@@ -11,7 +11,10 @@ export async function renderTerminalQr(qr: string): Promise<string> {
 
 export function printQrToTerminal(qr: string, bot: string): void {
   renderTerminalQr(qr).then(
-    (drawing) => process.stderr.write(`\nWhatsApp (bot "${bot}"): scan with the phone, WhatsApp → Linked devices → Link a device\n${drawing}\n`),
+    (drawing) =>
+      process.stderr.write(
+        `\nWhatsApp (bot "${bot}"): scan with the phone, WhatsApp → Linked devices → Link a device\n${drawing}\n`,
+      ),
     // A QR that cannot be drawn is still on the page; nothing to stop for.
     () => undefined,
   );

@@ -34,7 +34,10 @@ export class RedisSessionStore implements WaRemoteStore {
   private readonly extracted = new Map<string, ZipFileEntry[]>();
 
   /** `dataPath` must be the one given to RemoteAuth: the zip is read from there. */
-  constructor(private readonly storage: PlatformStorage, readonly dataPath: string) {}
+  constructor(
+    private readonly storage: PlatformStorage,
+    readonly dataPath: string,
+  ) {}
 
   /** Where the library writes the zip of `session` before calling save(). */
   zipPath(session: string): string {
@@ -52,7 +55,10 @@ export class RedisSessionStore implements WaRemoteStore {
 
   async extract({ session, path }: { session: string; path: string }): Promise<void> {
     const bytes = await this.storage.getBytes(sessionKey(session));
-    if (!bytes) throw new Error(`no stored WhatsApp session "${session}" to restore (it was deleted while the client started); the client will ask for a new QR`);
+    if (!bytes)
+      throw new Error(
+        `no stored WhatsApp session "${session}" to restore (it was deleted while the client started); the client will ask for a new QR`,
+      );
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, bytes);
     this.extracted.set(session, zipFileEntries(bytes));
@@ -69,7 +75,14 @@ export class RedisSessionStore implements WaRemoteStore {
     const deadline = Date.now() + deadlineMs;
     let pending = entries;
     for (;;) {
-      const sizes = await Promise.all(pending.map((entry) => stat(join(folder, entry.name)).then((info) => info.size, () => -1)));
+      const sizes = await Promise.all(
+        pending.map((entry) =>
+          stat(join(folder, entry.name)).then(
+            (info) => info.size,
+            () => -1,
+          ),
+        ),
+      );
       pending = pending.filter((entry, i) => sizes[i]! < entry.size || sizes[i] === -1);
       if (pending.length === 0) return true;
       if (Date.now() >= deadline) return false;

@@ -23,8 +23,13 @@ const LENGTH = 600;
 function build(): string {
   const text = SENTENCES.join(' ');
   if (text.length < LENGTH) throw new Error('bench/peers/answer.ts: the sentences are shorter than the answer');
-  return `${text.slice(0, LENGTH - 1).trimEnd().padEnd(LENGTH - 1, 'x')}.`;
+  return `${text
+    .slice(0, LENGTH - 1)
+    .trimEnd()
+    .padEnd(LENGTH - 1, 'x')}.`;
 }
 
 export const ANSWER = build();
-export const CHUNKS: string[] = Array.from({ length: CHUNKS_COUNT }, (_, i) => ANSWER.slice(i * (LENGTH / CHUNKS_COUNT), (i + 1) * (LENGTH / CHUNKS_COUNT)));
+export const CHUNKS: string[] = Array.from({ length: CHUNKS_COUNT }, (_, i) =>
+  ANSWER.slice(i * (LENGTH / CHUNKS_COUNT), (i + 1) * (LENGTH / CHUNKS_COUNT)),
+);

@@ -95,7 +95,11 @@ function command(name: ContenderName, setup: Setup): { args: string[]; env: Reco
     PEERS_KEY_PREFIX: setup.keyPrefix,
   };
   if (name === 'chat-sdk') return { args: [transpile('chat-sdk')], env, ready: /^ready$/m };
-  return { args: [transpile('grammy-floor')], env: { ...env, PEERS_MODE: name === 'grammy-send' ? 'send' : 'edits' }, ready: /^ready$/m };
+  return {
+    args: [transpile('grammy-floor')],
+    env: { ...env, PEERS_MODE: name === 'grammy-send' ? 'send' : 'edits' },
+    ready: /^ready$/m,
+  };
 }
 
 export async function startContender(name: ContenderName, setup: Setup): Promise<RunningContender> {
@@ -104,15 +108,20 @@ export async function startContender(name: ContenderName, setup: Setup): Promise
   const profileDir = process.env.BENCH_PEERS_CPU_PROF;
   const nodeArgs = profileDir && name === 'chatbridge' ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   // chatbridge's Redis round trips, counted in the process (count-redis-requests.cjs): read before and after the measured part.
-  const requestsFile = name === 'chatbridge' ? join(mkdtempSync(join(tmpdir(), 'cb-peers-requests-')), 'requests') : undefined;
+  const requestsFile =
+    name === 'chatbridge' ? join(mkdtempSync(join(tmpdir(), 'cb-peers-requests-')), 'requests') : undefined;
   const counting = requestsFile ? ['--require', REQUEST_COUNTER] : [];
   const child: ChildProcess = spawn(process.execPath, [...counting, ...nodeArgs, ...args], {
-    env: requestsFile ? { ...env, BENCH_REDIS_REQUESTS_FILE: requestsFile } : env, stdio: ['ignore', 'pipe', 'pipe'],
+    env: requestsFile ? { ...env, BENCH_REDIS_REQUESTS_FILE: requestsFile } : env,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';
   let started = false;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench:peers: ${name} did not start within 30 s:\n${tail}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`bench:peers: ${name} did not start within 30 s:\n${tail}`)),
+      30_000,
+    );
     const onData = (chunk: Buffer): void => {
       tail = (tail + chunk.toString()).slice(-8_000);
       if (!started && ready.test(tail)) {

@@ -12,7 +12,9 @@ const { countRoundTrips } = require('../support/ioredis-round-trips.cjs');
 
 const file = process.env.BENCH_REDIS_REQUESTS_FILE;
 let roundTrips = 0;
-countRoundTrips(require('ioredis'), (n) => { roundTrips += n; });
+countRoundTrips(require('ioredis'), (n) => {
+  roundTrips += n;
+});
 process.on('SIGUSR2', () => {
   if (file) writeFileSync(file, `${roundTrips}\n`);
 });

@@ -25,14 +25,21 @@ const FIRST_CHAT = 700_001;
 /** How often the users look at their chats (ms). */
 const LOOK_EVERY_MS = 10;
 
-export async function runLoad(fake: FakeTelegram, options: { chats: number; messages: number; answer: string; stallMs: number }): Promise<LoadResult> {
+export async function runLoad(
+  fake: FakeTelegram,
+  options: { chats: number; messages: number; answer: string; stallMs: number },
+): Promise<LoadResult> {
   const chats = Array.from({ length: options.chats }, (_, i) => FIRST_CHAT + i);
   const asked = new Map<number, number>();
   const complete = (chat: number): number => fake.visibleMessages(chat).filter((m) => m.text === options.answer).length;
   const ask = (chat: number): void => {
     const n = (asked.get(chat) ?? 0) + 1;
     asked.set(chat, n);
-    fake.userSends({ chat, from: { id: chat, first_name: `User ${chat}` }, text: `Tell me about the house on Maple Street (${n})` });
+    fake.userSends({
+      chat,
+      from: { id: chat, first_name: `User ${chat}` },
+      text: `Tell me about the house on Maple Street (${n})`,
+    });
   };
 
   const started = performance.now();
@@ -65,5 +72,12 @@ export async function runLoad(fake: FakeTelegram, options: { chats: number; mess
       else otherMessages++;
     }
   }
-  return { elapsedMs: lastAnswerAt - started, answers, incompleteChats: waiting.size, otherMessages, callsByMethod, failedCalls };
+  return {
+    elapsedMs: lastAnswerAt - started,
+    answers,
+    incompleteChats: waiting.size,
+    otherMessages,
+    callsByMethod,
+    failedCalls,
+  };
 }

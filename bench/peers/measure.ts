@@ -41,9 +41,17 @@ const SETTLE_MS = 1_000;
 /** Then how long it idles before its idle RSS is read. */
 const IDLE_MS = 3_000;
 
-export async function measureRun(name: ContenderName, options: {
-  chats: number; messages: number; chunks: readonly string[]; redis: BenchRedis; upstreamUrl: string; stallMs: number;
-}): Promise<RunNumbers> {
+export async function measureRun(
+  name: ContenderName,
+  options: {
+    chats: number;
+    messages: number;
+    chunks: readonly string[];
+    redis: BenchRedis;
+    upstreamUrl: string;
+    stallMs: number;
+  },
+): Promise<RunNumbers> {
   const fake = await startFakeTelegram({ rateLimit: false });
   await options.redis.flush();
   const memoryBefore = await options.redis.usedMemory();
@@ -64,7 +72,12 @@ export async function measureRun(name: ContenderName, options: {
     const roundTripsBefore = await contender.redisRoundTrips();
     const cpuBefore = cpuMs(contender.pid);
     const answer = options.chunks.join('');
-    const load = await runLoad(fake, { chats: options.chats, messages: options.messages, answer, stallMs: options.stallMs });
+    const load = await runLoad(fake, {
+      chats: options.chats,
+      messages: options.messages,
+      answer,
+      stallMs: options.stallMs,
+    });
     await sleep(SETTLE_MS);
     const cpu = cpuMs(contender.pid) - cpuBefore;
     const roundTripsAfter = await contender.redisRoundTrips();
@@ -84,7 +97,10 @@ export async function measureRun(name: ContenderName, options: {
       apiCallsPerAnswer: calls / answers,
       redisCommandsPerAnswer: redis.commands / answers,
       redisCommandsSentPerAnswer: redis.sent / answers,
-      redisRoundTripsPerAnswer: (roundTripsAfter !== undefined && roundTripsBefore !== undefined ? roundTripsAfter - roundTripsBefore : redis.roundTrips) / answers,
+      redisRoundTripsPerAnswer:
+        (roundTripsAfter !== undefined && roundTripsBefore !== undefined
+          ? roundTripsAfter - roundTripsBefore
+          : redis.roundTrips) / answers,
       redisBytesPerChat: (memoryAfter - memoryBefore) / options.chats,
       peakRssMb: peak,
       idleRssMb: idle,
@@ -95,7 +111,11 @@ export async function measureRun(name: ContenderName, options: {
       failedCalls: load.failedCalls,
       callsByMethod: load.callsByMethod,
       redisByCommand: redis.byCommand,
-      ...(complete ? {} : { failure: `${load.answers} of ${expected} answers complete, ${load.incompleteChats} chats incomplete; last output:\n${contender.output().slice(-1500)}` }),
+      ...(complete
+        ? {}
+        : {
+            failure: `${load.answers} of ${expected} answers complete, ${load.incompleteChats} chats incomplete; last output:\n${contender.output().slice(-1500)}`,
+          }),
     };
   } finally {
     await contender.stop();

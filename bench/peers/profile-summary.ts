@@ -29,7 +29,11 @@ interface Profile {
 
 function place(url: string, line: number): string {
   if (!url) return '';
-  const short = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, '').replace(/^node:/, 'node:');
+  const short = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/dist\//, '')
+    .replace(/^node:/, 'node:');
   return `${short}:${line + 1}`;
 }
 
@@ -47,7 +51,11 @@ function packageOf(frame: ProfileNode['callFrame']): { name: string; where: stri
   return { name: url, where: '' };
 }
 
-export function summarise(profile: Profile, top: number, by: GroupBy = 'function'): { name: string; where: string; selfMs: number; share: number }[] {
+export function summarise(
+  profile: Profile,
+  top: number,
+  by: GroupBy = 'function',
+): { name: string; where: string; selfMs: number; share: number }[] {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<string, { name: string; where: string; us: number }>();
   let total = 0;
@@ -56,19 +64,26 @@ export function summarise(profile: Profile, top: number, by: GroupBy = 'function
     const frame = byNode.get(id)!.callFrame;
     if (frame.functionName === '(idle)') return;
     total += delta;
-    const { name, where } = by === 'package' ? packageOf(frame) : { name: frame.functionName || '(anonymous)', where: place(frame.url, frame.lineNumber) };
+    const { name, where } =
+      by === 'package'
+        ? packageOf(frame)
+        : { name: frame.functionName || '(anonymous)', where: place(frame.url, frame.lineNumber) };
     const key = `${name} ${where}`;
     const entry = self.get(key) ?? { name, where, us: 0 };
     entry.us += delta;
     self.set(key, entry);
   });
-  return [...self.values()].sort((a, b) => b.us - a.us).slice(0, top)
+  return [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, top)
     .map(({ name, where, us }) => ({ name, where, selfMs: us / 1000, share: total ? us / total : 0 }));
 }
 
 /** The newest .cpuprofile in `dir`, or undefined. */
 export function newestProfile(dir: string): string | undefined {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(dir, name));
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => join(dir, name));
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
@@ -76,17 +91,27 @@ export function newestProfile(dir: string): string | undefined {
 export function profileTable(file: string, top = 10, by: GroupBy = 'function'): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const rows = summarise(profile, top, by);
-  return [`| ${by === 'package' ? 'package or folder' : 'function'} | ${by === 'package' ? 'of' : 'where'} | self ms | share of busy time |`, '|---|---|---|---|',
-    ...rows.map((row) => `| ${row.name} | ${row.where} | ${Math.round(row.selfMs)} | ${(row.share * 100).toFixed(1)} % |`)].join('\n');
+  return [
+    `| ${by === 'package' ? 'package or folder' : 'function'} | ${by === 'package' ? 'of' : 'where'} | self ms | share of busy time |`,
+    '|---|---|---|---|',
+    ...rows.map(
+      (row) => `| ${row.name} | ${row.where} | ${Math.round(row.selfMs)} | ${(row.share * 100).toFixed(1)} % |`,
+    ),
+  ].join('\n');
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '10' }, by: { type: 'string', default: 'function' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { top: { type: 'string', default: '10' }, by: { type: 'string', default: 'function' } },
+  });
   const file = positionals[0];
   if (!file) throw new Error('profile-summary: give the .cpuprofile file');
   const top = Number(values.top);
-  if (!Number.isInteger(top) || top < 1) throw new Error(`profile-summary: --top takes a whole number ≥ 1, not "${values.top}"`);
-  if (values.by !== 'function' && values.by !== 'package') throw new Error(`profile-summary: --by takes function or package, not "${values.by}"`);
+  if (!Number.isInteger(top) || top < 1)
+    throw new Error(`profile-summary: --top takes a whole number ≥ 1, not "${values.top}"`);
+  if (values.by !== 'function' && values.by !== 'package')
+    throw new Error(`profile-summary: --by takes function or package, not "${values.by}"`);
   console.log(profileTable(file, top, values.by));
 }
 

@@ -18,8 +18,16 @@ export interface ReportContext {
   redis: string;
 }
 
-type Measure = 'answersPerSecond' | 'cpuMsPerAnswer' | 'apiCallsPerAnswer' | 'redisCommandsPerAnswer' | 'redisCommandsSentPerAnswer' | 'redisRoundTripsPerAnswer'
-  | 'redisBytesPerChat' | 'peakRssMb' | 'idleRssMb';
+type Measure =
+  | 'answersPerSecond'
+  | 'cpuMsPerAnswer'
+  | 'apiCallsPerAnswer'
+  | 'redisCommandsPerAnswer'
+  | 'redisCommandsSentPerAnswer'
+  | 'redisRoundTripsPerAnswer'
+  | 'redisBytesPerChat'
+  | 'peakRssMb'
+  | 'idleRssMb';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,21 +35,33 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-const fmt = (value: number, digits = 2): string => (Number.isFinite(value) ? (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(digits)) : '–');
+const fmt = (value: number, digits = 2): string =>
+  Number.isFinite(value) ? (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(digits)) : '–';
 
 function medians(runs: RunNumbers[], name: ContenderName): Record<Measure, number> | undefined {
   const mine = runs.filter((run) => run.contender === name);
   if (mine.length === 0) return undefined;
   const of = (measure: Measure): number => median(mine.map((run) => run[measure]));
   return {
-    answersPerSecond: of('answersPerSecond'), cpuMsPerAnswer: of('cpuMsPerAnswer'), apiCallsPerAnswer: of('apiCallsPerAnswer'),
-    redisCommandsPerAnswer: of('redisCommandsPerAnswer'), redisCommandsSentPerAnswer: of('redisCommandsSentPerAnswer'), redisRoundTripsPerAnswer: of('redisRoundTripsPerAnswer'),
-    redisBytesPerChat: of('redisBytesPerChat'), peakRssMb: of('peakRssMb'), idleRssMb: of('idleRssMb'),
+    answersPerSecond: of('answersPerSecond'),
+    cpuMsPerAnswer: of('cpuMsPerAnswer'),
+    apiCallsPerAnswer: of('apiCallsPerAnswer'),
+    redisCommandsPerAnswer: of('redisCommandsPerAnswer'),
+    redisCommandsSentPerAnswer: of('redisCommandsSentPerAnswer'),
+    redisRoundTripsPerAnswer: of('redisRoundTripsPerAnswer'),
+    redisBytesPerChat: of('redisBytesPerChat'),
+    peakRssMb: of('peakRssMb'),
+    idleRssMb: of('idleRssMb'),
   };
 }
 
 function perAnswer(counts: Map<string, number>, answers: number): string {
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${fmt(n / Math.max(1, answers))}`).join(', ') || 'none';
+  return (
+    [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => `${name} ${fmt(n / Math.max(1, answers))}`)
+      .join(', ') || 'none'
+  );
 }
 
 export function peersMarkdown(runs: RunNumbers[], context: ReportContext): string {
@@ -50,16 +70,24 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     if (!m) return [];
     const complete = runs.filter((run) => run.contender === name && !run.failure).length;
     const total = runs.filter((run) => run.contender === name).length;
-    return [`| ${label} | ${fmt(m.answersPerSecond, 0)} | ${fmt(m.cpuMsPerAnswer)} | ${fmt(m.apiCallsPerAnswer)} | ${fmt(m.redisRoundTripsPerAnswer)} | ${fmt(m.redisCommandsSentPerAnswer)} | ${fmt(m.redisCommandsPerAnswer)} | ${fmt(m.redisBytesPerChat / 1024)} | ${fmt(m.peakRssMb, 0)} MB | ${fmt(m.idleRssMb, 0)} MB | ${complete}/${total} |`];
+    return [
+      `| ${label} | ${fmt(m.answersPerSecond, 0)} | ${fmt(m.cpuMsPerAnswer)} | ${fmt(m.apiCallsPerAnswer)} | ${fmt(m.redisRoundTripsPerAnswer)} | ${fmt(m.redisCommandsSentPerAnswer)} | ${fmt(m.redisCommandsPerAnswer)} | ${fmt(m.redisBytesPerChat / 1024)} | ${fmt(m.peakRssMb, 0)} MB | ${fmt(m.idleRssMb, 0)} MB | ${complete}/${total} |`,
+    ];
   });
 
   const cb = medians(runs, 'chatbridge');
   const ratioRows: string[] = [];
   if (cb) {
-    for (const [name, label] of [['grammy-send', 'the sendMessage floor'], ['grammy-edits', 'the send + 3 edits floor'], ['chat-sdk', 'Chat SDK, drafts']] as const) {
+    for (const [name, label] of [
+      ['grammy-send', 'the sendMessage floor'],
+      ['grammy-edits', 'the send + 3 edits floor'],
+      ['chat-sdk', 'Chat SDK, drafts'],
+    ] as const) {
       const other = medians(runs, name);
       if (!other) continue;
-      ratioRows.push(`| ${label} | ${fmt(cb.cpuMsPerAnswer / other.cpuMsPerAnswer)}× | ${fmt(cb.answersPerSecond / other.answersPerSecond)}× | ${fmt(cb.peakRssMb / other.peakRssMb)}× |`);
+      ratioRows.push(
+        `| ${label} | ${fmt(cb.cpuMsPerAnswer / other.cpuMsPerAnswer)}× | ${fmt(cb.answersPerSecond / other.answersPerSecond)}× | ${fmt(cb.peakRssMb / other.peakRssMb)}× |`,
+      );
     }
   }
 
@@ -68,25 +96,70 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     const send = medians(runs, 'grammy-send');
     const edits = medians(runs, 'grammy-edits');
     const sdk = medians(runs, 'chat-sdk');
-    const aim = (what: string, value: string, met: boolean): string => `| ${what} | ${value} | ${met ? 'met' : '**missed**'} |`;
+    const aim = (what: string, value: string, met: boolean): string =>
+      `| ${what} | ${value} | ${met ? 'met' : '**missed**'} |`;
     aims.push(aim('CPU per answer ≤ 1.5 ms', `${fmt(cb.cpuMsPerAnswer)} ms`, cb.cpuMsPerAnswer <= 1.5));
-    if (send) aims.push(aim('CPU ≤ 3× the sendMessage floor', `${fmt(cb.cpuMsPerAnswer / send.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 3 * send.cpuMsPerAnswer));
-    if (edits) aims.push(aim('CPU ≤ 1.2× the send + 3 edits floor', `${fmt(cb.cpuMsPerAnswer / edits.cpuMsPerAnswer)}×`, cb.cpuMsPerAnswer <= 1.2 * edits.cpuMsPerAnswer));
-    if (sdk) aims.push(aim('answers/s ≥ 3× Chat SDK drafts', `${fmt(cb.answersPerSecond / sdk.answersPerSecond)}×`, cb.answersPerSecond >= 3 * sdk.answersPerSecond));
+    if (send)
+      aims.push(
+        aim(
+          'CPU ≤ 3× the sendMessage floor',
+          `${fmt(cb.cpuMsPerAnswer / send.cpuMsPerAnswer)}×`,
+          cb.cpuMsPerAnswer <= 3 * send.cpuMsPerAnswer,
+        ),
+      );
+    if (edits)
+      aims.push(
+        aim(
+          'CPU ≤ 1.2× the send + 3 edits floor',
+          `${fmt(cb.cpuMsPerAnswer / edits.cpuMsPerAnswer)}×`,
+          cb.cpuMsPerAnswer <= 1.2 * edits.cpuMsPerAnswer,
+        ),
+      );
+    if (sdk)
+      aims.push(
+        aim(
+          'answers/s ≥ 3× Chat SDK drafts',
+          `${fmt(cb.answersPerSecond / sdk.answersPerSecond)}×`,
+          cb.answersPerSecond >= 3 * sdk.answersPerSecond,
+        ),
+      );
     // Three decimals: the process's periodic work (the sweep, a settings read every few seconds) counts too, a few thousandths per answer.
-    aims.push(aim('≤ 3 Redis round trips per answer (the periodic sweep and settings reads included)', fmt(cb.redisRoundTripsPerAnswer, 3), cb.redisRoundTripsPerAnswer <= 3));
-    aims.push(aim('≤ 12 Redis commands per answer (#22; run by Redis)', fmt(cb.redisCommandsPerAnswer), cb.redisCommandsPerAnswer <= 12));
+    aims.push(
+      aim(
+        '≤ 3 Redis round trips per answer (the periodic sweep and settings reads included)',
+        fmt(cb.redisRoundTripsPerAnswer, 3),
+        cb.redisRoundTripsPerAnswer <= 3,
+      ),
+    );
+    aims.push(
+      aim(
+        '≤ 12 Redis commands per answer (#22; run by Redis)',
+        fmt(cb.redisCommandsPerAnswer),
+        cb.redisCommandsPerAnswer <= 12,
+      ),
+    );
   }
 
   const details = CONTENDERS.flatMap(({ name, label }) => {
     const mine = runs.filter((run) => run.contender === name);
     const last = mine.at(-1);
     if (!last) return [];
-    return [`- **${label}**, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; Redis ${perAnswer(last.redisByCommand, last.answers)}`
-      + `${last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : ''}${last.otherMessages ? `; ${last.otherMessages} other bot messages` : ''}.`];
+    return [
+      `- **${label}**, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; Redis ${perAnswer(last.redisByCommand, last.answers)}` +
+        `${last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : ''}${last.otherMessages ? `; ${last.otherMessages} other bot messages` : ''}.`,
+    ];
   });
-  const failures = runs.flatMap((run, i) => (run.failure ? [`- run ${i + 1}, ${run.contender}: ${run.failure.split('\n')[0]}\n\n  \`\`\`\n  ${run.failure.split('\n').slice(1).join('\n  ').slice(-1200)}\n  \`\`\``] : []));
-  const perRun = runs.map((run, i) => `| ${i + 1} | ${run.contender} | ${fmt(run.answersPerSecond, 0)} | ${fmt(run.cpuMsPerAnswer)} | ${fmt(run.redisRoundTripsPerAnswer)} | ${fmt(run.peakRssMb, 0)} | ${fmt(run.idleRssMb, 0)} | ${run.answers}/${run.expected} |`);
+  const failures = runs.flatMap((run, i) =>
+    run.failure
+      ? [
+          `- run ${i + 1}, ${run.contender}: ${run.failure.split('\n')[0]}\n\n  \`\`\`\n  ${run.failure.split('\n').slice(1).join('\n  ').slice(-1200)}\n  \`\`\``,
+        ]
+      : [],
+  );
+  const perRun = runs.map(
+    (run, i) =>
+      `| ${i + 1} | ${run.contender} | ${fmt(run.answersPerSecond, 0)} | ${fmt(run.cpuMsPerAnswer)} | ${fmt(run.redisRoundTripsPerAnswer)} | ${fmt(run.peakRssMb, 0)} | ${fmt(run.idleRssMb, 0)} | ${run.answers}/${run.expected} |`,
+  );
 
   return `${PEERS_HEADING}
 

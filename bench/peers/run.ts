@@ -37,8 +37,13 @@ function positive(name: string, value: string): number {
 /** HEAD, and the files of the measured code that differ from it (helpers commit in the same tree while it runs). */
 function describeCommit(root = ROOT): string {
   const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
-  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: root }).toString().split('\n').filter(Boolean);
-  const described = changed.length ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})` : head;
+  const changed = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters', 'bin'], { cwd: root })
+    .toString()
+    .split('\n')
+    .filter(Boolean);
+  const described = changed.length
+    ? `${head} with ${changed.length} uncommitted change(s) in src/, adapters/, bin/ (${changed.map((line) => line.slice(3)).join(', ')})`
+    : head;
   return root === ROOT ? described : `${describeCommit()}, chatbridge of ${described} (BENCH_PEERS_CHATBRIDGE_ROOT)`;
 }
 
@@ -50,10 +55,17 @@ function profileNotes(before: string | undefined): string | undefined {
   const dir = process.env.BENCH_PEERS_CPU_PROF;
   const last = dir ? newestProfile(dir) : undefined;
   if (!last) return undefined;
-  const parts = ['CPU profile of the chatbridge row (`BENCH_PEERS_CPU_PROF=<dir>`: node --cpu-prof; the ten heaviest functions by self time, '
-    + 'shares of the busy time, start-up included; `npx tsx bench/peers/profile-summary.ts <file>`):'];
-  if (before) parts.push(`Before (${before.split('/').at(-1)}):\n\n${profileTable(before)}\n\nBy package:\n\n${profileTable(before, 12, 'package')}`);
-  parts.push(`${before ? 'After' : 'Last run'}:\n\n${profileTable(last)}\n\nBy package:\n\n${profileTable(last, 12, 'package')}`);
+  const parts = [
+    'CPU profile of the chatbridge row (`BENCH_PEERS_CPU_PROF=<dir>`: node --cpu-prof; the ten heaviest functions by self time, ' +
+      'shares of the busy time, start-up included; `npx tsx bench/peers/profile-summary.ts <file>`):',
+  ];
+  if (before)
+    parts.push(
+      `Before (${before.split('/').at(-1)}):\n\n${profileTable(before)}\n\nBy package:\n\n${profileTable(before, 12, 'package')}`,
+    );
+  parts.push(
+    `${before ? 'After' : 'Last run'}:\n\n${profileTable(last)}\n\nBy package:\n\n${profileTable(last, 12, 'package')}`,
+  );
   return parts.join('\n\n');
 }
 
@@ -73,7 +85,10 @@ async function main(): Promise<void> {
   const messages = positive('messages', values.messages);
   const rounds = positive('rounds', values.rounds);
   const known = CONTENDERS.map((c) => c.name);
-  const only = values.only?.split(',').map((name) => name.trim()).filter(Boolean);
+  const only = values.only
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = only?.filter((name) => !known.includes(name as ContenderName));
   if (unknown?.length) throw new Error(`bench:peers: --only takes ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
   const contenders = known.filter((name) => !only || only.includes(name));
@@ -91,12 +106,21 @@ async function main(): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       for (const name of contenders) {
         process.stderr.write(`bench:peers: round ${round}/${rounds}, ${name}…\n`);
-        const run = await measureRun(name, { chats, messages, chunks: CHUNKS, redis, upstreamUrl: service.url, stallMs: 30_000 });
+        const run = await measureRun(name, {
+          chats,
+          messages,
+          chunks: CHUNKS,
+          redis,
+          upstreamUrl: service.url,
+          stallMs: 30_000,
+        });
         runs.push(run);
-        process.stderr.write(`  ${Math.round(run.answersPerSecond)} answers/s, ${run.cpuMsPerAnswer.toFixed(2)} CPU ms/answer, `
-          + `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, ${run.redisCommandsPerAnswer.toFixed(2)} commands run, `
-          + `peak ${Math.round(run.peakRssMb)} MB, idle ${Math.round(run.idleRssMb)} MB, ${run.answers}/${run.expected} complete`
-          + `${run.failure ? `\n  INCOMPLETE: ${run.failure}` : ''}\n`);
+        process.stderr.write(
+          `  ${Math.round(run.answersPerSecond)} answers/s, ${run.cpuMsPerAnswer.toFixed(2)} CPU ms/answer, ` +
+            `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, ${run.redisCommandsPerAnswer.toFixed(2)} commands run, ` +
+            `peak ${Math.round(run.peakRssMb)} MB, idle ${Math.round(run.idleRssMb)} MB, ${run.answers}/${run.expected} complete` +
+            `${run.failure ? `\n  INCOMPLETE: ${run.failure}` : ''}\n`,
+        );
       }
     }
   } finally {
@@ -109,11 +133,16 @@ async function main(): Promise<void> {
   const markdown = peersMarkdown(runs, {
     command: `npm run bench:peers${argv ? ` -- ${argv}` : ''}`,
     date: new Date().toISOString().slice(0, 10),
-    machine: `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}; `
-      + `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows answers/s; CPU per answer moves less)`,
+    machine:
+      `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}; ` +
+      `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows answers/s; CPU per answer moves less)`,
     commit: describeCommit(CHATBRIDGE_ROOT),
-    chats, messages, rounds,
-    redis: values['redis-url'] ? `${values['redis-url']} (shared: other clients' commands may be counted)` : `a redis-server of its own (${execFileSync('redis-server', ['--version']).toString().trim().split(' ').slice(0, 3).join(' ')})`,
+    chats,
+    messages,
+    rounds,
+    redis: values['redis-url']
+      ? `${values['redis-url']} (shared: other clients' commands may be counted)`
+      : `a redis-server of its own (${execFileSync('redis-server', ['--version']).toString().trim().split(' ').slice(0, 3).join(' ')})`,
   });
   const profiled = profileNotes(values['profile-before']);
   const written = profiled ? `${markdown.trimEnd()}\n\n${profiled}\n` : markdown;

@@ -18,7 +18,10 @@ export function replacePeersSection(markdown: string, section: string): string {
   const old = peersSection(markdown);
   if (old === undefined) return `${markdown.trimEnd()}\n\n${section.trimEnd()}\n`;
   const start = markdown.indexOf(old.trimEnd());
-  return `${markdown.slice(0, start)}${section.trimEnd()}\n${markdown.slice(start + old.trimEnd().length).replace(/^\n*/, '\n')}`.trimEnd() + '\n';
+  return (
+    `${markdown.slice(0, start)}${section.trimEnd()}\n${markdown.slice(start + old.trimEnd().length).replace(/^\n*/, '\n')}`.trimEnd() +
+    '\n'
+  );
 }
 
 /** A freshly written BENCHMARKS.md keeps the peers section of the file it replaces. */

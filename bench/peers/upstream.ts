@@ -25,8 +25,8 @@ export async function startScriptedService(chunks: readonly string[]): Promise<S
   const answer = chunks.join('');
   // The stream is the same for every question: written once, sent as one buffer.
   const stream = Buffer.from(
-    chunks.map((content) => `data: ${JSON.stringify({ content })}\n\n`).join('')
-    + `data: ${JSON.stringify({ QuestionID: 1, AnswerID: 2, Answer: answer, TotalToken: 150, noAnswer: false })}\n\n`,
+    chunks.map((content) => `data: ${JSON.stringify({ content })}\n\n`).join('') +
+      `data: ${JSON.stringify({ QuestionID: 1, AnswerID: 2, Answer: answer, TotalToken: 150, noAnswer: false })}\n\n`,
   );
   let asked = 0;
   let nextSession = 1;
@@ -42,7 +42,9 @@ export async function startScriptedService(chunks: readonly string[]): Promise<S
         return;
       }
       response.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-      response.end(JSON.stringify({ Success: false, Code: 404, Message: `the bench's service has no ${path}`, Version: '1.0.0' }));
+      response.end(
+        JSON.stringify({ Success: false, Code: 404, Message: `the bench's service has no ${path}`, Version: '1.0.0' }),
+      );
     });
   });
   server.listen(0, '127.0.0.1');
@@ -51,9 +53,10 @@ export async function startScriptedService(chunks: readonly string[]): Promise<S
   return {
     url: `http://127.0.0.1:${port}`,
     asked: () => asked,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

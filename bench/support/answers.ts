@@ -6,6 +6,12 @@ export const FIRST = 'The house on Maple Street has 3 bedrooms and 2 baths.';
 export const INSTANT: AnswerScript = { fragments: [FIRST], gapMs: 0 };
 /** A short streamed answer: the first fragment at once, four more 20 ms apart. */
 export const STREAMED: AnswerScript = {
-  fragments: [FIRST, ' It was built in 1998', ' and sits on a quiet corner lot.', ' The asking price is $750,000.', ' Open house on Sunday.'],
+  fragments: [
+    FIRST,
+    ' It was built in 1998',
+    ' and sits on a quiet corner lot.',
+    ' The asking price is $750,000.',
+    ' Open house on Sunday.',
+  ],
   gapMs: 20,
 };

@@ -20,7 +20,11 @@ export interface IdleBytes {
 }
 
 /** `prefix` is the gateway store's; `conversationId` must not occur in other conversations' keys. */
-export async function measureIdleConversationBytes(redis: Redis, prefix: string, conversationId: string): Promise<IdleBytes> {
+export async function measureIdleConversationBytes(
+  redis: Redis,
+  prefix: string,
+  conversationId: string,
+): Promise<IdleBytes> {
   const greeted = `${prefix}platform:whatsapp:main:greeted:${conversationId}@c.us`;
   // As src/contract/kit/first-contact-greeting.ts writes it: one byte, no expiry.
   await redis.set(greeted, Buffer.from([49]));

@@ -27,10 +27,18 @@ export class BenchPlatform {
     /** Simulated platform round trip per call (ms). */
     roundTripMs = 0,
   ) {
-    this.platform = new MemoryPlatform({ name: 'bench', now: clock, rules: { latencyMs: roundTripMs }, onCall: (call) => this.seen(call) });
+    this.platform = new MemoryPlatform({
+      name: 'bench',
+      now: clock,
+      rules: { latencyMs: roundTripMs },
+      onCall: (call) => this.seen(call),
+    });
     let groupOutbound: Outbound | undefined;
     this.adapter = createMemoryAdapter({
-      platform: this.platform, bot, capabilities: telegramCapabilities({ localApi: false }), methods: { edit: true, draft: true },
+      platform: this.platform,
+      bot,
+      capabilities: telegramCapabilities({ localApi: false }),
+      methods: { edit: true, draft: true },
       outboundFor: (outbound, isGroup) => (isGroup ? (groupOutbound ??= withoutDrafts(outbound)) : outbound),
     });
   }

@@ -5,11 +5,19 @@ import type { BenchResult } from './result.js';
  * Runs a suite's parts: all of them, or only those named in the environment variable
  * `onlyVariable` (comma-separated keys of `parts`, e.g. to profile one), then `cleanUp`.
  */
-export async function runParts(parts: Record<string, () => Promise<BenchResult[]>>, onlyVariable: string, cleanUp: () => Promise<void>): Promise<BenchResult[]> {
-  const only = process.env[onlyVariable]?.split(',').map((part) => part.trim()).filter(Boolean);
+export async function runParts(
+  parts: Record<string, () => Promise<BenchResult[]>>,
+  onlyVariable: string,
+  cleanUp: () => Promise<void>,
+): Promise<BenchResult[]> {
+  const only = process.env[onlyVariable]
+    ?.split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const results: BenchResult[] = [];
   try {
-    for (const [part, measure] of Object.entries(parts)) if (!only?.length || only.includes(part)) results.push(...(await measure()));
+    for (const [part, measure] of Object.entries(parts))
+      if (!only?.length || only.includes(part)) results.push(...(await measure()));
   } finally {
     await cleanUp();
   }

@@ -37,7 +37,13 @@ export function countRedisCommands(client: Redis): RedisCounter {
   };
   client.sendCommand = patched;
   // The round trips, by the rule the peers benchmark uses too (ioredis-round-trips.cjs).
-  const undo = countRoundTrips(ioredis, (n) => { count.roundTrips += n; }, (redis) => redis === client);
+  const undo = countRoundTrips(
+    ioredis,
+    (n) => {
+      count.roundTrips += n;
+    },
+    (redis) => redis === client,
+  );
   return {
     snapshot: () => ({ ...count, byName: new Map(count.byName) }),
     reset: () => {

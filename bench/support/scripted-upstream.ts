@@ -59,8 +59,13 @@ export class ScriptedUpstream implements ChatbotServiceApi {
     }
     this.finalAt.set(tagOf(request.content), this.clock());
     yield {
-      type: 'final', questionId: this.asked, answerId: this.asked, answer: fragments.join(''),
-      totalToken: 42, noAnswer: false, incomplete: false,
+      type: 'final',
+      questionId: this.asked,
+      answerId: this.asked,
+      answer: fragments.join(''),
+      totalToken: 42,
+      noAnswer: false,
+      incomplete: false,
     };
   }
 

@@ -25,17 +25,32 @@ const tokensOf = (text: string): number => text.split(/\s+/).filter(Boolean).len
  * Streams `answer`, pausing where `pause` says (until released, or until the caller
  * leaves, which ends the answer as closing the connection does on the real service).
  */
-export async function streamAnswer(res: ServerResponse, answer: ScriptedAnswer, ids: AnswerIds, pause: PendingPause | null): Promise<void> {
+export async function streamAnswer(
+  res: ServerResponse,
+  answer: ScriptedAnswer,
+  ids: AnswerIds,
+  pause: PendingPause | null,
+): Promise<void> {
   let callerLeft = false;
-  const left = new Promise<void>((resolve) => res.once('close', () => {
-    callerLeft = true;
-    resolve();
-  }));
+  const left = new Promise<void>((resolve) =>
+    res.once('close', () => {
+      callerLeft = true;
+      resolve();
+    }),
+  );
   const events = answer.fragments.map((content) => sse({ content }));
   const text = answer.fragments.join('');
-  const last = sse(answer.breakOff
-    ? { Version: API_VERSION, Success: false, Code: answer.breakOff.code, Message: answer.breakOff.message }
-    : { QuestionID: ids.questionId, AnswerID: ids.answerId, Answer: text, TotalToken: tokensOf(text), noAnswer: false });
+  const last = sse(
+    answer.breakOff
+      ? { Version: API_VERSION, Success: false, Code: answer.breakOff.code, Message: answer.breakOff.message }
+      : {
+          QuestionID: ids.questionId,
+          AnswerID: ids.answerId,
+          Answer: text,
+          TotalToken: tokensOf(text),
+          noAnswer: false,
+        },
+  );
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   if (pause) {
     const before = Math.min(pause.afterFragments, events.length);

@@ -14,5 +14,11 @@ export function sendOk(res: ServerResponse, data: unknown): void {
 
 /** A failure, its HTTP status equal to its Code (as the embedded service answers, §10). */
 export function sendFailure(res: ServerResponse, failure: ServiceFailure): void {
-  sendJson(res, failure.code, { Data: null, Version: API_VERSION, Success: false, Code: failure.code, Message: failure.message });
+  sendJson(res, failure.code, {
+    Data: null,
+    Version: API_VERSION,
+    Success: false,
+    Code: failure.code,
+    Message: failure.message,
+  });
 }

@@ -20,7 +20,13 @@ import { ScriptedServiceWorld, type ScriptedServiceOptions } from './world.js';
 
 export { listingItem } from './listings.js';
 export type {
-  AnswerScript, HeldAnswer, RecordedAsk, RecordedUpload, ScriptedReply, ScriptedServiceOptions, ServiceFailure,
+  AnswerScript,
+  HeldAnswer,
+  RecordedAsk,
+  RecordedUpload,
+  ScriptedReply,
+  ScriptedServiceOptions,
+  ServiceFailure,
 } from './world.js';
 
 export class ScriptedChatbotService extends ScriptedServiceWorld {
@@ -40,7 +46,8 @@ export class ScriptedChatbotService extends ScriptedServiceWorld {
 
   /** `http://127.0.0.1:<port>`: the base URL for the upstream client. */
   get url(): string {
-    if (this.address === null) throw new Error('the scripted Chatbot Service is not listening; start it with startScriptedChatbotService()');
+    if (this.address === null)
+      throw new Error('the scripted Chatbot Service is not listening; start it with startScriptedChatbotService()');
     return this.address;
   }
 

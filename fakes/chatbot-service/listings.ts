@@ -5,11 +5,40 @@ import type { ListingItem, ListingPage } from '../../src/upstream/api.js';
 /** A house for sale in `city`, as RealEstateList returns it (numbers as strings, absent values ""). */
 export function listingItem(id: number, city: string, extra: Partial<ListingItem> = {}): ListingItem {
   return {
-    ID: id, PropertyType: 'House', SaleType: 'For Sale', Status: 'Active', Images: '', CurrencySymbol: '$', State: 'TX', City: city,
-    Address: `${id} Main St`, ZIP: '78701', Area: '1800 Square Feet', Url: `https://example.com/listing/${id}`, Tours: '', Description: '',
-    Price: String(400_000 + id), Bathrooms: '2', Bedrooms: '3', YearBuilt: '2001', MLSNumber: `MLS${id}`, DaysOnMarket: '3',
-    LotArea: '', BuildingArea: '1800', ParkingSpots: '2', RentPrice: '', SpaceType: '', DepositFee: '', SalePrice: '',
-    UnitAreaPrice: '', ZestimatePrice: '', HOAMonth: '', LATITUDE: 0, LONGITUDE: 0, ExtensionColumn: '', ...extra,
+    ID: id,
+    PropertyType: 'House',
+    SaleType: 'For Sale',
+    Status: 'Active',
+    Images: '',
+    CurrencySymbol: '$',
+    State: 'TX',
+    City: city,
+    Address: `${id} Main St`,
+    ZIP: '78701',
+    Area: '1800 Square Feet',
+    Url: `https://example.com/listing/${id}`,
+    Tours: '',
+    Description: '',
+    Price: String(400_000 + id),
+    Bathrooms: '2',
+    Bedrooms: '3',
+    YearBuilt: '2001',
+    MLSNumber: `MLS${id}`,
+    DaysOnMarket: '3',
+    LotArea: '',
+    BuildingArea: '1800',
+    ParkingSpots: '2',
+    RentPrice: '',
+    SpaceType: '',
+    DepositFee: '',
+    SalePrice: '',
+    UnitAreaPrice: '',
+    ZestimatePrice: '',
+    HOAMonth: '',
+    LATITUDE: 0,
+    LONGITUDE: 0,
+    ExtensionColumn: '',
+    ...extra,
   };
 }
 
@@ -28,10 +57,12 @@ const SALE_TYPE_SHOWN = { for_sale: 'For Sale', for_rent: 'For Rent' } as const;
 const sameText = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export function listingPage(listings: readonly ListingItem[], query: z.output<typeof listingQuerySchema>): ListingPage {
-  const matching = listings.filter((item) =>
-    (!query.CityName || sameText(item.City, query.CityName))
-    && (!query.SaleType || item.SaleType === SALE_TYPE_SHOWN[query.SaleType])
-    && (!query.MLSNumber || sameText(item.MLSNumber, query.MLSNumber)));
+  const matching = listings.filter(
+    (item) =>
+      (!query.CityName || sameText(item.City, query.CityName)) &&
+      (!query.SaleType || item.SaleType === SALE_TYPE_SHOWN[query.SaleType]) &&
+      (!query.MLSNumber || sameText(item.MLSNumber, query.MLSNumber)),
+  );
   const size = query.PageSize ?? 20;
   const page = query.PageNumber ?? 1;
   return { List: matching.slice((page - 1) * size, page * size), VirtualCount: matching.length };

@@ -47,13 +47,18 @@ export function scriptedServiceListener(world: ScriptedServiceWorld): RequestLis
     const upload = req.method === 'PUT' ? UPLOAD_PATH.exec(path) : null;
     readBody(req, upload ? UPLOAD_BYTES_MAX : JSON_BYTES_MAX)
       .then((body) => {
-        if (body === null) return sendFailure(res, { code: 413, message: `The body is over the ${upload ? 'upload' : 'JSON body'} limit.` });
+        if (body === null)
+          return sendFailure(res, {
+            code: 413,
+            message: `The body is over the ${upload ? 'upload' : 'JSON body'} limit.`,
+          });
         const call = { req, res, body };
         if (upload) return receiveUpload(world, call, Number(upload[1]));
         return route(world, call, `${req.method} ${path}`);
       })
       .catch((error: unknown) => {
-        if (!res.headersSent) sendFailure(res, { code: 500, message: `The scripted Chatbot Service failed: ${String(error)}` });
+        if (!res.headersSent)
+          sendFailure(res, { code: 500, message: `The scripted Chatbot Service failed: ${String(error)}` });
         else res.destroy();
       });
   };
@@ -74,7 +79,10 @@ async function route(world: ScriptedServiceWorld, call: Call, operation: string)
       const body = parse(preUploadRequest, call);
       if (!body) return;
       const fileId = world.reserveFile(body.fileName);
-      sendOk(call.res, { FileStoreId: String(fileId), PreUploadUrl: `http://${call.req.headers.host}/upload/${fileId}` });
+      sendOk(call.res, {
+        FileStoreId: String(fileId),
+        PreUploadUrl: `http://${call.req.headers.host}/upload/${fileId}`,
+      });
       return;
     }
     case 'POST /chat/Chatbot/RealEstateList': {
@@ -98,14 +106,23 @@ async function answerQuestion(world: ScriptedServiceWorld, call: Call): Promise<
   const chatAskType = body.chatAskType ?? null;
   const fileIds = body.fileIds ?? null;
   if ((chatAskType ?? 'Text') === 'Text') {
-    if (fileIds?.length) return sendFailure(res, { code: 400, message: 'fileIds are valid only with chatAskType Image, Audio or Video.' });
-    if (body.content.trim() === '') return sendFailure(res, { code: 400, message: 'content must not be blank for a Text question.' });
+    if (fileIds?.length)
+      return sendFailure(res, { code: 400, message: 'fileIds are valid only with chatAskType Image, Audio or Video.' });
+    if (body.content.trim() === '')
+      return sendFailure(res, { code: 400, message: 'content must not be blank for a Text question.' });
   }
   if (!world.knowsSession(body.sessionID)) {
-    return sendFailure(res, { code: 404, message: `No chat session has the sessionID ${body.sessionID}; create one with /chat/Chatbot/GetSession.` });
+    return sendFailure(res, {
+      code: 404,
+      message: `No chat session has the sessionID ${body.sessionID}; create one with /chat/Chatbot/GetSession.`,
+    });
   }
   const notUploaded = fileIds?.find((fileId) => !world.isUploaded(fileId));
-  if (notUploaded !== undefined) return sendFailure(res, { code: 400, message: `File ${notUploaded} has no bytes: PUT them to its PreUploadUrl first.` });
+  if (notUploaded !== undefined)
+    return sendFailure(res, {
+      code: 400,
+      message: `File ${notUploaded} has no bytes: PUT them to its PreUploadUrl first.`,
+    });
 
   const ask = { sessionId: body.sessionID, content: body.content, chatAskType, fileIds, stream: body.stream ?? false };
   const askNumber = world.record(ask);
@@ -127,7 +144,8 @@ async function answerQuestion(world: ScriptedServiceWorld, call: Call): Promise<
 
 function receiveUpload(world: ScriptedServiceWorld, { req, res, body }: Call, fileId: number): void {
   const fileName = world.reservedFileName(fileId);
-  if (fileName === undefined) return sendFailure(res, { code: 403, message: 'This upload URL was not handed out by GetPreUploadUrl.' });
+  if (fileName === undefined)
+    return sendFailure(res, { code: 403, message: 'This upload URL was not handed out by GetPreUploadUrl.' });
   if (body.length === 0) return sendFailure(res, { code: 400, message: 'The upload has no bytes.' });
   if (world.isUploaded(fileId)) return sendFailure(res, { code: 409, message: `File ${fileId} was uploaded already.` });
   world.uploads.push({ fileId, fileName, contentType: req.headers['content-type'] ?? '', bytes: new Uint8Array(body) });
@@ -138,7 +156,10 @@ function receiveUpload(world: ScriptedServiceWorld, { req, res, body }: Call, fi
 /** Whether the request carries `key` in `header` (§3: the bare key); if not, a 401 was sent. */
 function hasKey({ req, res }: Call, header: 'authorization' | 'chatrobot-sessionkey', key: string): boolean {
   if (req.headers[header] === key) return true;
-  sendFailure(res, { code: 401, message: `Send the ${header === 'authorization' ? 'secret' : 'session'} key in the ${header} header.` });
+  sendFailure(res, {
+    code: 401,
+    message: `Send the ${header === 'authorization' ? 'secret' : 'session'} key in the ${header} header.`,
+  });
   return false;
 }
 

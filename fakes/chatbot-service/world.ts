@@ -107,7 +107,9 @@ export class ScriptedServiceWorld {
   /** Answers asked from now on wait, before their first byte, until the returned release is called. */
   hold(): () => void {
     let open!: () => void;
-    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     this.gate = gate;
     return () => {
       open();
@@ -119,8 +121,12 @@ export class ScriptedServiceWorld {
   holdNextAnswer(afterFragments = 2): HeldAnswer {
     let reached!: () => void;
     let release!: () => void;
-    const reachedPromise = new Promise<void>((resolve) => { reached = resolve; });
-    const released = new Promise<void>((resolve) => { release = resolve; });
+    const reachedPromise = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     this.nextPause = { afterFragments, reached, released };
     return { reached: reachedPromise, release };
   }

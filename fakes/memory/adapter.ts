@@ -7,8 +7,17 @@
  */
 import {
   PlatformError,
-  type Adapter, type Button, type Capabilities, type ConversationRef, type InboundAttachment, type InboundSink,
-  type NativeStream, type Outbound, type OutboundMessage, type PlatformUser, type SentMessage,
+  type Adapter,
+  type Button,
+  type Capabilities,
+  type ConversationRef,
+  type InboundAttachment,
+  type InboundSink,
+  type NativeStream,
+  type Outbound,
+  type OutboundMessage,
+  type PlatformUser,
+  type SentMessage,
 } from '../../src/contract.js';
 import { MEMORY_CAPABILITIES } from './capabilities.js';
 import type { MemoryConnection, MemoryMessage, MemoryPlatform } from './platform.js';
@@ -38,10 +47,11 @@ export interface MemoryMethods {
   nativeStream?: boolean;
 }
 
-export type MemoryAdapter = Adapter & MemoryConnection & {
-  readonly platformSide: MemoryPlatform;
-  readonly started: boolean;
-};
+export type MemoryAdapter = Adapter &
+  MemoryConnection & {
+    readonly platformSide: MemoryPlatform;
+    readonly started: boolean;
+  };
 
 export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapter {
   const { platform } = options;
@@ -54,11 +64,21 @@ export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapte
     send: (conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> => {
       const { text, buttons, suggestions, inputPlaceholder, progress } = message;
       return platform.call(
-        { kind: 'send', conversation: conversation.id, text, by, ...(buttons ? { buttons } : {}), ...(progress ? { progress: true } : {}) },
+        {
+          kind: 'send',
+          conversation: conversation.id,
+          text,
+          by,
+          ...(buttons ? { buttons } : {}),
+          ...(progress ? { progress: true } : {}),
+        },
         () => {
           const sent = platform.newMessage({
-            conversation: conversation.id, text,
-            ...(buttons ? { buttons } : {}), ...(suggestions ? { suggestions } : {}), ...(inputPlaceholder ? { inputPlaceholder } : {}),
+            conversation: conversation.id,
+            text,
+            ...(buttons ? { buttons } : {}),
+            ...(suggestions ? { suggestions } : {}),
+            ...(inputPlaceholder ? { inputPlaceholder } : {}),
           });
           return { id: sent.id };
         },
@@ -66,27 +86,45 @@ export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapte
         { messageOf: (sent) => sent.id },
       );
     },
-    typing: (conversation: ConversationRef) => platform.call({ kind: 'typing', conversation: conversation.id, by }, () => undefined),
+    typing: (conversation: ConversationRef) =>
+      platform.call({ kind: 'typing', conversation: conversation.id, by }, () => undefined),
   };
   const methods = { edit: true, draft: false, nativeStream: false, ...options.methods };
-  if (methods.edit) outbound.edit = (conversation, sent, text, editOptions = {}) => edit(conversation, sent, text, editOptions);
+  if (methods.edit)
+    outbound.edit = (conversation, sent, text, editOptions = {}) => edit(conversation, sent, text, editOptions);
   if (methods.draft) {
-    outbound.draft = (conversation, _draftId, text) => platform.call({ kind: 'draft', conversation: conversation.id, text, by }, () => {
-      if (platform.rules.refuseDrafts) throw new PlatformError('drafts are not available here', 'unsupported');
-    });
+    outbound.draft = (conversation, _draftId, text) =>
+      platform.call({ kind: 'draft', conversation: conversation.id, text, by }, () => {
+        if (platform.rules.refuseDrafts) throw new PlatformError('drafts are not available here', 'unsupported');
+      });
   }
   if (methods.nativeStream) {
     outbound.startStream = (conversation, recipient, markdown) => startStream(conversation, recipient, markdown);
     outbound.stopStream = (conversation, streamId, markdown) => stopStream(conversation, streamId, markdown);
   }
 
-  function edit(conversation: ConversationRef, sent: SentMessage, text: string, { buttons, progress }: { buttons?: Button[]; progress?: boolean }): Promise<void> {
-    const call = { kind: 'edit' as const, conversation: conversation.id, messageId: sent.id, text, by, ...(buttons ? { buttons } : {}), ...(progress ? { progress } : {}) };
+  function edit(
+    conversation: ConversationRef,
+    sent: SentMessage,
+    text: string,
+    { buttons, progress }: { buttons?: Button[]; progress?: boolean },
+  ): Promise<void> {
+    const call = {
+      kind: 'edit' as const,
+      conversation: conversation.id,
+      messageId: sent.id,
+      text,
+      by,
+      ...(buttons ? { buttons } : {}),
+      ...(progress ? { progress } : {}),
+    };
     return platform.call(call, () => {
       const message = platform.message(sent.id);
-      if (!message || message.conversation !== conversation.id) throw new PlatformError('message to edit not found', 'not-found');
+      if (!message || message.conversation !== conversation.id)
+        throw new PlatformError('message to edit not found', 'not-found');
       if (!platform.editable(message, text)) throw new PlatformError("message can't be edited", 'not-editable');
-      if (buttons && platform.rules.refuseButtonsOnEdit) throw new PlatformError('buttons cannot be edited in', 'unsupported');
+      if (buttons && platform.rules.refuseButtonsOnEdit)
+        throw new PlatformError('buttons cannot be edited in', 'unsupported');
       // Like Telegram: "not modified" only when both the text and the buttons stay the same.
       if (message.text === text && JSON.stringify(message.buttons ?? null) === JSON.stringify(buttons ?? null)) {
         throw new PlatformError('message is not modified', 'not-modified');
@@ -100,31 +138,45 @@ export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapte
   }
 
   /** Like Slack's chatStream: the text grows by appends, and stop adds the last piece. */
-  async function startStream(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream> {
+  async function startStream(
+    conversation: ConversationRef,
+    recipient: PlatformUser,
+    markdown: string,
+  ): Promise<NativeStream> {
     const { rules } = platform;
     const id = platform.reserveMessageId();
-    await platform.call({ kind: 'startStream', conversation: conversation.id, messageId: id, text: markdown, recipient, by }, () => {
-      if (rules.failNative === 'start') throw new PlatformError('streaming not enabled for this workspace', 'unsupported');
-      platform.newMessage({ conversation: conversation.id, text: markdown, streaming: true }, id);
-    }, { allowEmpty: true });
+    await platform.call(
+      { kind: 'startStream', conversation: conversation.id, messageId: id, text: markdown, recipient, by },
+      () => {
+        if (rules.failNative === 'start')
+          throw new PlatformError('streaming not enabled for this workspace', 'unsupported');
+        platform.newMessage({ conversation: conversation.id, text: markdown, streaming: true }, id);
+      },
+      { allowEmpty: true },
+    );
     return {
       id,
-      append: (text) => platform.call({ kind: 'append', conversation: conversation.id, messageId: id, text, by }, () => {
-        if (rules.failNative === 'append') throw new PlatformError('stream is gone', 'other');
-        openStream(conversation, id).text += text;
-      }),
+      append: (text) =>
+        platform.call({ kind: 'append', conversation: conversation.id, messageId: id, text, by }, () => {
+          if (rules.failNative === 'append') throw new PlatformError('stream is gone', 'other');
+          openStream(conversation, id).text += text;
+        }),
       stop: (last) => stopStream(conversation, id, last),
     };
   }
 
   /** Like Slack's chat.stopStream: ends a stream by its id, from any instance; a stream no longer open is refused. */
   function stopStream(conversation: ConversationRef, id: string, last: string): Promise<void> {
-    return platform.call({ kind: 'stop', conversation: conversation.id, messageId: id, text: last, by }, () => {
-      if (platform.rules.failNative === 'stop') throw new PlatformError('stream could not be stopped', 'other');
-      const stream = openStream(conversation, id);
-      stream.text += last;
-      stream.streaming = false;
-    }, { allowEmpty: true });
+    return platform.call(
+      { kind: 'stop', conversation: conversation.id, messageId: id, text: last, by },
+      () => {
+        if (platform.rules.failNative === 'stop') throw new PlatformError('stream could not be stopped', 'other');
+        const stream = openStream(conversation, id);
+        stream.text += last;
+        stream.streaming = false;
+      },
+      { allowEmpty: true },
+    );
   }
 
   function openStream(conversation: ConversationRef, id: string): MemoryMessage {
@@ -148,7 +200,9 @@ export function createMemoryAdapter(options: MemoryAdapterOptions): MemoryAdapte
     get started() {
       return sink !== undefined;
     },
-    ...(options.outboundFor ? { outboundFor: (_conversation: ConversationRef, isGroup: boolean) => options.outboundFor!(outbound, isGroup) } : {}),
+    ...(options.outboundFor
+      ? { outboundFor: (_conversation: ConversationRef, isGroup: boolean) => options.outboundFor!(outbound, isGroup) }
+      : {}),
     async start(startedWith: InboundSink) {
       sink = startedWith;
       platform.connect(adapter);

@@ -15,4 +15,3 @@ export const MEMORY_CAPABILITIES: Capabilities = Object.freeze({
   maxFilesPerMessage: 10,
   maxDownloadBytes: 20 * 1024 * 1024,
 }) as Capabilities;
-

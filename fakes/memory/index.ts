@@ -8,5 +8,10 @@ export { createMemoryAdapter, type MemoryAdapter, type MemoryAdapterOptions, typ
 export { MEMORY_CAPABILITIES } from './capabilities.js';
 export {
   MemoryPlatform,
-  type MemoryCall, type MemoryCallKind, type MemoryFile, type MemoryMessage, type MemoryPlatformOptions, type MemoryPlatformRules,
+  type MemoryCall,
+  type MemoryCallKind,
+  type MemoryFile,
+  type MemoryMessage,
+  type MemoryPlatformOptions,
+  type MemoryPlatformRules,
 } from './platform.js';

@@ -12,8 +12,15 @@
  */
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import {
-  AttachmentTooLargeError, AttachmentUnavailableError, PlatformError,
-  type Button, type ConversationRef, type Inbound, type InboundAttachment, type InboundSink, type PlatformUser,
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  PlatformError,
+  type Button,
+  type ConversationRef,
+  type Inbound,
+  type InboundAttachment,
+  type InboundSink,
+  type PlatformUser,
 } from '../../src/contract.js';
 
 export type MemoryCallKind = 'send' | 'edit' | 'draft' | 'startStream' | 'append' | 'stop' | 'typing';
@@ -58,7 +65,13 @@ export interface MemoryPlatformRules {
   /** How the platform counts a text's length (default: UTF-16 code units; pass the format's visible length for markup). */
   measure?: (text: string) => number;
   /** Answer this call with 429 and this retry_after (ms), or undefined to accept it. Typing is never limited. */
-  rateLimit?: (call: { kind: MemoryCallKind; conversation: string; messageId?: string; text?: string; progress?: boolean }) => number | undefined;
+  rateLimit?: (call: {
+    kind: MemoryCallKind;
+    conversation: string;
+    messageId?: string;
+    text?: string;
+    progress?: boolean;
+  }) => number | undefined;
   /** Drafts refused, as Telegram does where they are not available. */
   refuseDrafts?: boolean;
   /** The native-stream step that fails. */
@@ -167,7 +180,9 @@ export class MemoryPlatform {
   async deliver(message: Inbound): Promise<Inbound> {
     const receiver = this.connections.find((c) => c.bot === message.conversation.bot && c.sink);
     if (!receiver?.sink) {
-      throw new Error(`MemoryPlatform: no started adapter serves bot "${message.conversation.bot}"; start the gateway before a user writes.`);
+      throw new Error(
+        `MemoryPlatform: no started adapter serves bot "${message.conversation.bot}"; start the gateway before a user writes.`,
+      );
     }
     await receiver.sink.accept(message);
     return message;
@@ -197,9 +212,13 @@ export class MemoryPlatform {
       ref,
       fetch: async ({ maxBytes }) => {
         const file = this.files.get(ref);
-        if (!file) throw new AttachmentUnavailableError(`The platform has no file ${ref} (any more); ask the user to send it again.`);
+        if (!file)
+          throw new AttachmentUnavailableError(
+            `The platform has no file ${ref} (any more); ask the user to send it again.`,
+          );
         const size = file.declaredSize ?? file.bytes.length;
-        if (size > maxBytes || file.bytes.length > maxBytes) throw new AttachmentTooLargeError(maxBytes, Math.max(size, file.bytes.length));
+        if (size > maxBytes || file.bytes.length > maxBytes)
+          throw new AttachmentTooLargeError(maxBytes, Math.max(size, file.bytes.length));
         await yieldToLoop();
         return new Uint8Array(file.bytes);
       },
@@ -208,7 +227,10 @@ export class MemoryPlatform {
 
   /** The user presses a button the bot showed in conversation `id` (the newest one with this label). */
   pressButton(bot: string, id: string, label: string): Promise<Inbound> {
-    const button = this.messagesIn(id).flatMap((m) => m.buttons ?? []).reverse().find((b) => b.label === label);
+    const button = this.messagesIn(id)
+      .flatMap((m) => m.buttons ?? [])
+      .reverse()
+      .find((b) => b.label === label);
     if (!button) throw new Error(`MemoryPlatform: conversation ${id} shows no button "${label}"`);
     const message = this.inbound(bot, id, button.label);
     return this.deliver({ ...message, action: { id: `press-${message.platformMessageId}`, value: button.value } });
@@ -233,7 +255,7 @@ export class MemoryPlatform {
       if (call.conversation !== id || call.result !== 'ok' || call.text === undefined) continue;
       if (call.kind === 'startStream' || call.kind === 'append' || call.kind === 'stop') {
         const key = call.messageId ?? '';
-        const text = (call.kind === 'startStream' ? '' : streams.get(key) ?? '') + call.text;
+        const text = (call.kind === 'startStream' ? '' : (streams.get(key) ?? '')) + call.text;
         streams.set(key, text);
         renders.push(text);
       } else if (call.kind !== 'typing') {
@@ -264,9 +286,22 @@ export class MemoryPlatform {
    * The next `times` calls of this kind ('final': a send, edit or stream stop that is not an
    * intermediate render) fail like this: 'rate-limited' with `retryAfterMs`, or any other kind.
    */
-  failNext(match: MemoryCallKind | 'final', kind: PlatformError['kind'], options: { times?: number; retryAfterMs?: number } = {}): void {
-    const message = kind === 'rate-limited' ? 'Too Many Requests' : kind === 'unreachable' ? 'connect ECONNREFUSED (platform unreachable)' : `refused: ${kind}`;
-    this.failures.push({ match, times: options.times ?? 1, error: () => new PlatformError(message, kind, options.retryAfterMs) });
+  failNext(
+    match: MemoryCallKind | 'final',
+    kind: PlatformError['kind'],
+    options: { times?: number; retryAfterMs?: number } = {},
+  ): void {
+    const message =
+      kind === 'rate-limited'
+        ? 'Too Many Requests'
+        : kind === 'unreachable'
+          ? 'connect ECONNREFUSED (platform unreachable)'
+          : `refused: ${kind}`;
+    this.failures.push({
+      match,
+      times: options.times ?? 1,
+      error: () => new PlatformError(message, kind, options.retryAfterMs),
+    });
   }
 
   // ---- The bot's side (used by MemoryAdapter).
@@ -328,7 +363,9 @@ export class MemoryPlatform {
 
   private refuseIfTold(call: Omit<MemoryCall, 'result' | 'at'>): void {
     if (!this.reachable) throw new PlatformError('connect ECONNREFUSED (platform unreachable)', 'unreachable');
-    const scripted = this.failures.find((f) => f.times > 0 && (f.match === call.kind || (f.match === 'final' && isFinal(call))));
+    const scripted = this.failures.find(
+      (f) => f.times > 0 && (f.match === call.kind || (f.match === 'final' && isFinal(call))),
+    );
     if (scripted) {
       scripted.times--;
       if (scripted.times === 0) this.failures.splice(this.failures.indexOf(scripted), 1);

@@ -9,7 +9,11 @@ export interface RecordedCompletion {
     model: string;
     temperature?: number;
     stream?: boolean;
-    messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string }; input_audio?: { format: string } }[] }[];
+    messages: {
+      role: string;
+      content:
+        string | { type: string; text?: string; image_url?: { url: string }; input_audio?: { format: string } }[];
+    }[];
   };
 }
 
@@ -26,7 +30,12 @@ export interface FakeOpenAi {
 
 function lastUserText(body: RecordedCompletion['body']): string {
   const content = body.messages.at(-1)?.content ?? '';
-  return typeof content === 'string' ? content : content.filter((part) => part.type === 'text').map((part) => part.text).join(' ');
+  return typeof content === 'string'
+    ? content
+    : content
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text)
+        .join(' ');
 }
 
 /**
@@ -43,14 +52,20 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
       return;
     }
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
       return;
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedCompletion['body'] & { stream_options?: { include_usage?: boolean } };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedCompletion['body'] & {
+      stream_options?: { include_usage?: boolean };
+    };
     requests.push({ headers: req.headers, body });
     if (failure) {
       const { status, message } = failure;
@@ -67,7 +82,9 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     for (const part of parts) res.write(chunk({ content: part }));
     res.write(chunk({}, 'stop'));
     if (body.stream_options?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 40, completion_tokens: 2, total_tokens: 42 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 40, completion_tokens: 2, total_tokens: 42 } })}\n\n`,
+      );
     }
     res.end('data: [DONE]\n\n');
   });
@@ -78,11 +95,16 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    reply: (next) => { fragments = next; },
-    failNext: (status, message) => { failure = { status, message }; },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    reply: (next) => {
+      fragments = next;
+    },
+    failNext: (status, message) => {
+      failure = { status, message };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

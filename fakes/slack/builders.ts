@@ -15,7 +15,13 @@ export interface EventCallback<E = SlackEvent> {
   type: 'event_callback';
   event_id: string;
   event_time: number;
-  authorizations: { enterprise_id: null; team_id: string; user_id: string; is_bot: true; is_enterprise_install: false }[];
+  authorizations: {
+    enterprise_id: null;
+    team_id: string;
+    user_id: string;
+    is_bot: true;
+    is_enterprise_install: false;
+  }[];
   is_ext_shared_channel: false;
   event_context: string;
 }
@@ -24,11 +30,22 @@ export interface EventCallback<E = SlackEvent> {
 export type SlackEvent = { type: string; event_ts: string } & Record<string, unknown>;
 
 /** A user's message or mention, with the fields tests read back. */
-export type UserMessageEvent = SlackEvent & { ts: string; channel: string; user: string; text: string; thread_ts?: string };
+export type UserMessageEvent = SlackEvent & {
+  ts: string;
+  channel: string;
+  user: string;
+  text: string;
+  thread_ts?: string;
+};
 
 /** assistant_thread_started / assistant_thread_context_changed. */
 export type AssistantThreadEvent = SlackEvent & {
-  assistant_thread: { user_id: string; context: { channel_id?: string; team_id?: string; enterprise_id?: null }; channel_id: string; thread_ts: string };
+  assistant_thread: {
+    user_id: string;
+    context: { channel_id?: string; team_id?: string; enterprise_id?: null };
+    channel_id: string;
+    thread_ts: string;
+  };
 };
 
 /** A file as it appears in `files[]` of a file_share message. */
@@ -64,7 +81,10 @@ export class SlackPayloadBuilders {
   private eventCounter = 0;
   private triggerCounter = 0;
 
-  constructor(private readonly identity: SlackIdentity, private readonly nextTs: () => string) {}
+  constructor(
+    private readonly identity: SlackIdentity,
+    private readonly nextTs: () => string,
+  ) {}
 
   /** Wraps an event in the Events API envelope (fresh event_id unless given: reuse one to play a redelivery). */
   envelope<E extends SlackEvent>(event: E, eventId?: string): EventCallback<E> {
@@ -77,7 +97,9 @@ export class SlackPayloadBuilders {
       type: 'event_callback',
       event_id: eventId ?? `Ev${String(++this.eventCounter).padStart(9, '0')}`,
       event_time: Math.floor(Number(event.event_ts)),
-      authorizations: [{ enterprise_id: null, team_id: id.teamId, user_id: id.botUserId, is_bot: true, is_enterprise_install: false }],
+      authorizations: [
+        { enterprise_id: null, team_id: id.teamId, user_id: id.botUserId, is_bot: true, is_enterprise_install: false },
+      ],
       is_ext_shared_channel: false,
       event_context: `4-fake-${id.teamId}`,
     };
@@ -121,56 +143,109 @@ export class SlackPayloadBuilders {
     const mention = `<@${this.identity.botUserId}>`;
     const text = input.text.includes(mention) ? input.text : `${mention} ${input.text}`;
     return this.envelope({
-      type: 'app_mention', user: input.user ?? DEFAULT_USER, text, ts, event_ts: ts, channel: input.channel,
-      team: this.identity.teamId, client_msg_id: `cm-${ts}`, ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+      type: 'app_mention',
+      user: input.user ?? DEFAULT_USER,
+      text,
+      ts,
+      event_ts: ts,
+      channel: input.channel,
+      team: this.identity.teamId,
+      client_msg_id: `cm-${ts}`,
+      ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
     });
   }
 
   /** A user shares files (from FakeSlack.addFile) in a DM or thread. */
-  fileShare(input: Omit<UserMessageInput, 'text'> & { text?: string; files: SlackFileObject[] }): EventCallback<UserMessageEvent> {
+  fileShare(
+    input: Omit<UserMessageInput, 'text'> & { text?: string; files: SlackFileObject[] },
+  ): EventCallback<UserMessageEvent> {
     const channelType = input.channel.startsWith('D') ? 'im' : 'channel';
-    return this.envelope(this.message({ ...input, text: input.text ?? '' }, channelType, { subtype: 'file_share', files: input.files, upload: false, display_as_bot: false }));
+    return this.envelope(
+      this.message({ ...input, text: input.text ?? '' }, channelType, {
+        subtype: 'file_share',
+        files: input.files,
+        upload: false,
+        display_as_bot: false,
+      }),
+    );
   }
 
   /** Slack's bot messages, edits and deletions, which the gateway must not answer. */
   botMessage(input: UserMessageInput & { bot_id?: string }): EventCallback<UserMessageEvent> {
-    return this.envelope(this.message(input, input.channel.startsWith('D') ? 'im' : 'channel', { subtype: 'bot_message', bot_id: input.bot_id ?? 'B0OTHERBOT' }));
+    return this.envelope(
+      this.message(input, input.channel.startsWith('D') ? 'im' : 'channel', {
+        subtype: 'bot_message',
+        bot_id: input.bot_id ?? 'B0OTHERBOT',
+      }),
+    );
   }
 
   messageChanged(input: { channel: string; ts: string; text: string; user?: string }): EventCallback {
     const eventTs = this.nextTs();
     return this.envelope({
-      type: 'message', subtype: 'message_changed', channel: input.channel, hidden: true, ts: eventTs, event_ts: eventTs,
+      type: 'message',
+      subtype: 'message_changed',
+      channel: input.channel,
+      hidden: true,
+      ts: eventTs,
+      event_ts: eventTs,
       channel_type: input.channel.startsWith('D') ? 'im' : 'channel',
-      message: { type: 'message', user: input.user ?? DEFAULT_USER, text: input.text, ts: input.ts, edited: { user: input.user ?? DEFAULT_USER, ts: eventTs } },
+      message: {
+        type: 'message',
+        user: input.user ?? DEFAULT_USER,
+        text: input.text,
+        ts: input.ts,
+        edited: { user: input.user ?? DEFAULT_USER, ts: eventTs },
+      },
     });
   }
 
   messageDeleted(input: { channel: string; ts: string }): EventCallback {
     const eventTs = this.nextTs();
     return this.envelope({
-      type: 'message', subtype: 'message_deleted', channel: input.channel, hidden: true, ts: eventTs, event_ts: eventTs,
-      deleted_ts: input.ts, channel_type: input.channel.startsWith('D') ? 'im' : 'channel',
+      type: 'message',
+      subtype: 'message_deleted',
+      channel: input.channel,
+      hidden: true,
+      ts: eventTs,
+      event_ts: eventTs,
+      deleted_ts: input.ts,
+      channel_type: input.channel.startsWith('D') ? 'im' : 'channel',
     });
   }
 
   /** The user opens the assistant pane: a new assistant thread in their DM with the app. */
-  assistantThreadStarted(input: { channel: string; thread_ts?: string; user?: string; contextChannel?: string }): EventCallback<AssistantThreadEvent> {
+  assistantThreadStarted(input: {
+    channel: string;
+    thread_ts?: string;
+    user?: string;
+    contextChannel?: string;
+  }): EventCallback<AssistantThreadEvent> {
     return this.envelope(this.assistantEvent('assistant_thread_started', input));
   }
 
   /** The user moves to another channel with the assistant pane open. */
-  assistantThreadContextChanged(input: { channel: string; thread_ts: string; user?: string; contextChannel?: string }): EventCallback<AssistantThreadEvent> {
+  assistantThreadContextChanged(input: {
+    channel: string;
+    thread_ts: string;
+    user?: string;
+    contextChannel?: string;
+  }): EventCallback<AssistantThreadEvent> {
     return this.envelope(this.assistantEvent('assistant_thread_context_changed', input));
   }
 
-  private assistantEvent(type: string, input: { channel: string; thread_ts?: string; user?: string; contextChannel?: string }): AssistantThreadEvent {
+  private assistantEvent(
+    type: string,
+    input: { channel: string; thread_ts?: string; user?: string; contextChannel?: string },
+  ): AssistantThreadEvent {
     const eventTs = this.nextTs();
     return {
       type,
       assistant_thread: {
         user_id: input.user ?? DEFAULT_USER,
-        context: input.contextChannel ? { channel_id: input.contextChannel, team_id: this.identity.teamId, enterprise_id: null } : {},
+        context: input.contextChannel
+          ? { channel_id: input.contextChannel, team_id: this.identity.teamId, enterprise_id: null }
+          : {},
         channel_id: input.channel,
         thread_ts: input.thread_ts ?? eventTs,
       },
@@ -178,12 +253,25 @@ export class SlackPayloadBuilders {
     };
   }
 
-  urlVerification(challenge = 'fake-challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P'): { token: string; challenge: string; type: 'url_verification' } {
+  urlVerification(challenge = 'fake-challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P'): {
+    token: string;
+    challenge: string;
+    type: 'url_verification';
+  } {
     return { token: VERIFICATION_TOKEN, challenge, type: 'url_verification' };
   }
 
   /** A user presses a Block Kit button under one of the bot's messages. */
-  blockActions(input: { channel: string; messageTs: string; thread_ts?: string; actionId: string; value?: string; blockId?: string; user?: string; text?: string }): Record<string, unknown> {
+  blockActions(input: {
+    channel: string;
+    messageTs: string;
+    thread_ts?: string;
+    actionId: string;
+    value?: string;
+    blockId?: string;
+    user?: string;
+    text?: string;
+  }): Record<string, unknown> {
     const id = this.identity;
     const user = input.user ?? DEFAULT_USER;
     const actionTs = this.nextTs();
@@ -192,19 +280,41 @@ export class SlackPayloadBuilders {
       user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: id.teamId },
       api_app_id: id.apiAppId,
       token: VERIFICATION_TOKEN,
-      container: { type: 'message', message_ts: input.messageTs, channel_id: input.channel, is_ephemeral: false, ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}) },
+      container: {
+        type: 'message',
+        message_ts: input.messageTs,
+        channel_id: input.channel,
+        is_ephemeral: false,
+        ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+      },
       trigger_id: `trigger-${++this.triggerCounter}`,
       team: { id: id.teamId, domain: id.teamName.toLowerCase() },
       enterprise: null,
       is_enterprise_install: false,
-      channel: { id: input.channel, name: input.channel.startsWith('D') ? 'directmessage' : `channel-${input.channel.toLowerCase()}` },
-      message: { type: 'message', user: id.botUserId, bot_id: id.botId, text: '', ts: input.messageTs, ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}) },
+      channel: {
+        id: input.channel,
+        name: input.channel.startsWith('D') ? 'directmessage' : `channel-${input.channel.toLowerCase()}`,
+      },
+      message: {
+        type: 'message',
+        user: id.botUserId,
+        bot_id: id.botId,
+        text: '',
+        ts: input.messageTs,
+        ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+      },
       state: { values: {} },
       response_url: `https://hooks.slack.com/actions/${id.teamId}/fake/response`,
-      actions: [{
-        action_id: input.actionId, block_id: input.blockId ?? 'actions', type: 'button', action_ts: actionTs,
-        text: { type: 'plain_text', text: input.text ?? input.value ?? input.actionId, emoji: true }, ...(input.value !== undefined ? { value: input.value } : {}),
-      }],
+      actions: [
+        {
+          action_id: input.actionId,
+          block_id: input.blockId ?? 'actions',
+          type: 'button',
+          action_ts: actionTs,
+          text: { type: 'plain_text', text: input.text ?? input.value ?? input.actionId, emoji: true },
+          ...(input.value !== undefined ? { value: input.value } : {}),
+        },
+      ],
     };
   }
 

@@ -44,7 +44,10 @@ export type TokenKind = 'bot' | 'app';
 
 /** An answer `{ok:false, error}` (HTTP 200, as Slack answers method errors). */
 export class SlackApiError extends Error {
-  constructor(readonly error: string, readonly extra: Record<string, unknown> = {}) {
+  constructor(
+    readonly error: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
     super(error);
   }
 }

@@ -39,28 +39,81 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import {
-  DEFAULT_USER, SlackPayloadBuilders, interactivityForm, slashCommandForm,
-  type AssistantThreadEvent, type EventCallback, type SlackEvent, type SlackFileObject, type UserMessageEvent,
+  DEFAULT_USER,
+  SlackPayloadBuilders,
+  interactivityForm,
+  slashCommandForm,
+  type AssistantThreadEvent,
+  type EventCallback,
+  type SlackEvent,
+  type SlackFileObject,
+  type UserMessageEvent,
 } from './builders.js';
 import type { MethodContext, SlackIdentity, StreamingSupport } from './context.js';
-import { DEFAULT_RATE_RULES, FailureScript, RateLimiter, type InjectedFailure, type RateRule, type RateRules } from './limits.js';
+import {
+  DEFAULT_RATE_RULES,
+  FailureScript,
+  RateLimiter,
+  type InjectedFailure,
+  type RateRule,
+  type RateRules,
+} from './limits.js';
 import { createFakeSlackApp } from './server.js';
 import { SocketModeEndpoint, type EnvelopeType } from './socket-mode.js';
-import { World, type AssistantCall, type ConversationInfo, type FileDownload, type LoggedCall, type SocketAck, type VisibleMessage } from './world.js';
+import {
+  World,
+  type AssistantCall,
+  type ConversationInfo,
+  type FileDownload,
+  type LoggedCall,
+  type SocketAck,
+  type VisibleMessage,
+} from './world.js';
 import { waitForChange } from '../wait-for.js';
 
 export { DEFAULT_RATE_RULES, DEFAULT_USER, interactivityForm, slashCommandForm };
-export { signSlackRequest, signedEventRequest, signedRawRequest, encodeSlackBody, type SignedRequestOptions, type SlackRequestBody } from './signing.js';
+export {
+  signSlackRequest,
+  signedEventRequest,
+  signedRawRequest,
+  encodeSlackBody,
+  type SignedRequestOptions,
+  type SlackRequestBody,
+} from './signing.js';
 export { MAX_BLOCKS, MAX_STREAM_MARKDOWN, MAX_SUGGESTED_PROMPTS, MAX_TEXT_LENGTH } from './context.js';
 export type {
-  AssistantCall, AssistantThreadEvent, ConversationInfo, EnvelopeType, EventCallback, FileDownload, InjectedFailure, LoggedCall, RateRule, RateRules,
-  SlackEvent, SlackFileObject, SlackIdentity, SocketAck, StreamingSupport, UserMessageEvent, VisibleMessage,
+  AssistantCall,
+  AssistantThreadEvent,
+  ConversationInfo,
+  EnvelopeType,
+  EventCallback,
+  FileDownload,
+  InjectedFailure,
+  LoggedCall,
+  RateRule,
+  RateRules,
+  SlackEvent,
+  SlackFileObject,
+  SlackIdentity,
+  SocketAck,
+  StreamingSupport,
+  UserMessageEvent,
+  VisibleMessage,
 };
 
 /** What a bot token of the chatbridge manifest is granted (auth.test's `x-oauth-scopes`). */
 export const DEFAULT_SCOPES = [
-  'app_mentions:read', 'assistant:write', 'channels:history', 'chat:write', 'commands', 'files:read',
-  'groups:history', 'im:history', 'im:read', 'im:write', 'mpim:history',
+  'app_mentions:read',
+  'assistant:write',
+  'channels:history',
+  'chat:write',
+  'commands',
+  'files:read',
+  'groups:history',
+  'im:history',
+  'im:read',
+  'im:write',
+  'mpim:history',
 ];
 
 export interface FakeSlackOptions {
@@ -114,7 +167,10 @@ export interface FakeSlack {
   readonly socket: FakeSlackSocket;
   addConversation(info: Partial<ConversationInfo> & { id: string }): ConversationInfo;
   /** Registers a file a user could share; put the result in `build.fileShare({files: [...]})`. */
-  addFile(bytes: Uint8Array, meta: { name: string; mimetype: string; filetype?: string; subtype?: string; declaredSize?: number }): SlackFileObject;
+  addFile(
+    bytes: Uint8Array,
+    meta: { name: string; mimetype: string; filetype?: string; subtype?: string; declaredSize?: number },
+  ): SlackFileObject;
   /** The bot's messages in a channel as the user sees them now, in order; with `threadTs`, one thread's. */
   visibleMessages(channel: string, threadTs?: string): VisibleMessage[];
   /** Every Web API call, or those of one method, in order. */
@@ -141,17 +197,27 @@ export interface FakeSlack {
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const now = options.now ?? Date.now;
   const identity: SlackIdentity = {
-    teamId: 'T0FAKETEAM', teamName: 'FakeWorkspace', apiAppId: 'A0FAKEAPP1', botUserId: 'U0BOTUSER1', botId: 'B0FAKEBOT1',
+    teamId: 'T0FAKETEAM',
+    teamName: 'FakeWorkspace',
+    apiAppId: 'A0FAKEAPP1',
+    botUserId: 'U0BOTUSER1',
+    botId: 'B0FAKEBOT1',
     ...options.identity,
   };
   const tokens = { bot: options.botToken ?? 'xoxb-fake-bot-token', app: options.appToken ?? 'xapp-1-fake-app-token' };
   const world = new World(now, options.imUser ?? DEFAULT_USER);
   const failures = new FailureScript();
   const limiter = new RateLimiter(options.rateLimits, now);
-  const settings = { streaming: options.streaming ?? ('supported' as StreamingSupport), scopes: options.scopes ?? DEFAULT_SCOPES };
+  const settings = {
+    streaming: options.streaming ?? ('supported' as StreamingSupport),
+    scopes: options.scopes ?? DEFAULT_SCOPES,
+  };
   let baseUrl = '';
   const context = (): MethodContext => ({
-    world, identity, streaming: settings.streaming, scopes: settings.scopes,
+    world,
+    identity,
+    streaming: settings.streaming,
+    scopes: settings.scopes,
     // Called only while serving requests, so after `endpoint` below exists.
     socketUrl: () => endpoint.url(baseUrl),
   });
@@ -193,13 +259,29 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     addFile: (bytes, meta) => {
       const id = world.nextFileId();
       const filetype = meta.filetype ?? meta.name.split('.').at(-1) ?? 'binary';
-      world.files.set(id, { id, name: meta.name, mimetype: meta.mimetype, filetype, size: meta.declaredSize ?? bytes.byteLength, bytes, subtype: meta.subtype });
+      world.files.set(id, {
+        id,
+        name: meta.name,
+        mimetype: meta.mimetype,
+        filetype,
+        size: meta.declaredSize ?? bytes.byteLength,
+        bytes,
+        subtype: meta.subtype,
+      });
       const path = `${baseUrl}/files-pri/${identity.teamId}-${id}`;
       const name = encodeURIComponent(meta.name);
       return {
-        id, name: meta.name, title: meta.name, mimetype: meta.mimetype, filetype, size: meta.declaredSize ?? bytes.byteLength,
+        id,
+        name: meta.name,
+        title: meta.name,
+        mimetype: meta.mimetype,
+        filetype,
+        size: meta.declaredSize ?? bytes.byteLength,
         ...(meta.subtype ? { subtype: meta.subtype } : {}),
-        url_private: `${path}/${name}`, url_private_download: `${path}/download/${name}`, mode: 'hosted', is_external: false,
+        url_private: `${path}/${name}`,
+        url_private_download: `${path}/download/${name}`,
+        mode: 'hosted',
+        is_external: false,
       };
     },
     visibleMessages: (channel, threadTs) => world.visibleMessages(channel, threadTs),

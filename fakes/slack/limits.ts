@@ -39,7 +39,10 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private rules: RateRules | null;
 
-  constructor(rules: RateRules | false | undefined, private readonly now: () => number) {
+  constructor(
+    rules: RateRules | false | undefined,
+    private readonly now: () => number,
+  ) {
     this.rules = rules === false ? null : (rules ?? DEFAULT_RATE_RULES);
   }
 

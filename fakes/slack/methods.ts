@@ -3,8 +3,15 @@
  * and changing the world as the user would see it.
  */
 import {
-  MAX_BLOCKS, MAX_STREAM_MARKDOWN, MAX_SUGGESTED_PROMPTS, MAX_TEXT_LENGTH, SlackApiError,
-  type MethodContext, type MethodHandler, type MethodParams, type TokenKind,
+  MAX_BLOCKS,
+  MAX_STREAM_MARKDOWN,
+  MAX_SUGGESTED_PROMPTS,
+  MAX_TEXT_LENGTH,
+  SlackApiError,
+  type MethodContext,
+  type MethodHandler,
+  type MethodParams,
+  type TokenKind,
 } from './context.js';
 import type { ConversationInfo, VisibleMessage } from './world.js';
 
@@ -16,7 +23,8 @@ function str(params: MethodParams, name: string): string | undefined {
 
 function required(params: MethodParams, name: string, error = 'invalid_arguments'): string {
   const value = str(params, name);
-  if (value === undefined) throw new SlackApiError(error, { response_metadata: { messages: [`[ERROR] missing required field: ${name}`] } });
+  if (value === undefined)
+    throw new SlackApiError(error, { response_metadata: { messages: [`[ERROR] missing required field: ${name}`] } });
   return value;
 }
 
@@ -30,7 +38,10 @@ function blocksOf(params: MethodParams): unknown[] | undefined {
   const blocks = params.blocks;
   if (blocks === undefined) return undefined;
   if (!Array.isArray(blocks)) throw new SlackApiError('invalid_blocks_format');
-  if (blocks.length > MAX_BLOCKS) throw new SlackApiError('invalid_blocks', { response_metadata: { messages: [`[ERROR] must be no more than ${MAX_BLOCKS} items [json-pointer:/blocks]`] } });
+  if (blocks.length > MAX_BLOCKS)
+    throw new SlackApiError('invalid_blocks', {
+      response_metadata: { messages: [`[ERROR] must be no more than ${MAX_BLOCKS} items [json-pointer:/blocks]`] },
+    });
   return blocks;
 }
 
@@ -50,7 +61,10 @@ function existing(ctx: MethodContext, channel: string, ts: string): VisibleMessa
 function streamedText(params: MethodParams): { text: string; otherChunks: unknown[] } {
   const markdown = str(params, 'markdown_text');
   const chunks = params.chunks;
-  if (markdown !== undefined && chunks !== undefined) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] markdown_text and chunks are mutually exclusive'] } });
+  if (markdown !== undefined && chunks !== undefined)
+    throw new SlackApiError('invalid_arguments', {
+      response_metadata: { messages: ['[ERROR] markdown_text and chunks are mutually exclusive'] },
+    });
   let text = markdown ?? '';
   const otherChunks: unknown[] = [];
   if (chunks !== undefined) {
@@ -100,11 +114,34 @@ const postMessage: MethodHandler = (ctx, params) => {
   if (threadTs !== undefined && !/^\d+\.\d+$/.test(threadTs)) throw new SlackApiError('invalid_thread_ts');
   const ts = ctx.world.nextTs();
   const message: VisibleMessage = {
-    ts, channel, thread_ts: threadTs, text: text ?? '', blocks, sentWith: 'chat.postMessage', edits: 0,
-    state: 'done', otherChunks: [], format: 'mrkdwn', ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),
+    ts,
+    channel,
+    thread_ts: threadTs,
+    text: text ?? '',
+    blocks,
+    sentWith: 'chat.postMessage',
+    edits: 0,
+    state: 'done',
+    otherChunks: [],
+    format: 'mrkdwn',
+    ...(params.metadata !== undefined ? { metadata: params.metadata } : {}),
   };
   ctx.world.storeMessage(message);
-  return { body: { channel, ts, message: { type: 'message', text: message.text, user: ctx.identity.botUserId, bot_id: ctx.identity.botId, ts, ...(threadTs ? { thread_ts: threadTs } : {}), ...(blocks ? { blocks } : {}) } } };
+  return {
+    body: {
+      channel,
+      ts,
+      message: {
+        type: 'message',
+        text: message.text,
+        user: ctx.identity.botUserId,
+        bot_id: ctx.identity.botId,
+        ts,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        ...(blocks ? { blocks } : {}),
+      },
+    },
+  };
 };
 
 const update: MethodHandler = (ctx, params) => {
@@ -121,7 +158,14 @@ const update: MethodHandler = (ctx, params) => {
   message.edits++;
   message.format = 'mrkdwn';
   ctx.world.storeMessage(message);
-  return { body: { channel, ts: message.ts, text: message.text, message: { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) } } };
+  return {
+    body: {
+      channel,
+      ts: message.ts,
+      text: message.text,
+      message: { text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) },
+    },
+  };
 };
 
 const startStream: MethodHandler = (ctx, params) => {
@@ -137,8 +181,17 @@ const startStream: MethodHandler = (ctx, params) => {
   const { text, otherChunks } = streamedText(params);
   const ts = ctx.world.nextTs();
   ctx.world.storeMessage({
-    ts, channel, thread_ts: threadTs, text, sentWith: 'chat.startStream', edits: 0, state: 'streaming', otherChunks,
-    format: 'markdown', recipient_user_id: recipientUser, recipient_team_id: recipientTeam,
+    ts,
+    channel,
+    thread_ts: threadTs,
+    text,
+    sentWith: 'chat.startStream',
+    edits: 0,
+    state: 'streaming',
+    otherChunks,
+    format: 'markdown',
+    recipient_user_id: recipientUser,
+    recipient_team_id: recipientTeam,
   });
   return { body: { channel, ts } };
 };
@@ -147,7 +200,10 @@ const appendStream: MethodHandler = (ctx, params) => {
   checkStreamingAllowed(ctx);
   const message = streamingMessage(ctx, params);
   const { text, otherChunks } = streamedText(params);
-  if (text === '' && otherChunks.length === 0) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] markdown_text or chunks is required'] } });
+  if (text === '' && otherChunks.length === 0)
+    throw new SlackApiError('invalid_arguments', {
+      response_metadata: { messages: ['[ERROR] markdown_text or chunks is required'] },
+    });
   message.text += text;
   message.otherChunks.push(...otherChunks);
   message.edits++;
@@ -174,7 +230,13 @@ const setStatus: MethodHandler = (ctx, params) => {
   conversationOf(ctx, channel);
   const status = params.status;
   if (typeof status !== 'string') throw new SlackApiError('invalid_arguments');
-  ctx.world.assistantCalls.push({ method: 'assistant.threads.setStatus', channel_id: channel, thread_ts: required(params, 'thread_ts'), status, at: ctx.world.now() });
+  ctx.world.assistantCalls.push({
+    method: 'assistant.threads.setStatus',
+    channel_id: channel,
+    thread_ts: required(params, 'thread_ts'),
+    status,
+    at: ctx.world.now(),
+  });
   ctx.world.changed();
   return { body: {} };
 };
@@ -184,10 +246,19 @@ const setSuggestedPrompts: MethodHandler = (ctx, params) => {
   conversationOf(ctx, channel);
   const prompts = params.prompts;
   if (!Array.isArray(prompts) || prompts.length === 0) throw new SlackApiError('invalid_arguments');
-  if (prompts.length > MAX_SUGGESTED_PROMPTS) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] no more than ${MAX_SUGGESTED_PROMPTS} items allowed [json-pointer:/prompts]`] } });
+  if (prompts.length > MAX_SUGGESTED_PROMPTS)
+    throw new SlackApiError('invalid_arguments', {
+      response_metadata: {
+        messages: [`[ERROR] no more than ${MAX_SUGGESTED_PROMPTS} items allowed [json-pointer:/prompts]`],
+      },
+    });
   ctx.world.assistantCalls.push({
-    method: 'assistant.threads.setSuggestedPrompts', channel_id: channel, thread_ts: str(params, 'thread_ts'),
-    prompts: prompts as { title: string; message: string }[], title: str(params, 'title'), at: ctx.world.now(),
+    method: 'assistant.threads.setSuggestedPrompts',
+    channel_id: channel,
+    thread_ts: str(params, 'thread_ts'),
+    prompts: prompts as { title: string; message: string }[],
+    title: str(params, 'title'),
+    at: ctx.world.now(),
   });
   ctx.world.changed();
   return { body: {} };
@@ -196,12 +267,20 @@ const setSuggestedPrompts: MethodHandler = (ctx, params) => {
 const setTitle: MethodHandler = (ctx, params) => {
   const channel = required(params, 'channel_id', 'channel_not_found');
   conversationOf(ctx, channel);
-  ctx.world.assistantCalls.push({ method: 'assistant.threads.setTitle', channel_id: channel, thread_ts: required(params, 'thread_ts'), title: required(params, 'title'), at: ctx.world.now() });
+  ctx.world.assistantCalls.push({
+    method: 'assistant.threads.setTitle',
+    channel_id: channel,
+    thread_ts: required(params, 'thread_ts'),
+    title: required(params, 'title'),
+    at: ctx.world.now(),
+  });
   ctx.world.changed();
   return { body: {} };
 };
 
-const conversationsInfo: MethodHandler = (ctx, params) => ({ body: { channel: conversationOf(ctx, required(params, 'channel', 'channel_not_found')) } });
+const conversationsInfo: MethodHandler = (ctx, params) => ({
+  body: { channel: conversationOf(ctx, required(params, 'channel', 'channel_not_found')) },
+});
 
 /** The bot's messages of a thread (the parent, if the bot wrote it, then the replies); the fake keeps no user messages. */
 const conversationsReplies: MethodHandler = (ctx, params) => {
@@ -210,12 +289,19 @@ const conversationsReplies: MethodHandler = (ctx, params) => {
   const ts = required(params, 'ts', 'thread_not_found');
   const oldest = str(params, 'oldest');
   const limit = Number(str(params, 'limit') ?? 1000);
-  const messages = ctx.world.visibleMessages(channel)
+  const messages = ctx.world
+    .visibleMessages(channel)
     .filter((m) => (m.ts === ts || m.thread_ts === ts) && (oldest === undefined || m.ts >= oldest))
     .slice(0, limit)
     .map((m) => ({
-      type: 'message', user: ctx.identity.botUserId, bot_id: ctx.identity.botId, text: m.text, ts: m.ts,
-      ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}), ...(m.blocks ? { blocks: m.blocks } : {}), ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+      type: 'message',
+      user: ctx.identity.botUserId,
+      bot_id: ctx.identity.botId,
+      text: m.text,
+      ts: m.ts,
+      ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+      ...(m.blocks ? { blocks: m.blocks } : {}),
+      ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
     }));
   return { body: { messages, has_more: false } };
 };

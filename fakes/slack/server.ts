@@ -22,7 +22,8 @@ export interface ServerDeps {
 const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'prompts', 'metadata', 'loading_messages']);
 
 /** Slack's answer to a file URL fetched without a valid token: a login page, with status 200. */
-const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in to your workspace</body></html>';
+const LOGIN_PAGE =
+  '<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in to your workspace</body></html>';
 
 function decodeParams(req: Request): MethodParams {
   const query = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
@@ -65,7 +66,15 @@ function handleMethod(deps: ServerDeps, req: Request, res: Response, method: str
   let params: MethodParams = {};
   const log = (status: number, error?: string): void => {
     const { token: _token, ...shown } = params;
-    deps.world.log({ method, params: shown, ok: status === 200 && error === undefined, error, status, channel: channelOf(params), at: deps.world.now() });
+    deps.world.log({
+      method,
+      params: shown,
+      ok: status === 200 && error === undefined,
+      error,
+      status,
+      channel: channelOf(params),
+      at: deps.world.now(),
+    });
   };
   try {
     params = decodeParams(req);
@@ -85,7 +94,10 @@ function handleMethod(deps: ServerDeps, req: Request, res: Response, method: str
       if ('error' in failure) throw new SlackApiError(failure.error);
       if (failure.status === 429) {
         log(429, 'ratelimited');
-        res.status(429).set('Retry-After', String(failure.retryAfter ?? 1)).json({ ok: false, error: 'ratelimited' });
+        res
+          .status(429)
+          .set('Retry-After', String(failure.retryAfter ?? 1))
+          .json({ ok: false, error: 'ratelimited' });
         return;
       }
       log(failure.status, `http_${failure.status}`);
@@ -102,7 +114,10 @@ function handleMethod(deps: ServerDeps, req: Request, res: Response, method: str
     }
     const outcome = entry.handler(deps.context(), params);
     log(200);
-    res.status(200).set(outcome.headers ?? {}).json({ ok: true, ...outcome.body });
+    res
+      .status(200)
+      .set(outcome.headers ?? {})
+      .json({ ok: true, ...outcome.body });
   } catch (error) {
     if (!(error instanceof SlackApiError)) throw error;
     log(200, error.error);
@@ -141,7 +156,9 @@ export function createFakeSlackApp(deps: ServerDeps): express.Express {
 
   // Body parser failures answer in the Web API's envelope too.
   app.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    res.status(error.status === 413 ? 413 : 200).json({ ok: false, error: error.status === 413 ? 'request_too_large' : 'invalid_form_data' });
+    res
+      .status(error.status === 413 ? 413 : 200)
+      .json({ ok: false, error: error.status === 413 ? 'request_too_large' : 'invalid_form_data' });
   });
   return app;
 }

@@ -11,7 +11,11 @@ export interface SignedHeaders {
   'x-slack-signature': string;
 }
 
-export function signSlackRequest(signingSecret: string, rawBody: string, timestampSeconds = Math.floor(Date.now() / 1000)): SignedHeaders {
+export function signSlackRequest(
+  signingSecret: string,
+  rawBody: string,
+  timestampSeconds = Math.floor(Date.now() / 1000),
+): SignedHeaders {
   const signature = createHmac('sha256', signingSecret).update(`v0:${timestampSeconds}:${rawBody}`).digest('hex');
   return { 'x-slack-request-timestamp': String(timestampSeconds), 'x-slack-signature': `v0=${signature}` };
 }
@@ -35,17 +39,28 @@ export interface SignedRequestOptions {
 
 /** The raw body and content type Slack would send for this body. */
 export function encodeSlackBody(body: SlackRequestBody): { raw: string; contentType: string } {
-  if (body instanceof URLSearchParams) return { raw: body.toString(), contentType: 'application/x-www-form-urlencoded' };
+  if (body instanceof URLSearchParams)
+    return { raw: body.toString(), contentType: 'application/x-www-form-urlencoded' };
   return { raw: JSON.stringify(body), contentType: 'application/json' };
 }
 
 /** POSTs a signed Slack request to `url` (e.g. `http://127.0.0.1:PORT/slack/events`) and returns the gateway's answer. */
-export function signedEventRequest(url: string, signingSecret: string, body: SlackRequestBody, options: SignedRequestOptions = {}): Promise<Response> {
+export function signedEventRequest(
+  url: string,
+  signingSecret: string,
+  body: SlackRequestBody,
+  options: SignedRequestOptions = {},
+): Promise<Response> {
   return signedRawRequest(url, signingSecret, encodeSlackBody(body), options);
 }
 
 /** The same with the body's bytes as given: one that JSON.stringify cannot make (nested too deep), or that is not JSON at all. */
-export async function signedRawRequest(url: string, signingSecret: string, { raw, contentType }: { raw: string; contentType: string }, options: SignedRequestOptions = {}): Promise<Response> {
+export async function signedRawRequest(
+  url: string,
+  signingSecret: string,
+  { raw, contentType }: { raw: string; contentType: string },
+  options: SignedRequestOptions = {},
+): Promise<Response> {
   const signed = signSlackRequest(options.signWith ?? signingSecret, raw, options.timestampSeconds);
   const headers: Record<string, string> = {
     'content-type': contentType,

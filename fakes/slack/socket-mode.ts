@@ -33,7 +33,11 @@ export class SocketModeEndpoint {
   /** Connections accepted so far (a reconnect adds one). */
   connectionsOpened = 0;
 
-  constructor(server: Server, private readonly world: World, private readonly appId: string) {
+  constructor(
+    server: Server,
+    private readonly world: World,
+    private readonly appId: string,
+  ) {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (!req.url?.startsWith(SOCKET_PATH)) {
         socket.destroy();
@@ -68,15 +72,20 @@ export class SocketModeEndpoint {
       }
       if (typeof message.envelope_id !== 'string') return;
       const hasPayload = message.payload !== undefined && Object.keys(message.payload as object).length > 0;
-      this.world.socketAcks.push({ envelope_id: message.envelope_id, ...(hasPayload ? { payload: message.payload } : {}) });
+      this.world.socketAcks.push({
+        envelope_id: message.envelope_id,
+        ...(hasPayload ? { payload: message.payload } : {}),
+      });
       this.world.changed();
     });
-    ws.send(JSON.stringify({
-      type: 'hello',
-      num_connections: this.open.size,
-      debug_info: { host: 'applink-fake', build_number: 1, approximate_connection_time: 18060 },
-      connection_info: { app_id: this.appId },
-    }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: this.open.size,
+        debug_info: { host: 'applink-fake', build_number: 1, approximate_connection_time: 18060 },
+        connection_info: { app_id: this.appId },
+      }),
+    );
     this.world.changed();
   }
 
@@ -87,13 +96,18 @@ export class SocketModeEndpoint {
   /** Sends an envelope on the newest open connection (Slack sends each envelope on one connection); returns its id. */
   push(type: EnvelopeType, payload: unknown, options: { retryAttempt?: number; envelopeId?: string } = {}): string {
     const ws = [...this.open].at(-1);
-    if (!ws) throw new Error('fake Slack: no Socket Mode connection is open (has the app started and called apps.connections.open?)');
+    if (!ws)
+      throw new Error(
+        'fake Slack: no Socket Mode connection is open (has the app started and called apps.connections.open?)',
+      );
     const envelope: Envelope = {
       envelope_id: options.envelopeId ?? `env-${String(++this.envelopeCounter).padStart(6, '0')}`,
       type,
       payload,
       accepts_response_payload: type !== 'events_api',
-      ...(type === 'events_api' ? { retry_attempt: options.retryAttempt ?? 0, retry_reason: options.retryAttempt ? 'timeout' : '' } : {}),
+      ...(type === 'events_api'
+        ? { retry_attempt: options.retryAttempt ?? 0, retry_reason: options.retryAttempt ? 'timeout' : '' }
+        : {}),
     };
     ws.send(JSON.stringify(envelope));
     return envelope.envelope_id;
@@ -103,7 +117,10 @@ export class SocketModeEndpoint {
   disconnectAll(how: 'refresh_requested' | 'terminate' = 'refresh_requested'): void {
     for (const ws of this.open) {
       if (how === 'terminate') ws.terminate();
-      else ws.send(JSON.stringify({ type: 'disconnect', reason: 'refresh_requested', debug_info: { host: 'applink-fake' } }));
+      else
+        ws.send(
+          JSON.stringify({ type: 'disconnect', reason: 'refresh_requested', debug_info: { host: 'applink-fake' } }),
+        );
     }
   }
 

@@ -102,7 +102,10 @@ export class World extends EventEmitter {
   private tsCounter = 0;
   private fileCounter = 0;
 
-  constructor(readonly now: () => number, private readonly defaultImUser: string) {
+  constructor(
+    readonly now: () => number,
+    private readonly defaultImUser: string,
+  ) {
     super();
     this.setMaxListeners(100);
   }
@@ -136,7 +139,9 @@ export class World extends EventEmitter {
 
   /** A conversation the test declared, or one guessed from its id (D… = DM, C… = public channel, G… = private). */
   conversation(id: string): ConversationInfo | undefined {
-    return this.conversations.get(id) ?? (/^[CDG][A-Z0-9]+$/.test(id) ? World.guess(id, this.defaultImUser) : undefined);
+    return (
+      this.conversations.get(id) ?? (/^[CDG][A-Z0-9]+$/.test(id) ? World.guess(id, this.defaultImUser) : undefined)
+    );
   }
 
   private static guess(id: string, imUser: string): ConversationInfo {

@@ -6,8 +6,10 @@
 import type { Chat, Message, MessageEntity, PhotoSize, User } from 'grammy/types';
 import type { FileRef, World } from './world.js';
 
-export type ChatLike = number | { id: number; type?: Chat['type']; title?: string; is_forum?: boolean; username?: string };
-export type UserLike = number | { id: number; first_name?: string; last_name?: string; username?: string; language_code?: string };
+export type ChatLike =
+  number | { id: number; type?: Chat['type']; title?: string; is_forum?: boolean; username?: string };
+export type UserLike =
+  number | { id: number; first_name?: string; last_name?: string; username?: string; language_code?: string };
 type Media<T> = FileRef & T;
 
 export interface UserMessage {
@@ -40,19 +42,38 @@ export function toChat(chat: ChatLike, from: User): Chat {
   const id = typeof chat === 'number' ? chat : chat.id;
   const given: Exclude<ChatLike, number> = typeof chat === 'number' ? { id } : chat;
   if (id > 0) {
-    return { id, type: 'private', first_name: from.first_name, ...(from.last_name ? { last_name: from.last_name } : {}), ...(from.username ? { username: from.username } : {}) } as Chat;
+    return {
+      id,
+      type: 'private',
+      first_name: from.first_name,
+      ...(from.last_name ? { last_name: from.last_name } : {}),
+      ...(from.username ? { username: from.username } : {}),
+    } as Chat;
   }
-  return { id, type: given.type ?? 'supergroup', title: given.title ?? `Group ${-id}`, ...(given.is_forum ? { is_forum: true } : {}) } as Chat;
+  return {
+    id,
+    type: given.type ?? 'supergroup',
+    title: given.title ?? `Group ${-id}`,
+    ...(given.is_forum ? { is_forum: true } : {}),
+  } as Chat;
 }
 
 /** What the Telegram server marks up by itself in user text: @mentions and /commands. */
 export function serverEntities(text: string): MessageEntity[] {
   const entities: MessageEntity[] = [];
   for (const match of text.matchAll(/(^|[\s(])(@[A-Za-z0-9_]{5,32})\b/g)) {
-    entities.push({ type: 'mention', offset: (match.index ?? 0) + (match[1]?.length ?? 0), length: match[2]?.length ?? 0 });
+    entities.push({
+      type: 'mention',
+      offset: (match.index ?? 0) + (match[1]?.length ?? 0),
+      length: match[2]?.length ?? 0,
+    });
   }
   for (const match of text.matchAll(/(^|\s)(\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{5,32})?)/g)) {
-    entities.push({ type: 'bot_command', offset: (match.index ?? 0) + (match[1]?.length ?? 0), length: match[2]?.length ?? 0 });
+    entities.push({
+      type: 'bot_command',
+      offset: (match.index ?? 0) + (match[1]?.length ?? 0),
+      length: match[2]?.length ?? 0,
+    });
   }
   return entities.sort((a, b) => a.offset - b.offset);
 }
@@ -65,7 +86,11 @@ function withFileMeta(world: World, ref: FileRef): { mime_type?: string; file_na
   };
 }
 
-const fileFields = (ref: FileRef) => ({ file_id: ref.file_id, file_unique_id: ref.file_unique_id, file_size: ref.file_size });
+const fileFields = (ref: FileRef) => ({
+  file_id: ref.file_id,
+  file_unique_id: ref.file_unique_id,
+  file_size: ref.file_size,
+});
 
 function photoSizes(photo: NonNullable<UserMessage['photo']>): PhotoSize[] {
   const sizes = Array.isArray(photo) ? photo : [{ ...photo, width: 1280, height: 960 }];
@@ -95,20 +120,45 @@ export function buildUserMessage(world: World, input: UserMessage): Message {
   }
   if (input.photo) message.photo = photoSizes(input.photo);
   if (input.voice) {
-    message.voice = { ...fileFields(input.voice), duration: input.voice.duration ?? 2, mime_type: world.file(input.voice.file_id)?.mimeType ?? 'audio/ogg' };
+    message.voice = {
+      ...fileFields(input.voice),
+      duration: input.voice.duration ?? 2,
+      mime_type: world.file(input.voice.file_id)?.mimeType ?? 'audio/ogg',
+    };
   }
-  if (input.audio) message.audio = { ...fileFields(input.audio), duration: input.audio.duration ?? 3, ...withFileMeta(world, input.audio) };
+  if (input.audio)
+    message.audio = {
+      ...fileFields(input.audio),
+      duration: input.audio.duration ?? 3,
+      ...withFileMeta(world, input.audio),
+    };
   if (input.video) {
-    message.video = { ...fileFields(input.video), duration: input.video.duration ?? 3, width: input.video.width ?? 640, height: input.video.height ?? 480, ...withFileMeta(world, input.video) };
+    message.video = {
+      ...fileFields(input.video),
+      duration: input.video.duration ?? 3,
+      width: input.video.width ?? 640,
+      height: input.video.height ?? 480,
+      ...withFileMeta(world, input.video),
+    };
   }
   if (input.video_note) {
-    message.video_note = { ...fileFields(input.video_note), duration: input.video_note.duration ?? 3, length: input.video_note.length ?? 240 };
+    message.video_note = {
+      ...fileFields(input.video_note),
+      duration: input.video_note.duration ?? 3,
+      length: input.video_note.length ?? 240,
+    };
   }
   if (input.document) message.document = { ...fileFields(input.document), ...withFileMeta(world, input.document) };
   if (input.media_group_id) message.media_group_id = input.media_group_id;
   if (input.reply_to_message !== undefined) {
-    const replied = typeof input.reply_to_message === 'number' ? world.message(chatId, input.reply_to_message) : input.reply_to_message;
-    if (!replied) throw new Error(`reply_to_message ${String(input.reply_to_message)} is not a message of chat ${chatId}; send it first`);
+    const replied =
+      typeof input.reply_to_message === 'number'
+        ? world.message(chatId, input.reply_to_message)
+        : input.reply_to_message;
+    if (!replied)
+      throw new Error(
+        `reply_to_message ${String(input.reply_to_message)} is not a message of chat ${chatId}; send it first`,
+      );
     message.reply_to_message = replied;
   }
   const built = message as unknown as Message;

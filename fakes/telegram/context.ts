@@ -53,6 +53,8 @@ export const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
 export function takeMessageSlot(ctx: MethodContext, chatId: number): void {
   const limited = ctx.flood.take(chatId);
   if (limited) {
-    throw new ApiError(429, `Too Many Requests: retry after ${limited.retryAfter}`, { retry_after: limited.retryAfter });
+    throw new ApiError(429, `Too Many Requests: retry after ${limited.retryAfter}`, {
+      retry_after: limited.retryAfter,
+    });
   }
 }

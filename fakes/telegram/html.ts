@@ -23,11 +23,17 @@ export interface ParsedText {
 export class HtmlParseError extends Error {}
 
 const TAG_TO_ENTITY: Record<string, string> = {
-  b: 'bold', strong: 'bold',
-  i: 'italic', em: 'italic',
-  u: 'underline', ins: 'underline',
-  s: 'strikethrough', strike: 'strikethrough', del: 'strikethrough',
-  span: 'spoiler', 'tg-spoiler': 'spoiler',
+  b: 'bold',
+  strong: 'bold',
+  i: 'italic',
+  em: 'italic',
+  u: 'underline',
+  ins: 'underline',
+  s: 'strikethrough',
+  strike: 'strikethrough',
+  del: 'strikethrough',
+  span: 'spoiler',
+  'tg-spoiler': 'spoiler',
   a: 'text_link',
   code: 'code',
   pre: 'pre',
@@ -64,7 +70,12 @@ function byteOffset(source: string, i: number): number {
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\n' || c === '\t' || c === '\r';
 
 /** Parses ` name="value" name2=value2 flag` up to '>'; returns the attributes and the index after '>'. */
-function parseAttributes(source: string, i: number, tagName: string, tagStart: number): { attributes: Map<string, string>; end: number } {
+function parseAttributes(
+  source: string,
+  i: number,
+  tagName: string,
+  tagStart: number,
+): { attributes: Map<string, string>; end: number } {
   const attributes = new Map<string, string>();
   const unclosed = (): never => {
     throw new HtmlParseError(`Unclosed start tag "${tagName}" at byte offset ${byteOffset(source, tagStart)}`);
@@ -99,7 +110,10 @@ function parseAttributes(source: string, i: number, tagName: string, tagStart: n
       while (i < source.length && !isSpace(source[i]) && source[i] !== '>') i++;
       value = source.slice(valueStart, i);
     }
-    attributes.set(name, value.replace(/&(lt|gt|amp|quot);/g, (_m, n: string) => NAMED_ENTITIES[n] ?? ''));
+    attributes.set(
+      name,
+      value.replace(/&(lt|gt|amp|quot);/g, (_m, n: string) => NAMED_ENTITIES[n] ?? ''),
+    );
   }
 }
 
@@ -115,7 +129,10 @@ function entityFor(tag: OpenTag, endOffset: number, source: string, tagStartInde
   if (tag.name === 'blockquote' && tag.attributes.has('expandable')) entity.type = 'expandable_blockquote';
   if (tag.name === 'tg-emoji') {
     const id = tag.attributes.get('emoji-id');
-    if (!id) throw new HtmlParseError(`Custom emoji entity must contain a valid custom emoji identifier at byte offset ${byteOffset(source, tagStartIndex)}`);
+    if (!id)
+      throw new HtmlParseError(
+        `Custom emoji entity must contain a valid custom emoji identifier at byte offset ${byteOffset(source, tagStartIndex)}`,
+      );
     entity.custom_emoji_id = id;
   }
   if (tag.name === 'code') {
@@ -129,9 +146,10 @@ function entityFor(tag: OpenTag, endOffset: number, source: string, tagStartInde
 function mergePreCode(entities: MessageEntity[]): MessageEntity[] {
   const merged: MessageEntity[] = [];
   for (const entity of entities) {
-    const pre = entity.type === 'code' && entity.language
-      ? entities.find((e) => e.type === 'pre' && e.offset === entity.offset && e.length === entity.length)
-      : undefined;
+    const pre =
+      entity.type === 'code' && entity.language
+        ? entities.find((e) => e.type === 'pre' && e.offset === entity.offset && e.length === entity.length)
+        : undefined;
     if (pre) {
       pre.language = entity.language;
       continue;
@@ -177,7 +195,10 @@ export function parseTelegramHtml(source: string): ParsedText {
     if (source[i + 1] === '/') {
       const close = source.indexOf('>', i);
       if (close < 0) throw new HtmlParseError(`Unclosed end tag at byte offset ${byteOffset(source, tagStart)}`);
-      const name = source.slice(i + 2, close).trim().toLowerCase();
+      const name = source
+        .slice(i + 2, close)
+        .trim()
+        .toLowerCase();
       const open = stack.pop();
       if (!open) throw new HtmlParseError(`Unexpected end tag at byte offset ${byteOffset(source, tagStart)}`);
       if (open.name !== name) {
@@ -193,14 +214,17 @@ export function parseTelegramHtml(source: string): ParsedText {
     i++;
     const nameStart = i;
     while (i < source.length && !isSpace(source[i]) && source[i] !== '>') i++;
-    if (i >= source.length) throw new HtmlParseError(`Unclosed start tag at byte offset ${byteOffset(source, tagStart)}`);
+    if (i >= source.length)
+      throw new HtmlParseError(`Unclosed start tag at byte offset ${byteOffset(source, tagStart)}`);
     const name = source.slice(nameStart, i).toLowerCase();
     if (!(name in TAG_TO_ENTITY)) {
       throw new HtmlParseError(`Unsupported start tag "${name}" at byte offset ${byteOffset(source, tagStart)}`);
     }
     const { attributes, end } = parseAttributes(source, i, name, tagStart);
     if (name === 'span' && attributes.get('class') !== 'tg-spoiler') {
-      throw new HtmlParseError(`Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(source, tagStart)}`);
+      throw new HtmlParseError(
+        `Tag "span" must have class "tg-spoiler" at byte offset ${byteOffset(source, tagStart)}`,
+      );
     }
     stack.push({ name, attributes, startOffset: text.length });
     i = end;

@@ -20,7 +20,17 @@ import { UpdateQueue, type WebhookAttempt } from './updates.js';
 import { World, type DraftCall, type FileRef, type LoggedCall, type VisibleMessage } from './world.js';
 import { waitForChange } from '../wait-for.js';
 
-export type { DraftSupport, FileRef, InjectedFailure, LoggedCall, RateLimitOptions, UserMessage, VisibleMessage, DraftCall, WebhookAttempt };
+export type {
+  DraftSupport,
+  FileRef,
+  InjectedFailure,
+  LoggedCall,
+  RateLimitOptions,
+  UserMessage,
+  VisibleMessage,
+  DraftCall,
+  WebhookAttempt,
+};
 
 export interface FakeTelegramOptions {
   /** Default "123456789:TEST_fake_token". */
@@ -58,7 +68,12 @@ export interface FakeTelegram {
   /** A user writes (text, media, album part, reply…); returns the queued update. */
   userSends(message: UserMessage): Update & { message: Message };
   /** A user presses an inline button under a bot message. */
-  pressButton(input: { chat: number; messageId: number; data: string; from?: UserLike }): Update & { callback_query: CallbackQuery };
+  pressButton(input: {
+    chat: number;
+    messageId: number;
+    data: string;
+    from?: UserLike;
+  }): Update & { callback_query: CallbackQuery };
   /** Delivers an update again with the same update_id (dedupe tests). */
   redeliver(update: Update): void;
   chatLog(chatId: number): LoggedCall[];
@@ -98,11 +113,22 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     has_main_web_app: false,
   } as UserFromGetMe;
   const world = new World(now);
-  const queue = new UpdateQueue(options.webhookRetryDelayMs ?? 100, () => world.changed(), options.webhookConnections ?? 1);
+  const queue = new UpdateQueue(
+    options.webhookRetryDelayMs ?? 100,
+    () => world.changed(),
+    options.webhookConnections ?? 1,
+  );
   const flood = new FloodControl(options.rateLimit, now);
   const failures = new FailureScript();
   const downloads: string[] = [];
-  const context = { world, queue, flood, botUser: botInfo, localServer: options.localServer ?? false, draftSupport: options.drafts ?? 'supported' as DraftSupport };
+  const context = {
+    world,
+    queue,
+    flood,
+    botUser: botInfo,
+    localServer: options.localServer ?? false,
+    draftSupport: options.drafts ?? ('supported' as DraftSupport),
+  };
   const app = createFakeTelegramApp({ token, world, failures, context, downloads });
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -120,13 +146,22 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return { file_id: f.file_id, file_unique_id: f.file_unique_id, file_size: f.file_size };
     },
     sendUpdate: (update) => queue.push(update),
-    userSends: (input) => queue.push({ message: buildUserMessage(world, input) } as Omit<Update, 'update_id'>) as Update & { message: Message },
+    userSends: (input) =>
+      queue.push({ message: buildUserMessage(world, input) } as Omit<Update, 'update_id'>) as Update & {
+        message: Message;
+      },
     pressButton: ({ chat, messageId, data, from }) => {
       const message = world.message(chat, messageId);
       if (!message) throw new Error(`pressButton: chat ${chat} has no message ${messageId}`);
       const id = `CB${nextCallback++}`;
       world.callbackQueries.set(id, { answered: false });
-      const callback_query = { id, from: toUser(from ?? (chat > 0 ? chat : 1001)), message, chat_instance: `CI${chat}`, data } as CallbackQuery;
+      const callback_query = {
+        id,
+        from: toUser(from ?? (chat > 0 ? chat : 1001)),
+        message,
+        chat_instance: `CI${chat}`,
+        data,
+      } as CallbackQuery;
       return queue.push({ callback_query } as Omit<Update, 'update_id'>) as Update & { callback_query: CallbackQuery };
     },
     redeliver: (update) => queue.redeliver(update),

@@ -40,7 +40,10 @@ export class FloodControl {
   private bot: Bucket | undefined;
   private settings: Required<RateLimitOptions> | null;
 
-  constructor(options: RateLimitOptions | false | undefined, private readonly now: () => number) {
+  constructor(
+    options: RateLimitOptions | false | undefined,
+    private readonly now: () => number,
+  ) {
     this.settings = FloodControl.resolve(options);
   }
 
@@ -118,11 +121,17 @@ export class FailureScript {
 export function describeFailure(failure: InjectedFailure): string {
   if (failure.description) return failure.description;
   switch (failure.errorCode) {
-    case 429: return `Too Many Requests: retry after ${failure.retryAfter ?? 1}`;
-    case 500: return 'Internal Server Error';
-    case 502: return 'Bad Gateway';
-    case 403: return 'Forbidden: bot was blocked by the user';
-    case 400: return 'Bad Request: injected failure';
-    default: return `Error ${failure.errorCode}`;
+    case 429:
+      return `Too Many Requests: retry after ${failure.retryAfter ?? 1}`;
+    case 500:
+      return 'Internal Server Error';
+    case 502:
+      return 'Bad Gateway';
+    case 403:
+      return 'Forbidden: bot was blocked by the user';
+    case 400:
+      return 'Bad Request: injected failure';
+    default:
+      return `Error ${failure.errorCode}`;
   }
 }

@@ -19,7 +19,9 @@ export function parseMarkdownV2(source: string): ParsedText {
       text += source[i + 1] ?? '';
       i++;
     } else if (RESERVED.has(char)) {
-      throw new MarkdownV2ParseError(`Character '${char}' is reserved and must be escaped with the preceding '\\' (the fake emulates no MarkdownV2 entities)`);
+      throw new MarkdownV2ParseError(
+        `Character '${char}' is reserved and must be escaped with the preceding '\\' (the fake emulates no MarkdownV2 entities)`,
+      );
     } else {
       text += char;
     }

@@ -7,7 +7,10 @@ const getMe: MethodHandler = (ctx) => ({ result: ctx.botUser });
 
 const getUpdates: MethodHandler = async (ctx, params) => {
   if (ctx.queue.webhook) {
-    throw new ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    throw new ApiError(
+      409,
+      "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+    );
   }
   const updates = await ctx.queue.poll({
     offset: params.optionalNumber('offset'),
@@ -17,7 +20,10 @@ const getUpdates: MethodHandler = async (ctx, params) => {
     signal: ctx.signal,
   });
   if (updates === 'conflict') {
-    throw new ApiError(409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running');
+    throw new ApiError(
+      409,
+      'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+    );
   }
   return { result: updates };
 };
@@ -50,7 +56,9 @@ const getWebhookInfo: MethodHandler = (ctx) => {
       url: hook?.url ?? '',
       has_custom_certificate: false,
       pending_update_count: ctx.queue.pendingCount,
-      ...(hook?.lastErrorDate ? { last_error_date: hook.lastErrorDate, last_error_message: hook.lastErrorMessage } : {}),
+      ...(hook?.lastErrorDate
+        ? { last_error_date: hook.lastErrorDate, last_error_message: hook.lastErrorMessage }
+        : {}),
       ...(hook?.allowedUpdates ? { allowed_updates: hook.allowedUpdates } : {}),
     },
   };
@@ -60,13 +68,24 @@ const getFile: MethodHandler = (ctx, params) => {
   const file = ctx.world.file(params.string('file_id'));
   if (!file) throw new BadRequest('invalid file_id');
   if (!ctx.localServer && file.file_size > MAX_DOWNLOAD_BYTES) throw new BadRequest('file is too big');
-  return { result: { file_id: file.file_id, file_unique_id: file.file_unique_id, file_size: file.file_size, file_path: file.file_path } };
+  return {
+    result: {
+      file_id: file.file_id,
+      file_unique_id: file.file_unique_id,
+      file_size: file.file_size,
+      file_path: file.file_path,
+    },
+  };
 };
 
 const answerCallbackQuery: MethodHandler = (ctx, params) => {
   const answer = ctx.world.callbackQueries.get(params.string('callback_query_id'));
   if (!answer) throw new BadRequest('query is too old and response timeout expired or query ID is invalid');
-  Object.assign(answer, { answered: true, text: params.optionalString('text'), show_alert: params.boolean('show_alert') });
+  Object.assign(answer, {
+    answered: true,
+    text: params.optionalString('text'),
+    show_alert: params.boolean('show_alert'),
+  });
   return { result: true };
 };
 
@@ -82,9 +101,18 @@ const setMyCommands: MethodHandler = (ctx, params) => {
 };
 
 const known: Record<string, MethodHandler> = {
-  getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo, getFile, answerCallbackQuery, setMyCommands,
+  getMe,
+  getUpdates,
+  setWebhook,
+  deleteWebhook,
+  getWebhookInfo,
+  getFile,
+  answerCallbackQuery,
+  setMyCommands,
   ...messagingMethods,
 };
 
 /** Method names are case-insensitive in the Bot API. */
-export const methodsByLowerName = new Map(Object.entries(known).map(([name, handler]) => [name.toLowerCase(), { name, handler }]));
+export const methodsByLowerName = new Map(
+  Object.entries(known).map(([name, handler]) => [name.toLowerCase(), { name, handler }]),
+);

@@ -40,7 +40,8 @@ function rawRequest(req: Request): RawRequest {
     const parsed = parseMultipart(req.body, contentType);
     return { params: { ...query, ...parsed.params }, files: parsed.files };
   }
-  const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as Record<string, unknown>) : {};
+  const body =
+    req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? (req.body as Record<string, unknown>) : {};
   return { params: { ...query, ...body }, files: new Map() };
 }
 
@@ -65,7 +66,13 @@ async function handleMethod(deps: ServerDeps, req: Request, res: Response, metho
   let params: Params | undefined;
   let chatId: number | undefined;
   let lastResult: unknown;
-  const log = (fields: { ok: boolean; errorCode?: number; description?: string; visibleText?: string; messageId?: number }): void => {
+  const log = (fields: {
+    ok: boolean;
+    errorCode?: number;
+    description?: string;
+    visibleText?: string;
+    messageId?: number;
+  }): void => {
     // getUpdates is logged only when it returns something, so idle polling does not flood the log.
     if (entry.name === 'getUpdates' && fields.ok && Array.isArray(lastResult) && lastResult.length === 0) return;
     deps.world.log(chatId, { method: entry.name, params: params?.all() ?? {}, at: deps.world.now(), ...fields });
@@ -75,18 +82,23 @@ async function handleMethod(deps: ServerDeps, req: Request, res: Response, metho
     chatId = chatIdOf(params);
     const failure = deps.failures.next(entry.name);
     if (failure) {
-      throw new ApiError(failure.errorCode, describeFailure(failure), failure.errorCode === 429 ? { retry_after: failure.retryAfter ?? 1 } : undefined);
+      throw new ApiError(
+        failure.errorCode,
+        describeFailure(failure),
+        failure.errorCode === 429 ? { retry_after: failure.retryAfter ?? 1 } : undefined,
+      );
     }
     const outcome = await entry.handler({ ...deps.context, signal: controller.signal }, params);
     lastResult = outcome.result;
     log({ ok: true, visibleText: outcome.visibleText, messageId: outcome.messageId });
     send(res, 200, { ok: true, result: outcome.result });
   } catch (error) {
-    const apiError = error instanceof ApiError
-      ? error
-      : error instanceof BadRequest
-        ? new ApiError(400, error.message)
-        : new ApiError(500, `Internal Server Error: ${(error as Error).message}`);
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : error instanceof BadRequest
+          ? new ApiError(400, error.message)
+          : new ApiError(500, `Internal Server Error: ${(error as Error).message}`);
     log({ ok: false, errorCode: apiError.errorCode, description: apiError.description });
     sendError(res, apiError);
   }
@@ -108,7 +120,10 @@ export function createFakeTelegramApp(deps: ServerDeps): express.Express {
         return;
       }
       deps.downloads.push(stored.file_path);
-      res.status(200).type(stored.mimeType ?? 'application/octet-stream').send(Buffer.from(stored.bytes));
+      res
+        .status(200)
+        .type(stored.mimeType ?? 'application/octet-stream')
+        .send(Buffer.from(stored.bytes));
       return;
     }
     const call = /^\/bot([^/]+)\/([^/]+)$/.exec(req.path);

@@ -79,7 +79,13 @@ export class UpdateQueue {
   }
 
   /** getUpdates: confirms everything below `offset`, then returns what is left or waits for it. */
-  async poll(options: { offset?: number; limit?: number; timeoutSeconds?: number; allowedUpdates?: string[]; signal: AbortSignal }): Promise<Update[] | 'conflict'> {
+  async poll(options: {
+    offset?: number;
+    limit?: number;
+    timeoutSeconds?: number;
+    allowedUpdates?: string[];
+    signal: AbortSignal;
+  }): Promise<Update[] | 'conflict'> {
     if (options.allowedUpdates) this.allowedUpdates = options.allowedUpdates;
     const offset = options.offset;
     if (offset !== undefined && offset > 0) {
@@ -97,7 +103,9 @@ export class UpdateQueue {
   }
 
   private take(limit: number): Update[] {
-    const ready = this.pending.filter((p) => this.matches(p.update, this.allowedUpdates)).slice(0, Math.max(1, Math.min(limit, 100)));
+    const ready = this.pending
+      .filter((p) => this.matches(p.update, this.allowedUpdates))
+      .slice(0, Math.max(1, Math.min(limit, 100)));
     this.pending = this.pending.filter((p) => !(p.redelivery && ready.includes(p)));
     return ready.map((p) => p.update);
   }
@@ -143,7 +151,12 @@ export class UpdateQueue {
   private deliverWebhook(): void {
     while (this.webhook && !this.closed && this.inFlight.size < this.webhookConnections) {
       const hook = this.webhook;
-      const next = this.pending.find((p) => !this.inFlight.has(p) && !this.busyChats.has(chatKey(p.update)) && this.matches(p.update, hook.allowedUpdates));
+      const next = this.pending.find(
+        (p) =>
+          !this.inFlight.has(p) &&
+          !this.busyChats.has(chatKey(p.update)) &&
+          this.matches(p.update, hook.allowedUpdates),
+      );
       if (!next) return;
       const chat = chatKey(next.update);
       this.inFlight.add(next);
@@ -163,7 +176,8 @@ export class UpdateQueue {
       this.pending = this.pending.filter((p) => p !== next);
     } else {
       hook.lastErrorDate = Math.floor(Date.now() / 1000);
-      hook.lastErrorMessage = typeof status === 'number' ? `Wrong response from the webhook: ${status}` : 'Connection refused';
+      hook.lastErrorMessage =
+        typeof status === 'number' ? `Wrong response from the webhook: ${status}` : 'Connection refused';
       await new Promise((r) => setTimeout(r, this.webhookRetryDelayMs));
     }
     this.onChange();
@@ -173,7 +187,12 @@ export class UpdateQueue {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (hook.secretToken) headers['X-Telegram-Bot-Api-Secret-Token'] = hook.secretToken;
     try {
-      const response = await fetch(hook.url, { method: 'POST', headers, body: JSON.stringify(update), signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(hook.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(update),
+        signal: AbortSignal.timeout(10_000),
+      });
       await response.arrayBuffer();
       return response.status;
     } catch {

@@ -109,7 +109,10 @@ export class World extends EventEmitter {
     this.changed();
   }
 
-  addFile(bytes: Uint8Array, meta: { fileName?: string; mimeType?: string; declaredSize?: number; folder?: string }): StoredFile {
+  addFile(
+    bytes: Uint8Array,
+    meta: { fileName?: string; mimeType?: string; declaredSize?: number; folder?: string },
+  ): StoredFile {
     const n = this.nextFile++;
     const extension = meta.fileName?.includes('.') ? meta.fileName.slice(meta.fileName.lastIndexOf('.')) : '';
     const file: StoredFile = {

@@ -38,7 +38,12 @@ export function messageEnvelope(business: Business, entries: readonly InboundEnt
     messaging_product: 'whatsapp',
     metadata: metadata(business),
     contacts: [...contacts.values()],
-    messages: entries.map(({ user, wamid, atMs, message }) => ({ from: user.waId, id: wamid, timestamp: String(Math.floor(atMs / 1000)), ...message })),
+    messages: entries.map(({ user, wamid, atMs, message }) => ({
+      from: user.waId,
+      id: wamid,
+      timestamp: String(Math.floor(atMs / 1000)),
+      ...message,
+    })),
   });
 }
 
@@ -52,7 +57,10 @@ export interface StatusError {
 }
 
 /** The status of a business message, as Meta posts it; `failed` carries errors[] with Meta's code. */
-export function statusEnvelope(business: Business, status: { wamid: string; status: StatusName; recipient: string; atMs: number; error?: StatusError }): Envelope {
+export function statusEnvelope(
+  business: Business,
+  status: { wamid: string; status: StatusName; recipient: string; atMs: number; error?: StatusError },
+): Envelope {
   const billable = status.status !== 'failed';
   return envelope(business, 'messages', {
     messaging_product: 'whatsapp',
@@ -97,7 +105,11 @@ export function otherFieldEnvelope(business: Business, field: string, atMs: numb
       message_template_language: 'en_US',
       reason: 'NONE',
     },
-    phone_number_quality_update: { display_phone_number: business.displayPhoneNumber, event: 'FLAGGED', current_limit: 'TIER_1K' },
+    phone_number_quality_update: {
+      display_phone_number: business.displayPhoneNumber,
+      event: 'FLAGGED',
+      current_limit: 'TIER_1K',
+    },
   };
   return envelope(business, field, values[field] ?? { event: 'UPDATED', timestamp: Math.floor(atMs / 1000) });
 }

@@ -44,8 +44,10 @@ const TITLES: Record<number, string> = {
 const DETAILS: Record<number, string> = {
   130429: 'Cloud API message throughput has been reached.',
   131000: 'Message failed to send due to an unknown error.',
-  131047: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
-  131056: 'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
+  131047:
+    'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  131056:
+    'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
   131057: 'Business Account is in maintenance mode',
 };
 

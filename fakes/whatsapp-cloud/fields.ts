@@ -34,12 +34,17 @@ export function onlyKeys(value: Json, allowed: readonly string[], name: string):
 }
 
 /** `error`: which code a broken rule answers (100 for the message's own fields, 131009 for interactive ones). */
-export function text(value: unknown, name: string, options: { max?: number; optional?: boolean; error?: (details: string) => CloudApiError } = {}): string | undefined {
+export function text(
+  value: unknown,
+  name: string,
+  options: { max?: number; optional?: boolean; error?: (details: string) => CloudApiError } = {},
+): string | undefined {
   const fail = options.error ?? invalidParameter;
   if (value === undefined && options.optional) return undefined;
   if (value === undefined || value === '') throw fail(`The parameter ${name} is required.`);
   if (typeof value !== 'string') throw fail(`Param ${name} must be a string.`);
-  if (options.max !== undefined && characters(value) > options.max) throw fail(`Param ${name} must be at most ${options.max} characters long.`);
+  if (options.max !== undefined && characters(value) > options.max)
+    throw fail(`Param ${name} must be at most ${options.max} characters long.`);
   return value;
 }
 

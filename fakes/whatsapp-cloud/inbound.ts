@@ -32,7 +32,20 @@ export interface UserMessage {
   unsupported?: true;
 }
 
-const KINDS = ['text', 'image', 'audio', 'video', 'document', 'buttonReply', 'listReply', 'reaction', 'sticker', 'location', 'contacts', 'unsupported'] as const;
+const KINDS = [
+  'text',
+  'image',
+  'audio',
+  'video',
+  'document',
+  'buttonReply',
+  'listReply',
+  'reaction',
+  'sticker',
+  'location',
+  'contacts',
+  'unsupported',
+] as const;
 
 /** Meta's supported media types (the notes, "Media": image jpeg/png, audio aac/mp4/mpeg/amr/ogg, video mp4/3gpp, sticker webp). */
 const FORMATS: Record<'image' | 'audio' | 'video', readonly string[]> = {
@@ -42,7 +55,10 @@ const FORMATS: Record<'image' | 'audio' | 'video', readonly string[]> = {
 };
 
 /** A sticker's bytes: enough of a WebP header for a sniffer; the bot never reads stickers anyway. */
-const STICKER_BYTES = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00', 'latin1');
+const STICKER_BYTES = Buffer.from(
+  'RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00',
+  'latin1',
+);
 
 function baseType(mimeType: string): string {
   return mimeType.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -51,21 +67,37 @@ function baseType(mimeType: string): string {
 function store(world: World, media: UserMedia): { id: string; mime_type: string; sha256: string } {
   const id = world.newMediaId();
   const sha256 = createHash('sha256').update(media.bytes).digest('base64');
-  world.media.set(id, { id, bytes: media.bytes, mimeType: media.mimeType, sha256, fileSize: media.declaredSize ?? media.bytes.byteLength });
+  world.media.set(id, {
+    id,
+    bytes: media.bytes,
+    mimeType: media.mimeType,
+    sha256,
+    fileSize: media.declaredSize ?? media.bytes.byteLength,
+  });
   return { id, mime_type: media.mimeType, sha256 };
 }
 
 function checkFormat(kind: keyof typeof FORMATS, mimeType: string): void {
   if (!FORMATS[kind].includes(baseType(mimeType))) {
-    throw new Error(`fake WhatsApp Cloud: ${kind} as ${mimeType} is not a format Meta delivers (${FORMATS[kind].join(', ')})`);
+    throw new Error(
+      `fake WhatsApp Cloud: ${kind} as ${mimeType} is not a format Meta delivers (${FORMATS[kind].join(', ')})`,
+    );
   }
 }
 
 /** The message's own fields (type and its object, context), after from/id/timestamp. */
-export function inboundMessage(world: World, message: UserMessage, displayPhoneNumber: string): Record<string, unknown> {
+export function inboundMessage(
+  world: World,
+  message: UserMessage,
+  displayPhoneNumber: string,
+): Record<string, unknown> {
   const given = KINDS.filter((kind) => message[kind] !== undefined);
-  if (given.length !== 1) throw new Error(`fake WhatsApp Cloud: userSends takes exactly one of ${KINDS.join(', ')}; got ${given.length ? given.join(', ') : 'none'}`);
-  const context = (id: string | undefined): Record<string, unknown> => (id ? { context: { from: displayPhoneNumber, id } } : {});
+  if (given.length !== 1)
+    throw new Error(
+      `fake WhatsApp Cloud: userSends takes exactly one of ${KINDS.join(', ')}; got ${given.length ? given.join(', ') : 'none'}`,
+    );
+  const context = (id: string | undefined): Record<string, unknown> =>
+    id ? { context: { from: displayPhoneNumber, id } } : {};
   const { text, image, audio, video, document, buttonReply, listReply, reaction, location } = message;
   if (text !== undefined) return { type: 'text', text: { body: text } };
   if (image) {
@@ -75,7 +107,8 @@ export function inboundMessage(world: World, message: UserMessage, displayPhoneN
   if (audio) {
     checkFormat('audio', audio.mimeType);
     // Voice notes are OGG/Opus; Meta names them so in mime_type.
-    if (audio.voice && baseType(audio.mimeType) !== 'audio/ogg') throw new Error('fake WhatsApp Cloud: a voice note is OGG/Opus (audio/ogg; codecs=opus)');
+    if (audio.voice && baseType(audio.mimeType) !== 'audio/ogg')
+      throw new Error('fake WhatsApp Cloud: a voice note is OGG/Opus (audio/ogg; codecs=opus)');
     return { type: 'audio', audio: { ...store(world, audio), voice: audio.voice ?? false } };
   }
   if (video) {
@@ -83,24 +116,57 @@ export function inboundMessage(world: World, message: UserMessage, displayPhoneN
     return { type: 'video', video: { ...(video.caption ? { caption: video.caption } : {}), ...store(world, video) } };
   }
   if (document) {
-    return { type: 'document', document: { ...(document.caption ? { caption: document.caption } : {}), filename: document.filename, ...store(world, document) } };
+    return {
+      type: 'document',
+      document: {
+        ...(document.caption ? { caption: document.caption } : {}),
+        filename: document.filename,
+        ...store(world, document),
+      },
+    };
   }
   if (buttonReply) {
-    return { ...context(buttonReply.contextId), type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttonReply.id, title: buttonReply.title } } };
+    return {
+      ...context(buttonReply.contextId),
+      type: 'interactive',
+      interactive: { type: 'button_reply', button_reply: { id: buttonReply.id, title: buttonReply.title } },
+    };
   }
   if (listReply) {
-    const reply = { id: listReply.id, title: listReply.title, ...(listReply.description ? { description: listReply.description } : {}) };
-    return { ...context(listReply.contextId), type: 'interactive', interactive: { type: 'list_reply', list_reply: reply } };
+    const reply = {
+      id: listReply.id,
+      title: listReply.title,
+      ...(listReply.description ? { description: listReply.description } : {}),
+    };
+    return {
+      ...context(listReply.contextId),
+      type: 'interactive',
+      interactive: { type: 'list_reply', list_reply: reply },
+    };
   }
   if (reaction) return { type: 'reaction', reaction: { message_id: reaction.messageId, emoji: reaction.emoji } };
-  if (message.sticker) return { type: 'sticker', sticker: { ...store(world, { bytes: STICKER_BYTES, mimeType: 'image/webp' }), animated: false } };
+  if (message.sticker)
+    return {
+      type: 'sticker',
+      sticker: { ...store(world, { bytes: STICKER_BYTES, mimeType: 'image/webp' }), animated: false },
+    };
   if (location) return { type: 'location', location };
   if (message.unsupported) {
-    const error = { code: 131051, title: 'Message type unknown', message: 'Message type unknown', error_data: { details: 'Message type is currently not supported.' } };
+    const error = {
+      code: 131051,
+      title: 'Message type unknown',
+      message: 'Message type unknown',
+      error_data: { details: 'Message type is currently not supported.' },
+    };
     return { type: 'unsupported', errors: [error] };
   }
   return {
     type: 'contacts',
-    contacts: [{ name: { formatted_name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace' }, phones: [{ phone: '+44 20 7946 0000', type: 'CELL', wa_id: '442079460000' }] }],
+    contacts: [
+      {
+        name: { formatted_name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace' },
+        phones: [{ phone: '+44 20 7946 0000', type: 'CELL', wa_id: '442079460000' }],
+      },
+    ],
   };
 }

@@ -24,26 +24,75 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { randomInt } from 'node:crypto';
-import { messageEnvelope, otherFieldEnvelope, statusEnvelope, type Business, type Envelope, type InboundEntry, type StatusName } from './envelopes.js';
+import {
+  messageEnvelope,
+  otherFieldEnvelope,
+  statusEnvelope,
+  type Business,
+  type Envelope,
+  type InboundEntry,
+  type StatusName,
+} from './envelopes.js';
 import { detailsOf, titleOf } from './errors.js';
 import { inboundMessage, type UserMessage } from './inbound.js';
-import { DEFAULT_THROUGHPUT_PER_SECOND, FailureScript, PAIR_BURST, PAIR_PER_SECONDS, PairLimiter, ThroughputLimiter, type PairRateLimit } from './limits.js';
+import {
+  DEFAULT_THROUGHPUT_PER_SECOND,
+  FailureScript,
+  PAIR_BURST,
+  PAIR_PER_SECONDS,
+  PairLimiter,
+  ThroughputLimiter,
+  type PairRateLimit,
+} from './limits.js';
 import { createMediaApp } from './media-server.js';
 import { GRAPH_VERSION, createGraphApp } from './server.js';
-import { DEFAULT_ACK_TIMEOUT_MS, DEFAULT_REDELIVERY_DELAYS_MS, deliverUntilOk, metaJson, postWebhook, signature } from './webhooks.js';
-import { World, type LoggedCloudCall, type MediaDownload, type ReadMark, type VisibleCloudMessage, type WebhookAttempt } from './world.js';
+import {
+  DEFAULT_ACK_TIMEOUT_MS,
+  DEFAULT_REDELIVERY_DELAYS_MS,
+  deliverUntilOk,
+  metaJson,
+  postWebhook,
+  signature,
+} from './webhooks.js';
+import {
+  World,
+  type LoggedCloudCall,
+  type MediaDownload,
+  type ReadMark,
+  type VisibleCloudMessage,
+  type WebhookAttempt,
+} from './world.js';
 import { waitForChange } from '../wait-for.js';
 
 export { GRAPH_VERSION } from './server.js';
 export { MEDIA_URL_TTL_MS } from './media-server.js';
 export { DEFAULT_THROUGHPUT_PER_SECOND, PAIR_BURST, PAIR_PER_SECONDS, SERVICE_WINDOW_MS } from './limits.js';
 export {
-  MAX_BUTTONS, MAX_BUTTON_BODY, MAX_BUTTON_ID, MAX_BUTTON_TITLE, MAX_FOOTER, MAX_HEADER, MAX_LIST_BUTTON, MAX_LIST_ROWS, MAX_LIST_SECTIONS,
-  MAX_ROW_DESCRIPTION, MAX_ROW_ID, MAX_ROW_TITLE,
+  MAX_BUTTONS,
+  MAX_BUTTON_BODY,
+  MAX_BUTTON_ID,
+  MAX_BUTTON_TITLE,
+  MAX_FOOTER,
+  MAX_HEADER,
+  MAX_LIST_BUTTON,
+  MAX_LIST_ROWS,
+  MAX_LIST_SECTIONS,
+  MAX_ROW_DESCRIPTION,
+  MAX_ROW_ID,
+  MAX_ROW_TITLE,
 } from './interactive.js';
 export { MAX_CAPTION, MAX_TEXT_BODY } from './validation.js';
 export { metaJson, signature as signWebhook } from './webhooks.js';
-export type { Envelope, LoggedCloudCall, MediaDownload, PairRateLimit, ReadMark, UserMessage, VisibleCloudMessage, WebhookAttempt };
+export type {
+  Envelope,
+  LoggedCloudCall,
+  MediaDownload,
+  PairRateLimit,
+  ReadMark,
+  UserMessage,
+  VisibleCloudMessage,
+  WebhookAttempt,
+};
 
 export interface FakeWhatsAppCloudOptions {
   /** Default 'fake-cloud-access-token'. */
@@ -112,7 +161,13 @@ export interface FakeWhatsAppCloud {
    * 131047…; 500–599 is an HTTP failure of Meta's own, 131000 in the body) with `httpStatus` or Meta's
    * usual one. `via: 'status'`: accepted, then a `failed` status with the code in the webhook.
    */
-  failNext(options: { code: number; times?: number; to?: string; httpStatus?: number; via?: 'response' | 'status' }): void;
+  failNext(options: {
+    code: number;
+    times?: number;
+    to?: string;
+    httpStatus?: number;
+    via?: 'response' | 'status';
+  }): void;
   /** Requests to the media origin: the media id, whether the token came, bytes served (0 when refused). */
   mediaDownloads(): MediaDownload[];
   /** Every webhook try and the gateway's answer. */
@@ -149,9 +204,17 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
   };
   const appSecret = options.appSecret ?? 'fake-cloud-app-secret';
   const verifyToken = options.verifyToken ?? 'fake-cloud-verify-token';
-  const business: Business = { wabaId: identity.wabaId, phoneNumberId: identity.phoneNumberId, displayPhoneNumber: identity.displayPhoneNumber };
-  const pairRule = options.pairRateLimit === false ? null : (options.pairRateLimit ?? { burst: PAIR_BURST, perSeconds: PAIR_PER_SECONDS });
-  const throughput = options.throughputPerSecond === false ? null : (options.throughputPerSecond ?? DEFAULT_THROUGHPUT_PER_SECOND);
+  const business: Business = {
+    wabaId: identity.wabaId,
+    phoneNumberId: identity.phoneNumberId,
+    displayPhoneNumber: identity.displayPhoneNumber,
+  };
+  const pairRule =
+    options.pairRateLimit === false
+      ? null
+      : (options.pairRateLimit ?? { burst: PAIR_BURST, perSeconds: PAIR_PER_SECONDS });
+  const throughput =
+    options.throughputPerSecond === false ? null : (options.throughputPerSecond ?? DEFAULT_THROUGHPUT_PER_SECOND);
   const failures = new FailureScript();
   const stop = new AbortController();
   const ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
@@ -171,10 +234,17 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
   /** Statuses go one after another in the background; a gateway that never takes them fails nothing else. */
   const postStatuses = (to: string, wamid: string, statuses: StatusName[], errorCode?: number): void => {
     if (!webhookUrl) return;
-    const error = errorCode === undefined ? undefined : { code: errorCode, title: titleOf(errorCode), message: titleOf(errorCode), details: detailsOf(errorCode) };
+    const error =
+      errorCode === undefined
+        ? undefined
+        : { code: errorCode, title: titleOf(errorCode), message: titleOf(errorCode), details: detailsOf(errorCode) };
     void (async () => {
       for (const status of statuses) {
-        await deliver(statusEnvelope(business, { wamid, status, recipient: to, atMs: clock(), ...(error ? { error } : {}) }), 'status', `${wamid}/${status}`);
+        await deliver(
+          statusEnvelope(business, { wamid, status, recipient: to, atMs: clock(), ...(error ? { error } : {}) }),
+          'status',
+          `${wamid}/${status}`,
+        );
       }
     })().catch(() => undefined);
   };
@@ -237,7 +307,10 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
       url.searchParams.set('hub.mode', 'subscribe');
       url.searchParams.set('hub.verify_token', token);
       url.searchParams.set('hub.challenge', challenge);
-      const response = await fetch(url, { headers: { 'user-agent': 'facebookplatform/1.0 (+http://developers.facebook.com)' }, signal: AbortSignal.timeout(ackTimeoutMs) });
+      const response = await fetch(url, {
+        headers: { 'user-agent': 'facebookplatform/1.0 (+http://developers.facebook.com)' },
+        signal: AbortSignal.timeout(ackTimeoutMs),
+      });
       return { status: response.status, body: await response.text(), challenge };
     },
     userSends,
@@ -250,7 +323,13 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
     postRaw: async (body, { signature: given } = {}) => {
       if (!webhookUrl) throw new Error('fake WhatsApp Cloud: no webhook URL; call setWebhook(url) first');
       const raw = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-      const result = await postWebhook(webhookUrl, raw, given === undefined ? signature(appSecret, raw) : given, ackTimeoutMs, stop.signal);
+      const result = await postWebhook(
+        webhookUrl,
+        raw,
+        given === undefined ? signature(appSecret, raw) : given,
+        ackTimeoutMs,
+        stop.signal,
+      );
       world.attempt({ kind: 'raw', id: '', status: result.status, at: clock() });
       return result;
     },

@@ -52,8 +52,12 @@ function optionalHeaderOrFooter(value: unknown, name: string): string | undefine
 function buttons(action: Json): InteractiveContent['buttons'] {
   onlyKeys(action, ['buttons'], "interactive['action']");
   const list = action.buttons;
-  if (!Array.isArray(list) || list.length === 0) throw notValid("The parameter interactive['action']['buttons'] is required (1 to 3 buttons).");
-  if (list.length > MAX_BUTTONS) throw notValid(`Param interactive['action']['buttons'] must have at most ${MAX_BUTTONS} elements; it has ${list.length}.`);
+  if (!Array.isArray(list) || list.length === 0)
+    throw notValid("The parameter interactive['action']['buttons'] is required (1 to 3 buttons).");
+  if (list.length > MAX_BUTTONS)
+    throw notValid(
+      `Param interactive['action']['buttons'] must have at most ${MAX_BUTTONS} elements; it has ${list.length}.`,
+    );
   const parsed = list.map((entry, index) => {
     const name = `interactive['action']['buttons'][${index}]`;
     const button = object(entry, name);
@@ -61,7 +65,10 @@ function buttons(action: Json): InteractiveContent['buttons'] {
     if (button.type !== 'reply') throw notValid(`Param ${name}['type'] must be "reply".`);
     const reply = object(button.reply, `${name}['reply']`);
     onlyKeys(reply, ['id', 'title'], `${name}['reply']`);
-    return { id: limited(reply.id, `${name}['reply']['id']`, MAX_BUTTON_ID), title: limited(reply.title, `${name}['reply']['title']`, MAX_BUTTON_TITLE) };
+    return {
+      id: limited(reply.id, `${name}['reply']['id']`, MAX_BUTTON_ID),
+      title: limited(reply.title, `${name}['reply']['title']`, MAX_BUTTON_TITLE),
+    };
   });
   if (new Set(parsed.map((b) => b.title)).size !== parsed.length) throw notValid('Buttons must have unique titles.');
   if (new Set(parsed.map((b) => b.id)).size !== parsed.length) throw notValid('Buttons must have unique ids.');
@@ -72,26 +79,42 @@ function sections(action: Json): Pick<InteractiveContent, 'button' | 'sections'>
   onlyKeys(action, ['button', 'sections'], "interactive['action']");
   const button = limited(action.button, "interactive['action']['button']", MAX_LIST_BUTTON);
   const list = action.sections;
-  if (!Array.isArray(list) || list.length === 0) throw notValid("The parameter interactive['action']['sections'] is required.");
-  if (list.length > MAX_LIST_SECTIONS) throw notValid(`Param interactive['action']['sections'] must have at most ${MAX_LIST_SECTIONS} elements.`);
+  if (!Array.isArray(list) || list.length === 0)
+    throw notValid("The parameter interactive['action']['sections'] is required.");
+  if (list.length > MAX_LIST_SECTIONS)
+    throw notValid(`Param interactive['action']['sections'] must have at most ${MAX_LIST_SECTIONS} elements.`);
   const parsed = list.map((entry, s) => {
     const name = `interactive['action']['sections'][${s}]`;
     const section = object(entry, name);
     onlyKeys(section, ['title', 'rows'], name);
     // Meta: a section title is required once there is more than one section.
-    const title = list.length > 1 ? limited(section.title, `${name}['title']`, MAX_ROW_TITLE) : section.title === undefined ? undefined : limited(section.title, `${name}['title']`, MAX_ROW_TITLE);
-    if (!Array.isArray(section.rows) || section.rows.length === 0) throw notValid(`The parameter ${name}['rows'] is required.`);
+    const title =
+      list.length > 1
+        ? limited(section.title, `${name}['title']`, MAX_ROW_TITLE)
+        : section.title === undefined
+          ? undefined
+          : limited(section.title, `${name}['title']`, MAX_ROW_TITLE);
+    if (!Array.isArray(section.rows) || section.rows.length === 0)
+      throw notValid(`The parameter ${name}['rows'] is required.`);
     const rows = section.rows.map((rowEntry, r) => {
       const rowName = `${name}['rows'][${r}]`;
       const row = object(rowEntry, rowName);
       onlyKeys(row, ['id', 'title', 'description'], rowName);
-      const description = row.description === undefined ? undefined : limited(row.description, `${rowName}['description']`, MAX_ROW_DESCRIPTION);
-      return { id: limited(row.id, `${rowName}['id']`, MAX_ROW_ID), title: limited(row.title, `${rowName}['title']`, MAX_ROW_TITLE), ...(description !== undefined ? { description } : {}) };
+      const description =
+        row.description === undefined
+          ? undefined
+          : limited(row.description, `${rowName}['description']`, MAX_ROW_DESCRIPTION);
+      return {
+        id: limited(row.id, `${rowName}['id']`, MAX_ROW_ID),
+        title: limited(row.title, `${rowName}['title']`, MAX_ROW_TITLE),
+        ...(description !== undefined ? { description } : {}),
+      };
     });
     return { ...(title !== undefined ? { title } : {}), rows };
   });
   const rows = parsed.flatMap((s) => s.rows);
-  if (rows.length > MAX_LIST_ROWS) throw notValid(`A list message may have at most ${MAX_LIST_ROWS} rows in all sections; it has ${rows.length}.`);
+  if (rows.length > MAX_LIST_ROWS)
+    throw notValid(`A list message may have at most ${MAX_LIST_ROWS} rows in all sections; it has ${rows.length}.`);
   if (new Set(rows.map((r) => r.id)).size !== rows.length) throw notValid('List rows must have unique ids.');
   return { button, sections: parsed };
 }
@@ -109,7 +132,11 @@ export function interactive(value: unknown): InteractiveContent {
   const action = object(body.action, "interactive['action']");
   const content: InteractiveContent = {
     type: body.type,
-    body: limited(bodyPart.text, "interactive['body']['text']", body.type === 'button' ? MAX_BUTTON_BODY : MAX_LIST_BODY),
+    body: limited(
+      bodyPart.text,
+      "interactive['body']['text']",
+      body.type === 'button' ? MAX_BUTTON_BODY : MAX_LIST_BODY,
+    ),
     ...(header !== undefined ? { header } : {}),
     ...(footer !== undefined ? { footer } : {}),
   };

@@ -38,7 +38,10 @@ interface PairState {
 export class PairLimiter {
   private readonly pairs = new Map<string, PairState>();
 
-  constructor(private readonly rule: PairRateLimit | null, private readonly now: () => number) {}
+  constructor(
+    private readonly rule: PairRateLimit | null,
+    private readonly now: () => number,
+  ) {}
 
   /** Takes a slot for a message to `user`, or returns false (131056). A refused send costs nothing. */
   take(user: string): boolean {
@@ -62,7 +65,10 @@ export class PairLimiter {
 export class ThroughputLimiter {
   private sent: number[] = [];
 
-  constructor(private readonly perSecond: number | null, private readonly now: () => number) {}
+  constructor(
+    private readonly perSecond: number | null,
+    private readonly now: () => number,
+  ) {}
 
   take(): boolean {
     if (this.perSecond === null) return true;

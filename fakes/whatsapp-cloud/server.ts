@@ -7,7 +7,13 @@
  */
 import express, { type Request, type Response } from 'express';
 import { CloudApiError, META_CODES, invalidParameter, unknownObject } from './errors.js';
-import { windowOpen, type FailureScript, type PairLimiter, type ScriptedFailure, type ThroughputLimiter } from './limits.js';
+import {
+  windowOpen,
+  type FailureScript,
+  type PairLimiter,
+  type ScriptedFailure,
+  type ThroughputLimiter,
+} from './limits.js';
 import { issueMediaUrl } from './media-server.js';
 import { parseSendRequest, type MessageContent } from './validation.js';
 import type { World } from './world.js';
@@ -46,9 +52,14 @@ function bearer(req: Request): string | undefined {
 
 function authorize(deps: GraphDeps, req: Request): void {
   const token = bearer(req);
-  if (!token) throw new CloudApiError(META_CODES.accessToken, undefined, { message: 'An access token is required to request this resource.' });
+  if (!token)
+    throw new CloudApiError(META_CODES.accessToken, undefined, {
+      message: 'An access token is required to request this resource.',
+    });
   if (token !== deps.identity.accessToken) {
-    throw new CloudApiError(META_CODES.accessToken, undefined, { message: 'Invalid OAuth access token - Cannot parse access token' });
+    throw new CloudApiError(META_CODES.accessToken, undefined, {
+      message: 'Invalid OAuth access token - Cannot parse access token',
+    });
   }
 }
 
@@ -65,9 +76,15 @@ function jsonBody(req: Request): unknown {
 /** A scripted code in 500–599 is an HTTP failure of Meta's own (131000 in the body); any other is Meta's code. */
 function scriptedError(failure: ScriptedFailure): CloudApiError {
   if (failure.code >= 500 && failure.code < 600) {
-    return new CloudApiError(META_CODES.somethingWentWrong, undefined, { httpStatus: failure.httpStatus ?? failure.code });
+    return new CloudApiError(META_CODES.somethingWentWrong, undefined, {
+      httpStatus: failure.httpStatus ?? failure.code,
+    });
   }
-  return new CloudApiError(failure.code, undefined, failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {});
+  return new CloudApiError(
+    failure.code,
+    undefined,
+    failure.httpStatus !== undefined ? { httpStatus: failure.httpStatus } : {},
+  );
 }
 
 function send(deps: GraphDeps, body: unknown): Answer {
@@ -85,7 +102,8 @@ function send(deps: GraphDeps, body: unknown): Answer {
   if (scripted && scripted.via !== 'status') throw scriptedError(scripted);
   if (!deps.throughput.take()) throw new CloudApiError(META_CODES.throughput);
   // Templates are the one way to write outside the window (the notes: "templates exempt").
-  if (content.type !== 'template' && !windowOpen(world.lastInboundAt(to), world.now())) throw new CloudApiError(META_CODES.reEngagement);
+  if (content.type !== 'template' && !windowOpen(world.lastInboundAt(to), world.now()))
+    throw new CloudApiError(META_CODES.reEngagement);
   if (!deps.pair.take(to)) throw new CloudApiError(META_CODES.pairRateLimit);
   const wamid = world.newWamid();
   if (scripted) {
@@ -121,7 +139,16 @@ function getObject(deps: GraphDeps, id: string): Answer {
       },
     };
   }
-  if (id === identity.wabaId) return { status: 200, body: { id, name: `${identity.verifiedName} WABA`, timezone_id: '1', message_template_namespace: 'fake_namespace' } };
+  if (id === identity.wabaId)
+    return {
+      status: 200,
+      body: {
+        id,
+        name: `${identity.verifiedName} WABA`,
+        timezone_id: '1',
+        message_template_namespace: 'fake_namespace',
+      },
+    };
   const media = world.media.get(id);
   if (media) {
     return {
@@ -141,7 +168,13 @@ function getObject(deps: GraphDeps, id: string): Answer {
 
 function subscribedApps(deps: GraphDeps, method: string): Answer {
   if (method === 'GET') {
-    const app = { whatsapp_business_api_data: { id: '300000000000001', link: 'https://www.facebook.com/games/?app_id=300000000000001', name: 'chatbridge' } };
+    const app = {
+      whatsapp_business_api_data: {
+        id: '300000000000001',
+        link: 'https://www.facebook.com/games/?app_id=300000000000001',
+        name: 'chatbridge',
+      },
+    };
     return { status: 200, body: { data: deps.world.subscribed ? [app] : [] } };
   }
   if (method === 'POST' || method === 'DELETE') {
@@ -158,11 +191,15 @@ function route(deps: GraphDeps, req: Request): Answer {
   const { identity } = deps;
   if (id === undefined) throw unknownObject(req.method, '');
   if (edge === undefined && req.method === 'GET') return getObject(deps, id);
-  if (id === identity.phoneNumberId && edge === 'messages' && rest.length === 0 && req.method === 'POST') return send(deps, jsonBody(req));
-  if (id === identity.wabaId && edge === 'subscribed_apps' && rest.length === 0) return subscribedApps(deps, req.method);
+  if (id === identity.phoneNumberId && edge === 'messages' && rest.length === 0 && req.method === 'POST')
+    return send(deps, jsonBody(req));
+  if (id === identity.wabaId && edge === 'subscribed_apps' && rest.length === 0)
+    return subscribedApps(deps, req.method);
   const known = id === identity.phoneNumberId || id === identity.wabaId || deps.world.media.has(id);
   if (!known) throw unknownObject(req.method, id);
-  throw new CloudApiError(META_CODES.unknownPath, undefined, { message: `Unknown path components: /${[edge, ...rest].filter(Boolean).join('/')}` });
+  throw new CloudApiError(META_CODES.unknownPath, undefined, {
+    message: `Unknown path components: /${[edge, ...rest].filter(Boolean).join('/')}`,
+  });
 }
 
 function answer(deps: GraphDeps, req: Request, res: Response): void {
@@ -200,7 +237,11 @@ export function createGraphApp(deps: GraphDeps): express.Express {
   app.use(express.raw({ type: () => true, limit: '10mb' }));
   app.use(`/${GRAPH_VERSION}`, (req, res) => answer(deps, req, res));
   app.use((req, res) => {
-    res.status(400).json(new CloudApiError(META_CODES.unknownPath, undefined, { message: `Unknown path components: ${req.path} (the fake serves /${GRAPH_VERSION})` }).body());
+    res.status(400).json(
+      new CloudApiError(META_CODES.unknownPath, undefined, {
+        message: `Unknown path components: ${req.path} (the fake serves /${GRAPH_VERSION})`,
+      }).body(),
+    );
   });
   return app;
 }

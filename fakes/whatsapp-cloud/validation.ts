@@ -27,8 +27,7 @@ export interface MessageContent {
 }
 
 export type SendRequest =
-  | { kind: 'message'; to: string; content: MessageContent }
-  | { kind: 'read'; messageId: string; typing: boolean };
+  { kind: 'message'; to: string; content: MessageContent } | { kind: 'read'; messageId: string; typing: boolean };
 
 const MEDIA_TYPES = new Set(['image', 'audio', 'video', 'document', 'sticker']);
 const MESSAGE_TYPES = new Set(['text', 'interactive', 'template', 'reaction', 'location', 'contacts', ...MEDIA_TYPES]);
@@ -36,14 +35,25 @@ const ENVELOPE_KEYS = ['messaging_product', 'recipient_type', 'to', 'type', 'con
 
 function media(type: string, value: unknown): NonNullable<MessageContent['media']> {
   const body = object(value, type);
-  const allowed = ['id', 'link', ...(type === 'audio' || type === 'sticker' ? [] : ['caption']), ...(type === 'document' ? ['filename'] : [])];
+  const allowed = [
+    'id',
+    'link',
+    ...(type === 'audio' || type === 'sticker' ? [] : ['caption']),
+    ...(type === 'document' ? ['filename'] : []),
+  ];
   onlyKeys(body, allowed, type);
-  if ((body.id === undefined) === (body.link === undefined)) throw invalidParameter(`Param ${type} must have exactly one of ${type}['id'] or ${type}['link'].`);
+  if ((body.id === undefined) === (body.link === undefined))
+    throw invalidParameter(`Param ${type} must have exactly one of ${type}['id'] or ${type}['link'].`);
   const id = text(body.id, `${type}['id']`, { optional: true });
   const link = text(body.link, `${type}['link']`, { optional: true });
   const caption = text(body.caption, `${type}['caption']`, { optional: true, max: MAX_CAPTION });
   const filename = text(body.filename, `${type}['filename']`, { optional: true });
-  return { ...(id ? { id } : {}), ...(link ? { link } : {}), ...(caption ? { caption } : {}), ...(filename ? { filename } : {}) };
+  return {
+    ...(id ? { id } : {}),
+    ...(link ? { link } : {}),
+    ...(caption ? { caption } : {}),
+    ...(filename ? { filename } : {}),
+  };
 }
 
 function content(type: string, body: Json): MessageContent {
@@ -62,12 +72,25 @@ function content(type: string, body: Json): MessageContent {
       const t = object(part, 'template');
       onlyKeys(t, ['name', 'language', 'components'], 'template');
       const language = object(t.language, "template['language']");
-      return { type, text: required(t.name, "template['name']"), template: { name: required(t.name, "template['name']"), language: required(language.code, "template['language']['code']") } };
+      return {
+        type,
+        text: required(t.name, "template['name']"),
+        template: {
+          name: required(t.name, "template['name']"),
+          language: required(language.code, "template['language']['code']"),
+        },
+      };
     }
     case 'reaction': {
       const r = object(part, 'reaction');
       onlyKeys(r, ['message_id', 'emoji'], 'reaction');
-      return { type, reaction: { messageId: required(r.message_id, "reaction['message_id']"), emoji: typeof r.emoji === 'string' ? r.emoji : '' } };
+      return {
+        type,
+        reaction: {
+          messageId: required(r.message_id, "reaction['message_id']"),
+          emoji: typeof r.emoji === 'string' ? r.emoji : '',
+        },
+      };
     }
     case 'location':
       object(part, 'location');
@@ -88,7 +111,8 @@ function readCall(body: Json): SendRequest {
   if (body.typing_indicator === undefined) return { kind: 'read', messageId, typing: false };
   const typing = object(body.typing_indicator, 'typing_indicator');
   onlyKeys(typing, ['type'], 'typing_indicator');
-  if (typing.type !== 'text') throw invalidParameter(`Param typing_indicator['type'] must be one of {TEXT} - got "${String(typing.type)}".`);
+  if (typing.type !== 'text')
+    throw invalidParameter(`Param typing_indicator['type'] must be one of {TEXT} - got "${String(typing.type)}".`);
   return { kind: 'read', messageId, typing: true };
 }
 
@@ -96,20 +120,26 @@ function readCall(body: Json): SendRequest {
 export function parseSendRequest(raw: unknown): SendRequest {
   const body = object(raw, '<root>');
   if (body.messaging_product === undefined) throw invalidParameter('The parameter messaging_product is required.');
-  if (body.messaging_product !== 'whatsapp') throw invalidParameter(`Param messaging_product must be one of {WHATSAPP} - got "${String(body.messaging_product)}".`);
+  if (body.messaging_product !== 'whatsapp')
+    throw invalidParameter(
+      `Param messaging_product must be one of {WHATSAPP} - got "${String(body.messaging_product)}".`,
+    );
   if (body.status !== undefined) {
-    if (body.status !== 'read') throw invalidParameter(`Param status must be one of {READ} - got "${String(body.status)}".`);
+    if (body.status !== 'read')
+      throw invalidParameter(`Param status must be one of {READ} - got "${String(body.status)}".`);
     return readCall(body);
   }
   // Meta's `type` is optional and means text when absent.
   const type = body.type === undefined ? 'text' : body.type;
-  if (typeof type !== 'string' || !MESSAGE_TYPES.has(type)) throw invalidParameter(`Param type "${String(type)}" is not a valid message type.`);
+  if (typeof type !== 'string' || !MESSAGE_TYPES.has(type))
+    throw invalidParameter(`Param type "${String(type)}" is not a valid message type.`);
   onlyKeys(body, [...ENVELOPE_KEYS, type], '<root>');
   if (body.recipient_type !== undefined && body.recipient_type !== 'individual') {
     throw invalidParameter(`Param recipient_type must be one of {INDIVIDUAL} - got "${String(body.recipient_type)}".`);
   }
   const to = required(body.to, 'to').replace(/[\s+()-]/g, '');
-  if (!/^\d{6,15}$/.test(to)) throw invalidParameter(`Param to "${String(body.to)}" is not a valid WhatsApp phone number.`);
+  if (!/^\d{6,15}$/.test(to))
+    throw invalidParameter(`Param to "${String(body.to)}" is not a valid WhatsApp phone number.`);
   let replyTo: string | undefined;
   if (body.context !== undefined) {
     const context = object(body.context, 'context');

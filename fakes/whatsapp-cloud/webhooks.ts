@@ -21,7 +21,10 @@ export const DEFAULT_ACK_TIMEOUT_MS = 10_000;
 
 /** JSON as Meta sends it: every character outside ASCII as \uXXXX (a UTF-16 unit each, surrogates as pairs). */
 export function metaJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function signature(appSecret: string, raw: Buffer): string {
@@ -37,7 +40,13 @@ export interface PostResult {
  * One POST of the raw bytes. `signatureHeader`: the header's value, or null for none.
  * Rejects when the request fails or times out.
  */
-export async function postWebhook(url: string, raw: Buffer, signatureHeader: string | null, timeoutMs: number, stop?: AbortSignal): Promise<PostResult> {
+export async function postWebhook(
+  url: string,
+  raw: Buffer,
+  signatureHeader: string | null,
+  timeoutMs: number,
+  stop?: AbortSignal,
+): Promise<PostResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'facebookexternalua' };
   if (signatureHeader !== null) headers['x-hub-signature-256'] = signatureHeader;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -65,7 +74,8 @@ export async function deliverUntilOk(raw: Buffer, options: DeliveryOptions): Pro
   const header = signature(options.appSecret, raw);
   let last = '';
   for (let attempt = 0; attempt <= options.delaysMs.length; attempt++) {
-    if (attempt > 0) await sleep(options.delaysMs[attempt - 1], undefined, { signal: options.stop }).catch(() => undefined);
+    if (attempt > 0)
+      await sleep(options.delaysMs[attempt - 1], undefined, { signal: options.stop }).catch(() => undefined);
     if (options.stop.aborted) throw new Error('fake WhatsApp Cloud: closed while delivering a webhook');
     const url = options.url();
     if (!url) throw new Error('fake WhatsApp Cloud: no webhook URL; call setWebhook(url) first');
@@ -79,5 +89,7 @@ export async function deliverUntilOk(raw: Buffer, options: DeliveryOptions): Pro
       last = error instanceof Error ? error.message : String(error);
     }
   }
-  throw new Error(`fake WhatsApp Cloud: the webhook never answered 200 in ${options.delaysMs.length + 1} tries (last: ${last})`);
+  throw new Error(
+    `fake WhatsApp Cloud: the webhook never answered 200 in ${options.delaysMs.length + 1} tries (last: ${last})`,
+  );
 }

@@ -15,7 +15,14 @@ import { waitForChange } from '../wait-for.js';
 import { createFakeLibrary } from './library.js';
 import type { MessageData } from './protocol.js';
 import { startWorldServer } from './server.js';
-import { World, type ClientView, type LoggedCall, type UserMedia, type UserMessageInput, type WorldOptions } from './world.js';
+import {
+  World,
+  type ClientView,
+  type LoggedCall,
+  type UserMedia,
+  type UserMessageInput,
+  type WorldOptions,
+} from './world.js';
 
 export type { ClientView, LoggedCall, MessageData, UserMedia, UserMessageInput, WorldOptions };
 export { MAX_TEXT_LENGTH, TYPING_MS } from './world.js';

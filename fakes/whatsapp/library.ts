@@ -96,7 +96,10 @@ export class FakeClient extends EventEmitter implements WaClient {
   }
 
   async sendMessage(chatId: string, content: string | WaMessageMedia, options: WaSendOptions = {}): Promise<WaMessage> {
-    const plain = typeof content === 'string' ? content : { mimetype: content.mimetype, data: content.data, filename: content.filename ?? null };
+    const plain =
+      typeof content === 'string'
+        ? content
+        : { mimetype: content.mimetype, data: content.data, filename: content.filename ?? null };
     return this.message((await this.call('sendMessage', [chatId, plain, options])) as MessageData);
   }
 
@@ -116,7 +119,8 @@ export class FakeClient extends EventEmitter implements WaClient {
   /** A call to WhatsApp Web; rejects as puppeteer does once the page is gone. */
   call(method: string, params: unknown[]): Promise<unknown> {
     const socket = this.socket;
-    if (this.destroyed || !socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error(SESSION_CLOSED));
+    if (this.destroyed || !socket || socket.readyState !== WebSocket.OPEN)
+      return Promise.reject(new Error(SESSION_CLOSED));
     const id = this.nextCall++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -130,7 +134,8 @@ export class FakeClient extends EventEmitter implements WaClient {
 
   private async open(): Promise<void> {
     const url = this.url ?? process.env.FAKE_WHATSAPP_URL;
-    if (!url) throw new Error('fake whatsapp-web.js: set FAKE_WHATSAPP_URL to the fake WhatsApp (startFakeWhatsApp().url)');
+    if (!url)
+      throw new Error('fake whatsapp-web.js: set FAKE_WHATSAPP_URL to the fake WhatsApp (startFakeWhatsApp().url)');
     const socket = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());

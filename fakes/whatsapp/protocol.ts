@@ -32,9 +32,7 @@ export interface Hello {
 }
 
 export type HelloAnswer =
-  | { linked: { number: string; pushname: string; token: string } }
-  | { refused: string }
-  | { waiting: true };
+  { linked: { number: string; pushname: string; token: string } } | { refused: string } | { waiting: true };
 
 export type ClientToWorld = { kind: 'call'; id: number; method: string; params: unknown[] };
 
@@ -46,4 +44,5 @@ export type WorldToClient =
 export type MediaData = WaMessageMedia;
 
 /** Puppeteer's words when the page or the browser connection is gone (CdpSession.js). */
-export const SESSION_CLOSED = 'Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.';
+export const SESSION_CLOSED =
+  'Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.';

@@ -143,7 +143,8 @@ export class FakeRemoteAuth implements WaAuthStrategy {
   }
 
   private async deleteRemoteSession(): Promise<void> {
-    if (await this.store.sessionExists({ session: this.sessionName })) await this.store.delete({ session: this.sessionName });
+    if (await this.store.sessionExists({ session: this.sessionName }))
+      await this.store.delete({ session: this.sessionName });
   }
 
   private stopTimers(): void {

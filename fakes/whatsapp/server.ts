@@ -26,11 +26,19 @@ export async function startWorldServer(world: World): Promise<FakeWhatsAppServer
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw)) as ClientToWorld;
       const run = async (): Promise<unknown> =>
-        message.method === 'hello' ? world.hello(id, message.params[0] as Hello) : world.call(id, message.method, message.params);
+        message.method === 'hello'
+          ? world.hello(id, message.params[0] as Hello)
+          : world.call(id, message.method, message.params);
       run().then(
         // JSON drops an undefined `value`: the library reads its absence as undefined (downloadMedia tells null from undefined).
         (value) => send({ kind: 'result', id: message.id, ok: true, value }),
-        (error: unknown) => send({ kind: 'result', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          send({
+            kind: 'result',
+            id: message.id,
+            ok: false,
+            error: error instanceof Error ? error.message : String(error),
+          }),
       );
     });
     socket.on('close', () => world.disconnectPort(id));

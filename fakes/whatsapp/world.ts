@@ -205,7 +205,9 @@ export class World extends EventEmitter {
 
   /** The user types a pairing code on the phone; returns the client linked. */
   enterPairingCode(code: string): number {
-    const connection = [...this.connections.values()].find((c) => c.state === 'waiting-for-code' && c.pairingCode === code);
+    const connection = [...this.connections.values()].find(
+      (c) => c.state === 'waiting-for-code' && c.pairingCode === code,
+    );
     if (!connection) throw new Error(`fake WhatsApp: enterPairingCode: no client shows the code ${code}`);
     this.link(connection);
     return connection.id;
@@ -272,15 +274,24 @@ export class World extends EventEmitter {
     const text = input.mentionsBot ? `@${this.number} ${input.text ?? ''}`.trim() : (input.text ?? '');
     const messageId = input.id ?? randomId();
     const quoted = input.quoting !== undefined ? this.byId.get(input.quoting) : undefined;
-    if (input.quoting !== undefined && !quoted) throw new Error(`fake WhatsApp: userSends: no message ${input.quoting} to reply to`);
-    const rawData: Record<string, unknown> = { notifyName: input.name ?? 'Test User', t: Math.floor(this.now() / 1000) };
+    if (input.quoting !== undefined && !quoted)
+      throw new Error(`fake WhatsApp: userSends: no message ${input.quoting} to reply to`);
+    const rawData: Record<string, unknown> = {
+      notifyName: input.name ?? 'Test User',
+      t: Math.floor(this.now() / 1000),
+    };
     if (input.media) {
       rawData.size = input.media.declaredSize ?? input.media.bytes.length;
       rawData.mimetype = input.media.mimetype;
       if (input.media.filename !== undefined) rawData.filename = input.media.filename;
     }
     const data: MessageData = {
-      id: { _serialized: `false_${chat}_${messageId}${inGroup ? `_${sender}` : ''}`, fromMe: false, remote: chat, id: messageId },
+      id: {
+        _serialized: `false_${chat}_${messageId}${inGroup ? `_${sender}` : ''}`,
+        fromMe: false,
+        remote: chat,
+        id: messageId,
+      },
       body: text,
       type,
       from: chat,
@@ -384,10 +395,15 @@ export class World extends EventEmitter {
         this.close(connection);
         return null;
     }
-    if (connection.state !== 'ready') throw new Error(`fake WhatsApp: ${method} before the client is ready (wait for the 'ready' event)`);
+    if (connection.state !== 'ready')
+      throw new Error(`fake WhatsApp: ${method} before the client is ready (wait for the 'ready' event)`);
     switch (method) {
       case 'sendMessage':
-        return this.sendMessage(String(params[0]), params[1] as string | MediaData, (params[2] ?? {}) as Record<string, unknown>);
+        return this.sendMessage(
+          String(params[0]),
+          params[1] as string | MediaData,
+          (params[2] ?? {}) as Record<string, unknown>,
+        );
       case 'edit':
         return this.edit(String(params[0]), String(params[1]));
       case 'downloadMedia':
@@ -423,14 +439,21 @@ export class World extends EventEmitter {
   private readonly renderLog: Array<{ chat: string; text: string }> = [];
 
   private sendMessage(chatId: string, content: string | MediaData, options: Record<string, unknown>): MessageData {
-    if (!/@(c\.us|g\.us|lid|broadcast|newsletter)$/.test(chatId)) throw new Error(`Evaluation failed: Error: invalid wid: ${chatId}`);
+    if (!/@(c\.us|g\.us|lid|broadcast|newsletter)$/.test(chatId))
+      throw new Error(`Evaluation failed: Error: invalid wid: ${chatId}`);
     const isText = typeof content === 'string';
     const caption = isText ? content : String(options.caption ?? '');
     if (caption.length > MAX_TEXT_LENGTH) {
-      throw new Error(`Evaluation failed: Error: message too long (${caption.length} characters; WhatsApp accepts ${MAX_TEXT_LENGTH})`);
+      throw new Error(
+        `Evaluation failed: Error: message too long (${caption.length} characters; WhatsApp accepts ${MAX_TEXT_LENGTH})`,
+      );
     }
     const messageId = randomId();
-    const type = isText ? 'chat' : options.sendAudioAsVoice === true && content.mimetype.startsWith('audio/') ? 'ptt' : mediaType(content.mimetype);
+    const type = isText
+      ? 'chat'
+      : options.sendAudioAsVoice === true && content.mimetype.startsWith('audio/')
+        ? 'ptt'
+        : mediaType(content.mimetype);
     const data: MessageData = {
       id: { _serialized: `true_${chatId}_${messageId}`, fromMe: true, remote: chatId, id: messageId },
       body: caption,
@@ -448,7 +471,13 @@ export class World extends EventEmitter {
       rawData: isText ? {} : { size: Buffer.from(content.data, 'base64').length, mimetype: content.mimetype },
     };
     const stored: StoredMessage = { data, texts: [caption], sentAt: this.now() };
-    if (!isText) stored.media = { mimetype: content.mimetype, data: content.data, filename: content.filename ?? null, filesize: Buffer.from(content.data, 'base64').length };
+    if (!isText)
+      stored.media = {
+        mimetype: content.mimetype,
+        data: content.data,
+        filename: content.filename ?? null,
+        filesize: Buffer.from(content.data, 'base64').length,
+      };
     const record = this.chat(chatId);
     record.typingUntil = 0; // a message ends "typing…", as on a phone
     if (options.sendSeen !== false) record.seen = true;
@@ -466,7 +495,10 @@ export class World extends EventEmitter {
       this.refuseEdits -= 1;
       return null;
     }
-    if (text.length > MAX_TEXT_LENGTH) throw new Error(`Evaluation failed: Error: message too long (${text.length} characters; WhatsApp accepts ${MAX_TEXT_LENGTH})`);
+    if (text.length > MAX_TEXT_LENGTH)
+      throw new Error(
+        `Evaluation failed: Error: message too long (${text.length} characters; WhatsApp accepts ${MAX_TEXT_LENGTH})`,
+      );
     stored.data = { ...stored.data, body: text };
     stored.texts.push(text);
     this.renderLog.push({ chat: stored.data.to, text });
@@ -525,7 +557,12 @@ export class World extends EventEmitter {
     clearInterval(connection.timer);
     connection.state = 'waiting-for-code';
     const show = (): void => {
-      connection.pairingCode = randomBytes(8).toString('hex').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 8).padEnd(8, 'X');
+      connection.pairingCode = randomBytes(8)
+        .toString('hex')
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, '')
+        .slice(0, 8)
+        .padEnd(8, 'X');
       connection.port.push('code', [connection.pairingCode]);
       this.changed();
     };

@@ -64,8 +64,10 @@ export function readZip(zip: Buffer): ZipEntry[] {
     const name = zip.subarray(at + 30, at + 30 + nameLength).toString('utf8');
     const start = at + 30 + nameLength + extraLength;
     const data = zip.subarray(start, start + size);
-    if (method !== 0) throw new Error(`fake WhatsApp: zip entry ${name} is compressed; this fake reads only the zips it wrote`);
-    if (data.length !== size || crc32(data) !== crc) throw new Error(`fake WhatsApp: the session zip is corrupt (entry ${name}): the store changed its bytes`);
+    if (method !== 0)
+      throw new Error(`fake WhatsApp: zip entry ${name} is compressed; this fake reads only the zips it wrote`);
+    if (data.length !== size || crc32(data) !== crc)
+      throw new Error(`fake WhatsApp: the session zip is corrupt (entry ${name}): the store changed its bytes`);
     entries.push({ name, data: Buffer.from(data) });
     at = start + size;
   }

@@ -20,7 +20,8 @@ export interface CliContext {
 }
 
 /** What the admin commands need on the default set-up, said once for every way they can fail there. */
-export const EMBEDDED_NEEDS = 'The admin commands (ask, settings, listings, models, sessions) call the embedded Chatbot Service inside a running gateway ' +
+export const EMBEDDED_NEEDS =
+  'The admin commands (ask, settings, listings, models, sessions) call the embedded Chatbot Service inside a running gateway ' +
   '(`chatbridge start` on this machine, same PORT) with its keys: read from Redis (the same REDIS_URL as the gateway), or set SERVICE_SECRET_KEY and ' +
   'SERVICE_SESSION_KEY to the same values for both. With a hosted Chatbot Service, set UPSTREAM_BASE_URL and UPSTREAM_SECRET_KEY instead.';
 
@@ -31,19 +32,32 @@ const REDIS_ANSWER_DEADLINE_MS = 5_000;
 async function openCliState(config: Config): Promise<StateStore> {
   let connectionError: Error | undefined;
   const topology = redisTopology(config);
-  const state = createStateStore({ topology, prefix: config.keyPrefix, onConnectionError: (error) => (connectionError = error) });
+  const state = createStateStore({
+    topology,
+    prefix: config.keyPrefix,
+    onConnectionError: (error) => (connectionError = error),
+  });
   if (!topology) return state;
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       state.ping(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_ANSWER_DEADLINE_MS / 1000} s`)), REDIS_ANSWER_DEADLINE_MS))),
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`no answer within ${REDIS_ANSWER_DEADLINE_MS / 1000} s`)),
+            REDIS_ANSWER_DEADLINE_MS,
+          )),
+      ),
     ]);
     return state;
   } catch (error) {
     await state.close();
     const setting = redisSetting(topology);
-    throw new CliError(`${describeTopology(topology)}, set by ${setting}, is not reachable (${connectionError?.message ?? (error as Error).message}); start it or fix ${setting}.`, { cause: error });
+    throw new CliError(
+      `${describeTopology(topology)}, set by ${setting}, is not reachable (${connectionError?.message ?? (error as Error).message}); start it or fix ${setting}.`,
+      { cause: error },
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -67,11 +81,20 @@ export async function openCliContext(): Promise<CliContext> {
     baseUrl = `http://127.0.0.1:${config.port}`;
     if (state.kind === 'memory' && !(config.service.secretKey && config.service.sessionKey)) {
       await state.close();
-      throw new CliError(`REDIS_URL is not set, so the running gateway's generated keys cannot be read from here. ${EMBEDDED_NEEDS}`);
+      throw new CliError(
+        `REDIS_URL is not set, so the running gateway's generated keys cannot be read from here. ${EMBEDDED_NEEDS}`,
+      );
     }
     ({ secretKey, sessionKey } = await resolveServiceKeys(config, state));
   }
-  const client = new ChatbotServiceClient({ baseUrl, secretKey, sessionKey, timeoutMs: config.upstream.timeoutMs, paths: config.upstream.paths, uploadConfirmPath: config.upstream.uploadConfirmPath ?? null });
+  const client = new ChatbotServiceClient({
+    baseUrl,
+    secretKey,
+    sessionKey,
+    timeoutMs: config.upstream.timeoutMs,
+    paths: config.upstream.paths,
+    uploadConfirmPath: config.upstream.uploadConfirmPath ?? null,
+  });
   const bots = gatewayBots(config);
   return {
     config,
@@ -107,10 +130,15 @@ export async function withCli<T>(run: (ctx: CliContext) => Promise<T>): Promise<
 export function explainUpstreamError(error: unknown, upstream: CliContext['upstream']): unknown {
   if (!upstream.embedded || !(error instanceof UpstreamError)) return error;
   if (error.kind === 'network') {
-    return new CliError(`No gateway answers at ${upstream.baseUrl} (${error.message}). ${EMBEDDED_NEEDS}`, { cause: error });
+    return new CliError(`No gateway answers at ${upstream.baseUrl} (${error.message}). ${EMBEDDED_NEEDS}`, {
+      cause: error,
+    });
   }
   if (error.status === 401 || error.status === 403 || error.code === 401 || error.code === 403) {
-    return new CliError(`The gateway at ${upstream.baseUrl} refused the keys (${error.message}): it runs with other keys. ${EMBEDDED_NEEDS}`, { cause: error });
+    return new CliError(
+      `The gateway at ${upstream.baseUrl} refused the keys (${error.message}): it runs with other keys. ${EMBEDDED_NEEDS}`,
+      { cause: error },
+    );
   }
   return error;
 }

@@ -14,10 +14,12 @@ export interface Check {
 
 /** One check per (bot, platform) configured whose module has one, named `<platform>:<bot>`. */
 export function platformChecks(config: Config, platforms: readonly PlatformModule[]): Check[] {
-  return config.bots.flatMap((bot) => configuredPlatforms(bot, platforms).flatMap(({ platform, section }) => {
-    const doctor = platform.doctor?.bind(platform);
-    return doctor ? [{ name: `${platform.name}:${bot.id}`, run: () => doctor(section, bot.id) }] : [];
-  }));
+  return config.bots.flatMap((bot) =>
+    configuredPlatforms(bot, platforms).flatMap(({ platform, section }) => {
+      const doctor = platform.doctor?.bind(platform);
+      return doctor ? [{ name: `${platform.name}:${bot.id}`, run: () => doctor(section, bot.id) }] : [];
+    }),
+  );
 }
 
 /** Handoff e-mails: connects and greets the SMTP server (and logs in, when the URL has credentials). */
@@ -31,7 +33,9 @@ async function smtpCheck(config: Config): Promise<string> {
     await transport.verify();
     return `${new URL(config.smtp.url).host} accepts connections (from ${config.smtp.from})`;
   } catch (error) {
-    throw new Error(`SMTP_URL (smtp.url) ${new URL(config.smtp.url).host}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`SMTP_URL (smtp.url) ${new URL(config.smtp.url).host}: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     transport.close();
   }
@@ -39,7 +43,10 @@ async function smtpCheck(config: Config): Promise<string> {
 
 function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[] {
   const checks: Check[] = [
-    { name: 'configuration', run: async () => `${config.bots.length} bot(s); upstream ${config.upstream.baseUrl ?? 'embedded'}` },
+    {
+      name: 'configuration',
+      run: async () => `${config.bots.length} bot(s); upstream ${config.upstream.baseUrl ?? 'embedded'}`,
+    },
     {
       name: 'state',
       run: async () => {
@@ -54,8 +61,13 @@ function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[
           if (topology.kind === 'single' || !(state instanceof RedisStateStore)) return where;
           return `${where}: ${await state.describeConnection()}`;
         } catch (error) {
-          const target = topology.kind === 'single' ? `${redisSetting(topology)} ${topology.url}` : `${where}, set by ${redisSetting(topology)},`;
-          throw new Error(`${target} is not reachable (${connectionError?.message ?? (error as Error).message})`, { cause: error });
+          const target =
+            topology.kind === 'single'
+              ? `${redisSetting(topology)} ${topology.url}`
+              : `${where}, set by ${redisSetting(topology)},`;
+          throw new Error(`${target} is not reachable (${connectionError?.message ?? (error as Error).message})`, {
+            cause: error,
+          });
         } finally {
           await state.close();
         }
@@ -70,19 +82,22 @@ function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[
 
 /** `chatbridge doctor`: checks config, Redis, the upstream (a real GetSession + ClientAsk) and every platform credential. */
 export function registerDoctorCommand(program: Command): void {
-  program.command('doctor').description('check configuration, Redis, the upstream (one real question) and every platform credential').action(async () => {
-    const config = loadGatewayConfig();
-    let failed = 0;
-    for (const check of checksFor(config, PLATFORMS)) {
-      try {
-        const found = await check.run();
-        const { status, detail } = typeof found === 'string' ? { status: 'ok', detail: found } : found;
-        process.stdout.write(`${status.padEnd(6)}${check.name}: ${detail}\n`);
-      } catch (error) {
-        failed++;
-        process.stdout.write(`FAIL  ${check.name}: ${(error as Error).message}\n`);
+  program
+    .command('doctor')
+    .description('check configuration, Redis, the upstream (one real question) and every platform credential')
+    .action(async () => {
+      const config = loadGatewayConfig();
+      let failed = 0;
+      for (const check of checksFor(config, PLATFORMS)) {
+        try {
+          const found = await check.run();
+          const { status, detail } = typeof found === 'string' ? { status: 'ok', detail: found } : found;
+          process.stdout.write(`${status.padEnd(6)}${check.name}: ${detail}\n`);
+        } catch (error) {
+          failed++;
+          process.stdout.write(`FAIL  ${check.name}: ${(error as Error).message}\n`);
+        }
       }
-    }
-    if (failed > 0) process.exitCode = 1;
-  });
+      if (failed > 0) process.exitCode = 1;
+    });
 }

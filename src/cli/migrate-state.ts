@@ -61,7 +61,11 @@ export async function migrateStateKeys(redis: Redis, prefix: string): Promise<Mi
       if ((await redis.renamenx(key, target)) === 1) report.renamed++;
       else report.kept.push(key);
       // A moved queue is indexed in its shard's pending set, so a sweep finds it.
-      if (kind === 'queue:') report.indexed += await redis.sadd(prefix + gatewayKeys.pending(conversation), conversationMember(conversation));
+      if (kind === 'queue:')
+        report.indexed += await redis.sadd(
+          prefix + gatewayKeys.pending(conversation),
+          conversationMember(conversation),
+        );
     }
   }
   report.indexed += await movePendingIndex(redis, prefix);
@@ -91,7 +95,12 @@ async function movePausedIndex(redis: Redis, prefix: string): Promise<number> {
   for (let at = 0; at < entries.length; at += 2) {
     const member = entries[at]!;
     const conversation = parseConversationId(member);
-    if (conversation) indexed += await redis.zadd(prefix + handoffKeys.paused(conversationTag(conversation)), Number(entries[at + 1]), member);
+    if (conversation)
+      indexed += await redis.zadd(
+        prefix + handoffKeys.paused(conversationTag(conversation)),
+        Number(entries[at + 1]),
+        member,
+      );
   }
   await redis.del(old);
   return indexed;
@@ -102,7 +111,12 @@ async function movePausedIndex(redis: Redis, prefix: string): Promise<number> {
  * each with a new id naming it. A follow-up state keeps the old id, so the next message of that
  * pause writes a new follow-up mail instead of updating the moved one.
  */
-async function moveMails(redis: Redis, prefix: string, oldIndex: string, index: (tag: string) => string): Promise<number> {
+async function moveMails(
+  redis: Redis,
+  prefix: string,
+  oldIndex: string,
+  index: (tag: string) => string,
+): Promise<number> {
   const old = prefix + oldIndex;
   if ((await redis.type(old)) !== 'zset') return 0;
   const entries = await redis.zrange(old, '0', '-1', 'WITHSCORES');
@@ -116,7 +130,8 @@ async function moveMails(redis: Redis, prefix: string, oldIndex: string, index: 
     if (!mail || !conversation) continue;
     const tag = conversationTag(conversation);
     const newId = newMailId(conversation);
-    await redis.multi()
+    await redis
+      .multi()
       .set(prefix + handoffKeys.mail(tag, newId), JSON.stringify({ ...mail, id: newId }))
       .zadd(prefix + index(tag), Number(entries[at + 1]), newId)
       .exec();
@@ -142,13 +157,18 @@ function escapeGlob(text: string): string {
 }
 
 export function registerMigrateStateCommand(program: Command): void {
-  program.command('migrate-state')
-    .description('move the Redis keys of a version before Redis Cluster support to their shards (single Redis; stop every gateway first)')
+  program
+    .command('migrate-state')
+    .description(
+      'move the Redis keys of a version before Redis Cluster support to their shards (single Redis; stop every gateway first)',
+    )
     .action(async () => {
       const config = loadGatewayConfig();
       const topology = redisTopology(config);
       if (topology?.kind !== 'single') {
-        throw new Error('migrate-state runs on the single Redis an earlier version used: set REDIS_URL to it (not REDIS_CLUSTER_NODES or REDIS_SENTINELS).');
+        throw new Error(
+          'migrate-state runs on the single Redis an earlier version used: set REDIS_URL to it (not REDIS_CLUSTER_NODES or REDIS_SENTINELS).',
+        );
       }
       const redis = new Redis(topology.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
       try {
@@ -156,7 +176,9 @@ export function registerMigrateStateCommand(program: Command): void {
         const report = await migrateStateKeys(redis, config.keyPrefix);
         process.stdout.write(
           `Moved ${report.renamed} key(s), ${report.indexed} index entr${report.indexed === 1 ? 'y' : 'ies'} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}".\n` +
-            (report.kept.length > 0 ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}\n` : ''),
+            (report.kept.length > 0
+              ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}\n`
+              : ''),
         );
       } finally {
         redis.disconnect();

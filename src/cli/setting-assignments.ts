@@ -67,7 +67,9 @@ export function parseSettingAssignments(assignments: readonly string[]): Partial
     if (!name) {
       unknownName = true;
       const close = closeNames(typedName);
-      problems.push(`${typedName} is not a chatbot setting${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}.`);
+      problems.push(
+        `${typedName} is not a chatbot setting${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}.`,
+      );
       continue;
     }
     if (name in changes) {
@@ -81,7 +83,9 @@ export function parseSettingAssignments(assignments: readonly string[]): Partial
   if (problems.length > 0) {
     const list = problems.map((problem) => `  - ${problem}`).join('\n');
     const names = unknownName ? `\nThe settings are: ${SETTING_NAMES.join(', ')}.` : '';
-    throw new SettingAssignmentError(`nothing was changed; fix ${problems.length === 1 ? 'this' : `these ${problems.length}`} and run it again:\n${list}${names}`);
+    throw new SettingAssignmentError(
+      `nothing was changed; fix ${problems.length === 1 ? 'this' : `these ${problems.length}`} and run it again:\n${list}${names}`,
+    );
   }
   return changes as Partial<ChatbotSettings>;
 }

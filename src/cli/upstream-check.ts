@@ -20,7 +20,8 @@ export async function checkUpstream(config: Config): Promise<UpstreamCheckResult
     ctx = await openCliContext();
   } catch (error) {
     // On the default set-up (no Redis, no SERVICE_* keys) nothing outside the gateway can call its service.
-    if (embedded && error instanceof CliError) return { status: 'warn', detail: `embedded Chatbot Service: not checked. ${error.message}` };
+    if (embedded && error instanceof CliError)
+      return { status: 'warn', detail: `embedded Chatbot Service: not checked. ${error.message}` };
     throw error;
   }
   try {
@@ -33,15 +34,25 @@ export async function checkUpstream(config: Config): Promise<UpstreamCheckResult
       else answer = event.answer;
     }
     if (!answer.trim()) throw new Error(`ClientAsk answered "${DOCTOR_QUESTION}" with an empty answer.`);
-    const where = embedded ? `embedded Chatbot Service of the gateway at ${ctx.upstream.baseUrl}` : ctx.upstream.baseUrl;
-    return { status: 'ok', detail: `${where}: GetSession and a streamed ClientAsk work for ${serialNumber || 'the demo chatbot'} (${fragments} fragment(s), ${answer.length} characters; one test question asked)` };
+    const where = embedded
+      ? `embedded Chatbot Service of the gateway at ${ctx.upstream.baseUrl}`
+      : ctx.upstream.baseUrl;
+    return {
+      status: 'ok',
+      detail: `${where}: GetSession and a streamed ClientAsk work for ${serialNumber || 'the demo chatbot'} (${fragments} fragment(s), ${answer.length} characters; one test question asked)`,
+    };
   } catch (error) {
     // Not running is the normal state before `chatbridge start`: said, not failed.
     if (embedded && error instanceof UpstreamError && error.kind === 'network') {
-      return { status: 'warn', detail: `embedded Chatbot Service: no gateway is running at ${ctx.upstream.baseUrl}, so GetSession and ClientAsk were not tried (they run inside \`chatbridge start\`). ${EMBEDDED_NEEDS}` };
+      return {
+        status: 'warn',
+        detail: `embedded Chatbot Service: no gateway is running at ${ctx.upstream.baseUrl}, so GetSession and ClientAsk were not tried (they run inside \`chatbridge start\`). ${EMBEDDED_NEEDS}`,
+      };
     }
     const explained = explainUpstreamError(error, ctx.upstream);
-    throw explained instanceof UpstreamError && explained.hint ? new Error(`${explained.message} (${explained.hint})`, { cause: error }) : explained;
+    throw explained instanceof UpstreamError && explained.hint
+      ? new Error(`${explained.message} (${explained.hint})`, { cause: error })
+      : explained;
   } finally {
     await ctx.close();
   }

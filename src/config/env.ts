@@ -53,11 +53,13 @@ export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[
       if (platform.env) all.push({ env: platform.env.env, path: [platform.name], type: platform.env.type });
       continue;
     }
-    for (const { env, key, type } of platform.env) all.push({ env, path: ['bots', 0, sectionKeyOf(platform), key], type });
+    for (const { env, key, type } of platform.env)
+      all.push({ env, path: ['bots', 0, sectionKeyOf(platform), key], type });
   }
   const seen = new Set<string>();
   for (const { env } of all) {
-    if (seen.has(env)) throw new Error(`Two settings are read from the environment variable ${env}; rename one in its platform module.`);
+    if (seen.has(env))
+      throw new Error(`Two settings are read from the environment variable ${env}; rename one in its platform module.`);
     seen.add(env);
   }
   return all;
@@ -65,7 +67,11 @@ export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[
 
 /** Coerces an env value; a value that cannot be coerced is kept as text so that validation names it. */
 export function coerceEnv(raw: string, type: Coerce): unknown {
-  if (type === 'list') return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (type === 'list')
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   if (type === 'int') return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
   if (type === 'bool') {
     const v = raw.trim().toLowerCase();

@@ -20,7 +20,10 @@ function findAbove(start: string, file: string): string {
 
 /** A configuration an operator must fix; the message names each setting and what was expected. */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[], source: string) {
+  constructor(
+    readonly problems: string[],
+    source: string,
+  ) {
     super(`Invalid configuration (${source}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
@@ -64,7 +67,10 @@ function readYaml(file: string): Record<string, unknown> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError([`CHATBRIDGE_CONFIG: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`], file);
+    throw new ConfigError(
+      [`CHATBRIDGE_CONFIG: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`],
+      file,
+    );
   }
   let parsed: unknown;
   try {
@@ -73,7 +79,8 @@ function readYaml(file: string): Record<string, unknown> {
     throw new ConfigError([`${file} is not valid YAML: ${(error as Error).message}`], file);
   }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError([`${file} must hold a mapping of settings at the top level`], file);
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ConfigError([`${file} must hold a mapping of settings at the top level`], file);
   return withoutNulls(parsed) as Record<string, unknown>;
 }
 
@@ -81,7 +88,11 @@ function readYaml(file: string): Record<string, unknown> {
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 function setPath(target: Record<string, unknown>, path: (string | number)[], value: unknown): void {
@@ -97,7 +108,11 @@ function setPath(target: Record<string, unknown>, path: (string | number)[], val
   });
 }
 
-function describeIssues(issues: z.core.$ZodIssue[], fromEnv: Map<string, string>, settableBy: Map<string, string>): string[] {
+function describeIssues(
+  issues: z.core.$ZodIssue[],
+  fromEnv: Map<string, string>,
+  settableBy: Map<string, string>,
+): string[] {
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     // An item of a list set by a variable (redis.cluster.nodes.1) is named by that variable.
@@ -108,4 +123,3 @@ function describeIssues(issues: z.core.$ZodIssue[], fromEnv: Map<string, string>
     return `${where}: ${issue.message}${hint}`;
   });
 }
-

@@ -15,7 +15,8 @@ export function redisTopology(config: Pick<Config, 'redis' | 'redisUrl'>): Redis
     ...(redis.tls ? { tls: true } : {}),
   };
   if (redis.cluster) return { kind: 'cluster', nodes: endpoints(redis.cluster.nodes), ...auth };
-  if (redis.sentinels) return { kind: 'sentinel', sentinels: endpoints(redis.sentinels), name: redis.name ?? '', ...auth };
+  if (redis.sentinels)
+    return { kind: 'sentinel', sentinels: endpoints(redis.sentinels), name: redis.name ?? '', ...auth };
   if (config.redisUrl) return { kind: 'single', url: config.redisUrl };
   return undefined;
 }
@@ -23,9 +24,12 @@ export function redisTopology(config: Pick<Config, 'redis' | 'redisUrl'>): Redis
 /** The setting an operator changes to fix the connection, for error messages ("REDIS_URL (redisUrl)"). */
 export function redisSetting(topology: RedisTopology | undefined): string {
   switch (topology?.kind) {
-    case 'cluster': return 'REDIS_CLUSTER_NODES (redis.cluster.nodes)';
-    case 'sentinel': return 'REDIS_SENTINELS (redis.sentinels)';
-    default: return 'REDIS_URL (redisUrl)';
+    case 'cluster':
+      return 'REDIS_CLUSTER_NODES (redis.cluster.nodes)';
+    case 'sentinel':
+      return 'REDIS_SENTINELS (redis.sentinels)';
+    default:
+      return 'REDIS_URL (redisUrl)';
   }
 }
 

@@ -8,13 +8,17 @@ import { sectionKeyOf, type Config } from './schema.js';
  */
 export function configSecrets(config: Config, platforms: readonly PlatformModule[]): string[] {
   const secrets: (string | undefined)[] = [
-    config.upstream.secretKey, config.upstream.sessionKey,
-    config.service.secretKey, config.service.sessionKey,
+    config.upstream.secretKey,
+    config.upstream.sessionKey,
+    config.service.secretKey,
+    config.service.sessionKey,
     config.service.engine.kind === 'openai' ? config.service.engine.apiKey : undefined,
     config.admin.token,
     config.handoff.secret,
     config.redis.password,
-    ...urlPassword(config.redisUrl), ...urlPassword(config.smtp.url), ...urlPassword(config.upstream.baseUrl),
+    ...urlPassword(config.redisUrl),
+    ...urlPassword(config.smtp.url),
+    ...urlPassword(config.upstream.baseUrl),
   ];
   for (const bot of config.bots) {
     for (const platform of platforms) {

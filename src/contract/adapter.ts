@@ -87,7 +87,6 @@ export interface Inbound {
   action?: { id: string; value: string };
 }
 
-
 /**
  * What a platform can do, declared once. Whether it can edit, draft or stream natively
  * is not a flag here: it is whether its Outbound has `edit`, `draft` or `startStream`
@@ -179,7 +178,17 @@ export class PlatformError extends Error {
 
   constructor(
     message: string,
-    readonly kind: 'rate-limited' | 'too-long' | 'bad-format' | 'not-modified' | 'not-found' | 'not-editable' | 'window-closed' | 'unsupported' | 'unreachable' | 'other',
+    readonly kind:
+      | 'rate-limited'
+      | 'too-long'
+      | 'bad-format'
+      | 'not-modified'
+      | 'not-found'
+      | 'not-editable'
+      | 'window-closed'
+      | 'unsupported'
+      | 'unreachable'
+      | 'other',
     /** For rate-limited: how long the platform asks us to wait. */
     readonly retryAfterMs?: number,
     options?: { cause?: unknown; platformCode?: string },
@@ -212,7 +221,12 @@ export interface NativeStream {
 export interface Outbound {
   send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage>;
   /** Present when the platform can edit a message it sent (within `capabilities.editWindowMs`). */
-  edit?(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }): Promise<void>;
+  edit?(
+    conversation: ConversationRef,
+    message: SentMessage,
+    text: string,
+    options?: { buttons?: Button[]; progress?: boolean },
+  ): Promise<void>;
   /** Present where the platform shows ephemeral drafts (Telegram `sendMessageDraft`): a preview of the answer being written. */
   draft?(conversation: ConversationRef, draftId: number, text: string): Promise<void>;
   /**

@@ -6,7 +6,16 @@
 export type { Block, Inline, ListItem, MarkdownDoc } from './ir.js';
 export { parseMarkdown } from './parse.js';
 export { closeUnfinishedMarkdown } from './partial.js';
-export { renderChunks, renderDoc, renderDocChunks, renderDocChunksFrom, renderMarkdown, visibleTextOf, type PlacedChunk, type RenderOptions } from './render.js';
+export {
+  renderChunks,
+  renderDoc,
+  renderDocChunks,
+  renderDocChunksFrom,
+  renderMarkdown,
+  visibleTextOf,
+  type PlacedChunk,
+  type RenderOptions,
+} from './render.js';
 // A platform's renderer and the building blocks it is written with (re-exported by the contract).
 export type { MarkupLayout, MarkupRenderer, MarkupSyntax } from './markup.js';
 export type { Mark, Run } from './styled.js';

@@ -46,7 +46,9 @@ class Layout {
         return [{ text: block.text.replace(/\n+$/, ''), marks: [{ kind: 'pre', lang }] }];
       }
       case 'table':
-        return [{ text: tableToText(block.align, block.header, block.rows), marks: [{ kind: 'pre', lang: undefined }] }];
+        return [
+          { text: tableToText(block.align, block.header, block.rows), marks: [{ kind: 'pre', lang: undefined }] },
+        ];
       case 'rule':
         return [{ text: RULE, marks: [] }];
       case 'quote':
@@ -59,9 +61,14 @@ class Layout {
   private list(items: readonly ListItem[], ordered: boolean, start: number, depth: number): Run[] {
     const out: Run[] = [];
     items.forEach((item, index) => {
-      const bullet = item.checked !== undefined
-        ? (item.checked ? '☑ ' : '☐ ')
-        : ordered ? `${start + index}. ` : (BULLETS[depth % BULLETS.length] as string);
+      const bullet =
+        item.checked !== undefined
+          ? item.checked
+            ? '☑ '
+            : '☐ '
+          : ordered
+            ? `${start + index}. `
+            : (BULLETS[depth % BULLETS.length] as string);
       const body = this.blocks(item.blocks, '\n', depth + 1);
       if (out.length > 0) out.push({ text: '\n', marks: [] });
       out.push(...prefixLines(body, bullet, ' '.repeat(bullet.length)));
@@ -150,7 +157,12 @@ function mergeRuns(runs: readonly Run[]): Run[] {
   for (const run of runs) {
     if (!run.text) continue;
     const last = out[out.length - 1];
-    if (last && !!last.verbatim === !!run.verbatim && last.marks.length === run.marks.length && last.marks.every((m, i) => sameMark(m, run.marks[i] as Mark))) {
+    if (
+      last &&
+      !!last.verbatim === !!run.verbatim &&
+      last.marks.length === run.marks.length &&
+      last.marks.every((m, i) => sameMark(m, run.marks[i] as Mark))
+    ) {
       out[out.length - 1] = { ...last, text: last.text + run.text };
     } else {
       out.push(run);

@@ -28,7 +28,12 @@ export function closeUnfinishedMarkdown(markdown: string): string {
     const lineEnd = offset + line.length + 1;
     const fenceMatch = FENCE.exec(line.replace(CONTAINER_PREFIX, ''));
     if (fence) {
-      if (fenceMatch && fenceMatch[1]?.[0] === fence.char && (fenceMatch[1]?.length ?? 0) >= fence.length && !fenceMatch[2]?.trim()) {
+      if (
+        fenceMatch &&
+        fenceMatch[1]?.[0] === fence.char &&
+        (fenceMatch[1]?.length ?? 0) >= fence.length &&
+        !fenceMatch[2]?.trim()
+      ) {
         fence = undefined;
         regionStart = lineEnd;
       }
@@ -44,7 +49,8 @@ export function closeUnfinishedMarkdown(markdown: string): string {
 
   const lastLine = lines[lines.length - 1] ?? '';
   if (fence) {
-    const halfClosing = lines.length > 1 && new RegExp(`^\\${fence.char}+$`).test(lastLine.replace(CONTAINER_PREFIX, ''));
+    const halfClosing =
+      lines.length > 1 && new RegExp(`^\\${fence.char}+$`).test(lastLine.replace(CONTAINER_PREFIX, ''));
     return halfClosing ? markdown.slice(0, markdown.length - lastLine.length) : markdown;
   }
   if (BARE_BLOCK_MARKER.test(lastLine)) return markdown.slice(0, markdown.length - lastLine.length).trimEnd();
@@ -177,7 +183,10 @@ function closeInline(text: string): string {
       if (char === '~' || remaining < 3) {
         stack.push({ kind: 'emphasis', char, length: remaining, at: openerAt });
       } else {
-        stack.push({ kind: 'emphasis', char, length: 2, at: openerAt }, { kind: 'emphasis', char, length: 1, at: openerAt + 2 });
+        stack.push(
+          { kind: 'emphasis', char, length: 2, at: openerAt },
+          { kind: 'emphasis', char, length: 1, at: openerAt + 2 },
+        );
       }
       return run;
     }

@@ -58,7 +58,8 @@ export function renderChunks(
 
 /** renderChunks for a doc already parsed (the relay parses the final answer once). */
 export function renderDocChunks(doc: MarkdownDoc, markup: MarkupRenderer, maxLength: number): string[] {
-  if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
+  if (!Number.isInteger(maxLength) || maxLength < 1)
+    throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   return splitRuns(layoutDoc(doc, markup.layout), maxLength, chunkRendererOf(markup));
 }
 
@@ -82,8 +83,14 @@ export function visibleTextOf(doc: MarkdownDoc, markup: MarkupRenderer): string 
  * it shows: the rest of an answer whose beginning is already on screen. The first chunk
  * opens again what is open at `from` (bold, a code block), so it is valid on its own.
  */
-export function renderDocChunksFrom(doc: MarkdownDoc, markup: MarkupRenderer, maxLength: number, from: number): PlacedChunk[] {
-  if (!Number.isInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
+export function renderDocChunksFrom(
+  doc: MarkdownDoc,
+  markup: MarkupRenderer,
+  maxLength: number,
+  from: number,
+): PlacedChunk[] {
+  if (!Number.isInteger(maxLength) || maxLength < 1)
+    throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`);
   return splitRunsFrom(layoutDoc(doc, markup.layout), from, maxLength, chunkRendererOf(markup));
 }
 

@@ -28,7 +28,8 @@ const MIN_FILL_AT_WORD_BREAK = 0.5;
  */
 const DEGRADE_LEVELS = [
   (runs: readonly Run[]): readonly Run[] => runs,
-  (runs: readonly Run[]): readonly Run[] => runs.map((r) => ({ ...r, marks: r.marks.filter((m) => m.kind !== 'link') })),
+  (runs: readonly Run[]): readonly Run[] =>
+    runs.map((r) => ({ ...r, marks: r.marks.filter((m) => m.kind !== 'link') })),
   (runs: readonly Run[]): readonly Run[] => runs.map((r) => ({ ...r, marks: [] as Mark[] })),
 ] as const;
 
@@ -48,7 +49,12 @@ export interface SplitPiece {
  * the first chunk opens again whatever marks are open at `from` (bold, a code block
  * with its language), so it is valid on its own.
  */
-export function splitRunsFrom(runs: readonly Run[], from: number, maxLength: number, renderer: ChunkRenderer): SplitPiece[] {
+export function splitRunsFrom(
+  runs: readonly Run[],
+  from: number,
+  maxLength: number,
+  renderer: ChunkRenderer,
+): SplitPiece[] {
   const text = new RunText(runs);
   const chunks: SplitPiece[] = [];
   let start = text.skipLeadingSpace(Math.max(0, from));
@@ -60,7 +66,9 @@ export function splitRunsFrom(runs: readonly Run[], from: number, maxLength: num
       chunks.push({ text: whole, from: start, to: end });
       break;
     }
-    const level = DEGRADE_LEVELS.findIndex((degrade) => fits(start, Math.min(end, text.safeCut(start + 1, start)), degrade));
+    const level = DEGRADE_LEVELS.findIndex((degrade) =>
+      fits(start, Math.min(end, text.safeCut(start + 1, start)), degrade),
+    );
     const degrade = DEGRADE_LEVELS[level === -1 ? DEGRADE_LEVELS.length - 1 : level] as (typeof DEGRADE_LEVELS)[number];
     const limit = widestFit(start, end, degrade);
     let cut = chooseCut(text.visible, start, limit);
@@ -69,7 +77,8 @@ export function splitRunsFrom(runs: readonly Run[], from: number, maxLength: num
       cut = { end: limit, next: limit };
       pieceEnd = text.trimEnd(start, limit);
     }
-    if (pieceEnd > start) chunks.push({ text: renderer.serialize(degrade(text.slice(start, pieceEnd))), from: start, to: pieceEnd });
+    if (pieceEnd > start)
+      chunks.push({ text: renderer.serialize(degrade(text.slice(start, pieceEnd))), from: start, to: pieceEnd });
     start = text.skipLeadingSpace(Math.max(cut.next, start + 1));
   }
   return chunks;
@@ -176,7 +185,8 @@ class RunText {
   /** `position`, or one less when it would split a surrogate pair (but never back to `floor`). */
   safeCut(position: number, floor: number): number {
     const before = this.visible.charCodeAt(position - 1);
-    if (position < this.visible.length && before >= 0xd800 && before <= 0xdbff && position - 1 > floor) return position - 1;
+    if (position < this.visible.length && before >= 0xd800 && before <= 0xdbff && position - 1 > floor)
+      return position - 1;
     if (position < this.visible.length && before >= 0xd800 && before <= 0xdbff) return position + 1;
     return position;
   }

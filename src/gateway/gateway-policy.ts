@@ -140,14 +140,19 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
     );
   }
   for (const name of ['platformOutageHorizonMs', 'upstreamOutageHorizonMs'] as const) {
-    if (!(policy[name] >= 0)) throw new Error(`Gateway policy: ${name} must be 0 or more milliseconds (got ${policy[name]}).`);
+    if (!(policy[name] >= 0))
+      throw new Error(`Gateway policy: ${name} must be 0 or more milliseconds (got ${policy[name]}).`);
   }
   if (!(Number.isSafeInteger(policy.sessionIdleTtlMs) && policy.sessionIdleTtlMs > 0)) {
-    throw new Error(`Gateway policy: sessionIdleTtlMs must be a positive whole number of milliseconds (got ${policy.sessionIdleTtlMs}); the default is 90 days.`);
+    throw new Error(
+      `Gateway policy: sessionIdleTtlMs must be a positive whole number of milliseconds (got ${policy.sessionIdleTtlMs}); the default is 90 days.`,
+    );
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);
   if (!(Number.isInteger(policy.maxAnswersInFlight) && policy.maxAnswersInFlight >= 1)) {
-    throw new Error(`Gateway policy: maxAnswersInFlight (gateway.maxAnswersInFlight) must be a whole number of at least 1 (got ${policy.maxAnswersInFlight}); the default is ${MAX_ANSWERS_IN_FLIGHT}.`);
+    throw new Error(
+      `Gateway policy: maxAnswersInFlight (gateway.maxAnswersInFlight) must be a whole number of at least 1 (got ${policy.maxAnswersInFlight}); the default is ${MAX_ANSWERS_IN_FLIGHT}.`,
+    );
   }
   return policy;
 }

@@ -17,8 +17,36 @@ import { resolvePolicy, type GatewayPolicy } from './gateway-policy.js';
 import { InflightRecorder, recoverConversation, recoverInterruptedAnswers } from './relay/index.js';
 import type { Adapter, Capabilities, ConversationRef, InboundAttachment, InboundSink, Outbound } from '../contract.js';
 import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
-import { askStep, ChatbotSettingsMirror, limitsStep, messageLengthStep, MonthTally, Pipeline, recordMessageStep, SessionMap, sessionStep, TranscriptStore, TurnEvents, TurnReads, TurnRunner, type GatewayBot, type GatewayServices, type PipelineSteps, type TranscriptRole, type TurnEventSource, type TurnReadSource } from './turn/index.js';
-import { CommandRegistry, commandStep, helpCommand, listingsAction, listingsCommand, resetCommand, startCommand } from './commands/index.js';
+import {
+  askStep,
+  ChatbotSettingsMirror,
+  limitsStep,
+  messageLengthStep,
+  MonthTally,
+  Pipeline,
+  recordMessageStep,
+  SessionMap,
+  sessionStep,
+  TranscriptStore,
+  TurnEvents,
+  TurnReads,
+  TurnRunner,
+  type GatewayBot,
+  type GatewayServices,
+  type PipelineSteps,
+  type TranscriptRole,
+  type TurnEventSource,
+  type TurnReadSource,
+} from './turn/index.js';
+import {
+  CommandRegistry,
+  commandStep,
+  helpCommand,
+  listingsAction,
+  listingsCommand,
+  resetCommand,
+  startCommand,
+} from './commands/index.js';
 import { ConversationQueue, Drains, LocalAttachments } from './drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendReply, type ReplyExtras } from './reply/index.js';
 
@@ -59,17 +87,28 @@ export interface Gateway {
   readonly sessions: SessionMap;
   readonly policy: GatewayPolicy;
   /** The platform side of a conversation, for messages sent outside a turn; undefined when not served here. */
-  outboundFor(conversation: ConversationRef, isGroup?: boolean): { outbound: Outbound; capabilities: Capabilities } | undefined;
+  outboundFor(
+    conversation: ConversationRef,
+    isGroup?: boolean,
+  ): { outbound: Outbound; capabilities: Capabilities } | undefined;
   /**
    * Sends Markdown to a conversation outside a turn (an operator's reply) and records it under `role`
    * (with `operator`: the name of the operator who wrote it).
    */
-  say(conversation: ConversationRef, markdown: string, options?: { role?: TranscriptRole; isGroup?: boolean; operator?: string } & ReplyExtras): Promise<void>;
+  say(
+    conversation: ConversationRef,
+    markdown: string,
+    options?: { role?: TranscriptRole; isGroup?: boolean; operator?: string } & ReplyExtras,
+  ): Promise<void>;
   /**
    * A file a user sent, fetchable again from its durable ref through the adapter serving the
    * conversation here (Adapter.restoreAttachment); undefined when no adapter here can.
    */
-  restoreAttachment(conversation: ConversationRef, ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment | undefined;
+  restoreAttachment(
+    conversation: ConversationRef,
+    ref: string,
+    info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+  ): InboundAttachment | undefined;
   /** Takes over orphaned queues now (also runs every policy.sweepIntervalMs). Returns how many. */
   sweep(): Promise<number>;
   /** Whether every message accepted from the conversation is answered: none left in its queue (a local platform asks, through the runtime). */
@@ -97,7 +136,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const events = new TurnEvents();
   const local = new LocalAttachments();
   const queue = new ConversationQueue(state, policy, (error) =>
-    logger.warn({ err: error }, 'could not give back a counter with a queue advance (a user or chatbot may be counted one message too many)'));
+    logger.warn(
+      { err: error },
+      'could not give back a counter with a queue advance (a user or chatbot may be counted one message too many)',
+    ),
+  );
   const outboundFor = (conversation: ConversationRef, isGroup = false) => routes.outboundFor(conversation, isGroup);
 
   const reads = new TurnReads();
@@ -105,25 +148,45 @@ export function createGateway(options: GatewayOptions): Gateway {
     reads,
     // The note on a half-shown answer comes before the answer given again.
     recover: async (conversation: ConversationRef, signal: AbortSignal) => {
-      await recoverConversation({ state, outboundFor: (c) => outboundFor(c), logger, outageHorizonMs: policy.platformOutageHorizonMs }, conversation, signal);
+      await recoverConversation(
+        { state, outboundFor: (c) => outboundFor(c), logger, outageHorizonMs: policy.platformOutageHorizonMs },
+        conversation,
+        signal,
+      );
     },
   };
   const runner = new TurnRunner({ routes, local, pipeline, events, services, logger, starter });
   const drains = new Drains({
-    queue, policy, logger,
+    queue,
+    policy,
+    logger,
     handle: (message, signal, claim, origin) => runner.run(message, signal, claim, origin),
     serves: (conversation) => routes.serves(conversation),
     settled: (message) => message && local.forget(message.id),
     // No beforeDrain: each turn's first batch says whether a previous holder left half answers (turn/first-batch.ts).
   });
-  const intake = new Intake({ routes, queue, drains, local, transcript: services.transcript, observer: services.observer, logger });
+  const intake = new Intake({
+    routes,
+    queue,
+    drains,
+    local,
+    transcript: services.transcript,
+    observer: services.observer,
+    logger,
+  });
   const lifecycle = new AdapterLifecycle(routes.all(), logger);
   let sweepTimer: NodeJS.Timeout | undefined;
 
   async function periodic(): Promise<void> {
-    await recoverInterruptedAnswers({ state, outboundFor: (conversation) => outboundFor(conversation), logger, outageHorizonMs: policy.platformOutageHorizonMs })
-      .catch((error: unknown) => logger.warn({ err: error }, 'recovering interrupted answers failed'));
-    await drains.sweep().catch((error: unknown) => logger.warn({ err: error }, 'sweeping orphaned conversation queues failed'));
+    await recoverInterruptedAnswers({
+      state,
+      outboundFor: (conversation) => outboundFor(conversation),
+      logger,
+      outageHorizonMs: policy.platformOutageHorizonMs,
+    }).catch((error: unknown) => logger.warn({ err: error }, 'recovering interrupted answers failed'));
+    await drains
+      .sweep()
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweeping orphaned conversation queues failed'));
   }
 
   return {
@@ -142,8 +205,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     async say(conversation, markdown, { role = 'bot', isGroup = false, operator, ...extras } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);
-      await sendReply(target.outbound, target.capabilities, conversation, markdown, extras, undefined, OUT_OF_TURN_REPLY_RETRY);
-      await services.transcript.append(conversation, { at: Date.now(), role, text: markdown, ...(operator ? { operator } : {}) });
+      await sendReply(
+        target.outbound,
+        target.capabilities,
+        conversation,
+        markdown,
+        extras,
+        undefined,
+        OUT_OF_TURN_REPLY_RETRY,
+      );
+      await services.transcript.append(conversation, {
+        at: Date.now(),
+        role,
+        text: markdown,
+        ...(operator ? { operator } : {}),
+      });
     },
     restoreAttachment(conversation, ref, info) {
       return routes.adapterOf(conversation)?.restoreAttachment?.(ref, info);
@@ -152,7 +228,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       intake.open();
       drains.resume();
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
-      await lifecycle.start(intake, { commands: commands.list().map(({ name, description, usage }) => ({ name, description, ...(usage ? { usage } : {}) })) });
+      await lifecycle.start(intake, {
+        commands: commands
+          .list()
+          .map(({ name, description, usage }) => ({ name, description, ...(usage ? { usage } : {}) })),
+      });
       services.monthTally.start();
       await periodic();
       sweepTimer = setInterval(() => void periodic(), policy.sweepIntervalMs);

@@ -8,7 +8,10 @@ export interface GatewayObserver {
   /** A user message was queued (after dedupe and the queue cap). */
   accepted?(conversation: ConversationRef): void;
   /** An answer's final text reached the platform. */
-  answered?(conversation: ConversationRef, info: { renderer: string; rateLimitedUpdates: number; seconds: number }): void;
+  answered?(
+    conversation: ConversationRef,
+    info: { renderer: string; rateLimitedUpdates: number; seconds: number },
+  ): void;
   /** A Chatbot Service call failed (`operation` as the client names it, e.g. "ClientAsk"). */
   upstreamFailed?(operation: string): void;
   /**

@@ -77,7 +77,12 @@ export function parseConversationMember(member: string): ConversationRef | null 
 
 /** The keys of a conversation's queue steps: all under the conversation's tag (one slot). */
 export function queueKeys(c: ConversationRef): ConversationQueueKeys {
-  return { queue: gatewayKeys.queue(c), lock: gatewayKeys.lock(c), pending: gatewayKeys.pending(c), member: conversationMember(c) };
+  return {
+    queue: gatewayKeys.queue(c),
+    lock: gatewayKeys.lock(c),
+    pending: gatewayKeys.pending(c),
+    member: conversationMember(c),
+  };
 }
 
 /**

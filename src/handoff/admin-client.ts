@@ -39,7 +39,10 @@ export class HandoffAdminClient {
 
   /** Marks the conversation as `name`'s (the operator's display name), as the inbox's Claim does. */
   async claim(conversation: string, name: string): Promise<{ claimedBy: string; takenFrom?: string }> {
-    return (await this.call('POST', `${conversationPath(conversation)}/claim`, { name })) as { claimedBy: string; takenFrom?: string };
+    return (await this.call('POST', `${conversationPath(conversation)}/claim`, { name })) as {
+      claimedBy: string;
+      takenFrom?: string;
+    };
   }
 
   async say(conversation: string, text: string): Promise<unknown> {
@@ -51,11 +54,17 @@ export class HandoffAdminClient {
     try {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch (error) {
-      throw new Error(`The gateway at ${this.baseUrl} is not reachable (${(error as Error).message}); is \`chatbridge start\` running with this PORT?`, { cause: error });
+      throw new Error(
+        `The gateway at ${this.baseUrl} is not reachable (${(error as Error).message}); is \`chatbridge start\` running with this PORT?`,
+        { cause: error },
+      );
     }
     const text = await response.text();
     let parsed: unknown = text;
@@ -65,7 +74,10 @@ export class HandoffAdminClient {
       // not JSON: keep the text for the error message
     }
     if (!response.ok) {
-      const reason = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? String((parsed as { error: unknown }).error) : text;
+      const reason =
+        typeof parsed === 'object' && parsed !== null && 'error' in parsed
+          ? String((parsed as { error: unknown }).error)
+          : text;
       throw new Error(`${method} ${path} failed with HTTP ${response.status}: ${reason}`);
     }
     return parsed;

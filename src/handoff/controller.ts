@@ -22,7 +22,13 @@ import { HandBackHistory } from './history.js';
 import type { InboxChangeKind, InboxFeed } from './inbox/live/index.js';
 import type { InboxLinks } from './inbox/links.js';
 import { PauseStore, type PauseRecord } from './pause.js';
-import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, DEFAULT_HANDOFF_REPLY, INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from './policy.js';
+import {
+  ALREADY_WITH_A_PERSON_TEXT,
+  BOT_IS_BACK_TEXT,
+  DEFAULT_HANDOFF_REPLY,
+  INBOX_LINK_HOURS,
+  MAIL_TRANSCRIPT_ENTRIES,
+} from './policy.js';
 import { describeReason, type HandoffReason } from './reason.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -43,7 +49,8 @@ export interface HandoffControllerOptions {
 }
 
 export type ResumeOutcome = 'resumed' | 'not-paused';
-export type ClaimOutcome = { outcome: 'claimed'; from?: string } | { outcome: 'already-yours' } | { outcome: 'not-paused' };
+export type ClaimOutcome =
+  { outcome: 'claimed'; from?: string } | { outcome: 'already-yours' } | { outcome: 'not-paused' };
 
 export class HandoffController {
   readonly pauses: PauseStore;
@@ -54,7 +61,10 @@ export class HandoffController {
     this.pauses = new PauseStore(options.state);
     this.history = new HandBackHistory(options.state);
     this.followUps = new FollowUps({
-      state: options.state, outbox: options.outbox, links: options.links, handoff: options.handoff,
+      state: options.state,
+      outbox: options.outbox,
+      links: options.links,
+      handoff: options.handoff,
       ...(options.inboxLinks ? { inboxLinks: options.inboxLinks } : {}),
     });
   }
@@ -67,7 +77,10 @@ export class HandoffController {
     try {
       await this.followUps.noteMessage(ctx, record);
     } catch (error) {
-      ctx.logger.warn({ err: error, handoffId: record.handoffId }, 'the follow-up e-mail for a message written while paused could not be queued');
+      ctx.logger.warn(
+        { err: error, handoffId: record.handoffId },
+        'the follow-up e-mail for a message written while paused could not be queued',
+      );
     }
   }
 
@@ -76,7 +89,8 @@ export class HandoffController {
     const record = await this.pauses.read(conversation);
     if (!(await this.pauses.end(conversation))) return false;
     await this.followUps.cancel(conversation);
-    if (record) await this.noteHandedBack(record, { by: 'expired', text: 'The pause ran out: the assistant answers again.' });
+    if (record)
+      await this.noteHandedBack(record, { by: 'expired', text: 'The pause ran out: the assistant answers again.' });
     return true;
   }
 
@@ -114,7 +128,11 @@ export class HandoffController {
     ctx.record('system', `Handed over to a person: ${record.reason}.`, { event: 'handed-over' });
     const mailable = email.includes('@');
     if (mailable) {
-      const transcript = [...(await ctx.services.transcript.read(conversation, MAIL_TRANSCRIPT_ENTRIES)), currentMessage(ctx), ...context];
+      const transcript = [
+        ...(await ctx.services.transcript.read(conversation, MAIL_TRANSCRIPT_ENTRIES)),
+        currentMessage(ctx),
+        ...context,
+      ];
       const linkExpiresAt = now + hoursToMs(this.options.handoff.linkHours);
       const mail = composeHandoffMail({
         botId: ctx.bot.id,
@@ -130,10 +148,19 @@ export class HandoffController {
         linkExpiresAt,
         ...this.inboxLink(conversation, now),
       });
-      commands.push(...this.options.outbox.enqueueCommands(conversation, { to: email, ...mail, conversation: formatConversationId(conversation) }, now));
+      commands.push(
+        ...this.options.outbox.enqueueCommands(
+          conversation,
+          { to: email, ...mail, conversation: formatConversationId(conversation) },
+          now,
+        ),
+      );
     }
     await this.options.state.atomic(commands);
-    ctx.logger.info({ handoffId: record.handoffId, reason: record.reason, mailed: mailable }, 'conversation handed to a person');
+    ctx.logger.info(
+      { handoffId: record.handoffId, reason: record.reason, mailed: mailable },
+      'conversation handed to a person',
+    );
     this.reportMailing(ctx, email, mailable);
     await this.publish(conversation, 'handed-over');
     await ctx.reply(settings.TalkToHumanResponseMessage?.trim() || DEFAULT_HANDOFF_REPLY);
@@ -141,7 +168,9 @@ export class HandoffController {
 
   /** The e-mail's link into the inbox (signed, for this chatbot's conversations), when the inbox is on. */
   private inboxLink(conversation: ConversationRef, now: number): { inboxUrl?: string; inboxLinkExpiresAt?: number } {
-    return this.options.inboxLinks?.forMail(conversation, this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, now) ?? {};
+    return (
+      this.options.inboxLinks?.forMail(conversation, this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, now) ?? {}
+    );
   }
 
   private reportMailing(ctx: TurnContext, email: string, mailable: boolean): void {
@@ -152,7 +181,10 @@ export class HandoffController {
           'nobody was e-mailed. Set it (chatbridge settings set TalkToHumanEmail=…); the conversation is paused and listed by GET /admin/handoffs.',
       );
     } else if (!this.options.outbox.canSend) {
-      ctx.logger.warn({ to: email }, 'SMTP_URL (smtp.url) is not set: the handoff e-mail waits in the outbox until a gateway with SMTP_URL runs.');
+      ctx.logger.warn(
+        { to: email },
+        'SMTP_URL (smtp.url) is not set: the handoff e-mail waits in the outbox until a gateway with SMTP_URL runs.',
+      );
     } else {
       this.options.outbox.wake();
     }
@@ -163,20 +195,37 @@ export class HandoffController {
    * (the signed link), only that handoff is ended, not a newer one. `by` says
    * who for the log and the history; `operator` is the inbox operator's name.
    */
-  async resume(conversation: ConversationRef, options: { handoffId?: string; by: string; operator?: string }): Promise<ResumeOutcome> {
+  async resume(
+    conversation: ConversationRef,
+    options: { handoffId?: string; by: string; operator?: string },
+  ): Promise<ResumeOutcome> {
     const record = await this.pauses.read(conversation);
     if (!record || (options.handoffId !== undefined && record.handoffId !== options.handoffId)) return 'not-paused';
     if (!(await this.pauses.end(conversation))) return 'not-paused';
     await this.followUps.cancel(conversation);
     // The failures that led here must not hand the next failure straight back to a person.
     await this.options.state.del(gatewayKeys.failures(conversation));
-    this.options.logger.info({ conversation: formatConversationId(conversation), handoffId: record.handoffId, by: options.by }, 'conversation handed back to the bot');
+    this.options.logger.info(
+      { conversation: formatConversationId(conversation), handoffId: record.handoffId, by: options.by },
+      'conversation handed back to the bot',
+    );
     const who = options.operator ?? options.by;
-    await this.noteHandedBack(record, { by: who, text: `Handed back to the assistant by ${who}.`, ...(options.operator ? { operator: options.operator } : {}) }, false);
+    await this.noteHandedBack(
+      record,
+      {
+        by: who,
+        text: `Handed back to the assistant by ${who}.`,
+        ...(options.operator ? { operator: options.operator } : {}),
+      },
+      false,
+    );
     try {
       await this.options.gateway.say(conversation, BOT_IS_BACK_TEXT, { isGroup: record.isGroup });
     } catch (error) {
-      this.options.logger.warn({ err: error, conversation: formatConversationId(conversation) }, 'the conversation is back with the bot, but the user could not be told');
+      this.options.logger.warn(
+        { err: error, conversation: formatConversationId(conversation) },
+        'the conversation is back with the bot, but the user could not be told',
+      );
     }
     // After the user was told: an inbox page that refreshes shows that message too.
     await this.publish(conversation, 'handed-back');
@@ -193,12 +242,24 @@ export class HandoffController {
     if (!record) return { outcome: 'not-paused' };
     if (record.claim?.by === operator) return { outcome: 'already-yours' };
     const from = record.claim?.by;
-    const text = from ? `${operator} took the conversation over from ${from}.` : `${operator} claimed the conversation.`;
+    const text = from
+      ? `${operator} took the conversation over from ${from}.`
+      : `${operator} claimed the conversation.`;
     await this.options.state.atomic([
       ...this.pauses.claimCommands(record, operator, now),
-      ...this.options.gateway.transcript.appendCommands(conversation, [{ at: now, role: 'system', text, event: 'claimed', operator }]),
+      ...this.options.gateway.transcript.appendCommands(conversation, [
+        { at: now, role: 'system', text, event: 'claimed', operator },
+      ]),
     ]);
-    this.options.logger.info({ conversation: formatConversationId(conversation), handoffId: record.handoffId, operator, ...(from ? { from } : {}) }, 'conversation claimed by an operator');
+    this.options.logger.info(
+      {
+        conversation: formatConversationId(conversation),
+        handoffId: record.handoffId,
+        operator,
+        ...(from ? { from } : {}),
+      },
+      'conversation claimed by an operator',
+    );
     await this.publish(conversation, 'claimed');
     return from ? { outcome: 'claimed', from } : { outcome: 'claimed' };
   }
@@ -209,23 +270,45 @@ export class HandoffController {
    */
   async sayAsOperator(conversation: ConversationRef, text: string, operator?: string): Promise<void> {
     const record = await this.pauses.read(conversation);
-    await this.options.gateway.say(conversation, text, { role: 'operator', isGroup: record?.isGroup ?? false, ...(operator ? { operator } : {}) });
+    await this.options.gateway.say(conversation, text, {
+      role: 'operator',
+      isGroup: record?.isGroup ?? false,
+      ...(operator ? { operator } : {}),
+    });
     await this.publish(conversation, 'operator-message');
   }
 
   /** The hand-back in the transcript and the history; told to the inbox unless the caller does it later. */
-  private async noteHandedBack(record: PauseRecord, what: { by: string; text: string; operator?: string }, publish = true): Promise<void> {
+  private async noteHandedBack(
+    record: PauseRecord,
+    what: { by: string; text: string; operator?: string },
+    publish = true,
+  ): Promise<void> {
     const { conversation } = record;
     const at = Date.now();
     try {
-      await this.options.gateway.transcript.append(conversation, { at, role: 'system', text: what.text, event: 'handed-back', ...(what.operator ? { operator: what.operator } : {}) });
+      await this.options.gateway.transcript.append(conversation, {
+        at,
+        role: 'system',
+        text: what.text,
+        event: 'handed-back',
+        ...(what.operator ? { operator: what.operator } : {}),
+      });
       await this.history.add({
-        conversation, handoffId: record.handoffId, since: record.since, at, by: what.by,
-        ...(record.user ? { user: record.user } : {}), ...(record.claim ? { claimedBy: record.claim.by } : {}),
+        conversation,
+        handoffId: record.handoffId,
+        since: record.since,
+        at,
+        by: what.by,
+        ...(record.user ? { user: record.user } : {}),
+        ...(record.claim ? { claimedBy: record.claim.by } : {}),
       });
     } catch (error) {
       // The hand-back itself happened; only its note is missing.
-      this.options.logger.warn({ err: error, conversation: formatConversationId(conversation) }, 'the hand-back could not be written to the transcript or the history');
+      this.options.logger.warn(
+        { err: error, conversation: formatConversationId(conversation) },
+        'the hand-back could not be written to the transcript or the history',
+      );
     }
     if (publish) await this.publish(conversation, 'handed-back');
   }

@@ -22,7 +22,10 @@ export function parseConversationId(text: string): ConversationRef | null {
  * The shape comes from the platform's module (PlatformModule.conversationId), among the ones
  * given; a platform without a fixed shape, or not among them, takes any id.
  */
-export function conversationIdProblem(conversation: ConversationRef, platforms: readonly PlatformModule[]): string | null {
+export function conversationIdProblem(
+  conversation: ConversationRef,
+  platforms: readonly PlatformModule[],
+): string | null {
   const shape = platforms.find((platform) => platform.name === conversation.platform)?.conversationId;
   if (!shape || shape.pattern.test(conversation.id)) return null;
   return `"${conversation.id}" is not a ${conversation.platform} conversation id; expected ${shape.expected}.`;

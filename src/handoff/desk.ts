@@ -92,7 +92,9 @@ export class OperatorDesk {
     const { controller, gateway } = this.options;
     const [hashes, lasts] = await Promise.all([
       // Each a hashGetAll (readCommand), so each result is its hash.
-      this.options.state.batch(page.map((conversation) => controller.pauses.readCommand(conversation))) as Promise<AtomicResult<AtomicCommandOf<'hashGetAll'>>[]>,
+      this.options.state.batch(page.map((conversation) => controller.pauses.readCommand(conversation))) as Promise<
+        AtomicResult<AtomicCommandOf<'hashGetAll'>>[]
+      >,
       Promise.all(page.map((conversation) => gateway.transcript.read(conversation, LAST_MESSAGE_LOOKBACK))),
     ]);
     const names = await this.chatbotNames(new Set(page.map((conversation) => conversation.bot)));
@@ -123,10 +125,18 @@ export class OperatorDesk {
    */
   async reply(conversation: ConversationRef, text: string, operator?: string): Promise<ReplyOutcome> {
     if (text.trim() === '' || text.length > OPERATOR_MESSAGE_MAX_CHARS) {
-      return { sent: false, problem: 'invalid', message: `A reply has 1 to ${OPERATOR_MESSAGE_MAX_CHARS.toLocaleString('en')} characters.` };
+      return {
+        sent: false,
+        problem: 'invalid',
+        message: `A reply has 1 to ${OPERATOR_MESSAGE_MAX_CHARS.toLocaleString('en')} characters.`,
+      };
     }
     if (!this.options.gateway.outboundFor(conversation)) {
-      return { sent: false, problem: 'not-served', message: `No adapter serves bot "${conversation.bot}" on "${conversation.platform}" in this gateway.` };
+      return {
+        sent: false,
+        problem: 'not-served',
+        message: `No adapter serves bot "${conversation.bot}" on "${conversation.platform}" in this gateway.`,
+      };
     }
     try {
       await this.options.controller.sayAsOperator(conversation, text, operator);
@@ -156,12 +166,16 @@ export class OperatorDesk {
 
   /** Each bot's chatbot name: its settings' Name, else the serial number, else the bot id. */
   async chatbotNames(bots: ReadonlySet<string>): Promise<Map<string, string>> {
-    const entries = await Promise.all([...bots].map(async (id): Promise<[string, string]> => {
-      const bot = this.options.bots.find((candidate) => candidate.id === id);
-      if (!bot) return [id, id];
-      const settings = await this.options.gateway.settings.get(bot.serialNumber).catch(() => ({}) as { Name?: string });
-      return [id, settings.Name?.trim() || bot.serialNumber || bot.id];
-    }));
+    const entries = await Promise.all(
+      [...bots].map(async (id): Promise<[string, string]> => {
+        const bot = this.options.bots.find((candidate) => candidate.id === id);
+        if (!bot) return [id, id];
+        const settings = await this.options.gateway.settings
+          .get(bot.serialNumber)
+          .catch(() => ({}) as { Name?: string });
+        return [id, settings.Name?.trim() || bot.serialNumber || bot.id];
+      }),
+    );
     return new Map(entries);
   }
 }
@@ -169,7 +183,9 @@ export class OperatorDesk {
 /** An operator's display name as given, or why it cannot be one. */
 export function operatorName(raw: unknown): { ok: true; name: string } | { ok: false; message: string } {
   const name = typeof raw === 'string' ? raw.replace(/\s+/g, ' ').trim() : '';
-  if (name === '') return { ok: false, message: 'Give your name: the other operators see it with each message you send.' };
-  if (name.length > OPERATOR_NAME_MAX_CHARS) return { ok: false, message: `A name has at most ${OPERATOR_NAME_MAX_CHARS} characters.` };
+  if (name === '')
+    return { ok: false, message: 'Give your name: the other operators see it with each message you send.' };
+  if (name.length > OPERATOR_NAME_MAX_CHARS)
+    return { ok: false, message: `A name has at most ${OPERATOR_NAME_MAX_CHARS} characters.` };
   return { ok: true, name };
 }

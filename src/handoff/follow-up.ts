@@ -69,8 +69,16 @@ export class FollowUps {
     const previous = decodeState(await state.get(key));
     const mine = previous?.handoffId === record.handoffId ? previous : null;
     const compose = async (from: number): Promise<ComposedMail> => {
-      const earlier = (await ctx.services.transcript.read(record.conversation, MAIL_TRANSCRIPT_ENTRIES)).filter((entry) => entry.at > from);
-      return this.compose(ctx, settings.Name?.trim() || ctx.bot.serialNumber || ctx.bot.id, record, [...earlier, currentMessage(ctx, now)], now);
+      const earlier = (await ctx.services.transcript.read(record.conversation, MAIL_TRANSCRIPT_ENTRIES)).filter(
+        (entry) => entry.at > from,
+      );
+      return this.compose(
+        ctx,
+        settings.Name?.trim() || ctx.bot.serialNumber || ctx.bot.id,
+        record,
+        [...earlier, currentMessage(ctx, now)],
+        now,
+      );
     };
     const ttlMs = Math.max(record.expiresAt - now, 1) + intervalMs;
 
@@ -88,10 +96,19 @@ export class FollowUps {
     const mailId = newMailId(record.conversation);
     const next: FollowUpState = { handoffId: record.handoffId, mailId, dueAt, from, through: now };
     await state.atomic([
-      ...outbox.enqueueCommands(record.conversation, { to, ...(await compose(from)), conversation: formatConversationId(record.conversation) }, now, dueAt, mailId),
+      ...outbox.enqueueCommands(
+        record.conversation,
+        { to, ...(await compose(from)), conversation: formatConversationId(record.conversation) },
+        now,
+        dueAt,
+        mailId,
+      ),
       { op: 'set', key, value: JSON.stringify(next), ttlMs },
     ]);
-    ctx.logger.info({ handoffId: record.handoffId, mail: mailId, dueAt: new Date(dueAt).toISOString() }, 'the user wrote while with a person: follow-up e-mail queued');
+    ctx.logger.info(
+      { handoffId: record.handoffId, mail: mailId, dueAt: new Date(dueAt).toISOString() },
+      'the user wrote while with a person: follow-up e-mail queued',
+    );
     if (dueAt <= now) outbox.wake();
   }
 
@@ -103,7 +120,13 @@ export class FollowUps {
     await this.options.state.del(key);
   }
 
-  private compose(ctx: TurnContext, chatbotName: string, record: PauseRecord, entries: TranscriptEntry[], now: number): ComposedMail {
+  private compose(
+    ctx: TurnContext,
+    chatbotName: string,
+    record: PauseRecord,
+    entries: TranscriptEntry[],
+    now: number,
+  ): ComposedMail {
     const linkExpiresAt = now + Math.max(1, Math.round(this.options.handoff.linkHours * HOUR_MS));
     return composeFollowUpMail({
       chatbotName,
@@ -112,9 +135,17 @@ export class FollowUps {
       user: record.user ?? ctx.inbound.user,
       since: record.since,
       entries,
-      resumeUrl: this.options.links.url({ conversation: record.conversation, handoffId: record.handoffId, expiresAt: linkExpiresAt }),
+      resumeUrl: this.options.links.url({
+        conversation: record.conversation,
+        handoffId: record.handoffId,
+        expiresAt: linkExpiresAt,
+      }),
       linkExpiresAt,
-      ...this.options.inboxLinks?.forMail(record.conversation, this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, now),
+      ...this.options.inboxLinks?.forMail(
+        record.conversation,
+        this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS,
+        now,
+      ),
     });
   }
 }
@@ -134,8 +165,11 @@ function decodeState(raw: string | null): FollowUpState | null {
   if (raw === null) return null;
   try {
     const parsed = JSON.parse(raw) as Partial<FollowUpState>;
-    return typeof parsed.handoffId === 'string' && typeof parsed.mailId === 'string' && typeof parsed.dueAt === 'number' &&
-      typeof parsed.from === 'number' && typeof parsed.through === 'number'
+    return typeof parsed.handoffId === 'string' &&
+      typeof parsed.mailId === 'string' &&
+      typeof parsed.dueAt === 'number' &&
+      typeof parsed.from === 'number' &&
+      typeof parsed.through === 'number'
       ? (parsed as FollowUpState)
       : null;
   } catch {

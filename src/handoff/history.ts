@@ -33,7 +33,10 @@ export class HandBackHistory {
 
   async add(entry: HandBack): Promise<void> {
     const stored = { ...entry, conversation: formatConversationId(entry.conversation) };
-    await this.state.listPush(handoffKeys.history, [JSON.stringify(stored)], { maxLength: HISTORY_MAX_ENTRIES, ttlMs: HISTORY_TTL_MS });
+    await this.state.listPush(handoffKeys.history, [JSON.stringify(stored)], {
+      maxLength: HISTORY_MAX_ENTRIES,
+      ttlMs: HISTORY_TTL_MS,
+    });
   }
 
   /** Every kept hand-back, newest first. */

@@ -6,7 +6,14 @@ export { handoffKeys, inboxKeys, mailTag } from './keys.js';
 export { OperatorDesk, operatorName, type ReplyOutcome, type WaitingConversation, type WaitingList } from './desk.js';
 export { HandBackHistory, type HandBack } from './history.js';
 export { ResumeLinks, resolveLinkSecret, type ResumeClaim, type VerifiedToken } from './link.js';
-export { composeFollowUpMail, composeHandoffMail, escapeHtml, type ComposedMail, type FollowUpMailInput, type HandoffMailInput } from './mail.js';
+export {
+  composeFollowUpMail,
+  composeHandoffMail,
+  escapeHtml,
+  type ComposedMail,
+  type FollowUpMailInput,
+  type HandoffMailInput,
+} from './mail.js';
 export { Outbox, type MailChange, type MailTransport, type OutboxMail, type OutgoingMail } from './outbox.js';
 export { FollowUps, type FollowUpState } from './follow-up.js';
 export { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';

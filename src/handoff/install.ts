@@ -67,8 +67,17 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const { gateway, state, config, http } = options;
   const logger = options.logger.child({ part: 'handoff' });
   const transport = options.mailer ?? buildTransport(config.smtp.url);
-  if (!transport) logger.warn('SMTP_URL (smtp.url) is not set: handoff e-mails wait in the Redis outbox until a gateway with SMTP_URL runs.');
-  const outbox = new Outbox({ state, transport, from: config.smtp.from, policy: { ...DEFAULT_OUTBOX_POLICY, ...options.outbox }, logger });
+  if (!transport)
+    logger.warn(
+      'SMTP_URL (smtp.url) is not set: handoff e-mails wait in the Redis outbox until a gateway with SMTP_URL runs.',
+    );
+  const outbox = new Outbox({
+    state,
+    transport,
+    from: config.smtp.from,
+    policy: { ...DEFAULT_OUTBOX_POLICY, ...options.outbox },
+    logger,
+  });
   const baseUrl = config.admin.publicUrl ?? options.selfUrl ?? `http://127.0.0.1:${config.port}`;
   const secret = await resolveLinkSecret(config.handoff.secret, state);
   const links = new ResumeLinks(secret, baseUrl);
@@ -77,22 +86,37 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const feed = adminToken ? await startInboxFeed({ state, logger: logger.child({ part: 'inbox' }) }) : undefined;
   const inboxLinks = adminToken ? new InboxLinks(secret, baseUrl) : undefined;
   const controller = new HandoffController({
-    gateway, state, handoff: config.handoff, logger, links, outbox, ...(feed ? { feed } : {}), ...(inboxLinks ? { inboxLinks } : {}),
+    gateway,
+    state,
+    handoff: config.handoff,
+    logger,
+    links,
+    outbox,
+    ...(feed ? { feed } : {}),
+    ...(inboxLinks ? { inboxLinks } : {}),
   });
   const desk = new OperatorDesk({ controller, gateway, state, bots: options.bots ?? config.bots });
   const platforms = options.platforms ?? [];
 
   const unregister = registerTriggers(gateway, controller, config, feed);
   http.mount('/handoff', resumeRoute(controller, links, logger));
-  http.mount('/inbox', adminToken && feed && inboxLinks
-    ? inboxRouter({
-      adminToken, desk, gateway, feed, platforms, links: inboxLinks,
-      ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
-      sessions: new InboxSessions(state, config.inbox.sessionHours),
-      signIns: new SignInLimit(state),
-      logger: logger.child({ part: 'inbox' }),
-    })
-    : inboxDisabled());
+  http.mount(
+    '/inbox',
+    adminToken && feed && inboxLinks
+      ? inboxRouter({
+          adminToken,
+          desk,
+          gateway,
+          feed,
+          platforms,
+          links: inboxLinks,
+          ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
+          sessions: new InboxSessions(state, config.inbox.sessionHours),
+          signIns: new SignInLimit(state),
+          logger: logger.child({ part: 'inbox' }),
+        })
+      : inboxDisabled(),
+  );
   adminRoutes(http.adminRouter, desk, controller, outbox, platforms);
   outbox.start();
 

@@ -25,7 +25,8 @@ export async function resolveLinkSecret(configured: string | undefined, state: S
   if (configured) return configured;
   await state.setIfAbsent(handoffKeys.secret, randomBytes(GENERATED_SECRET_BYTES).toString('base64url'));
   const secret = await state.get(handoffKeys.secret);
-  if (!secret) throw new Error('The generated handoff link secret vanished from state; set HANDOFF_SECRET (handoff.secret).');
+  if (!secret)
+    throw new Error('The generated handoff link secret vanished from state; set HANDOFF_SECRET (handoff.secret).');
   return secret;
 }
 
@@ -37,7 +38,11 @@ export class ResumeLinks {
   ) {}
 
   sign(claim: ResumeClaim): string {
-    return signToken(this.secret, { c: formatConversationId(claim.conversation), h: claim.handoffId, e: claim.expiresAt });
+    return signToken(this.secret, {
+      c: formatConversationId(claim.conversation),
+      h: claim.handoffId,
+      e: claim.expiresAt,
+    });
   }
 
   url(claim: ResumeClaim): string {
@@ -74,7 +79,9 @@ export function verifyToken(key: string | Buffer, token: string): Record<string,
   if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

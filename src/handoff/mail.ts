@@ -31,7 +31,12 @@ export interface ComposedMail {
   html: string;
 }
 
-const ROLE_LABELS: Record<TranscriptEntry['role'], string> = { user: 'User', bot: 'Bot', operator: 'Operator', system: 'Gateway' };
+const ROLE_LABELS: Record<TranscriptEntry['role'], string> = {
+  user: 'User',
+  bot: 'Bot',
+  operator: 'Operator',
+  system: 'Gateway',
+};
 
 /** "Ana Lima (@ana)", or the handle or the id when the platform gives no name. */
 export function userLabel(user: PlatformUser | undefined): string {
@@ -86,7 +91,9 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     '<!doctype html><html><body style="font-family:sans-serif">',
     `<p><strong>${escapeHtml(who)}</strong> asked to talk to a person.</p>`,
     '<table>',
-    ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    ...facts.map(
+      ([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    ),
     '</table>',
     ...inboxLinkHtml(input),
     `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
@@ -149,13 +156,18 @@ type InboxLinkInput = { inboxUrl?: string; inboxLinkExpiresAt?: number; linkExpi
 /** The inbox link of either e-mail, in its text part (none when the inbox is off). */
 function inboxLinkText(input: InboxLinkInput): string[] {
   if (!input.inboxUrl) return [];
-  return [`Open this conversation in the inbox: ${input.inboxUrl}`, `(link valid until ${iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt)})`];
+  return [
+    `Open this conversation in the inbox: ${input.inboxUrl}`,
+    `(link valid until ${iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt)})`,
+  ];
 }
 
 function inboxLinkHtml(input: InboxLinkInput): string[] {
   if (!input.inboxUrl) return [];
   const until = iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt);
-  return [`<p><a href="${escapeHtml(input.inboxUrl)}">Open this conversation in the inbox</a> (link valid until ${escapeHtml(until)})</p>`];
+  return [
+    `<p><a href="${escapeHtml(input.inboxUrl)}">Open this conversation in the inbox</a> (link valid until ${escapeHtml(until)})</p>`,
+  ];
 }
 
 function textEntry(entry: TranscriptEntry): string[] {
@@ -165,9 +177,13 @@ function textEntry(entry: TranscriptEntry): string[] {
 }
 
 function htmlEntry(entry: TranscriptEntry): string {
-  const attachments = (entry.attachments ?? []).map((attachment) => `<br><em>[attachment: ${escapeHtml(attachment)}]</em>`).join('');
-  return `<p><small>${escapeHtml(iso(entry.at))}</small> <strong>${escapeHtml(speaker(entry))}:</strong> ` +
-    `<span style="white-space:pre-wrap">${escapeHtml(entry.text)}</span>${attachments}</p>`;
+  const attachments = (entry.attachments ?? [])
+    .map((attachment) => `<br><em>[attachment: ${escapeHtml(attachment)}]</em>`)
+    .join('');
+  return (
+    `<p><small>${escapeHtml(iso(entry.at))}</small> <strong>${escapeHtml(speaker(entry))}:</strong> ` +
+    `<span style="white-space:pre-wrap">${escapeHtml(entry.text)}</span>${attachments}</p>`
+  );
 }
 
 export function escapeHtml(text: string): string {

@@ -79,11 +79,15 @@ export class Outbox {
    * mail and its outbox entry live in the conversation's shard, like the pause written with them.
    */
   enqueueCommands(
-    conversation: ConversationRef, mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>, now = Date.now(), dueAt = now,
+    conversation: ConversationRef,
+    mail: Omit<OutboxMail, 'id' | 'createdAt' | 'failures'>,
+    now = Date.now(),
+    dueAt = now,
     id: string = newMailId(conversation),
   ): AtomicCommand[] {
     const tag = conversationTag(conversation);
-    if (mailTag(id) !== tag) throw new Error(`mail id ${id} does not name the shard of its conversation (use newMailId)`);
+    if (mailTag(id) !== tag)
+      throw new Error(`mail id ${id} does not name the shard of its conversation (use newMailId)`);
     const full: OutboxMail = { ...mail, id, createdAt: now, failures: 0 };
     return [
       { op: 'set', key: handoffKeys.mail(tag, full.id), value: JSON.stringify(full) },
@@ -106,7 +110,8 @@ export class Outbox {
     const { state } = this.options;
     const tag = mailTag(id);
     if (tag === null) return null;
-    const raw = (await state.sortedScore(handoffKeys.dead(tag), id)) === null ? null : await state.get(handoffKeys.mail(tag, id));
+    const raw =
+      (await state.sortedScore(handoffKeys.dead(tag), id)) === null ? null : await state.get(handoffKeys.mail(tag, id));
     if (raw === null) return null;
     const { deadAt: _deadAt, permanentFailures: _permanent, ...rest } = JSON.parse(raw) as OutboxMail;
     // createdAt restarts too: otherwise an old mail would die again at its first refusal (maxPermanentAgeMs).
@@ -116,7 +121,10 @@ export class Outbox {
       { op: 'sortedRemove', key: handoffKeys.dead(tag), member: id },
       { op: 'sortedAdd', key: handoffKeys.outbox(tag), score: now, member: id },
     ]);
-    this.options.logger.info({ mail: id, to: mail.to, conversation: mail.conversation }, 'a dead handoff e-mail was put back into the outbox');
+    this.options.logger.info(
+      { mail: id, to: mail.to, conversation: mail.conversation },
+      'a dead handoff e-mail was put back into the outbox',
+    );
     this.wake();
     return mail;
   }
@@ -135,7 +143,10 @@ export class Outbox {
   /** Drops a mail still waiting in the outbox (false when it was sent or is being sent). */
   cancel(id: string): Promise<boolean> {
     return this.underLease(id, async (_mail, tag) => {
-      await this.options.state.atomic([{ op: 'del', key: handoffKeys.mail(tag, id) }, { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: id }]);
+      await this.options.state.atomic([
+        { op: 'del', key: handoffKeys.mail(tag, id) },
+        { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: id },
+      ]);
     });
   }
 
@@ -147,7 +158,10 @@ export class Outbox {
     const token = await state.acquireLock(leaseKey, policy.leaseMs);
     if (!token) return false;
     try {
-      const raw = (await state.sortedScore(handoffKeys.outbox(tag), id)) === null ? null : await state.get(handoffKeys.mail(tag, id));
+      const raw =
+        (await state.sortedScore(handoffKeys.outbox(tag), id)) === null
+          ? null
+          : await state.get(handoffKeys.mail(tag, id));
       if (raw === null) return false;
       await act(JSON.parse(raw) as OutboxMail, tag);
       return true;
@@ -199,7 +213,13 @@ export class Outbox {
     do {
       this.again = false;
       try {
-        const due = await rangeEveryShard(this.options.state, handoffKeys.outbox, 0, Date.now(), this.options.policy.batchSize);
+        const due = await rangeEveryShard(
+          this.options.state,
+          handoffKeys.outbox,
+          0,
+          Date.now(),
+          this.options.policy.batchSize,
+        );
         for (const { tag, member } of due) {
           if (this.stopped) return;
           await this.sendOne(tag, member);
@@ -217,11 +237,18 @@ export class Outbox {
     const leaseKey = handoffKeys.mailLease(tag, id);
     const token = await state.acquireLock(leaseKey, policy.leaseMs);
     if (!token) return; // another process is sending it
-    const heartbeat = setInterval(() => {
-      void state.extendLock(leaseKey, token, policy.leaseMs).then((kept) => {
-        if (!kept) logger.warn({ mail: id }, 'lost the claim of a handoff e-mail while sending it; it may be sent twice');
-      }, () => undefined);
-    }, Math.max(policy.leaseMs / 3, 1));
+    const heartbeat = setInterval(
+      () => {
+        void state.extendLock(leaseKey, token, policy.leaseMs).then(
+          (kept) => {
+            if (!kept)
+              logger.warn({ mail: id }, 'lost the claim of a handoff e-mail while sending it; it may be sent twice');
+          },
+          () => undefined,
+        );
+      },
+      Math.max(policy.leaseMs / 3, 1),
+    );
     try {
       // Re-read under the lease: another process may have sent it (or rescheduled it) since our range read.
       const score = await state.sortedScore(handoffKeys.outbox(tag), id);
@@ -232,13 +259,25 @@ export class Outbox {
       }
       const mail = JSON.parse(raw) as OutboxMail;
       try {
-        await transport.sendMail({ from: this.options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await transport.sendMail({
+          from: this.options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
       } catch (error) {
         await this.reschedule(tag, mail, error);
         return;
       }
-      await state.atomic([{ op: 'del', key: handoffKeys.mail(tag, id) }, { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: id }]);
-      logger.info({ mail: id, to: mail.to, conversation: mail.conversation, attempts: mail.failures + 1 }, 'handoff e-mail sent');
+      await state.atomic([
+        { op: 'del', key: handoffKeys.mail(tag, id) },
+        { op: 'sortedRemove', key: handoffKeys.outbox(tag), member: id },
+      ]);
+      logger.info(
+        { mail: id, to: mail.to, conversation: mail.conversation, attempts: mail.failures + 1 },
+        'handoff e-mail sent',
+      );
     } finally {
       clearInterval(heartbeat);
       await state.releaseLock(leaseKey, token).catch(() => undefined);
@@ -256,7 +295,10 @@ export class Outbox {
       permanentFailures,
       lastError: error instanceof Error ? error.message : String(error),
     };
-    if (permanent && (permanentFailures >= policy.maxPermanentFailures || now - mail.createdAt >= policy.maxPermanentAgeMs)) {
+    if (
+      permanent &&
+      (permanentFailures >= policy.maxPermanentFailures || now - mail.createdAt >= policy.maxPermanentAgeMs)
+    ) {
       await this.bury(tag, failed, now, smtpResponseCode(error));
       return;
     }
@@ -266,9 +308,17 @@ export class Outbox {
       { op: 'sortedAdd', key: handoffKeys.outbox(tag), score: now + delay, member: mail.id },
     ]);
     logger.warn(
-      { mail: mail.id, to: mail.to, conversation: mail.conversation, failures: failed.failures, permanent, retryInMs: delay, err: error },
+      {
+        mail: mail.id,
+        to: mail.to,
+        conversation: mail.conversation,
+        failures: failed.failures,
+        permanent,
+        retryInMs: delay,
+        err: error,
+      },
       permanent
-        ? 'the SMTP server refused a handoff e-mail (check the chatbot\'s TalkToHumanEmail and SMTP_FROM); it is retried a few times, then kept as a dead letter'
+        ? "the SMTP server refused a handoff e-mail (check the chatbot's TalkToHumanEmail and SMTP_FROM); it is retried a few times, then kept as a dead letter"
         : 'sending a handoff e-mail failed (check SMTP_URL / smtp.url and the SMTP server); it stays in the outbox and is retried',
     );
   }
@@ -281,11 +331,17 @@ export class Outbox {
       { op: 'sortedAdd', key: handoffKeys.dead(tag), score: now, member: mail.id },
     ]);
     this.options.logger.error(
-      { mail: mail.id, to: mail.to, conversation: mail.conversation, failures: mail.failures, responseCode, lastError: mail.lastError },
+      {
+        mail: mail.id,
+        to: mail.to,
+        conversation: mail.conversation,
+        failures: mail.failures,
+        responseCode,
+        lastError: mail.lastError,
+      },
       `The SMTP server refused the handoff e-mail to "${mail.to}" permanently (${mail.lastError}); nobody was told about ${mail.conversation}. ` +
-        'The mail is kept as a dead letter (GET /admin/handoff-mail, chatbridge handoff list). Fix the chatbot\'s TalkToHumanEmail setting ' +
+        "The mail is kept as a dead letter (GET /admin/handoff-mail, chatbridge handoff list). Fix the chatbot's TalkToHumanEmail setting " +
         `or SMTP_URL / SMTP_FROM (smtp.url / smtp.from), then requeue it: chatbridge handoff retry-mail ${mail.id}`,
     );
   }
 }
-

@@ -33,7 +33,9 @@ export function confirmPage(conversation: string, record: PauseRecord, token: st
   ];
   const form = [
     '<table>',
-    ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),
+    ...facts.map(
+      ([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    ),
     '</table>',
     // Relative action: resolves to this same path behind any reverse proxy prefix.
     '<form method="post" action="resume">',
@@ -41,18 +43,39 @@ export function confirmPage(conversation: string, record: PauseRecord, token: st
     '<p><button type="submit">Hand back to the bot</button></p>',
     '</form>',
   ].join('\n');
-  return page('Hand this conversation back to the bot?', 'The assistant will answer the user again, and the user will be told.', form);
+  return page(
+    'Hand this conversation back to the bot?',
+    'The assistant will answer the user again, and the user will be told.',
+    form,
+  );
 }
 
 export const resumePages = {
   resumed: (conversation: string) =>
-    page('The conversation is back with the bot', `The assistant answers ${conversation} again, and the user was told.`),
+    page(
+      'The conversation is back with the bot',
+      `The assistant answers ${conversation} again, and the user was told.`,
+    ),
   alreadyBack: (conversation: string) =>
-    page('The conversation is already back with the bot', `${conversation} is not waiting for a person (it was handed back already, or its pause ran out). Nothing was changed.`),
-  missing: () => page('This link is incomplete', 'The link has no token. Open the whole link from the e-mail. Nothing was changed.'),
+    page(
+      'The conversation is already back with the bot',
+      `${conversation} is not waiting for a person (it was handed back already, or its pause ran out). Nothing was changed.`,
+    ),
+  missing: () =>
+    page('This link is incomplete', 'The link has no token. Open the whole link from the e-mail. Nothing was changed.'),
   invalid: () =>
-    page('This link is not valid', 'The link was changed or cut off, or it was signed with another secret (HANDOFF_SECRET). Nothing was changed.'),
-  failed: () => page('Please try again in a moment', 'The conversation could not be handed back just now (state unreachable). Nothing was changed.'),
+    page(
+      'This link is not valid',
+      'The link was changed or cut off, or it was signed with another secret (HANDOFF_SECRET). Nothing was changed.',
+    ),
+  failed: () =>
+    page(
+      'Please try again in a moment',
+      'The conversation could not be handed back just now (state unreachable). Nothing was changed.',
+    ),
   expired: () =>
-    page('This link has expired', 'Hand-back links work for handoff.linkHours after the e-mail. Use `chatbridge handoff resume` or the admin API instead. Nothing was changed.'),
+    page(
+      'This link has expired',
+      'Hand-back links work for handoff.linkHours after the e-mail. Use `chatbridge handoff resume` or the admin API instead. Nothing was changed.',
+    ),
 };

@@ -58,7 +58,12 @@ export class PauseStore {
       { op: 'del', key },
       { op: 'hashSet', key, fields },
       { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - Date.now()), 1) + EXPIRED_PAUSE_NOTICE_MS },
-      { op: 'sortedAdd', key: handoffKeys.paused(conversationTag(record.conversation)), score: record.expiresAt, member: formatConversationId(record.conversation) },
+      {
+        op: 'sortedAdd',
+        key: handoffKeys.paused(conversationTag(record.conversation)),
+        score: record.expiresAt,
+        member: formatConversationId(record.conversation),
+      },
     ];
   }
 
@@ -82,7 +87,11 @@ export class PauseStore {
   async end(conversation: ConversationRef): Promise<boolean> {
     const [deleted] = await this.state.atomic([
       { op: 'del', key: handoffKeys.pause(conversation) },
-      { op: 'sortedRemove', key: handoffKeys.paused(conversationTag(conversation)), member: formatConversationId(conversation) },
+      {
+        op: 'sortedRemove',
+        key: handoffKeys.paused(conversationTag(conversation)),
+        member: formatConversationId(conversation),
+      },
     ]);
     return Number(deleted) > 0;
   }
@@ -95,10 +104,17 @@ export class PauseStore {
   async listActive(now = Date.now()): Promise<PauseRecord[]> {
     const listed = await rangeEveryShard(this.state, handoffKeys.paused, 0, Number.MAX_SAFE_INTEGER);
     const expired = listed.filter((entry) => entry.score < now);
-    if (expired.length > 0) await this.state.batch(expired.map(({ tag, member }) => ({ op: 'sortedRemove', key: handoffKeys.paused(tag), member }) as const));
-    const active = listed.filter((entry) => entry.score >= now).flatMap(({ member }) => parseConversationId(member) ?? []);
+    if (expired.length > 0)
+      await this.state.batch(
+        expired.map(({ tag, member }) => ({ op: 'sortedRemove', key: handoffKeys.paused(tag), member }) as const),
+      );
+    const active = listed
+      .filter((entry) => entry.score >= now)
+      .flatMap(({ member }) => parseConversationId(member) ?? []);
     // Each a hashGetAll (readCommand), so each result is its hash.
-    const hashes = await this.state.batch(active.map((conversation) => this.readCommand(conversation))) as AtomicResult<AtomicCommandOf<'hashGetAll'>>[];
+    const hashes = (await this.state.batch(
+      active.map((conversation) => this.readCommand(conversation)),
+    )) as AtomicResult<AtomicCommandOf<'hashGetAll'>>[];
     return active.flatMap((conversation, index) => this.decode(conversation, hashes[index] ?? {}) ?? []);
   }
 }

@@ -23,7 +23,14 @@ import type { PauseRecord } from './pause.js';
 import { confirmPage, resumePages } from './pages.js';
 
 /** Platform errors that refuse the operator's message itself (422); the others (rate limits, outages past their retries) are 503s to retry. */
-const PLATFORM_REFUSALS: ReadonlySet<string> = new Set(['bad-format', 'too-long', 'other', 'unsupported', 'not-editable', 'window-closed']);
+const PLATFORM_REFUSALS: ReadonlySet<string> = new Set([
+  'bad-format',
+  'too-long',
+  'other',
+  'unsupported',
+  'not-editable',
+  'window-closed',
+]);
 /** The confirmation form posts one token of a few hundred bytes; anything far bigger is not ours. */
 const RESUME_FORM_LIMIT = '8kb';
 /**
@@ -33,7 +40,8 @@ const RESUME_FORM_LIMIT = '8kb';
  */
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
 };
@@ -79,12 +87,16 @@ export function resumeRoute(controller: HandoffController, links: ResumeLinks, l
 
   router.post('/resume', async (req, res) => {
     const body = req.body as { token?: unknown } | undefined;
-    const token = typeof body?.token === 'string' ? body.token : typeof req.query.token === 'string' ? req.query.token : '';
+    const token =
+      typeof body?.token === 'string' ? body.token : typeof req.query.token === 'string' ? req.query.token : '';
     const claim = claimOf(req, res, token);
     if (!claim) return;
     const name = formatConversationId(claim.conversation);
     try {
-      const outcome = await controller.resume(claim.conversation, { handoffId: claim.handoffId, by: 'the signed link' });
+      const outcome = await controller.resume(claim.conversation, {
+        handoffId: claim.handoffId,
+        by: 'the signed link',
+      });
       res.send(outcome === 'resumed' ? resumePages.resumed(name) : resumePages.alreadyBack(name));
     } catch (error) {
       logger.error({ err: error, conversation: name }, 'handing a conversation back failed');
@@ -98,7 +110,13 @@ export function resumeRoute(controller: HandoffController, links: ResumeLinks, l
  * The operators' admin API: what the CLI calls. Every operator action goes through the desk, as
  * the inbox's do. `platforms`: whose conversation-id shapes an id in a path is checked against.
  */
-export function adminRoutes(router: Router, desk: OperatorDesk, controller: HandoffController, outbox: Outbox, platforms: readonly PlatformModule[]): void {
+export function adminRoutes(
+  router: Router,
+  desk: OperatorDesk,
+  controller: HandoffController,
+  outbox: Outbox,
+  platforms: readonly PlatformModule[],
+): void {
   router.get('/handoff-mail', async (_req, res) => {
     const [waiting, dead] = await Promise.all([outbox.pending(), outbox.dead()]);
     res.json({ waiting: waiting.map(describeMail), dead: dead.map(describeMail) });
@@ -107,7 +125,10 @@ export function adminRoutes(router: Router, desk: OperatorDesk, controller: Hand
   router.post('/handoff-mail/:id/retry', async (req, res) => {
     const id = String(req.params.id);
     const mail = await outbox.requeue(id);
-    if (!mail) return void res.status(404).json({ error: `No dead handoff e-mail "${id}"; GET /admin/handoff-mail lists them.` });
+    if (!mail)
+      return void res
+        .status(404)
+        .json({ error: `No dead handoff e-mail "${id}"; GET /admin/handoff-mail lists them.` });
     res.json({ requeued: true, mail: describeMail(mail) });
   });
 
@@ -133,11 +154,17 @@ export function adminRoutes(router: Router, desk: OperatorDesk, controller: Hand
     const conversation = conversationParam(req, res, platforms);
     if (!conversation) return;
     const name = operatorName((req.body as { name?: unknown } | undefined)?.name);
-    if (!name.ok) return void res.status(400).json({ error: `Send JSON {"name": "…"}, the operator's name. ${name.message}` });
+    if (!name.ok)
+      return void res.status(400).json({ error: `Send JSON {"name": "…"}, the operator's name. ${name.message}` });
     const claim = await desk.claim(conversation, name.name);
     const id = formatConversationId(conversation);
-    if (claim.outcome === 'not-paused') return void res.status(409).json({ error: `${id} is not waiting for a person; there is nothing to claim.` });
-    res.json({ conversation: id, claimedBy: name.name, ...(claim.outcome === 'claimed' && claim.from ? { takenFrom: claim.from } : {}) });
+    if (claim.outcome === 'not-paused')
+      return void res.status(409).json({ error: `${id} is not waiting for a person; there is nothing to claim.` });
+    res.json({
+      conversation: id,
+      claimedBy: name.name,
+      ...(claim.outcome === 'claimed' && claim.from ? { takenFrom: claim.from } : {}),
+    });
   });
 
   router.post('/conversations/:id/messages', async (req, res) => {
@@ -146,7 +173,8 @@ export function adminRoutes(router: Router, desk: OperatorDesk, controller: Hand
     const text: unknown = (req.body as { text?: unknown } | undefined)?.text;
     const outcome = await desk.reply(conversation, typeof text === 'string' ? text : '');
     if (outcome.sent) return void res.json({ conversation: formatConversationId(conversation), sent: true });
-    if (outcome.problem === 'invalid') return void res.status(400).json({ error: `Send JSON {"text": "…"}. ${outcome.message}` });
+    if (outcome.problem === 'invalid')
+      return void res.status(400).json({ error: `Send JSON {"text": "…"}. ${outcome.message}` });
     if (outcome.problem === 'not-served') return void res.status(404).json({ error: outcome.message });
     // The platform refusing this message (no such chat, the bot blocked) is the operator's to know, not a gateway fault.
     const status = outcome.kind === 'not-found' ? 404 : PLATFORM_REFUSALS.has(outcome.kind) ? 422 : 503;
@@ -158,7 +186,9 @@ function conversationParam(req: Request, res: Response, platforms: readonly Plat
   const raw = req.params.id;
   const conversation = typeof raw === 'string' ? parseConversationId(raw) : null;
   if (!conversation) {
-    res.status(400).json({ error: 'The conversation must be <bot>:<platform>:<conversation id>, URL-encoded, e.g. main%3Atelegram%3A12345.' });
+    res.status(400).json({
+      error: 'The conversation must be <bot>:<platform>:<conversation id>, URL-encoded, e.g. main%3Atelegram%3A12345.',
+    });
     return null;
   }
   const problem = conversationIdProblem(conversation, platforms);

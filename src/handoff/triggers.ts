@@ -12,7 +12,13 @@ import type { InboxFeed } from './inbox/live/index.js';
 import type { PauseRecord } from './pause.js';
 import { findHandoffPhrase } from './phrases.js';
 import {
-  ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HANDOFF_ACTION_PREFIX, HANDOFF_COMMAND, OFFER_BUTTON_LABEL, OFFER_TEXT, OFFER_TEXT_WITHOUT_BUTTONS,
+  ALREADY_WITH_A_PERSON_TEXT,
+  BOT_IS_BACK_TEXT,
+  HANDOFF_ACTION_PREFIX,
+  HANDOFF_COMMAND,
+  OFFER_BUTTON_LABEL,
+  OFFER_TEXT,
+  OFFER_TEXT_WITHOUT_BUTTONS,
 } from './policy.js';
 
 export interface TriggerConfig {
@@ -25,7 +31,10 @@ export interface TriggerConfig {
  * when the inbox is off), told `user-message` when a turn's message reached the person's side.
  */
 export function registerTriggers(
-  gateway: Gateway, controller: HandoffController, config: TriggerConfig, feed?: Pick<InboxFeed, 'publish'>,
+  gateway: Gateway,
+  controller: HandoffController,
+  config: TriggerConfig,
+  feed?: Pick<InboxFeed, 'publish'>,
 ): () => void {
   const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
   /**
@@ -81,10 +90,12 @@ export function registerTriggers(
     }),
   ];
   if (feed) {
-    removals.push(gateway.events.on('committed', async (ctx) => {
-      // The feed never throws: it logs a failed publish itself.
-      if (forThePerson.has(ctx)) await feed.publish({ conversation: ctx.conversation, kind: 'user-message' });
-    }));
+    removals.push(
+      gateway.events.on('committed', async (ctx) => {
+        // The feed never throws: it logs a failed publish itself.
+        if (forThePerson.has(ctx)) await feed.publish({ conversation: ctx.conversation, kind: 'user-message' });
+      }),
+    );
   }
   return () => {
     for (const remove of removals) remove();
@@ -95,7 +106,11 @@ export function registerTriggers(
  * Paused: silence, except that asking for a person again gets a short "already
  * asked". Expired: the pause ends here, the user is told, and the turn goes on.
  */
-async function pauseGate(ctx: TurnContext, controller: HandoffController, pauseRead: TurnRead<PauseRecord | null>): Promise<'continue' | 'stop'> {
+async function pauseGate(
+  ctx: TurnContext,
+  controller: HandoffController,
+  pauseRead: TurnRead<PauseRecord | null>,
+): Promise<'continue' | 'stop'> {
   const prefetched = pauseRead.of(ctx);
   const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched;
   if (!record) return 'continue';

@@ -35,12 +35,19 @@ const sha256 = (text: string): Buffer => createHash('sha256').update(text).diges
 export function requireAdminToken(token: string | undefined, options: AdminTokenOptions = {}): RequestHandler {
   return (req, res, next) => {
     if (!token) {
-      res.status(404).json({ error: `${options.what ?? 'The admin API'} is disabled; set ADMIN_TOKEN (admin.token) to enable it.` });
+      res
+        .status(404)
+        .json({ error: `${options.what ?? 'The admin API'} is disabled; set ADMIN_TOKEN (admin.token) to enable it.` });
       return;
     }
     const query = options.queryToken && typeof req.query.token === 'string' ? req.query.token : null;
     if (!sameSecret(bearerToken(req.get('authorization')) ?? query ?? '', token)) {
-      res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: `Missing or wrong bearer token (ADMIN_TOKEN)${options.queryToken ? '; in a browser add ?token=<ADMIN_TOKEN> to the address' : ''}.` });
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer')
+        .json({
+          error: `Missing or wrong bearer token (ADMIN_TOKEN)${options.queryToken ? '; in a browser add ?token=<ADMIN_TOKEN> to the address' : ''}.`,
+        });
       return;
     }
     next();

@@ -50,12 +50,18 @@ export class HttpServer {
     this.app.get('/readyz', async (_req, res) => {
       // A load balancer stops sending here; what it already sent is still served (webhooks refuse new messages themselves).
       if (this.stoppingSince !== undefined) {
-        res.status(503).json({ status: 'stopping', reason: 'the process is stopping: answers in progress finish, new messages go to another process' });
+        res.status(503).json({
+          status: 'stopping',
+          reason: 'the process is stopping: answers in progress finish, new messages go to another process',
+        });
         return;
       }
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the readiness check did not finish within ${READY_CHECK_DEADLINE_MS / 1000} s`)), READY_CHECK_DEADLINE_MS);
+        timer = setTimeout(
+          () => reject(new Error(`the readiness check did not finish within ${READY_CHECK_DEADLINE_MS / 1000} s`)),
+          READY_CHECK_DEADLINE_MS,
+        );
       });
       try {
         await Promise.race([options.ready(), deadline]);
@@ -88,13 +94,20 @@ export class HttpServer {
   }
 
   /** Without this, express answers with an HTML page that holds the stack trace. */
-  private readonly onError: ErrorRequestHandler = (error: { status?: unknown; expose?: unknown; message?: unknown }, req, res, _next) => {
+  private readonly onError: ErrorRequestHandler = (
+    error: { status?: unknown; expose?: unknown; message?: unknown },
+    req,
+    res,
+    _next,
+  ) => {
     const status = typeof error.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500;
-    if (status >= 500) this.options.logger?.error({ err: error, method: req.method, path: req.path }, 'HTTP request failed');
+    if (status >= 500)
+      this.options.logger?.error({ err: error, method: req.method, path: req.path }, 'HTTP request failed');
     if (res.headersSent) return void res.end();
-    const message = status < 500 && error.expose === true && typeof error.message === 'string'
-      ? error.message
-      : 'The request failed inside the gateway; the error is in its log.';
+    const message =
+      status < 500 && error.expose === true && typeof error.message === 'string'
+        ? error.message
+        : 'The request failed inside the gateway; the error is in its log.';
     res.status(status).json({ error: message });
   };
 
@@ -109,7 +122,9 @@ export class HttpServer {
 
   async listen(port: number, host: string): Promise<number> {
     this.server = await new Promise<Server>((resolve, reject) => {
-      const server = this.app.listen(port, host, (error?: Error) => (error ? reject(listenError(error, port, host)) : resolve(server)));
+      const server = this.app.listen(port, host, (error?: Error) =>
+        error ? reject(listenError(error, port, host)) : resolve(server),
+      );
     });
     const address = this.server.address();
     return typeof address === 'object' && address ? address.port : port;
@@ -127,12 +142,19 @@ export class HttpServer {
 function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
   switch (error.code) {
     case 'EADDRINUSE':
-      return new Error(`PORT ${port} is in use (set PORT=… to a free port, or stop what listens on ${port}).`, { cause: error });
+      return new Error(`PORT ${port} is in use (set PORT=… to a free port, or stop what listens on ${port}).`, {
+        cause: error,
+      });
     case 'EACCES':
-      return new Error(`PORT ${port} needs privileges this process does not have (set PORT=… to 1024 or above).`, { cause: error });
+      return new Error(`PORT ${port} needs privileges this process does not have (set PORT=… to 1024 or above).`, {
+        cause: error,
+      });
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return new Error(`HOST ${host} is not an address of this machine (set HOST=127.0.0.1, or 0.0.0.0 for every interface).`, { cause: error });
+      return new Error(
+        `HOST ${host} is not an address of this machine (set HOST=127.0.0.1, or 0.0.0.0 for every interface).`,
+        { cause: error },
+      );
     default:
       return error;
   }

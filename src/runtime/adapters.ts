@@ -31,10 +31,15 @@ export interface LocalPlatformOptions {
 export function buildAdapters(
   config: Config,
   logger: Logger,
-  options: { platforms: readonly PlatformModule[]; state: StateStore; metrics?: (platform: string, bot: string) => PlatformMetrics } & LocalPlatformOptions,
+  options: {
+    platforms: readonly PlatformModule[];
+    state: StateStore;
+    metrics?: (platform: string, bot: string) => PlatformMetrics;
+  } & LocalPlatformOptions,
 ): BuiltAdapters {
   const adapters: Adapter[] = [];
-  const storage = (platform: string, bot: string) => platformStorage(options.state, platform, bot, { conversationIdleTtlMs: config.gateway.sessionIdleTtlMs });
+  const storage = (platform: string, bot: string) =>
+    platformStorage(options.state, platform, bot, { conversationIdleTtlMs: config.gateway.sessionIdleTtlMs });
   for (const bot of config.bots) {
     for (const { platform, section } of configuredPlatforms(bot, options.platforms)) {
       const adapter = platform.create(section, {
@@ -50,14 +55,16 @@ export function buildAdapters(
   const { open } = localPlatformsOpening(config, options.platforms, options.stdinIsTTY);
   const bot = config.bots[0]!.id;
   for (const { platform, setting } of open) {
-    adapters.push(platform.create(setting, {
-      bot,
-      logger: logger.child({ platform: platform.name, bot }),
-      storage: storage(platform.name, bot),
-      host,
-      closed: () => options.onLocalClosed?.(),
-      ...(options.localLogFile ? { logFile: options.localLogFile } : {}),
-    }));
+    adapters.push(
+      platform.create(setting, {
+        bot,
+        logger: logger.child({ platform: platform.name, bot }),
+        storage: storage(platform.name, bot),
+        host,
+        closed: () => options.onLocalClosed?.(),
+        ...(options.localLogFile ? { logFile: options.localLogFile } : {}),
+      }),
+    );
   }
   return { adapters, localOpen: open.length > 0, host };
 }

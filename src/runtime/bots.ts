@@ -1,6 +1,11 @@
 import type { Config } from '../config/index.js';
 import type { ChatbotSettingsMirror, GatewayBot } from '../gateway/index.js';
-import { DEMO_SERIAL_NUMBER, demoChatbotSettings, embeddedSettingsReader, serviceSettingDefaults } from '../service/index.js';
+import {
+  DEMO_SERIAL_NUMBER,
+  demoChatbotSettings,
+  embeddedSettingsReader,
+  serviceSettingDefaults,
+} from '../service/index.js';
 import type { StateStore } from '../state/index.js';
 import type { ChatbotSettings } from '../upstream/api.js';
 
@@ -9,13 +14,19 @@ export function gatewayBots(config: Config): GatewayBot[] {
   const embedded = !config.upstream.baseUrl;
   return config.bots.map((bot, index) => {
     if (!bot.serialNumber && !embedded) {
-      throw new Error(`bots[${index}].serialNumber${index === 0 ? ' (CHATBOT_SERIAL_NUMBER)' : ''} is required when UPSTREAM_BASE_URL is set: it is the chatbot's ID in its general settings.`);
+      throw new Error(
+        `bots[${index}].serialNumber${index === 0 ? ' (CHATBOT_SERIAL_NUMBER)' : ''} is required when UPSTREAM_BASE_URL is set: it is the chatbot's ID in its general settings.`,
+      );
     }
     // The config schema checks the values' kinds; the service validates field by field on Edit.
     const configured = bot.settings as ChatbotSettings;
     if (bot.serialNumber) return { id: bot.id, serialNumber: bot.serialNumber, settings: configured };
     // The embedded demo chatbot: the copy is only a fallback, its settings are read from the service (wireSettings).
-    return { id: bot.id, serialNumber: DEMO_SERIAL_NUMBER, settings: { ...(demoChatbotSettings() as ChatbotSettings), ...configured } };
+    return {
+      id: bot.id,
+      serialNumber: DEMO_SERIAL_NUMBER,
+      settings: { ...(demoChatbotSettings() as ChatbotSettings), ...configured },
+    };
   });
 }
 
@@ -25,7 +36,10 @@ export function gatewayBots(config: Config): GatewayBot[] {
  * configured or edited through chatbridge). With the embedded service, its
  * chatbots' settings are read from the service's own records: no copy to drift.
  */
-export function wireSettings(mirror: ChatbotSettingsMirror, options: { embedded: boolean; state: StateStore; bots: readonly GatewayBot[] }): void {
+export function wireSettings(
+  mirror: ChatbotSettingsMirror,
+  options: { embedded: boolean; state: StateStore; bots: readonly GatewayBot[] },
+): void {
   mirror.withDefaults(serviceSettingDefaults());
   if (!options.embedded) return;
   const read = embeddedSettingsReader(options.state);

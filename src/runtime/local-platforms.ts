@@ -21,7 +21,11 @@ export interface LocalPlatformsOpening {
  * and whether a platform of `bots[]` is configured. The CLI asks before the log is set up
  * (while one is open the log goes to a file), the runtime again when it builds the adapters.
  */
-export function localPlatformsOpening(config: Config, platforms: readonly PlatformModule[], stdinIsTTY = Boolean(process.stdin.isTTY)): LocalPlatformsOpening {
+export function localPlatformsOpening(
+  config: Config,
+  platforms: readonly PlatformModule[],
+  stdinIsTTY = Boolean(process.stdin.isTTY),
+): LocalPlatformsOpening {
   const situation = { stdinIsTTY, platformConfigured: anyPlatformConfigured(config, platforms) };
   const opening: LocalPlatformsOpening = { open: [], notices: [] };
   for (const platform of platforms) {
@@ -60,7 +64,8 @@ export class LateGatewayHost implements GatewayHost {
   }
 
   private parts(): { gateway: Pick<Gateway, 'answered'>; handoff: HandoffController } {
-    if (!this.bound) throw new Error('The gateway is not started yet: a local platform asks its host only once started.');
+    if (!this.bound)
+      throw new Error('The gateway is not started yet: a local platform asks its host only once started.');
     return this.bound;
   }
 }

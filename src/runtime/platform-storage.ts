@@ -14,7 +14,10 @@ export function platformKeyPrefix(platform: string, bot: string): string {
 
 /** `conversationIdleTtlMs`: gateway.sessionIdleTtlMs when configured (the gateway's default otherwise). */
 export function platformStorage(
-  state: StateStore, platform: string, bot: string, options: { conversationIdleTtlMs?: number | undefined } = {},
+  state: StateStore,
+  platform: string,
+  bot: string,
+  options: { conversationIdleTtlMs?: number | undefined } = {},
 ): PlatformStorage {
   const prefix = platformKeyPrefix(platform, bot);
   const key = (name: string) => prefix + name;

@@ -3,7 +3,14 @@
  * which takes it as a parameter and never imports adapters/ itself.
  */
 import { PLATFORM_MODULES } from '../../adapters/index.js';
-import { configSecrets, loadConfig, sectionKeyOf, type BotConfig, type Config, type LoadConfigOptions } from '../config/index.js';
+import {
+  configSecrets,
+  loadConfig,
+  sectionKeyOf,
+  type BotConfig,
+  type Config,
+  type LoadConfigOptions,
+} from '../config/index.js';
 import type { BotPlatformModule, PlatformModule } from '../contract.js';
 
 /** The platforms of this build. */
@@ -20,7 +27,10 @@ export function gatewayConfigSecrets(config: Config, platforms: readonly Platfor
 }
 
 /** The platforms a bot runs, each with its parsed section (a local platform has none: see local-platforms.ts). */
-export function configuredPlatforms(bot: BotConfig, platforms: readonly PlatformModule[]): { platform: BotPlatformModule; section: unknown }[] {
+export function configuredPlatforms(
+  bot: BotConfig,
+  platforms: readonly PlatformModule[],
+): { platform: BotPlatformModule; section: unknown }[] {
   return platforms.flatMap((platform) => {
     if (platform.kind === 'local') return [];
     const section = bot[sectionKeyOf(platform)];

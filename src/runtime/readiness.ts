@@ -49,7 +49,11 @@ export function unconnectedAdapters(adapters: readonly Adapter[]): string[] {
 
 /** The /readyz check: resolves when ready, rejects with every reason it is not. */
 /** `redisSetting`: the setting that named the Redis (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS), for the reason. */
-export function readinessCheck(state: StateStore, adapters: readonly Adapter[], redisSetting = 'REDIS_URL (redisUrl)'): () => Promise<void> {
+export function readinessCheck(
+  state: StateStore,
+  adapters: readonly Adapter[],
+  redisSetting = 'REDIS_URL (redisUrl)',
+): () => Promise<void> {
   return async () => {
     const reasons = unconnectedAdapters(adapters);
     await checkState(state, redisSetting).catch((error: Error) => reasons.unshift(error.message));

@@ -7,7 +7,14 @@ import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
 import { redactSecrets, type Logger } from '../logger.js';
 import { createServiceApp, prepareService, seedDemoData, type ServiceKeys } from '../service/index.js';
-import { createStateStore, describeTopology, isSupportedRedisVersion, MIN_REDIS_VERSION, RedisStateStore, type StateStore } from '../state/index.js';
+import {
+  createStateStore,
+  describeTopology,
+  isSupportedRedisVersion,
+  MIN_REDIS_VERSION,
+  RedisStateStore,
+  type StateStore,
+} from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
 import { buildAdapters } from './adapters.js';
 import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
@@ -48,22 +55,32 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
     },
   });
   if (!topology) {
-    logger.warn('REDIS_URL is not set: state is kept in memory, lost on restart, and cannot be shared between gateway processes.');
+    logger.warn(
+      'REDIS_URL is not set: state is kept in memory, lost on restart, and cannot be shared between gateway processes.',
+    );
     return state;
   }
   const where = describeTopology(topology);
   try {
-    await Promise.race([state.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000))]);
+    await Promise.race([
+      state.ping(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000)),
+    ]);
   } catch (error) {
     await state.close();
     const reason = lastConnectionError?.message ?? (error as Error).message;
-    throw new Error(`${where}, set by ${setting}, is not reachable (${reason}). Start Redis or fix ${setting}; unset it to keep state in memory.`, { cause: error });
+    throw new Error(
+      `${where}, set by ${setting}, is not reachable (${reason}). Start Redis or fix ${setting}; unset it to keep state in memory.`,
+      { cause: error },
+    );
   }
   if (state instanceof RedisStateStore) {
     const version = await state.serverVersion();
     if (!isSupportedRedisVersion(version)) {
       await state.close();
-      throw new Error(`${where}, set by ${setting}, runs Redis ${version}; chatbridge needs Redis ${MIN_REDIS_VERSION} or newer (GETEX, LPOP with a count). Upgrade it, or point ${setting} at a newer one.`);
+      throw new Error(
+        `${where}, set by ${setting}, runs Redis ${version}; chatbridge needs Redis ${MIN_REDIS_VERSION} or newer (GETEX, LPOP with a count). Upgrade it, or point ${setting} at a newer one.`,
+      );
     }
   }
   logger.info({ redis: topology.kind }, `State in ${where}`);
@@ -78,11 +95,19 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
 function logGeneratedKeys(logger: Logger, state: StateStore, keys: ServiceKeys, logOnTerminal: boolean): void {
   const chooseOwn = 'set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY to choose your own';
   if (state.kind === 'redis') {
-    logger.info({ readWith: SERVICE_KEYS_COMMAND }, `Generated the embedded Chatbot Service keys and kept them in Redis; print them with \`${SERVICE_KEYS_COMMAND}\` (or ${chooseOwn})`);
+    logger.info(
+      { readWith: SERVICE_KEYS_COMMAND },
+      `Generated the embedded Chatbot Service keys and kept them in Redis; print them with \`${SERVICE_KEYS_COMMAND}\` (or ${chooseOwn})`,
+    );
   } else if (logOnTerminal) {
-    logger.info({ secretKey: keys.secretKey, sessionKey: keys.sessionKey }, `Embedded Chatbot Service keys of this process (in-memory state: new ones on every start; ${chooseOwn})`);
+    logger.info(
+      { secretKey: keys.secretKey, sessionKey: keys.sessionKey },
+      `Embedded Chatbot Service keys of this process (in-memory state: new ones on every start; ${chooseOwn})`,
+    );
   } else {
-    logger.info(`Generated embedded Chatbot Service keys for this process only (in-memory state); to call the service from elsewhere, ${chooseOwn}`);
+    logger.info(
+      `Generated embedded Chatbot Service keys for this process only (in-memory state); to call the service from elsewhere, ${chooseOwn}`,
+    );
   }
 }
 
@@ -99,7 +124,9 @@ function mountAdapterRoutes(http: HttpServer, adapters: readonly Adapter[], admi
         continue;
       }
       const guard = requireAdminToken(adminToken, { queryToken: true, what: `${route.path} (an admin page)` });
-      http.mount(route.path, (req, res, next) => guard(req, res, (error?: unknown) => (error ? next(error) : route.handler(req, res, next))));
+      http.mount(route.path, (req, res, next) =>
+        guard(req, res, (error?: unknown) => (error ? next(error) : route.handler(req, res, next))),
+      );
     }
   }
 }
@@ -110,11 +137,20 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   const metrics = new GatewayMetrics();
   const platforms = options.platforms ?? PLATFORMS;
   const built = buildAdapters(config, logger, {
-    platforms, state, onLocalClosed: options.onLocalClosed, localLogFile: options.localLogFile,
+    platforms,
+    state,
+    onLocalClosed: options.onLocalClosed,
+    localLogFile: options.localLogFile,
     metrics: (platform, bot) => metrics.forPlatform(platform, bot),
   });
   metrics.watchPlatforms(built.adapters);
-  const http = new HttpServer({ metrics, ready: readinessCheck(state, built.adapters, redisSetting(redisTopology(config))), logger: logger.child({ part: 'http' }), trustProxy: config.http.trustProxy, ...(config.admin.token ? { adminToken: config.admin.token } : {}) });
+  const http = new HttpServer({
+    metrics,
+    ready: readinessCheck(state, built.adapters, redisSetting(redisTopology(config))),
+    logger: logger.child({ part: 'http' }),
+    trustProxy: config.http.trustProxy,
+    ...(config.admin.token ? { adminToken: config.admin.token } : {}),
+  });
   const embedded = !config.upstream.baseUrl;
   // Created once the gateway exists (it seeds the gateway's settings mirror); a check before start() is a no-op.
   const watch: { current?: StateLossWatch } = {};
@@ -142,7 +178,15 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     if (config.service.seedDemo) await seedDemo(state, serviceLogger, config);
     // Made once its base URL (the listening port) is known. Each request first waits until the
     // state is seeded (see StateLossWatch; a check before the watch exists is a no-op).
-    const service = createServiceApp({ state, secretKey: keys.secretKey, sessionKey: keys.sessionKey, publicBaseUrl: selfUrl, engine: config.service.engine, seedDemo: false, logger: serviceLogger });
+    const service = createServiceApp({
+      state,
+      secretKey: keys.secretKey,
+      sessionKey: keys.sessionKey,
+      publicBaseUrl: selfUrl,
+      engine: config.service.engine,
+      seedDemo: false,
+      logger: serviceLogger,
+    });
     http.mount('/', (req, res, next) => {
       if (!req.path.startsWith('/chat/')) return next();
       (watch.current?.check() ?? Promise.resolve()).then(() => service(req, res, next), next);
@@ -191,7 +235,15 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   watch.current = stateWatch;
   await stateWatch.start();
   const connecting = unconnectedAdapters(built.adapters);
-  logger.info({ port, embedded, adapters: built.adapters.map((a) => `${a.platform}:${a.bot}`), ...(connecting.length ? { connecting } : {}) }, 'chatbridge is running');
+  logger.info(
+    {
+      port,
+      embedded,
+      adapters: built.adapters.map((a) => `${a.platform}:${a.bot}`),
+      ...(connecting.length ? { connecting } : {}),
+    },
+    'chatbridge is running',
+  );
 
   return {
     port,
@@ -208,7 +260,10 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
      */
     async stop() {
       http.stopping();
-      logger.info({ graceMs: gateway.policy.stopGraceMs }, 'stopping: not ready any more, taking no new messages, letting the answers in progress finish');
+      logger.info(
+        { graceMs: gateway.policy.stopGraceMs },
+        'stopping: not ready any more, taking no new messages, letting the answers in progress finish',
+      );
       stateWatch.stop();
       await gateway.stop();
       await handoff.stop();

@@ -13,7 +13,10 @@ export const SERVICE_KEYS_COMMAND = 'chatbridge service keys';
  * otherwise keys generated once and kept in state. `generated` is true only for the
  * call that created them (the first start on this Redis and key prefix).
  */
-export async function resolveServiceKeys(config: Config, state: StateStore): Promise<ServiceKeys & { generated: boolean }> {
+export async function resolveServiceKeys(
+  config: Config,
+  state: StateStore,
+): Promise<ServiceKeys & { generated: boolean }> {
   const { secretKey, sessionKey } = config.service;
   if (secretKey && sessionKey) return { secretKey, sessionKey, generated: false };
   const fresh = generateServiceKeys();

@@ -87,7 +87,9 @@ export class StateLossWatch {
         await this.waitForOtherSeeder();
         return false;
       }
-      logger.warn('the state store lost its data (the seed marker is gone: was Redis restarted without persistence, or flushed?); seeding the chatbot settings and the demo chatbot again');
+      logger.warn(
+        'the state store lost its data (the seed marker is gone: was Redis restarted without persistence, or flushed?); seeding the chatbot settings and the demo chatbot again',
+      );
       try {
         await this.options.seed();
         await state.set(SEED_MARKER_KEY, new Date().toISOString());

@@ -19,7 +19,11 @@ function authorizationKey(req: Request): string | undefined {
   return raw.replace(/^Bearer\s+/i, '');
 }
 
-export function checkCredential(req: Request, credential: Credential, keys: { secretKey: string; sessionKey: string }): void {
+export function checkCredential(
+  req: Request,
+  credential: Credential,
+  keys: { secretKey: string; sessionKey: string },
+): void {
   const secret = authorizationKey(req);
   const session = req.get('chatrobot-sessionkey')?.trim() || undefined;
   const secretOk = secret !== undefined && sameKey(secret, keys.secretKey);
@@ -27,18 +31,27 @@ export function checkCredential(req: Request, credential: Credential, keys: { se
 
   if (credential === 'secret') {
     if (secretOk) return;
-    throw new ServiceError(401, secret === undefined
-      ? 'Missing Authorization header: send the secret key as "Authorization: <SECRET_KEY>".'
-      : 'The Authorization header does not match the secret key; check SERVICE_SECRET_KEY / UPSTREAM_SECRET_KEY.');
+    throw new ServiceError(
+      401,
+      secret === undefined
+        ? 'Missing Authorization header: send the secret key as "Authorization: <SECRET_KEY>".'
+        : 'The Authorization header does not match the secret key; check SERVICE_SECRET_KEY / UPSTREAM_SECRET_KEY.',
+    );
   }
   if (credential === 'session') {
     if (sessionOk) return;
-    throw new ServiceError(401, session === undefined
-      ? 'Missing chatrobot-sessionkey header: send the session key as "chatrobot-sessionkey: <SESSION_KEY>".'
-      : 'The chatrobot-sessionkey header does not match the session key; check SERVICE_SESSION_KEY / UPSTREAM_SESSION_KEY.');
+    throw new ServiceError(
+      401,
+      session === undefined
+        ? 'Missing chatrobot-sessionkey header: send the session key as "chatrobot-sessionkey: <SESSION_KEY>".'
+        : 'The chatrobot-sessionkey header does not match the session key; check SERVICE_SESSION_KEY / UPSTREAM_SESSION_KEY.',
+    );
   }
   if (secretOk || sessionOk) return;
-  throw new ServiceError(401, secret === undefined && session === undefined
-    ? 'Missing credentials: send "Authorization: <SECRET_KEY>" or "chatrobot-sessionkey: <SESSION_KEY>".'
-    : 'Neither the Authorization header nor the chatrobot-sessionkey header matches a key of this service.');
+  throw new ServiceError(
+    401,
+    secret === undefined && session === undefined
+      ? 'Missing credentials: send "Authorization: <SECRET_KEY>" or "chatrobot-sessionkey: <SESSION_KEY>".'
+      : 'Neither the Authorization header nor the chatrobot-sessionkey header matches a key of this service.',
+  );
 }

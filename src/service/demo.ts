@@ -24,12 +24,17 @@ function demoDirectory(): string {
     if (existsSync(join(candidate, 'chatbot.yaml'))) return candidate;
     dir = dirname(dir);
   }
-  throw new Error('config/demo/chatbot.yaml was not found above src/service; reinstall chatbridge or start without seedDemo.');
+  throw new Error(
+    'config/demo/chatbot.yaml was not found above src/service; reinstall chatbridge or start without seedDemo.',
+  );
 }
 
 function readYaml<T>(schema: z.ZodType<T>, file: string): T {
   const result = schema.safeParse(parse(readFileSync(file, 'utf8')));
-  if (!result.success) throw new Error(`${file} is not valid: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!result.success)
+    throw new Error(
+      `${file} is not valid: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return result.data;
 }
 
@@ -37,10 +42,14 @@ function readYaml<T>(schema: z.ZodType<T>, file: string): T {
 function configuredSettings(configured: Record<string, unknown>): Partial<ChatbotSettings> {
   const result = settingsSchema.partial().strict().safeParse(configured);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => (issue.code === 'unrecognized_keys'
-    ? `${issue.keys.join(', ')}: not a chatbot setting`
-    : `${issue.path.join('.')}: ${issue.message}`));
-  throw new Error(`bots[].settings of the embedded demo chatbot is not valid (${problems.join('; ')}); use the names and values of /chat/Chatbot/Edit.`);
+  const problems = result.error.issues.map((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? `${issue.keys.join(', ')}: not a chatbot setting`
+      : `${issue.path.join('.')}: ${issue.message}`,
+  );
+  throw new Error(
+    `bots[].settings of the embedded demo chatbot is not valid (${problems.join('; ')}); use the names and values of /chat/Chatbot/Edit.`,
+  );
 }
 
 /**
@@ -94,7 +103,10 @@ export function embeddedSettingsReader(state: StateStore): (serialNumber: string
  * The service's defaults of the settings the gateway acts on, for a hosted
  * chatbot whose settings the gateway's copy does not know (docs/ documents them).
  */
-export function serviceSettingDefaults(): Pick<ChatbotSettings, 'EnableUploadImage' | 'EnablePushToTalk' | 'MessageLimit' | 'RateLimitCount' | 'RateLimitTime'> {
+export function serviceSettingDefaults(): Pick<
+  ChatbotSettings,
+  'EnableUploadImage' | 'EnablePushToTalk' | 'MessageLimit' | 'RateLimitCount' | 'RateLimitTime'
+> {
   const { EnableUploadImage, EnablePushToTalk, MessageLimit, RateLimitCount, RateLimitTime } = defaultSettings();
   return { EnableUploadImage, EnablePushToTalk, MessageLimit, RateLimitCount, RateLimitTime };
 }

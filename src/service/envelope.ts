@@ -31,9 +31,10 @@ export const notFound = (message: string): ServiceError => new ServiceError(404,
 
 /** Success envelope; `Data` is left out when undefined, as the hosted service does (Chatbot/Remove). */
 export function sendOk(res: Response, data?: unknown): void {
-  const body: Envelope = data === undefined
-    ? { Version: API_VERSION, Success: true, Code: 200, Message: '' }
-    : { Data: data, Version: API_VERSION, Success: true, Code: 200, Message: '' };
+  const body: Envelope =
+    data === undefined
+      ? { Version: API_VERSION, Success: true, Code: 200, Message: '' }
+      : { Data: data, Version: API_VERSION, Success: true, Code: 200, Message: '' };
   res.status(200).json(body);
 }
 

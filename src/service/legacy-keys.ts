@@ -28,16 +28,26 @@ export function currentServiceKey(legacyKey: string): string | null {
   const [, kind, id] = match as unknown as [string, string, string];
   const numeric = /^\d+$/.test(id) ? Number(id) : null;
   switch (kind) {
-    case 'chatbot': return svcKeys.chatbot(id);
-    case 'listings': return svcKeys.listings(id);
-    case 'listings-version': return svcKeys.listingsVersion(id);
-    case 'session': return numeric === null ? null : svcKeys.session(numeric);
-    case 'history': return numeric === null ? null : svcKeys.history(numeric);
-    case 'rate': return numeric === null ? null : svcKeys.rateWindow(numeric);
-    case 'file': return numeric === null ? null : svcKeys.file(numeric);
-    case 'filedata': return numeric === null ? null : svcKeys.fileData(numeric);
-    case 'upload-claim': return numeric === null ? null : svcKeys.uploadClaim(numeric);
-    default: return null;
+    case 'chatbot':
+      return svcKeys.chatbot(id);
+    case 'listings':
+      return svcKeys.listings(id);
+    case 'listings-version':
+      return svcKeys.listingsVersion(id);
+    case 'session':
+      return numeric === null ? null : svcKeys.session(numeric);
+    case 'history':
+      return numeric === null ? null : svcKeys.history(numeric);
+    case 'rate':
+      return numeric === null ? null : svcKeys.rateWindow(numeric);
+    case 'file':
+      return numeric === null ? null : svcKeys.file(numeric);
+    case 'filedata':
+      return numeric === null ? null : svcKeys.fileData(numeric);
+    case 'upload-claim':
+      return numeric === null ? null : svcKeys.uploadClaim(numeric);
+    default:
+      return null;
   }
 }
 

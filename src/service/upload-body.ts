@@ -18,7 +18,8 @@ import { badRequest, formatSize, ServiceError } from './envelope.js';
  */
 const REFUSED_UPLOAD_LINGER_MS = 2_000;
 
-const tooLarge = (limit: number) => new ServiceError(413, `The file is larger than the ${formatSize(limit)} this service accepts.`);
+const tooLarge = (limit: number) =>
+  new ServiceError(413, `The file is larger than the ${formatSize(limit)} this service accepts.`);
 
 /** The Content-Length the caller declared, or undefined for a chunked body; a malformed one is a 400. */
 export function declaredLength(req: Request): number | undefined {
@@ -77,7 +78,9 @@ export function readBody(req: Request, limit: number): Promise<Buffer> {
     };
     req.on('data', onData);
     req.once('end', onEnd);
-    req.once('aborted', () => stop(badRequest('The upload was aborted before all of its bytes arrived; PUT it again.')));
+    req.once('aborted', () =>
+      stop(badRequest('The upload was aborted before all of its bytes arrived; PUT it again.')),
+    );
     req.once('error', () => stop(badRequest('The upload failed while its bytes arrived; PUT it again.')));
   });
 }

@@ -21,7 +21,11 @@ export class Channels {
   constructor(private readonly onListenerError: (error: unknown) => void) {}
 
   /** Adds a listener; true when it is the channel's first (the store subscribes then). */
-  add(channel: string, listener: ChannelListener, options: SubscribeOptions = {}): { first: boolean; remove: () => boolean } {
+  add(
+    channel: string,
+    listener: ChannelListener,
+    options: SubscribeOptions = {},
+  ): { first: boolean; remove: () => boolean } {
     let set = this.subscriptions.get(channel);
     const first = !set;
     if (!set) this.subscriptions.set(channel, (set = new Set()));

@@ -12,17 +12,27 @@ export function commandKeys(c: AtomicCommand): string[] {
 
 /** The keys of one queue step (the offer's dedupe key included when given). */
 export function queueKeys(keys: ConversationQueueKeys, dedupeKey?: string): string[] {
-  return dedupeKey === undefined ? [keys.queue, keys.lock, keys.pending] : [keys.queue, keys.lock, keys.pending, dedupeKey];
+  return dedupeKey === undefined
+    ? [keys.queue, keys.lock, keys.pending]
+    : [keys.queue, keys.lock, keys.pending, dedupeKey];
 }
 
 /**
  * Throws unless every key of `commands` (and `extra`) hashes to one slot. `prefix` is the
  * store's namespace: slots are computed on the full keys, as the server does.
  */
-export function assertCommandsInOneSlot(what: string, prefix: string, commands: readonly AtomicCommand[], extra: readonly string[] = []): void {
+export function assertCommandsInOneSlot(
+  what: string,
+  prefix: string,
+  commands: readonly AtomicCommand[],
+  extra: readonly string[] = [],
+): void {
   const keys = [...extra];
   for (const c of commands) keys.push(...commandKeys(c));
-  assertOneSlot(what, keys.map((key) => prefix + key));
+  assertOneSlot(
+    what,
+    keys.map((key) => prefix + key),
+  );
 }
 
 /** Indexes of `fullKeys` grouped by their slot, groups in order of first appearance. */

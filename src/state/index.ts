@@ -4,13 +4,32 @@ import type { RedisTopology } from './topology.js';
 import type { StateStore } from './types.js';
 
 export type {
-  AtomicCommand, AtomicCommandOf, AtomicResult, AtomicResults, ClaimHeadCommand, ConversationQueueKeys, HeadClaim, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferOptions, QueueOfferResult, StateStore,
+  AtomicCommand,
+  AtomicCommandOf,
+  AtomicResult,
+  AtomicResults,
+  ClaimHeadCommand,
+  ConversationQueueKeys,
+  HeadClaim,
+  QueueAdvanceOptions,
+  QueueAdvanceResult,
+  QueueClaim,
+  QueueOfferOptions,
+  QueueOfferResult,
+  StateStore,
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
 export { RedisStateStore, type RedisStateOptions } from './redis.js';
 export { isSupportedRedisVersion, MIN_REDIS_VERSION } from './redis-version.js';
-export { describeTopology, formatEndpoint, parseEndpoint, type RedisAuth, type RedisEndpoint, type RedisTopology } from './topology.js';
+export {
+  describeTopology,
+  formatEndpoint,
+  parseEndpoint,
+  type RedisAuth,
+  type RedisEndpoint,
+  type RedisTopology,
+} from './topology.js';
 
 export interface CreateStateStoreOptions {
   /** How to reach Redis (src/config/redis.ts redisTopology); unset = in memory. */
@@ -28,7 +47,8 @@ export interface CreateStateStoreOptions {
  * logs the memory store's warning (state lost on restart, not shared between replicas).
  */
 export function createStateStore(options: CreateStateStoreOptions): StateStore {
-  const topology = options.topology ?? (options.redisUrl ? { kind: 'single' as const, url: options.redisUrl } : undefined);
+  const topology =
+    options.topology ?? (options.redisUrl ? { kind: 'single' as const, url: options.redisUrl } : undefined);
   if (topology) {
     return new RedisStateStore({
       topology,

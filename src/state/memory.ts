@@ -2,8 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Channels, type ChannelListener, type SubscribeOptions } from './channels.js';
 import { assertCommandsInOneSlot, queueKeys } from './command-keys.js';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type HeadClaim, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
-  type QueueOfferOptions, type QueueOfferResult, type StateStore,
+  DEFAULT_KEY_PREFIX,
+  type AtomicCommand,
+  type ConversationQueueKeys,
+  type HeadClaim,
+  type QueueAdvanceOptions,
+  type QueueAdvanceResult,
+  type QueueClaim,
+  type QueueOfferOptions,
+  type QueueOfferResult,
+  type StateStore,
 } from './types.js';
 
 type Value =
@@ -56,14 +64,25 @@ export class MemoryStateStore implements StateStore {
     return entry;
   }
 
-  private typed<T extends Value['type']>(key: string, type: T, create: boolean): Extract<Value, { type: T }> | undefined {
+  private typed<T extends Value['type']>(
+    key: string,
+    type: T,
+    create: boolean,
+  ): Extract<Value, { type: T }> | undefined {
     const entry = this.live(key);
     if (entry) {
       if (entry.value.type !== type) throw new WrongTypeError(key, type);
       return entry.value as Extract<Value, { type: T }>;
     }
     if (!create) return undefined;
-    const initial = { string: () => '', bytes: () => new Uint8Array(), hash: () => new Map(), list: () => [], set: () => new Set(), zset: () => new Map() }[type]();
+    const initial = {
+      string: () => '',
+      bytes: () => new Uint8Array(),
+      hash: () => new Map(),
+      list: () => [],
+      set: () => new Set(),
+      zset: () => new Map(),
+    }[type]();
     const value = { type, data: initial } as Extract<Value, { type: T }>;
     this.entries.set(this.prefix + key, { value, expiresAt: null });
     return value;
@@ -90,7 +109,10 @@ export class MemoryStateStore implements StateStore {
     return keys.map((key) => this.typed(key, 'string', false)?.data ?? null);
   }
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
-    this.entries.set(this.prefix + key, { value: { type: 'string', data: value }, expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null });
+    this.entries.set(this.prefix + key, {
+      value: { type: 'string', data: value },
+      expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null,
+    });
   }
   async getBytes(key: string): Promise<Uint8Array | null> {
     const data = this.typed(key, 'bytes', false)?.data;
@@ -98,7 +120,10 @@ export class MemoryStateStore implements StateStore {
     return data ? Uint8Array.from(data) : null;
   }
   async setBytes(key: string, value: Uint8Array, options: { ttlMs?: number } = {}): Promise<void> {
-    this.entries.set(this.prefix + key, { value: { type: 'bytes', data: Uint8Array.from(value) }, expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null });
+    this.entries.set(this.prefix + key, {
+      value: { type: 'bytes', data: Uint8Array.from(value) },
+      expiresAt: options.ttlMs ? Date.now() + options.ttlMs : null,
+    });
   }
   async setIfAbsent(key: string, value: string, ttlMs?: number): Promise<boolean> {
     if (this.live(key)) return false;
@@ -160,10 +185,15 @@ export class MemoryStateStore implements StateStore {
     return next;
   }
 
-  async listPush(key: string, values: readonly string[], options: { maxLength?: number; ttlMs?: number } = {}): Promise<number> {
+  async listPush(
+    key: string,
+    values: readonly string[],
+    options: { maxLength?: number; ttlMs?: number } = {},
+  ): Promise<number> {
     const list = this.typed(key, 'list', true)!;
     list.data.push(...values);
-    if (options.maxLength !== undefined && list.data.length > options.maxLength) list.data.splice(0, list.data.length - options.maxLength);
+    if (options.maxLength !== undefined && list.data.length > options.maxLength)
+      list.data.splice(0, list.data.length - options.maxLength);
     if (options.ttlMs) await this.expire(key, options.ttlMs);
     return list.data.length;
   }
@@ -202,7 +232,12 @@ export class MemoryStateStore implements StateStore {
   async sortedAdd(key: string, score: number, member: string): Promise<void> {
     this.typed(key, 'zset', true)!.data.set(member, score);
   }
-  async sortedRangeByScore(key: string, min: number, max: number, limit?: number): Promise<{ member: string; score: number }[]> {
+  async sortedRangeByScore(
+    key: string,
+    min: number,
+    max: number,
+    limit?: number,
+  ): Promise<{ member: string; score: number }[]> {
     const zset = this.typed(key, 'zset', false);
     if (!zset) return [];
     const matches = [...zset.data]
@@ -252,7 +287,8 @@ export class MemoryStateStore implements StateStore {
 
   private runAll(commands: readonly AtomicCommand[]): Promise<unknown[]> {
     // A claimHead is one script on Redis: its own keys share a slot even in a batch.
-    if (this.checkSlots) for (const c of commands) if (c.op === 'claimHead') assertCommandsInOneSlot('claimHead', this.prefix, [c]);
+    if (this.checkSlots)
+      for (const c of commands) if (c.op === 'claimHead') assertCommandsInOneSlot('claimHead', this.prefix, [c]);
     // Every command is started before anything is awaited: their bodies change the
     // entries synchronously, so no other caller's work can run in between.
     return Promise.all(commands.map((c) => this.runOne(c)));
@@ -278,7 +314,11 @@ export class MemoryStateStore implements StateStore {
         : { outcome: 'queued', length: list.data.length, claim: null, lockFree: true };
     }
     const token = this.takeLock(keys.lock, options.lockTtlMs);
-    return { outcome: 'queued', length: list.data.length, claim: token === null ? null : { token, head: list.data[0]! } };
+    return {
+      outcome: 'queued',
+      length: list.data.length,
+      claim: token === null ? null : { token, head: list.data[0]! },
+    };
   }
 
   async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
@@ -289,7 +329,11 @@ export class MemoryStateStore implements StateStore {
   }
 
   /** The lock taken with `token` and the queue's head; `taken` when locked, `empty` when nothing is queued (then unindexed). */
-  private claimQueue(keys: ConversationQueueKeys, token: string, lockTtlMs: number): string | { outcome: 'taken' | 'empty' } {
+  private claimQueue(
+    keys: ConversationQueueKeys,
+    token: string,
+    lockTtlMs: number,
+  ): string | { outcome: 'taken' | 'empty' } {
     if (this.live(keys.lock)) return { outcome: 'taken' };
     const head = this.typed(keys.queue, 'list', false)?.data[0];
     if (head === undefined) {
@@ -301,13 +345,21 @@ export class MemoryStateStore implements StateStore {
   }
 
   private claimHead(c: Extract<AtomicCommand, { op: 'claimHead' }>): HeadClaim {
-    const found = this.claimQueue({ queue: c.queue, lock: c.key, pending: c.pending, member: c.member }, c.token, c.ttlMs);
+    const found = this.claimQueue(
+      { queue: c.queue, lock: c.key, pending: c.pending, member: c.member },
+      c.token,
+      c.ttlMs,
+    );
     if (typeof found !== 'string') return found;
     return found === c.head ? { outcome: 'claimed' } : { outcome: 'other-head', head: found };
   }
 
   async queueAdvance(
-    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
+    keys: ConversationQueueKeys,
+    token: string,
+    lockTtlMs: number,
+    also: readonly AtomicCommand[] = [],
+    options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
     if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
     await this.runAll(also);
@@ -331,7 +383,10 @@ export class MemoryStateStore implements StateStore {
   }
 
   private setString(key: string, value: string, ttlMs?: number): void {
-    this.entries.set(this.prefix + key, { value: { type: 'string', data: value }, expiresAt: ttlMs ? Date.now() + ttlMs : null });
+    this.entries.set(this.prefix + key, {
+      value: { type: 'string', data: value },
+      expiresAt: ttlMs ? Date.now() + ttlMs : null,
+    });
   }
 
   private takeLock(key: string, ttlMs: number): string | null {
@@ -348,34 +403,57 @@ export class MemoryStateStore implements StateStore {
 
   private runOne(c: AtomicCommand): Promise<unknown> {
     switch (c.op) {
-      case 'get': return this.getRenewing(c.key, c.ttlMs);
-      case 'set': return this.set(c.key, c.value, c.ttlMs ? { ttlMs: c.ttlMs } : {});
-      case 'setIfAbsent': return this.setIfAbsent(c.key, c.value, c.ttlMs);
-      case 'del': return this.del(c.key);
-      case 'incr': return c.from && c.ttlMs ? this.incrFrom(c.key, c.from, c.by ?? 1, c.ttlMs) : this.incr(c.key, c.by ?? 1, c.ttlMs);
-      case 'expire': return this.expire(c.key, c.ttlMs);
-      case 'hashSet': return this.hashSet(c.key, c.fields);
-      case 'hashDel': return this.hashDel(c.key, c.field);
-      case 'hashGetAll': return this.hashGetAll(c.key);
+      case 'get':
+        return this.getRenewing(c.key, c.ttlMs);
+      case 'set':
+        return this.set(c.key, c.value, c.ttlMs ? { ttlMs: c.ttlMs } : {});
+      case 'setIfAbsent':
+        return this.setIfAbsent(c.key, c.value, c.ttlMs);
+      case 'del':
+        return this.del(c.key);
+      case 'incr':
+        return c.from && c.ttlMs
+          ? this.incrFrom(c.key, c.from, c.by ?? 1, c.ttlMs)
+          : this.incr(c.key, c.by ?? 1, c.ttlMs);
+      case 'expire':
+        return this.expire(c.key, c.ttlMs);
+      case 'hashSet':
+        return this.hashSet(c.key, c.fields);
+      case 'hashDel':
+        return this.hashDel(c.key, c.field);
+      case 'hashGetAll':
+        return this.hashGetAll(c.key);
       case 'listPush': {
         // As the Redis store: a list this push creates gets the lifetime, an existing one only when renewed.
         const ttlMs = c.ttlMs && (c.renewTtl || this.live(c.key) === undefined) ? c.ttlMs : undefined;
-        return this.listPush(c.key, c.values, { ...(c.maxLength === undefined ? {} : { maxLength: c.maxLength }), ...(ttlMs ? { ttlMs } : {}) });
+        return this.listPush(c.key, c.values, {
+          ...(c.maxLength === undefined ? {} : { maxLength: c.maxLength }),
+          ...(ttlMs ? { ttlMs } : {}),
+        });
       }
-      case 'listLength': return this.listLength(c.key);
-      case 'setAdd': return this.setAdd(c.key, c.member);
-      case 'setRemove': return this.setRemove(c.key, c.member);
-      case 'setMembers': return this.setMembers(c.key);
-      case 'sortedAdd': return this.sortedAdd(c.key, c.score, c.member);
-      case 'sortedRemove': return this.sortedRemove(c.key, c.member);
-      case 'sortedRangeByScore': return this.sortedRangeByScore(c.key, c.min, c.max, c.limit);
-      case 'claimHead': return Promise.resolve(this.claimHead(c));
+      case 'listLength':
+        return this.listLength(c.key);
+      case 'setAdd':
+        return this.setAdd(c.key, c.member);
+      case 'setRemove':
+        return this.setRemove(c.key, c.member);
+      case 'setMembers':
+        return this.setMembers(c.key);
+      case 'sortedAdd':
+        return this.sortedAdd(c.key, c.score, c.member);
+      case 'sortedRemove':
+        return this.sortedRemove(c.key, c.member);
+      case 'sortedRangeByScore':
+        return this.sortedRangeByScore(c.key, c.min, c.max, c.limit);
+      case 'claimHead':
+        return Promise.resolve(this.claimHead(c));
     }
   }
 
   async deleteByPrefix(subPrefix = ''): Promise<number> {
     let removed = 0;
-    for (const full of [...this.entries.keys()]) if (full.startsWith(this.prefix + subPrefix) && this.entries.delete(full)) removed++;
+    for (const full of [...this.entries.keys()])
+      if (full.startsWith(this.prefix + subPrefix) && this.entries.delete(full)) removed++;
     return removed;
   }
   async ping(): Promise<void> {}
@@ -385,7 +463,11 @@ export class MemoryStateStore implements StateStore {
     const errors = this.listenerErrors.splice(0);
     if (errors.length > 0) throw new AggregateError(errors, `${errors.length} listener(s) of "${channel}" failed`);
   }
-  async subscribe(channel: string, listener: ChannelListener, options?: SubscribeOptions): Promise<() => Promise<void>> {
+  async subscribe(
+    channel: string,
+    listener: ChannelListener,
+    options?: SubscribeOptions,
+  ): Promise<() => Promise<void>> {
     const { remove } = this.channels.add(this.prefix + channel, listener, options);
     return async () => void remove();
   }

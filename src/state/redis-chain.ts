@@ -19,7 +19,11 @@ export async function execOrThrow(chain: ChainableCommander): Promise<unknown[]>
 }
 
 /** Queues `commands` on `chain`, runs it, and gives each command's result in order. `fullKey` adds the store's prefix. */
-export async function runOnChain(chain: ChainableCommander, commands: readonly AtomicCommand[], fullKey: (key: string) => string): Promise<unknown[]> {
+export async function runOnChain(
+  chain: ChainableCommander,
+  commands: readonly AtomicCommand[],
+  fullKey: (key: string) => string,
+): Promise<unknown[]> {
   // Some commands expand to several Redis commands; one reply of each group is its result.
   const groupEnds = commands.map((c) => queueOnChain(chain, c, fullKey));
   const raw = await execOrThrow(chain);
@@ -36,19 +40,41 @@ export async function runOnChain(chain: ChainableCommander, commands: readonly A
 export function queueOnChain(chain: ChainableCommander, c: AtomicCommand, fullKey: (key: string) => string): number {
   const key = fullKey(c.key);
   switch (c.op) {
-    case 'get': if (c.ttlMs) chain.getex(key, 'PX', c.ttlMs); else chain.get(key); return 1;
-    case 'set': if (c.ttlMs) chain.set(key, c.value, 'PX', c.ttlMs); else chain.set(key, c.value); return 1;
-    case 'setIfAbsent': if (c.ttlMs) chain.set(key, c.value, 'PX', c.ttlMs, 'NX'); else chain.set(key, c.value, 'NX'); return 1;
-    case 'del': chain.del(key); return 1;
+    case 'get':
+      if (c.ttlMs) chain.getex(key, 'PX', c.ttlMs);
+      else chain.get(key);
+      return 1;
+    case 'set':
+      if (c.ttlMs) chain.set(key, c.value, 'PX', c.ttlMs);
+      else chain.set(key, c.value);
+      return 1;
+    case 'setIfAbsent':
+      if (c.ttlMs) chain.set(key, c.value, 'PX', c.ttlMs, 'NX');
+      else chain.set(key, c.value, 'NX');
+      return 1;
+    case 'del':
+      chain.del(key);
+      return 1;
     case 'incr':
-      if (!c.ttlMs) { chain.incrby(key, c.by ?? 1); return 1; }
+      if (!c.ttlMs) {
+        chain.incrby(key, c.by ?? 1);
+        return 1;
+      }
       // Creates the counter with its window only when absent; INCRBY keeps an existing expiry.
       chain.set(key, String(c.from ?? 0), 'PX', c.ttlMs, 'NX').incrby(key, c.by ?? 1);
       return 2;
-    case 'expire': chain.pexpire(key, c.ttlMs); return 1;
-    case 'hashSet': chain.hset(key, c.fields); return 1;
-    case 'hashDel': chain.hdel(key, c.field); return 1;
-    case 'hashGetAll': chain.hgetall(key); return 1;
+    case 'expire':
+      chain.pexpire(key, c.ttlMs);
+      return 1;
+    case 'hashSet':
+      chain.hset(key, c.fields);
+      return 1;
+    case 'hashDel':
+      chain.hdel(key, c.field);
+      return 1;
+    case 'hashGetAll':
+      chain.hgetall(key);
+      return 1;
     case 'listPush': {
       // No LLEN: the length after the trim is RPUSH's reply capped at maxLength (see normalize).
       chain.rpush(key, ...c.values);
@@ -58,18 +84,38 @@ export function queueOnChain(chain: ChainableCommander, c: AtomicCommand, fullKe
       if (c.ttlMs) chain.pexpire(key, c.ttlMs);
       return 1 + (c.maxLength !== undefined ? 1 : 0) + (c.ttlMs ? 1 : 0);
     }
-    case 'listLength': chain.llen(key); return 1;
-    case 'setAdd': chain.sadd(key, c.member); return 1;
-    case 'setRemove': chain.srem(key, c.member); return 1;
-    case 'setMembers': chain.smembers(key); return 1;
-    case 'sortedAdd': chain.zadd(key, c.score, c.member); return 1;
+    case 'listLength':
+      chain.llen(key);
+      return 1;
+    case 'setAdd':
+      chain.sadd(key, c.member);
+      return 1;
+    case 'setRemove':
+      chain.srem(key, c.member);
+      return 1;
+    case 'setMembers':
+      chain.smembers(key);
+      return 1;
+    case 'sortedAdd':
+      chain.zadd(key, c.score, c.member);
+      return 1;
     case 'sortedRangeByScore':
       if (c.limit === undefined) chain.zrangebyscore(key, c.min, c.max, 'WITHSCORES');
       else chain.zrangebyscore(key, c.min, c.max, 'WITHSCORES', 'LIMIT', 0, c.limit);
       return 1;
-    case 'sortedRemove': chain.zrem(key, c.member); return 1;
+    case 'sortedRemove':
+      chain.zrem(key, c.member);
+      return 1;
     case 'claimHead':
-      (chain as unknown as ScriptedMulti).cbQueueClaim(fullKey(c.queue), key, fullKey(c.pending), c.token, c.ttlMs, c.member, c.head);
+      (chain as unknown as ScriptedMulti).cbQueueClaim(
+        fullKey(c.queue),
+        key,
+        fullKey(c.pending),
+        c.token,
+        c.ttlMs,
+        c.member,
+        c.head,
+      );
       return 1;
   }
 }

@@ -26,7 +26,11 @@ export function openClient(topology: RedisTopology, connectionName: string): Red
         enableAutoPipelining: true,
         // Reads go to masters: a replica may lag behind a write this process just made.
         scaleReads: 'master',
-        redisOptions: { ...connectionOptions(connectionName), ...credentials(topology), ...(topology.tls ? { tls: {} } : {}) },
+        redisOptions: {
+          ...connectionOptions(connectionName),
+          ...credentials(topology),
+          ...(topology.tls ? { tls: {} } : {}),
+        },
         // With TLS the certificate names the host as given, not the IP a lookup returns (managed clusters).
         ...(topology.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
       };
@@ -36,5 +40,8 @@ export function openClient(topology: RedisTopology, connectionName: string): Red
 }
 
 function credentials(auth: { username?: string; password?: string }): { username?: string; password?: string } {
-  return { ...(auth.username ? { username: auth.username } : {}), ...(auth.password ? { password: auth.password } : {}) };
+  return {
+    ...(auth.username ? { username: auth.username } : {}),
+    ...(auth.password ? { password: auth.password } : {}),
+  };
 }

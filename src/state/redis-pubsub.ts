@@ -20,7 +20,10 @@ export class RedisPubSub {
   private readonly pending = new Map<string, Promise<void>>();
   private closed = false;
 
-  constructor(private readonly client: Redis | Cluster, private readonly onError: (error: Error) => void) {
+  constructor(
+    private readonly client: Redis | Cluster,
+    private readonly onError: (error: Error) => void,
+  ) {
     this.channels = new Channels((error) => onError(error instanceof Error ? error : new Error(String(error))));
   }
 
@@ -28,7 +31,11 @@ export class RedisPubSub {
     await this.client.publish(channel, message);
   }
 
-  async subscribe(channel: string, listener: ChannelListener, options: SubscribeOptions = {}): Promise<() => Promise<void>> {
+  async subscribe(
+    channel: string,
+    listener: ChannelListener,
+    options: SubscribeOptions = {},
+  ): Promise<() => Promise<void>> {
     if (this.closed) throw new Error('The state store is closed: nothing to subscribe to.');
     const subscriber = this.connection();
     const { first, remove } = this.channels.add(channel, listener, options);
@@ -54,7 +61,8 @@ export class RedisPubSub {
   async close(): Promise<void> {
     this.closed = true;
     // The cluster's own subscriber closes with the cluster.
-    if (this.subscriber && this.subscriber !== this.client) await (this.subscriber as Redis).quit().catch(() => this.subscriber!.disconnect());
+    if (this.subscriber && this.subscriber !== this.client)
+      await (this.subscriber as Redis).quit().catch(() => this.subscriber!.disconnect());
   }
 
   private connection(): Redis | Cluster {
@@ -62,7 +70,9 @@ export class RedisPubSub {
     if (this.client instanceof Cluster) {
       this.subscriber = this.client;
     } else {
-      const duplicate = this.client.duplicate({ connectionName: `${this.client.options.connectionName ?? 'chatbridge'}:subscriber` });
+      const duplicate = this.client.duplicate({
+        connectionName: `${this.client.options.connectionName ?? 'chatbridge'}:subscriber`,
+      });
       let readyBefore = false;
       duplicate.on('ready', () => {
         if (readyBefore) this.channels.resubscribed();

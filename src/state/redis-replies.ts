@@ -5,24 +5,38 @@ import type { AtomicCommand, HeadClaim } from './types.js';
 /** Gives `atomic()` results the same shapes as the single-command methods (and the memory store). */
 export function normalize(c: AtomicCommand, reply: unknown): unknown {
   switch (c.op) {
-    case 'set': case 'hashSet': case 'sortedAdd': return undefined;
-    case 'setIfAbsent': return reply === 'OK';
-    case 'expire': return reply === 1;
-    case 'listPush': return c.maxLength === undefined ? reply : Math.min(Number(reply), c.maxLength);
+    case 'set':
+    case 'hashSet':
+    case 'sortedAdd':
+      return undefined;
+    case 'setIfAbsent':
+      return reply === 'OK';
+    case 'expire':
+      return reply === 1;
+    case 'listPush':
+      return c.maxLength === undefined ? reply : Math.min(Number(reply), c.maxLength);
     // Inside MULTI ioredis returns HGETALL's flat reply, not the object its hgetall() builds.
-    case 'hashGetAll': return Array.isArray(reply) ? pairsToObject(reply as string[]) : reply;
-    case 'claimHead': return headClaim(reply as ClaimReply);
-    case 'sortedRangeByScore': return scoredMembers(reply as string[]);
-    default: return reply;
+    case 'hashGetAll':
+      return Array.isArray(reply) ? pairsToObject(reply as string[]) : reply;
+    case 'claimHead':
+      return headClaim(reply as ClaimReply);
+    case 'sortedRangeByScore':
+      return scoredMembers(reply as string[]);
+    default:
+      return reply;
   }
 }
 
 export function headClaim([found, head]: ClaimReply): HeadClaim {
   switch (found) {
-    case 1: return { outcome: 'claimed' };
-    case 2: return { outcome: 'other-head', head: head! };
-    case 3: return { outcome: 'empty' };
-    default: return { outcome: 'taken' };
+    case 1:
+      return { outcome: 'claimed' };
+    case 2:
+      return { outcome: 'other-head', head: head! };
+    case 3:
+      return { outcome: 'empty' };
+    default:
+      return { outcome: 'taken' };
   }
 }
 

@@ -116,9 +116,28 @@ export type ScriptedRedis = Redis & {
   cbExtendLock(key: string, token: string, ttlMs: number): Promise<number>;
   cbReleaseLock(key: string, token: string): Promise<number>;
   cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
-  cbQueueOffer(queue: string, lock: string, pending: string, dedupe: string, entry: string, dedupeTtlMs: number,
-    maxLength: number, token: string, lockTtlMs: number, member: string, claim: string): Promise<[string, number?, string?]>;
-  cbQueueClaim(queue: string, lock: string, pending: string, token: string, lockTtlMs: number, member: string, expectedHead: string): Promise<ClaimReply>;
+  cbQueueOffer(
+    queue: string,
+    lock: string,
+    pending: string,
+    dedupe: string,
+    entry: string,
+    dedupeTtlMs: number,
+    maxLength: number,
+    token: string,
+    lockTtlMs: number,
+    member: string,
+    claim: string,
+  ): Promise<[string, number?, string?]>;
+  cbQueueClaim(
+    queue: string,
+    lock: string,
+    pending: string,
+    token: string,
+    lockTtlMs: number,
+    member: string,
+    expectedHead: string,
+  ): Promise<ClaimReply>;
   /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo and the writes. */
   cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string?]>;
 };

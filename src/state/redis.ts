@@ -11,8 +11,15 @@ import { encodeWrites } from './script-writes.js';
 import { assertOneSlot } from './slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
-  DEFAULT_KEY_PREFIX, type AtomicCommand, type ConversationQueueKeys, type QueueAdvanceOptions, type QueueAdvanceResult, type QueueClaim,
-  type QueueOfferOptions, type QueueOfferResult, type StateStore,
+  DEFAULT_KEY_PREFIX,
+  type AtomicCommand,
+  type ConversationQueueKeys,
+  type QueueAdvanceOptions,
+  type QueueAdvanceResult,
+  type QueueClaim,
+  type QueueOfferOptions,
+  type QueueOfferResult,
+  type StateStore,
 } from './types.js';
 
 /** A Redis that stays down would otherwise be reported on every reconnect attempt. */
@@ -33,7 +40,8 @@ interface RedisStateCommonOptions {
 }
 
 /** One server by URL (`redis://`, `rediss://`, `user:pass@`), or any topology. */
-export type RedisStateOptions = RedisStateCommonOptions & ({ url: string; topology?: undefined } | { topology: RedisTopology; url?: undefined });
+export type RedisStateOptions = RedisStateCommonOptions &
+  ({ url: string; topology?: undefined } | { topology: RedisTopology; url?: undefined });
 
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
@@ -84,7 +92,9 @@ export class RedisStateStore implements StateStore {
     if (this.cluster) {
       const info = String(await this.cluster.cluster('INFO'));
       const state = /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown';
-      const masters = this.cluster.nodes('master').map((node) => formatEndpoint({ host: node.options.host ?? '?', port: node.options.port ?? 0 }));
+      const masters = this.cluster
+        .nodes('master')
+        .map((node) => formatEndpoint({ host: node.options.host ?? '?', port: node.options.port ?? 0 }));
       return `cluster_state:${state}, ${masters.length} master(s): ${masters.join(', ')}`;
     }
     await this.redis.ping();
@@ -108,10 +118,12 @@ export class RedisStateStore implements StateStore {
     if (!this.cluster) return this.redis.mget(full);
     // A cluster answers MGET only for keys of one slot: one MGET per slot, sent together.
     const values: (string | null)[] = new Array<string | null>(full.length).fill(null);
-    await Promise.all(groupBySlot(full).map(async (group) => {
-      const found = await this.redis.mget(group.map((index) => full[index]!));
-      group.forEach((index, at) => (values[index] = found[at] ?? null));
-    }));
+    await Promise.all(
+      groupBySlot(full).map(async (group) => {
+        const found = await this.redis.mget(group.map((index) => full[index]!));
+        group.forEach((index, at) => (values[index] = found[at] ?? null));
+      }),
+    );
     return values;
   }
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
@@ -139,7 +151,9 @@ export class RedisStateStore implements StateStore {
   /** DEL of full keys; on a cluster one DEL per slot (a multi-key DEL must stay in one slot). */
   private async delFull(full: readonly string[]): Promise<number> {
     if (!this.cluster) return this.redis.del(...full);
-    const counts = await Promise.all(groupBySlot(full).map((group) => this.redis.del(...group.map((index) => full[index]!))));
+    const counts = await Promise.all(
+      groupBySlot(full).map((group) => this.redis.del(...group.map((index) => full[index]!))),
+    );
     return counts.reduce((sum, count) => sum + count, 0);
   }
   async ttlMs(key: string): Promise<number> {
@@ -170,7 +184,11 @@ export class RedisStateStore implements StateStore {
     return this.redis.hincrby(this.k(key), field, by);
   }
 
-  async listPush(key: string, values: readonly string[], options: { maxLength?: number; ttlMs?: number } = {}): Promise<number> {
+  async listPush(
+    key: string,
+    values: readonly string[],
+    options: { maxLength?: number; ttlMs?: number } = {},
+  ): Promise<number> {
     if (values.length === 0) return this.listLength(key);
     const multi = this.redis.multi().rpush(this.k(key), ...values);
     if (options.maxLength !== undefined) multi.ltrim(this.k(key), -options.maxLength, -1);
@@ -204,10 +222,16 @@ export class RedisStateStore implements StateStore {
   async sortedAdd(key: string, score: number, member: string): Promise<void> {
     await this.redis.zadd(this.k(key), score, member);
   }
-  async sortedRangeByScore(key: string, min: number, max: number, limit?: number): Promise<{ member: string; score: number }[]> {
-    const flat = limit === undefined
-      ? await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES')
-      : await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES', 'LIMIT', 0, limit);
+  async sortedRangeByScore(
+    key: string,
+    min: number,
+    max: number,
+    limit?: number,
+  ): Promise<{ member: string; score: number }[]> {
+    const flat =
+      limit === undefined
+        ? await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES')
+        : await this.redis.zrangebyscore(this.k(key), min, max, 'WITHSCORES', 'LIMIT', 0, limit);
     return scoredMembers(flat);
   }
   async sortedRemove(key: string, ...members: string[]): Promise<number> {
@@ -252,16 +276,27 @@ export class RedisStateStore implements StateStore {
     if (commands.length === 0) return [];
     if (!this.cluster) return this.run(chain(), commands);
     const results: unknown[] = new Array<unknown>(commands.length);
-    await Promise.all(groupBySlot(commands.map((c) => this.k(c.key))).map(async (group) => {
-      const replies = await this.run(chain(), group.map((index) => commands[index]!));
-      group.forEach((index, at) => (results[index] = replies[at]));
-    }));
+    await Promise.all(
+      groupBySlot(commands.map((c) => this.k(c.key))).map(async (group) => {
+        const replies = await this.run(
+          chain(),
+          group.map((index) => commands[index]!),
+        );
+        group.forEach((index, at) => (results[index] = replies[at]));
+      }),
+    );
     return results;
   }
 
   /** Queues `commands` on a MULTI or pipeline, runs it, and gives each command's result in order. */
   private async run(chain: ChainableCommander, commands: readonly AtomicCommand[]): Promise<unknown[]> {
-    if (this.checkSlots) for (const c of commands) if (c.op === 'claimHead') assertOneSlot('claimHead', commandKeys(c).map((key) => this.k(key)));
+    if (this.checkSlots)
+      for (const c of commands)
+        if (c.op === 'claimHead')
+          assertOneSlot(
+            'claimHead',
+            commandKeys(c).map((key) => this.k(key)),
+          );
     return runOnChain(chain, commands, (key) => this.k(key));
   }
 
@@ -269,8 +304,17 @@ export class RedisStateStore implements StateStore {
     if (this.checkSlots) assertCommandsInOneSlot('queueOffer', this.prefix, [], queueKeys(keys, options.dedupeKey));
     const token = randomUUID();
     const [outcome, length = 0, head] = await this.redis.cbQueueOffer(
-      this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), this.k(options.dedupeKey), entry,
-      options.dedupeTtlMs, options.maxLength, token, options.lockTtlMs, keys.member, options.claim === false ? '0' : '1',
+      this.k(keys.queue),
+      this.k(keys.lock),
+      this.k(keys.pending),
+      this.k(options.dedupeKey),
+      entry,
+      options.dedupeTtlMs,
+      options.maxLength,
+      token,
+      options.lockTtlMs,
+      keys.member,
+      options.claim === false ? '0' : '1',
     );
     if (outcome === 'duplicate') return { outcome };
     if (outcome === 'full') return { outcome, length: Number(length) };
@@ -281,13 +325,25 @@ export class RedisStateStore implements StateStore {
   async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
     if (this.checkSlots) assertCommandsInOneSlot('queueClaim', this.prefix, [], queueKeys(keys));
     const token = randomUUID();
-    const [found, head] = await this.redis.cbQueueClaim(this.k(keys.queue), this.k(keys.lock), this.k(keys.pending), token, lockTtlMs, keys.member, '');
+    const [found, head] = await this.redis.cbQueueClaim(
+      this.k(keys.queue),
+      this.k(keys.lock),
+      this.k(keys.pending),
+      token,
+      lockTtlMs,
+      keys.member,
+      '',
+    );
     // [1] only when the head is the expected '' itself.
     return found === 1 || found === 2 ? { token, head: head ?? '' } : null;
   }
 
   async queueAdvance(
-    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also: readonly AtomicCommand[] = [], options: QueueAdvanceOptions = {},
+    keys: ConversationQueueKeys,
+    token: string,
+    lockTtlMs: number,
+    also: readonly AtomicCommand[] = [],
+    options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
     if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
     const queue = [this.k(keys.queue), this.k(keys.lock), this.k(keys.pending)];
@@ -330,22 +386,28 @@ export class RedisStateStore implements StateStore {
     const pattern = `${escapeGlob(this.prefix + subPrefix)}*`;
     // SCAN walks one server's keys: on a cluster, every master's.
     const servers = this.cluster ? this.cluster.nodes('master') : [this.redis];
-    const removed = await Promise.all(servers.map(async (server) => {
-      let count = 0;
-      let cursor = '0';
-      do {
-        const [next, keys] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
-        if (keys.length > 0) count += await this.delFull(keys);
-      } while (cursor !== '0');
-      return count;
-    }));
+    const removed = await Promise.all(
+      servers.map(async (server) => {
+        let count = 0;
+        let cursor = '0';
+        do {
+          const [next, keys] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+          cursor = next;
+          if (keys.length > 0) count += await this.delFull(keys);
+        } while (cursor !== '0');
+        return count;
+      }),
+    );
     return removed.reduce((sum, count) => sum + count, 0);
   }
   async publish(channel: string, message: string): Promise<void> {
     await this.pubsub.publish(this.k(channel), message);
   }
-  async subscribe(channel: string, listener: ChannelListener, options?: SubscribeOptions): Promise<() => Promise<void>> {
+  async subscribe(
+    channel: string,
+    listener: ChannelListener,
+    options?: SubscribeOptions,
+  ): Promise<() => Promise<void>> {
     return this.pubsub.subscribe(this.k(channel), listener, options);
   }
 

@@ -36,31 +36,45 @@ export interface EncodedWrites {
 function callsOf(c: AtomicCommand, key: string): Call[] | null {
   const one = (name: string, ...args: (string | number)[]): Call[] => [{ name, keys: [key], args }];
   switch (c.op) {
-    case 'set': return c.ttlMs ? one('SET', c.value, 'PX', c.ttlMs) : one('SET', c.value);
-    case 'setIfAbsent': return c.ttlMs ? one('SET', c.value, 'PX', c.ttlMs, 'NX') : one('SET', c.value, 'NX');
-    case 'del': return one('DEL');
+    case 'set':
+      return c.ttlMs ? one('SET', c.value, 'PX', c.ttlMs) : one('SET', c.value);
+    case 'setIfAbsent':
+      return c.ttlMs ? one('SET', c.value, 'PX', c.ttlMs, 'NX') : one('SET', c.value, 'NX');
+    case 'del':
+      return one('DEL');
     case 'incr':
       if (!c.ttlMs) return one('INCRBY', c.by ?? 1);
       // As in a MULTI (redis.ts): the window only for a counter this call creates.
       return [...one('SET', String(c.from ?? 0), 'PX', c.ttlMs, 'NX'), ...one('INCRBY', c.by ?? 1)];
-    case 'expire': return one('PEXPIRE', c.ttlMs);
+    case 'expire':
+      return one('PEXPIRE', c.ttlMs);
     case 'hashSet': {
       const fields = Object.entries(c.fields).flat();
       return fields.length === 0 ? [] : one('HSET', ...fields);
     }
-    case 'hashDel': return one('HDEL', c.field);
+    case 'hashDel':
+      return one('HDEL', c.field);
     case 'listPush':
       if (c.values.length === 0) return [];
       if (c.maxLength === undefined && !c.ttlMs) return one('RPUSH', ...c.values);
       // The script trims only a list that grew past the cap (an LTRIM under it changes nothing), and renews a lifetime only
       // when asked or when the push created the list: a command or two less per answer.
       return one(LIST_PUSH, c.maxLength ?? '', c.ttlMs ?? '', c.renewTtl ? '1' : '0', ...c.values);
-    case 'setAdd': return one('SADD', c.member);
-    case 'setRemove': return one('SREM', c.member);
-    case 'sortedAdd': return one('ZADD', c.score, c.member);
-    case 'sortedRemove': return one('ZREM', c.member);
+    case 'setAdd':
+      return one('SADD', c.member);
+    case 'setRemove':
+      return one('SREM', c.member);
+    case 'sortedAdd':
+      return one('ZADD', c.score, c.member);
+    case 'sortedRemove':
+      return one('ZREM', c.member);
     // Reads and claims give results nobody reads beside an advance: not taken (the MULTI path runs them).
-    case 'get': case 'hashGetAll': case 'listLength': case 'setMembers': case 'sortedRangeByScore': case 'claimHead':
+    case 'get':
+    case 'hashGetAll':
+    case 'listLength':
+    case 'setMembers':
+    case 'sortedRangeByScore':
+    case 'claimHead':
       return null;
   }
 }
@@ -72,7 +86,10 @@ function untouchedSince(calls: readonly Call[], from: number, key: string): bool
 }
 
 /** `fullKey` gives the store's prefixed key. Null when a command is not one the script takes, or too long for it. */
-export function encodeWrites(commands: readonly AtomicCommand[], fullKey: (key: string) => string): EncodedWrites | null {
+export function encodeWrites(
+  commands: readonly AtomicCommand[],
+  fullKey: (key: string) => string,
+): EncodedWrites | null {
   const calls: Call[] = [];
   let delAt = -1;
   for (const c of commands) {

@@ -18,12 +18,23 @@ export interface ShardMember {
  * at once on a cluster). Each shard is asked for `limit`, since one shard may hold all of them.
  */
 export async function rangeEveryShard(
-  state: StateStore, index: (tag: string) => string, min: number, max: number, limit?: number,
+  state: StateStore,
+  index: (tag: string) => string,
+  min: number,
+  max: number,
+  limit?: number,
 ): Promise<ShardMember[]> {
   const tags = allShardTags();
-  const replies = await state.batch(tags.map((tag) => ({ op: 'sortedRangeByScore', key: index(tag), min, max, ...(limit === undefined ? {} : { limit }) }) as const));
+  const replies = await state.batch(
+    tags.map(
+      (tag) =>
+        ({ op: 'sortedRangeByScore', key: index(tag), min, max, ...(limit === undefined ? {} : { limit }) }) as const,
+    ),
+  );
   const all = tags
-    .flatMap((tag, at) => (replies[at] as { member: string; score: number }[]).map(({ member, score }) => ({ tag, member, score })))
+    .flatMap((tag, at) =>
+      (replies[at] as { member: string; score: number }[]).map(({ member, score }) => ({ tag, member, score })),
+    )
     .sort((a, b) => a.score - b.score);
   return limit === undefined ? all : all.slice(0, limit);
 }

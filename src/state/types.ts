@@ -49,7 +49,12 @@ export interface StateStore {
 
   sortedAdd(key: string, score: number, member: string): Promise<void>;
   /** Members with min ≤ score ≤ max, lowest score first. */
-  sortedRangeByScore(key: string, min: number, max: number, limit?: number): Promise<{ member: string; score: number }[]>;
+  sortedRangeByScore(
+    key: string,
+    min: number,
+    max: number,
+    limit?: number,
+  ): Promise<{ member: string; score: number }[]>;
   sortedRemove(key: string, ...members: string[]): Promise<number>;
   sortedScore(key: string, member: string): Promise<number | null>;
 
@@ -105,7 +110,11 @@ export interface StateStore {
    * is empty. `owned: false` when the lock was lost (nothing was removed).
    */
   queueAdvance(
-    keys: ConversationQueueKeys, token: string, lockTtlMs: number, also?: readonly AtomicCommand[], options?: QueueAdvanceOptions,
+    keys: ConversationQueueKeys,
+    token: string,
+    lockTtlMs: number,
+    also?: readonly AtomicCommand[],
+    options?: QueueAdvanceOptions,
   ): Promise<QueueAdvanceResult>;
 
   /**
@@ -165,7 +174,16 @@ export type AtomicCommand =
    * token the caller chose: the claim of a conversation back from the line rides on its turn's
    * first batch (drains.ts) instead of costing a round trip of its own. The result is a HeadClaim.
    */
-  | { op: 'claimHead'; key: string; queue: string; pending: string; member: string; token: string; ttlMs: number; head: string };
+  | {
+      op: 'claimHead';
+      key: string;
+      queue: string;
+      pending: string;
+      member: string;
+      token: string;
+      ttlMs: number;
+      head: string;
+    };
 
 /** A command of `atomic()` / `batch()` by its op. */
 export type AtomicCommandOf<Op extends AtomicCommand['op']> = Extract<AtomicCommand, { op: Op }>;
@@ -251,6 +269,7 @@ export type QueueOfferResult =
  * (by another process) and `head` is first now. `taken`: someone else holds the lock. `empty`:
  * nothing is queued any more (the lock is not taken, and the conversation leaves `pending`).
  */
-export type HeadClaim = { outcome: 'claimed' } | { outcome: 'other-head'; head: string } | { outcome: 'taken' } | { outcome: 'empty' };
+export type HeadClaim =
+  { outcome: 'claimed' } | { outcome: 'other-head'; head: string } | { outcome: 'taken' } | { outcome: 'empty' };
 
 export type QueueAdvanceResult = { owned: false } | { owned: true; next: string | null; letGo?: boolean };

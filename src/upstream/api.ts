@@ -91,14 +91,37 @@ export interface ListingInput {
 /** An element of RealEstateList `Data.List`: numbers as strings, absent values as "". */
 export interface ListingItem {
   ID: number;
-  PropertyType: string; SaleType: string; Status: string; Images: string; CurrencySymbol: string;
-  State: string; City: string; Address: string; ZIP: string; Area: string; Url: string; Tours: string;
+  PropertyType: string;
+  SaleType: string;
+  Status: string;
+  Images: string;
+  CurrencySymbol: string;
+  State: string;
+  City: string;
+  Address: string;
+  ZIP: string;
+  Area: string;
+  Url: string;
+  Tours: string;
   Description: string;
-  Price: string; Bathrooms: string; Bedrooms: string; YearBuilt: string; MLSNumber: string;
-  DaysOnMarket: string; LotArea: string; BuildingArea: string; ParkingSpots: string; RentPrice: string;
-  SpaceType: string; DepositFee: string; SalePrice: string; UnitAreaPrice: string; ZestimatePrice: string;
+  Price: string;
+  Bathrooms: string;
+  Bedrooms: string;
+  YearBuilt: string;
+  MLSNumber: string;
+  DaysOnMarket: string;
+  LotArea: string;
+  BuildingArea: string;
+  ParkingSpots: string;
+  RentPrice: string;
+  SpaceType: string;
+  DepositFee: string;
+  SalePrice: string;
+  UnitAreaPrice: string;
+  ZestimatePrice: string;
   HOAMonth: string;
-  LATITUDE: number; LONGITUDE: number;
+  LATITUDE: number;
+  LONGITUDE: number;
   ExtensionColumn: string;
 }
 
@@ -119,16 +142,41 @@ export interface ListingPage {
 /** Fields accepted by Edit; only serialNumber is required. */
 export interface ChatbotSettingsEdit {
   serialNumber: string;
-  Name?: string; Model?: string; SystemMessage?: string; Temperature?: number; TimeZone?: string;
-  AnswerSuffix?: string; ChatProfilePicture?: string; ChatIcon?: string; ChatBubbleAlign?: number;
-  ChatBubbleColor?: string; ChatbotPopupOnce?: boolean; ChatbotPrivacyPolicyDescription?: string;
-  ChatbotPrivacyPolicyName?: string; ChatbotPrivacyPolicyUrl?: string; EnablePushToTalk?: boolean;
-  EnableUploadImage?: boolean; FacebookUrl?: string; InstagramUrl?: string;
-  RemoveChatLogOnBrowserClose?: boolean; SuggestedMessage?: string; TalkToHumanEmail?: string;
-  TalkToHumanResponseMessage?: string; UserInputPlaceholder?: string; UserMessageColor?: string;
-  WelcomeMessage?: string; WhatsappUrl?: string; VerifyDomain?: boolean; Domains?: string;
-  RateLimitCount?: number; RateLimitMessage?: string; RateLimitTime?: number; CustomDomain?: string;
-  EmailForDailyChatLogs?: string; EmailForDailyLeads?: string; AIResponseLanguage?: string;
+  Name?: string;
+  Model?: string;
+  SystemMessage?: string;
+  Temperature?: number;
+  TimeZone?: string;
+  AnswerSuffix?: string;
+  ChatProfilePicture?: string;
+  ChatIcon?: string;
+  ChatBubbleAlign?: number;
+  ChatBubbleColor?: string;
+  ChatbotPopupOnce?: boolean;
+  ChatbotPrivacyPolicyDescription?: string;
+  ChatbotPrivacyPolicyName?: string;
+  ChatbotPrivacyPolicyUrl?: string;
+  EnablePushToTalk?: boolean;
+  EnableUploadImage?: boolean;
+  FacebookUrl?: string;
+  InstagramUrl?: string;
+  RemoveChatLogOnBrowserClose?: boolean;
+  SuggestedMessage?: string;
+  TalkToHumanEmail?: string;
+  TalkToHumanResponseMessage?: string;
+  UserInputPlaceholder?: string;
+  UserMessageColor?: string;
+  WelcomeMessage?: string;
+  WhatsappUrl?: string;
+  VerifyDomain?: boolean;
+  Domains?: string;
+  RateLimitCount?: number;
+  RateLimitMessage?: string;
+  RateLimitTime?: number;
+  CustomDomain?: string;
+  EmailForDailyChatLogs?: string;
+  EmailForDailyLeads?: string;
+  AIResponseLanguage?: string;
   MessageLimit?: number;
 }
 
@@ -155,7 +203,10 @@ export interface ChatbotServiceApi {
   edit(settings: ChatbotSettingsEdit, options?: CallOptions): Promise<void>;
   createListing(listing: ListingInput, options?: CallOptions): Promise<string>;
   listListings(query: ListingQuery, options?: CallOptions): Promise<ListingPage>;
-  deleteListings(request: { SerialNumber: string; Keys: string[]; KeyType: DeleteKeyType }, options?: CallOptions): Promise<{ successCount: number }>;
+  deleteListings(
+    request: { SerialNumber: string; Keys: string[]; KeyType: DeleteKeyType },
+    options?: CallOptions,
+  ): Promise<{ successCount: number }>;
   modelList(options?: CallOptions): Promise<ModelInfo[]>;
   addChatbot(request: { timeZone?: string; type?: number }, options?: CallOptions): Promise<string>;
   removeChatbot(serialNumber: string, options?: CallOptions): Promise<void>;

@@ -14,14 +14,26 @@ const STREAM_ACCEPT = 'text/event-stream, application/x-ndjson, application/json
  * be silent at most `streamIdleTimeoutMs` between chunks (time the consumer spends
  * between two events does not count). Breaking out of the loop closes the request.
  */
-export async function* askStream(ctx: UpstreamContext, request: ClientAskRequest, options?: CallOptions): AsyncGenerator<AskStreamEvent> {
+export async function* askStream(
+  ctx: UpstreamContext,
+  request: ClientAskRequest,
+  options?: CallOptions,
+): AsyncGenerator<AskStreamEvent> {
   const deadline = ctx.http.deadline(options);
   let response: RawResponse | undefined;
   try {
-    response = await ctx.http.open({
-      operation: 'ClientAsk', method: 'POST', target: ctx.paths.clientAsk, credential: 'secret',
-      json: clientAskBody(request, true), accept: STREAM_ACCEPT, idempotent: false,
-    }, deadline);
+    response = await ctx.http.open(
+      {
+        operation: 'ClientAsk',
+        method: 'POST',
+        target: ctx.paths.clientAsk,
+        credential: 'secret',
+        json: clientAskBody(request, true),
+        accept: STREAM_ACCEPT,
+        idempotent: false,
+      },
+      deadline,
+    );
     const type = String(response.headers['content-type'] ?? '').toLowerCase();
     if (response.statusCode < 200 || response.statusCode >= 300 || type.startsWith('application/json')) {
       // An error envelope, or a host that ignores `stream` and answers in one piece.
@@ -30,8 +42,11 @@ export async function* askStream(ctx: UpstreamContext, request: ClientAskRequest
     }
     if (type.startsWith('text/html')) {
       throw new UpstreamError({
-        kind: 'invalid-response', operation: 'ClientAsk', status: response.statusCode,
-        message: 'ClientAsk answered with an HTML page instead of an event stream; check UPSTREAM_BASE_URL (a proxy or login page?)',
+        kind: 'invalid-response',
+        operation: 'ClientAsk',
+        status: response.statusCode,
+        message:
+          'ClientAsk answered with an HTML page instead of an event stream; check UPSTREAM_BASE_URL (a proxy or login page?)',
       });
     }
     const decoder = createStreamDecoder();
@@ -60,8 +75,13 @@ export async function* askStream(ctx: UpstreamContext, request: ClientAskRequest
 function wholeAnswer(status: number, text: string): AskFinal {
   const answer = parseData('ClientAsk', status, chatAnswerSchema, dataOrThrow('ClientAsk', status, text));
   return {
-    type: 'final', questionId: null, answerId: answer.messageId, answer: answer.content,
-    totalToken: answer.totalToken, noAnswer: answer.noAnswer, incomplete: false,
+    type: 'final',
+    questionId: null,
+    answerId: answer.messageId,
+    answer: answer.content,
+    totalToken: answer.totalToken,
+    noAnswer: answer.noAnswer,
+    incomplete: false,
   };
 }
 
@@ -69,6 +89,9 @@ function checked(event: DecodedStreamEvent, status: number): AskStreamEvent {
   if (event.type !== 'error') return event;
   throw new UpstreamError({
     kind: event.source === 'upstream' ? 'envelope' : 'invalid-response',
-    operation: 'ClientAsk', status, code: event.code, message: event.message,
+    operation: 'ClientAsk',
+    status,
+    code: event.code,
+    message: event.message,
   });
 }

@@ -45,7 +45,11 @@ export function caseInsensitiveObject<Shape extends z.ZodRawShape>(shape: Shape)
 /** An integer, also when sent as a numeric string (ids travel both ways in this API). */
 export const intLike = z.union([
   z.number().int(),
-  z.string().trim().regex(/^-?\d+$/, 'expected an integer').transform(Number),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'expected an integer')
+    .transform(Number),
 ]);
 
 /** A string, also when sent as a number (ids, numeric listing fields). */

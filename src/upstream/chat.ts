@@ -19,11 +19,22 @@ export const chatAnswerSchema = caseInsensitiveObject({
   noAnswer: data.noAnswer ?? false,
 }));
 
-export async function getSession(ctx: UpstreamContext, serialNumber: string, options?: CallOptions): Promise<{ sessionId: number }> {
-  const { status, data } = await ctx.http.call({
-    operation: 'GetSession', method: 'POST', target: ctx.paths.getSession, credential: 'secret',
-    json: { serialNumber }, idempotent: false,
-  }, options);
+export async function getSession(
+  ctx: UpstreamContext,
+  serialNumber: string,
+  options?: CallOptions,
+): Promise<{ sessionId: number }> {
+  const { status, data } = await ctx.http.call(
+    {
+      operation: 'GetSession',
+      method: 'POST',
+      target: ctx.paths.getSession,
+      credential: 'secret',
+      json: { serialNumber },
+      idempotent: false,
+    },
+    options,
+  );
   return { sessionId: parseData('GetSession', status, sessionSchema, data).SessionID };
 }
 
@@ -39,9 +50,16 @@ export function clientAskBody(request: ClientAskRequest, stream: boolean): Recor
 }
 
 export async function ask(ctx: UpstreamContext, request: ClientAskRequest, options?: CallOptions): Promise<ChatAnswer> {
-  const { status, data } = await ctx.http.call({
-    operation: 'ClientAsk', method: 'POST', target: ctx.paths.clientAsk, credential: 'secret',
-    json: clientAskBody(request, false), idempotent: false,
-  }, options);
+  const { status, data } = await ctx.http.call(
+    {
+      operation: 'ClientAsk',
+      method: 'POST',
+      target: ctx.paths.clientAsk,
+      credential: 'secret',
+      json: clientAskBody(request, false),
+      idempotent: false,
+    },
+    options,
+  );
   return parseData('ClientAsk', status, chatAnswerSchema, data);
 }

@@ -1,7 +1,17 @@
 import type { Dispatcher } from 'undici';
 import type {
-  AskStreamEvent, CallOptions, ChatAnswer, ChatbotServiceApi, ChatbotSettingsEdit, ClientAskRequest, DeleteKeyType,
-  ListingInput, ListingPage, ListingQuery, ModelInfo, UploadInput,
+  AskStreamEvent,
+  CallOptions,
+  ChatAnswer,
+  ChatbotServiceApi,
+  ChatbotSettingsEdit,
+  ClientAskRequest,
+  DeleteKeyType,
+  ListingInput,
+  ListingPage,
+  ListingQuery,
+  ModelInfo,
+  UploadInput,
 } from './api.js';
 import { askStream } from './ask-stream.js';
 import { ask, getSession } from './chat.js';
@@ -46,7 +56,9 @@ export class ChatbotServiceClient implements ChatbotServiceApi {
   constructor(options: ChatbotServiceClientOptions) {
     const timeoutMs = positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
     if (!/^https?:\/\//i.test(options.baseUrl)) {
-      throw new Error(`upstream baseUrl must be an absolute http(s) URL, got "${options.baseUrl}" (set UPSTREAM_BASE_URL)`);
+      throw new Error(
+        `upstream baseUrl must be an absolute http(s) URL, got "${options.baseUrl}" (set UPSTREAM_BASE_URL)`,
+      );
     }
     const http = new HttpTransport({
       baseUrl: options.baseUrl,
@@ -89,7 +101,10 @@ export class ChatbotServiceClient implements ChatbotServiceApi {
     return listListings(this.ctx, query, options);
   }
 
-  deleteListings(request: { SerialNumber: string; Keys: string[]; KeyType: DeleteKeyType }, options?: CallOptions): Promise<{ successCount: number }> {
+  deleteListings(
+    request: { SerialNumber: string; Keys: string[]; KeyType: DeleteKeyType },
+    options?: CallOptions,
+  ): Promise<{ successCount: number }> {
     return deleteListings(this.ctx, request, options);
   }
 
@@ -116,7 +131,8 @@ export class ChatbotServiceClient implements ChatbotServiceApi {
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`upstream ${name} must be a positive number of milliseconds, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`upstream ${name} must be a positive number of milliseconds, got ${value}`);
   return value;
 }
 
@@ -125,7 +141,9 @@ function resolvePaths(overrides: Partial<UpstreamPaths> | undefined): UpstreamPa
   const paths: UpstreamPaths = { ...DEFAULT_UPSTREAM_PATHS };
   for (const [key, value] of Object.entries(overrides ?? {})) {
     if (!Object.hasOwn(DEFAULT_UPSTREAM_PATHS, key)) {
-      throw new Error(`unknown upstream path "${key}" (upstream.paths); known: ${Object.keys(DEFAULT_UPSTREAM_PATHS).join(', ')}`);
+      throw new Error(
+        `unknown upstream path "${key}" (upstream.paths); known: ${Object.keys(DEFAULT_UPSTREAM_PATHS).join(', ')}`,
+      );
     }
     if (value === undefined) continue;
     if (typeof value !== 'string' || !value.startsWith('/')) {

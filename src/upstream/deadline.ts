@@ -13,7 +13,10 @@ export class Deadline {
   private currentTimeoutMs: number;
   private readonly onCallerAbort = () => this.fire('aborted');
 
-  constructor(private readonly callerSignal: AbortSignal | undefined, timeoutMs: number) {
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
     this.signal = this.controller.signal;
     this.currentTimeoutMs = timeoutMs;
     if (callerSignal?.aborted) this.fire('aborted');

@@ -56,30 +56,41 @@ function excerpt(text: string): string {
 export function dataOrThrow(operation: UpstreamOperation, status: number, text: string): unknown {
   const envelope = readEnvelope(text);
   if (status < 200 || status >= 300) {
-    const message = envelope?.message
-      ?? `${operation} failed with ${describeStatus(status)}${text.trim() ? `: ${excerpt(text)}` : ''}`;
+    const message =
+      envelope?.message ??
+      `${operation} failed with ${describeStatus(status)}${text.trim() ? `: ${excerpt(text)}` : ''}`;
     throw new UpstreamError({ kind: 'http', operation, status, code: envelope?.code ?? null, message });
   }
   if (envelope === null) {
     const body = text.trim() ? `: ${excerpt(text)}` : ' (empty body)';
     throw new UpstreamError({
-      kind: 'invalid-response', operation, status,
+      kind: 'invalid-response',
+      operation,
+      status,
       message: `${operation} answered with something other than the documented JSON envelope${body}`,
     });
   }
   if (!envelope.success) {
-    const message = envelope.message ?? `${operation} failed (Success false, Code ${envelope.code ?? 'missing'}) without a Message`;
+    const message =
+      envelope.message ?? `${operation} failed (Success false, Code ${envelope.code ?? 'missing'}) without a Message`;
     throw new UpstreamError({ kind: 'envelope', operation, status, code: envelope.code, message });
   }
   return envelope.data;
 }
 
 /** Validates `Data` against the operation's schema; a mismatch is 'invalid-response'. */
-export function parseData<Schema extends z.ZodType>(operation: UpstreamOperation, status: number, schema: Schema, data: unknown): z.output<Schema> {
+export function parseData<Schema extends z.ZodType>(
+  operation: UpstreamOperation,
+  status: number,
+  schema: Schema,
+  data: unknown,
+): z.output<Schema> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   throw new UpstreamError({
-    kind: 'invalid-response', operation, status,
+    kind: 'invalid-response',
+    operation,
+    status,
     message: `${operation} returned Data of an unexpected shape: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`,
     cause: parsed.error,
   });

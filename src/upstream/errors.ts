@@ -69,17 +69,32 @@ function hintFor(kind: UpstreamErrorKind, status: number | null, code: number | 
 export type AbortCause = 'timeout' | 'aborted' | null;
 
 /** Turns whatever a call threw into an UpstreamError, keeping one that already is. */
-export function toUpstreamError(error: unknown, operation: UpstreamOperation, abortCause: AbortCause, timeoutMs?: number): UpstreamError {
+export function toUpstreamError(
+  error: unknown,
+  operation: UpstreamOperation,
+  abortCause: AbortCause,
+  timeoutMs?: number,
+): UpstreamError {
   if (error instanceof UpstreamError) return error;
   if (abortCause === 'timeout') {
     const after = timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`;
     return new UpstreamError({ kind: 'timeout', operation, message: `${operation} timed out${after}`, cause: error });
   }
   if (abortCause === 'aborted') {
-    return new UpstreamError({ kind: 'aborted', operation, message: `${operation} was aborted by the caller`, cause: error });
+    return new UpstreamError({
+      kind: 'aborted',
+      operation,
+      message: `${operation} was aborted by the caller`,
+      cause: error,
+    });
   }
   const detail = error instanceof Error ? describeNetworkError(error) : String(error);
-  return new UpstreamError({ kind: 'network', operation, message: `${operation} could not reach the service: ${detail}`, cause: error });
+  return new UpstreamError({
+    kind: 'network',
+    operation,
+    message: `${operation} could not reach the service: ${detail}`,
+    cause: error,
+  });
 }
 
 function describeNetworkError(error: Error): string {

@@ -52,19 +52,22 @@ export class HttpTransport {
   constructor(private readonly options: TransportOptions) {
     this.ownAgent = options.dispatcher ? null : new Agent({ keepAliveTimeout: 30_000, connections: 64 });
     this.plain = options.dispatcher ?? (this.ownAgent as Agent);
-    this.retrying = options.retries > 0
-      ? this.plain.compose(interceptors.retry({
-        maxRetries: options.retries,
-        minTimeout: options.retryDelayMs,
-        maxTimeout: RETRY_MAX_DELAY_MS,
-        timeoutFactor: 2,
-        // The caller vouches for idempotency (CallSpec.idempotent), whatever the method.
-        methods: ['GET', 'POST', 'PUT'],
-        statusCodes: RETRY_STATUS_CODES,
-        // Hand the last failed response over, so its envelope's Message reaches the error.
-        throwOnError: false,
-      }))
-      : this.plain;
+    this.retrying =
+      options.retries > 0
+        ? this.plain.compose(
+            interceptors.retry({
+              maxRetries: options.retries,
+              minTimeout: options.retryDelayMs,
+              maxTimeout: RETRY_MAX_DELAY_MS,
+              timeoutFactor: 2,
+              // The caller vouches for idempotency (CallSpec.idempotent), whatever the method.
+              methods: ['GET', 'POST', 'PUT'],
+              statusCodes: RETRY_STATUS_CODES,
+              // Hand the last failed response over, so its envelope's Message reaches the error.
+              throwOnError: false,
+            }),
+          )
+        : this.plain;
   }
 
   get defaultTimeoutMs(): number {
@@ -79,7 +82,8 @@ export class HttpTransport {
   async open(spec: CallSpec, deadline: Deadline): Promise<RawResponse> {
     const headers: Record<string, string> = { accept: spec.accept ?? 'application/json' };
     if (spec.credential === 'secret' || spec.credential === 'both') headers.authorization = this.options.secretKey;
-    if (spec.credential === 'session' || spec.credential === 'both') headers['chatrobot-sessionkey'] = this.options.sessionKey;
+    if (spec.credential === 'session' || spec.credential === 'both')
+      headers['chatrobot-sessionkey'] = this.options.sessionKey;
     let body: string | Uint8Array | undefined;
     if (spec.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -91,7 +95,10 @@ export class HttpTransport {
     const url = /^https?:\/\//i.test(spec.target) ? spec.target : joinUrl(this.options.baseUrl, spec.target);
     try {
       return await request(url, {
-        method: spec.method, headers, body, signal: deadline.signal,
+        method: spec.method,
+        headers,
+        body,
+        signal: deadline.signal,
         dispatcher: spec.idempotent ? this.retrying : this.plain,
       });
     } catch (error) {

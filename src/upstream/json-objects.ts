@@ -103,6 +103,7 @@ function backslashesBefore(text: string, at: number, floor: number, escapedAtFlo
 /** The quote at or after `from` that ends the string being read, or -1 when the text ends first. */
 function closingQuote(text: string, from: number, escapedAtFrom: boolean): number {
   let quote = text.indexOf('"', from);
-  while (quote !== -1 && backslashesBefore(text, quote, from, escapedAtFrom) % 2 === 1) quote = text.indexOf('"', quote + 1);
+  while (quote !== -1 && backslashesBefore(text, quote, from, escapedAtFrom) % 2 === 1)
+    quote = text.indexOf('"', quote + 1);
   return quote;
 }

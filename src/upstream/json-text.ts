@@ -73,15 +73,24 @@ const LETTER_U = 117;
 function simpleEscape(kind: number): string | null {
   // A switch, not a Map: a third of the fragments carry escapes, so this runs often.
   switch (kind) {
-    case QUOTE: return '"';
-    case BACKSLASH: return '\\';
-    case 47: return '/';
-    case 98: return '\b';
-    case 102: return '\f';
-    case 110: return '\n';
-    case 114: return '\r';
-    case 116: return '\t';
-    default: return null;
+    case QUOTE:
+      return '"';
+    case BACKSLASH:
+      return '\\';
+    case 47:
+      return '/';
+    case 98:
+      return '\b';
+    case 102:
+      return '\f';
+    case 110:
+      return '\n';
+    case 114:
+      return '\r';
+    case 116:
+      return '\t';
+    default:
+      return null;
   }
 }
 

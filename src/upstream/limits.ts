@@ -27,5 +27,7 @@ export function clientAskContentLength(content: string): number {
 /** Whether the service would refuse `content` as too long. */
 export function isClientAskContentTooLong(content: string): boolean {
   // A code point is one or two UTF-16 units: a string within the limit in units is within it in code points.
-  return content.length > CLIENT_ASK_CONTENT_MAX_CHARS && clientAskContentLength(content) > CLIENT_ASK_CONTENT_MAX_CHARS;
+  return (
+    content.length > CLIENT_ASK_CONTENT_MAX_CHARS && clientAskContentLength(content) > CLIENT_ASK_CONTENT_MAX_CHARS
+  );
 }

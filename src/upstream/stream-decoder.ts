@@ -148,7 +148,8 @@ class AskStreamDecoder implements StreamDecoder {
     const object = classifyStreamObject(value);
     if (object === null) return;
     if (object.type === 'fragment') this.fragment(object.content);
-    else if (object.type === 'final') this.finish({ ...object.final, answer: object.answerFromFragments ? this.answerSoFar() : object.final.answer });
+    else if (object.type === 'final')
+      this.finish({ ...object.final, answer: object.answerFromFragments ? this.answerSoFar() : object.final.answer });
     else this.fail(object);
   }
 
@@ -160,7 +161,7 @@ class AskStreamDecoder implements StreamDecoder {
 
   private keepPushed(): void {
     if (this.pushed.length === 0) return;
-    this.answerParts.push(this.pushed.length === 1 ? this.pushed[0] ?? '' : this.pushed.join(''));
+    this.answerParts.push(this.pushed.length === 1 ? (this.pushed[0] ?? '') : this.pushed.join(''));
     this.pushed.length = 0;
   }
 
@@ -184,8 +185,13 @@ class AskStreamDecoder implements StreamDecoder {
   private endWithoutFinal(): void {
     if (this.fragmentCount === 0 && this.unreadable > 0) return this.fail(nothingReadable(this.unreadable));
     this.finish({
-      type: 'final', questionId: null, answerId: null, answer: this.answerSoFar(),
-      totalToken: null, noAnswer: null, incomplete: true,
+      type: 'final',
+      questionId: null,
+      answerId: null,
+      answer: this.answerSoFar(),
+      totalToken: null,
+      noAnswer: null,
+      incomplete: true,
     });
   }
 }

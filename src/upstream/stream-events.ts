@@ -21,14 +21,18 @@ export type StreamObject =
 
 export function recordTooLarge(maxRecordChars: number): StreamErrorEvent {
   return {
-    type: 'error', source: 'decoder', code: null,
+    type: 'error',
+    source: 'decoder',
+    code: null,
     message: `a record of the answer stream exceeded ${maxRecordChars} characters; the stream is not a ClientAsk answer`,
   };
 }
 
 export function nothingReadable(unreadable: number): StreamErrorEvent {
   return {
-    type: 'error', source: 'decoder', code: null,
+    type: 'error',
+    source: 'decoder',
+    code: null,
     message: `the answer stream held ${unreadable} unreadable record(s) and no answer; is the base URL a Chatbot Service?`,
   };
 }
@@ -39,9 +43,10 @@ export function classifyStreamObject(value: unknown): StreamObject | null {
   const fields = lowerCaseFields(value);
   if (fields.get('success') === false) {
     const code = toIntOrNull(fields.get('code'));
-    const message = typeof fields.get('message') === 'string' && fields.get('message') !== ''
-      ? (fields.get('message') as string)
-      : `the service reported a failure in the stream (Code ${code ?? 'missing'})`;
+    const message =
+      typeof fields.get('message') === 'string' && fields.get('message') !== ''
+        ? (fields.get('message') as string)
+        : `the service reported a failure in the stream (Code ${code ?? 'missing'})`;
     return { type: 'error', source: 'upstream', code, message };
   }
   // Some hosts wrap every streamed object in the response envelope.

@@ -7,7 +7,9 @@ import { UpstreamError, toUpstreamError } from './errors.js';
 
 const preUploadSchema = caseInsensitiveObject({
   // A string in the docs' example, an integer in ClientAsk's fileIds: accept both.
-  FileStoreId: stringLike.pipe(z.string().trim().regex(/^\d+$/, 'FileStoreId must be a whole number to be usable in fileIds')),
+  FileStoreId: stringLike.pipe(
+    z.string().trim().regex(/^\d+$/, 'FileStoreId must be a whole number to be usable in fileIds'),
+  ),
   PreUploadUrl: z.url({ protocol: /^https?$/, error: 'PreUploadUrl must be an absolute http(s) URL' }),
 });
 
@@ -17,24 +19,46 @@ const preUploadSchema = caseInsensitiveObject({
  * published). Each step has its own timeout. Never retried: a second
  * GetPreUploadUrl would reserve a second file.
  */
-export async function uploadFile(ctx: UpstreamContext, file: UploadInput, options?: CallOptions): Promise<{ fileId: number }> {
-  const reserved = await ctx.http.call({
-    operation: 'GetPreUploadUrl', method: 'POST', target: ctx.paths.getPreUploadUrl, credential: 'secret',
-    json: { fileName: file.fileName }, idempotent: false,
-  }, options);
+export async function uploadFile(
+  ctx: UpstreamContext,
+  file: UploadInput,
+  options?: CallOptions,
+): Promise<{ fileId: number }> {
+  const reserved = await ctx.http.call(
+    {
+      operation: 'GetPreUploadUrl',
+      method: 'POST',
+      target: ctx.paths.getPreUploadUrl,
+      credential: 'secret',
+      json: { fileName: file.fileName },
+      idempotent: false,
+    },
+    options,
+  );
   const { FileStoreId, PreUploadUrl } = parseData('GetPreUploadUrl', reserved.status, preUploadSchema, reserved.data);
 
   await putBytes(ctx, PreUploadUrl, file, options);
 
   if (ctx.uploadConfirmPath !== null) {
-    await ctx.http.call({
-      operation: 'UploadConfirm', method: 'POST', target: ctx.uploadConfirmPath, credential: 'secret',
-      json: { FileStoreId }, idempotent: false,
-    }, options);
+    await ctx.http.call(
+      {
+        operation: 'UploadConfirm',
+        method: 'POST',
+        target: ctx.uploadConfirmPath,
+        credential: 'secret',
+        json: { FileStoreId },
+        idempotent: false,
+      },
+      options,
+    );
   }
   const fileId = Number(FileStoreId);
   if (!Number.isSafeInteger(fileId)) {
-    throw new UpstreamError({ kind: 'invalid-response', operation: 'GetPreUploadUrl', message: `FileStoreId ${FileStoreId} is too large to send as an integer in fileIds` });
+    throw new UpstreamError({
+      kind: 'invalid-response',
+      operation: 'GetPreUploadUrl',
+      message: `FileStoreId ${FileStoreId} is too large to send as an integer in fileIds`,
+    });
   }
   return { fileId };
 }
@@ -43,10 +67,18 @@ export async function uploadFile(ctx: UpstreamContext, file: UploadInput, option
 async function putBytes(ctx: UpstreamContext, url: string, file: UploadInput, options?: CallOptions): Promise<void> {
   const deadline = ctx.http.deadline(options);
   try {
-    const response = await ctx.http.open({
-      operation: 'UploadPut', method: 'PUT', target: url, credential: 'none',
-      raw: { bytes: file.bytes, contentType: file.contentType ?? 'application/octet-stream' }, accept: '*/*', idempotent: false,
-    }, deadline);
+    const response = await ctx.http.open(
+      {
+        operation: 'UploadPut',
+        method: 'PUT',
+        target: url,
+        credential: 'none',
+        raw: { bytes: file.bytes, contentType: file.contentType ?? 'application/octet-stream' },
+        accept: '*/*',
+        idempotent: false,
+      },
+      deadline,
+    );
     const text = await response.body.text();
     if (response.statusCode < 200 || response.statusCode >= 300) dataOrThrow('UploadPut', response.statusCode, text);
   } catch (error) {

@@ -25,13 +25,16 @@ class Screen {
   readonly renders: string[] = [];
   private redrawNext = false;
 
-  readonly output = Object.assign(new Writable({
-    decodeStrings: false,
-    write: (chunk: string | Buffer, _encoding, done) => {
-      this.printed(chunk.toString());
-      done();
-    },
-  }), { isTTY: true, columns: 80 });
+  readonly output = Object.assign(
+    new Writable({
+      decodeStrings: false,
+      write: (chunk: string | Buffer, _encoding, done) => {
+        this.printed(chunk.toString());
+        done();
+      },
+    }),
+    { isTTY: true, columns: 80 },
+  );
 
   private printed(chunk: string): void {
     if (REDRAW.test(chunk)) {
@@ -50,7 +53,10 @@ class Screen {
   /** The labels of the newest block's buttons, by number. */
   buttons(): string[] {
     for (const block of [...this.blocks].reverse()) {
-      const line = block.split('\n').map((l) => BUTTONS_LINE.exec(l)?.[1]).find(Boolean);
+      const line = block
+        .split('\n')
+        .map((l) => BUTTONS_LINE.exec(l)?.[1])
+        .find(Boolean);
       if (line) return line.split(/\s{2,}(?=\[\d+\] )/).map((button) => button.replace(/^\[\d+\] /, ''));
     }
     return [];
@@ -66,7 +72,8 @@ async function consoleDriver(): Promise<ConformanceDriver> {
   };
   return {
     createAdapter: (instance) => {
-      if (instance > 0) throw new Error('the console has one process per terminal (crash and takeover is declared not applicable)');
+      if (instance > 0)
+        throw new Error('the console has one process per terminal (crash and takeover is declared not applicable)');
       return createConsoleAdapter({ bot: 'main', input, output: screen.output });
     },
     userSends: type,

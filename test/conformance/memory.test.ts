@@ -11,14 +11,23 @@ const CONVERSATION = 'conformance-user';
 
 async function memoryDriver(): Promise<ConformanceDriver> {
   const platform = new MemoryPlatform();
-  const withButtons = () => platform.messagesIn(CONVERSATION).filter((message) => message.buttons?.length).at(-1);
+  const withButtons = () =>
+    platform
+      .messagesIn(CONVERSATION)
+      .filter((message) => message.buttons?.length)
+      .at(-1);
   return {
     createAdapter: (instance) => createMemoryAdapter({ platform, bot: 'main', instance: `gateway-${instance}` }),
     async userSends(text) {
       await platform.userSends('main', CONVERSATION, text);
     },
     async userSendsFile(file, caption) {
-      const attachment = platform.addFile({ bytes: file.bytes, fileName: file.fileName, mimeType: file.mimeType, kind: file.as === 'photo' ? 'image' : 'document' });
+      const attachment = platform.addFile({
+        bytes: file.bytes,
+        fileName: file.fileName,
+        mimeType: file.mimeType,
+        kind: file.as === 'photo' ? 'image' : 'document',
+      });
       await platform.userSends('main', CONVERSATION, caption, { attachments: [attachment] });
     },
     async userSendsTwice(text) {

@@ -11,7 +11,12 @@ import { startScriptedService } from '../support/scripted-service.js';
 
 /** The fragments of the answer to `question` (for a file: to its caption). */
 export function answerFragments(question: string): string[] {
-  return [`About ${question}: `, 'here is the first part of the answer. ', 'The second part follows it. ', 'The third part ends it.'];
+  return [
+    `About ${question}: `,
+    'here is the first part of the answer. ',
+    'The second part follows it. ',
+    'The third part ends it.',
+  ];
 }
 
 /** The whole answer, as the user must see it once it is final. */

@@ -12,7 +12,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { silentLogger } from '../../src/logger.js';
-import { interactivityForm, signedEventRequest, slashCommandForm, startFakeSlack, type LoggedCall, type SlackRequestBody } from '../../fakes/slack/index.js';
+import {
+  interactivityForm,
+  signedEventRequest,
+  slashCommandForm,
+  startFakeSlack,
+  type LoggedCall,
+  type SlackRequestBody,
+} from '../../fakes/slack/index.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import type { ConformanceDriver } from './driver.js';
 import { describeAdapterConformance } from './suite.js';
@@ -22,14 +29,25 @@ const DM = 'D0CONFORM01';
 const POSTED = new Set(['chat.postMessage', 'chat.update']);
 const STREAMED = new Set(['chat.startStream', 'chat.appendStream', 'chat.stopStream']);
 
-interface ButtonElement { type: string; action_id: string; value?: string; text: { text: string } }
-interface Block { type: string; elements?: ButtonElement[] }
+interface ButtonElement {
+  type: string;
+  action_id: string;
+  value?: string;
+  text: { text: string };
+}
+interface Block {
+  type: string;
+  elements?: ButtonElement[];
+}
 
 /** The Markdown a streaming call carries (`markdown_text`, or web-api's buffered `chunks`). */
 function streamedText(params: Record<string, unknown>): string {
   if (typeof params.markdown_text === 'string') return params.markdown_text;
   const chunks = Array.isArray(params.chunks) ? (params.chunks as { type?: string; text?: string }[]) : [];
-  return chunks.filter((chunk) => chunk.type === 'markdown_text').map((chunk) => chunk.text ?? '').join('');
+  return chunks
+    .filter((chunk) => chunk.type === 'markdown_text')
+    .map((chunk) => chunk.text ?? '')
+    .join('');
 }
 
 /** Every text shown in `channel` over time, from the Web API calls that succeeded. */
@@ -58,16 +76,28 @@ async function slackDriver(): Promise<ConformanceDriver> {
   const eventsUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/main/events`;
   const post = async (body: SlackRequestBody, options?: { retryNum?: number }): Promise<void> => {
     const response = await signedEventRequest(eventsUrl, fake.signingSecret, body, options);
-    if (response.status !== 200) throw new Error(`the adapter answered Slack ${response.status} (${await response.text()})`);
+    if (response.status !== 200)
+      throw new Error(`the adapter answered Slack ${response.status} (${await response.text()})`);
   };
 
-  const withButtons = () => fake.visibleMessages(DM).filter((message) => (message.blocks as Block[] | undefined)?.some((block) => block.type === 'actions')).at(-1);
-  const buttonElements = (): ButtonElement[] => ((withButtons()?.blocks ?? []) as Block[]).filter((block) => block.type === 'actions').flatMap((block) => block.elements ?? []);
+  const withButtons = () =>
+    fake
+      .visibleMessages(DM)
+      .filter((message) => (message.blocks as Block[] | undefined)?.some((block) => block.type === 'actions'))
+      .at(-1);
+  const buttonElements = (): ButtonElement[] =>
+    ((withButtons()?.blocks ?? []) as Block[])
+      .filter((block) => block.type === 'actions')
+      .flatMap((block) => block.elements ?? []);
 
   return {
     createAdapter(instance) {
       const adapter = createSlackAdapter({
-        bot: 'main', botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: `${proxy.url}/api/`, logger: silentLogger(),
+        bot: 'main',
+        botToken: fake.botToken,
+        signingSecret: fake.signingSecret,
+        apiUrl: `${proxy.url}/api/`,
+        logger: silentLogger(),
       });
       // Only the first instance receives events (mounted as src/http/server.ts mounts adapter routes).
       if (instance === 0) for (const route of adapter.routes) app.use(route.path, route.handler);
@@ -76,7 +106,12 @@ async function slackDriver(): Promise<ConformanceDriver> {
     async userSends(text) {
       // A Slack user cannot type /start (Slack takes it as an unknown command): the words go after /chatbot.
       const command = /^\/(\S+)\s*(.*)$/.exec(text);
-      if (command) await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', text: `${command[1]} ${command[2]}`.trim(), channel: DM })));
+      if (command)
+        await post(
+          slashCommandForm(
+            fake.build.slashCommand({ command: '/chatbot', text: `${command[1]} ${command[2]}`.trim(), channel: DM }),
+          ),
+        );
       else await post(fake.build.messageIm({ channel: DM, text }));
     },
     async userSendsFile(file, caption) {
@@ -84,7 +119,11 @@ async function slackDriver(): Promise<ConformanceDriver> {
       // The adapter talks to Slack through the proxy (SLACK_API_URL), and only sends its token to that origin:
       // the file links point there too, as real Slack's point at its own file host.
       const viaProxy = (url: string) => url.replace(fake.baseUrl, proxy.url);
-      const shared = { ...hosted, url_private: viaProxy(hosted.url_private), url_private_download: viaProxy(hosted.url_private_download) };
+      const shared = {
+        ...hosted,
+        url_private: viaProxy(hosted.url_private),
+        url_private_download: viaProxy(hosted.url_private_download),
+      };
       await post(fake.build.fileShare({ channel: DM, text: caption, files: [shared] }));
     },
     async userSendsTwice(text) {
@@ -98,7 +137,17 @@ async function slackDriver(): Promise<ConformanceDriver> {
       const message = withButtons();
       const button = buttonElements().find((element) => element.text.text === label);
       if (!message || !button) throw new Error(`Slack shows no button "${label}"`);
-      await post(interactivityForm(fake.build.blockActions({ channel: DM, messageTs: message.ts, actionId: button.action_id, value: button.value, text: label })));
+      await post(
+        interactivityForm(
+          fake.build.blockActions({
+            channel: DM,
+            messageTs: message.ts,
+            actionId: button.action_id,
+            value: button.value,
+            text: label,
+          }),
+        ),
+      );
     },
     screen: () => fake.visibleMessages(DM).map((message) => message.text),
     renders: () => rendersOf(fake.calls(), DM),

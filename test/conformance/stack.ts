@@ -57,7 +57,11 @@ export class ConformanceStack {
   private readonly store = isolatedRedisStore('conformance');
   private readonly stores: RedisStateStore[] = [];
 
-  private constructor(readonly platform: string, readonly driver: ConformanceDriver, readonly service: ScriptedChatbotService) {}
+  private constructor(
+    readonly platform: string,
+    readonly driver: ConformanceDriver,
+    readonly service: ScriptedChatbotService,
+  ) {}
 
   /** The stack for one scenario, with its first gateway instance started. */
   static async start(platform: string, driver: ConformanceDriver): Promise<ConformanceStack> {
@@ -80,15 +84,24 @@ export class ConformanceStack {
     const answered: ConversationRef[] = [];
     const accepted: ConversationRef[] = [];
     const rateLimited = { count: 0 };
-    const logger = pino({ level: 'warn', base: { instance: index } }, {
-      write: (line: string) => {
-        this.logs.push(JSON.parse(line) as LogRecord);
+    const logger = pino(
+      { level: 'warn', base: { instance: index } },
+      {
+        write: (line: string) => {
+          this.logs.push(JSON.parse(line) as LogRecord);
+        },
       },
-    });
+    );
     const gateway = createGateway({
       state,
       upstream: upstreamClient(this.service),
-      bots: [{ id: 'main', serialNumber: 'CONFORMANCE-SERIAL', settings: { WelcomeMessage: WELCOME, EnableUploadImage: true } }],
+      bots: [
+        {
+          id: 'main',
+          serialNumber: 'CONFORMANCE-SERIAL',
+          settings: { WelcomeMessage: WELCOME, EnableUploadImage: true },
+        },
+      ],
       adapters: [this.driver.createAdapter(index)],
       logger,
       policy: POLICY,
@@ -102,7 +115,14 @@ export class ConformanceStack {
     });
     await gateway.start();
     let stopped: Promise<void> | undefined;
-    const instance: GatewayInstance = { index, gateway, answered, accepted, rateLimited, stop: () => (stopped ??= gateway.stop()) };
+    const instance: GatewayInstance = {
+      index,
+      gateway,
+      answered,
+      accepted,
+      rateLimited,
+      stop: () => (stopped ??= gateway.stop()),
+    };
     this.instances.push(instance);
     return instance;
   }
@@ -123,9 +143,11 @@ export class ConformanceStack {
   async until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`${this.platform}: ${what} did not happen; the user sees ${JSON.stringify(this.driver.screen())}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${this.platform}: ${what} did not happen; the user sees ${JSON.stringify(this.driver.screen())}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 }
-

@@ -27,20 +27,27 @@ const TOO_LONG = Array.from({ length: 1_200 }, () => 'Please read all of this.')
 const SCENARIO_TIMEOUT_MS = 90_000;
 
 /** A render of the answer to `question` that is only part of it (shown while it was written). */
-const isPartOf = (question: string) => (text: string) => text.includes(`About ${question}`) && !text.includes('The third part ends it.');
+const isPartOf = (question: string) => (text: string) =>
+  text.includes(`About ${question}`) && !text.includes('The third part ends it.');
 const count = (texts: string[], text: string) => texts.filter((t) => t === text).length;
 
-function need<K extends keyof ConformanceDriver>(driver: ConformanceDriver, method: K, scenario: Scenario): NonNullable<ConformanceDriver[K]> {
+function need<K extends keyof ConformanceDriver>(
+  driver: ConformanceDriver,
+  method: K,
+  scenario: Scenario,
+): NonNullable<ConformanceDriver[K]> {
   const implementation = driver[method];
   if (!implementation) {
-    throw new Error(`The driver has no ${String(method)}(): implement it, or declare "${scenario}" in notApplicable with the reason.`);
+    throw new Error(
+      `The driver has no ${String(method)}(): implement it, or declare "${scenario}" in notApplicable with the reason.`,
+    );
   }
   return (implementation as (...args: unknown[]) => unknown).bind(driver) as NonNullable<ConformanceDriver[K]>;
 }
 
 /** What each scenario proves, as its test title says it. */
 const TITLES: Record<Scenario, string> = {
-  welcome: '/start greets with the chatbot\'s WelcomeMessage',
+  welcome: "/start greets with the chatbot's WelcomeMessage",
   'streamed answer': 'an answer is shown while it is written and ends as the full answer, once',
   'message mid-answer': 'a message sent while an answer is written is answered next, in order',
   'duplicate delivery': 'a message the platform delivers twice is answered once',
@@ -48,9 +55,11 @@ const TITLES: Record<Scenario, string> = {
   'media refused': 'a file the service does not take is refused with what to send instead',
   'button pressed': 'pressing a button (listings Next) shows the next page',
   '429 on the final': 'a 429 on the final answer is waited out and the answer arrives complete, once',
-  'unreachable on the final': 'the final answer is kept while the platform is unreachable and delivered complete, once, when it is back',
+  'unreachable on the final':
+    'the final answer is kept while the platform is unreachable and delivered complete, once, when it is back',
   'crash and takeover': 'a message whose gateway stops mid-answer is answered in full by another gateway instance',
-  'message too long': 'a message (or a caption) longer than the service takes is answered with the limit, kept in the transcript, and not asked',
+  'message too long':
+    'a message (or a caption) longer than the service takes is answered with the limit, kept in the transcript, and not asked',
 };
 
 type Body = (stack: ConformanceStack, driver: ConformanceDriver) => Promise<void>;
@@ -68,7 +77,10 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     await held.reached;
     await stack.until(() => driver.renders().some(isPartOf(question)), 'part of the answer, shown while it is written');
     held.release();
-    await stack.until(() => driver.screen().at(-1) === fullAnswer(question), 'the full answer as the last thing the user sees');
+    await stack.until(
+      () => driver.screen().at(-1) === fullAnswer(question),
+      'the full answer as the last thing the user sees',
+    );
     expect(count(driver.screen(), fullAnswer(question))).toBe(1);
   },
 
@@ -80,7 +92,10 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     // Queued behind the answer in progress, not answered alongside it.
     await stack.until(() => stack.instances[0]!.accepted.length === 2, 'the second message queued');
     held.release();
-    await stack.until(() => driver.screen().includes(fullAnswer('second question')), 'the answer to the second message');
+    await stack.until(
+      () => driver.screen().includes(fullAnswer('second question')),
+      'the answer to the second message',
+    );
     const screen = driver.screen();
     expect(screen.indexOf(fullAnswer('first question'))).toBeGreaterThanOrEqual(0);
     expect(screen.indexOf(fullAnswer('second question'))).toBeGreaterThan(screen.indexOf(fullAnswer('first question')));
@@ -98,14 +113,20 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
   },
 
   async 'media accepted'(stack, driver) {
-    await driver.userSendsFile({ bytes: JPEG, fileName: 'house.jpg', mimeType: 'image/jpeg', as: 'photo' }, 'photo question');
+    await driver.userSendsFile(
+      { bytes: JPEG, fileName: 'house.jpg', mimeType: 'image/jpeg', as: 'photo' },
+      'photo question',
+    );
     await stack.until(() => driver.screen().includes(fullAnswer('photo question')), 'the answer to the photo');
     expect(stack.service.uploads.map((file) => file.contentType)).toEqual(['image/jpeg']);
     expect(stack.service.uploads[0]!.bytes).toEqual(JPEG);
   },
 
   async 'media refused'(stack, driver) {
-    await driver.userSendsFile({ bytes: PDF, fileName: 'brochure.pdf', mimeType: 'application/pdf', as: 'document' }, '');
+    await driver.userSendsFile(
+      { bytes: PDF, fileName: 'brochure.pdf', mimeType: 'application/pdf', as: 'document' },
+      '',
+    );
     await stack.until(() => driver.screen().length > 0, 'a reply to the file');
     // The user is told what can be sent instead; nothing reached the service.
     expect(driver.screen().at(-1)).toMatch(/photo|image|video|voice|audio/i);
@@ -119,7 +140,10 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     expect(driver.screen().join('\n')).toContain('101 Conformance Lane');
     expect(driver.screen().join('\n')).not.toContain('303 Conformance Lane');
     await driver.pressButton(driver.buttons().find((label) => /next/i.test(label))!);
-    await stack.until(() => driver.screen().some((text) => text.includes('303 Conformance Lane')), 'the second page of listings');
+    await stack.until(
+      () => driver.screen().some((text) => text.includes('303 Conformance Lane')),
+      'the second page of listings',
+    );
   },
 
   async '429 on the final'(stack, driver) {
@@ -144,10 +168,16 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     await goUnreachable();
     held.release();
     // The adapter reported the outage as 'unreachable': the core keeps the answer and retries.
-    await stack.until(() => stack.logged(/unreachable/i), 'the core keeping the final answer while the platform is unreachable');
+    await stack.until(
+      () => stack.logged(/unreachable/i),
+      'the core keeping the final answer while the platform is unreachable',
+    );
     expect(driver.screen()).not.toContain(fullAnswer(question));
     await comeBack();
-    await stack.until(() => driver.screen().at(-1) === fullAnswer(question), 'the full answer once the platform is back');
+    await stack.until(
+      () => driver.screen().at(-1) === fullAnswer(question),
+      'the full answer once the platform is back',
+    );
     expect(count(driver.screen(), fullAnswer(question))).toBe(1);
   },
 
@@ -161,7 +191,10 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     // The first process goes away mid-answer; its message is still queued, and the second takes it over.
     await first!.stop();
     held.release();
-    await stack.until(() => driver.screen().at(-1) === fullAnswer(question), 'the full answer from the second instance');
+    await stack.until(
+      () => driver.screen().at(-1) === fullAnswer(question),
+      'the full answer from the second instance',
+    );
     expect(count(driver.screen(), fullAnswer(question))).toBe(1);
     await stack.until(() => second.answered.length === 1, 'the second instance to report the answer delivered');
     expect(first!.answered).toEqual([]);
@@ -172,21 +205,36 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     const limit = CLIENT_ASK_CONTENT_MAX_CHARS;
     const caption = 'x'.repeat(limit + 1);
     await driver.userSends(TOO_LONG);
-    await stack.until(() => driver.screen().includes(replies.messageTooLong(limit, TOO_LONG.length)), 'the reply naming the limit');
+    await stack.until(
+      () => driver.screen().includes(replies.messageTooLong(limit, TOO_LONG.length)),
+      'the reply naming the limit',
+    );
     expect(replies.messageTooLong(limit, TOO_LONG.length)).toContain('up to 20,000 characters');
     // A photo with a caption one character over: refused alike, and the photo is not uploaded to the service.
     await driver.userSendsFile({ bytes: JPEG, fileName: 'house.jpg', mimeType: 'image/jpeg', as: 'photo' }, caption);
-    await stack.until(() => driver.screen().includes(replies.messageTooLong(limit, limit + 1)), 'the reply naming the limit to the caption');
+    await stack.until(
+      () => driver.screen().includes(replies.messageTooLong(limit, limit + 1)),
+      'the reply naming the limit to the caption',
+    );
     await driver.userSends('next question');
     await stack.until(() => driver.screen().includes(fullAnswer('next question')), 'the answer to the next message');
-    expect(driver.screen()).toEqual([replies.messageTooLong(limit, TOO_LONG.length), replies.messageTooLong(limit, limit + 1), fullAnswer('next question')]);
+    expect(driver.screen()).toEqual([
+      replies.messageTooLong(limit, TOO_LONG.length),
+      replies.messageTooLong(limit, limit + 1),
+      fullAnswer('next question'),
+    ]);
     expect(stack.service.questions).toEqual(['next question']);
     expect(stack.service.uploads).toEqual([]);
     // Nothing the user sent is dropped: the refused messages are in the transcript with the answered one.
     // The turn writes its entries with the queue advance, just after the answer is shown: wait for it.
     const conversation = stack.instances[0]!.accepted[0]!;
-    const userEntries = async () => (await stack.instances[0]!.gateway.transcript.read(conversation)).filter((entry) => entry.role === 'user').map((entry) => entry.text);
-    await vi.waitFor(async () => expect(await userEntries()).toEqual([TOO_LONG, caption, 'next question']), { timeout: 10_000 });
+    const userEntries = async () =>
+      (await stack.instances[0]!.gateway.transcript.read(conversation))
+        .filter((entry) => entry.role === 'user')
+        .map((entry) => entry.text);
+    await vi.waitFor(async () => expect(await userEntries()).toEqual([TOO_LONG, caption, 'next question']), {
+      timeout: 10_000,
+    });
   },
 };
 
@@ -204,11 +252,15 @@ export function describeAdapterConformance(target: ConformanceTarget): void {
         it.skip(`${scenario}: not applicable to ${target.platform}: ${reason}`, () => undefined);
         continue;
       }
-      it(`${scenario}: ${TITLES[scenario]}`, async () => {
-        const driver = await target.createDriver();
-        stack = await ConformanceStack.start(target.platform, driver);
-        await SCENARIO_BODIES[scenario](stack, driver);
-      }, SCENARIO_TIMEOUT_MS);
+      it(
+        `${scenario}: ${TITLES[scenario]}`,
+        async () => {
+          const driver = await target.createDriver();
+          stack = await ConformanceStack.start(target.platform, driver);
+          await SCENARIO_BODIES[scenario](stack, driver);
+        },
+        SCENARIO_TIMEOUT_MS,
+      );
     }
   });
 }

@@ -22,17 +22,28 @@ async function telegramDriver(): Promise<ConformanceDriver> {
   // Flood limits off: the suite checks what the adapter delivers, not Telegram's pace (pacing.test.ts does).
   const fake = await startFakeTelegram({ rateLimit: false });
   const proxy = await startTcpProxy({ port: Number(new URL(fake.apiRoot).port) });
-  const withButtons = () => fake.visibleMessages(USER.id).filter((m) => m.reply_markup && 'inline_keyboard' in m.reply_markup).at(-1);
+  const withButtons = () =>
+    fake
+      .visibleMessages(USER.id)
+      .filter((m) => m.reply_markup && 'inline_keyboard' in m.reply_markup)
+      .at(-1);
   const inlineButtons = () => {
     const markup = withButtons()?.reply_markup;
     return markup && 'inline_keyboard' in markup ? markup.inline_keyboard.flat() : [];
   };
-  const send = (message: Omit<Parameters<typeof fake.userSends>[0], 'chat' | 'from'>) => fake.userSends({ chat: USER.id, from: USER, ...message });
+  const send = (message: Omit<Parameters<typeof fake.userSends>[0], 'chat' | 'from'>) =>
+    fake.userSends({ chat: USER.id, from: USER, ...message });
 
   return {
-    createAdapter: (instance) => createTelegramAdapter({
-      bot: 'main', token: fake.token, apiRoot: proxy.url, mode: instance === 0 ? 'polling' : 'webhook', logger: silentLogger(), botInfo: fake.botInfo,
-    }),
+    createAdapter: (instance) =>
+      createTelegramAdapter({
+        bot: 'main',
+        token: fake.token,
+        apiRoot: proxy.url,
+        mode: instance === 0 ? 'polling' : 'webhook',
+        logger: silentLogger(),
+        botInfo: fake.botInfo,
+      }),
     async userSends(text) {
       send({ text });
     },
@@ -50,7 +61,11 @@ async function telegramDriver(): Promise<ConformanceDriver> {
       fake.pressButton({ chat: USER.id, messageId: withButtons()!.message_id, data: button.callback_data, from: USER });
     },
     screen: () => fake.visibleMessages(USER.id).map((message) => message.text),
-    renders: () => fake.chatLog(USER.id).filter((call) => call.ok && SHOWN_BY.has(call.method) && call.visibleText !== undefined).map((call) => call.visibleText!),
+    renders: () =>
+      fake
+        .chatLog(USER.id)
+        .filter((call) => call.ok && SHOWN_BY.has(call.method) && call.visibleText !== undefined)
+        .map((call) => call.visibleText!),
     async rateLimitNextFinal() {
       // The next sendMessage is the final: of an answer written as drafts, or of one that arrived at once.
       fake.failNext('sendMessage', { errorCode: 429, retryAfter: 1 });
@@ -67,7 +82,8 @@ async function telegramDriver(): Promise<ConformanceDriver> {
 describeAdapterConformance({
   platform: 'telegram',
   notApplicable: {
-    'message too long': 'a Telegram user cannot send more than 4,096 characters in one message (a caption: 1,024, or 4,096 with Premium), far under the service\'s 20,000',
+    'message too long':
+      "a Telegram user cannot send more than 4,096 characters in one message (a caption: 1,024, or 4,096 with Premium), far under the service's 20,000",
   },
   createDriver: telegramDriver,
 });

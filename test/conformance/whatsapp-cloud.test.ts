@@ -42,7 +42,10 @@ async function whatsappCloudDriver(): Promise<ConformanceDriver> {
   fake.setWebhook(`http://127.0.0.1:${(server.address() as AddressInfo).port}/whatsapp-cloud/main/webhook`);
 
   const visible = () => fake.visibleMessages(USER);
-  const withChoices = () => visible().filter((message) => choicesOf(message).length > 0).at(-1);
+  const withChoices = () =>
+    visible()
+      .filter((message) => choicesOf(message).length > 0)
+      .at(-1);
   const send = async (message: Omit<Parameters<typeof fake.userSends>[0], 'from'>): Promise<void> => {
     await fake.userSends({ from: USER, name: 'Conny', ...message });
   };
@@ -120,7 +123,8 @@ async function whatsappCloudDriver(): Promise<ConformanceDriver> {
 describeAdapterConformance({
   platform: 'whatsapp-cloud',
   notApplicable: {
-    'streamed answer': 'the Cloud API cannot edit a sent message, and one business number may write one user only about once per 6 s (the pair rate limit), so an answer is not shown while it is written: "typing…" is, and the answer goes whole at its end (adapters/whatsapp-cloud/README.md, "Long answers")',
+    'streamed answer':
+      'the Cloud API cannot edit a sent message, and one business number may write one user only about once per 6 s (the pair rate limit), so an answer is not shown while it is written: "typing…" is, and the answer goes whole at its end (adapters/whatsapp-cloud/README.md, "Long answers")',
   },
   createDriver: whatsappCloudDriver,
 });

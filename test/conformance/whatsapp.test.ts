@@ -25,7 +25,14 @@ process.env.FAKE_WHATSAPP_BACKUP_SYNC_MS = '300';
 const USER = '4915112345678';
 const CHAT = `${USER}@c.us`;
 /** Short lease and restart timings: a standby instance takes over within a second of a stop. */
-const TIMINGS = { ttlMs: 3_000, renewEveryMs: 1_000, retryEveryMs: 200, restartMinMs: 200, restartMaxMs: 1_000, destroyTimeoutMs: 2_000 };
+const TIMINGS = {
+  ttlMs: 3_000,
+  renewEveryMs: 1_000,
+  retryEveryMs: 200,
+  restartMinMs: 200,
+  restartMaxMs: 1_000,
+  destroyTimeoutMs: 2_000,
+};
 /** A listing's paging hint: "Send `/listings 2` for the next page". */
 const HINT = /`(\/listings[^`]*)` for the (next|previous) page/g;
 
@@ -40,7 +47,11 @@ async function whatsappDriver(): Promise<ConformanceDriver> {
   fake.world.on('change', scan);
 
   /** The user writes once the number is linked and a client is ready to receive. */
-  const linked = () => fake.waitFor(() => adapters.some((adapter) => adapter.status?.().connected === true), { timeoutMs: 15_000, what: 'a linked, ready WhatsApp client' });
+  const linked = () =>
+    fake.waitFor(() => adapters.some((adapter) => adapter.status?.().connected === true), {
+      timeoutMs: 15_000,
+      what: 'a linked, ready WhatsApp client',
+    });
   const send = async (input: Parameters<typeof fake.userSends>[0]): Promise<MessageData> => {
     await linked();
     return fake.userSends({ from: USER, ...input });
@@ -48,7 +59,10 @@ async function whatsappDriver(): Promise<ConformanceDriver> {
 
   const hints = (): { label: string; words: string }[] => {
     for (const text of [...fake.screen(CHAT)].reverse()) {
-      const found = [...text.matchAll(HINT)].map((match) => ({ label: match[2] === 'next' ? 'Next »' : '« Previous', words: match[1]! }));
+      const found = [...text.matchAll(HINT)].map((match) => ({
+        label: match[2] === 'next' ? 'Next »' : '« Previous',
+        words: match[1]!,
+      }));
       if (found.length > 0) return found;
     }
     return [];
@@ -75,7 +89,11 @@ async function whatsappDriver(): Promise<ConformanceDriver> {
       await send({ text });
     },
     async userSendsFile(file, caption) {
-      await send({ text: caption, type: file.as === 'photo' ? 'image' : 'document', media: { bytes: file.bytes, mimetype: file.mimeType, filename: file.fileName } });
+      await send({
+        text: caption,
+        type: file.as === 'photo' ? 'image' : 'document',
+        media: { bytes: file.bytes, mimetype: file.mimeType, filename: file.fileName },
+      });
     },
     async userSendsTwice(text) {
       // WhatsApp Web emits one message twice (same id) now and then.
@@ -104,7 +122,8 @@ async function whatsappDriver(): Promise<ConformanceDriver> {
 describeAdapterConformance({
   platform: 'whatsapp',
   notApplicable: {
-    '429 on the final': 'WhatsApp Web answers no 429: the library has no rate-limit refusal with a retry-after to wait out (edits are paced by the adapter\'s interval instead)',
+    '429 on the final':
+      "WhatsApp Web answers no 429: the library has no rate-limit refusal with a retry-after to wait out (edits are paced by the adapter's interval instead)",
   },
   createDriver: whatsappDriver,
 });

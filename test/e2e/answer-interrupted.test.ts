@@ -10,7 +10,14 @@ import { gatewayKeys, pendingMembers, replies } from '../../src/gateway/index.js
 import { INTERRUPTED_NOTE } from '../../src/gateway/relay/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { testRedisClusterNodes, type TestTopology } from '../support/redis.js';
-import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
+import {
+  FAST_TAKEOVER,
+  startDeliveryGateway,
+  startScriptedService,
+  until,
+  type DeliveryGateway,
+  type ScriptedService,
+} from './delivery-support.js';
 
 const USER = { id: 6262, first_name: 'Ines', username: 'ines' };
 const FRAGMENTS = [
@@ -39,7 +46,12 @@ describe.each(TOPOLOGIES)('an answer cut short (chatbridge start, as a process, 
   it('ends on the failure reply when the service cuts its stream mid-answer, and no "interrupted" note follows, even after a restart', async () => {
     fake = await startFakeTelegram({ drafts: 'refused' });
     service = await startScriptedService(() => ({ fragments: FRAGMENTS, gapMs: 1_500, cutAfter: 2 }));
-    const options = { telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: service.url, gateway: FAST_TAKEOVER, topology };
+    const options = {
+      telegram: { token: fake.token, apiRoot: fake.apiRoot },
+      upstreamUrl: service.url,
+      gateway: FAST_TAKEOVER,
+      topology,
+    };
     const first = await startDeliveryGateway(options);
     gateways.push(first);
 
@@ -66,12 +78,21 @@ describe.each(TOPOLOGIES)('an answer cut short (chatbridge start, as a process, 
     fake = await startFakeTelegram({ drafts: 'refused' });
     // The first ask stops after two fragments (the process is frozen then); the second is answered in full.
     service = await startScriptedService((_question, askNumber) =>
-      askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 });
-    const gateway = await startDeliveryGateway({ telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: service.url, gateway: FAST_TAKEOVER, topology });
+      askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 },
+    );
+    const gateway = await startDeliveryGateway({
+      telegram: { token: fake.token, apiRoot: fake.apiRoot },
+      upstreamUrl: service.url,
+      gateway: FAST_TAKEOVER,
+      topology,
+    });
     gateways.push(gateway);
 
     fake.userSends({ chat: USER.id, from: USER, text: 'Homes for sale in Denver?' });
-    await fake.waitFor(() => texts().some((text) => text.includes('12 Larimer St')), { timeoutMs: 30_000, what: 'the half answer' });
+    await fake.waitFor(() => texts().some((text) => text.includes('12 Larimer St')), {
+      timeoutMs: 30_000,
+      what: 'the half answer',
+    });
     gateway.process.child.kill('SIGSTOP');
     try {
       // Its lock expires while it is frozen, as it would under a blocked event loop.
@@ -80,7 +101,10 @@ describe.each(TOPOLOGIES)('an answer cut short (chatbridge start, as a process, 
       gateway.process.child.kill('SIGCONT');
     }
 
-    await fake.waitFor(() => texts().some((text) => text.endsWith('That is all I have for now.')), { timeoutMs: 30_000, what: 'the answer given again' });
+    await fake.waitFor(() => texts().some((text) => text.endsWith('That is all I have for now.')), {
+      timeoutMs: 30_000,
+      what: 'the answer given again',
+    });
     const messages = fake.visibleMessages(USER.id);
     const noted = messages.find((message) => message.text.includes(NOTE));
     const answered = messages.find((message) => message.text.endsWith('That is all I have for now.'));
@@ -89,7 +113,9 @@ describe.each(TOPOLOGIES)('an answer cut short (chatbridge start, as a process, 
     // The note was written before the new answer was sent.
     const calls = fake.chatLog(USER.id).filter((call) => call.ok);
     const noteAt = calls.findIndex((call) => call.visibleText?.includes(NOTE));
-    const answerAt = calls.findIndex((call) => call.method === 'sendMessage' && call.messageId === answered!.message_id);
+    const answerAt = calls.findIndex(
+      (call) => call.method === 'sendMessage' && call.messageId === answered!.message_id,
+    );
     expect(noteAt).toBeGreaterThanOrEqual(0);
     expect(noteAt).toBeLessThan(answerAt);
     expect(service.questions).toHaveLength(2);

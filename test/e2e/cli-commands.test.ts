@@ -25,9 +25,14 @@ interface Run {
 /** `chatbridge <args>` with only these settings (and console off). */
 function chatbridge(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, CHATBRIDGE_CONSOLE: 'off', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { PATH: process.env.PATH, CHATBRIDGE_CONSOLE: 'off', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,7 +52,14 @@ describe('chatbridge, the command line', () => {
   });
 
   it('refuses unknown settings and bad values, all at once, before calling the service', async () => {
-    const run = await chatbridge(['settings', 'set', 'Bogus=1', 'Temperature=5', 'EnableUploadImage=yes', 'WelcomeMessage=Hi']);
+    const run = await chatbridge([
+      'settings',
+      'set',
+      'Bogus=1',
+      'Temperature=5',
+      'EnableUploadImage=yes',
+      'WelcomeMessage=Hi',
+    ]);
     expect(run.stderr).toContain('nothing was changed; fix these 3 and run it again');
     expect(run.stderr).toContain('Bogus is not a chatbot setting');
     expect(run.stderr).toContain('Temperature must be at most 2.');
@@ -80,7 +92,11 @@ describe('chatbridge, the command line', () => {
   });
 
   it('with keys but no gateway running, says no gateway answers rather than blaming UPSTREAM_BASE_URL', async () => {
-    const run = await chatbridge(['ask', 'hello'], { PORT: '1', SERVICE_SECRET_KEY: 'doctor-secret-key-0123456789', SERVICE_SESSION_KEY: 'doctor-session-key-0123456789' });
+    const run = await chatbridge(['ask', 'hello'], {
+      PORT: '1',
+      SERVICE_SECRET_KEY: 'doctor-secret-key-0123456789',
+      SERVICE_SESSION_KEY: 'doctor-session-key-0123456789',
+    });
     expect(run.stderr).toContain('No gateway answers at http://127.0.0.1:1');
     expect(run.stderr).not.toContain('UPSTREAM_BASE_URL is reachable');
     expect(run.code).toBe(1);
@@ -130,19 +146,29 @@ describe('chatbridge doctor against the configured upstream', () => {
     await state.close();
   });
 
-  it('asks the running gateway\'s embedded service one real question (GetSession + ClientAsk)', async () => {
+  it("asks the running gateway's embedded service one real question (GetSession + ClientAsk)", async () => {
     const run = await chatbridge(['doctor'], { CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl() });
-    expect(run.stdout).toMatch(new RegExp(`^ok {4}upstream: embedded Chatbot Service of the gateway at http://127.0.0.1:${gateway.port}: GetSession and a streamed ClientAsk work`, 'm'));
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^ok {4}upstream: embedded Chatbot Service of the gateway at http://127.0.0.1:${gateway.port}: GetSession and a streamed ClientAsk work`,
+        'm',
+      ),
+    );
     expect(run.code).toBe(0);
   }, 60_000);
 
   it('fails the upstream check when the service refuses the keys `ask` would use', async () => {
-    const run = await chatbridge(['doctor'], { CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl(), SERVICE_SECRET_KEY: 'not-the-gateways-secret-key-0123', SERVICE_SESSION_KEY: 'not-the-gateways-session-key-0123' });
+    const run = await chatbridge(['doctor'], {
+      CHATBRIDGE_CONFIG: configFile,
+      REDIS_URL: testRedisUrl(),
+      SERVICE_SECRET_KEY: 'not-the-gateways-secret-key-0123',
+      SERVICE_SESSION_KEY: 'not-the-gateways-session-key-0123',
+    });
     expect(run.stdout).toMatch(/^FAIL {2}upstream: The gateway at .* refused the keys/m);
     expect(run.code).toBe(1);
   }, 60_000);
 
-  it('settings get prints what the gateway applies: the embedded service\'s record, with an edit made through settings set', async () => {
+  it("settings get prints what the gateway applies: the embedded service's record, with an edit made through settings set", async () => {
     const env = { CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl() };
     const before = JSON.parse((await chatbridge(['settings', 'get'], env)).stdout) as Record<string, unknown>;
     // The demo chatbot takes photos and voice notes: the service's record says so, not a copy.

@@ -35,9 +35,19 @@ function openTerminal(options: { pty: boolean; env?: Record<string, string> }): 
   const config = join(dir, 'chatbridge.yaml');
   // The shipped defaults, but on a free port.
   writeFileSync(config, 'port: 0\n');
-  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, CHATBRIDGE_CONFIG: config, CHATBRIDGE_CONSOLE: 'on', ...options.env };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    TMPDIR: dir,
+    CHATBRIDGE_CONFIG: config,
+    CHATBRIDGE_CONSOLE: 'on',
+    ...options.env,
+  };
   const child = options.pty
-    ? spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} start`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    ? spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} start`, '/dev/null'], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, [CLI, 'start'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
@@ -124,7 +134,9 @@ describe('the console, played by a user at a terminal on the default set-up', ()
     await term.waitFor('unknown command ":foo"', from);
     await everythingAnswered(term);
     const refused = term.screen().slice(from);
-    expect(refused).toMatch(/\(not sent: there is no button 9: the last message has (button 1|buttons 1-\d)\.\)|\(not sent: the last message has no buttons to press\.\)/);
+    expect(refused).toMatch(
+      /\(not sent: there is no button 9: the last message has (button 1|buttons 1-\d)\.\)|\(not sent: the last message has no buttons to press\.\)/,
+    );
     expect(refused).toContain('`:press` takes the number of a button');
     expect(refused).toContain('unknown command ":fil" (did you mean :file?)');
     expect(botBlocksAfter(term.screen(), from)).toEqual([]);
@@ -152,11 +164,19 @@ describe('the console, played by a user at a terminal on the default set-up', ()
   it('answers every piped line, in order, before it exits at the end of the input', async () => {
     terminal = openTerminal({ pty: false });
     const term = terminal;
-    const questions = ['Do you have homes for sale in Austin?', 'Any rentals in Denver?', '/listings', ':press 1', 'What about Portland?'];
+    const questions = [
+      'Do you have homes for sale in Austin?',
+      'Any rentals in Denver?',
+      '/listings',
+      ':press 1',
+      'What about Portland?',
+    ];
     for (const question of questions) term.type(question);
     expect(await term.endInput()).toBe(0);
     const screen = term.screen();
-    const answers = ['MLS TX-10977', 'MLS CO-61240', 'page 1 of', 'page 2 of', 'Portland'].map((text) => screen.indexOf(text, screen.indexOf('bot> ')));
+    const answers = ['MLS TX-10977', 'MLS CO-61240', 'page 1 of', 'page 2 of', 'Portland'].map((text) =>
+      screen.indexOf(text, screen.indexOf('bot> ')),
+    );
     expect(answers.every((at) => at >= 0)).toBe(true);
     expect([...answers].sort((a, b) => a - b)).toEqual(answers);
     expect(screen).not.toContain('"level":');

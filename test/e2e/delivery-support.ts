@@ -47,12 +47,19 @@ export async function startDeliveryGateway(options: {
 }): Promise<DeliveryGateway> {
   const nodes = options.topology === 'cluster' ? testRedisClusterNodes() : [];
   const prefix = options.prefix ?? `cbtest:e2e-delivery:${randomUUID().slice(0, 8)}:`;
-  const gateway = Object.entries(options.gateway ?? {}).map(([key, value]) => `  ${key}: ${value}\n`).join('');
+  const gateway = Object.entries(options.gateway ?? {})
+    .map(([key, value]) => `  ${key}: ${value}\n`)
+    .join('');
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-delivery-')), 'chatbridge.yaml');
-  writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`);
+  writeFileSync(
+    configFile,
+    `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`,
+  );
   const gatewayProcess = await startChatbridge({
     CHATBRIDGE_CONFIG: configFile,
-    ...(options.telegram ? { TELEGRAM_BOT_TOKEN: options.telegram.token, TELEGRAM_API_ROOT: options.telegram.apiRoot } : {}),
+    ...(options.telegram
+      ? { TELEGRAM_BOT_TOKEN: options.telegram.token, TELEGRAM_API_ROOT: options.telegram.apiRoot }
+      : {}),
     ...options.env,
     UPSTREAM_BASE_URL: options.upstreamUrl,
     UPSTREAM_SECRET_KEY: 'delivery-test-secret',
@@ -60,9 +67,10 @@ export async function startDeliveryGateway(options: {
     CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
     ...(nodes.length > 0 ? { REDIS_CLUSTER_NODES: nodes.map(formatEndpoint).join(',') } : {}),
   });
-  const state = nodes.length > 0
-    ? new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix })
-    : new RedisStateStore({ url: testRedisUrl(), prefix });
+  const state =
+    nodes.length > 0
+      ? new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix })
+      : new RedisStateStore({ url: testRedisUrl(), prefix });
   return {
     process: gatewayProcess,
     prefix,
@@ -97,12 +105,15 @@ export interface ScriptedService {
  * A Chatbot Service that answers GetSession, and ClientAsk with the SSE stream
  * `script` returns for the question and its 1-based number among all ClientAsks.
  */
-export async function startScriptedService(script: (question: string, askNumber: number) => ScriptedAnswer): Promise<ScriptedService> {
+export async function startScriptedService(
+  script: (question: string, askNumber: number) => ScriptedAnswer,
+): Promise<ScriptedService> {
   const questions: string[] = [];
   let nextSession = 1;
   const upstream: FakeUpstream = await startFakeUpstream(async (request, response) => {
     if (request.path.endsWith('/GetSession')) return sendEnvelope(response, { SessionID: nextSession++ });
-    if (!request.path.endsWith('/ClientAsk')) return sendJson(response, 404, { Success: false, Code: 404, Message: `no ${request.path} here`, Version: '1' });
+    if (!request.path.endsWith('/ClientAsk'))
+      return sendJson(response, 404, { Success: false, Code: 404, Message: `no ${request.path} here`, Version: '1' });
     const body = JSON.parse(request.body) as Record<string, unknown>;
     const question = String(body.content ?? body.Content ?? '');
     questions.push(question);
@@ -136,7 +147,8 @@ async function streamAnswer(response: ServerResponse, answer: ScriptedAnswer): P
 export async function waitForLog(process: ChatbridgeProcess, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(process.log())) {
-    if (Date.now() > deadline) throw new Error(`the gateway never logged ${pattern}; its log:\n${process.log().slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the gateway never logged ${pattern}; its log:\n${process.log().slice(-4000)}`);
     await sleep(50);
   }
 }

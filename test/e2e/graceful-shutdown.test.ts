@@ -13,7 +13,12 @@ import { replicaSet, type ReplicaSet } from './replica-support.js';
 
 const USER = { id: 7373, first_name: 'Grace', username: 'grace' };
 const SLOW_QUESTION = 'Slow one: homes for sale in Denver?';
-const SLOW_ANSWER = ['Here are the homes for sale in Denver. ', 'First, 12 Larimer St. ', 'Second, 400 Colfax Ave. ', 'That is all I have.'];
+const SLOW_ANSWER = [
+  'Here are the homes for sale in Denver. ',
+  'First, 12 Larimer St. ',
+  'Second, 400 Colfax Ave. ',
+  'That is all I have.',
+];
 const NEXT_QUESTION = 'And in Boulder?';
 /**
  * Far longer than the test waits for the queued message: it can only be answered in time
@@ -36,9 +41,9 @@ describe('a replica stopped with SIGTERM while it answers (chatbridge start, as 
 
   it('finishes the answer in progress, refuses new updates, and hands the queued message to another replica at once; exit code 0', async () => {
     fake = await startFakeTelegram();
-    service = await startScriptedService((question) => question === SLOW_QUESTION
-      ? { fragments: SLOW_ANSWER, gapMs: 1_500 }
-      : { fragments: [`Answer to: ${question}`] });
+    service = await startScriptedService((question) =>
+      question === SLOW_QUESTION ? { fragments: SLOW_ANSWER, gapMs: 1_500 } : { fragments: [`Answer to: ${question}`] },
+    );
     proxy = await startRoundRobinProxy();
     replicas = replicaSet({
       telegram: { token: fake.token, apiRoot: fake.apiRoot },
@@ -54,7 +59,10 @@ describe('a replica stopped with SIGTERM while it answers (chatbridge start, as 
     fake.userSends({ chat: USER.id, from: USER, text: SLOW_QUESTION });
     await until(() => service.questions.length === 1, 'the slow question to reach the service');
     const queued = fake.userSends({ chat: USER.id, from: USER, text: NEXT_QUESTION });
-    await fake.waitFor(() => fake.webhookAttempts().some((attempt) => attempt.update_id === queued.update_id && attempt.status === 200), { what: 'the next message to be queued behind the slow answer' });
+    await fake.waitFor(
+      () => fake.webhookAttempts().some((attempt) => attempt.update_id === queued.update_id && attempt.status === 200),
+      { what: 'the next message to be queued behind the slow answer' },
+    );
 
     proxy.setBackends([first.port, second.port]);
     const exited = first.process.stop();
@@ -64,10 +72,23 @@ describe('a replica stopped with SIGTERM while it answers (chatbridge start, as 
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'stopping' });
     // An update Telegram posts to it now is not taken (and so not lost): 503, Telegram posts it again.
-    const update = { update_id: 9_000_001, message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: 8484, type: 'private' }, from: { id: 8484, is_bot: false, first_name: 'Late' }, text: 'hello?' } };
+    const update = {
+      update_id: 9_000_001,
+      message: {
+        message_id: 1,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: 8484, type: 'private' },
+        from: { id: 8484, is_bot: false, first_name: 'Late' },
+        text: 'hello?',
+      },
+    };
     let refused = 0;
     await until(async () => {
-      const response = await fetch(`http://127.0.0.1:${first.port}/telegram/main`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(update) });
+      const response = await fetch(`http://127.0.0.1:${first.port}/telegram/main`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(update),
+      });
       refused = response.status;
       return refused === 503;
     }, 'the stopping replica to refuse webhook updates');

@@ -19,7 +19,12 @@ describe('chatbridge start, as a process, given malformed requests on its HTTP p
 
   beforeAll(async () => {
     fake = await startFakeTelegram();
-    gateway = await startChatbridge({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, ADMIN_TOKEN, HANDOFF_SECRET });
+    gateway = await startChatbridge({
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      ADMIN_TOKEN,
+      HANDOFF_SECRET,
+    });
     base = `http://127.0.0.1:${gateway.port}`;
   }, 60_000);
 
@@ -33,34 +38,48 @@ describe('chatbridge start, as a process, given malformed requests on its HTTP p
 
   it('answers a corrupt gzip body with 400 on the embedded service, the admin API and the hand-back form', async () => {
     const service = await fetch(`${base}/chat/Chatbot/ModelList`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: CORRUPT_GZIP,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: CORRUPT_GZIP,
     });
     expect(service.status).toBe(400);
-    expect(await service.json()).toMatchObject({ Success: false, Code: 400, Message: 'The request body is not valid gzip data; send it intact, or uncompressed without Content-Encoding.' });
+    expect(await service.json()).toMatchObject({
+      Success: false,
+      Code: 400,
+      Message: 'The request body is not valid gzip data; send it intact, or uncompressed without Content-Encoding.',
+    });
 
     const adminApi = await admin('/conversations/main%3Atelegram%3A42/messages', {
-      method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: CORRUPT_GZIP,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: CORRUPT_GZIP,
     });
     expect(adminApi.status).toBe(400);
 
     const form = await fetch(`${base}/handoff/resume`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' }, body: CORRUPT_GZIP,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+      body: CORRUPT_GZIP,
     });
     expect(form.status).toBe(400);
   });
 
   it('answers 400 naming the expected shape for a Telegram conversation id that is not a chat id', async () => {
     const response = await admin('/conversations/main%3Atelegram%3Anot-a-chat/messages', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hello from a person' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello from a person' }),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: expect.stringContaining('<chat id>') as string });
     expect(fake.globalLog().some((call) => call.method === 'sendMessage')).toBe(false);
   });
 
-  it('answers 404 with Telegram\'s reason when the chat does not exist, rather than a gateway failure', async () => {
+  it("answers 404 with Telegram's reason when the chat does not exist, rather than a gateway failure", async () => {
     const response = await admin('/conversations/main%3Atelegram%3A0/messages', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hello from a person' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello from a person' }),
     });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: expect.stringContaining('chat not found') as string });
@@ -75,7 +94,11 @@ describe('chatbridge start, as a process, given malformed requests on its HTTP p
 
   it('refuses a hand-back link whose signature has trailing junk, and accepts the link as signed', async () => {
     const links = new ResumeLinks(HANDOFF_SECRET, base);
-    const token = links.sign({ conversation: { bot: 'main', platform: 'telegram', id: '42' }, handoffId: 'h-e2e', expiresAt: Date.now() + 60_000 });
+    const token = links.sign({
+      conversation: { bot: 'main', platform: 'telegram', id: '42' },
+      handoffId: 'h-e2e',
+      expiresAt: Date.now() + 60_000,
+    });
     const page = (t: string) => fetch(`${base}/handoff/resume?token=${encodeURIComponent(t)}`);
     // No handoff is active, so the valid link shows "already back with the bot" (200), changing nothing.
     expect((await page(token)).status).toBe(200);

@@ -14,7 +14,10 @@ describe('chatbridge start with ADMIN_TOKEN: the inbox', () => {
   let plain: ChatbridgeProcess;
 
   beforeAll(async () => {
-    [trusting, plain] = await Promise.all([startChatbridge({ ADMIN_TOKEN, TRUST_PROXY: 'true' }), startChatbridge({ ADMIN_TOKEN })]);
+    [trusting, plain] = await Promise.all([
+      startChatbridge({ ADMIN_TOKEN, TRUST_PROXY: 'true' }),
+      startChatbridge({ ADMIN_TOKEN }),
+    ]);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([trusting?.cleanup(), plain?.cleanup()]);
@@ -26,11 +29,16 @@ describe('chatbridge start with ADMIN_TOKEN: the inbox', () => {
       method: 'POST',
       redirect: 'manual',
       headers: {
-        'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https', origin: `https://127.0.0.1:${gateway.port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-proto': 'https',
+        origin: `https://127.0.0.1:${gateway.port}`,
       },
       body: new URLSearchParams({ token: ADMIN_TOKEN, name: 'Bruno' }).toString(),
     });
-    return response.headers.getSetCookie().find((line) => line.startsWith('cb_inbox=')) ?? `no cookie (HTTP ${response.status})`;
+    return (
+      response.headers.getSetCookie().find((line) => line.startsWith('cb_inbox=')) ??
+      `no cookie (HTTP ${response.status})`
+    );
   };
 
   it('shows the sign-in form and serves its script and stylesheet', async () => {

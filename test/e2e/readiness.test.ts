@@ -8,7 +8,10 @@ const USER = { id: 7070, first_name: 'Grace', username: 'grace' };
 /** Far above the gateway's own readiness deadline: a probe that waits this long means /readyz hung. */
 const PROBE_TIMEOUT_MS = 15_000;
 
-async function probe(port: number, path: '/healthz' | '/readyz'): Promise<{ status: number; body: { status?: string; reason?: string } }> {
+async function probe(
+  port: number,
+  path: '/healthz' | '/readyz',
+): Promise<{ status: number; body: { status?: string; reason?: string } }> {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
   return { status: response.status, body: (await response.json()) as { status?: string; reason?: string } };
 }
@@ -18,7 +21,12 @@ async function metrics(port: number): Promise<string> {
 }
 
 /** Polls `condition` until it holds; fails with `what` after `timeoutMs`. */
-async function eventually(condition: () => Promise<boolean> | boolean, what: string, log: () => string, timeoutMs = 60_000): Promise<void> {
+async function eventually(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  log: () => string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`still waiting for ${what}; the gateway's log:\n${log()}`);
@@ -50,7 +58,11 @@ describe('readiness of a gateway process whose Redis freezes', () => {
     // The process itself is fine: liveness stays green, so an orchestrator does not kill it.
     expect((await probe(gateway.port, '/healthz')).status).toBe(200);
     redis.thaw();
-    await eventually(async () => (await probe(gateway.port, '/readyz')).status === 200, '/readyz 200 after the thaw', gateway.log);
+    await eventually(
+      async () => (await probe(gateway.port, '/readyz')).status === 200,
+      '/readyz 200 after the thaw',
+      gateway.log,
+    );
   }, 90_000);
 });
 
@@ -78,7 +90,11 @@ describe('a gateway process started while the Telegram Bot API is unreachable', 
     expect(readiness.status).toBe(503);
     expect(readiness.body.reason).toContain('telegram:main not connected');
     expect(await metrics(gateway.port)).toContain('chatbridge_platform_connected{platform="telegram",bot="main"} 0');
-    const failedAttempts = () => gateway.log().split('\n').filter((line) => line.includes('the Bot API is not reachable'));
+    const failedAttempts = () =>
+      gateway
+        .log()
+        .split('\n')
+        .filter((line) => line.includes('the Bot API is not reachable'));
     await eventually(() => failedAttempts().length >= 2, 'a second failed attempt in the log', gateway.log);
     expect(failedAttempts().every((line) => line.includes('"level":40'))).toBe(true);
     expect(gateway.log()).not.toContain(fake.token);
@@ -86,10 +102,17 @@ describe('a gateway process started while the Telegram Bot API is unreachable', 
 
   it('becomes ready once the Bot API is back, and answers', async () => {
     await proxy.restore();
-    await eventually(async () => (await probe(gateway.port, '/readyz')).status === 200, '/readyz 200 after the Bot API came back', gateway.log);
+    await eventually(
+      async () => (await probe(gateway.port, '/readyz')).status === 200,
+      '/readyz 200 after the Bot API came back',
+      gateway.log,
+    );
     expect(await metrics(gateway.port)).toContain('chatbridge_platform_connected{platform="telegram",bot="main"} 1');
     fake.userSends({ chat: USER.id, from: USER, text: 'Do you have homes for sale in Austin?' });
-    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('MLS TX-10452')), { timeoutMs: 30_000, what: 'the answer' });
+    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('MLS TX-10452')), {
+      timeoutMs: 30_000,
+      what: 'the answer',
+    });
     expect(gateway.log()).not.toContain(fake.token);
   }, 120_000);
 });

@@ -39,9 +39,14 @@ export function replicaSet(options: {
   env?: Record<string, string>;
 }): ReplicaSet {
   const prefix = `cbtest:e2e-replicas:${randomUUID().slice(0, 8)}:`;
-  const gateway = Object.entries(options.gateway ?? {}).map(([key, value]) => `  ${key}: ${value}\n`).join('');
+  const gateway = Object.entries(options.gateway ?? {})
+    .map(([key, value]) => `  ${key}: ${value}\n`)
+    .join('');
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-replicas-')), 'chatbridge.yaml');
-  writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`);
+  writeFileSync(
+    configFile,
+    `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`,
+  );
   const state = new RedisStateStore({ url: testRedisUrl(), prefix });
   const replicas: Replica[] = [];
   return {

@@ -52,7 +52,8 @@ describe('two replicas behind a load balancer (chatbridge start, as processes)',
 
     const chats = Array.from({ length: CONVERSATIONS }, (_, i) => FIRST_CHAT + i);
     const userSends = (n: number) => {
-      for (const chat of chats) fake.userSends({ chat, from: { id: chat, first_name: `User ${chat}` }, text: question(chat, n) });
+      for (const chat of chats)
+        fake.userSends({ chat, from: { id: chat, first_name: `User ${chat}` }, text: question(chat, n) });
     };
     // Half the messages first: the webhook takes them faster than they are answered, so by the kill the
     // dead replica holds queues and locks of conversations it has not finished.
@@ -65,18 +66,25 @@ describe('two replicas behind a load balancer (chatbridge start, as processes)',
     // noticed and keeps giving it its turn (502 answers, posted again by Telegram to the live one).
     for (let n = MESSAGES_EACH / 2 + 1; n <= MESSAGES_EACH; n++) userSends(n);
     const last = (chat: number) => fake.visibleMessages(chat).at(-1)?.text;
-    await fake.waitFor(() => chats.every((chat) => last(chat) === answer(question(chat, MESSAGES_EACH))), { timeoutMs: 90_000, what: 'the last answer in every conversation' });
+    await fake.waitFor(() => chats.every((chat) => last(chat) === answer(question(chat, MESSAGES_EACH))), {
+      timeoutMs: 90_000,
+      what: 'the last answer in every conversation',
+    });
 
     expect(proxy.badGateways).toBeGreaterThan(0);
     const expected = (chat: number) => [1, 2, 3, 4].map((n) => answer(question(chat, n)));
     const texts = (chat: number) => fake.visibleMessages(chat).map((message) => message.text);
     // Nothing lost, nothing out of order: each conversation's answers, a repeat right after itself set aside, are its questions' in order.
     const collapsed = (list: string[]) => list.filter((text, i) => text !== list[i - 1]);
-    expect(chats.filter((chat) => JSON.stringify(collapsed(texts(chat))) !== JSON.stringify(expected(chat)))).toEqual([]);
+    expect(chats.filter((chat) => JSON.stringify(collapsed(texts(chat))) !== JSON.stringify(expected(chat)))).toEqual(
+      [],
+    );
     // Once each, but for an answer the killed replica had sent and not yet recorded as sent (Telegram's
     // sendMessage has no idempotency key): given again by the replica that took the conversation over,
     // at most one per conversation, since a replica answers one message of a conversation at a time.
     const repeated = chats.filter((chat) => texts(chat).length > MESSAGES_EACH);
-    expect(repeated.filter((chat) => texts(chat).length > MESSAGES_EACH + 1).map((chat) => ({ chat, texts: texts(chat) }))).toEqual([]);
+    expect(
+      repeated.filter((chat) => texts(chat).length > MESSAGES_EACH + 1).map((chat) => ({ chat, texts: texts(chat) })),
+    ).toEqual([]);
   }, 180_000);
 });

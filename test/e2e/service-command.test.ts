@@ -15,7 +15,13 @@ writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\n`);
 /** Runs `chatbridge service --port 0` until it printed its keys, then stops it. */
 async function serviceKeys(env: Record<string, string>): Promise<{ secretKey: string; sessionKey: string }> {
   const child = spawn(process.execPath, [CLI, 'service', '--port', '0'], {
-    env: { PATH: process.env.PATH, CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent', ...env },
+    env: {
+      PATH: process.env.PATH,
+      CHATBRIDGE_CONFIG: configFile,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

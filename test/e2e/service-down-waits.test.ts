@@ -7,7 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pendingMembers, replies } from '../../src/gateway/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { startDeliveryGateway, startScriptedService, until, waitForLog, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
+import {
+  startDeliveryGateway,
+  startScriptedService,
+  until,
+  waitForLog,
+  type DeliveryGateway,
+  type ScriptedService,
+} from './delivery-support.js';
 
 const USER = { id: 7373, first_name: 'Tomás', username: 'tomas' };
 
@@ -19,9 +26,15 @@ describe('the Chatbot Service down, then back (chatbridge start, as a process)',
 
   beforeEach(async () => {
     fake = await startFakeTelegram();
-    service = await startScriptedService((question) => ({ fragments: [`You asked: ${question} `, 'Here is the answer.'], gapMs: 50 }));
+    service = await startScriptedService((question) => ({
+      fragments: [`You asked: ${question} `, 'Here is the answer.'],
+      gapMs: 50,
+    }));
     proxy = await startTcpProxy({ port: Number(new URL(service.url).port) });
-    gateway = await startDeliveryGateway({ telegram: { token: fake.token, apiRoot: fake.apiRoot }, upstreamUrl: proxy.url });
+    gateway = await startDeliveryGateway({
+      telegram: { token: fake.token, apiRoot: fake.apiRoot },
+      upstreamUrl: proxy.url,
+    });
   }, 30_000);
 
   afterEach(async () => {
@@ -43,7 +56,10 @@ describe('the Chatbot Service down, then back (chatbridge start, as a process)',
     expect(texts()).toEqual([replies.upstreamWaiting]);
 
     await proxy.restore();
-    await fake.waitFor(() => texts().length === 3, { timeoutMs: 60_000, what: 'both answers after the service came back' });
+    await fake.waitFor(() => texts().length === 3, {
+      timeoutMs: 60_000,
+      what: 'both answers after the service came back',
+    });
     await until(async () => (await pendingMembers(gateway!.state)).length === 0, 'the queue to be empty');
     expect(texts()).toEqual([
       replies.upstreamWaiting,

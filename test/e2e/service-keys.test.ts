@@ -26,13 +26,17 @@ function printKeys(): Promise<string> {
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chatbridge service keys exited with ${code}:\n${err}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`chatbridge service keys exited with ${code}:\n${err}`)),
+    );
   });
 }
 
 /** Whether the gateway's embedded service accepts the secret key (ModelList needs it). */
 async function serviceAccepts(port: number, secretKey: string): Promise<boolean> {
-  const response = await fetch(`http://127.0.0.1:${port}/chat/Chatbot/ModelList`, { headers: { Authorization: secretKey } });
+  const response = await fetch(`http://127.0.0.1:${port}/chat/Chatbot/ModelList`, {
+    headers: { Authorization: secretKey },
+  });
   return response.status === 200;
 }
 

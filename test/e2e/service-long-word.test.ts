@@ -19,11 +19,12 @@ describe('the embedded service, as a process, given one word of 20,000 letters (
   }, 60_000);
   afterAll(() => service?.cleanup());
 
-  const ask = (content: string, stream = false) => fetch(`${service.url}/chat/Chat/ClientAsk`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: SERVICE_SECRET },
-    body: JSON.stringify({ sessionID: sessionId, content, stream }),
-  });
+  const ask = (content: string, stream = false) =>
+    fetch(`${service.url}/chat/Chat/ClientAsk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: SERVICE_SECRET },
+      body: JSON.stringify({ sessionID: sessionId, content, stream }),
+    });
 
   it('keeps answering other requests while it counts the tokens of such words', async () => {
     const events: string[] = [];
@@ -46,8 +47,10 @@ describe('the embedded service, as a process, given one word of 20,000 letters (
     });
 
     await fragmentSeen;
-    const probe = fetch(`${service.url}/chat/Chatbot/ModelList`, { method: 'POST', headers: { authorization: SERVICE_SECRET } })
-      .then((response) => events.push(`probe ${response.status}`));
+    const probe = fetch(`${service.url}/chat/Chatbot/ModelList`, {
+      method: 'POST',
+      headers: { authorization: SERVICE_SECRET },
+    }).then((response) => events.push(`probe ${response.status}`));
     await Promise.race([probe, finalSeen]);
 
     // The cheap request sent after the counting began was answered before any of the counts finished.
@@ -66,6 +69,10 @@ describe('the embedded service, as a process, given one word of 20,000 letters (
   it('refuses content over its 20,000-character limit with an error that names the field', async () => {
     const response = await ask(word(DEFAULT_LIMITS.contentChars + 1));
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ Success: false, Code: 400, Message: 'content must be at most 20000 characters long.' });
+    expect(await response.json()).toMatchObject({
+      Success: false,
+      Code: 400,
+      Message: 'content must be at most 20000 characters long.',
+    });
   }, 60_000);
 });

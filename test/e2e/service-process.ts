@@ -21,7 +21,10 @@ export interface ServiceProcess {
   /** The child's resident memory now (VmRSS of /proc/<pid>/status), in bytes. */
   rssBytes(): number;
   /** POSTs JSON with the secret key, as the gateway does. */
-  call(path: string, body: unknown): Promise<{ status: number; body: { Success: boolean; Code: number; Message: string; Data?: unknown } }>;
+  call(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; body: { Success: boolean; Code: number; Message: string; Data?: unknown } }>;
   log(): string;
   /** SIGTERM (SIGKILL if it does not exit), then delete its Redis keys. */
   cleanup(): Promise<void>;
@@ -37,8 +40,12 @@ export async function startServiceProcess(): Promise<ServiceProcess> {
   writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\n`);
   const child = spawn(process.execPath, [CLI, 'service', '--port', '0'], {
     env: {
-      PATH: process.env.PATH, CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'warn',
-      SERVICE_SECRET_KEY: SERVICE_SECRET, SERVICE_SESSION_KEY: SERVICE_SESSION_KEY,
+      PATH: process.env.PATH,
+      CHATBRIDGE_CONFIG: configFile,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'warn',
+      SERVICE_SECRET_KEY: SERVICE_SECRET,
+      SERVICE_SESSION_KEY: SERVICE_SESSION_KEY,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,7 +80,10 @@ export async function startServiceProcess(): Promise<ServiceProcess> {
         headers: { 'content-type': 'application/json', authorization: SERVICE_SECRET },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as Awaited<ReturnType<ServiceProcess['call']>>['body'] };
+      return {
+        status: response.status,
+        body: (await response.json()) as Awaited<ReturnType<ServiceProcess['call']>>['body'],
+      };
     },
     log: () => err,
     async cleanup() {

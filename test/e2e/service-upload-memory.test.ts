@@ -26,7 +26,10 @@ interface PutOutcome {
 function put(url: string, declaredBytes: number, { polite = true } = {}): Promise<PutOutcome> {
   return new Promise((resolve) => {
     const outcome: PutOutcome = { body: '', sent: 0 };
-    const req = request(url, { method: 'PUT', headers: { 'content-length': declaredBytes, 'content-type': 'application/octet-stream' } });
+    const req = request(url, {
+      method: 'PUT',
+      headers: { 'content-length': declaredBytes, 'content-type': 'application/octet-stream' },
+    });
     let answered = false;
     let done = false;
     const finish = () => {
@@ -71,7 +74,10 @@ describe('the embedded service, as a process, under bogus pre-upload PUTs (issue
   afterAll(() => service?.cleanup());
 
   const preUpload = async (fileName: string) =>
-    (await service.call('/chat/User/GetPreUploadUrl', { fileName })).body.Data as { FileStoreId: string; PreUploadUrl: string };
+    (await service.call('/chat/User/GetPreUploadUrl', { fileName })).body.Data as {
+      FileStoreId: string;
+      PreUploadUrl: string;
+    };
 
   it('refuses eight parallel 99 MB uploads with forged URLs that keep sending anyway: its memory grows by less than 50 MB', async () => {
     const { PreUploadUrl } = await preUpload('real.png');
@@ -80,13 +86,19 @@ describe('the embedded service, as a process, under bogus pre-upload PUTs (issue
     expect((await put(forged, MB)).status).toBe(403);
     const before = service.rssBytes();
 
-    const outcomes = await Promise.all(Array.from({ length: PARALLEL_BOGUS_UPLOADS }, () => put(forged, BOGUS_BODY_BYTES, { polite: false })));
+    const outcomes = await Promise.all(
+      Array.from({ length: PARALLEL_BOGUS_UPLOADS }, () => put(forged, BOGUS_BODY_BYTES, { polite: false })),
+    );
 
     const grown = service.rssBytes() - before;
     expect(grown, `RSS grew by ${Math.round(grown / MB)} MB`).toBeLessThan(RSS_GROWTH_LIMIT_BYTES);
     for (const outcome of outcomes) {
       expect(outcome.status).toBe(403);
-      expect(JSON.parse(outcome.body)).toMatchObject({ Success: false, Code: 403, Message: 'This upload URL is not valid; request a new one with /chat/User/GetPreUploadUrl.' });
+      expect(JSON.parse(outcome.body)).toMatchObject({
+        Success: false,
+        Code: 403,
+        Message: 'This upload URL is not valid; request a new one with /chat/User/GetPreUploadUrl.',
+      });
     }
   }, 90_000);
 
@@ -99,15 +111,24 @@ describe('the embedded service, as a process, under bogus pre-upload PUTs (issue
   }, 60_000);
 
   it('still stores a valid upload, and refuses a valid one that declares more than 100 MB before reading it', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa65a2d0000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa65a2d0000000049454e44ae426082',
+      'hex',
+    );
     const { FileStoreId, PreUploadUrl } = await preUpload('dot.png');
     const stored = await fetch(PreUploadUrl, { method: 'PUT', body: png });
-    expect(await stored.json()).toMatchObject({ Success: true, Data: { FileStoreId, Size: png.length, ContentType: 'image/png' } });
+    expect(await stored.json()).toMatchObject({
+      Success: true,
+      Data: { FileStoreId, Size: png.length, ContentType: 'image/png' },
+    });
 
     const big = await preUpload('big.mp4');
     const tooBig = await put(big.PreUploadUrl, 101 * MB);
     expect(tooBig.sent).toBeLessThan(50 * MB);
     expect(tooBig.status).toBe(413);
-    expect(JSON.parse(tooBig.body)).toMatchObject({ Code: 413, Message: 'The file is larger than the 100 MB this service accepts.' });
+    expect(JSON.parse(tooBig.body)).toMatchObject({
+      Code: 413,
+      Message: 'The file is larger than the 100 MB this service accepts.',
+    });
   }, 60_000);
 });

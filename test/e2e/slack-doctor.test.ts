@@ -15,7 +15,11 @@ describe('chatbridge doctor with Slack', () => {
   afterAll(async () => {
     await slack.close();
   });
-  const env = () => ({ SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl });
+  const env = () => ({
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: slack.signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+  });
 
   it('passes the Slack check when the token has every scope of the manifest', async () => {
     const { output } = await doctor(env());
@@ -25,7 +29,9 @@ describe('chatbridge doctor with Slack', () => {
   it('fails the Slack check naming the scope the token lacks', async () => {
     slack.setScopes(SLACK_BOT_SCOPES.map(({ scope }) => scope).filter((scope) => scope !== 'im:history'));
     const { output, code } = await doctor(env());
-    expect(output).toMatch(/^FAIL {2}slack:main: bot "main" \(@chatbridge in FakeWorkspace\) lacks the scope im:history \(receiving direct messages/m);
+    expect(output).toMatch(
+      /^FAIL {2}slack:main: bot "main" \(@chatbridge in FakeWorkspace\) lacks the scope im:history \(receiving direct messages/m,
+    );
     expect(code).toBe(1);
   }, 60_000);
 });

@@ -19,12 +19,20 @@ const DM = 'D0MALFORM01';
 const GOOD_DM = 'D0GOODDM001';
 const NESTING = 100_000;
 
-interface LogLine { msg?: string; reason?: string }
+interface LogLine {
+  msg?: string;
+  reason?: string;
+}
 
 describe('Slack HTTP Events mode with signed bodies of the wrong shape', () => {
   let slack: FakeSlack;
   let stack: SlackHttpGateway;
-  const notUnderstood = (): LogLine[] => stack.gateway.log().split('\n').filter((line) => line.includes(NOT_UNDERSTOOD)).map((line) => JSON.parse(line) as LogLine);
+  const notUnderstood = (): LogLine[] =>
+    stack.gateway
+      .log()
+      .split('\n')
+      .filter((line) => line.includes(NOT_UNDERSTOOD))
+      .map((line) => JSON.parse(line) as LogLine);
 
   beforeAll(async () => {
     stack = await startSlackHttpGateway();
@@ -43,19 +51,40 @@ describe('Slack HTTP Events mode with signed bodies of the wrong shape', () => {
       { what: 'event is a string', send: () => stack.post({ ...good(), event: 'message' }), reasonNames: 'event' },
       {
         what: 'a message without channel or ts',
-        send: () => stack.post(slack.build.envelope({ type: 'message', channel_type: 'im', event_ts: '1700000000.000100', user: 'U0USER0001', text: QUESTION } as SlackEvent)),
+        send: () =>
+          stack.post(
+            slack.build.envelope({
+              type: 'message',
+              channel_type: 'im',
+              event_ts: '1700000000.000100',
+              user: 'U0USER0001',
+              text: QUESTION,
+            } as SlackEvent),
+          ),
         reasonNames: 'event.channel',
       },
       {
         what: 'an interactivity payload whose actions is "nope"',
-        send: () => stack.post(interactivityForm({ ...slack.build.blockActions({ channel: DM, messageTs: '1700000000.000200', actionId: 'chatbridge_button_0', value: 'x' }), actions: 'nope' })),
+        send: () =>
+          stack.post(
+            interactivityForm({
+              ...slack.build.blockActions({
+                channel: DM,
+                messageTs: '1700000000.000200',
+                actionId: 'chatbridge_button_0',
+                value: 'x',
+              }),
+              actions: 'nope',
+            }),
+          ),
         reasonNames: 'actions',
       },
       { what: 'an event_callback without event', send: () => stack.post(withoutEvent), reasonNames: 'event' },
       { what: 'a JSON array', send: () => stack.post([good()]), reasonNames: 'body' },
       {
         what: 'a deeply nested array',
-        send: () => stack.postRaw({ raw: `${'['.repeat(NESTING)}${']'.repeat(NESTING)}`, contentType: 'application/json' }),
+        send: () =>
+          stack.postRaw({ raw: `${'['.repeat(NESTING)}${']'.repeat(NESTING)}`, contentType: 'application/json' }),
         reasonNames: 'body',
       },
     ];
@@ -67,7 +96,13 @@ describe('Slack HTTP Events mode with signed bodies of the wrong shape', () => {
     expect(notUnderstood().map((line) => line.reason?.split(':')[0])).toEqual(bodies.map((body) => body.reasonNames));
 
     expect((await stack.post(slack.build.messageIm({ channel: GOOD_DM, text: QUESTION }))).status).toBe(200);
-    await slack.waitFor(() => slack.visibleMessages(GOOD_DM).some((message) => message.text.includes(AUSTIN_LISTING) && message.state === 'done'), { ...ANSWER, what: 'the answer to the good event' });
+    await slack.waitFor(
+      () =>
+        slack
+          .visibleMessages(GOOD_DM)
+          .some((message) => message.text.includes(AUSTIN_LISTING) && message.state === 'done'),
+      { ...ANSWER, what: 'the answer to the good event' },
+    );
     // Logged once each (Slack did not send them again), and nothing was posted anywhere but the good DM.
     expect(notUnderstood()).toHaveLength(bodies.length);
     expect(slack.calls().filter((call) => call.channel !== undefined && call.channel !== GOOD_DM)).toEqual([]);

@@ -46,14 +46,25 @@ describe('Slack HTTP Events mode in the first seconds of a start', () => {
     stack = await startSlackHttpGateway({ early: true });
     const { slack } = stack;
     // Different users, so that the demo's per-user rate limit does not answer for the chatbot.
-    const dms = Array.from({ length: EVENTS_AT_START }, (_, n) => ({ channel: `D0START${String(n).padStart(4, '0')}`, user: `U0START${String(n).padStart(4, '0')}` }));
-    const statuses = await Promise.all(dms.map(async ({ channel, user }) => (await stack!.post(slack.build.messageIm({ channel, user, text: QUESTION }))).status));
+    const dms = Array.from({ length: EVENTS_AT_START }, (_, n) => ({
+      channel: `D0START${String(n).padStart(4, '0')}`,
+      user: `U0START${String(n).padStart(4, '0')}`,
+    }));
+    const statuses = await Promise.all(
+      dms.map(
+        async ({ channel, user }) =>
+          (await stack!.post(slack.build.messageIm({ channel, user, text: QUESTION }))).status,
+      ),
+    );
     expect(statuses).toEqual(dms.map(() => 200));
-    await slack.waitFor(() => dms.every(({ channel }) => answers(slack, channel).length === 1), { ...ANSWERS, what: 'an answer in every DM' });
+    await slack.waitFor(() => dms.every(({ channel }) => answers(slack, channel).length === 1), {
+      ...ANSWERS,
+      what: 'an answer in every DM',
+    });
     for (const { channel } of dms) expect(slack.visibleMessages(channel)).toHaveLength(1);
   }, 150_000);
 
-  it('answers 503 while Slack\'s Web API cannot be reached (never 401), and the redelivery once it is back', async () => {
+  it("answers 503 while Slack's Web API cannot be reached (never 401), and the redelivery once it is back", async () => {
     const slack = await startFakeSlack({ rateLimits: false });
     proxy = await startTcpProxy({ port: Number(new URL(slack.baseUrl).port) });
     await proxy.cut();
@@ -68,7 +79,10 @@ describe('Slack HTTP Events mode in the first seconds of a start', () => {
     await proxy.restore();
     await untilReady(stack.gateway);
     expect((await stack.post(event, { retryNum: 1, retryReason: 'http_error' })).status).toBe(200);
-    await slack.waitFor(() => answers(slack, dm).length === 1, { ...ANSWERS, what: 'the answer to the redelivered event' });
+    await slack.waitFor(() => answers(slack, dm).length === 1, {
+      ...ANSWERS,
+      what: 'the answer to the redelivered event',
+    });
     expect(slack.visibleMessages(dm)).toHaveLength(1);
   }, 150_000);
 });

@@ -18,7 +18,9 @@ describe('chatbridge start with Slack in HTTP Events mode', () => {
   let stack: SlackHttpGateway;
   const post: SlackHttpGateway['post'] = (body, options) => stack.post(body, options);
   const answers = (channel: string, threadTs?: string) =>
-    slack.visibleMessages(channel, threadTs).filter((message) => message.text.includes(AUSTIN_LISTING) && message.state === 'done');
+    slack
+      .visibleMessages(channel, threadTs)
+      .filter((message) => message.text.includes(AUSTIN_LISTING) && message.state === 'done');
 
   beforeAll(async () => {
     stack = await startSlackHttpGateway();
@@ -41,7 +43,10 @@ describe('chatbridge start with Slack in HTTP Events mode', () => {
     const mentionTs = String(mention.event.ts);
     await post(slack.build.channelMessage({ channel, text: String(mention.event.text), ts: mentionTs }));
     await post(mention);
-    await slack.waitFor(() => answers(channel, mentionTs).length === 1, { ...ANSWER, what: 'the answer in the thread' });
+    await slack.waitFor(() => answers(channel, mentionTs).length === 1, {
+      ...ANSWER,
+      what: 'the answer in the thread',
+    });
     // Nothing at the channel's top level, and one answer only.
     expect(slack.visibleMessages(channel).filter((message) => message.thread_ts === undefined)).toEqual([]);
     expect(slack.visibleMessages(channel)).toHaveLength(1);
@@ -54,7 +59,10 @@ describe('chatbridge start with Slack in HTTP Events mode', () => {
     expect((await post(event, { retryNum: 1 })).status).toBe(200);
     // A later message is answered after everything queued before it: a queued redelivery would be answered first.
     await post(slack.build.messageIm({ channel: dm, text: 'Anything in Paris?' }));
-    await slack.waitFor(() => slack.visibleMessages(dm).some((message) => /Paris/.test(message.text)), { ...ANSWER, what: 'the answer to the later message' });
+    await slack.waitFor(() => slack.visibleMessages(dm).some((message) => /Paris/.test(message.text)), {
+      ...ANSWER,
+      what: 'the answer to the later message',
+    });
     expect(answers(dm)).toHaveLength(1);
     expect(slack.visibleMessages(dm)).toHaveLength(2);
   }, 90_000);

@@ -40,20 +40,35 @@ interface SlackGateway {
 async function startSlackGateway(env: Record<string, string> = {}): Promise<SlackGateway> {
   const slack = await startFakeSlack({ rateLimits: false });
   const gateway = await startChatbridge({
-    SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl, ADMIN_TOKEN, ...env,
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: slack.signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    ADMIN_TOKEN,
+    ...env,
   });
   return {
     slack,
     gateway,
     async dm(channel, text) {
-      const response = await signedEventRequest(`http://127.0.0.1:${gateway.port}/slack/events`, slack.signingSecret, slack.build.messageIm({ channel, text }));
+      const response = await signedEventRequest(
+        `http://127.0.0.1:${gateway.port}/slack/events`,
+        slack.signingSecret,
+        slack.build.messageIm({ channel, text }),
+      );
       expect(response.status).toBe(200);
     },
-    texts: (channel) => slack.visibleMessages(channel).filter((message) => message.state === 'done').map((message) => message.text),
+    texts: (channel) =>
+      slack
+        .visibleMessages(channel)
+        .filter((message) => message.state === 'done')
+        .map((message) => message.text),
     async recordedUserTexts(channel) {
-      const response = await fetch(`http://127.0.0.1:${gateway.port}/admin/conversations/${encodeURIComponent(`main:slack:${channel}`)}`, {
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      });
+      const response = await fetch(
+        `http://127.0.0.1:${gateway.port}/admin/conversations/${encodeURIComponent(`main:slack:${channel}`)}`,
+        {
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        },
+      );
       const body = (await response.json()) as { transcript?: { role: string; text: string }[] };
       return (body.transcript ?? []).filter((entry) => entry.role === 'user').map((entry) => entry.text);
     },
@@ -83,7 +98,10 @@ describe('chatbridge start with Slack: a DM longer than the Chatbot Service take
       expect(stack.texts(dm)).toEqual([LIMIT_REPLY]);
 
       await stack.dm(dm, QUESTION);
-      await stack.slack.waitFor(() => stack.texts(dm)[1]?.includes(AUSTIN_LISTING) === true, { ...WAIT, what: 'the answer to the next message' });
+      await stack.slack.waitFor(() => stack.texts(dm)[1]?.includes(AUSTIN_LISTING) === true, {
+        ...WAIT,
+        what: 'the answer to the next message',
+      });
       expect(stack.texts(dm)).toHaveLength(2);
       await expect.poll(() => stack.recordedUserTexts(dm), { timeout: WAIT.timeoutMs }).toEqual([LONG_DM, QUESTION]);
     }, 120_000);
@@ -95,7 +113,10 @@ describe('chatbridge start with Slack: a DM longer than the Chatbot Service take
     beforeAll(async () => {
       service = await startScriptedService((question) => ({ fragments: [`Answer to: ${question}`] }));
       stack = await startSlackGateway({
-        UPSTREAM_BASE_URL: service.url, UPSTREAM_SECRET_KEY: 'long-message-secret', UPSTREAM_SESSION_KEY: 'long-message-session', CHATBOT_SERIAL_NUMBER: 'long-message-chatbot',
+        UPSTREAM_BASE_URL: service.url,
+        UPSTREAM_SECRET_KEY: 'long-message-secret',
+        UPSTREAM_SESSION_KEY: 'long-message-session',
+        CHATBOT_SERIAL_NUMBER: 'long-message-chatbot',
       });
     }, 60_000);
     afterAll(async () => {

@@ -16,7 +16,11 @@ const QUESTION = 'Homes for sale in Austin?';
 const AUSTIN_LISTING = 'MLS TX-10452';
 /** The demo chatbot's welcome and suggestions (config/demo/chatbot.yaml). */
 const DEMO_WELCOME = "Hi! I'm the Oakridge Homes assistant.";
-const DEMO_SUGGESTIONS = ['3 bedroom homes for sale in Austin', 'Apartments for rent in Denver under $3,000', 'Tell me about MLS OR-22031'];
+const DEMO_SUGGESTIONS = [
+  '3 bedroom homes for sale in Austin',
+  'Apartments for rent in Denver under $3,000',
+  'Tell me about MLS OR-22031',
+];
 const PHOTO = readFileSync(join(import.meta.dirname, '../fixtures/media/tiny.jpg'));
 /** Generous: two cores shared with other test runs. */
 const ANSWER = { timeoutMs: 45_000 };
@@ -29,7 +33,8 @@ const STORM_429S = 3;
 const STREAM_429S = 2;
 
 /** The demo's answer to QUESTION ends on its second Austin listing's link (`<url|url>` in mrkdwn, the bare URL in Markdown). */
-const isWholeAnswer = (text: string): boolean => text.includes(AUSTIN_LISTING) && text.includes('MLS TX-10977') && /300-bowie-1204>?$/.test(text.trimEnd());
+const isWholeAnswer = (text: string): boolean =>
+  text.includes(AUSTIN_LISTING) && text.includes('MLS TX-10977') && /300-bowie-1204>?$/.test(text.trimEnd());
 
 const finished = (slack: FakeSlack, channel: string, threadTs?: string) =>
   slack.visibleMessages(channel, threadTs).filter((message) => message.state === 'done' && message.text.trim() !== '');
@@ -40,7 +45,11 @@ describe('chatbridge start with Slack in Socket Mode', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack({ rateLimits: false });
-    gateway = await startChatbridge({ SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl });
+    gateway = await startChatbridge({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -53,7 +62,10 @@ describe('chatbridge start with Slack in Socket Mode', () => {
     const dm = 'D0E2ESOCK01';
     const envelopeId = slack.socket.pushEvent(slack.build.messageIm({ channel: dm, text: QUESTION }));
     await slack.socket.waitForAck(envelopeId, ANSWER);
-    await slack.waitFor(() => finished(slack, dm).some((message) => message.text.includes(AUSTIN_LISTING)), { ...ANSWER, what: 'the answer in the DM' });
+    await slack.waitFor(() => finished(slack, dm).some((message) => message.text.includes(AUSTIN_LISTING)), {
+      ...ANSWER,
+      what: 'the answer in the DM',
+    });
     expect(slack.visibleMessages(dm)).toHaveLength(1);
   }, 90_000);
 });
@@ -77,7 +89,11 @@ describe('chatbridge start with Slack in HTTP Events mode: files, the assistant 
     const photo = slack.addFile(PHOTO, { name: 'house.jpg', mimetype: 'image/jpeg' });
     expect((await post(slack.build.fileShare({ channel: dm, files: [photo] }))).status).toBe(200);
     await slack.waitFor(() => finished(slack, dm).length > 0, { ...ANSWER, what: 'the answer to the photo' });
-    expect(finished(slack, dm).map((message) => message.text).join('\n')).toMatch(/received your photo/i);
+    expect(
+      finished(slack, dm)
+        .map((message) => message.text)
+        .join('\n'),
+    ).toMatch(/received your photo/i);
     expect(slack.downloads()).toEqual([{ fileId: photo.id, authorized: true }]);
   }, 60_000);
 
@@ -86,9 +102,17 @@ describe('chatbridge start with Slack in HTTP Events mode: files, the assistant 
     const started = slack.build.assistantThreadStarted({ channel: dm });
     const threadTs = started.event.assistant_thread.thread_ts;
     expect((await post(started)).status).toBe(200);
-    const prompts = () => slack.assistantCalls(dm).filter((call) => call.method === 'assistant.threads.setSuggestedPrompts');
-    await slack.waitFor(() => finished(slack, dm, threadTs).length > 0 && prompts().length > 0, { ...ANSWER, what: 'the welcome and the prompts' });
-    expect(finished(slack, dm, threadTs).map((message) => message.text).join('\n')).toContain(DEMO_WELCOME);
+    const prompts = () =>
+      slack.assistantCalls(dm).filter((call) => call.method === 'assistant.threads.setSuggestedPrompts');
+    await slack.waitFor(() => finished(slack, dm, threadTs).length > 0 && prompts().length > 0, {
+      ...ANSWER,
+      what: 'the welcome and the prompts',
+    });
+    expect(
+      finished(slack, dm, threadTs)
+        .map((message) => message.text)
+        .join('\n'),
+    ).toContain(DEMO_WELCOME);
     expect(prompts()[0]?.thread_ts).toBe(threadTs);
     expect(prompts()[0]?.prompts?.map((prompt) => prompt.message)).toEqual(DEMO_SUGGESTIONS);
     // Nothing outside the assistant thread.
@@ -98,11 +122,14 @@ describe('chatbridge start with Slack in HTTP Events mode: files, the assistant 
   /** Asks QUESTION and resolves with the texts of the bot's messages there once the whole answer shows. */
   const ask = async (channel: string, threadTs?: string): Promise<string[]> => {
     await post(slack.build.messageIm({ channel, text: QUESTION, ...(threadTs ? { thread_ts: threadTs } : {}) }));
-    await slack.waitFor(() => finished(slack, channel, threadTs).some((message) => isWholeAnswer(message.text)), { ...ANSWER, what: `the whole answer in ${channel}` });
+    await slack.waitFor(() => finished(slack, channel, threadTs).some((message) => isWholeAnswer(message.text)), {
+      ...ANSWER,
+      what: `the whole answer in ${channel}`,
+    });
     return slack.visibleMessages(channel, threadTs).map((message) => message.text);
   };
 
-  it('ends on the complete answer, once, through a storm of 429s on chat.postMessage under Slack\'s own limits', async () => {
+  it("ends on the complete answer, once, through a storm of 429s on chat.postMessage under Slack's own limits", async () => {
     // The same question in a calm DM first: the answer the storm must not cut short.
     const expected = await ask('D0E2ECALM01');
     const channel = 'D0E2ESTORM1';
@@ -115,12 +142,17 @@ describe('chatbridge start with Slack in HTTP Events mode: files, the assistant 
   it('ends on the complete answer in one closed stream, once, through 429s on the native stream (a DM thread)', async () => {
     const channel = 'D0E2ESTORM2';
     const threadTs = '1700000000.000200';
-    for (const method of ['chat.appendStream', 'chat.stopStream']) slack.failNext(method, { status: 429, retryAfter: 1 }, STREAM_429S);
+    for (const method of ['chat.appendStream', 'chat.stopStream'])
+      slack.failNext(method, { status: 429, retryAfter: 1 }, STREAM_429S);
     const texts = await ask(channel, threadTs);
     expect(texts).toHaveLength(1);
     expect(isWholeAnswer(texts[0] ?? '')).toBe(true);
-    expect(slack.visibleMessages(channel, threadTs).map((message) => [message.sentWith, message.state])).toEqual([['chat.startStream', 'done']]);
+    expect(slack.visibleMessages(channel, threadTs).map((message) => [message.sentWith, message.state])).toEqual([
+      ['chat.startStream', 'done'],
+    ]);
     // The storm was met: the stream's end was refused before it was accepted.
-    expect(slack.channelCalls(channel).filter((call) => call.method === 'chat.stopStream' && call.status === 429)).toHaveLength(STREAM_429S);
+    expect(
+      slack.channelCalls(channel).filter((call) => call.method === 'chat.stopStream' && call.status === 429),
+    ).toHaveLength(STREAM_429S);
   }, 90_000);
 });

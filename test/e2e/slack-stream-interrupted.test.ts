@@ -10,7 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signedEventRequest, startFakeSlack, type FakeSlack } from '../../fakes/slack/index.js';
 import { conversationTag, pendingMembers } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE, inflightIndexKey } from '../../src/gateway/relay/index.js';
-import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
+import {
+  FAST_TAKEOVER,
+  startDeliveryGateway,
+  startScriptedService,
+  until,
+  type DeliveryGateway,
+  type ScriptedService,
+} from './delivery-support.js';
 
 const DM = 'D0E2ECRASH1';
 const THREAD_TS = '1700000000.000300';
@@ -45,18 +52,40 @@ describe('a native stream cut off by a crash (chatbridge start with Slack, as a 
     slack = await startFakeSlack({ rateLimits: false });
     // The first ask stops after two fragments (the process is killed then); the second is answered in full.
     service = await startScriptedService((_question, askNumber) =>
-      askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 });
-    const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: slack.apiUrl };
+      askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 },
+    );
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_SIGNING_SECRET: slack.signingSecret,
+      SLACK_API_URL: slack.apiUrl,
+    };
     const options = { env, upstreamUrl: service.url, gateway: FAST_TAKEOVER };
     const first = await startDeliveryGateway(options);
     gateways.push(first);
 
     const event = slack.build.messageIm({ channel: DM, text: QUESTION, thread_ts: THREAD_TS });
-    expect((await signedEventRequest(`http://127.0.0.1:${first.process.port}/slack/events`, slack.signingSecret, event)).status).toBe(200);
+    expect(
+      (await signedEventRequest(`http://127.0.0.1:${first.process.port}/slack/events`, slack.signingSecret, event))
+        .status,
+    ).toBe(200);
     const thread = () => slack.visibleMessages(DM, THREAD_TS);
-    await slack.waitFor(() => thread().some((message) => message.state === 'streaming' && message.text.includes('homes for sale in Austin')), { ...ANSWER, what: 'the half answer, streaming' });
+    await slack.waitFor(
+      () =>
+        thread().some((message) => message.state === 'streaming' && message.text.includes('homes for sale in Austin')),
+      { ...ANSWER, what: 'the half answer, streaming' },
+    );
     // What the answer left on screen is recorded for whoever takes over.
-    await until(async () => (await first.state.sortedRangeByScore(inflightIndexKey(conversationTag(CONVERSATION)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).length > 0, 'the in-flight record');
+    await until(
+      async () =>
+        (
+          await first.state.sortedRangeByScore(
+            inflightIndexKey(conversationTag(CONVERSATION)),
+            Number.NEGATIVE_INFINITY,
+            Number.POSITIVE_INFINITY,
+          )
+        ).length > 0,
+      'the in-flight record',
+    );
     const [stream] = thread();
     first.process.child.kill('SIGKILL');
     await new Promise((resolve) => first.process.child.once('exit', resolve));
@@ -64,7 +93,10 @@ describe('a native stream cut off by a crash (chatbridge start with Slack, as a 
     // A restart on the same state: its message is still queued and is answered again.
     const second = await startDeliveryGateway({ ...options, prefix: first.prefix });
     gateways.push(second);
-    await slack.waitFor(() => thread().some((message) => message.state === 'done' && message.text.trim().endsWith(WHOLE_ANSWER)), { ...ANSWER, what: 'the answer given again' });
+    await slack.waitFor(
+      () => thread().some((message) => message.state === 'done' && message.text.trim().endsWith(WHOLE_ANSWER)),
+      { ...ANSWER, what: 'the answer given again' },
+    );
     await until(async () => (await pendingMembers(second.state)).length === 0, 'the message to leave the queue');
 
     const messages = thread();

@@ -13,15 +13,17 @@ import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-p
 const SECRET = 'embedded-settings-secret';
 const VOICE = readFileSync(join(import.meta.dirname, '../fixtures/media/voice-440hz-2s.ogg'));
 
-describe('the embedded service\'s settings, read by the gateway from the service', () => {
+describe("the embedded service's settings, read by the gateway from the service", () => {
   let fake: FakeTelegram;
   let gateway: ChatbridgeProcess;
 
   beforeAll(async () => {
     fake = await startFakeTelegram();
     gateway = await startChatbridge({
-      TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot,
-      SERVICE_SECRET_KEY: SECRET, SERVICE_SESSION_KEY: 'embedded-settings-session',
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      SERVICE_SECRET_KEY: SECRET,
+      SERVICE_SESSION_KEY: 'embedded-settings-session',
     });
   }, 30_000);
 
@@ -41,8 +43,13 @@ describe('the embedded service\'s settings, read by the gateway from the service
 
     const voice = fake.addFile(VOICE, { mimeType: 'audio/ogg' });
     fake.userSends({ chat: 7101, from: { id: 7101, first_name: 'Eve' }, voice: { ...voice, duration: 2 } });
-    await fake.waitFor(() => fake.visibleMessages(7101).length > 0, { timeoutMs: 45_000, what: 'a reply to the voice message' });
+    await fake.waitFor(() => fake.visibleMessages(7101).length > 0, {
+      timeoutMs: 45_000,
+      what: 'a reply to the voice message',
+    });
     // The gateway's own refusal, before any download or upload: it knew the setting.
-    expect(fake.visibleMessages(7101).map((m) => m.text)).toEqual(["This chatbot doesn't accept voice messages. Please type your question instead."]);
+    expect(fake.visibleMessages(7101).map((m) => m.text)).toEqual([
+      "This chatbot doesn't accept voice messages. Please type your question instead.",
+    ]);
   }, 60_000);
 });

@@ -14,7 +14,7 @@ import { SERVICE_SECRET, SERVICE_SESSION_KEY, startServiceProcess, type ServiceP
 
 const PHOTO = readFileSync(join(import.meta.dirname, '../fixtures/media/tiny.jpg'));
 
-describe('a hosted chatbot whose settings the gateway\'s copy does not know', () => {
+describe("a hosted chatbot whose settings the gateway's copy does not know", () => {
   let fake: FakeTelegram;
   let service: ServiceProcess;
   let gateway: ChatbridgeProcess;
@@ -26,8 +26,11 @@ describe('a hosted chatbot whose settings the gateway\'s copy does not know', ()
     serialNumber = added.body.Data as string;
     fake = await startFakeTelegram();
     gateway = await startChatbridge({
-      TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot,
-      UPSTREAM_BASE_URL: service.url, UPSTREAM_SECRET_KEY: SERVICE_SECRET, UPSTREAM_SESSION_KEY: SERVICE_SESSION_KEY,
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      UPSTREAM_BASE_URL: service.url,
+      UPSTREAM_SECRET_KEY: SERVICE_SECRET,
+      UPSTREAM_SESSION_KEY: SERVICE_SESSION_KEY,
       CHATBOT_SERIAL_NUMBER: serialNumber,
     });
   }, 60_000);
@@ -45,16 +48,32 @@ describe('a hosted chatbot whose settings the gateway\'s copy does not know', ()
 
   it('sends a photo to the service, which accepts photos by default, and shows its answer', async () => {
     sendPhoto(6101);
-    await fake.waitFor(() => fake.visibleMessages(6101).length > 0, { timeoutMs: 45_000, what: 'a reply to the photo' });
-    await fake.waitFor(() => fake.visibleMessages(6101).some((m) => m.text.startsWith('Thanks, I received your photo (JPEG')), { timeoutMs: 45_000, what: 'the service\'s answer' });
-    expect(fake.visibleMessages(6101).map((m) => m.text).join('\n')).not.toMatch(/doesn't accept/);
+    await fake.waitFor(() => fake.visibleMessages(6101).length > 0, {
+      timeoutMs: 45_000,
+      what: 'a reply to the photo',
+    });
+    await fake.waitFor(
+      () => fake.visibleMessages(6101).some((m) => m.text.startsWith('Thanks, I received your photo (JPEG')),
+      { timeoutMs: 45_000, what: "the service's answer" },
+    );
+    expect(
+      fake
+        .visibleMessages(6101)
+        .map((m) => m.text)
+        .join('\n'),
+    ).not.toMatch(/doesn't accept/);
   }, 60_000);
 
-  it('tells the user, with the service\'s reason, when the service refuses photos', async () => {
+  it("tells the user, with the service's reason, when the service refuses photos", async () => {
     // Turned off at the service directly: the gateway's copy never hears of it.
-    expect((await service.call('/chat/Chatbot/Edit', { serialNumber, EnableUploadImage: false })).body.Success).toBe(true);
+    expect((await service.call('/chat/Chatbot/Edit', { serialNumber, EnableUploadImage: false })).body.Success).toBe(
+      true,
+    );
     sendPhoto(6102);
-    await fake.waitFor(() => fake.visibleMessages(6102).length > 0, { timeoutMs: 45_000, what: 'a reply to the photo' });
+    await fake.waitFor(() => fake.visibleMessages(6102).length > 0, {
+      timeoutMs: 45_000,
+      what: 'a reply to the photo',
+    });
     expect(fake.visibleMessages(6102).map((m) => m.text)).toEqual([
       'The assistant did not accept this photo: This chatbot does not accept images (its EnableUploadImage setting is off). Please describe what you need in text instead.',
     ]);

@@ -29,14 +29,21 @@ describe('chatbridge start with the Bot API unreachable while polling', () => {
 
   it('logs each failed getUpdates as JSON without the bot token, and answers again once Telegram is back', async () => {
     await proxy.cut();
-    await fake.waitFor(() => getUpdatesLines(gateway.log()).length >= 3, { timeoutMs: 60_000, what: 'three failed getUpdates in the log' });
+    await fake.waitFor(() => getUpdatesLines(gateway.log()).length >= 3, {
+      timeoutMs: 60_000,
+      what: 'three failed getUpdates in the log',
+    });
     await proxy.restore();
     fake.userSends({ chat: USER.id, from: USER, text: 'Do you have homes for sale in Austin?' });
-    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('MLS TX-10452')), { timeoutMs: 60_000, what: 'the answer after Telegram came back' });
+    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('MLS TX-10452')), {
+      timeoutMs: 60_000,
+      what: 'the answer after Telegram came back',
+    });
     expect(await gateway.stop()).toBe(0);
 
     const log = gateway.log();
-    for (const secret of [TOKEN, encodeURIComponent(TOKEN), TOKEN.split(':')[1]!, ADMIN_TOKEN]) expect(log).not.toContain(secret);
+    for (const secret of [TOKEN, encodeURIComponent(TOKEN), TOKEN.split(':')[1]!, ADMIN_TOKEN])
+      expect(log).not.toContain(secret);
     // The failures did reach the log, saying what the network did (undici's errors carry no request URL,
     // so no token to take out; the logger's redaction of URLs is tested in test/unit/logging).
     expect(getUpdatesLines(log).some((line) => /ECONNREFUSED|ECONNRESET/.test(line))).toBe(true);

@@ -14,7 +14,10 @@ const USERS = Array.from({ length: 6 }, (_, i) => ({ id: 9100 + i, first_name: `
  * Six users write while the gateway's Redis is unavailable (long polling); each is told
  * once that the answer will come, and every message is answered once Redis is back.
  */
-function outageSpec(name: string, outage: { begin(redis: PrivateRedis): Promise<void>; end(redis: PrivateRedis): Promise<void> }) {
+function outageSpec(
+  name: string,
+  outage: { begin(redis: PrivateRedis): Promise<void>; end(redis: PrivateRedis): Promise<void> },
+) {
   describe(`Telegram long polling while Redis is ${name}`, () => {
     let redis: PrivateRedis;
     let fake: FakeTelegram;
@@ -23,7 +26,11 @@ function outageSpec(name: string, outage: { begin(redis: PrivateRedis): Promise<
     beforeAll(async () => {
       redis = await startPrivateRedis();
       fake = await startFakeTelegram({ rateLimit: false });
-      gateway = await startChatbridge({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, REDIS_URL: redis.url });
+      gateway = await startChatbridge({
+        TELEGRAM_BOT_TOKEN: fake.token,
+        TELEGRAM_API_ROOT: fake.apiRoot,
+        REDIS_URL: redis.url,
+      });
     }, 30_000);
 
     afterAll(async () => {
@@ -38,15 +45,24 @@ function outageSpec(name: string, outage: { begin(redis: PrivateRedis): Promise<
     it('tells each user once that the answer will come, and answers every message when Redis is back', async () => {
       // Before the outage: answered as usual, and no notice.
       fake.userSends({ chat: USERS[0]!.id, from: USERS[0]!, text: QUESTION });
-      await fake.waitFor(() => answers(USERS[0]!.id) === 1, { timeoutMs: 30_000, what: 'the answer before the outage' });
+      await fake.waitFor(() => answers(USERS[0]!.id) === 1, {
+        timeoutMs: 30_000,
+        what: 'the answer before the outage',
+      });
 
       await outage.begin(redis);
       for (const user of USERS) fake.userSends({ chat: user.id, from: user, text: QUESTION });
       // The users are told while Redis is still unavailable (after about 10 s).
-      await fake.waitFor(() => USERS.every((user) => notices(user.id) === 1), { timeoutMs: 60_000, what: 'a notice in every chat' });
+      await fake.waitFor(() => USERS.every((user) => notices(user.id) === 1), {
+        timeoutMs: 60_000,
+        what: 'a notice in every chat',
+      });
       await outage.end(redis);
 
-      await fake.waitFor(() => USERS.every((user) => answers(user.id) === (user === USERS[0] ? 2 : 1)), { timeoutMs: 90_000, what: 'every answer after the outage' });
+      await fake.waitFor(() => USERS.every((user) => answers(user.id) === (user === USERS[0] ? 2 : 1)), {
+        timeoutMs: 90_000,
+        what: 'every answer after the outage',
+      });
       for (const user of USERS) expect(notices(user.id)).toBe(1);
       expect(await gateway.stop()).toBe(0);
     }, 200_000);
@@ -89,7 +105,10 @@ describe('Telegram long polling: a gateway killed while Redis is frozen', () => 
     redis.freeze();
     for (const user of users) fake.userSends({ chat: user.id, from: user, text: QUESTION });
     // Told: so the first process did fetch every message, and holds it.
-    await fake.waitFor(() => users.every((user) => fake.visibleMessages(user.id).some((m) => m.text.includes(NOTICE_MARK))), { timeoutMs: 60_000, what: 'a notice in every chat' });
+    await fake.waitFor(
+      () => users.every((user) => fake.visibleMessages(user.id).some((m) => m.text.includes(NOTICE_MARK))),
+      { timeoutMs: 60_000, what: 'a notice in every chat' },
+    );
     const killed = first;
     first = undefined;
     killed.child.kill('SIGKILL');
@@ -97,6 +116,9 @@ describe('Telegram long polling: a gateway killed while Redis is frozen', () => 
     redis.thaw();
 
     second = await startChatbridge(env);
-    await fake.waitFor(() => users.every((user) => fake.visibleMessages(user.id).some((m) => m.text.includes(ANSWER_MARK))), { timeoutMs: 90_000, what: 'every answer from the next process' });
+    await fake.waitFor(
+      () => users.every((user) => fake.visibleMessages(user.id).some((m) => m.text.includes(ANSWER_MARK))),
+      { timeoutMs: 90_000, what: 'every answer from the next process' },
+    );
   }, 200_000);
 });

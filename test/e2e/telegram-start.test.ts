@@ -20,7 +20,10 @@ describe('chatbridge start, as a process, with a Telegram bot', () => {
 
   it('answers a question with a streamed answer that ends on the full text', async () => {
     fake.userSends({ chat: USER.id, from: USER, text: 'Do you have homes for sale in Austin?' });
-    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('MLS TX-10452')), { timeoutMs: 15_000, what: 'the final answer' });
+    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('MLS TX-10452')), {
+      timeoutMs: 15_000,
+      what: 'the final answer',
+    });
     const answer = fake.visibleMessages(USER.id).at(-1)!;
     expect(answer.text).toContain('1812 Elm St');
     expect(answer.text).toContain('300 Bowie St');
@@ -31,8 +34,13 @@ describe('chatbridge start, as a process, with a Telegram bot', () => {
 
   it('greets /start with the chatbot welcome message and its suggestions', async () => {
     fake.userSends({ chat: USER.id, from: USER, text: '/start' });
-    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('Oakridge Homes assistant')), { timeoutMs: 10_000, what: 'the welcome' });
-    const greeting = fake.chatLog(USER.id).find((call) => call.method === 'sendMessage' && String(call.params.text).includes('Oakridge Homes assistant'));
+    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('Oakridge Homes assistant')), {
+      timeoutMs: 10_000,
+      what: 'the welcome',
+    });
+    const greeting = fake
+      .chatLog(USER.id)
+      .find((call) => call.method === 'sendMessage' && String(call.params.text).includes('Oakridge Homes assistant'));
     expect(JSON.stringify(greeting?.params.reply_markup)).toContain('3 bedroom homes for sale in Austin');
   });
 
@@ -48,7 +56,9 @@ describe('chatbridge start, as a process, with a Telegram bot', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${gateway.port}/metrics`)).text();
     // The answers of the tests above were counted.
     expect(metrics).toMatch(/chatbridge_messages_accepted_total\{platform="telegram",bot="main"\} [1-9]/);
-    expect(metrics).toMatch(/chatbridge_answers_delivered_total\{platform="telegram",bot="main",renderer="draft"\} [1-9]/);
+    expect(metrics).toMatch(
+      /chatbridge_answers_delivered_total\{platform="telegram",bot="main",renderer="draft"\} [1-9]/,
+    );
     expect(metrics).toMatch(/chatbridge_answer_seconds_count\{platform="telegram"\} [1-9]/);
   });
 

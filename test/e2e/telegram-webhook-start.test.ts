@@ -36,7 +36,16 @@ afterEach(async () => {
 /** An update as Telegram posts it: a private message from `user`. */
 function update(updateId: number, user: number, text: string): string {
   const from = { id: user, is_bot: false, first_name: `User ${user}` };
-  return JSON.stringify({ update_id: updateId, message: { message_id: updateId, date: Math.floor(Date.now() / 1000), chat: { id: user, type: 'private', first_name: from.first_name }, from, text } });
+  return JSON.stringify({
+    update_id: updateId,
+    message: {
+      message_id: updateId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: user, type: 'private', first_name: from.first_name },
+      from,
+      text,
+    },
+  });
 }
 
 function postUpdate(port: number, body: string): Promise<Response> {
@@ -48,7 +57,12 @@ function postUpdate(port: number, body: string): Promise<Response> {
   });
 }
 
-async function until(condition: () => Promise<boolean>, what: string, log: () => string, timeoutMs = 60_000): Promise<void> {
+async function until(
+  condition: () => Promise<boolean>,
+  what: string,
+  log: () => string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`still waiting for ${what}; the gateway's log:\n${log()}`);
@@ -70,11 +84,18 @@ describe('Telegram webhook mode in the first seconds of a start', () => {
     const port = await freePort();
     gateway = await startChatbridge(webhookEnv(fake.apiRoot, port), { port, early: true });
     const running = gateway;
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 'the port to open', () => running.log());
+    await until(
+      async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok,
+      'the port to open',
+      () => running.log(),
+    );
 
     const user = 7171;
     expect((await postUpdate(port, update(900_001, user, QUESTION))).status).toBe(200);
-    await fake.waitFor(() => fake!.visibleMessages(user).some((message) => message.text.includes(PORTLAND_LISTING)), { ...ANSWER, what: 'the answer' });
+    await fake.waitFor(() => fake!.visibleMessages(user).some((message) => message.text.includes(PORTLAND_LISTING)), {
+      ...ANSWER,
+      what: 'the answer',
+    });
     expect(fake.visibleMessages(user)).toHaveLength(1);
   }, 90_000);
 
@@ -93,9 +114,16 @@ describe('Telegram webhook mode in the first seconds of a start', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
 
     await proxy.restore();
-    await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, '/readyz 200 once the Bot API is back', () => running.log());
+    await until(
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
+      '/readyz 200 once the Bot API is back',
+      () => running.log(),
+    );
     expect((await postUpdate(port, body)).status).toBe(200);
-    await fake.waitFor(() => fake!.visibleMessages(user).some((message) => message.text.includes(PORTLAND_LISTING)), { ...ANSWER, what: 'the answer' });
+    await fake.waitFor(() => fake!.visibleMessages(user).some((message) => message.text.includes(PORTLAND_LISTING)), {
+      ...ANSWER,
+      what: 'the answer',
+    });
     expect(fake.visibleMessages(user)).toHaveLength(1);
   }, 120_000);
 });

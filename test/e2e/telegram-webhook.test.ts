@@ -15,13 +15,16 @@ describe('chatbridge start in Telegram webhook mode', () => {
     fake = await startFakeTelegram();
     // The webhook URL names the port, so it is chosen before the start.
     port = await freePort();
-    gateway = await startChatbridge({
-      TELEGRAM_BOT_TOKEN: fake.token,
-      TELEGRAM_API_ROOT: fake.apiRoot,
-      TELEGRAM_MODE: 'webhook',
-      TELEGRAM_WEBHOOK_URL: `http://127.0.0.1:${port}`,
-      TELEGRAM_WEBHOOK_SECRET: SECRET,
-    }, { port });
+    gateway = await startChatbridge(
+      {
+        TELEGRAM_BOT_TOKEN: fake.token,
+        TELEGRAM_API_ROOT: fake.apiRoot,
+        TELEGRAM_MODE: 'webhook',
+        TELEGRAM_WEBHOOK_URL: `http://127.0.0.1:${port}`,
+        TELEGRAM_WEBHOOK_SECRET: SECRET,
+      },
+      { port },
+    );
   }, 30_000);
 
   afterAll(async () => {
@@ -33,7 +36,10 @@ describe('chatbridge start in Telegram webhook mode', () => {
     const registration = fake.globalLog().find((call) => call.method === 'setWebhook');
     expect(registration?.params).toMatchObject({ url: `http://127.0.0.1:${port}/telegram/main`, secret_token: SECRET });
     fake.userSends({ chat: USER.id, from: USER, text: 'Anything for rent in Portland?' });
-    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('1200 NW Marshall')), { timeoutMs: 15_000, what: 'the answer' });
+    await fake.waitFor(() => fake.visibleMessages(USER.id).some((m) => m.text.includes('1200 NW Marshall')), {
+      timeoutMs: 15_000,
+      what: 'the answer',
+    });
     expect(fake.webhookAttempts().some((attempt) => attempt.status === 200)).toBe(true);
   });
 
@@ -41,7 +47,10 @@ describe('chatbridge start in Telegram webhook mode', () => {
     const response = await fetch(`http://127.0.0.1:${port}/telegram/main`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ update_id: 1, message: { message_id: 1, date: 0, chat: { id: 1, type: 'private' }, text: 'hi' } }),
+      body: JSON.stringify({
+        update_id: 1,
+        message: { message_id: 1, date: 0, chat: { id: 1, type: 'private' }, text: 'hi' },
+      }),
     });
     expect(response.status).toBe(401);
   });

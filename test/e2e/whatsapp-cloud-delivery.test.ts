@@ -12,7 +12,10 @@ import { startCloudDeliveryGateway, type CloudProcess } from './whatsapp-cloud-p
 
 const WAIT = { timeoutMs: 45_000 };
 /** Ten paragraphs of about 640 characters: 6,500 in all, more than one message of 4,096 holds. */
-const PARAGRAPHS = Array.from({ length: 10 }, (_, i) => `Paragraph ${i + 1}. ${'This home has a garden and a quiet street. '.repeat(15).trim()}`);
+const PARAGRAPHS = Array.from(
+  { length: 10 },
+  (_, i) => `Paragraph ${i + 1}. ${'This home has a garden and a quiet street. '.repeat(15).trim()}`,
+);
 const LONG_ANSWER = PARAGRAPHS.join('\n\n');
 
 describe('chatbridge start with WhatsApp Cloud: a long answer', () => {
@@ -21,9 +24,11 @@ describe('chatbridge start with WhatsApp Cloud: a long answer', () => {
 
   beforeAll(async () => {
     // Written in twenty pieces 150 ms apart: three seconds in which nothing is visible yet.
-    service = await startScriptedService((question) => question === 'Tell me everything'
-      ? { fragments: LONG_ANSWER.match(/[\s\S]{1,330}/g)!, gapMs: 150 }
-      : { fragments: [`You said: ${question}`] });
+    service = await startScriptedService((question) =>
+      question === 'Tell me everything'
+        ? { fragments: LONG_ANSWER.match(/[\s\S]{1,330}/g)!, gapMs: 150 }
+        : { fragments: [`You said: ${question}`] },
+    );
     cloud = await startCloudDeliveryGateway({ upstreamUrl: service.url, fake: { pairRateLimit: false } });
   }, 60_000);
 
@@ -35,7 +40,10 @@ describe('chatbridge start with WhatsApp Cloud: a long answer', () => {
   it('shows "typing…" on the question while it is written, then sends it whole in two messages cut at a paragraph end, nothing twice', async () => {
     const user = '4915100004001';
     const question = await cloud.fake.userSends({ from: user, text: 'Tell me everything' });
-    await cloud.fake.waitFor(() => cloud.texts(user).join('').includes('Paragraph 10.'), { ...WAIT, what: 'the end of the long answer' });
+    await cloud.fake.waitFor(() => cloud.texts(user).join('').includes('Paragraph 10.'), {
+      ...WAIT,
+      what: 'the end of the long answer',
+    });
     // A first message is greeted first (the service has no WelcomeMessage: the gateway's own greeting).
     const answer = cloud.fake.visibleMessages(user).filter((message) => message.text?.startsWith('Paragraph'));
     const sent = answer.map((message) => message.text!);
@@ -60,7 +68,10 @@ describe('chatbridge start with WhatsApp Cloud: a storm of 131056', () => {
     service = await startScriptedService((question) => ({ fragments: [`You said: ${question}`] }));
     // Meta's sustained pair pace (one message per 6 s from the number to a user) with no burst to
     // borrow from: every second message to a user within 6 s is refused with 131056.
-    cloud = await startCloudDeliveryGateway({ upstreamUrl: service.url, fake: { pairRateLimit: { burst: 1, perSeconds: 6 } } });
+    cloud = await startCloudDeliveryGateway({
+      upstreamUrl: service.url,
+      fake: { pairRateLimit: { burst: 1, perSeconds: 6 } },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -68,13 +79,16 @@ describe('chatbridge start with WhatsApp Cloud: a storm of 131056', () => {
     await service?.close();
   });
 
-  it('delivers every final answer once, waiting out Meta\'s 131056 for four users at once', async () => {
+  it("delivers every final answer once, waiting out Meta's 131056 for four users at once", async () => {
     const users = ['4915100004101', '4915100004102', '4915100004103', '4915100004104'];
     const answers = (user: string) => cloud.texts(user).filter((text) => text.startsWith('You said:'));
     // Each user is greeted first (the service has no WelcomeMessage: the gateway's own greeting), and
     // the answer follows at once, within the 6 s the greeting owes: Meta refuses it, the adapter waits.
     await Promise.all(users.map((user) => cloud.fake.userSends({ from: user, text: `question from ${user}` })));
-    await cloud.fake.waitFor(() => users.every((user) => answers(user).length === 1), { ...WAIT, what: 'the answers, after the storm' });
+    await cloud.fake.waitFor(() => users.every((user) => answers(user).length === 1), {
+      ...WAIT,
+      what: 'the answers, after the storm',
+    });
     const refused = cloud.fake.calls().filter((call) => call.errorCode === 131056);
     expect(refused.length).toBeGreaterThanOrEqual(users.length);
     // Nothing went twice: per user the greeting and the answer, and no other message.

@@ -4,7 +4,11 @@
  * WHATSAPP_CLOUD_API_URL), the fake posting its webhooks to the process's shared
  * /whatsapp-cloud/webhook, and readers of what the user sees and what the process reports.
  */
-import { startFakeWhatsAppCloud, type FakeWhatsAppCloud, type FakeWhatsAppCloudOptions } from '../../fakes/whatsapp-cloud/index.js';
+import {
+  startFakeWhatsAppCloud,
+  type FakeWhatsAppCloud,
+  type FakeWhatsAppCloudOptions,
+} from '../../fakes/whatsapp-cloud/index.js';
 import type { ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { startChatbridge } from '../support/chatbridge-process.js';
 import { startDeliveryGateway, type DeliveryGateway } from './delivery-support.js';
@@ -52,7 +56,9 @@ function cloudProcess(fake: FakeWhatsAppCloud, gateway: ChatbridgeProcess, stop:
 }
 
 /** On the default set-up: the embedded demo chatbot (config/demo), with `env` added (ADMIN_TOKEN, SMTP_URL…). */
-export async function startCloudGateway(options: { fake?: FakeWhatsAppCloudOptions; env?: Record<string, string> } = {}): Promise<CloudProcess> {
+export async function startCloudGateway(
+  options: { fake?: FakeWhatsAppCloudOptions; env?: Record<string, string> } = {},
+): Promise<CloudProcess> {
   const fake = await startFakeWhatsAppCloud(options.fake);
   const gateway = await startChatbridge({ ...cloudEnv(fake), ...options.env }).catch(async (error: unknown) => {
     await fake.close();
@@ -62,9 +68,17 @@ export async function startCloudGateway(options: { fake?: FakeWhatsAppCloudOptio
 }
 
 /** Against a hosted Chatbot Service at `upstreamUrl` (a scripted one), with `gateway:` settings. */
-export async function startCloudDeliveryGateway(options: { upstreamUrl: string; fake?: FakeWhatsAppCloudOptions; gateway?: Record<string, number> }): Promise<CloudProcess & { delivery: DeliveryGateway }> {
+export async function startCloudDeliveryGateway(options: {
+  upstreamUrl: string;
+  fake?: FakeWhatsAppCloudOptions;
+  gateway?: Record<string, number>;
+}): Promise<CloudProcess & { delivery: DeliveryGateway }> {
   const fake = await startFakeWhatsAppCloud(options.fake);
-  const delivery = await startDeliveryGateway({ env: cloudEnv(fake), upstreamUrl: options.upstreamUrl, ...(options.gateway ? { gateway: options.gateway } : {}) }).catch(async (error: unknown) => {
+  const delivery = await startDeliveryGateway({
+    env: cloudEnv(fake),
+    upstreamUrl: options.upstreamUrl,
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+  }).catch(async (error: unknown) => {
     await fake.close();
     throw error;
   });

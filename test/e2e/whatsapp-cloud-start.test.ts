@@ -20,7 +20,8 @@ const ADMIN_TOKEN = 'e2e-whatsapp-cloud-admin-token';
 /** The demo chatbot's (config/demo/chatbot.yaml). */
 const WELCOME = "Hi! I'm the Oakridge Homes assistant.";
 const OPERATOR_EMAIL = 'agents@oakridge-homes.example';
-const HANDOFF_REPLY = "I've asked one of our agents to join this chat. They usually reply within an hour during business hours.";
+const HANDOFF_REPLY =
+  "I've asked one of our agents to join this chat. They usually reply within an hour during business hours.";
 const WAIT = { timeoutMs: 45_000 };
 /** expect.poll's option of the same patience. */
 const POLL = { timeout: WAIT.timeoutMs };
@@ -38,18 +39,30 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
   const answers = (user: string) => texts(user).filter((text) => !text.startsWith(WELCOME));
   const shows = (user: string, pattern: RegExp) => answers(user).some((text) => pattern.test(text));
   const until = (condition: () => boolean, what: string) => cloud.fake.waitFor(condition, { ...WAIT, what });
-  const sendsTo = (user: string) => cloud.fake.calls().filter((call) => call.method === 'POST' && (call.body as { to?: string } | undefined)?.to === user);
-  const admin = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
+  const sendsTo = (user: string) =>
+    cloud.fake
+      .calls()
+      .filter((call) => call.method === 'POST' && (call.body as { to?: string } | undefined)?.to === user);
+  const admin = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> => {
     const response = await fetch(`${cloud.base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: await response.json() };
   };
   const recordedUserTexts = async (user: string) => {
     const shown = await admin('GET', `/admin/conversations/${encodeURIComponent(conversationOf(user))}`);
-    return ((shown.body as { transcript?: { role: string; text: string }[] }).transcript ?? []).filter((entry) => entry.role === 'user').map((entry) => entry.text);
+    return ((shown.body as { transcript?: { role: string; text: string }[] }).transcript ?? [])
+      .filter((entry) => entry.role === 'user')
+      .map((entry) => entry.text);
   };
 
   beforeAll(async () => {
@@ -65,7 +78,7 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
     await smtp?.stop();
   });
 
-  it('answers Meta\'s handshake with the challenge when the verify token matches, 403 otherwise; on the shared and the bot\'s path', async () => {
+  it("answers Meta's handshake with the challenge when the verify token matches, 403 otherwise; on the shared and the bot's path", async () => {
     const ok = await cloud.fake.verifyWebhook();
     expect(ok).toMatchObject({ status: 200, body: ok.challenge });
     expect((await cloud.fake.verifyWebhook({ verifyToken: 'not-the-verify-token' })).status).toBe(403);
@@ -82,12 +95,33 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
     const user = '4915100003001';
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{ id: cloud.fake.wabaId, changes: [{ field: 'messages', value: {
-        messaging_product: 'whatsapp',
-        metadata: { display_phone_number: cloud.fake.displayPhoneNumber, phone_number_id: cloud.fake.phoneNumberId },
-        contacts: [{ profile: { name: 'Mallory' }, wa_id: user }],
-        messages: [{ from: user, id: 'wamid.forged-1', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Forged: do you have homes in Denver?' } }],
-      } }] }],
+      entry: [
+        {
+          id: cloud.fake.wabaId,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: {
+                  display_phone_number: cloud.fake.displayPhoneNumber,
+                  phone_number_id: cloud.fake.phoneNumberId,
+                },
+                contacts: [{ profile: { name: 'Mallory' }, wa_id: user }],
+                messages: [
+                  {
+                    from: user,
+                    id: 'wamid.forged-1',
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: 'Forged: do you have homes in Denver?' },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
     });
     expect((await cloud.fake.postRaw(body, { signature: `sha256=${'0'.repeat(64)}` })).status).toBe(401);
     expect((await cloud.fake.postRaw(body, { signature: null })).status).toBe(401);
@@ -120,7 +154,10 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
 
     // Meta sends "Denver" first, but it arrives after "Portland": answered in arrival order.
     let release!: () => void;
-    const held = cloud.fake.userSends({ from: user, text: 'Homes in Denver?' }, { holdUntil: new Promise<void>((resolve) => (release = resolve)) });
+    const held = cloud.fake.userSends(
+      { from: user, text: 'Homes in Denver?' },
+      { holdUntil: new Promise<void>((resolve) => (release = resolve)) },
+    );
     await cloud.fake.userSends({ from: user, text: 'Homes in Portland?' });
     release();
     await held;
@@ -130,24 +167,52 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
     expect(said[0]).toMatch(/Austin/);
     expect(said[1]).toMatch(/Portland/);
     expect(said[2]).toMatch(/Denver/);
-    await expect.poll(() => recordedUserTexts(user), POLL).toEqual(['/start', 'Homes in Austin?', 'Homes in Portland?', 'Homes in Denver?']);
+    await expect
+      .poll(() => recordedUserTexts(user), POLL)
+      .toEqual(['/start', 'Homes in Austin?', 'Homes in Portland?', 'Homes in Denver?']);
   }, 60_000);
 
   it('answers a voice note and a photo with what they are; refuses a video too large by the size Meta announces, downloading nothing', async () => {
     const user = '4915100003004';
-    await cloud.fake.userSends({ from: user, audio: { bytes: readFileSync(join(FIXTURES, 'voice-440hz-2s.ogg')), mimeType: 'audio/ogg; codecs=opus', voice: true } });
+    await cloud.fake.userSends({
+      from: user,
+      audio: {
+        bytes: readFileSync(join(FIXTURES, 'voice-440hz-2s.ogg')),
+        mimeType: 'audio/ogg; codecs=opus',
+        voice: true,
+      },
+    });
     await until(() => shows(user, /^Thanks, I received your voice message/), 'the answer to the voice note');
     // OGG/Opus converted to WAV, 2 seconds long: the demo service says what it received.
-    expect(texts(user).find((text) => text.startsWith('Thanks, I received your voice message'))).toMatch(/^Thanks, I received your voice message \(WAV, 2\.0 seconds, /);
+    expect(texts(user).find((text) => text.startsWith('Thanks, I received your voice message'))).toMatch(
+      /^Thanks, I received your voice message \(WAV, 2\.0 seconds, /,
+    );
 
-    await cloud.fake.userSends({ from: user, image: { bytes: readFileSync(join(FIXTURES, 'tiny.jpg')), mimeType: 'image/jpeg' } });
+    await cloud.fake.userSends({
+      from: user,
+      image: { bytes: readFileSync(join(FIXTURES, 'tiny.jpg')), mimeType: 'image/jpeg' },
+    });
     await until(() => shows(user, /^Thanks, I received your photo/), 'the answer to the photo');
-    expect(texts(user).find((text) => text.startsWith('Thanks, I received your photo'))).toMatch(/^Thanks, I received your photo \(JPEG, 16×16 pixels, /);
+    expect(texts(user).find((text) => text.startsWith('Thanks, I received your photo'))).toMatch(
+      /^Thanks, I received your photo \(JPEG, 16×16 pixels, /,
+    );
     // Both fetched from the media origin with the token.
-    expect(cloud.fake.mediaDownloads().filter((d) => d.bytes > 0).every((d) => d.authorized)).toBe(true);
+    expect(
+      cloud.fake
+        .mediaDownloads()
+        .filter((d) => d.bytes > 0)
+        .every((d) => d.authorized),
+    ).toBe(true);
 
     const downloads = cloud.fake.mediaDownloads().length;
-    await cloud.fake.userSends({ from: user, video: { bytes: readFileSync(join(FIXTURES, 'tiny.mp4')), mimeType: 'video/mp4', declaredSize: 300 * 1024 * 1024 } });
+    await cloud.fake.userSends({
+      from: user,
+      video: {
+        bytes: readFileSync(join(FIXTURES, 'tiny.mp4')),
+        mimeType: 'video/mp4',
+        declaredSize: 300 * 1024 * 1024,
+      },
+    });
     await until(() => shows(user, /^This video is 300 MB/), 'the refusal of the video');
     expect(cloud.fake.mediaDownloads()).toHaveLength(downloads);
   }, 60_000);
@@ -155,7 +220,8 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
   it('pages listings with reply buttons: "Next »" shows the next page', async () => {
     const user = '4915100003005';
     await cloud.fake.userSends({ from: user, text: 'listings' });
-    const withNext = () => cloud.fake.visibleMessages(user).find((m) => m.interactive?.buttons?.some((b) => b.title === 'Next »'));
+    const withNext = () =>
+      cloud.fake.visibleMessages(user).find((m) => m.interactive?.buttons?.some((b) => b.title === 'Next »'));
     await until(() => withNext() !== undefined, 'a listings page with a Next button');
     expect(texts(user).join('\n')).toMatch(/page 1 of 2/);
     const page = withNext()!;
@@ -182,17 +248,20 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
     expect(sendsTo(user).filter((call) => call.errorCode === 131047)).toHaveLength(1);
     expect(answers(user).slice(shown)).toHaveLength(1);
     expect(answers(user).some((text) => /Denver/.test(text))).toBe(false);
-    expect(await cloud.metric('chatbridge_window_closed_total')).toEqual(['chatbridge_window_closed_total{platform="whatsapp-cloud",bot="main"} 1']);
+    expect(await cloud.metric('chatbridge_window_closed_total')).toEqual([
+      'chatbridge_window_closed_total{platform="whatsapp-cloud",bot="main"} 1',
+    ]);
     expect(cloud.gateway.log()).toMatch(/"level":40[^\n]*131047/);
 
     // Meta takes an answer, then reports it failed (131026: the user's phone cannot receive it).
     cloud.fake.failNext({ code: 131026, to: user, via: 'status' });
     await cloud.fake.userSends({ from: user, text: 'Homes in Austin again?' });
-    await expect.poll(() => cloud.metric('chatbridge_platform_delivery_failed_total'), POLL)
+    await expect
+      .poll(() => cloud.metric('chatbridge_platform_delivery_failed_total'), POLL)
       .toEqual(['chatbridge_platform_delivery_failed_total{platform="whatsapp-cloud",bot="main",code="131026"} 1']);
   }, 60_000);
 
-  it('hands a user to a person: the handoff reply, the e-mail, silence while paused, the operator\'s message, refused with a reason past 24 h, and back', async () => {
+  it("hands a user to a person: the handoff reply, the e-mail, silence while paused, the operator's message, refused with a reason past 24 h, and back", async () => {
     const user = '4915100003007';
     const conversation = encodeURIComponent(conversationOf(user));
     await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'Do you have homes in Denver?' });
@@ -200,23 +269,37 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
 
     await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'human' });
     await until(() => texts(user).at(-1) === HANDOFF_REPLY, 'the handoff reply');
-    const mails = (): ReceivedMail[] => smtp.to(OPERATOR_EMAIL).filter((mail) => mail.subject.includes('wants a person') && mail.text.includes(`Conversation: ${conversationOf(user)}`));
+    const mails = (): ReceivedMail[] =>
+      smtp
+        .to(OPERATOR_EMAIL)
+        .filter(
+          (mail) =>
+            mail.subject.includes('wants a person') && mail.text.includes(`Conversation: ${conversationOf(user)}`),
+        );
     await until(() => mails().length === 1, 'the handoff e-mail');
-    expect(mails()[0]!.subject).toBe('Handoff: Bruno Costa on whatsapp-cloud wants a person (Oakridge Homes assistant)');
+    expect(mails()[0]!.subject).toBe(
+      'Handoff: Bruno Costa on whatsapp-cloud wants a person (Oakridge Homes assistant)',
+    );
     expect(mails()[0]!.text).toContain('User (Bruno Costa): Do you have homes in Denver?');
 
     // Paused: recorded, not answered, not even "typing…".
     const paused = texts(user);
     const marks = cloud.fake.readMarks().filter((mark) => mark.typing).length;
-    const quiet = await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'Are there any in Portland too?' });
+    const quiet = await cloud.fake.userSends({
+      from: user,
+      name: 'Bruno Costa',
+      text: 'Are there any in Portland too?',
+    });
     await expect.poll(() => recordedUserTexts(user), POLL).toContain('Are there any in Portland too?');
     expect(texts(user)).toEqual(paused);
     expect(cloud.fake.readMarks().filter((mark) => mark.typing && mark.messageId === quiet)).toEqual([]);
     expect(cloud.fake.readMarks().filter((mark) => mark.typing)).toHaveLength(marks);
 
     const operatorText = "Hello, I'm Dana from Oakridge Homes";
-    expect(await admin('POST', `/admin/conversations/${conversation}/messages`, { text: operatorText }))
-      .toEqual({ status: 200, body: { conversation: conversationOf(user), sent: true } });
+    expect(await admin('POST', `/admin/conversations/${conversation}/messages`, { text: operatorText })).toEqual({
+      status: 200,
+      body: { conversation: conversationOf(user), sent: true },
+    });
     await until(() => texts(user).at(-1) === operatorText, "the operator's message");
 
     // A day later the window is closed: the operator is told at once that a template is needed.
@@ -229,7 +312,10 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
     // The user writes again (the window opens), the operator hands back, and the bot answers again.
     await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'Hello?' });
     await expect.poll(() => recordedUserTexts(user), POLL).toContain('Hello?');
-    expect(await admin('POST', `/admin/conversations/${conversation}/resume`)).toEqual({ status: 200, body: { conversation: conversationOf(user), resumed: true } });
+    expect(await admin('POST', `/admin/conversations/${conversation}/resume`)).toEqual({
+      status: 200,
+      body: { conversation: conversationOf(user), resumed: true },
+    });
     await until(() => texts(user).at(-1) === BOT_IS_BACK_TEXT, 'the assistant-is-back notice');
     await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'Which homes do you have in Austin?' });
     await until(() => /Austin/.test(texts(user).at(-1)!), 'an answer about Austin after the hand-back');

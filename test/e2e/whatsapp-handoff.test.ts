@@ -19,7 +19,8 @@ import { startLinkedWhatsAppGateway } from '../support/whatsapp-process.js';
 const ADMIN_TOKEN = 'e2e-whatsapp-handoff-admin-token';
 /** The demo chatbot's handoff settings (config/demo/chatbot.yaml). */
 const OPERATOR_EMAIL = 'agents@oakridge-homes.example';
-const HANDOFF_REPLY = "I've asked one of our agents to join this chat. They usually reply within an hour during business hours.";
+const HANDOFF_REPLY =
+  "I've asked one of our agents to join this chat. They usually reply within an hour during business hours.";
 const OPERATOR_TEXT = "Hello, I'm Bruno from Oakridge Homes";
 const WAIT = { timeoutMs: 45_000 };
 
@@ -30,10 +31,17 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
 
   const chatOf = (number: string) => `${number}@c.us`;
   const conversationOf = (chat: string) => `main:whatsapp:${chat}`;
-  const admin = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
+  const admin = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> => {
     const response = await fetch(`http://127.0.0.1:${gateway.port}${path}`, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: await response.json() };
@@ -46,8 +54,14 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
   };
   /** The handoff e-mail about one chat (not the "wrote again" follow-ups). */
   const handoffMailsAbout = (chat: string): ReceivedMail[] =>
-    smtp.to(OPERATOR_EMAIL).filter((mail) => mail.subject.includes('wants a person') && mail.text.includes(`Conversation: ${conversationOf(chat)}`));
-  const typingCalls = (chat: string) => fake.calls().filter((call) => call.method === 'sendStateTyping' && call.chat === chat).length;
+    smtp
+      .to(OPERATOR_EMAIL)
+      .filter(
+        (mail) =>
+          mail.subject.includes('wants a person') && mail.text.includes(`Conversation: ${conversationOf(chat)}`),
+      );
+  const typingCalls = (chat: string) =>
+    fake.calls().filter((call) => call.method === 'sendStateTyping' && call.chat === chat).length;
   const shows = (chat: string, text: string) => fake.screen(chat).some((shown) => shown.includes(text));
 
   beforeAll(async () => {
@@ -83,14 +97,19 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     const screenWhilePaused = fake.screen(chat);
     const typingBefore = typingCalls(chat);
     fake.userSends({ from: '4915100000201', name: 'Ana Lima', text: 'Are there any in Portland too?' });
-    await expect.poll(() => recordedUserTexts(chat), { timeout: WAIT.timeoutMs }).toContain('Are there any in Portland too?');
+    await expect
+      .poll(() => recordedUserTexts(chat), { timeout: WAIT.timeoutMs })
+      .toContain('Are there any in Portland too?');
     expect(fake.screen(chat)).toEqual(screenWhilePaused);
     // Not even "typing…": nobody is writing an answer.
     expect(typingCalls(chat)).toBe(typingBefore);
 
     // The operator answers through the admin API; the user sees it in the same chat.
-    expect(await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/messages`, { text: OPERATOR_TEXT }))
-      .toEqual({ status: 200, body: { conversation: conversationOf(chat), sent: true } });
+    expect(
+      await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/messages`, {
+        text: OPERATOR_TEXT,
+      }),
+    ).toEqual({ status: 200, body: { conversation: conversationOf(chat), sent: true } });
     await fake.waitFor(() => shows(chat, OPERATOR_TEXT), { ...WAIT, what: "the operator's message" });
 
     // The hand-back link's button: the bot says it is back, then answers again.
@@ -100,9 +119,16 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     expect(fake.screen(chat).slice(screenWhilePaused.length)).toEqual([OPERATOR_TEXT, BOT_IS_BACK_TEXT]);
 
     fake.userSends({ from: '4915100000201', name: 'Ana Lima', text: 'Which homes do you have in Austin?' });
-    await fake.waitFor(() => fake.screen(chat).length > screenWhilePaused.length + 2 && /Austin/.test(fake.screen(chat).at(-1)!) && !fake.typing(chat), {
-      ...WAIT, what: 'an answer about Austin after the hand-back',
-    });
+    await fake.waitFor(
+      () =>
+        fake.screen(chat).length > screenWhilePaused.length + 2 &&
+        /Austin/.test(fake.screen(chat).at(-1)!) &&
+        !fake.typing(chat),
+      {
+        ...WAIT,
+        what: 'an answer about Austin after the hand-back',
+      },
+    );
   }, 120_000);
 
   it('asking for a person in a sentence hands the chat over too, and the admin API hands it back', async () => {
@@ -117,11 +143,16 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     await expect.poll(() => recordedUserTexts(chat), { timeout: WAIT.timeoutMs }).toContain('Hello?');
     expect(fake.screen(chat)).toEqual(paused);
 
-    expect(await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/resume`))
-      .toEqual({ status: 200, body: { conversation: conversationOf(chat), resumed: true } });
+    expect(await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/resume`)).toEqual({
+      status: 200,
+      body: { conversation: conversationOf(chat), resumed: true },
+    });
     await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), { ...WAIT, what: 'the assistant-is-back notice' });
     fake.userSends({ from: '4915100000202', name: 'Bruno Costa', text: 'Do you have homes in Portland?' });
-    await fake.waitFor(() => /Portland/.test(fake.screen(chat).at(-1)!) && !fake.typing(chat), { ...WAIT, what: 'an answer about Portland after the hand-back' });
+    await fake.waitFor(() => /Portland/.test(fake.screen(chat).at(-1)!) && !fake.typing(chat), {
+      ...WAIT,
+      what: 'an answer about Portland after the hand-back',
+    });
   }, 120_000);
 
   it('in a group, "@bot human" hands the group over; while paused even a mention gets no answer', async () => {
@@ -129,14 +160,22 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     const chat = `${group}@g.us`;
     fake.userSends({ from: '4915100000203', name: 'Carla Dias', group, text: 'human', mentionsBot: true });
     await fake.waitFor(() => shows(chat, HANDOFF_REPLY), { ...WAIT, what: 'the handoff reply in the group' });
-    await fake.waitFor(() => handoffMailsAbout(chat).length === 1, { ...WAIT, what: 'the handoff e-mail about the group' });
+    await fake.waitFor(() => handoffMailsAbout(chat).length === 1, {
+      ...WAIT,
+      what: 'the handoff e-mail about the group',
+    });
 
     const paused = fake.screen(chat);
     fake.userSends({ from: '4915100000204', name: 'Davi Reis', group, text: 'Homes in Denver?', mentionsBot: true });
     await expect.poll(() => recordedUserTexts(chat), { timeout: WAIT.timeoutMs }).toContain('Homes in Denver?');
     expect(fake.screen(chat)).toEqual(paused);
 
-    expect((await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/resume`)).status).toBe(200);
-    await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), { ...WAIT, what: 'the assistant-is-back notice in the group' });
+    expect(
+      (await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/resume`)).status,
+    ).toBe(200);
+    await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), {
+      ...WAIT,
+      what: 'the assistant-is-back notice in the group',
+    });
   }, 120_000);
 });

@@ -17,7 +17,10 @@ const ANSWER_END = 'homes.example/austin/300-bowie-1204';
 const USERS = ['4915100000201', '4915100000202', '4915100000203', '4915100000204'];
 const chatOf = (number: string) => `${number}@c.us`;
 
-function outageSpec(name: string, outage: { begin(redis: PrivateRedis): Promise<void>; end(redis: PrivateRedis): Promise<void> }) {
+function outageSpec(
+  name: string,
+  outage: { begin(redis: PrivateRedis): Promise<void>; end(redis: PrivateRedis): Promise<void> },
+) {
   describe(`WhatsApp while Redis is ${name}`, () => {
     let redis: PrivateRedis;
     let fake: FakeWhatsApp;
@@ -47,11 +50,17 @@ function outageSpec(name: string, outage: { begin(redis: PrivateRedis): Promise<
       unavailable = true;
       for (const user of USERS) fake.userSends({ from: user, text: QUESTION });
       // Every one of them is told while Redis is still unavailable (after about 10 s), not only the first.
-      await fake.waitFor(() => USERS.every((user) => notices(user).length === 1), { timeoutMs: 30_000, what: 'a notice in every chat while Redis is unavailable' });
+      await fake.waitFor(() => USERS.every((user) => notices(user).length === 1), {
+        timeoutMs: 30_000,
+        what: 'a notice in every chat while Redis is unavailable',
+      });
       await outage.end(redis);
       unavailable = false;
 
-      await fake.waitFor(() => USERS.every((user) => answers(user).length === 1), { timeoutMs: 90_000, what: 'every answer after the outage' });
+      await fake.waitFor(() => USERS.every((user) => answers(user).length === 1), {
+        timeoutMs: 90_000,
+        what: 'every answer after the outage',
+      });
       for (const user of USERS) {
         // In each chat: the one notice, then the whole answer, once. (No greeting: whether the chat
         // was greeted could not be read while Redis was unavailable, and the answer matters more.)

@@ -53,10 +53,16 @@ describe('WhatsApp refusing edits mid-answer, with chatbridge start as a process
     const chat = chatOf(number);
     fake.userSends({ from: number, text: question });
     if (onFirstMessage) {
-      await fake.waitFor(() => answerMessages(chat).length > 0, { timeoutMs: 45_000, what: 'the first message of the answer' });
+      await fake.waitFor(() => answerMessages(chat).length > 0, {
+        timeoutMs: 45_000,
+        what: 'the first message of the answer',
+      });
       onFirstMessage();
     }
-    await fake.waitFor(() => answerMessages(chat).at(-1)?.trimEnd().endsWith(end) === true, { timeoutMs: 45_000, what: 'the end of the answer' });
+    await fake.waitFor(() => answerMessages(chat).at(-1)?.trimEnd().endsWith(end) === true, {
+      timeoutMs: 45_000,
+      what: 'the end of the answer',
+    });
     return answerMessages(chat);
   };
 
@@ -104,9 +110,15 @@ describe('WhatsApp refusing edits mid-answer, with chatbridge start as a process
     const chat = chatOf(number);
     fake.userSends({ from: number, text: LONG_QUESTION });
     // The answer's first message, then one edit of it taken: from then on WhatsApp edits nothing.
-    await fake.waitFor(() => fake.renders(chat).filter((text) => !text.includes(WELCOME)).length >= 2, { timeoutMs: 45_000, what: 'an edit of the answer' });
+    await fake.waitFor(() => fake.renders(chat).filter((text) => !text.includes(WELCOME)).length >= 2, {
+      timeoutMs: 45_000,
+      what: 'an edit of the answer',
+    });
     fake.setEditWindowMs(0);
-    await fake.waitFor(() => answerMessages(chat).at(-1)?.trimEnd().endsWith(LONG_ANSWER_END) === true, { timeoutMs: 45_000, what: 'the end of the answer' });
+    await fake.waitFor(() => answerMessages(chat).at(-1)?.trimEnd().endsWith(LONG_ANSWER_END) === true, {
+      timeoutMs: 45_000,
+      what: 'the end of the answer',
+    });
     fake.setEditWindowMs(WHATSAPP_EDIT_WINDOW_MS);
     const messages = answerMessages(chat);
 

@@ -12,7 +12,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { conversationTag, pendingMembers } from '../../src/gateway/index.js';
 import { INTERRUPTED_NOTE, inflightIndexKey } from '../../src/gateway/relay/index.js';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsapp/index.js';
-import { FAST_TAKEOVER, startDeliveryGateway, startScriptedService, until, waitForLog, type DeliveryGateway, type ScriptedService } from './delivery-support.js';
+import {
+  FAST_TAKEOVER,
+  startDeliveryGateway,
+  startScriptedService,
+  until,
+  waitForLog,
+  type DeliveryGateway,
+  type ScriptedService,
+} from './delivery-support.js';
 
 const REGISTER = join(import.meta.dirname, '../../fakes/whatsapp/register.mjs');
 const USER = '4915100000301';
@@ -49,7 +57,8 @@ describe('a WhatsApp answer cut off by a crash, taken over by a standby without 
     fake = await startFakeWhatsApp();
     // The first ask stops after two fragments (its process is killed then); the second is answered in full.
     service = await startScriptedService((_question, askNumber) =>
-      askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 });
+      askNumber === 1 ? { fragments: FRAGMENTS, gapMs: 300, hangAfter: 2 } : { fragments: FRAGMENTS, gapMs: 100 },
+    );
     const env = {
       WHATSAPP_ENABLED: 'true',
       // The fake library only checks that the browser exists.
@@ -63,7 +72,10 @@ describe('a WhatsApp answer cut off by a crash, taken over by a standby without 
 
     const holder = await startDeliveryGateway(options);
     gateways.push(holder);
-    await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), { timeoutMs: 20_000, what: 'a QR to scan' });
+    await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), {
+      timeoutMs: 20_000,
+      what: 'a QR to scan',
+    });
     fake.scanQr();
     await waitForLog(holder.process, /WhatsApp session saved to the state store/);
     const standby = await startDeliveryGateway({ ...options, prefix: holder.prefix });
@@ -71,17 +83,35 @@ describe('a WhatsApp answer cut off by a crash, taken over by a standby without 
     await waitForLog(standby.process, /standing by to take over/);
 
     fake.userSends({ from: USER, name: 'Ana Lima', text: QUESTION });
-    await fake.waitFor(() => fake.screen(CHAT).some((text) => text.includes('homes for sale in Austin')), { timeoutMs: 45_000, what: 'the half answer' });
+    await fake.waitFor(() => fake.screen(CHAT).some((text) => text.includes('homes for sale in Austin')), {
+      timeoutMs: 45_000,
+      what: 'the half answer',
+    });
     // What the answer left on screen is recorded for whoever takes over.
-    await until(async () => (await holder.state.sortedRangeByScore(inflightIndexKey(conversationTag(CONVERSATION)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).length > 0, 'the in-flight record');
-    const half = fake.world.botMessages(CHAT).find((message) => message.data.body.includes('homes for sale in Austin'))!;
+    await until(
+      async () =>
+        (
+          await holder.state.sortedRangeByScore(
+            inflightIndexKey(conversationTag(CONVERSATION)),
+            Number.NEGATIVE_INFINITY,
+            Number.POSITIVE_INFINITY,
+          )
+        ).length > 0,
+      'the in-flight record',
+    );
+    const half = fake.world
+      .botMessages(CHAT)
+      .find((message) => message.data.body.includes('homes for sale in Austin'))!;
     const halfId = half.data.id._serialized;
     const halfText = half.data.body;
     const rendersBefore = fake.renders(CHAT).length;
     holder.process.child.kill('SIGKILL');
     await new Promise((resolve) => holder.process.child.once('exit', resolve));
 
-    await fake.waitFor(() => fake.screen(CHAT).at(-1)?.trim() === WHOLE_ANSWER, { ...TAKEOVER, what: 'the answer given again, complete' });
+    await fake.waitFor(() => fake.screen(CHAT).at(-1)?.trim() === WHOLE_ANSWER, {
+      ...TAKEOVER,
+      what: 'the answer given again, complete',
+    });
     await until(async () => (await pendingMembers(standby.state)).length === 0, 'the message to leave the queue');
 
     // The half-written message carries the note after what it showed.

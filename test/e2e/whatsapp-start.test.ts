@@ -30,7 +30,8 @@ describe('WhatsApp with chatbridge start, as a process', () => {
   });
 
   const chatOf = (number: string) => `${number}@c.us`;
-  const answered = (chat: string, pattern: RegExp | string) => fake.screen(chat).some((text) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)));
+  const answered = (chat: string, pattern: RegExp | string) =>
+    fake.screen(chat).some((text) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)));
 
   it('greets a new chat, then streams the answer by edits and ends on the full text', async () => {
     const number = '4915100000101';
@@ -59,17 +60,35 @@ describe('WhatsApp with chatbridge start, as a process', () => {
   it('answers a photo, saying it was a photo', async () => {
     const number = '4915100000102';
     const chat = chatOf(number);
-    fake.userSends({ from: number, text: '', media: { bytes: readFileSync(join(FIXTURES, 'tiny.jpg')), mimetype: 'image/jpeg' } });
+    fake.userSends({
+      from: number,
+      text: '',
+      media: { bytes: readFileSync(join(FIXTURES, 'tiny.jpg')), mimetype: 'image/jpeg' },
+    });
     // Waits for the whole sentence: the answer is shown while it is written.
-    await fake.waitFor(() => answered(chat, /^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)/), { timeoutMs: 45_000, what: 'the answer to the photo' });
+    await fake.waitFor(() => answered(chat, /^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)/), {
+      timeoutMs: 45_000,
+      what: 'the answer to the photo',
+    });
     expect(fake.screen(chat).join('\n')).not.toMatch(REFUSED);
   }, 60_000);
 
   it('answers a voice note (OGG/Opus, converted to WAV for the service)', async () => {
     const number = '4915100000103';
     const chat = chatOf(number);
-    fake.userSends({ from: number, type: 'ptt', media: { bytes: readFileSync(join(FIXTURES, 'voice-440hz-2s.ogg')), mimetype: 'audio/ogg; codecs=opus', duration: 2 } });
-    await fake.waitFor(() => answered(chat, /^Thanks, I received your voice message \(WAV, 2\.0 seconds, [^)]+\)/), { timeoutMs: 45_000, what: 'the answer to the voice note' });
+    fake.userSends({
+      from: number,
+      type: 'ptt',
+      media: {
+        bytes: readFileSync(join(FIXTURES, 'voice-440hz-2s.ogg')),
+        mimetype: 'audio/ogg; codecs=opus',
+        duration: 2,
+      },
+    });
+    await fake.waitFor(() => answered(chat, /^Thanks, I received your voice message \(WAV, 2\.0 seconds, [^)]+\)/), {
+      timeoutMs: 45_000,
+      what: 'the answer to the voice note',
+    });
     expect(fake.screen(chat).join('\n')).not.toMatch(REFUSED);
   }, 60_000);
 

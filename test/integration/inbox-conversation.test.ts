@@ -14,7 +14,10 @@ import { ADMIN_TOKEN as ADMIN, HANDOFF_REPLY, startHandoffStack, type HandoffSta
 import { conversationPage, csrfIn, startInboxProcess, type Browser, type InboxProcess } from './inbox-support.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 const C1 = conversationPage('main', 'c1');
 
 describe('an operator in the inbox', () => {
@@ -34,7 +37,10 @@ describe('an operator in the inbox', () => {
   });
 
   /** A gateway with `c1` handed to a person by Ana, the feed's changes recorded, and Bruno signed in. */
-  const start = async (who: { user: { id: string; name: string; handle?: string } } = ana, first = 'Is anyone there?') => {
+  const start = async (
+    who: { user: { id: string; name: string; handle?: string } } = ana,
+    first = 'Is anyone there?',
+  ) => {
     const state = isolatedRedisStore('inbox-conversation', { checkSlots: true });
     stores.push(state);
     const process = await startInboxProcess({ state, upstream: stack.client });
@@ -43,7 +49,9 @@ describe('an operator in the inbox', () => {
     process.handoff.feed!.subscribe((change) => changes.push(change));
     await process.platform.userSends('main', 'c1', first, who);
     // The bot answers (the demo chatbot may answer with an offer of a person too) before the user asks for one.
-    await eventually(async () => expect(await process.gateway.answered(process.platform.conversation('main', 'c1'))).toBe(true));
+    await eventually(async () =>
+      expect(await process.gateway.answered(process.platform.conversation('main', 'c1'))).toBe(true),
+    );
     await process.platform.userSends('main', 'c1', '/human', who);
     await eventually(() => expect(process.platform.textsIn('c1')).toContain(HANDOFF_REPLY));
     const bruno = process.browser();
@@ -70,8 +78,12 @@ describe('an operator in the inbox', () => {
     expect(page.html).toContain('<body data-events="/inbox/events?conversation=main%3Afakechat%3Ac1">');
     expect(page.html).toMatch(/<div id="transcript" class="transcript" role="log" aria-label="Transcript" data-live>/);
     expect(page.html).toMatch(/<section id="conversation-status" class="status" data-live/);
-    expect(page.html).toMatch(/<p class="text">Is anyone there\?<\/p>[\s\S]*<p class="text">\/human<\/p>[\s\S]*Handed over to a person: the user sent the \/human command\.[\s\S]*<p class="text">A colleague from Oakridge Homes/);
-    expect(page.html).toContain('<form method="post" action="/inbox/conversations/main%3Afakechat%3Ac1/messages" id="reply-form" class="reply">');
+    expect(page.html).toMatch(
+      /<p class="text">Is anyone there\?<\/p>[\s\S]*<p class="text">\/human<\/p>[\s\S]*Handed over to a person: the user sent the \/human command\.[\s\S]*<p class="text">A colleague from Oakridge Homes/,
+    );
+    expect(page.html).toContain(
+      '<form method="post" action="/inbox/conversations/main%3Afakechat%3Ac1/messages" id="reply-form" class="reply">',
+    );
     expect(page.html).toMatch(/<label for="reply">Reply<\/label>\s*<textarea name="text" id="reply"/);
     expect(page.html).toContain('<button type="submit">Send</button>');
     expect(page.html).toContain('<button type="submit">Claim</button>');
@@ -84,24 +96,34 @@ describe('an operator in the inbox', () => {
   });
 
   it('shows whatever a user sends as text: no markup, no script, in the list and the conversation', async () => {
-    const mallory = { user: { id: 'u-m', name: '<script>alert("name")</script>', handle: '"><img src=x onerror=alert(2)>' } };
+    const mallory = {
+      user: { id: 'u-m', name: '<script>alert("name")</script>', handle: '"><img src=x onerror=alert(2)>' },
+    };
     const { bruno } = await start(mallory, '<img src=x onerror=alert(1)><b>bold</b> & <script>alert(3)</script>');
     for (const page of [await bruno.get('/inbox'), await bruno.get(C1)]) {
       expect(page.html).not.toMatch(/<script>alert|<img src=x|<b>bold/);
       expect(page.html).toContain('&#60;script&#62;alert(&#34;name&#34;)&#60;/script&#62;');
     }
     const conversation = await bruno.get(C1);
-    expect(conversation.html).toContain('<p class="text">&#60;img src=x onerror=alert(1)&#62;&#60;b&#62;bold&#60;/b&#62; &#38; &#60;script&#62;alert(3)&#60;/script&#62;</p>');
+    expect(conversation.html).toContain(
+      '<p class="text">&#60;img src=x onerror=alert(1)&#62;&#60;b&#62;bold&#60;/b&#62; &#38; &#60;script&#62;alert(3)&#60;/script&#62;</p>',
+    );
   });
 
-  it('sends a reply to the user on their platform, records it with the operator\'s name, and tells the live pages', async () => {
+  it("sends a reply to the user on their platform, records it with the operator's name, and tells the live pages", async () => {
     const { process, bruno, kinds } = await start();
-    const sent = await post(bruno, `${C1}/messages`, { text: 'Hi Ana, this is **Bruno** from Oakridge.\nHow can I help?' });
+    const sent = await post(bruno, `${C1}/messages`, {
+      text: 'Hi Ana, this is **Bruno** from Oakridge.\nHow can I help?',
+    });
     expect(sent.status).toBe(303);
     expect(sent.headers.get('location')).toBe(C1);
     expect(process.platform.textsIn('c1').at(-1)).toBe('Hi Ana, this is Bruno from Oakridge.\nHow can I help?');
     const transcript = await process.gateway.transcript.read(process.platform.conversation('main', 'c1'));
-    expect(transcript.at(-1)).toMatchObject({ role: 'operator', operator: 'Bruno', text: 'Hi Ana, this is **Bruno** from Oakridge.\nHow can I help?' });
+    expect(transcript.at(-1)).toMatchObject({
+      role: 'operator',
+      operator: 'Bruno',
+      text: 'Hi Ana, this is **Bruno** from Oakridge.\nHow can I help?',
+    });
     expect((await bruno.get(C1)).html).toMatch(/<span class="speaker">Bruno \(operator\)<\/span>/);
     expect(kinds()).toContain('operator-message');
 
@@ -110,9 +132,10 @@ describe('an operator in the inbox', () => {
     expect(empty.html).toMatch(/role="alert">Your reply was not sent: A reply has 1 to 20,000 characters\./);
   });
 
-  it('shows the platform\'s reason when a reply cannot be delivered, keeps the draft, and records nothing', async () => {
+  it("shows the platform's reason when a reply cannot be delivered, keeps the draft, and records nothing", async () => {
     const { process, bruno } = await start();
-    const reason = '(#131047) Re-engagement message: more than 24 hours have passed since the customer last replied to this number';
+    const reason =
+      '(#131047) Re-engagement message: more than 24 hours have passed since the customer last replied to this number';
     const { outbound } = process.adapters[0]!;
     const send = outbound.send.bind(outbound);
     // The platform refuses this one message, as WhatsApp does outside its 24-hour window.
@@ -123,7 +146,9 @@ describe('an operator in the inbox', () => {
     const before = await process.gateway.transcript.read(process.platform.conversation('main', 'c1'));
     const refused = await post(bruno, `${C1}/messages`, { text: 'Are you still there?' });
     expect(refused.status).toBe(422);
-    expect(refused.html).toContain(`<p class="alert" role="alert">Your reply was not sent: the platform said &#34;${reason}&#34;.</p>`);
+    expect(refused.html).toContain(
+      `<p class="alert" role="alert">Your reply was not sent: the platform said &#34;${reason}&#34;.</p>`,
+    );
     expect(refused.html).toMatch(/<textarea name="text" id="reply"[^>]*>Are you still there\?<\/textarea>/);
     expect(process.platform.textsIn('c1')).not.toContain('Are you still there?');
     expect(await process.gateway.transcript.read(process.platform.conversation('main', 'c1'))).toEqual(before);
@@ -148,12 +173,23 @@ describe('an operator in the inbox', () => {
 
     // The CLI's door (`chatbridge handoff claim`): the admin API, through the client the CLI uses.
     const cli = new HandoffAdminClient(process.url, ADMIN);
-    expect(await cli.claim('main:fakechat:c1', 'Dana')).toEqual({ conversation: 'main:fakechat:c1', claimedBy: 'Dana', takenFrom: 'Bruno' });
-    await expect(cli.claim('main:fakechat:nobody', 'Dana')).rejects.toThrow(/HTTP 409: main:fakechat:nobody is not waiting for a person/);
+    expect(await cli.claim('main:fakechat:c1', 'Dana')).toEqual({
+      conversation: 'main:fakechat:c1',
+      claimedBy: 'Dana',
+      takenFrom: 'Bruno',
+    });
+    await expect(cli.claim('main:fakechat:nobody', 'Dana')).rejects.toThrow(
+      /HTTP 409: main:fakechat:nobody is not waiting for a person/,
+    );
     const handoffs = await fetch(`${process.url}/admin/handoffs`, { headers: { authorization: `Bearer ${ADMIN}` } });
-    expect(await handoffs.json()).toMatchObject({ handoffs: [{ conversation: 'main:fakechat:c1', claimedBy: 'Dana' }] });
+    expect(await handoffs.json()).toMatchObject({
+      handoffs: [{ conversation: 'main:fakechat:c1', claimedBy: 'Dana' }],
+    });
     const events = (await process.gateway.transcript.read(conversation)).filter((entry) => entry.event === 'claimed');
-    expect(events.map((entry) => entry.text)).toEqual(['Bruno claimed the conversation.', 'Dana took the conversation over from Bruno.']);
+    expect(events.map((entry) => entry.text)).toEqual([
+      'Bruno claimed the conversation.',
+      'Dana took the conversation over from Bruno.',
+    ]);
   });
 
   it('hands back: the user is told, the conversation leaves the list for the history, and the bot answers again', async () => {
@@ -173,7 +209,9 @@ describe('an operator in the inbox', () => {
     expect(page.html).not.toContain('id="reply-form"');
     const history = await bruno.get('/inbox/history');
     expect(history.html).toContain(`<a href="${C1}">Ana Lima (@analima) on Fakechat</a>`);
-    expect(history.html).toMatch(/<dt>Handed back<\/dt><dd><time[^>]*>[^<]*<\/time> by Bruno, after under a minute with a person<\/dd>/);
+    expect(history.html).toMatch(
+      /<dt>Handed back<\/dt><dd><time[^>]*>[^<]*<\/time> by Bruno, after under a minute with a person<\/dd>/,
+    );
     expect(history.html).toContain('<dt>Claimed by</dt><dd>Bruno</dd>');
 
     // A reply or a second hand-back from a page left open changes nothing.
@@ -189,14 +227,24 @@ describe('an operator in the inbox', () => {
     expect(stack.clientAsks()).toBe(asks + 1);
   });
 
-  it('passes the user\'s files on through the gateway: images shown, anything else downloaded, never as a page', async () => {
+  it("passes the user's files on through the gateway: images shown, anything else downloaded, never as a page", async () => {
     const state = isolatedRedisStore('inbox-conversation', { checkSlots: true });
     stores.push(state);
     const process = await startInboxProcess({ state, upstream: stack.client });
     running.push(process);
-    const photo = process.platform.addFile({ bytes: PNG, kind: 'image', mimeType: 'image/png', fileName: 'kitchen.png' });
+    const photo = process.platform.addFile({
+      bytes: PNG,
+      kind: 'image',
+      mimeType: 'image/png',
+      fileName: 'kitchen.png',
+    });
     const page = Buffer.from('<html><script>alert(1)</script></html>');
-    const document = process.platform.addFile({ bytes: page, kind: 'document', mimeType: 'text/html', fileName: 'offer.html' });
+    const document = process.platform.addFile({
+      bytes: page,
+      kind: 'document',
+      mimeType: 'text/html',
+      fileName: 'offer.html',
+    });
     await process.platform.userSends('main', 'c1', 'Look at these', { ...ana, attachments: [photo, document] });
     await process.platform.userSends('main', 'c1', '/human', ana);
     await eventually(() => expect(process.platform.textsIn('c1')).toContain(HANDOFF_REPLY));
@@ -204,9 +252,13 @@ describe('an operator in the inbox', () => {
     await bruno.signIn();
 
     const html = (await bruno.get(C1)).html;
-    const links = [...html.matchAll(/"(\/inbox\/conversations\/main%3Afakechat%3Ac1\/files\/\d+\/\d)"/g)].map((match) => match[1]!);
+    const links = [...html.matchAll(/"(\/inbox\/conversations\/main%3Afakechat%3Ac1\/files\/\d+\/\d)"/g)].map(
+      (match) => match[1]!,
+    );
     expect(new Set(links).size).toBe(2);
-    expect(html).toMatch(/<img src="\/inbox\/conversations\/main%3Afakechat%3Ac1\/files\/\d+\/0" alt="Photo from Ana Lima \(@analima\): kitchen.png" class="photo">/);
+    expect(html).toMatch(
+      /<img src="\/inbox\/conversations\/main%3Afakechat%3Ac1\/files\/\d+\/0" alt="Photo from Ana Lima \(@analima\): kitchen.png" class="photo">/,
+    );
     expect(html).toContain('>document (offer.html, text/html, 38 bytes)</a>');
 
     const image = await bruno.get(links.find((link) => link.endsWith('/0'))!);
@@ -214,7 +266,9 @@ describe('an operator in the inbox', () => {
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.headers.get('content-disposition')).toMatch(/^inline; filename="kitchen.png"/);
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
-    const imageBytes = await fetch(`${process.url}${links.find((link) => link.endsWith('/0'))!}`, { headers: { cookie: `cb_inbox=${bruno.session}` } });
+    const imageBytes = await fetch(`${process.url}${links.find((link) => link.endsWith('/0'))!}`, {
+      headers: { cookie: `cb_inbox=${bruno.session}` },
+    });
     expect(Buffer.from(await imageBytes.arrayBuffer())).toEqual(PNG);
 
     const file = await bruno.get(links.find((link) => link.endsWith('/1'))!);

@@ -8,8 +8,22 @@ import { InboxLinks } from '../../src/handoff/inbox/links.js';
 import { resolveLinkSecret } from '../../src/handoff/index.js';
 import { isolatedRedisStore } from '../support/redis.js';
 import { eventually } from '../unit/gateway/support/recording-adapter.js';
-import { HANDOFF_REPLY, OPERATOR_EMAIL, postResume, resumeLinkIn, startHandoffStack, type HandoffStack } from './handoff/stack.js';
-import { conversationPage, inboxLinkIn, OTHER_BOT, pathOf, startInboxProcess, type InboxProcess } from './inbox-support.js';
+import {
+  HANDOFF_REPLY,
+  OPERATOR_EMAIL,
+  postResume,
+  resumeLinkIn,
+  startHandoffStack,
+  type HandoffStack,
+} from './handoff/stack.js';
+import {
+  conversationPage,
+  inboxLinkIn,
+  OTHER_BOT,
+  pathOf,
+  startInboxProcess,
+  type InboxProcess,
+} from './inbox-support.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const dora = { user: { id: 'u-dora', name: 'Dora Other' } };
@@ -39,7 +53,12 @@ describe('the e-mail link into the inbox', () => {
   };
 
   /** The user of `conversation` asks for a person; resolves with the handoff e-mail's text. */
-  const handOver = async (process: InboxProcess, bot: string, conversation: string, who: { user: { id: string; name: string } }) => {
+  const handOver = async (
+    process: InboxProcess,
+    bot: string,
+    conversation: string,
+    who: { user: { id: string; name: string } },
+  ) => {
     const before = stack.smtp.mails.length;
     await process.platform.userSends(bot, conversation, '/human', who);
     await eventually(() => expect(process.platform.textsIn(conversation)).toContain(HANDOFF_REPLY));
@@ -70,10 +89,12 @@ describe('the e-mail link into the inbox', () => {
     // A scanner that follows the link (twice, even) is not signed in, and the pause is as it was.
     await browser.get(pathOf(link));
     expect(browser.setCookies).toEqual([]);
-    expect(await process.handoff.controller.pauses.read(process.platform.conversation('main', 'c1'))).toEqual(pauseBefore);
+    expect(await process.handoff.controller.pauses.read(process.platform.conversation('main', 'c1'))).toEqual(
+      pauseBefore,
+    );
   });
 
-  it('signs in with the button for that chatbot only: its conversations open, another chatbot\'s do not', async () => {
+  it("signs in with the button for that chatbot only: its conversations open, another chatbot's do not", async () => {
     const process = await start();
     const mail = await handOver(process, 'main', 'c1', ana);
     await handOver(process, OTHER_BOT, 'd1', dora);
@@ -87,7 +108,9 @@ describe('the e-mail link into the inbox', () => {
     const conversation = await browser.get(conversationPage('main', 'c1'));
     expect(conversation.status).toBe(200);
     expect(conversation.html).toContain('Signed in as <strong>Carla</strong> (chatbot main)');
-    expect(conversation.html).toMatch(/<article class="entry user">\s*<p class="meta"><span class="speaker">Ana Lima \(@analima\)<\/span>[^\n]*<\/p>\s*<p class="text">\/human<\/p>/);
+    expect(conversation.html).toMatch(
+      /<article class="entry user">\s*<p class="meta"><span class="speaker">Ana Lima \(@analima\)<\/span>[^\n]*<\/p>\s*<p class="text">\/human<\/p>/,
+    );
     const list = await browser.get('/inbox');
     expect(list.html).toContain('Ana Lima (@analima) on Fakechat');
     expect(list.html).not.toContain('Dora Other');
@@ -96,7 +119,7 @@ describe('the e-mail link into the inbox', () => {
     expect(other.status).toBe(404);
     expect(other.html).not.toContain('Dora Other');
     // Nor can it act there.
-    const csrf = (/name="_csrf" value="([^"]+)"/.exec(conversation.html))![1]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(conversation.html)![1]!;
     expect((await browser.post(`${conversationPage(OTHER_BOT, 'd1')}/hand-back`, { _csrf: csrf })).status).toBe(404);
     expect(await process.handoff.controller.activePause(process.platform.conversation(OTHER_BOT, 'd1'))).not.toBeNull();
 

@@ -56,7 +56,10 @@ describe('the inbox page script', () => {
     afterAll(() => rm(folder, { recursive: true, force: true }));
 
     it('transpiles page-script.ts when no build is beside it (running from the sources)', async () => {
-      await writeFile(join(folder, 'page-script.ts'), 'const seconds: number = 2;\nwindow.setTimeout(() => undefined, seconds);\n');
+      await writeFile(
+        join(folder, 'page-script.ts'),
+        'const seconds: number = 2;\nwindow.setTimeout(() => undefined, seconds);\n',
+      );
       const code = await loadPageScript(folder);
       expect(code).toContain('const seconds = 2;');
     });

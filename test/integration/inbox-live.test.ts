@@ -15,7 +15,13 @@ import { buildConfigSchema } from '../../src/config/schema.js';
 import { createGateway, TranscriptStore, type Gateway } from '../../src/gateway/index.js';
 import { DEFAULT_OUTBOX_POLICY, HandoffController, Outbox, ResumeLinks } from '../../src/handoff/index.js';
 import { registerTriggers } from '../../src/handoff/triggers.js';
-import { serveInboxEvents, startInboxFeed, type InboxChange, type InboxFeed, type InboxViewer } from '../../src/handoff/inbox/live/index.js';
+import {
+  serveInboxEvents,
+  startInboxFeed,
+  type InboxChange,
+  type InboxFeed,
+  type InboxViewer,
+} from '../../src/handoff/inbox/live/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { PLATFORMS } from '../../src/runtime/platforms.js';
 import { MemoryStateStore, RedisStateStore } from '../../src/state/index.js';
@@ -23,7 +29,14 @@ import { HEARTBEAT_MS } from '../../src/handoff/inbox/live/events.js';
 import { testRedisClusterNodes, testRedisUrl } from '../support/redis.js';
 import { eventually, RecordingAdapter, PLAIN_CAPABILITIES } from '../unit/gateway/support/recording-adapter.js';
 import { testTopologies } from './gateway/stack.js';
-import { DEMO_SERIAL_NUMBER, HANDOFF_REPLY, HANDOFF_SETTINGS, sameRedis, startHandoffStack, type HandoffStack } from './handoff/stack.js';
+import {
+  DEMO_SERIAL_NUMBER,
+  HANDOFF_REPLY,
+  HANDOFF_SETTINGS,
+  sameRedis,
+  startHandoffStack,
+  type HandoffStack,
+} from './handoff/stack.js';
 
 const logger = silentLogger();
 const main = (id: string) => ({ bot: 'main', platform: 'fakechat', id });
@@ -33,7 +46,9 @@ const other = (id: string) => ({ bot: 'other', platform: 'fakechat', id });
 async function serveEvents(feed: InboxFeed): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.get('/events', (req, res) => {
-    const viewer: InboxViewer = { bots: req.get('x-test-bots') === undefined ? 'all' : req.get('x-test-bots')!.split(',') };
+    const viewer: InboxViewer = {
+      bots: req.get('x-test-bots') === undefined ? 'all' : req.get('x-test-bots')!.split(','),
+    };
     serveInboxEvents(feed, req, res, viewer);
   });
   const server: Server = app.listen(0, '127.0.0.1');
@@ -60,7 +75,10 @@ interface OpenStream {
 /** Reads an SSE stream as a browser's EventSource would, keeping the `change` events. */
 async function openStream(url: string, bots?: readonly string[]): Promise<OpenStream> {
   const abort = new AbortController();
-  const response = await fetch(url, { signal: abort.signal, headers: { accept: 'text/event-stream', ...(bots ? { 'x-test-bots': bots.join(',') } : {}) } });
+  const response = await fetch(url, {
+    signal: abort.signal,
+    headers: { accept: 'text/event-stream', ...(bots ? { 'x-test-bots': bots.join(',') } : {}) },
+  });
   const changes: InboxChange[] = [];
   const seen: string[] = [];
   let opened!: () => void;
@@ -129,16 +147,27 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
     const everything = await openStream(`${server.url}/events`);
     const mainOnly = await openStream(`${server.url}/events`, ['main']);
     const c1Page = await openStream(`${server.url}/events?conversation=${encodeURIComponent('main:fakechat:c1')}`);
-    const otherC1Page = await openStream(`${server.url}/events?conversation=${encodeURIComponent('other:fakechat:c1')}`, ['main']);
+    const otherC1Page = await openStream(
+      `${server.url}/events?conversation=${encodeURIComponent('other:fakechat:c1')}`,
+      ['main'],
+    );
     // One at a time: on a Cluster each PUBLISH may enter at another node, and two in a row may arrive swapped.
-    const changes = [[other('c1'), 'handed-over'], [main('c2'), 'handed-over'], [main('c1'), 'claimed']] as const;
+    const changes = [
+      [other('c1'), 'handed-over'],
+      [main('c2'), 'handed-over'],
+      [main('c1'), 'claimed'],
+    ] as const;
     for (const [index, [conversation, kind]] of changes.entries()) {
       await publisher.feed.publish({ conversation, kind });
       await eventually(() => expect(everything.changes).toHaveLength(index + 1));
     }
     // Each change was written to every stream allowed to see it at once, before the next was published.
     await eventually(() => {
-      expect(everything.changes.map((change) => change.conversation)).toEqual(['other:fakechat:c1', 'main:fakechat:c2', 'main:fakechat:c1']);
+      expect(everything.changes.map((change) => change.conversation)).toEqual([
+        'other:fakechat:c1',
+        'main:fakechat:c2',
+        'main:fakechat:c1',
+      ]);
       expect(mainOnly.changes.map((change) => change.conversation)).toEqual(['main:fakechat:c2', 'main:fakechat:c1']);
       expect(c1Page.changes.map((change) => change.kind)).toEqual(['claimed']);
     });
@@ -149,7 +178,10 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
 
   it('ends every stream when the feed closes, and refuses new ones so the browser reconnects elsewhere', async () => {
     const server = await process();
-    const streams = await Promise.all([openStream(`${server.url}/events`), openStream(`${server.url}/events`, ['main'])]);
+    const streams = await Promise.all([
+      openStream(`${server.url}/events`),
+      openStream(`${server.url}/events`, ['main']),
+    ]);
     await server.feed.close();
     await Promise.all(streams.map((stream) => stream.ended));
     const after = await fetch(`${server.url}/events`);
@@ -160,7 +192,11 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
   it('tells the pages to read again after the feed was subscribed anew (a Redis outage may have lost changes)', async () => {
     // A connection name of this test's own, so that killing it touches no other test's connections.
     const name = `inbox-live-${Math.random().toString(36).slice(2, 10)}`;
-    const state = new RedisStateStore({ topology: stack.store.topology, prefix: stack.store.prefix, connectionName: name });
+    const state = new RedisStateStore({
+      topology: stack.store.topology,
+      prefix: stack.store.prefix,
+      connectionName: name,
+    });
     const feed = await startInboxFeed({ state, logger });
     const http = await serveEvents(feed);
     toStop.push(async () => {
@@ -169,15 +205,17 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
       await state.close();
     });
     const stream = await openStream(`${http.url}/events`);
-    const admins = topology === 'cluster'
-      ? testRedisClusterNodes().map((node) => new Redis({ host: node.host, port: node.port }))
-      : [new Redis(testRedisUrl())];
+    const admins =
+      topology === 'cluster'
+        ? testRedisClusterNodes().map((node) => new Redis({ host: node.host, port: node.port }))
+        : [new Redis(testRedisUrl())];
     try {
       let killed = 0;
       for (const admin of admins) {
         const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
         // One Redis: the store's duplicate(); a Cluster: ioredis' own subscriber connection.
-        const ours = (entry: string) => entry.includes(` name=${name}:subscriber `) || entry.includes(` name=ioredis-cluster(subscriber):${name} `);
+        const ours = (entry: string) =>
+          entry.includes(` name=${name}:subscriber `) || entry.includes(` name=ioredis-cluster(subscriber):${name} `);
         for (const line of list.split('\n').filter(ours)) {
           await admin.call('CLIENT', 'KILL', 'ID', /\bid=(\d+)/.exec(line)![1]!);
           killed++;
@@ -228,21 +266,34 @@ describe.each(testTopologies())('inbox live updates across processes, on Redis (
   });
 
   /** A gateway process with the handoff's triggers telling `feed` (what installHandoff wires when the inbox is on). */
-  async function handoffProcess(state: RedisStateStore): Promise<{ gateway: Gateway; adapter: RecordingAdapter; stop: () => Promise<void> }> {
+  async function handoffProcess(
+    state: RedisStateStore,
+  ): Promise<{ gateway: Gateway; adapter: RecordingAdapter; stop: () => Promise<void> }> {
     const config = buildConfigSchema(PLATFORMS).parse({ admin: { token: 'inbox-live-admin-token-0123' } });
     const adapter = new RecordingAdapter('main', 'fakechat', PLAIN_CAPABILITIES);
     const gateway = createGateway({
-      state, upstream: stack.client, adapters: [adapter], logger, policy: { stopGraceMs: 1_000 },
+      state,
+      upstream: stack.client,
+      adapters: [adapter],
+      logger,
+      policy: { stopGraceMs: 1_000 },
       bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: HANDOFF_SETTINGS }],
     });
     const feed = await startInboxFeed({ state, logger });
-    const outbox = new Outbox({ state, transport: null, from: 'bot@oakridge.example', policy: DEFAULT_OUTBOX_POLICY, logger });
+    const outbox = new Outbox({
+      state,
+      transport: null,
+      from: 'bot@oakridge.example',
+      policy: DEFAULT_OUTBOX_POLICY,
+      logger,
+    });
     const links = new ResumeLinks('inbox-live-link-secret-0123456789', 'http://127.0.0.1:1');
     const controller = new HandoffController({ gateway, state, handoff: config.handoff, logger, links, outbox });
     const unregister = registerTriggers(gateway, controller, config, feed);
     await gateway.start();
     return {
-      gateway, adapter,
+      gateway,
+      adapter,
       async stop() {
         await gateway.stop();
         unregister();
@@ -278,7 +329,9 @@ describe('inbox feed without Redis (the memory store)', () => {
     const heard: InboxChange[] = [];
     feed.subscribe((change) => heard.push(change));
     await feed.publish({ conversation: main('c9'), kind: 'operator-message' });
-    expect(heard.map((change) => [change.conversation, change.kind])).toEqual([['main:fakechat:c9', 'operator-message']]);
+    expect(heard.map((change) => [change.conversation, change.kind])).toEqual([
+      ['main:fakechat:c9', 'operator-message'],
+    ]);
     await feed.close();
     await feed.publish({ conversation: main('c9'), kind: 'operator-message' });
     expect(heard).toHaveLength(1);

@@ -9,7 +9,14 @@ import { inboxKeys } from '../../src/handoff/index.js';
 import { SIGN_IN_ATTEMPTS } from '../../src/handoff/inbox/sign-in-limit.js';
 import { isolatedRedisStore } from '../support/redis.js';
 import { startHandoffStack, type HandoffStack } from './handoff/stack.js';
-import { ADMIN_TOKEN, Browser, conversationPage, csrfIn, startInboxProcess, type InboxProcess } from './inbox-support.js';
+import {
+  ADMIN_TOKEN,
+  Browser,
+  conversationPage,
+  csrfIn,
+  startInboxProcess,
+  type InboxProcess,
+} from './inbox-support.js';
 
 describe('the inbox sign-in', () => {
   let stack: HandoffStack;
@@ -38,7 +45,15 @@ describe('the inbox sign-in', () => {
   it('answers 404 for the whole inbox when no ADMIN_TOKEN is set', async () => {
     const process = await start({ adminToken: null });
     const browser = process.browser();
-    for (const path of ['/inbox', '/inbox/history', conversationPage('main', 'c1'), '/inbox/events', '/inbox/assets/inbox.js', '/inbox/assets/inbox.css', '/inbox/link?token=x']) {
+    for (const path of [
+      '/inbox',
+      '/inbox/history',
+      conversationPage('main', 'c1'),
+      '/inbox/events',
+      '/inbox/assets/inbox.js',
+      '/inbox/assets/inbox.css',
+      '/inbox/link?token=x',
+    ]) {
       const page = await browser.get(path);
       expect(page.status, path).toBe(404);
       expect(page.html).toContain('set ADMIN_TOKEN');
@@ -52,7 +67,9 @@ describe('the inbox sign-in', () => {
     const browser = process.browser();
     const front = await browser.get('/inbox');
     expect(front.status).toBe(200);
-    expect(front.html).toMatch(/<label for="token">Admin token<\/label>\s*<input type="password" id="token" name="token"/);
+    expect(front.html).toMatch(
+      /<label for="token">Admin token<\/label>\s*<input type="password" id="token" name="token"/,
+    );
     expect(front.html).toMatch(/<label for="name">Your name<\/label>\s*<input type="text" id="name" name="name"/);
     expect(front.html).toContain('<button type="submit">Sign in</button>');
     const deep = await browser.get(conversationPage('main', 'c1'));
@@ -91,9 +108,17 @@ describe('the inbox sign-in', () => {
     const process = await start();
     const browser = process.browser();
     const target = conversationPage('main', 'c1');
-    expect((await browser.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno', next: target })).headers.get('location')).toBe(target);
+    expect(
+      (await browser.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno', next: target })).headers.get(
+        'location',
+      ),
+    ).toBe(target);
     const elsewhere = process.browser();
-    expect((await elsewhere.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno', next: '//evil.example/inbox' })).headers.get('location')).toBe('/inbox');
+    expect(
+      (
+        await elsewhere.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno', next: '//evil.example/inbox' })
+      ).headers.get('location'),
+    ).toBe('/inbox');
   });
 
   it('limits sign-in attempts per client address: 429 with Retry-After, even for the right token, while the window lasts', async () => {
@@ -118,7 +143,9 @@ describe('the inbox sign-in', () => {
     await browser.signIn();
     const cookie = browser.setCookies.find((line) => line.startsWith('cb_inbox='))!;
     const attributes = cookie.split('; ').slice(1);
-    expect(attributes).toEqual(expect.arrayContaining(['Path=/inbox', 'HttpOnly', 'SameSite=Lax', `Max-Age=${12 * 60 * 60}`]));
+    expect(attributes).toEqual(
+      expect.arrayContaining(['Path=/inbox', 'HttpOnly', 'SameSite=Lax', `Max-Age=${12 * 60 * 60}`]),
+    );
     expect(attributes).not.toContain('Secure');
     // Redis holds the session under its id's digest, with the session's lifetime.
     const keys = await listKeys(process, browser.session!);
@@ -135,7 +162,11 @@ describe('the inbox sign-in', () => {
     const behindProxy = await start({ trustProxy: true });
     const proxied = behindProxy.browser({ 'x-forwarded-proto': 'https' });
     // The browser's page is https now: its Origin says so.
-    await proxied.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno' }, { origin: behindProxy.url.replace('http:', 'https:') });
+    await proxied.post(
+      '/inbox/sign-in',
+      { token: ADMIN_TOKEN, name: 'Bruno' },
+      { origin: behindProxy.url.replace('http:', 'https:') },
+    );
     expect(proxied.setCookies.find((line) => line.startsWith('cb_inbox='))).toMatch(/; Secure(;|$)/);
     const plain = behindProxy.browser();
     await plain.signIn();
@@ -177,7 +208,11 @@ describe('the inbox sign-in', () => {
 
     // The sign-in has no session yet: its guard is the Origin.
     const crossSite = process.browser();
-    const refused = await crossSite.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno' }, { origin: 'https://evil.example' });
+    const refused = await crossSite.post(
+      '/inbox/sign-in',
+      { token: ADMIN_TOKEN, name: 'Bruno' },
+      { origin: 'https://evil.example' },
+    );
     expect(refused.status).toBe(403);
     expect(crossSite.session).toBeUndefined();
   });
@@ -185,9 +220,21 @@ describe('the inbox sign-in', () => {
   it('takes a POST from a page on PUBLIC_URL (a proxy in front), and still from nowhere else', async () => {
     const process = await start({ publicUrl: 'https://bots.example.com/gateway' });
     const browser = process.browser();
-    expect((await browser.post('/inbox/sign-in', { token: ADMIN_TOKEN, name: 'Bruno' }, { origin: 'https://bots.example.com' })).status).toBe(303);
+    expect(
+      (
+        await browser.post(
+          '/inbox/sign-in',
+          { token: ADMIN_TOKEN, name: 'Bruno' },
+          { origin: 'https://bots.example.com' },
+        )
+      ).status,
+    ).toBe(303);
     const csrf = await browser.csrf();
-    const foreign = await browser.post('/inbox/sign-out', { _csrf: csrf }, { origin: 'https://bots.example.com.evil.example' });
+    const foreign = await browser.post(
+      '/inbox/sign-out',
+      { _csrf: csrf },
+      { origin: 'https://bots.example.com.evil.example' },
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.html).toContain('behind a proxy, set PUBLIC_URL to the address operators open, or TRUST_PROXY');
   });
@@ -195,10 +242,13 @@ describe('the inbox sign-in', () => {
   it('sends the security headers on every page', async () => {
     const process = await start();
     const browser = process.browser();
-    for (const page of [await browser.get('/inbox'), await (async () => {
-      await browser.signIn();
-      return browser.get('/inbox');
-    })()]) {
+    for (const page of [
+      await browser.get('/inbox'),
+      await (async () => {
+        await browser.signIn();
+        return browser.get('/inbox');
+      })(),
+    ]) {
       expect(page.headers.get('content-security-policy')).toBe(
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
@@ -220,5 +270,8 @@ describe('the inbox sign-in', () => {
 /** The session's key under the cookie's own id (absent: Redis keeps a digest) and the TTL of the key there is. */
 async function listKeys(process: InboxProcess, sessionId: string): Promise<{ raw: string | null; ttlMs: number }> {
   const digest = createHash('sha256').update(sessionId).digest('base64url');
-  return { raw: await process.state.get(inboxKeys.session(sessionId)), ttlMs: await process.state.ttlMs(inboxKeys.session(digest)) };
+  return {
+    raw: await process.state.get(inboxKeys.session(sessionId)),
+    ttlMs: await process.state.ttlMs(inboxKeys.session(digest)),
+  };
 }

@@ -51,11 +51,16 @@ export interface InboxProcess {
 export async function startInboxProcess(options: InboxProcessOptions): Promise<InboxProcess> {
   const adminToken = options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken;
   const config = buildConfigSchema(PLATFORMS).parse({
-    ...(adminToken ? { admin: { token: adminToken, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) } } : {}),
+    ...(adminToken
+      ? { admin: { token: adminToken, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) } }
+      : {}),
     ...(options.smtpUrl ? { smtp: { url: options.smtpUrl } } : {}),
     handoff: TEST_HANDOFF,
     http: { trustProxy: options.trustProxy ?? false },
-    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER }, { id: OTHER_BOT, serialNumber: DEMO_SERIAL_NUMBER }],
+    bots: [
+      { id: 'main', serialNumber: DEMO_SERIAL_NUMBER },
+      { id: OTHER_BOT, serialNumber: DEMO_SERIAL_NUMBER },
+    ],
   });
   const platform = options.platform ?? new MemoryPlatform({ name: PLATFORM });
   // No edits: every answer arrives as one message, easy to read back.
@@ -70,14 +75,31 @@ export async function startInboxProcess(options: InboxProcessOptions): Promise<I
     policy: { stopGraceMs: 1_000, ...options.policy },
   });
   const http = new HttpServer({
-    metrics: new GatewayMetrics(), ready: async () => undefined, trustProxy: config.http.trustProxy, ...(adminToken ? { adminToken } : {}),
+    metrics: new GatewayMetrics(),
+    ready: async () => undefined,
+    trustProxy: config.http.trustProxy,
+    ...(adminToken ? { adminToken } : {}),
   });
   const port = await http.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: FAST_OUTBOX, platforms: PLATFORMS });
+  const handoff = await installHandoff({
+    gateway,
+    state: options.state,
+    config,
+    logger,
+    http,
+    selfUrl: url,
+    outbox: FAST_OUTBOX,
+    platforms: PLATFORMS,
+  });
   await gateway.start();
   return {
-    state: options.state, gateway, handoff, platform, adapters, url,
+    state: options.state,
+    gateway,
+    handoff,
+    platform,
+    adapters,
+    url,
     browser: (headers = {}) => new Browser(url, headers),
     async stop() {
       await gateway.stop();
@@ -114,7 +136,11 @@ export class Browser {
 
   /** A form's POST from a page of this inbox (Origin: the inbox's own), unless `headers` say otherwise. */
   async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
-    return this.request('POST', path, new URLSearchParams(form).toString(), { origin: this.base, 'content-type': 'application/x-www-form-urlencoded', ...headers });
+    return this.request('POST', path, new URLSearchParams(form).toString(), {
+      origin: this.base,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    });
   }
 
   /** Signs in with the admin token and `name`; returns the answer to the POST (a 303 when it worked). */
@@ -127,7 +153,12 @@ export class Browser {
     return csrfIn((await this.get(path)).html);
   }
 
-  private async request(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Page> {
+  private async request(
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<Page> {
     const response = await fetch(`${this.base}${path}`, {
       method,
       redirect: 'manual',

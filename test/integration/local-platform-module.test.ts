@@ -35,7 +35,8 @@ const kioskModule: PlatformModule<'on' | 'off'> = {
   name: 'kiosk',
   setting: z.enum(['on', 'off']).default('off'),
   env: { env: 'KIOSK', type: 'string' },
-  opens: (setting) => (setting === 'on' ? { open: true } : { open: false, notice: 'the kiosk stays dark (KIOSK=on lights it)' }),
+  opens: (setting) =>
+    setting === 'on' ? { open: true } : { open: false, notice: 'the kiosk stays dark (KIOSK=on lights it)' },
   create(_setting, context) {
     opened = context;
     return createMemoryAdapter({ platform: kioskScreen, bot: context.bot });
@@ -65,7 +66,9 @@ function configError(run: () => unknown): ConfigError {
 
 describe('a local platform added as a module, with no section in bots[]', () => {
   const prefix = `cbtest:kiosk:${randomUUID().slice(0, 8)}:`;
-  const file = configFile(`keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\nbots:\n  - id: lobby\n  - id: back-office\n`);
+  const file = configFile(
+    `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\nbots:\n  - id: lobby\n  - id: back-office\n`,
+  );
   const closed = vi.fn();
   const desk = kioskScreen.conversation('lobby', 'desk-1');
   let config: Config;
@@ -86,16 +89,26 @@ describe('a local platform added as a module, with no section in bots[]', () => 
   it('is set by the variable its module declares, stays dark without it (saying why), and has no section in bots[]', () => {
     expect(config.localPlatforms).toEqual({ console: 'off', kiosk: 'on' });
     const dark = loadConfig({ platforms, file, env: {} });
-    expect(localPlatformsOpening(dark, platforms, true)).toEqual({ open: [], notices: ['the kiosk stays dark (KIOSK=on lights it)'] });
-    expect(configError(() => loadConfig({ platforms, file, env: { KIOSK: 'dim' } })).problems[0]).toMatch(/^KIOSK \(kiosk\): /);
+    expect(localPlatformsOpening(dark, platforms, true)).toEqual({
+      open: [],
+      notices: ['the kiosk stays dark (KIOSK=on lights it)'],
+    });
+    expect(configError(() => loadConfig({ platforms, file, env: { KIOSK: 'dim' } })).problems[0]).toMatch(
+      /^KIOSK \(kiosk\): /,
+    );
     const withSection = configFile('bots:\n  - id: main\n    kiosk: on\n');
-    expect(configError(() => loadConfig({ platforms, env: {}, file: withSection })).message).toMatch(/bots\.0: Unrecognized key: "kiosk"/);
+    expect(configError(() => loadConfig({ platforms, env: {}, file: withSection })).message).toMatch(
+      /bots\.0: Unrecognized key: "kiosk"/,
+    );
   });
 
-  it('opens for the first bot, and a visitor\'s question is answered through the gateway and the embedded service', async () => {
+  it("opens for the first bot, and a visitor's question is answered through the gateway and the embedded service", async () => {
     expect(opened?.bot).toBe('lobby');
     await kioskScreen.userSends('lobby', 'desk-1', 'Do you have homes for sale in Austin?');
-    await vi.waitFor(() => expect(kioskScreen.textsIn('desk-1').join('\n')).toContain('MLS TX-10452'), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(kioskScreen.textsIn('desk-1').join('\n')).toContain('MLS TX-10452'), {
+      timeout: 30_000,
+      interval: 100,
+    });
   }, 60_000);
 
   it('is told by its host whether its conversation is answered: not while the answer cannot reach the screen, yes once it has', async () => {
@@ -105,7 +118,10 @@ describe('a local platform added as a module, with no section in bots[]', () => 
     await kioskScreen.userSends('lobby', 'desk-1', 'Any rentals in Denver?');
     expect(await host.answered(desk)).toBe(false);
     kioskScreen.reachable = true;
-    await vi.waitFor(() => expect(kioskScreen.textsIn('desk-1').join('\n')).toContain('MLS CO-61240'), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(kioskScreen.textsIn('desk-1').join('\n')).toContain('MLS CO-61240'), {
+      timeout: 30_000,
+      interval: 100,
+    });
     await vi.waitFor(async () => expect(await host.answered(desk)).toBe(true), { timeout: 10_000, interval: 50 });
   }, 60_000);
 
@@ -114,7 +130,11 @@ describe('a local platform added as a module, with no section in bots[]', () => 
     await kioskScreen.userSends('lobby', 'desk-1', '/human');
     await vi.waitFor(async () => expect(await host.withPerson(desk)).toBe(true), { timeout: 30_000, interval: 50 });
     expect(await host.resume(desk)).toBe(true);
-    await vi.waitFor(() => expect(kioskScreen.textsIn('desk-1').at(-1)).toBe('You are talking to the assistant again. Ask me anything!'), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(
+      () =>
+        expect(kioskScreen.textsIn('desk-1').at(-1)).toBe('You are talking to the assistant again. Ask me anything!'),
+      { timeout: 30_000, interval: 50 },
+    );
     expect(await host.withPerson(desk)).toBe(false);
     // Back with the bot already: nothing to hand back.
     expect(await host.resume(desk)).toBe(false);

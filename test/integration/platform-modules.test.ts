@@ -52,10 +52,12 @@ const pigeonMarkup: MarkupRenderer = {
   countsVisibleText: false,
 };
 
-const pigeonSection = z.object({
-  token: z.string().startsWith('pg-', 'a pigeon token starting with pg-'),
-  loft: z.string().default('roof'),
-}).strict();
+const pigeonSection = z
+  .object({
+    token: z.string().startsWith('pg-', 'a pigeon token starting with pg-'),
+    loft: z.string().default('roof'),
+  })
+  .strict();
 type PigeonSection = z.infer<typeof pigeonSection>;
 
 const pigeonModule: PlatformModule<PigeonSection> = {
@@ -67,13 +69,16 @@ const pigeonModule: PlatformModule<PigeonSection> = {
   create(section, { bot }) {
     // Pigeons cannot take a message back: no edits, each answer arrives whole.
     const adapter = createMemoryAdapter({
-      platform: pigeonNetwork, bot, methods: { edit: false },
+      platform: pigeonNetwork,
+      bot,
+      methods: { edit: false },
       capabilities: { ...MEMORY_CAPABILITIES, markup: pigeonMarkup, maxMessageLength: PIGEON_SLIP },
     });
     // The network posts each message to this webhook, signed with the bot's token.
     const webhook = express.Router();
     webhook.post('/', express.json(), async (req, res) => {
-      if (req.get('x-pigeon-token') !== section.token) return void res.status(401).json({ error: 'wrong x-pigeon-token' });
+      if (req.get('x-pigeon-token') !== section.token)
+        return void res.status(401).json({ error: 'wrong x-pigeon-token' });
       const { coop, text } = req.body as { coop: string; text: string };
       await pigeonNetwork.userSends(bot, coop, text);
       res.status(202).json({ queued: true });
@@ -146,29 +151,47 @@ describe('a fourth platform added as a module, with no edit outside its folder a
   it('has its configuration errors named by its variable and its path', () => {
     const fromEnv = configError(() => loadConfig({ platforms, file, env: { PIGEON_TOKEN: 'crow-1' } }));
     expect(fromEnv.problems).toEqual(['PIGEON_TOKEN (bots.0.pigeon.token): a pigeon token starting with pg-']);
-    const fromFile = configError(() => loadConfig({ platforms, env: {}, file: configFile('bots:\n  - id: main\n    pigeon:\n      token: pg-1\n      lof: attic\n') }));
+    const fromFile = configError(() =>
+      loadConfig({
+        platforms,
+        env: {},
+        file: configFile('bots:\n  - id: main\n    pigeon:\n      token: pg-1\n      lof: attic\n'),
+      }),
+    );
     expect(fromFile.message).toMatch(/bots\.0\.pigeon: Unrecognized key: "lof"/);
     // Without its line in the list, its section is refused like any unknown setting.
     const withSection = configFile('bots:\n  - id: main\n    pigeon:\n      token: pg-1\n');
-    expect(loadConfig({ platforms, env: {}, file: withSection }).bots[0]!.pigeon).toEqual({ token: 'pg-1', loft: 'roof' });
-    expect(configError(() => loadConfig({ platforms: PLATFORMS, env: {}, file: withSection })).message).toMatch(/bots\.0: Unrecognized key: "pigeon"/);
+    expect(loadConfig({ platforms, env: {}, file: withSection }).bots[0]!.pigeon).toEqual({
+      token: 'pg-1',
+      loft: 'roof',
+    });
+    expect(configError(() => loadConfig({ platforms: PLATFORMS, env: {}, file: withSection })).message).toMatch(
+      /bots\.0: Unrecognized key: "pigeon"/,
+    );
   });
 
-  it('serves its webhook route on the gateway\'s port, and a message it delivers is answered by the embedded service through the gateway', async () => {
-    const post = (token: string) => fetch(`${base}/pigeon/main`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-pigeon-token': token },
-      body: JSON.stringify({ coop: 'coop-7', text: 'Do you have homes for sale in Austin?' }),
-    });
+  it("serves its webhook route on the gateway's port, and a message it delivers is answered by the embedded service through the gateway", async () => {
+    const post = (token: string) =>
+      fetch(`${base}/pigeon/main`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pigeon-token': token },
+        body: JSON.stringify({ coop: 'coop-7', text: 'Do you have homes for sale in Austin?' }),
+      });
     expect((await post('pg-forged')).status).toBe(401);
     const accepted = await post(TOKEN);
     expect(accepted.status).toBe(202);
-    await vi.waitFor(() => expect(pigeonNetwork.textsIn('coop-7').join('\n')).toContain('MLS TX-10452'), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(pigeonNetwork.textsIn('coop-7').join('\n')).toContain('MLS TX-10452'), {
+      timeout: 30_000,
+      interval: 100,
+    });
   }, 60_000);
 
-  it('gets the gateway\'s replies in its own markup, split within its slip and each slip whole', async () => {
+  it("gets the gateway's replies in its own markup, split within its slip and each slip whole", async () => {
     await pigeonNetwork.userSends('main', 'coop-8', '/listings Austin');
-    await vi.waitFor(() => expect(pigeonNetwork.textsIn('coop-8').join('\n')).toContain('TX-20318'), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(pigeonNetwork.textsIn('coop-8').join('\n')).toContain('TX-20318'), {
+      timeout: 30_000,
+      interval: 100,
+    });
     const slips = pigeonNetwork.textsIn('coop-8');
     const all = slips.join('\n');
     expect(all).toContain('[b]Listings in Austin[/b] · page 1 of 1 (3 in all)');
@@ -183,10 +206,15 @@ describe('a fourth platform added as a module, with no edit outside its folder a
   }, 60_000);
 
   it('has its conversation ids checked by the admin API against the shape it declares', async () => {
-    const get = (id: string) => fetch(`${base}/admin/conversations/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const get = (id: string) =>
+      fetch(`${base}/admin/conversations/${encodeURIComponent(id)}`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
     const refused = await get('main:pigeon:sparrow');
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: string }).error).toBe('"sparrow" is not a pigeon conversation id; expected coop-<number>, e.g. coop-7.');
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      '"sparrow" is not a pigeon conversation id; expected coop-<number>, e.g. coop-7.',
+    );
     expect((await get('main:pigeon:coop-7')).status).toBe(200);
   });
 

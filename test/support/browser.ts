@@ -27,7 +27,9 @@ interface InPage {
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumPresent = existsSync(CHROMIUM);
 /** For a describe's title: which Chromium runs the tests, or why they are skipped. */
-export const chromiumNote = chromiumPresent ? CHROMIUM : `skipped: no Chromium at ${CHROMIUM}; apt-get install chromium or set CHROMIUM_PATH`;
+export const chromiumNote = chromiumPresent
+  ? CHROMIUM
+  : `skipped: no Chromium at ${CHROMIUM}; apt-get install chromium or set CHROMIUM_PATH`;
 
 /** Headless Chromium; --no-sandbox only where it must be (root cannot use Chromium's sandbox). */
 export function launchChromium(): Promise<Browser> {
@@ -55,20 +57,31 @@ export async function textOf(page: Page, selector: string): Promise<string> {
 
 /** Waits (polling, not animation frames: a page in the background gets none) until the element's text includes `text`. */
 export async function waitForText(page: Page, selector: string, text: string, timeoutMs = 15_000): Promise<void> {
-  await page.waitForFunction(
-    (sel: string, wanted: string) => ((globalThis as unknown as InPage).document.querySelector(sel)?.innerText ?? '').replace(/\s+/g, ' ').includes(wanted),
-    { timeout: timeoutMs, polling: 100 },
-    selector,
-    text,
-  ).catch(async (error: unknown) => {
-    throw new Error(`"${text}" did not appear in ${selector} of ${page.url()}; it shows: ${await textOf(page, selector).catch(() => '(nothing)')}`, { cause: error });
-  });
+  await page
+    .waitForFunction(
+      (sel: string, wanted: string) =>
+        ((globalThis as unknown as InPage).document.querySelector(sel)?.innerText ?? '')
+          .replace(/\s+/g, ' ')
+          .includes(wanted),
+      { timeout: timeoutMs, polling: 100 },
+      selector,
+      text,
+    )
+    .catch(async (error: unknown) => {
+      throw new Error(
+        `"${text}" did not appear in ${selector} of ${page.url()}; it shows: ${await textOf(page, selector).catch(() => '(nothing)')}`,
+        { cause: error },
+      );
+    });
 }
 
 /** Waits until the element's text no longer includes `text`. */
 export async function waitForNoText(page: Page, selector: string, text: string, timeoutMs = 15_000): Promise<void> {
   await page.waitForFunction(
-    (sel: string, gone: string) => !((globalThis as unknown as InPage).document.querySelector(sel)?.innerText ?? '').replace(/\s+/g, ' ').includes(gone),
+    (sel: string, gone: string) =>
+      !((globalThis as unknown as InPage).document.querySelector(sel)?.innerText ?? '')
+        .replace(/\s+/g, ' ')
+        .includes(gone),
     { timeout: timeoutMs, polling: 100 },
     selector,
     text,
@@ -77,7 +90,11 @@ export async function waitForNoText(page: Page, selector: string, text: string, 
 
 /** Waits until the page's title starts with `start` (the page a form led to has loaded). */
 export async function waitForTitle(page: Page, start: string, timeoutMs = 15_000): Promise<void> {
-  await page.waitForFunction((wanted: string) => (globalThis as unknown as InPage).document.title.startsWith(wanted), { timeout: timeoutMs, polling: 100 }, start);
+  await page.waitForFunction(
+    (wanted: string) => (globalThis as unknown as InPage).document.title.startsWith(wanted),
+    { timeout: timeoutMs, polling: 100 },
+    start,
+  );
 }
 
 /** A global variable of the page (e.g. one a script sets), undefined when it has none. */
@@ -102,7 +119,10 @@ export async function markDocument(page: Page): Promise<{ sameDocument(): Promis
 export async function clickAndWait(page: Page, selector: string): Promise<void> {
   const [response] = await Promise.all([page.waitForNavigation(), page.locator(selector).click()]);
   const status = response?.status() ?? 0;
-  if (status >= 400) throw new Error(`${selector} led to ${page.url()}, answered ${status}: ${await textOf(page, 'main').catch(() => '(no text)')}`);
+  if (status >= 400)
+    throw new Error(
+      `${selector} led to ${page.url()}, answered ${status}: ${await textOf(page, 'main').catch(() => '(no text)')}`,
+    );
 }
 
 export interface AxeViolation {
@@ -123,12 +143,22 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if ((await pageGlobal(page, 'axe')) === undefined) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const { axe, document } = globalThis as unknown as InPage & { axe: { run(context: unknown): Promise<{ passes: unknown[]; violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } };
+    const { axe, document } = globalThis as unknown as InPage & {
+      axe: {
+        run(context: unknown): Promise<{
+          passes: unknown[];
+          violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+        }>;
+      };
+    };
     const result = await axe.run(document);
     // A page axe found nothing to check on (empty, not loaded) would pass any audit.
     if (result.passes.length === 0) throw new Error('axe-core checked nothing on this page');
     return result.violations.map((violation) => ({
-      id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')),
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
     }));
   });
 }
@@ -148,9 +178,10 @@ export async function startOtherSite(html: string): Promise<OtherSite> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

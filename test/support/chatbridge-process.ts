@@ -39,28 +39,43 @@ export interface StartChatbridgeOptions {
   early?: boolean;
 }
 
-export async function startChatbridge(env: Record<string, string>, options: StartChatbridgeOptions = {}): Promise<ChatbridgeProcess> {
-  if (options.early && !options.port) throw new Error('startChatbridge: `early` needs a `port` chosen before the start');
+export async function startChatbridge(
+  env: Record<string, string>,
+  options: StartChatbridgeOptions = {},
+): Promise<ChatbridgeProcess> {
+  if (options.early && !options.port)
+    throw new Error('startChatbridge: `early` needs a `port` chosen before the start');
   const prefix = `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-e2e-')), 'chatbridge.yaml');
   writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: ${options.port ?? 0}\nhost: 127.0.0.1\n`);
   const child = spawn(process.execPath, [CLI, 'start'], {
-    env: { PATH: process.env.PATH, CHATBRIDGE_CONFIG: configFile, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      CHATBRIDGE_CONFIG: configFile,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const port = options.early ? options.port! : await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)), START_TIMEOUT_MS);
-    child.stderr!.on('data', () => {
-      const running = /"port":(\d+),[^\n]*"msg":"chatbridge is running"/.exec(stderr.join(''));
-      if (running) {
-        clearTimeout(timer);
-        resolve(Number(running[1]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`chatbridge exited with ${code}:\n${stderr.join('')}`)));
-  });
+  const port = options.early
+    ? options.port!
+    : await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`chatbridge did not start:\n${stderr.join('')}`)),
+          START_TIMEOUT_MS,
+        );
+        child.stderr!.on('data', () => {
+          const running = /"port":(\d+),[^\n]*"msg":"chatbridge is running"/.exec(stderr.join(''));
+          if (running) {
+            clearTimeout(timer);
+            resolve(Number(running[1]));
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`chatbridge exited with ${code}:\n${stderr.join('')}`)));
+      });
   const stop = async () => {
     if (child.exitCode !== null) return child.exitCode;
     child.kill('SIGTERM');

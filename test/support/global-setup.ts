@@ -49,7 +49,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const port = await freePort();
   try {
-    spawned = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    spawned = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     await new Promise<void>((resolve, reject) => {
       spawned!.once('error', reject);
       setTimeout(resolve, 300);

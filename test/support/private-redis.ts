@@ -40,10 +40,14 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   const dataDir = options.persist ? mkdtempSync(join(tmpdir(), 'cb-redis-')) : undefined;
-  const persistence = dataDir ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const persistence = dataDir
+    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
 
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
+      stdio: 'ignore',
+    });
     child.once('error', () => undefined);
     for (let attempt = 0; attempt < 100; attempt++) {
       if (await answers(url)) return;

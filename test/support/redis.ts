@@ -11,11 +11,17 @@ export function testRedisUrl(): string {
 /** The test cluster's nodes (REDIS_CLUSTER_NODES, or the one the global setup started); [] when there is none. */
 export function testRedisClusterNodes(): RedisEndpoint[] {
   const nodes = inject('redisClusterNodes');
-  return nodes ? nodes.split(',').map((node) => parseEndpoint(node)!).filter(Boolean) : [];
+  return nodes
+    ? nodes
+        .split(',')
+        .map((node) => parseEndpoint(node)!)
+        .filter(Boolean)
+    : [];
 }
 
 /** Why the cluster suites are skipped when the global setup has no cluster. */
-export const NO_CLUSTER_REASON = 'no Redis Cluster: set REDIS_CLUSTER_NODES or install redis-server with cluster support';
+export const NO_CLUSTER_REASON =
+  'no Redis Cluster: set REDIS_CLUSTER_NODES or install redis-server with cluster support';
 
 /** The topologies a suite can run against: one Redis, and a Redis Cluster when the global setup has one. */
 export type TestTopology = 'single' | 'cluster';
@@ -31,7 +37,10 @@ export interface IsolatedRedisStoreOptions {
  * (and several helpers' runs on one machine) never see each other's keys.
  * Call `cleanup()` in afterAll/afterEach: it deletes the prefix and disconnects.
  */
-export function isolatedRedisStore(label = 'test', options: IsolatedRedisStoreOptions = {}): RedisStateStore & { cleanup(): Promise<void> } {
+export function isolatedRedisStore(
+  label = 'test',
+  options: IsolatedRedisStoreOptions = {},
+): RedisStateStore & { cleanup(): Promise<void> } {
   const prefix = `cbtest:${label}:${randomUUID().slice(0, 8)}:`;
   const common = { prefix, ...(options.checkSlots !== undefined ? { checkSlots: options.checkSlots } : {}) };
   let store: RedisStateStore;

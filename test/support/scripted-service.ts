@@ -6,7 +6,11 @@
 import { onTestFinished } from 'vitest';
 import { ChatbotServiceClient } from '../../src/upstream/index.js';
 import {
-  startScriptedChatbotService, type RecordedAsk, type ScriptedChatbotService, type ScriptedReply, type ScriptedServiceOptions,
+  startScriptedChatbotService,
+  type RecordedAsk,
+  type ScriptedChatbotService,
+  type ScriptedReply,
+  type ScriptedServiceOptions,
 } from '../../fakes/chatbot-service/index.js';
 
 /** Starts the service for the running test; it is closed once the test and its afterEach hooks are done. */
@@ -18,7 +22,11 @@ export async function startScriptedService(options: ScriptedServiceOptions): Pro
 
 /** The real client a gateway process would have, pointed at `service` (closed when the test finishes). */
 export function upstreamClient(service: ScriptedChatbotService): ChatbotServiceClient {
-  const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: service.secretKey, sessionKey: service.sessionKey });
+  const client = new ChatbotServiceClient({
+    baseUrl: service.url,
+    secretKey: service.secretKey,
+    sessionKey: service.sessionKey,
+  });
   onTestFinished(() => client.close());
   return client;
 }

@@ -1,5 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { signedEventRequest, signedRawRequest, startFakeSlack, type FakeSlack, type SignedRequestOptions, type SlackRequestBody } from '../../fakes/slack/index.js';
+import {
+  signedEventRequest,
+  signedRawRequest,
+  startFakeSlack,
+  type FakeSlack,
+  type SignedRequestOptions,
+  type SlackRequestBody,
+} from '../../fakes/slack/index.js';
 import { startChatbridge, type ChatbridgeProcess } from './chatbridge-process.js';
 import { freePort } from './net.js';
 
@@ -33,9 +40,15 @@ const ROUTE_OPEN_TIMEOUT_MS = 45_000;
  * SLACK_API_URL at a fake Slack without rate limits), on the embedded demo chatbot.
  */
 export async function startSlackHttpGateway(options: SlackHttpGatewayOptions = {}): Promise<SlackHttpGateway> {
-  const slack = options.slack ?? await startFakeSlack({ rateLimits: false });
-  const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_SIGNING_SECRET: slack.signingSecret, SLACK_API_URL: options.apiUrl ?? slack.apiUrl };
-  const gateway = options.early ? await startChatbridge(env, { port: await freePort(), early: true }) : await startChatbridge(env);
+  const slack = options.slack ?? (await startFakeSlack({ rateLimits: false }));
+  const env = {
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: slack.signingSecret,
+    SLACK_API_URL: options.apiUrl ?? slack.apiUrl,
+  };
+  const gateway = options.early
+    ? await startChatbridge(env, { port: await freePort(), early: true })
+    : await startChatbridge(env);
   const url = `http://127.0.0.1:${gateway.port}/slack/events`;
   if (options.early) await untilTheRouteAnswers(url, slack, gateway);
   return {
@@ -53,9 +66,12 @@ export async function startSlackHttpGateway(options: SlackHttpGatewayOptions = {
 async function untilTheRouteAnswers(url: string, slack: FakeSlack, gateway: ChatbridgeProcess): Promise<void> {
   const deadline = Date.now() + ROUTE_OPEN_TIMEOUT_MS;
   for (;;) {
-    const answer = await signedEventRequest(url, slack.signingSecret, slack.build.urlVerification()).catch(() => undefined);
+    const answer = await signedEventRequest(url, slack.signingSecret, slack.build.urlVerification()).catch(
+      () => undefined,
+    );
     if (answer?.status === 200) return;
-    if (gateway.child.exitCode !== null || Date.now() > deadline) throw new Error(`the Slack events route never answered url_verification:\n${gateway.log()}`);
+    if (gateway.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the Slack events route never answered url_verification:\n${gateway.log()}`);
     await sleep(10);
   }
 }

@@ -16,7 +16,10 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host?: string; port: number }, options: { port?: number } = {}): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host?: string; port: number },
+  options: { port?: number } = {},
+): Promise<TcpProxy> {
   const host = target.host ?? '127.0.0.1';
   const sockets = new Set<Socket>();
   let server: Server | undefined;

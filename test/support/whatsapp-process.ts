@@ -9,7 +9,10 @@ const REGISTER = join(import.meta.dirname, '../../fakes/whatsapp/register.mjs');
  * hook (fakes/whatsapp/register.mjs), and the number linked by scanning the QR. `env` adds the
  * test's settings.
  */
-export async function startLinkedWhatsAppGateway(fake: FakeWhatsApp, env: Record<string, string> = {}): Promise<ChatbridgeProcess> {
+export async function startLinkedWhatsAppGateway(
+  fake: FakeWhatsApp,
+  env: Record<string, string> = {},
+): Promise<ChatbridgeProcess> {
   const gateway = await startChatbridge({
     WHATSAPP_ENABLED: 'true',
     // The fake library only checks that the browser exists.
@@ -18,8 +21,14 @@ export async function startLinkedWhatsAppGateway(fake: FakeWhatsApp, env: Record
     NODE_OPTIONS: `--import ${REGISTER}`,
     ...env,
   });
-  await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), { timeoutMs: 20_000, what: 'a QR to scan' });
+  await fake.waitFor(() => fake.clients().some((client) => client.state === 'waiting-for-qr'), {
+    timeoutMs: 20_000,
+    what: 'a QR to scan',
+  });
   fake.scanQr();
-  await fake.waitFor(() => gateway.log().includes('WhatsApp is linked and ready'), { timeoutMs: 20_000, what: 'the gateway saying the number is linked' });
+  await fake.waitFor(() => gateway.log().includes('WhatsApp is linked and ready'), {
+    timeoutMs: 20_000,
+    what: 'the gateway saying the number is linked',
+  });
   return gateway;
 }

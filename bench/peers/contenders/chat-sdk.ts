@@ -25,8 +25,10 @@ const chunks = JSON.parse(env('PEERS_CHUNKS')) as string[];
 const logger: Logger = {
   debug: () => undefined,
   info: () => undefined,
-  warn: (message: string, ...args: unknown[]) => void process.stderr.write(`chat-sdk warn: ${message} ${JSON.stringify(args)}\n`),
-  error: (message: string, ...args: unknown[]) => void process.stderr.write(`chat-sdk error: ${message} ${JSON.stringify(args)}\n`),
+  warn: (message: string, ...args: unknown[]) =>
+    void process.stderr.write(`chat-sdk warn: ${message} ${JSON.stringify(args)}\n`),
+  error: (message: string, ...args: unknown[]) =>
+    void process.stderr.write(`chat-sdk error: ${message} ${JSON.stringify(args)}\n`),
   child: () => logger,
 };
 
@@ -57,5 +59,8 @@ bot.onDirectMessage(async (thread) => {
 await bot.initialize();
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {
-  void bot.shutdown().then(() => process.exit(0), () => process.exit(1));
+  void bot.shutdown().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

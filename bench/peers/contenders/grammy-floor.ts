@@ -29,7 +29,8 @@ bot.on('message:text', async (ctx) => {
     return;
   }
   const sent = await ctx.reply(chunks[0]!);
-  for (const point of EDIT_POINTS) await ctx.api.editMessageText(ctx.chat.id, sent.message_id, chunks.slice(0, point).join(''));
+  for (const point of EDIT_POINTS)
+    await ctx.api.editMessageText(ctx.chat.id, sent.message_id, chunks.slice(0, point).join(''));
 });
 
 bot.catch((error) => {

@@ -59,7 +59,10 @@ export interface RetryWithBackoffOptions {
  * ours, with p-retry's own delay off (minTimeout 0): its formula can only double, or double
  * at random up to twice, and the project has one backoff.
  */
-export function retryWithBackoff<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryWithBackoffOptions): Promise<T> {
+export function retryWithBackoff<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  options: RetryWithBackoffOptions,
+): Promise<T> {
   const { backoff, signal } = options;
   const retryIf = options.retryIf ?? (() => true);
   return pRetry(attempt, {
@@ -72,7 +75,10 @@ export function retryWithBackoff<T>(attempt: (attemptNumber: number) => Promise<
       if (!retryIf(error, attemptNumber)) return;
       try {
         await options.onFailure?.(error, attemptNumber);
-        await sleep(backoffDelay(attemptNumber, backoff), undefined, { ...(signal ? { signal } : {}), ref: !options.unref });
+        await sleep(backoffDelay(attemptNumber, backoff), undefined, {
+          ...(signal ? { signal } : {}),
+          ref: !options.unref,
+        });
       } catch (waitError) {
         // Aborted while waiting: the caller hears the signal's reason, as from an abort between tries.
         if (signal?.aborted) throw signal.reason;

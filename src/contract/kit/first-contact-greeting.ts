@@ -20,7 +20,12 @@ export const GREETING_ID_PREFIX = 'welcome:';
 export function greetingBefore(inbound: Inbound): Inbound {
   // A first message that is a button press (a forwarded list, an old chat) is greeted as typed text would be.
   const { action: _pressed, ...message } = inbound;
-  return { ...message, text: '/start', attachments: [], platformMessageId: `${GREETING_ID_PREFIX}${inbound.platformMessageId}` };
+  return {
+    ...message,
+    text: '/start',
+    attachments: [],
+    platformMessageId: `${GREETING_ID_PREFIX}${inbound.platformMessageId}`,
+  };
 }
 
 export const greetedKey = (conversationId: string): string => `greeted:${conversationId}`;
@@ -50,7 +55,11 @@ export class FirstContactGreeter {
   private readonly platform: string;
   private readonly checkMaxMs: number;
 
-  constructor(private readonly storage: PlatformStorage, private readonly logger: Logger, options: FirstContactGreeterOptions) {
+  constructor(
+    private readonly storage: PlatformStorage,
+    private readonly logger: Logger,
+    options: FirstContactGreeterOptions,
+  ) {
     this.platform = options.platform;
     this.checkMaxMs = options.checkMaxMs ?? GREETING_CHECK_MAX_MS;
   }
@@ -68,13 +77,19 @@ export class FirstContactGreeter {
       const renewed = this.storage.renew(greetedKey(inbound.conversation.id), this.storage.conversationIdleTtlMs);
       const answer = await Promise.race([renewed, sleep(this.checkMaxMs, UNANSWERED, { signal: deadline.signal })]);
       if (answer === UNANSWERED) {
-        this.logger.warn({ conversation: inbound.conversation.id, waitedMs: this.checkMaxMs }, `${this.platform}: the state store did not say in time whether the conversation was greeted (is Redis frozen?); not greeting it`);
+        this.logger.warn(
+          { conversation: inbound.conversation.id, waitedMs: this.checkMaxMs },
+          `${this.platform}: the state store did not say in time whether the conversation was greeted (is Redis frozen?); not greeting it`,
+        );
         return false;
       }
       return !answer;
     } catch (error) {
       // Redis down: answering the message matters more than the greeting (the core holds it until Redis is back).
-      this.logger.warn({ err: error, conversation: inbound.conversation.id }, `${this.platform}: could not check whether the conversation was greeted; not greeting it`);
+      this.logger.warn(
+        { err: error, conversation: inbound.conversation.id },
+        `${this.platform}: could not check whether the conversation was greeted; not greeting it`,
+      );
       return false;
     } finally {
       deadline.abort();
@@ -83,8 +98,13 @@ export class FirstContactGreeter {
 
   /** Notes the conversation as greeted (after its first message was queued). */
   async greeted(conversationId: string): Promise<void> {
-    await this.storage.setBytes(greetedKey(conversationId), MARK, { ttlMs: this.storage.conversationIdleTtlMs }).catch((error: unknown) => {
-      this.logger.warn({ err: error, conversation: conversationId }, `${this.platform}: could not note the conversation as greeted; it may be greeted again`);
-    });
+    await this.storage
+      .setBytes(greetedKey(conversationId), MARK, { ttlMs: this.storage.conversationIdleTtlMs })
+      .catch((error: unknown) => {
+        this.logger.warn(
+          { err: error, conversation: conversationId },
+          `${this.platform}: could not note the conversation as greeted; it may be greeted again`,
+        );
+      });
   }
 }

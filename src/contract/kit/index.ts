@@ -12,6 +12,11 @@ export { SerialByKey } from './serial-by-key.js';
 export { AdapterNotStartedError, SinkHolder, type NotStartedWords } from './sink-holder.js';
 export { CommandWords, DEFAULT_COMMANDS, textForCore, type CommandInfo } from './command-words.js';
 export {
-  FirstContactGreeter, GREETING_CHECK_MAX_MS, GREETING_ID_PREFIX, greetedKey, greetingBefore, type FirstContactGreeterOptions,
+  FirstContactGreeter,
+  GREETING_CHECK_MAX_MS,
+  GREETING_ID_PREFIX,
+  greetedKey,
+  greetingBefore,
+  type FirstContactGreeterOptions,
 } from './first-contact-greeting.js';
 export { whatsappMarkup } from './whatsapp-markers.js';

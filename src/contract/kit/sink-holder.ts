@@ -46,7 +46,9 @@ export class SinkHolder implements InboundSink {
   async accept(message: Inbound): Promise<void> {
     if (!this.sink) {
       const { who, what, then } = this.words;
-      throw new AdapterNotStartedError(`${who} received ${what} before start() or after stop()${then ? `; ${then}` : ''}`);
+      throw new AdapterNotStartedError(
+        `${who} received ${what} before start() or after stop()${then ? `; ${then}` : ''}`,
+      );
     }
     await this.sink.accept(message);
   }

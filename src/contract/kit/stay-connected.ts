@@ -99,23 +99,31 @@ export class StayConnected {
   private async tries(stop: AbortSignal, onFirstFailure: () => void): Promise<Outcome> {
     const { attemptTimeoutMs } = this.options;
     try {
-      await retryWithBackoff(() => this.options.attempt(attemptTimeoutMs === undefined ? stop : AbortSignal.any([stop, AbortSignal.timeout(attemptTimeoutMs)])), {
-        backoff: this.options.backoff ?? RECONNECT_BACKOFF,
-        signal: stop,
-        retryIf: (error) => !stop.aborted && !(error instanceof ConnectRefusedError),
-        onFailure: (error, attempt) => {
-          const reason = this.options.describe?.(error) ?? (error instanceof Error ? error.message : String(error));
-          this.state = { connected: false, reason };
-          this.options.onRetry?.(error, attempt, reason);
-          if (attempt === 1) onFirstFailure();
+      await retryWithBackoff(
+        () =>
+          this.options.attempt(
+            attemptTimeoutMs === undefined ? stop : AbortSignal.any([stop, AbortSignal.timeout(attemptTimeoutMs)]),
+          ),
+        {
+          backoff: this.options.backoff ?? RECONNECT_BACKOFF,
+          signal: stop,
+          retryIf: (error) => !stop.aborted && !(error instanceof ConnectRefusedError),
+          onFailure: (error, attempt) => {
+            const reason = this.options.describe?.(error) ?? (error instanceof Error ? error.message : String(error));
+            this.state = { connected: false, reason };
+            this.options.onRetry?.(error, attempt, reason);
+            if (attempt === 1) onFirstFailure();
+          },
+          // Tries in the background must not keep a process alive that is otherwise done.
+          unref: true,
         },
-        // Tries in the background must not keep a process alive that is otherwise done.
-        unref: true,
-      });
+      );
     } catch (error) {
       if (stop.aborted) return 'stopped';
       // Not a refusal, yet the tries ended: a bug in the attempt (p-retry does not retry a TypeError).
-      return error instanceof ConnectRefusedError ? error : new ConnectRefusedError(error instanceof Error ? error.message : String(error), { cause: error });
+      return error instanceof ConnectRefusedError
+        ? error
+        : new ConnectRefusedError(error instanceof Error ? error.message : String(error), { cause: error });
     }
     return stop.aborted ? 'stopped' : 'connected';
   }

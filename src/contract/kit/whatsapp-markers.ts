@@ -8,7 +8,11 @@
 import { serializeMarkers, type MarkupRenderer, type MarkupSyntax, type StyleMark } from '../markup.js';
 
 const MARKERS: Partial<Record<StyleMark['kind'], string>> = {
-  bold: '*', italic: '_', strike: '~', code: '`', pre: '```',
+  bold: '*',
+  italic: '_',
+  strike: '~',
+  code: '`',
+  pre: '```',
 };
 
 const WHATSAPP: MarkupSyntax = {

@@ -4,7 +4,10 @@ import { replies } from '../reply/index.js';
 
 /** SuggestedMessage is one string; people separate suggestions with new lines, "|" or ";". */
 export function splitSuggestions(suggested: string | undefined): string[] {
-  return (suggested ?? '').split(/\r?\n|\||;/).map((part) => part.trim()).filter((part) => part.length > 0);
+  return (suggested ?? '')
+    .split(/\r?\n|\||;/)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
 }
 
 export const startCommand: Command = {
@@ -15,7 +18,10 @@ export const startCommand: Command = {
     const welcome = settings.WelcomeMessage?.trim() || replies.welcomeDefault;
     const suggestions = splitSuggestions(settings.SuggestedMessage);
     const placeholder = settings.UserInputPlaceholder?.trim();
-    await ctx.reply(welcome, { ...(suggestions.length ? { suggestions } : {}), ...(placeholder ? { inputPlaceholder: placeholder } : {}) });
+    await ctx.reply(welcome, {
+      ...(suggestions.length ? { suggestions } : {}),
+      ...(placeholder ? { inputPlaceholder: placeholder } : {}),
+    });
   },
 };
 

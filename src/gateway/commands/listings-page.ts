@@ -40,14 +40,20 @@ export interface ListingsView {
   buttons: Button[];
 }
 
-export function listingsView(request: ListingsRequest, result: ListingPage, pageSize: number, withButtons: boolean): ListingsView {
+export function listingsView(
+  request: ListingsRequest,
+  result: ListingPage,
+  pageSize: number,
+  withButtons: boolean,
+): ListingsView {
   const where = request.city ? ` in ${escapeMarkdown(request.city)}` : '';
   const total = result.VirtualCount;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (result.List.length === 0) {
-    const markdown = total > 0 && request.page > pages
-      ? `There are only ${pages} pages of listings${where}. Send \`/listings${request.city ? ` ${request.city}` : ''}\` to start again.`
-      : `No listings found${where}.${request.city ? ' Send `/listings` to see every listing.' : ''}`;
+    const markdown =
+      total > 0 && request.page > pages
+        ? `There are only ${pages} pages of listings${where}. Send \`/listings${request.city ? ` ${request.city}` : ''}\` to start again.`
+        : `No listings found${where}.${request.city ? ' Send `/listings` to see every listing.' : ''}`;
     return { markdown, buttons: [] };
   }
   const first = (request.page - 1) * pageSize;
@@ -57,11 +63,17 @@ export function listingsView(request: ListingsRequest, result: ListingPage, page
   const next = request.page < pages ? { ...request, page: request.page + 1 } : null;
   const buttons: Button[] = [];
   const hints: string[] = [];
-  for (const [label, target] of [['« Previous', previous], ['Next »', next]] as const) {
+  for (const [label, target] of [
+    ['« Previous', previous],
+    ['Next »', next],
+  ] as const) {
     if (!target) continue;
     const value = withButtons ? listingsButtonValue(target) : null;
     if (value) buttons.push({ label, value });
-    else hints.push(`\`/listings ${request.city ? `${request.city} ` : ''}${target.page}\` for the ${label.includes('Next') ? 'next' : 'previous'} page`);
+    else
+      hints.push(
+        `\`/listings ${request.city ? `${request.city} ` : ''}${target.page}\` for the ${label.includes('Next') ? 'next' : 'previous'} page`,
+      );
   }
   const footer = hints.length > 0 ? [`Send ${hints.join(', or ')}.`] : [];
   return { markdown: [header, ...items, ...footer].join('\n\n'), buttons };
@@ -74,11 +86,15 @@ function formatListing(item: ListingItem, position: number): string {
     item.Bathrooms && `${item.Bathrooms} ba`,
     // Area is the service's "2500 Square Feet"; BuildingArea alone has no unit.
     item.Area || item.BuildingArea,
-  ].filter(Boolean).map((fact) => escapeMarkdown(String(fact)));
+  ]
+    .filter(Boolean)
+    .map((fact) => escapeMarkdown(String(fact)));
   const price = priceOf(item);
   const status = [item.SaleType, item.Status].filter(Boolean).map(escapeMarkdown).join(', ');
   const title = `**${position}. ${facts.join(' · ') || 'Listing'}**${price ? ` — ${escapeMarkdown(price)}` : ''}${status ? ` (${status})` : ''}`;
-  const address = [item.Address, item.City, [item.State, item.ZIP].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const address = [item.Address, item.City, [item.State, item.ZIP].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
   const details = [
     address && escapeMarkdown(address),
     item.MLSNumber && `MLS ${escapeMarkdown(item.MLSNumber)}`,

@@ -1,5 +1,11 @@
 /** /listings [city] [page]: browse the chatbot's real-estate listings, with paging buttons. */
-import { LISTINGS_ACTION_PREFIX, listingsView, parseListingsArgs, parseListingsPayload, type ListingsRequest } from './listings-page.js';
+import {
+  LISTINGS_ACTION_PREFIX,
+  listingsView,
+  parseListingsArgs,
+  parseListingsPayload,
+  type ListingsRequest,
+} from './listings-page.js';
 import type { ButtonAction, Command } from './registry.js';
 import type { TurnContext } from '../turn/index.js';
 

@@ -41,7 +41,9 @@ export class CommandRegistry {
   register(command: Command): () => void {
     const name = command.name.toLowerCase();
     if (!/^[a-z0-9_]{1,32}$/.test(name)) {
-      throw new Error(`Command name "${command.name}" is not valid: use 1-32 letters, digits or underscores, without the slash.`);
+      throw new Error(
+        `Command name "${command.name}" is not valid: use 1-32 letters, digits or underscores, without the slash.`,
+      );
     }
     this.commands.set(name, { ...command, name });
     return () => {

@@ -26,7 +26,9 @@ import type { ConversationQueue } from './conversation-queue.js';
 /** Why a drain's answer was stopped when its renewal found the lock taken over: the new holder answers once. */
 export class LockLostError extends Error {
   constructor(conversation: ConversationRef) {
-    super(`The lock of conversation ${conversationMember(conversation)} expired while answering; another process takes over.`);
+    super(
+      `The lock of conversation ${conversationMember(conversation)} expired while answering; another process takes over.`,
+    );
     this.name = 'LockLostError';
   }
 }
@@ -119,7 +121,8 @@ export class ConversationHold implements RidingClaim {
     // `other-head`: the expected head was answered elsewhere, and the lock is ours for the one first now.
     if (claim.outcome === 'other-head') this.headInstead = claim.head;
     // Not pending any more only when a renewal that got through (our token: the claim took) was told first.
-    if (this.lock === 'pending') this.lock = claim.outcome === 'claimed' || claim.outcome === 'other-head' ? 'owned' : 'none';
+    if (this.lock === 'pending')
+      this.lock = claim.outcome === 'claimed' || claim.outcome === 'other-head' ? 'owned' : 'none';
   }
 
   /** After a turn whose claim missed: the head to answer next when the lock is ours, null when it is not. */
@@ -149,12 +152,16 @@ export class ConversationHold implements RidingClaim {
         } else if (ownedWhenSent && this.lock === 'owned') {
           this.lock = 'none';
           if (answer.signal.aborted) return;
-          this.site.logger.warn({ conversation: this.conversation }, 'lost the conversation lock while answering; stopping here so the new holder answers once');
+          this.site.logger.warn(
+            { conversation: this.conversation },
+            'lost the conversation lock while answering; stopping here so the new holder answers once',
+          );
           answer.abort(new LockLostError(this.conversation));
         }
       },
       // A failed renewal is not a lost lock: the next heartbeat may get through before it expires.
-      (error: unknown) => this.site.logger.warn({ err: error, conversation: this.conversation }, 'could not renew the conversation lock'),
+      (error: unknown) =>
+        this.site.logger.warn({ err: error, conversation: this.conversation }, 'could not renew the conversation lock'),
     );
   }
 
@@ -187,8 +194,14 @@ export class ConversationHold implements RidingClaim {
     try {
       if (this.lock === 'owned') {
         this.lock = 'none';
-        await this.site.queue.release(this.conversation, this.token).catch((error: unknown) =>
-          this.site.logger.warn({ err: error, conversation: this.conversation }, 'could not release a conversation lock; it is answered once the lock expires'));
+        await this.site.queue
+          .release(this.conversation, this.token)
+          .catch((error: unknown) =>
+            this.site.logger.warn(
+              { err: error, conversation: this.conversation },
+              'could not release a conversation lock; it is answered once the lock expires',
+            ),
+          );
       }
     } finally {
       this.site.slots.release();

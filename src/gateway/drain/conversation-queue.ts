@@ -15,7 +15,14 @@
  *   "lock released" (vercel/chat#928); the re-check after releasing that a
  *   non-atomic design needs is the enqueue's own claim.
  */
-import type { ConversationQueueKeys, QueueAdvanceOptions, QueueAdvanceResult, QueueClaim, QueueOfferResult, StateStore } from '../../state/index.js';
+import type {
+  ConversationQueueKeys,
+  QueueAdvanceOptions,
+  QueueAdvanceResult,
+  QueueClaim,
+  QueueOfferResult,
+  StateStore,
+} from '../../state/index.js';
 import type { AtomicCommand, ClaimHeadCommand } from '../../state/index.js';
 import { conversationTag, gatewayKeys, pendingMembers, queueKeys } from '../state-keys.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
@@ -38,7 +45,12 @@ export class ConversationQueue {
    * `redeliveryWindowMs`: how long the platform may send this message again (its adapter's capability);
    * the id is remembered that long when it is longer than the policy's dedupe TTL.
    */
-  offer(conversation: ConversationRef, platformMessageId: string, entry: string, options: { claim?: boolean; redeliveryWindowMs?: number } = {}): Promise<QueueOfferResult> {
+  offer(
+    conversation: ConversationRef,
+    platformMessageId: string,
+    entry: string,
+    options: { claim?: boolean; redeliveryWindowMs?: number } = {},
+  ): Promise<QueueOfferResult> {
     return this.state.queueOffer(this.keys(conversation), entry, {
       dedupeKey: gatewayKeys.dedupe(conversation, platformMessageId),
       dedupeTtlMs: Math.max(this.policy.dedupeTtlMs, options.redeliveryWindowMs ?? 0),
@@ -59,7 +71,16 @@ export class ConversationQueue {
    */
   headClaim(conversation: ConversationRef, token: string, head: string): ClaimHeadCommand {
     const keys = this.keys(conversation);
-    return { op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: this.policy.lockTtlMs, head };
+    return {
+      op: 'claimHead',
+      key: keys.lock,
+      queue: keys.queue,
+      pending: keys.pending,
+      member: keys.member,
+      token,
+      ttlMs: this.policy.lockTtlMs,
+      head,
+    };
   }
 
   /**
@@ -68,7 +89,12 @@ export class ConversationQueue {
    * (a per-user or per-chatbot counter given back) beside it in a `batch()` sent at the same time, since one atomic
    * step touches one slot. Those need no atomicity with the advance: a crash between loses at most a give-back.
    */
-  async advance(conversation: ConversationRef, token: string, also: readonly AtomicCommand[], options: QueueAdvanceOptions = {}): Promise<QueueAdvanceResult> {
+  async advance(
+    conversation: ConversationRef,
+    token: string,
+    also: readonly AtomicCommand[],
+    options: QueueAdvanceOptions = {},
+  ): Promise<QueueAdvanceResult> {
     const tag = conversationTag(conversation);
     const inSlot = also.filter((command) => command.key.includes(tag));
     const beside = also.filter((command) => !command.key.includes(tag));

@@ -53,7 +53,12 @@ export type HandleResult =
 export type HeadOrigin = 'new' | 'line' | 'again';
 
 /** `claim` (origin `line`): the lock is not taken yet; the turn's first batch claims it and tells the claim what it found. */
-export type HandleMessage = (message: QueuedMessage, signal: AbortSignal, claim: RidingClaim | undefined, origin: HeadOrigin) => Promise<HandleResult>;
+export type HandleMessage = (
+  message: QueuedMessage,
+  signal: AbortSignal,
+  claim: RidingClaim | undefined,
+  origin: HeadOrigin,
+) => Promise<HandleResult>;
 
 type LoopEnd = { end: 'ended' } | { end: 'yielded'; head: string };
 
@@ -86,7 +91,13 @@ export class Drains {
 
   constructor(private readonly options: DrainsOptions) {
     this.slots = new AnswerSlots(options.policy.maxAnswersInFlight);
-    this.site = { slots: this.slots, queue: options.queue, heartbeatMs: options.policy.heartbeatMs, logger: options.logger, slotFreed: () => this.pump() };
+    this.site = {
+      slots: this.slots,
+      queue: options.queue,
+      heartbeatMs: options.policy.heartbeatMs,
+      logger: options.logger,
+      slotFreed: () => this.pump(),
+    };
   }
 
   /** Number of conversations this process is answering right now. */
@@ -136,7 +147,13 @@ export class Drains {
     let taken = 0;
     for (const member of await this.options.queue.pendingConversations()) {
       const conversation = parseConversationMember(member);
-      if (!conversation || this.active.has(member) || this.slots.isWaiting(member) || !this.options.serves(conversation)) continue;
+      if (
+        !conversation ||
+        this.active.has(member) ||
+        this.slots.isWaiting(member) ||
+        !this.options.serves(conversation)
+      )
+        continue;
       if (this.stopping) break;
       const hold = ConversationHold.take(this.site, conversation);
       // No slot free: it waits in line like any other (its lock may be live elsewhere; the claim then tells).
@@ -174,14 +191,17 @@ export class Drains {
     const previous = this.active.get(member)?.done ?? Promise.resolve();
     // Only this drain's own entry is removed: a new drain of the same conversation may have started
     // between this one's last advance (which released the lock) and its end.
-    drain.done = previous.then(() => this.loop(hold, head, origin, abort)).then((outcome) => {
-      if (this.active.get(member) === drain) this.active.delete(member);
-      // Back in line only once its entry is gone, so that the claim of whoever pops it starts a new drain.
-      if (outcome.end === 'yielded' && !this.stopping) this.waitForSlot(conversation, outcome.head);
-    }).finally(() => {
-      if (this.active.get(member) === drain) this.active.delete(member);
-      return hold.end();
-    });
+    drain.done = previous
+      .then(() => this.loop(hold, head, origin, abort))
+      .then((outcome) => {
+        if (this.active.get(member) === drain) this.active.delete(member);
+        // Back in line only once its entry is gone, so that the claim of whoever pops it starts a new drain.
+        if (outcome.end === 'yielded' && !this.stopping) this.waitForSlot(conversation, outcome.head);
+      })
+      .finally(() => {
+        if (this.active.get(member) === drain) this.active.delete(member);
+        return hold.end();
+      });
     this.active.set(member, drain);
   }
 
@@ -192,7 +212,11 @@ export class Drains {
 
   /** Gives each free slot to the conversation first in line. */
   private pump(): void {
-    for (let next = this.stopping ? undefined : ConversationHold.next(this.site); next; next = this.stopping ? undefined : ConversationHold.next(this.site)) {
+    for (
+      let next = this.stopping ? undefined : ConversationHold.next(this.site);
+      next;
+      next = this.stopping ? undefined : ConversationHold.next(this.site)
+    ) {
       void this.claimAndRun(next);
     }
   }
@@ -211,7 +235,10 @@ export class Drains {
       claimed = await hold.claim();
     } catch (error) {
       // Redis failed: its messages stay queued and pending; the next sweep (here or elsewhere) finds it.
-      this.options.logger.warn({ err: error, conversation: hold.conversation }, 'could not claim a conversation waiting for a slot; the next sweep takes it');
+      this.options.logger.warn(
+        { err: error, conversation: hold.conversation },
+        'could not claim a conversation waiting for a slot; the next sweep takes it',
+      );
     }
     if (claimed !== null && !this.stopping) {
       this.run(hold, claimed, 'again');
@@ -237,9 +264,17 @@ export class Drains {
     this.slots.clearWaiting();
     const all = [...this.active.values()];
     let ended = 0;
-    const finished = Promise.all(all.map((drain) => drain.done.then(() => { ended++; })));
+    const finished = Promise.all(
+      all.map((drain) =>
+        drain.done.then(() => {
+          ended++;
+        }),
+      ),
+    );
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); });
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
     await Promise.race([finished, grace]);
     clearTimeout(timer);
     const cutOff = all.length - ended;
@@ -257,7 +292,12 @@ export class Drains {
   }
 
   /** Answers the queue from `first`; 'yielded' (with its head) when it let go with messages left because other conversations wait for a slot. */
-  private async loop(hold: ConversationHold, first: string, firstOrigin: HeadOrigin, abort: AbortController): Promise<LoopEnd> {
+  private async loop(
+    hold: ConversationHold,
+    first: string,
+    firstOrigin: HeadOrigin,
+    abort: AbortController,
+  ): Promise<LoopEnd> {
     const { conversation } = hold;
     const log = this.options.logger.child({ conversation });
     hold.keepAlive(abort);
@@ -265,7 +305,11 @@ export class Drains {
     let origin = firstOrigin;
     try {
       if (this.options.beforeDrain) {
-        await this.options.beforeDrain(conversation).catch((error: unknown) => log.warn({ err: error }, 'could not resolve the answers the previous holder left'));
+        await this.options
+          .beforeDrain(conversation)
+          .catch((error: unknown) =>
+            log.warn({ err: error }, 'could not resolve the answers the previous holder left'),
+          );
       }
       while (head !== null) {
         if (this.stopping || abort.signal.aborted) break;

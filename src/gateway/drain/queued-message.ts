@@ -29,7 +29,10 @@ export function toQueuedMessage(inbound: Inbound, id: string, origin: string, ac
 export function parseQueuedMessage(raw: string): QueuedMessage | null {
   try {
     const parsed = JSON.parse(raw) as QueuedMessage;
-    const ok = typeof parsed.id === 'string' && typeof parsed.inbound?.conversation?.id === 'string' && Array.isArray(parsed.inbound.attachments);
+    const ok =
+      typeof parsed.id === 'string' &&
+      typeof parsed.inbound?.conversation?.id === 'string' &&
+      Array.isArray(parsed.inbound.attachments);
     return ok ? parsed : null;
   } catch {
     return null;

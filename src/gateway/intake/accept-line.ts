@@ -14,7 +14,8 @@ export class AcceptLine {
   private readonly line: (() => void)[] = [];
 
   constructor(readonly capacity: number) {
-    if (!(Number.isInteger(capacity) && capacity >= 1)) throw new Error(`AcceptLine capacity must be a whole number of at least 1 (got ${capacity}).`);
+    if (!(Number.isInteger(capacity) && capacity >= 1))
+      throw new Error(`AcceptLine capacity must be a whole number of at least 1 (got ${capacity}).`);
   }
 
   /** Accepts being worked on now. */

@@ -27,7 +27,10 @@ export class AdapterLifecycle {
   /** The PatientSink handed to each running adapter that needs one; a new one per start (a closed one stays closed). */
   private readonly patient = new Map<Adapter, PatientSink>();
 
-  constructor(private readonly adapters: readonly Adapter[], private readonly logger: Logger) {}
+  constructor(
+    private readonly adapters: readonly Adapter[],
+    private readonly logger: Logger,
+  ) {}
 
   /** Starts every adapter in turn; rejects with the first that cannot start (a refused token). */
   async start(sink: InboundSink, info: AdapterStartInfo): Promise<void> {
@@ -47,7 +50,9 @@ export class AdapterLifecycle {
   /** Stops every adapter in turn; a failure to stop one is logged, and the others still stop. */
   async stop(): Promise<void> {
     for (const adapter of this.adapters) {
-      await this.stopOne(adapter).catch((error: unknown) => this.logger.warn({ err: error, platform: adapter.platform }, 'stopping an adapter failed'));
+      await this.stopOne(adapter).catch((error: unknown) =>
+        this.logger.warn({ err: error, platform: adapter.platform }, 'stopping an adapter failed'),
+      );
     }
   }
 
@@ -59,7 +64,10 @@ export class AdapterLifecycle {
     // An adapter's stop may wait for its handlers, and a handler for a held message waits for
     // the store: closing the PatientSink ends that wait (the message stays with the platform).
     const handedOver = new AbortController();
-    await Promise.race([stopped.catch(() => undefined), sleep(HANDOVER_ON_STOP_MS, undefined, { signal: handedOver.signal }).catch(() => undefined)]);
+    await Promise.race([
+      stopped.catch(() => undefined),
+      sleep(HANDOVER_ON_STOP_MS, undefined, { signal: handedOver.signal }).catch(() => undefined),
+    ]);
     handedOver.abort();
     patient.close();
     await stopped;

@@ -17,7 +17,9 @@ export class AdapterRoutes {
     this.bots = new Map(bots.map((bot) => [bot.id, bot]));
     for (const adapter of adapters) {
       if (!this.bots.has(adapter.bot)) {
-        throw new Error(`Adapter "${adapter.platform}" serves bot "${adapter.bot}", which is not in bots[]; add it with its serialNumber.`);
+        throw new Error(
+          `Adapter "${adapter.platform}" serves bot "${adapter.bot}", which is not in bots[]; add it with its serialNumber.`,
+        );
       }
       this.adapters.set(routeKey(adapter.bot, adapter.platform), adapter);
     }
@@ -41,7 +43,10 @@ export class AdapterRoutes {
   }
 
   /** The platform side of a conversation, as it applies there (e.g. no drafts in a group); undefined when not served here. */
-  outboundFor(conversation: ConversationRef, isGroup = false): { outbound: Outbound; capabilities: Capabilities } | undefined {
+  outboundFor(
+    conversation: ConversationRef,
+    isGroup = false,
+  ): { outbound: Outbound; capabilities: Capabilities } | undefined {
     const adapter = this.adapterOf(conversation);
     if (!adapter) return undefined;
     return { outbound: outboundIn(adapter, conversation, isGroup), capabilities: adapter.capabilities };
@@ -50,5 +55,7 @@ export class AdapterRoutes {
 
 /** The error for a conversation of a (bot, platform) this gateway has no adapter for. */
 export function notServedError(conversation: ConversationRef): Error {
-  return new Error(`No adapter for bot "${conversation.bot}" on "${conversation.platform}" is registered with this gateway.`);
+  return new Error(
+    `No adapter for bot "${conversation.bot}" on "${conversation.platform}" is registered with this gateway.`,
+  );
 }

@@ -75,8 +75,13 @@ export class Intake implements PacedSink {
     if (fullQueue === undefined) return;
     // After its place in line is given back: a platform that is down may hold this reply up to a
     // minute (OUT_OF_TURN_REPLY_RETRY), and the messages behind it must not wait for that.
-    this.options.logger.info({ conversation: inbound.conversation, waiting: fullQueue }, 'conversation queue is full; asking the user to wait');
-    await this.refuseFullQueue(inbound, fullQueue).catch((error: unknown) => this.options.logger.warn({ err: error }, 'could not send the queue-full reply'));
+    this.options.logger.info(
+      { conversation: inbound.conversation, waiting: fullQueue },
+      'conversation queue is full; asking the user to wait',
+    );
+    await this.refuseFullQueue(inbound, fullQueue).catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'could not send the queue-full reply'),
+    );
   }
 
   /** Queues the message (and starts or lines up its conversation); the length of its conversation's queue when that is full. */
@@ -97,11 +102,13 @@ export class Intake implements PacedSink {
     // A platform that redelivers for longer than the core remembers ids (Meta: 7 days) says so in its capabilities.
     const redeliveryWindowMs = routes.adapterOf(conversation)?.capabilities.redeliveryWindowMs;
     const offered = { claim: hold !== undefined, ...(redeliveryWindowMs !== undefined ? { redeliveryWindowMs } : {}) };
-    const result = await queue.offer(conversation, inbound.platformMessageId, entry, offered).catch((error: unknown) => {
-      local.forget(message.id);
-      void hold?.end();
-      throw error;
-    });
+    const result = await queue
+      .offer(conversation, inbound.platformMessageId, entry, offered)
+      .catch((error: unknown) => {
+        local.forget(message.id);
+        void hold?.end();
+        throw error;
+      });
     const claim = result.outcome === 'queued' ? result.claim : null;
     // No claim came of it (duplicate, full, the lock held elsewhere): the slot goes back at once (it holds no lock yet).
     if (hold && !claim) void hold.end();
@@ -115,7 +122,8 @@ export class Intake implements PacedSink {
     // A claim comes only with a hold (offered with `claim` only then).
     if (!claim || !hold) {
       // Alone in its queue, this message is the head: the claim can ride on its turn's first batch.
-      if (result.lockFree && !this.closed) this.options.drains.enqueue(conversation, result.length === 1 ? entry : undefined);
+      if (result.lockFree && !this.closed)
+        this.options.drains.enqueue(conversation, result.length === 1 ? entry : undefined);
       return;
     }
     hold.claimed(claim);
@@ -139,9 +147,23 @@ export class Intake implements PacedSink {
     const attachments = inbound.attachments.map(describeAttachment);
     await this.options.transcript.append(
       inbound.conversation,
-      { at: Date.now(), role: 'user', text: inbound.text, user: inbound.user, ...(attachments.length ? { attachments } : {}) },
+      {
+        at: Date.now(),
+        role: 'user',
+        text: inbound.text,
+        user: inbound.user,
+        ...(attachments.length ? { attachments } : {}),
+      },
       { at: Date.now(), role: 'bot', text },
     );
-    await sendReply(target.outbound, target.capabilities, inbound.conversation, text, {}, undefined, OUT_OF_TURN_REPLY_RETRY);
+    await sendReply(
+      target.outbound,
+      target.capabilities,
+      inbound.conversation,
+      text,
+      {},
+      undefined,
+      OUT_OF_TURN_REPLY_RETRY,
+    );
   }
 }

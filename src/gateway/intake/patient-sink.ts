@@ -39,8 +39,18 @@ export const DELAY_NOTICE_AFTER_MS = 10_000;
 export const OTHER_ERROR_ATTEMPTS = 3;
 
 /** Words of Redis replies and client errors that mean "the store is not there right now", not "this command is wrong". */
-const OUTAGE_MESSAGE = /max retries per request|connection is closed|stream isn't writeable|command timed out|^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/i;
-const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const OUTAGE_MESSAGE =
+  /max retries per request|connection is closed|stream isn't writeable|command timed out|^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/i;
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTCONN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** Whether an error from the state store means it is unreachable or not ready (retry later), rather than a wrong command. */
 export function isStoreOutage(error: unknown): boolean {
@@ -56,12 +66,15 @@ export interface PacedSink extends InboundSink {
   roomForMore(): Promise<void>;
 }
 
-const isPaced = (sink: InboundSink): sink is PacedSink => typeof (sink as Partial<PacedSink>).roomForMore === 'function';
+const isPaced = (sink: InboundSink): sink is PacedSink =>
+  typeof (sink as Partial<PacedSink>).roomForMore === 'function';
 
 /** Thrown by accept() for a message still held when the adapter stops: it was not queued. */
 export class SinkClosedError extends Error {
   constructor() {
-    super('the message was not queued before the adapter stopped; the platform keeps it for the next start (it was not confirmed)');
+    super(
+      'the message was not queued before the adapter stopped; the platform keeps it for the next start (it was not confirmed)',
+    );
     this.name = 'SinkClosedError';
   }
 }
@@ -84,7 +97,10 @@ export class PatientSink implements InboundSink {
   /** Conversations with a message being queued, and whether their user was told it is delayed. */
   private readonly pending = new Map<string, { count: number; told: boolean }>();
 
-  constructor(private readonly sink: InboundSink, private readonly options: PatientSinkOptions) {
+  constructor(
+    private readonly sink: InboundSink,
+    private readonly options: PatientSinkOptions,
+  ) {
     // Every message being accepted listens on the one closing signal (its attempt and its retry,
     // removed when it is queued): a burst legitimately has two per held message, not a leak.
     setMaxListeners(2 * (options.heldMax ?? HELD_MESSAGES_MAX) + 10, this.closer.signal);
@@ -106,12 +122,20 @@ export class PatientSink implements InboundSink {
         await retryWithBackoff(() => untilClosed(this.sink.accept(inbound), signal), {
           backoff: STORE_RETRY,
           signal,
-          retryIf: (error, attemptNumber) => !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
+          retryIf: (error, attemptNumber) =>
+            !signal.aborted && (isStoreOutage(error) || attemptNumber < OTHER_ERROR_ATTEMPTS),
           onFailure: (error, attemptNumber) => {
             // The first failure and then every tenth: a long outage is not a line per message per second.
             if (attemptNumber !== 1 && attemptNumber % 10 !== 0) return;
-            this.options.logger.warn({ err: error, conversation: inbound.conversation, attempt: attemptNumber, storeOutage: isStoreOutage(error) },
-              'a message could not be queued (is Redis at REDIS_URL up?); it is held in memory and retried until it is queued');
+            this.options.logger.warn(
+              {
+                err: error,
+                conversation: inbound.conversation,
+                attempt: attemptNumber,
+                storeOutage: isStoreOutage(error),
+              },
+              'a message could not be queued (is Redis at REDIS_URL up?); it is held in memory and retried until it is queued',
+            );
           },
         });
       } finally {
@@ -166,7 +190,10 @@ export class PatientSink implements InboundSink {
     const entry = this.pending.get(key) ?? { count: 0, told: false };
     entry.count++;
     this.pending.set(key, entry);
-    const notice = setTimeout(() => void this.tellDelayed(inbound, entry), this.options.delayNoticeAfterMs ?? DELAY_NOTICE_AFTER_MS);
+    const notice = setTimeout(
+      () => void this.tellDelayed(inbound, entry),
+      this.options.delayNoticeAfterMs ?? DELAY_NOTICE_AFTER_MS,
+    );
     return () => {
       clearTimeout(notice);
       if (--entry.count === 0) this.pending.delete(key);
@@ -178,9 +205,21 @@ export class PatientSink implements InboundSink {
     // A group message not for the bot gets no reply at all.
     if (!adapter || entry.told || !inbound.addressed || this.closer.signal.aborted) return;
     entry.told = true;
-    logger.info({ conversation: inbound.conversation }, 'a message is still not queued; telling the user the answer will come');
-    await sendReply(outboundIn(adapter, inbound.conversation, inbound.isGroup), adapter.capabilities, inbound.conversation, replies.answerDelayed)
-      .catch((error: unknown) => logger.warn({ err: error, conversation: inbound.conversation }, 'could not tell the user their answer is delayed'));
+    logger.info(
+      { conversation: inbound.conversation },
+      'a message is still not queued; telling the user the answer will come',
+    );
+    await sendReply(
+      outboundIn(adapter, inbound.conversation, inbound.isGroup),
+      adapter.capabilities,
+      inbound.conversation,
+      replies.answerDelayed,
+    ).catch((error: unknown) =>
+      logger.warn(
+        { err: error, conversation: inbound.conversation },
+        'could not tell the user their answer is delayed',
+      ),
+    );
   }
 }
 
@@ -195,10 +234,14 @@ function waitersOf(signal: AbortSignal): Set<(reason: Error) => void> {
   let waiters = waitingOn.get(signal);
   if (!waiters) {
     const created = new Set<(reason: Error) => void>();
-    signal.addEventListener('abort', () => {
-      for (const reject of created) reject(signal.reason as Error);
-      created.clear();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const reject of created) reject(signal.reason as Error);
+        created.clear();
+      },
+      { once: true },
+    );
     waitingOn.set(signal, created);
     waiters = created;
   }

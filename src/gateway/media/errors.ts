@@ -11,7 +11,10 @@ export { AttachmentTooLargeError, AttachmentUnavailableError } from '../../contr
  * and the operator to install ffmpeg or set its path.
  */
 export class TranscoderUnavailableError extends Error {
-  constructor(readonly ffmpegPath: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly ffmpegPath: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `ffmpeg was not found at "${ffmpegPath}", so this audio format cannot be converted to WAV. ` +
         'Tell the user to send a voice note (OGG/Opus) or WAV instead; ' +

@@ -36,10 +36,27 @@ export async function ffmpegToPcm(bytes: Uint8Array, options: FfmpegPcmOptions):
 
 function runFfmpeg(inputPath: string, options: FfmpegPcmOptions): Promise<Uint8Array> {
   const args = [
-    '-hide_banner', '-nostdin', '-loglevel', 'error',
-    '-i', inputPath,
-    '-vn', '-map', '0:a:0', '-ac', '1', '-ar', String(options.sampleRate),
-    '-c:a', 'pcm_s16le', '-f', 's16le', '-map_metadata', '-1', '-bitexact', 'pipe:1',
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-i',
+    inputPath,
+    '-vn',
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-ar',
+    String(options.sampleRate),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    's16le',
+    '-map_metadata',
+    '-1',
+    '-bitexact',
+    'pipe:1',
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(options.ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
@@ -71,9 +88,11 @@ function runFfmpeg(inputPath: string, options: FfmpegPcmOptions): Promise<Uint8A
     child.on('close', (code) => {
       if (failure) return reject(failure);
       if (code !== 0) {
-        return reject(new UndecodableAudioError(
-          `ffmpeg could not decode the audio (exit code ${code}): ${stderr.trim() || 'no details'}`,
-        ));
+        return reject(
+          new UndecodableAudioError(
+            `ffmpeg could not decode the audio (exit code ${code}): ${stderr.trim() || 'no details'}`,
+          ),
+        );
       }
       const pcm = Buffer.concat(chunks);
       resolve(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.length));

@@ -1,8 +1,17 @@
 /** Media handling of the gateway core: policy → capped download → sniff → WAV → upload. */
 export {
-  AttachmentTooLargeError, AttachmentUnavailableError, TranscoderUnavailableError, UndecodableAudioError,
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  TranscoderUnavailableError,
+  UndecodableAudioError,
 } from './errors.js';
-export { ACCEPTED_IMAGE_MIMES, ACCEPTED_VIDEO_MIMES, MEDIA_LIMITS, WAV_SAMPLE_RATE, type MediaLimits } from './limits.js';
+export {
+  ACCEPTED_IMAGE_MIMES,
+  ACCEPTED_VIDEO_MIMES,
+  MEDIA_LIMITS,
+  WAV_SAMPLE_RATE,
+  type MediaLimits,
+} from './limits.js';
 export { formatBytes } from './messages.js';
 export type { MediaSettings } from './media-policy.js';
 export { prepareAttachments, type PrepareContext } from './prepare.js';

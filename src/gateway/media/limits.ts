@@ -29,15 +29,26 @@ export const MEDIA_LIMITS: Readonly<MediaLimits> = Object.freeze({
 });
 
 /** Formats the service accepts in Image mode (spec: PNG, JPEG, WEBP, non-animated GIF). */
-export const ACCEPTED_IMAGE_MIMES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+export const ACCEPTED_IMAGE_MIMES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+]);
 
 /**
  * Containers the service accepts in Video mode (spec: MP4, MKV, AVI, FLV, MPEG),
  * spelled as file-type reports them. M4V is MP4 with another brand.
  */
 export const ACCEPTED_VIDEO_MIMES: ReadonlySet<string> = new Set([
-  'video/mp4', 'video/x-m4v', 'video/matroska', 'video/vnd.avi', 'video/x-flv',
-  'video/mpeg', 'video/MP1S', 'video/MP2P',
+  'video/mp4',
+  'video/x-m4v',
+  'video/matroska',
+  'video/vnd.avi',
+  'video/x-flv',
+  'video/mpeg',
+  'video/MP1S',
+  'video/MP2P',
 ]);
 
 /** Output format of `toWav`, the only audio format the service accepts. */

@@ -18,11 +18,17 @@ export const ASK_TYPE: Record<MediaClass, ChatAskType> = { image: 'Image', audio
 /** What the platform's own classification promises; documents are only known once sniffed. */
 export function declaredClass(kind: AttachmentKind): MediaClass | 'sticker' | undefined {
   switch (kind) {
-    case 'image': return 'image';
-    case 'voice': case 'audio': return 'audio';
-    case 'video': return 'video';
-    case 'sticker': return 'sticker';
-    default: return undefined;
+    case 'image':
+      return 'image';
+    case 'voice':
+    case 'audio':
+      return 'audio';
+    case 'video':
+      return 'video';
+    case 'sticker':
+      return 'sticker';
+    default:
+      return undefined;
   }
 }
 
@@ -74,7 +80,8 @@ export function checkCombination(classes: MediaClass[], limits: MediaLimits): Me
 /** Formats the service accepts, per mode (spec ClientAsk fileIds rules). Audio is converted instead. */
 export function checkFormat(sniffed: SniffedMedia, mediaClass: MediaClass): MediaRefusal | undefined {
   if (mediaClass === 'image') {
-    if (!ACCEPTED_IMAGE_MIMES.has(sniffed.mime)) return { reason: 'unsupported', message: say.imageFormat(sniffed.ext) };
+    if (!ACCEPTED_IMAGE_MIMES.has(sniffed.mime))
+      return { reason: 'unsupported', message: say.imageFormat(sniffed.ext) };
     if (sniffed.mime === 'image/gif' && sniffed.animated) return { reason: 'unsupported', message: say.animatedGif() };
   }
   if (mediaClass === 'video' && !ACCEPTED_VIDEO_MIMES.has(sniffed.mime)) {

@@ -29,7 +29,8 @@ const DISABLED_NAME: Record<Exclude<MediaCategory, 'other'>, string> = {
 
 export const say = {
   disabled(category: Exclude<MediaCategory, 'other'>): string {
-    const instead = category === 'audio' ? 'Please type your question instead.' : 'Please describe what you need in text.';
+    const instead =
+      category === 'audio' ? 'Please type your question instead.' : 'Please describe what you need in text.';
     return `This chatbot doesn't accept ${DISABLED_NAME[category]}. ${instead}`;
   },
   nothingAccepted(): string {

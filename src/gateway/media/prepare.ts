@@ -1,11 +1,25 @@
 import type { UploadInput } from '../../upstream/api.js';
 import type { Capabilities, InboundAttachment } from '../../contract.js';
-import { AttachmentTooLargeError, AttachmentUnavailableError, TranscoderUnavailableError, UndecodableAudioError } from './errors.js';
+import {
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  TranscoderUnavailableError,
+  UndecodableAudioError,
+} from './errors.js';
 import { MEDIA_LIMITS, type MediaLimits } from './limits.js';
 import { formatBytes, say } from './messages.js';
 import {
-  acceptedNames, ASK_TYPE, checkCombination, checkFormat, classOf, declaredClass, enabledClasses, isEnabled,
-  nounFor, serviceLimit, type MediaSettings,
+  acceptedNames,
+  ASK_TYPE,
+  checkCombination,
+  checkFormat,
+  classOf,
+  declaredClass,
+  enabledClasses,
+  isEnabled,
+  nounFor,
+  serviceLimit,
+  type MediaSettings,
 } from './media-policy.js';
 import { sniffMedia, type SniffedMedia } from './sniff.js';
 import { toWav } from './transcode.js';
@@ -54,7 +68,10 @@ export async function prepareAttachments(
     if ('reason' in result) return result;
     fetched.push(result);
   }
-  const mixed = checkCombination(fetched.map((file) => file.mediaClass), limits);
+  const mixed = checkCombination(
+    fetched.map((file) => file.mediaClass),
+    limits,
+  );
   if (mixed) return mixed;
 
   const payloads: Uint8Array[] = [];
@@ -82,7 +99,11 @@ export async function prepareAttachments(
 }
 
 /** Everything that can be refused from the platform's announcement alone, before any byte is fetched. */
-function checkDeclared(attachments: InboundAttachment[], context: PrepareContext, limits: MediaLimits): MediaRefusal | undefined {
+function checkDeclared(
+  attachments: InboundAttachment[],
+  context: PrepareContext,
+  limits: MediaLimits,
+): MediaRefusal | undefined {
   const known: MediaClass[] = [];
   for (const attachment of attachments) {
     const declared = declaredClass(attachment.kind);
@@ -113,7 +134,12 @@ function serviceCapOf(attachment: InboundAttachment, context: PrepareContext, li
   return Math.max(0, ...enabledClasses(context.settings).map((mediaClass) => serviceLimit(mediaClass, limits)));
 }
 
-function tooLargeToFetch(attachment: InboundAttachment, context: PrepareContext, limits: MediaLimits, size?: number): MediaRefusal {
+function tooLargeToFetch(
+  attachment: InboundAttachment,
+  context: PrepareContext,
+  limits: MediaLimits,
+  size?: number,
+): MediaRefusal {
   const serviceCap = serviceCapOf(attachment, context, limits);
   const platformCap = context.capabilities.maxDownloadBytes;
   const declared = declaredClass(attachment.kind);
@@ -127,7 +153,11 @@ function tooLargeToFetch(attachment: InboundAttachment, context: PrepareContext,
   return refuse('too-large', say.tooLargeFile(serviceCap, size));
 }
 
-async function fetchAndSniff(attachment: InboundAttachment, context: PrepareContext, limits: MediaLimits): Promise<Fetched | MediaRefusal> {
+async function fetchAndSniff(
+  attachment: InboundAttachment,
+  context: PrepareContext,
+  limits: MediaLimits,
+): Promise<Fetched | MediaRefusal> {
   const cap = downloadCap(attachment, context, limits);
   let bytes: Uint8Array;
   try {
@@ -140,7 +170,10 @@ async function fetchAndSniff(attachment: InboundAttachment, context: PrepareCont
     }
     if (error instanceof AttachmentUnavailableError) {
       const declared = declaredClass(attachment.kind);
-      return refuse('unavailable', say.unavailable(declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file'));
+      return refuse(
+        'unavailable',
+        say.unavailable(declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file'),
+      );
     }
     throw error;
   }
@@ -163,7 +196,11 @@ async function fetchAndSniff(attachment: InboundAttachment, context: PrepareCont
   return { attachment, bytes, sniffed, mediaClass };
 }
 
-async function convertAudio(file: Fetched, context: PrepareContext, limits: MediaLimits): Promise<Uint8Array | MediaRefusal> {
+async function convertAudio(
+  file: Fetched,
+  context: PrepareContext,
+  limits: MediaLimits,
+): Promise<Uint8Array | MediaRefusal> {
   const noun = nounFor('audio', file.attachment.kind);
   try {
     return await toWav(file.bytes, file.sniffed, {
@@ -172,7 +209,8 @@ async function convertAudio(file: Fetched, context: PrepareContext, limits: Medi
       maxWavBytes: limits.audioBytes,
     });
   } catch (error) {
-    if (error instanceof TranscoderUnavailableError) return refuse('transcoder-missing', say.transcoderMissing(file.sniffed.ext));
+    if (error instanceof TranscoderUnavailableError)
+      return refuse('transcoder-missing', say.transcoderMissing(file.sniffed.ext));
     if (error instanceof UndecodableAudioError) return refuse('unsupported', say.undecodableAudio(noun));
     if (error instanceof AttachmentTooLargeError) return refuse('too-large', say.tooLong(noun, limits.audioBytes));
     throw error;
@@ -180,6 +218,7 @@ async function convertAudio(file: Fetched, context: PrepareContext, limits: Medi
 }
 
 function noteFor(file: Fetched): string {
-  const duration = file.attachment.durationSeconds === undefined ? '' : `, ${Math.round(file.attachment.durationSeconds)} s`;
+  const duration =
+    file.attachment.durationSeconds === undefined ? '' : `, ${Math.round(file.attachment.durationSeconds)} s`;
   return `${nounFor(file.mediaClass, file.attachment.kind)} (${file.sniffed.mime}, ${formatBytes(file.bytes.length)}${duration})`;
 }

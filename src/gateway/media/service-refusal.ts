@@ -11,7 +11,12 @@ const MEDIA_OPERATIONS = new Set(['ClientAsk', 'GetPreUploadUrl', 'UploadPut', '
 /** Statuses that mean "not this file" (bad request, forbidden, too large, wrong type, unprocessable). */
 const REFUSAL_STATUSES = new Set([400, 403, 413, 415, 422]);
 
-const NOUN: Partial<Record<AttachmentKind, string>> = { image: 'photo', voice: 'voice message', audio: 'audio file', video: 'video' };
+const NOUN: Partial<Record<AttachmentKind, string>> = {
+  image: 'photo',
+  voice: 'voice message',
+  audio: 'audio file',
+  video: 'video',
+};
 
 /** The reply for a refusal of the message's files by the service, or null when the error is something else. */
 export function serviceMediaRefusal(attachments: readonly InboundAttachment[], error: unknown): string | null {

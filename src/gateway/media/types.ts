@@ -1,7 +1,7 @@
 import type { ChatAskType } from '../../upstream/api.js';
 
 export type RefusalReason =
-  | 'disabled' | 'too-large' | 'unsupported' | 'mixed' | 'too-many' | 'transcoder-missing' | 'unavailable';
+  'disabled' | 'too-large' | 'unsupported' | 'mixed' | 'too-many' | 'transcoder-missing' | 'unavailable';
 
 /** Why a message's media cannot be forwarded, with the sentence to reply in the chat. */
 export interface MediaRefusal {

@@ -1,10 +1,23 @@
 import type { Logger } from '../../logger.js';
-import { PlatformError, type Button, type Capabilities, type ConversationRef, type Outbound, type SentMessage } from '../../contract.js';
+import {
+  PlatformError,
+  type Button,
+  type Capabilities,
+  type ConversationRef,
+  type Outbound,
+  type SentMessage,
+} from '../../contract.js';
 import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, SUPERSEDED_MESSAGE_TEXT } from './relay-policy.js';
 import { plainMarkup, type PlacedChunk } from '../../format/index.js';
 import { layOutFinal, type LaidOutAnswer } from './rendering.js';
 import type { PacingPolicy } from './types.js';
-import { canEdit, isPlatformError, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall } from '../reply/index.js';
+import {
+  canEdit,
+  isPlatformError,
+  LAST_RESORT_ATTEMPTS,
+  LAST_RESORT_BUDGET_MS,
+  retryPlatformCall,
+} from '../reply/index.js';
 
 export { DEFAULT_RETRY_AFTER_MS, isPlatformError } from '../reply/index.js';
 
@@ -52,7 +65,13 @@ export interface ScreenSlot {
  * asked for (ms since epoch), earlier than the platform's own time, so the window we
  * count never ends after the platform's.
  */
-export function messageSlot(context: DeliveryContext, message: SentMessage, text: string, buttons?: Button[], sentAt = Date.now()): ScreenSlot {
+export function messageSlot(
+  context: DeliveryContext,
+  message: SentMessage,
+  text: string,
+  buttons?: Button[],
+  sentAt = Date.now(),
+): ScreenSlot {
   const { capabilities, conversation, outbound } = context;
   const slot: ScreenSlot = { message, text, ...(buttons ? { buttons } : {}) };
   if (!canEdit(outbound)) return slot;
@@ -61,10 +80,15 @@ export function messageSlot(context: DeliveryContext, message: SentMessage, text
   if (editableUntil !== undefined) slot.editableUntil = editableUntil;
   slot.replace = async (next, withButtons, progress) => {
     if (editableUntil !== undefined && Date.now() >= editableUntil) {
-      throw new PlatformError(`message ${message.id} is past its ${editWindowMs} ms edit window; not editing it any more`, 'not-editable');
+      throw new PlatformError(
+        `message ${message.id} is past its ${editWindowMs} ms edit window; not editing it any more`,
+        'not-editable',
+      );
     }
     if (withButtons) return outbound.edit(conversation, message, next, { buttons: withButtons });
-    return progress ? outbound.edit(conversation, message, next, { progress }) : outbound.edit(conversation, message, next);
+    return progress
+      ? outbound.edit(conversation, message, next, { progress })
+      : outbound.edit(conversation, message, next);
   };
   slot.buttonsOnReplace = capabilities.buttons;
   return slot;
@@ -85,11 +109,17 @@ export function isNoLongerEditable(error: unknown): boolean {
  * then the error is rethrown (after a 429 the caller falls back to a new message
  * rather than lose the text).
  */
-export async function withFinalRetries<T>(context: DeliveryContext, call: () => Promise<T>, options: { lastResort?: boolean } = {}): Promise<T> {
+export async function withFinalRetries<T>(
+  context: DeliveryContext,
+  call: () => Promise<T>,
+  options: { lastResort?: boolean } = {},
+): Promise<T> {
   const { pacing } = context;
   const policy = {
     rateLimitAttempts: options.lastResort ? Math.max(pacing.finalAttempts, LAST_RESORT_ATTEMPTS) : pacing.finalAttempts,
-    rateLimitBudgetMs: options.lastResort ? Math.max(pacing.finalRetryBudgetMs, LAST_RESORT_BUDGET_MS) : pacing.finalRetryBudgetMs,
+    rateLimitBudgetMs: options.lastResort
+      ? Math.max(pacing.finalRetryBudgetMs, LAST_RESORT_BUDGET_MS)
+      : pacing.finalRetryBudgetMs,
     outageHorizonMs: context.outageHorizonMs,
   };
   return retryPlatformCall(call, {
@@ -100,7 +130,11 @@ export async function withFinalRetries<T>(context: DeliveryContext, call: () => 
     },
     onUnreachable: (error, attempt) => {
       // The answer is kept (and its message stays queued) until the platform is back or the horizon passes.
-      if (attempt === 1) context.logger.warn({ err: error }, 'the platform is unreachable; keeping the final answer and retrying with backoff');
+      if (attempt === 1)
+        context.logger.warn(
+          { err: error },
+          'the platform is unreachable; keeping the final answer and retrying with backoff',
+        );
     },
   });
 }
@@ -132,7 +166,13 @@ export interface FinalOptions {
  * answer goes on exactly where that ends (`continueAfter`), so each part of the
  * answer is shown once, in order.
  */
-export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[], markdown: string, buttons?: Button[], options: FinalOptions = {}): Promise<SentMessage[]> {
+export async function deliverFinal(
+  context: DeliveryContext,
+  screen: ScreenSlot[],
+  markdown: string,
+  buttons?: Button[],
+  options: FinalOptions = {},
+): Promise<SentMessage[]> {
   const { capabilities } = context;
   let markup = capabilities.markup;
   let maxLength = capabilities.maxMessageLength;
@@ -148,7 +188,12 @@ export async function deliverFinal(context: DeliveryContext, screen: ScreenSlot[
       const badFormat = isPlatformError(error, 'bad-format') && markup !== plainMarkup;
       const tooLong = isPlatformError(error, 'too-long') && reshaped < MAX_RESHAPES;
       if (!badFormat && !tooLong) throw error;
-      context.logger.warn({ err: error }, badFormat ? 'the platform refused the formatted answer; sending it as plain text' : 'the platform found a chunk too long; splitting shorter');
+      context.logger.warn(
+        { err: error },
+        badFormat
+          ? 'the platform refused the formatted answer; sending it as plain text'
+          : 'the platform found a chunk too long; splitting shorter',
+      );
       if (badFormat) markup = plainMarkup;
       else maxLength = Math.max(1, Math.floor(maxLength * TOO_LONG_SHRINK_FACTOR));
       // Whatever was placed already is on screen now and is replaced like the rest.
@@ -165,7 +210,9 @@ const MAX_RESHAPES = 3;
 function startOf(context: DeliveryContext, laid: LaidOutAnswer, after: string): number {
   if (after === '') return 0;
   if (laid.visible.startsWith(after)) return after.length;
-  context.logger.info('the final answer differs from the text of messages that can no longer be edited; sending it whole after them');
+  context.logger.info(
+    'the final answer differs from the text of messages that can no longer be edited; sending it whole after them',
+  );
   return 0;
 }
 
@@ -200,7 +247,11 @@ async function place(
       const goOn = outcome === 'sealed' ? continueAfter(slot, laid, chunk.from) : undefined;
       if (goOn) {
         if (goOn.kept) placed.push(slot);
-        else context.logger.info({ message: slot.message.id }, 'the final answer differs from the text of a message that can no longer be edited; sending it whole after it');
+        else
+          context.logger.info(
+            { message: slot.message.id },
+            'the final answer differs from the text of a message that can no longer be edited; sending it whole after it',
+          );
         // The chunks from where the answer goes on, into the next messages on screen or new ones.
         chunks = laid.chunksFrom(goOn.from);
         index = -1;
@@ -211,9 +262,15 @@ async function place(
       replacing = false;
     }
     const sentAt = Date.now();
-    const message = await withFinalRetries(context, () =>
-      context.outbound.send(context.conversation, { text: chunk.text, ...(chunkButtons ? { buttons: chunkButtons } : {}) }),
-    { lastResort: true });
+    const message = await withFinalRetries(
+      context,
+      () =>
+        context.outbound.send(context.conversation, {
+          text: chunk.text,
+          ...(chunkButtons ? { buttons: chunkButtons } : {}),
+        }),
+      { lastResort: true },
+    );
     const sent = messageSlot(context, message, chunk.text, chunkButtons, sentAt);
     sent.shows = { from: chunk.from, upTo: laid.visible.slice(0, chunk.to) };
     placed.push(sent);
@@ -234,7 +291,11 @@ async function place(
  * ends; when it shows text the final answer does not have (the final differs from what was
  * streamed), the whole final answer comes after it. Undefined when what it shows is unknown.
  */
-function continueAfter(slot: ScreenSlot, laid: LaidOutAnswer, chunkFrom: number): { kept: boolean; from: number } | undefined {
+function continueAfter(
+  slot: ScreenSlot,
+  laid: LaidOutAnswer,
+  chunkFrom: number,
+): { kept: boolean; from: number } | undefined {
   const shows = slot.shows;
   if (!shows) return undefined;
   if (!laid.visible.startsWith(shows.upTo)) return { kept: false, from: 0 };
@@ -250,7 +311,9 @@ function continueAfter(slot: ScreenSlot, laid: LaidOutAnswer, chunkFrom: number)
  */
 export async function deliverButtons(context: DeliveryContext, buttons: Button[] | undefined): Promise<void> {
   if (!context.capabilities.buttons || !buttons?.length) return;
-  await withFinalRetries(context, () => context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons }));
+  await withFinalRetries(context, () =>
+    context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons }),
+  );
 }
 
 /**
@@ -258,7 +321,12 @@ export async function deliverButtons(context: DeliveryContext, buttons: Button[]
  * 'sealed' when the message can no longer be edited and keeps what it shows;
  * 'failed' when the edit failed otherwise, or the message is gone.
  */
-async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<ReplaceOutcome> {
+async function replaceInPlace(
+  context: DeliveryContext,
+  slot: ScreenSlot,
+  text: string,
+  buttons: Button[] | undefined,
+): Promise<ReplaceOutcome> {
   const attach = buttons && slot.buttonsOnReplace ? buttons : undefined;
   // An edit without buttons also takes away buttons the message had, so those count as a change too.
   const unchanged = slot.text === text && (!slot.buttonsOnReplace || sameButtons(slot.buttons, attach));
@@ -267,7 +335,10 @@ async function replaceInPlace(context: DeliveryContext, slot: ScreenSlot, text: 
     const outcome = await tryReplace(context, slot, text, attach);
     if (outcome !== 'refused') return outcome;
     // Maybe the buttons were the problem: the text alone, and the buttons come separately.
-    context.logger.info({ message: slot.message.id }, 'the platform refused buttons on an edit; sending them in a message of their own');
+    context.logger.info(
+      { message: slot.message.id },
+      'the platform refused buttons on an edit; sending them in a message of their own',
+    );
   }
   const outcome = await tryReplace(context, slot, text, undefined);
   return outcome === 'refused' ? 'failed' : outcome;
@@ -280,7 +351,12 @@ type ReplaceOutcome = 'done' | 'sealed' | 'failed';
  * platform refused the edit for a reason that is neither the text nor the
  * message being gone (e.g. 'unsupported'), so the edit is worth trying without them.
  */
-async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: string, buttons: Button[] | undefined): Promise<ReplaceOutcome | 'refused'> {
+async function tryReplace(
+  context: DeliveryContext,
+  slot: ScreenSlot,
+  text: string,
+  buttons: Button[] | undefined,
+): Promise<ReplaceOutcome | 'refused'> {
   const replace = slot.replace;
   // Sealed before (by the renderer, or an earlier try): it keeps what it shows.
   if (!replace) return 'sealed';
@@ -289,18 +365,29 @@ async function tryReplace(context: DeliveryContext, slot: ScreenSlot, text: stri
   } catch (error) {
     // These concern the text, not the message: a new message would be refused too. An unreachable
     // platform was retried up to the horizon already: a new message would not get through either.
-    if (isPlatformError(error, 'bad-format') || isPlatformError(error, 'too-long') || isPlatformError(error, 'unreachable')) throw error;
+    if (
+      isPlatformError(error, 'bad-format') ||
+      isPlatformError(error, 'too-long') ||
+      isPlatformError(error, 'unreachable')
+    )
+      throw error;
     if (!isPlatformError(error, 'not-modified')) {
       const aboutButtons = buttons && (isPlatformError(error, 'unsupported') || isPlatformError(error, 'other'));
       if (aboutButtons) return 'refused';
       if (isNoLongerEditable(error)) {
         // Expected past an edit window (a long answer, a slow stream): not a fault.
-        context.logger.info({ err: error, message: slot.message.id }, 'the message can no longer be edited; the final answer continues in a new message');
+        context.logger.info(
+          { err: error, message: slot.message.id },
+          'the message can no longer be edited; the final answer continues in a new message',
+        );
         delete slot.replace;
         // A message that is gone shows nothing: its part has to come again.
         return isPlatformError(error, 'not-found') ? 'failed' : 'sealed';
       } else {
-        context.logger.warn({ err: error, message: slot.message.id }, 'final update failed; sending the text as a new message');
+        context.logger.warn(
+          { err: error, message: slot.message.id },
+          'final update failed; sending the text as a new message',
+        );
       }
       return 'failed';
     }
@@ -323,7 +410,10 @@ async function retireSurplus(context: DeliveryContext, surplus: ScreenSlot[]): P
     try {
       if (slot.replace && slot.text !== SUPERSEDED_MESSAGE_TEXT) await slot.replace(SUPERSEDED_MESSAGE_TEXT);
     } catch (error) {
-      context.logger.warn({ err: error, message: slot.message.id }, 'could not empty a message the final answer no longer needs');
+      context.logger.warn(
+        { err: error, message: slot.message.id },
+        'could not empty a message the final answer no longer needs',
+      );
     }
   }
 }

@@ -4,5 +4,11 @@ export type { PacingPolicy, RelayRequest, RelayResult, RendererKind } from './ty
 export { startTyping, TYPING_DEFER_MS, type TypingHandle, type TypingOptions } from './typing.js';
 export { InflightRecorder, InflightAnswer, type InflightRecorderOptions } from './inflight.js';
 export { recoverConversation, recoverInterruptedAnswers, INTERRUPTED_NOTE, type RecoveryOptions } from './recovery.js';
-export { inflightConversationKey, inflightIndexKey, inflightKey, INFLIGHT_STALE_AFTER_MS, type ProcessIdentity } from './inflight-record.js';
+export {
+  inflightConversationKey,
+  inflightIndexKey,
+  inflightKey,
+  INFLIGHT_STALE_AFTER_MS,
+  type ProcessIdentity,
+} from './inflight-record.js';
 export { resolvePacing, EMPTY_ANSWER_TEXT, BUTTONS_MESSAGE_TEXT } from './relay-policy.js';

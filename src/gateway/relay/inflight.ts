@@ -99,7 +99,11 @@ export class InflightAnswer {
     const updatedAt = this.now();
     if (this.writeRecord(updatedAt)) return;
     this.write([
-      { op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: visibleText, updatedAt }) },
+      {
+        op: 'hashSet',
+        key: this.key,
+        fields: encodeRecord({ messageIds: this.messageIds, lastText: visibleText, updatedAt }),
+      },
       { op: 'sortedAdd', key: this.indexKey, score: updatedAt, member: this.id },
     ]);
   }
@@ -127,9 +131,14 @@ export class InflightAnswer {
     if (this.written || this.closed) return false;
     this.written = true;
     const fields = encodeRecord({
-      conversation: this.conversation, owner: this.owner, messageIds: this.messageIds, lastText: this.lastText,
+      conversation: this.conversation,
+      owner: this.owner,
+      messageIds: this.messageIds,
+      lastText: this.lastText,
       ...(this.streamId !== undefined ? { streamId: this.streamId } : {}),
-      startedAt: this.startedAt, updatedAt, abandoned: false,
+      startedAt: this.startedAt,
+      updatedAt,
+      abandoned: false,
     });
     this.savedText = this.lastText;
     this.savedMessageCount = this.messageIds.length;
@@ -203,7 +212,13 @@ export class InflightAnswer {
   async leave(): Promise<void> {
     this.close();
     if (this.written && (this.lastText !== this.savedText || this.messageIds.length !== this.savedMessageCount)) {
-      this.write([{ op: 'hashSet', key: this.key, fields: encodeRecord({ messageIds: this.messageIds, lastText: this.lastText }) }]);
+      this.write([
+        {
+          op: 'hashSet',
+          key: this.key,
+          fields: encodeRecord({ messageIds: this.messageIds, lastText: this.lastText }),
+        },
+      ]);
     }
     await this.writes;
   }
@@ -211,7 +226,10 @@ export class InflightAnswer {
   private beat(): void {
     if (this.closed) return;
     const updatedAt = this.now();
-    const fields = encodeRecord({ updatedAt, ...(this.lastText !== this.savedText ? { lastText: this.lastText } : {}) });
+    const fields = encodeRecord({
+      updatedAt,
+      ...(this.lastText !== this.savedText ? { lastText: this.lastText } : {}),
+    });
     this.savedText = this.lastText;
     this.write([
       { op: 'hashSet', key: this.key, fields },

@@ -1,7 +1,15 @@
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import type { Capabilities, ConversationRef, Outbound } from '../../contract.js';
-import { canEdit, canStopStream, isPlatformError, isRetriedPlatformError, REPLY_RETRY_POLICY, retryPlatformCall, type PlatformRetryPolicy } from '../reply/index.js';
+import {
+  canEdit,
+  canStopStream,
+  isPlatformError,
+  isRetriedPlatformError,
+  REPLY_RETRY_POLICY,
+  retryPlatformCall,
+  type PlatformRetryPolicy,
+} from '../reply/index.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
 import { rangeEveryShard } from '../../state/shard-walk.js';
 import { conversationTag } from '../state-keys.js';
@@ -80,7 +88,13 @@ export async function recoverInterruptedAnswers(options: RecoveryOptions): Promi
 
 /** The answers not updated since `updatedBefore`, oldest first, at most RECOVERY_BATCH_SIZE, from every shard's index. */
 async function staleCandidates(state: StateStore, updatedBefore: number): Promise<{ tag: string; answerId: string }[]> {
-  const stale = await rangeEveryShard(state, inflightIndexKey, Number.NEGATIVE_INFINITY, updatedBefore, RECOVERY_BATCH_SIZE);
+  const stale = await rangeEveryShard(
+    state,
+    inflightIndexKey,
+    Number.NEGATIVE_INFINITY,
+    updatedBefore,
+    RECOVERY_BATCH_SIZE,
+  );
   return stale.map(({ tag, member }) => ({ tag, answerId: member }));
 }
 
@@ -97,7 +111,11 @@ async function staleCandidates(state: StateStore, updatedBefore: number): Promis
  * turn's: the lock lost, the gateway stopping) ends the wait, and what is left unresolved
  * is kept for the next holder.
  */
-export async function recoverConversation(options: RecoveryOptions, conversation: ConversationRef, signal?: AbortSignal): Promise<number> {
+export async function recoverConversation(
+  options: RecoveryOptions,
+  conversation: ConversationRef,
+  signal?: AbortSignal,
+): Promise<number> {
   const { state } = options;
   const tag = conversationTag(conversation);
   const wait: NoteWait = { policy: { ...REPLY_RETRY_POLICY, outageHorizonMs: horizonOf(options) }, signal };
@@ -120,7 +138,13 @@ export async function recoverConversation(options: RecoveryOptions, conversation
  * record's own score, so that the conversation's next holder or a later run tells it. The
  * record, its conversation's set and the index of `tag` share the conversation's slot.
  */
-async function resolveClaimed(tag: string, answerId: string, record: InflightRecord | null, options: RecoveryOptions, wait?: NoteWait): Promise<Resolution> {
+async function resolveClaimed(
+  tag: string,
+  answerId: string,
+  record: InflightRecord | null,
+  options: RecoveryOptions,
+  wait?: NoteWait,
+): Promise<Resolution> {
   if (!record) {
     await options.state.del(inflightKey(tag, answerId));
     return 'dropped';
@@ -132,9 +156,17 @@ async function resolveClaimed(tag: string, answerId: string, record: InflightRec
     const log = { err: error, answer: answerId, conversation: record.conversation };
     if (keepsForLater(error, record, options, wait)) {
       resolution = 'kept';
-      if (wait) options.logger.info(log, 'stopped waiting to tell the user an answer was interrupted (the conversation was lost, or the gateway stops); its next holder tells it');
+      if (wait)
+        options.logger.info(
+          log,
+          'stopped waiting to tell the user an answer was interrupted (the conversation was lost, or the gateway stops); its next holder tells it',
+        );
       // Not at info: every run of every process meets it again until the platform is back.
-      else options.logger.debug(log, 'the platform cannot take the note on an interrupted answer yet; kept for the conversation\'s next holder, which waits for it');
+      else
+        options.logger.debug(
+          log,
+          "the platform cannot take the note on an interrupted answer yet; kept for the conversation's next holder, which waits for it",
+        );
     } else {
       resolution = 'dropped';
       options.logger.warn(log, 'could not tell the user an answer was interrupted');
@@ -157,7 +189,12 @@ async function resolveClaimed(tag: string, answerId: string, record: InflightRec
  * it only when its wait was cut short. A run that could not wait keeps what the rule would
  * have tried again, until the horizon has passed since the answer was last shown.
  */
-function keepsForLater(error: unknown, record: InflightRecord, options: RecoveryOptions, wait: NoteWait | undefined): boolean {
+function keepsForLater(
+  error: unknown,
+  record: InflightRecord,
+  options: RecoveryOptions,
+  wait: NoteWait | undefined,
+): boolean {
   if (wait) return wait.signal?.aborted === true;
   return isRetriedPlatformError(error) && Date.now() - record.updatedAt < horizonOf(options);
 }
@@ -192,21 +229,35 @@ interface NoteCalls {
 
 function noteCalls(record: InflightRecord, logger: Logger, wait: NoteWait | undefined): NoteCalls {
   return {
-    attempt: (call) => (wait ? retryPlatformCall(call, {
-      ...wait,
-      onUnreachable: (error, tries) => {
-        if (tries === 1) logger.warn({ err: error, conversation: record.conversation }, 'the platform is unreachable; the note on an interrupted answer waits for it, before the answer is given again');
-      },
-    }) : call()),
+    attempt: (call) =>
+      wait
+        ? retryPlatformCall(call, {
+            ...wait,
+            onUnreachable: (error, tries) => {
+              if (tries === 1)
+                logger.warn(
+                  { err: error, conversation: record.conversation },
+                  'the platform is unreachable; the note on an interrupted answer waits for it, before the answer is given again',
+                );
+            },
+          })
+        : call(),
     placeRefused: (error) => !isPlatformError(error, 'unreachable') && wait?.signal?.aborted !== true,
     logger,
   };
 }
 
-async function tellInterrupted(record: InflightRecord, options: RecoveryOptions, wait: NoteWait | undefined): Promise<boolean> {
+async function tellInterrupted(
+  record: InflightRecord,
+  options: RecoveryOptions,
+  wait: NoteWait | undefined,
+): Promise<boolean> {
   const target = options.outboundFor(record.conversation);
   if (!target) {
-    options.logger.warn({ conversation: record.conversation }, 'an interrupted answer belongs to a bot not configured here; dropping it');
+    options.logger.warn(
+      { conversation: record.conversation },
+      'an interrupted answer belongs to a bot not configured here; dropping it',
+    );
     return false;
   }
   const { outbound, capabilities } = target;
@@ -223,7 +274,10 @@ async function tellInterrupted(record: InflightRecord, options: RecoveryOptions,
       return true;
     } catch (error) {
       if (!calls.placeRefused(error)) throw error;
-      options.logger.info({ err: error, message: lastMessageId }, 'could not edit the interrupted message; sending the note instead');
+      options.logger.info(
+        { err: error, message: lastMessageId },
+        'could not edit the interrupted message; sending the note instead',
+      );
     }
   }
   await calls.attempt(() => outbound.send(record.conversation, { text: note }));
@@ -236,7 +290,12 @@ async function tellInterrupted(record: InflightRecord, options: RecoveryOptions,
  * stream takes it). A stream no longer open (the answer had ended it, or the platform expired it)
  * is refused: the note then goes in a message.
  */
-async function endOpenStream(record: InflightRecord, outbound: Outbound, withNote: boolean, calls: NoteCalls): Promise<boolean> {
+async function endOpenStream(
+  record: InflightRecord,
+  outbound: Outbound,
+  withNote: boolean,
+  calls: NoteCalls,
+): Promise<boolean> {
   const { streamId } = record;
   if (!streamId || !canStopStream(outbound)) return false;
   try {
@@ -244,7 +303,10 @@ async function endOpenStream(record: InflightRecord, outbound: Outbound, withNot
     return withNote;
   } catch (error) {
     if (!calls.placeRefused(error)) throw error;
-    calls.logger.info({ err: error, stream: streamId }, 'could not end the interrupted native stream (no longer open?); the note goes elsewhere');
+    calls.logger.info(
+      { err: error, stream: streamId },
+      'could not end the interrupted native stream (no longer open?); the note goes elsewhere',
+    );
     return false;
   }
 }

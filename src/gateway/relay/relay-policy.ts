@@ -18,7 +18,6 @@ export const DEFAULT_MIN_GROWTH_CHARS = 40;
 export const DEFAULT_FINAL_ATTEMPTS = 3;
 export const DEFAULT_FINAL_RETRY_BUDGET_MS = 30_000;
 
-
 /**
  * With no sentence end in sight, an intermediate render is cut at the raw end of
  * the text once it has grown this many times the minimum growth (a long list or

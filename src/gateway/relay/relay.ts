@@ -32,7 +32,11 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   let typingStopped: Promise<void> | null = null;
   const stopTyping = (): Promise<void> => (typingStopped ??= typing.stop());
   const delivery: DeliveryContext = {
-    outbound, conversation, capabilities, logger, stats,
+    outbound,
+    conversation,
+    capabilities,
+    logger,
+    stats,
     pacing: resolvePacing(capabilities, request.pacing),
     signal: request.signal,
     outageHorizonMs: request.platformOutageHorizonMs ?? PLATFORM_OUTAGE_HORIZON_MS,
@@ -111,11 +115,22 @@ async function fallBackToEdit(failed: StreamRenderer, context: RenderContext): P
 
 /** The stream ended without a final object: the fragments are all we have. */
 function incompleteFinal(joined: string): AskFinal {
-  return { type: 'final', questionId: null, answerId: null, answer: joined, totalToken: null, noAnswer: null, incomplete: true };
+  return {
+    type: 'final',
+    questionId: null,
+    answerId: null,
+    answer: joined,
+    totalToken: null,
+    noAnswer: null,
+    incomplete: true,
+  };
 }
 
 /** Yields the events until the stream ends or the signal aborts (then the stream is closed). */
-async function* untilAborted(events: AsyncIterable<AskStreamEvent>, signal: AbortSignal | undefined): AsyncGenerator<AskStreamEvent> {
+async function* untilAborted(
+  events: AsyncIterable<AskStreamEvent>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<AskStreamEvent> {
   if (!signal) {
     yield* events;
     return;

@@ -1,4 +1,12 @@
-import { closeUnfinishedMarkdown, parseMarkdown, renderChunks, renderDocChunksFrom, visibleTextOf, type MarkupRenderer, type PlacedChunk } from '../../format/index.js';
+import {
+  closeUnfinishedMarkdown,
+  parseMarkdown,
+  renderChunks,
+  renderDocChunksFrom,
+  visibleTextOf,
+  type MarkupRenderer,
+  type PlacedChunk,
+} from '../../format/index.js';
 import type { AskFinal } from '../../upstream/api.js';
 import type { Capabilities } from '../../contract.js';
 import { EMPTY_ANSWER_TEXT } from './relay-policy.js';
@@ -20,7 +28,11 @@ export function renderIntermediate(markdown: string, capabilities: Capabilities)
   return nonEmpty(renderChunks(markdown, capabilities.markup, capabilities.maxMessageLength, { partial: true }));
 }
 
-export function renderFinal(markdown: string, capabilities: Capabilities, markup: MarkupRenderer = capabilities.markup): string[] {
+export function renderFinal(
+  markdown: string,
+  capabilities: Capabilities,
+  markup: MarkupRenderer = capabilities.markup,
+): string[] {
   const chunks = nonEmpty(renderChunks(markdown, markup, capabilities.maxMessageLength));
   return chunks.length > 0 ? chunks : [EMPTY_ANSWER_TEXT];
 }
@@ -42,12 +54,17 @@ export function layOutIntermediate(markdown: string, capabilities: Capabilities)
   const doc = parseMarkdown(closeUnfinishedMarkdown(markdown));
   return {
     visible: visibleTextOf(doc, capabilities.markup),
-    chunksFrom: (from) => nonEmptyPlaced(renderDocChunksFrom(doc, capabilities.markup, capabilities.maxMessageLength, from)),
+    chunksFrom: (from) =>
+      nonEmptyPlaced(renderDocChunksFrom(doc, capabilities.markup, capabilities.maxMessageLength, from)),
   };
 }
 
 /** `renderFinal`, laid out: from 0, an answer with nothing visible is EMPTY_ANSWER_TEXT. */
-export function layOutFinal(markdown: string, capabilities: Capabilities, markup: MarkupRenderer = capabilities.markup): LaidOutAnswer {
+export function layOutFinal(
+  markdown: string,
+  capabilities: Capabilities,
+  markup: MarkupRenderer = capabilities.markup,
+): LaidOutAnswer {
   const doc = parseMarkdown(markdown);
   return {
     visible: visibleTextOf(doc, markup),

@@ -37,11 +37,19 @@ export interface TypingOptions {
  * Shows "typing…" once `deferMs` have passed without `stop()`, and refreshes it
  * before it expires, until `stop()`.
  */
-export function startTyping(outbound: Outbound, capabilities: Capabilities, conversation: ConversationRef, options: TypingOptions = {}): TypingHandle {
+export function startTyping(
+  outbound: Outbound,
+  capabilities: Capabilities,
+  conversation: ConversationRef,
+  options: TypingOptions = {},
+): TypingHandle {
   const typing = outbound.typing?.bind(outbound);
   if (!typing || capabilities.typingLifetimeMs <= 0) return { stop: async () => undefined };
 
-  const refreshMs = Math.max(TYPING_MIN_REFRESH_MS, Math.floor(capabilities.typingLifetimeMs * TYPING_REFRESH_FRACTION));
+  const refreshMs = Math.max(
+    TYPING_MIN_REFRESH_MS,
+    Math.floor(capabilities.typingLifetimeMs * TYPING_REFRESH_FRACTION),
+  );
   let stopped = false;
   let inFlight: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -51,7 +59,10 @@ export function startTyping(outbound: Outbound, capabilities: Capabilities, conv
     // Never two typing calls at once: a slow one is simply not repeated.
     if (!inFlight) {
       // A lost typing indicator is cosmetic; it must never fail or delay an answer.
-      const shown = options.replyingTo === undefined ? typing(conversation) : typing(conversation, { platformMessageId: options.replyingTo });
+      const shown =
+        options.replyingTo === undefined
+          ? typing(conversation)
+          : typing(conversation, { platformMessageId: options.replyingTo });
       inFlight = shown
         .catch(() => undefined)
         .finally(() => {

@@ -4,8 +4,16 @@
  */
 export { canDraft, canEdit, canStopStream, canStreamNatively, outboundIn } from './outbound-methods.js';
 export {
-  DEFAULT_RETRY_AFTER_MS, isPlatformError, isRetriedPlatformError, LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall,
-  UNREACHABLE_FIRST_BACKOFF_MS, UNREACHABLE_MAX_BACKOFF_MS, type PlatformRetryOptions, type PlatformRetryPolicy,
+  DEFAULT_RETRY_AFTER_MS,
+  isPlatformError,
+  isRetriedPlatformError,
+  LAST_RESORT_ATTEMPTS,
+  LAST_RESORT_BUDGET_MS,
+  retryPlatformCall,
+  UNREACHABLE_FIRST_BACKOFF_MS,
+  UNREACHABLE_MAX_BACKOFF_MS,
+  type PlatformRetryOptions,
+  type PlatformRetryPolicy,
 } from './platform-retry.js';
 export { replies } from './reply-texts.js';
 export { OUT_OF_TURN_REPLY_RETRY, REPLY_RETRY_POLICY, sendReply, type ReplyExtras } from './send-reply.js';

@@ -32,6 +32,10 @@ export function canStopStream(outbound: Outbound): outbound is With<'stopStream'
  * The outbound to use in one conversation: the adapter's own, or the one it offers
  * there when some methods do not apply (Telegram groups have no drafts).
  */
-export function outboundIn(adapter: Pick<Adapter, 'outbound' | 'outboundFor'>, conversation: ConversationRef, isGroup: boolean): Outbound {
+export function outboundIn(
+  adapter: Pick<Adapter, 'outbound' | 'outboundFor'>,
+  conversation: ConversationRef,
+  isGroup: boolean,
+): Outbound {
   return adapter.outboundFor?.(conversation, isGroup) ?? adapter.outbound;
 }

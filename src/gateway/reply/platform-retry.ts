@@ -33,7 +33,11 @@ export const UNREACHABLE_FIRST_BACKOFF_MS = 1_000;
 export const UNREACHABLE_MAX_BACKOFF_MS = 30_000;
 
 /** Up to +50% at random: many conversations waiting on one outage should not all knock at once. */
-const UNREACHABLE_BACKOFF: Backoff = { firstMs: UNREACHABLE_FIRST_BACKOFF_MS, maxMs: UNREACHABLE_MAX_BACKOFF_MS, jitter: 0.5 };
+const UNREACHABLE_BACKOFF: Backoff = {
+  firstMs: UNREACHABLE_FIRST_BACKOFF_MS,
+  maxMs: UNREACHABLE_MAX_BACKOFF_MS,
+  jitter: 0.5,
+};
 
 export interface PlatformRetryPolicy {
   /** Tries while the platform answers 429 (the first included). */
@@ -81,7 +85,8 @@ export async function retryPlatformCall<T>(call: () => Promise<T>, options: Plat
         options.onRateLimited?.(error);
         rateLimitedTries++;
         waitMs = error.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
-        if (rateLimitedTries >= policy.rateLimitAttempts || waitedOnRateLimitMs + waitMs > policy.rateLimitBudgetMs) throw error;
+        if (rateLimitedTries >= policy.rateLimitAttempts || waitedOnRateLimitMs + waitMs > policy.rateLimitBudgetMs)
+          throw error;
         waitedOnRateLimitMs += waitMs;
       } else if (isPlatformError(error, 'unreachable')) {
         unreachableTries++;

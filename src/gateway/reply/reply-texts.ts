@@ -9,7 +9,8 @@ const count = (n: number): string => n.toLocaleString('en-US');
 export const replies = {
   welcomeDefault: 'Hello! Ask me anything, and I will do my best to help.',
   upstreamDown: 'The assistant is not reachable right now; please try again in a moment.',
-  upstreamWaiting: 'The assistant is not reachable right now. Your message is kept, and I will answer it as soon as the assistant is back.',
+  upstreamWaiting:
+    'The assistant is not reachable right now. Your message is kept, and I will answer it as soon as the assistant is back.',
   answerCutOff: 'The assistant stopped before finishing this answer; please ask again in a moment.',
   poisonMessage: (tries: number) =>
     `This message could not be answered after ${tries} tries; please send it again differently (shorter, or in other words).`,
@@ -17,7 +18,8 @@ export const replies = {
   internalError: 'Something went wrong on our side while answering; please try again in a moment.',
   rateLimitedDefault: 'You are sending messages too quickly; please wait a moment and try again.',
   monthlyLimit: 'This assistant has reached its message limit for this month; please try again next month.',
-  answerDelayed: 'I got your message. A problem on our side is holding up the answer; it will come here as soon as that is fixed, no need to send it again.',
+  answerDelayed:
+    'I got your message. A problem on our side is holding up the answer; it will come here as soon as that is fixed, no need to send it again.',
   queueFull: (waiting: number) => `You have ${waiting} messages waiting; please wait for the answers.`,
   /** `limit` and `length` in the characters the service counts (src/upstream/limits.ts). */
   messageTooLong: (limit: number, length: number) =>

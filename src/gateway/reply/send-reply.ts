@@ -7,7 +7,12 @@
  * tried again with backoff up to the outage horizon.
  */
 import { plainMarkup, renderChunks, renderMarkdown } from '../../format/index.js';
-import { LAST_RESORT_ATTEMPTS, LAST_RESORT_BUDGET_MS, retryPlatformCall, type PlatformRetryPolicy } from './platform-retry.js';
+import {
+  LAST_RESORT_ATTEMPTS,
+  LAST_RESORT_BUDGET_MS,
+  retryPlatformCall,
+  type PlatformRetryPolicy,
+} from './platform-retry.js';
 import { PLATFORM_OUTAGE_HORIZON_MS } from '../gateway-policy.js';
 import type { Button, Capabilities, ConversationRef, Outbound, SentMessage } from '../../contract.js';
 
@@ -33,7 +38,9 @@ export const REPLY_RETRY_POLICY: Readonly<PlatformRetryPolicy> = Object.freeze({
  * call (an admin request, the adapter handing over an update): the platform gets a
  * minute to come back, and then the caller hears of the failure instead.
  */
-export const OUT_OF_TURN_REPLY_RETRY: Readonly<Partial<PlatformRetryPolicy>> = Object.freeze({ outageHorizonMs: 60_000 });
+export const OUT_OF_TURN_REPLY_RETRY: Readonly<Partial<PlatformRetryPolicy>> = Object.freeze({
+  outageHorizonMs: 60_000,
+});
 
 export async function sendReply(
   outbound: Outbound,

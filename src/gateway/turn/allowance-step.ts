@@ -70,7 +70,10 @@ function formatMonth(now: Date, timeZone: string): string {
 export function limitsStep(): Step {
   return async (ctx, next) => {
     const reservation = ctx.prefetched.reservation;
-    if (!reservation) throw new Error('the limits step runs after the turn\'s first batch (turn-start.ts), which reserves the allowance it checks');
+    if (!reservation)
+      throw new Error(
+        "the limits step runs after the turn's first batch (turn-start.ts), which reserves the allowance it checks",
+      );
     reservation.checked = true;
     const settings = await ctx.settings();
     const { monthlyKey, rate, cap } = reservation;
@@ -96,8 +99,11 @@ export function limitsStep(): Step {
       if (cap === null) {
         if (ctx.answered && !cutOff) ctx.services.monthTally.add(monthlyKey);
       } else if (cutOff) {
-        await ctx.services.state.incr(monthlyKey, -1)
-          .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not give back the MessageLimit reservation of a cut-off turn'));
+        await ctx.services.state
+          .incr(monthlyKey, -1)
+          .catch((error: unknown) =>
+            ctx.logger.warn({ err: error }, 'could not give back the MessageLimit reservation of a cut-off turn'),
+          );
       } else if (!ctx.answered) {
         ctx.later({ op: 'incr', key: monthlyKey, by: -1 });
       }

@@ -28,7 +28,8 @@ export function askStep(): Step {
       try {
         const media = await prepareMedia(ctx);
         if (isMediaRefusal(media)) return await stopThen(typing, () => ctx.reply(media.message));
-        if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0) return await stopThen(typing, () => ctx.reply(replies.nothingToAnswer));
+        if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0)
+          return await stopThen(typing, () => ctx.reply(replies.nothingToAnswer));
         answer = await openAnswer(ctx, {
           content: ctx.inbound.text,
           ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
@@ -94,10 +95,20 @@ async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean
   // Waiting is not failing: the poison limit counts only turns that were cut off.
   await resetTurnAttempts(ctx);
   if (wait.first) {
-    ctx.logger.warn({ err: error, operation: error.operation, kind: error.kind, hint: error.hint }, 'the Chatbot Service is unreachable; the message stays queued and is asked again with backoff');
-    await ctx.reply(replies.upstreamWaiting).catch((replyError: unknown) => ctx.logger.error({ err: replyError }, 'could not tell the user the answer will come'));
+    ctx.logger.warn(
+      { err: error, operation: error.operation, kind: error.kind, hint: error.hint },
+      'the Chatbot Service is unreachable; the message stays queued and is asked again with backoff',
+    );
+    await ctx
+      .reply(replies.upstreamWaiting)
+      .catch((replyError: unknown) =>
+        ctx.logger.error({ err: replyError }, 'could not tell the user the answer will come'),
+      );
   } else {
-    ctx.logger.info({ err: error, retryInMs: wait.retryAfterMs }, 'the Chatbot Service is still unreachable; the message stays queued');
+    ctx.logger.info(
+      { err: error, retryInMs: wait.retryAfterMs },
+      'the Chatbot Service is still unreachable; the message stays queued',
+    );
   }
   await sleep(wait.retryAfterMs, undefined, { signal: ctx.signal });
   return true;
@@ -145,10 +156,15 @@ async function prepareMedia(ctx: TurnContext) {
  * has forgotten (sessions expire there) is replaced with a new one and asked
  * again, before anything was shown to the user.
  */
-async function openAnswer(ctx: TurnContext, request: Omit<ClientAskRequest, 'sessionId'>): Promise<AsyncIterable<AskStreamEvent>> {
+async function openAnswer(
+  ctx: TurnContext,
+  request: Omit<ClientAskRequest, 'sessionId'>,
+): Promise<AsyncIterable<AskStreamEvent>> {
   const { upstream, sessions } = ctx.services;
   for (let attempt = 1; ; attempt++) {
-    const sessionId = ctx.sessionId ?? (await sessions.ensure(ctx.conversation, ctx.bot.serialNumber, undefined, { signal: ctx.signal }));
+    const sessionId =
+      ctx.sessionId ??
+      (await sessions.ensure(ctx.conversation, ctx.bot.serialNumber, undefined, { signal: ctx.signal }));
     const iterator = upstream.askStream({ ...request, sessionId }, { signal: ctx.signal })[Symbol.asyncIterator]();
     try {
       return prepend(await untilAborted(iterator.next(), ctx.signal), iterator);
@@ -173,7 +189,9 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function isUnknownSession(error: unknown): boolean {
-  return error instanceof UpstreamError && error.operation === 'ClientAsk' && (error.status === 404 || error.code === 404);
+  return (
+    error instanceof UpstreamError && error.operation === 'ClientAsk' && (error.status === 404 || error.code === 404)
+  );
 }
 
 async function* prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {

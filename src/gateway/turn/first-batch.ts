@@ -10,7 +10,13 @@
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
-import { NamedBatch, type AtomicCommand, type AtomicResult, type BatchResults, type HeadClaim } from '../../state/index.js';
+import {
+  NamedBatch,
+  type AtomicCommand,
+  type AtomicResult,
+  type BatchResults,
+  type HeadClaim,
+} from '../../state/index.js';
 import type { TurnContext } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
@@ -33,7 +39,10 @@ export interface TurnReadSource {
    * it runs in the conversation's MULTI, which touches one Redis Cluster slot. `decode` turns the
    * command's result (typed by its op) into what the feature's steps read with `of(ctx)`.
    */
-  add<C extends AtomicCommand, T>(command: (ctx: TurnContext) => C, decode: (result: AtomicResult<C>, ctx: TurnContext) => T): TurnRead<T>;
+  add<C extends AtomicCommand, T>(
+    command: (ctx: TurnContext) => C,
+    decode: (result: AtomicResult<C>, ctx: TurnContext) => T,
+  ): TurnRead<T>;
 }
 
 /** A feature's read as the batch runs it: its command, and where its decoded result goes. */
@@ -46,14 +55,20 @@ export class TurnReads implements TurnReadSource {
    * @param claim the claim of the conversation's lock (the drain's hold), when it rides on this
    *   turn's batch; the features' reads are shared with the gateway's TurnReads.
    */
-  constructor(private readonly reads = new Set<FeatureRead>(), readonly claim?: RidingClaim) {}
+  constructor(
+    private readonly reads = new Set<FeatureRead>(),
+    readonly claim?: RidingClaim,
+  ) {}
 
   /** The same reads, for one turn whose batch also claims the conversation's lock. */
   claiming(claim: RidingClaim): TurnReads {
     return new TurnReads(this.reads, claim);
   }
 
-  add<C extends AtomicCommand, T>(command: (ctx: TurnContext) => C, decode: (result: AtomicResult<C>, ctx: TurnContext) => T): TurnRead<T> {
+  add<C extends AtomicCommand, T>(
+    command: (ctx: TurnContext) => C,
+    decode: (result: AtomicResult<C>, ctx: TurnContext) => T,
+  ): TurnRead<T> {
     const decoded = new WeakMap<TurnContext, T>();
     const read: FeatureRead = {
       add: (batch, ctx) => {
@@ -88,9 +103,13 @@ export interface TurnStart {
  */
 export class HeadClaimMissedError extends Error {
   constructor(readonly claim: Exclude<HeadClaim, { outcome: 'claimed' }>) {
-    super(claim.outcome === 'taken' ? 'the conversation is answered elsewhere'
-      : claim.outcome === 'empty' ? 'the conversation has nothing queued any more'
-        : 'the head of the conversation was answered elsewhere; another message is first now');
+    super(
+      claim.outcome === 'taken'
+        ? 'the conversation is answered elsewhere'
+        : claim.outcome === 'empty'
+          ? 'the conversation has nothing queued any more'
+          : 'the head of the conversation was answered elsewhere; another message is first now',
+    );
     this.name = 'HeadClaimMissedError';
   }
 }
@@ -147,7 +166,13 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   const results = await batch.run(ctx.services.state, riding ? 'batch' : 'pipeline');
   if (reserved) giveMonthItsExpiry(ctx, monthlyKey, results.of(reserved));
   const reservation: Reservation = {
-    monthlyKey, reserved: reserved ? results.of(reserved) : 0, cap, rate, rateKey, used: used ? results.of(used) : 0, checked: false,
+    monthlyKey,
+    reserved: reserved ? results.of(reserved) : 0,
+    cap,
+    rate,
+    rateKey,
+    used: used ? results.of(used) : 0,
+    checked: false,
   };
   if (riding && claimed) {
     const claim = results.of(claimed);
@@ -167,10 +192,10 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   const soFar = countSoFar && results.of(countSoFar);
   if (soFar === undefined || soFar === null) return { attempt: 1, leftovers: [] };
   // Started elsewhere since it went in line (or it waited for the service: poison-limit.ts): counted on from there.
-  const [attempt, left] = await ctx.services.state.batch([
+  const [attempt, left] = (await ctx.services.state.batch([
     { op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS },
     { op: 'setMembers', key: inflightConversationKey(ctx.conversation) },
-  ]) as [number, string[]];
+  ])) as [number, string[]];
   return { attempt, leftovers: left };
 }
 
@@ -182,8 +207,11 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
  */
 function giveMonthItsExpiry(ctx: TurnContext, monthlyKey: string, count: number): void {
   if (count !== 1) return;
-  ctx.services.state.expire(monthlyKey, MONTHLY_COUNTER_TTL_MS)
-    .catch((error: unknown) => ctx.logger.warn({ err: error, key: monthlyKey }, "could not give the month's message counter its expiry"));
+  ctx.services.state
+    .expire(monthlyKey, MONTHLY_COUNTER_TTL_MS)
+    .catch((error: unknown) =>
+      ctx.logger.warn({ err: error, key: monthlyKey }, "could not give the month's message counter its expiry"),
+    );
 }
 
 async function giveBack(ctx: TurnContext, reservation: GivenBack, warning: string): Promise<void> {
@@ -216,7 +244,11 @@ type GivenBack = Pick<Reservation, 'monthlyKey' | 'cap' | 'rate' | 'rateKey'>;
 
 function releaseCommands(reservation: GivenBack): AtomicCommand[] {
   return [
-    ...(reservation.cap !== null ? [{ op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS } as const] : []),
-    ...(reservation.rate ? [{ op: 'incr', key: reservation.rateKey, by: -1, ttlMs: reservation.rate.windowMs } as const] : []),
+    ...(reservation.cap !== null
+      ? [{ op: 'incr', key: reservation.monthlyKey, by: -1, ttlMs: MONTHLY_COUNTER_TTL_MS } as const]
+      : []),
+    ...(reservation.rate
+      ? [{ op: 'incr', key: reservation.rateKey, by: -1, ttlMs: reservation.rate.windowMs } as const]
+      : []),
   ];
 }

@@ -9,11 +9,29 @@ export { ChatbotSettingsMirror, type SettingsSource } from './chatbot-settings.j
 export { TurnReads, type TurnRead, type TurnReadSource } from './first-batch.js';
 export { messageLengthStep } from './message-length-step.js';
 export { MONTH_TALLY_FLUSH_MS, MonthTally } from './month-tally.js';
-export { compose, Pipeline, PIPELINE_POSITIONS, type Next, type PipelinePosition, type PipelineSteps, type Step } from './pipeline.js';
+export {
+  compose,
+  Pipeline,
+  PIPELINE_POSITIONS,
+  type Next,
+  type PipelinePosition,
+  type PipelineSteps,
+  type Step,
+} from './pipeline.js';
 export { FAILURE_COUNT_TTL_MS, recordMessageStep } from './run-turn.js';
 export { SessionMap } from './session-map.js';
 export { sessionStep } from './session-step.js';
 export { describeAttachment, TranscriptStore, type TranscriptEntry, type TranscriptRole } from './transcript.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './turn-context.js';
-export { TurnEvents, type AfterAnswerListener, type CommittedListener, type TurnEvent, type TurnEventMap, type TurnEventSource, type TurnListener, type UpstreamFailure, type UpstreamFailureListener } from './turn-events.js';
+export {
+  TurnEvents,
+  type AfterAnswerListener,
+  type CommittedListener,
+  type TurnEvent,
+  type TurnEventMap,
+  type TurnEventSource,
+  type TurnListener,
+  type UpstreamFailure,
+  type UpstreamFailureListener,
+} from './turn-events.js';
 export { TurnRunner, type ConversationServing } from './turn-runner.js';

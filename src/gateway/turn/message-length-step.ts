@@ -7,7 +7,11 @@
  * the chatbot's month. A message with files counts its caption: the files are not
  * fetched or uploaded for a question that cannot be asked.
  */
-import { CLIENT_ASK_CONTENT_MAX_CHARS, clientAskContentLength, isClientAskContentTooLong } from '../../upstream/limits.js';
+import {
+  CLIENT_ASK_CONTENT_MAX_CHARS,
+  clientAskContentLength,
+  isClientAskContentTooLong,
+} from '../../upstream/limits.js';
 import type { Step } from './pipeline.js';
 import { replies } from '../reply/index.js';
 
@@ -17,7 +21,10 @@ export function messageLengthStep(): Step {
     const content = ctx.inbound.text;
     if (!isClientAskContentTooLong(content)) return next();
     const length = clientAskContentLength(content);
-    ctx.logger.info({ length, limit: CLIENT_ASK_CONTENT_MAX_CHARS }, 'message longer than the Chatbot Service takes; the user is told the limit');
+    ctx.logger.info(
+      { length, limit: CLIENT_ASK_CONTENT_MAX_CHARS },
+      'message longer than the Chatbot Service takes; the user is told the limit',
+    );
     await ctx.reply(replies.messageTooLong(CLIENT_ASK_CONTENT_MAX_CHARS, length));
   };
 }

@@ -50,10 +50,16 @@ export class MonthTally {
     clearInterval(this.timer);
     this.timer = undefined;
     let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<'gave up'>((resolve) => { timer = setTimeout(() => resolve('gave up'), waitMs); });
+    const gaveUp = new Promise<'gave up'>((resolve) => {
+      timer = setTimeout(() => resolve('gave up'), waitMs);
+    });
     const outcome = await Promise.race([this.flush(), gaveUp]);
     clearTimeout(timer);
-    if (outcome === 'gave up') this.logger.warn({ waitedMs: waitMs }, "Redis did not answer the last write of the month's message counts in time; the last second's answers are not counted");
+    if (outcome === 'gave up')
+      this.logger.warn(
+        { waitedMs: waitMs },
+        "Redis did not answer the last write of the month's message counts in time; the last second's answers are not counted",
+      );
   }
 
   /** Writes the counts so far; one flush at a time, and counts that could not be written stay for the next. */
@@ -68,10 +74,17 @@ export class MonthTally {
     this.counts.clear();
     // One command per counter (a chatbot or two, once a second), each with its window: a month's key goes some weeks
     // after its month. Apart, so that a counter that failed is kept for the next try without counting the others twice.
-    const written = await Promise.allSettled(taken.map(([key, by]) => this.state.incr(key, by, MONTHLY_COUNTER_TTL_MS)));
+    const written = await Promise.allSettled(
+      taken.map(([key, by]) => this.state.incr(key, by, MONTHLY_COUNTER_TTL_MS)),
+    );
     const failed = taken.filter((_, i) => written[i]!.status === 'rejected');
     for (const [key, by] of failed) this.counts.set(key, (this.counts.get(key) ?? 0) + by);
-    const reason = written.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason as unknown;
-    if (failed.length > 0) this.logger.warn({ err: reason, counters: failed.length }, "could not write the month's message counts; they are kept for the next try");
+    const reason = written.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+      ?.reason as unknown;
+    if (failed.length > 0)
+      this.logger.warn(
+        { err: reason, counters: failed.length },
+        "could not write the month's message counts; they are kept for the next try",
+      );
   }
 }

@@ -18,7 +18,15 @@ export type Next = () => Promise<void>;
 export type Step = (ctx: TurnContext, next: Next) => Promise<void>;
 
 /** The positions of the pipeline, first to last. */
-export const PIPELINE_POSITIONS = ['record', 'beforeCommands', 'commands', 'beforeAsk', 'limits', 'session', 'ask'] as const;
+export const PIPELINE_POSITIONS = [
+  'record',
+  'beforeCommands',
+  'commands',
+  'beforeAsk',
+  'limits',
+  'session',
+  'ask',
+] as const;
 export type PipelinePosition = (typeof PIPELINE_POSITIONS)[number];
 
 /** What the gateway exposes of its pipeline: adding a step at a position. */
@@ -76,8 +84,12 @@ export class Pipeline implements PipelineSteps {
   }
 
   private compose(): (ctx: TurnContext) => Promise<void> {
-    const ordered = PIPELINE_POSITIONS.flatMap((position) => this.entries.filter((entry) => entry.position === position));
-    return compose(ordered.map(({ position, step }) => (position === 'ask' ? step : noteWhereTheTurnEnded(position, step))));
+    const ordered = PIPELINE_POSITIONS.flatMap((position) =>
+      this.entries.filter((entry) => entry.position === position),
+    );
+    return compose(
+      ordered.map(({ position, step }) => (position === 'ask' ? step : noteWhereTheTurnEnded(position, step))),
+    );
   }
 }
 

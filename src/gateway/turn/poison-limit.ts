@@ -31,7 +31,10 @@ export const ATTEMPTS_TTL_MS = 7 * 24 * 60 * 60_000;
  */
 export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {
   if (attempt <= MAX_TURN_ATTEMPTS) return false;
-  turn.logger.error({ attempts: attempt - 1 }, 'a message was cut off in every attempt to answer it; it leaves the queue (poison-message limit)');
+  turn.logger.error(
+    { attempts: attempt - 1 },
+    'a message was cut off in every attempt to answer it; it leaves the queue (poison-message limit)',
+  );
   return true;
 }
 
@@ -40,7 +43,9 @@ export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {
  * of 0 rather than none, since none means "maybe one started" to the turn that takes it over.
  */
 export async function resetTurnAttempts(turn: Turn): Promise<void> {
-  await turn.services.state.set(gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId), '0', { ttlMs: ATTEMPTS_TTL_MS });
+  await turn.services.state.set(gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId), '0', {
+    ttlMs: ATTEMPTS_TTL_MS,
+  });
 }
 
 /** The message leaves the queue: the user is told to send it again differently. */

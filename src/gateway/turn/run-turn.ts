@@ -43,15 +43,22 @@ export interface TurnStarter {
 }
 
 export async function runTurn(
-  turn: Turn, pipeline: (ctx: TurnContext) => Promise<void>, events: TurnEvents, starter: TurnStarter, origin: HeadOrigin,
+  turn: Turn,
+  pipeline: (ctx: TurnContext) => Promise<void>,
+  events: TurnEvents,
+  starter: TurnStarter,
+  origin: HeadOrigin,
 ): Promise<TurnOutcome> {
   // Deleted with the message's removal from the queue, however this turn ends it.
   turn.later({ op: 'del', key: upstreamWaitKey(turn) });
   const { attempt, leftovers } = await startTurn(turn, starter.reads, origin);
   if (leftovers.length > 0) {
     // The lock was free when this process took the conversation: whoever showed those answers is gone.
-    await starter.recover(turn.conversation, turn.signal)
-      .catch((error: unknown) => turn.logger.warn({ err: error }, 'could not resolve the answers the previous holder left'));
+    await starter
+      .recover(turn.conversation, turn.signal)
+      .catch((error: unknown) =>
+        turn.logger.warn({ err: error }, 'could not resolve the answers the previous holder left'),
+      );
   }
   let cutOff = false;
   try {
@@ -103,10 +110,16 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
   if (error instanceof PlatformError) {
     if (error.kind === 'window-closed') {
       // Retrying the same text never helps (only a template may go): the turn ends here, counted.
-      logger.warn({ err: error, platformCode: error.platformCode }, "the platform's reply window has closed; the reply is not sent, nor tried again");
+      logger.warn(
+        { err: error, platformCode: error.platformCode },
+        "the platform's reply window has closed; the reply is not sent, nor tried again",
+      );
       turn.services.observer.windowClosed?.(turn.conversation);
     } else if (isPlatformError(error, 'unreachable')) {
-      logger.error({ err: error, horizonMs: turn.services.policy.platformOutageHorizonMs }, 'the platform stayed unreachable past the outage horizon; the reply is dropped');
+      logger.error(
+        { err: error, horizonMs: turn.services.policy.platformOutageHorizonMs },
+        'the platform stayed unreachable past the outage horizon; the reply is dropped',
+      );
     } else {
       logger.error({ err: error }, 'the platform refused our reply; the user may not have seen an answer');
     }
@@ -124,7 +137,10 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
     await safeReply(turn, () => turn.reply(replies.internalError));
     return;
   }
-  logger.warn({ err: error, operation: error.operation, kind: error.kind, hint: error.hint }, 'the Chatbot Service failed');
+  logger.warn(
+    { err: error, operation: error.operation, kind: error.kind, hint: error.hint },
+    'the Chatbot Service failed',
+  );
   const cutShort = hasAnswerStarted(turn);
   // A transient failure (down, timeout, 5xx) will pass; anything else is the service refusing this message.
   const text = cutShort ? replies.answerCutOff : error.transient ? replies.upstreamDown : replies.upstreamRefused;
@@ -174,4 +190,3 @@ function recordUserMessage(ctx: TurnContext): void {
   const files = inbound.attachments.map(transcriptFile);
   ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments, files } : {}) });
 }
-

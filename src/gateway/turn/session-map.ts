@@ -38,7 +38,12 @@ export class SessionMap {
    * The conversation's session id: `known` when the caller already read the key
    * (in a batch), otherwise read now; GetSession when there is none.
    */
-  async ensure(conversation: ConversationRef, serialNumber: string, known?: string | null, options?: EnsureOptions): Promise<number> {
+  async ensure(
+    conversation: ConversationRef,
+    serialNumber: string,
+    known?: string | null,
+    options?: EnsureOptions,
+  ): Promise<number> {
     const existing = known === undefined ? await this.get(conversation) : parseSessionId(known);
     if (existing !== null) return existing;
     const { sessionId } = await this.upstream.getSession(serialNumber, options);

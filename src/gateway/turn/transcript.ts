@@ -120,21 +120,32 @@ export class TranscriptStore {
 
   private push(conversation: ConversationRef, entries: readonly TranscriptEntry[], renewTtl: boolean): AtomicCommand {
     return {
-      op: 'listPush', key: gatewayKeys.transcript(conversation), values: entries.map((entry) => JSON.stringify(entry)),
-      maxLength: this.limits.maxEntries, ttlMs: this.limits.ttlMs + this.renewalIntervalMs, renewTtl,
+      op: 'listPush',
+      key: gatewayKeys.transcript(conversation),
+      values: entries.map((entry) => JSON.stringify(entry)),
+      maxLength: this.limits.maxEntries,
+      ttlMs: this.limits.ttlMs + this.renewalIntervalMs,
+      renewTtl,
     };
   }
 }
 
 /** How an attachment is written in the transcript (and so in a handoff e-mail): its kind, name, type and size. */
-export function describeAttachment(attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size'>): string {
-  const details = [attachment.fileName, attachment.mimeType, attachment.size === undefined ? undefined : `${attachment.size} bytes`]
-    .filter(Boolean);
+export function describeAttachment(
+  attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size'>,
+): string {
+  const details = [
+    attachment.fileName,
+    attachment.mimeType,
+    attachment.size === undefined ? undefined : `${attachment.size} bytes`,
+  ].filter(Boolean);
   return details.length > 0 ? `${attachment.kind} (${details.join(', ')})` : attachment.kind;
 }
 
 /** How a file is kept in the transcript: its description's facts and its durable ref, never its bytes or a URL. */
-export function transcriptFile(attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size' | 'ref'>): TranscriptFile {
+export function transcriptFile(
+  attachment: Pick<InboundAttachment, 'kind' | 'fileName' | 'mimeType' | 'size' | 'ref'>,
+): TranscriptFile {
   return {
     kind: attachment.kind,
     ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),

@@ -69,7 +69,11 @@ export interface TurnContext {
   /** Renders Markdown for the platform, sends it, and records it in the transcript as the bot's. */
   reply(markdown: string, extras?: ReplyExtras): Promise<void>;
   /** Adds a transcript entry, written when the turn ends. */
-  record(role: TranscriptRole, text: string, extra?: Pick<TranscriptEntry, 'attachments' | 'files' | 'user' | 'event' | 'operator'>): void;
+  record(
+    role: TranscriptRole,
+    text: string,
+    extra?: Pick<TranscriptEntry, 'attachments' | 'files' | 'user' | 'event' | 'operator'>,
+  ): void;
   /** State writes to run atomically with the turn's end (the queue advance). */
   later(...commands: AtomicCommand[]): void;
 }
@@ -131,7 +135,11 @@ export class Turn implements TurnContext {
     });
   }
 
-  record(role: TranscriptRole, text: string, extra: Pick<TranscriptEntry, 'attachments' | 'files' | 'user' | 'event' | 'operator'> = {}): void {
+  record(
+    role: TranscriptRole,
+    text: string,
+    extra: Pick<TranscriptEntry, 'attachments' | 'files' | 'user' | 'event' | 'operator'> = {},
+  ): void {
     this.entries.push({ at: Date.now(), role, text, ...extra });
   }
 

@@ -49,7 +49,11 @@ export interface TurnEventSource {
 }
 
 export class TurnEvents implements TurnEventSource {
-  private readonly listeners: { [E in TurnEvent]: TurnListener<E>[] } = { afterAnswer: [], upstreamFailure: [], committed: [] };
+  private readonly listeners: { [E in TurnEvent]: TurnListener<E>[] } = {
+    afterAnswer: [],
+    upstreamFailure: [],
+    committed: [],
+  };
 
   on<E extends TurnEvent>(event: E, listener: TurnListener<E>): () => void {
     const list = this.listeners[event] as TurnListener<E>[];

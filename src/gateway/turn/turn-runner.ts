@@ -20,7 +20,10 @@ import type { HandleResult, HeadOrigin, LocalAttachments, QueuedMessage, RidingC
 export interface ConversationServing {
   adapterOf(conversation: ConversationRef): Adapter | undefined;
   botOf(conversation: ConversationRef): GatewayBot | undefined;
-  outboundFor(conversation: ConversationRef, isGroup?: boolean): { outbound: Outbound; capabilities: Capabilities } | undefined;
+  outboundFor(
+    conversation: ConversationRef,
+    isGroup?: boolean,
+  ): { outbound: Outbound; capabilities: Capabilities } | undefined;
 }
 
 export interface TurnRunnerOptions {
@@ -42,26 +45,45 @@ export class TurnRunner {
    * claim what it found; if that misses, nothing of the turn ran and the outcome is 'unclaimed'.
    * `origin`: how the message came to be first (drain/drains.ts), for what its first batch looks for.
    */
-  async run(message: QueuedMessage, signal: AbortSignal, claim: RidingClaim | undefined, origin: HeadOrigin): Promise<HandleResult> {
+  async run(
+    message: QueuedMessage,
+    signal: AbortSignal,
+    claim: RidingClaim | undefined,
+    origin: HeadOrigin,
+  ): Promise<HandleResult> {
     const { routes, local, pipeline, events, services, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
     const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
     const inbound = local.restore(message, adapter);
     const conversation = inbound.conversation;
     const bot = routes.botOf(conversation);
-    const turnLogger = logger.child({ conversation: `${conversation.bot}:${conversation.platform}:${conversation.id}`, message: inbound.platformMessageId });
+    const turnLogger = logger.child({
+      conversation: `${conversation.bot}:${conversation.platform}:${conversation.id}`,
+      message: inbound.platformMessageId,
+    });
     if (!adapter || !served || !bot) {
       turnLogger.error('no adapter serves this conversation here any more; the message is dropped');
       return { outcome: 'done', writes: [] };
     }
-    const turn = new Turn({ inbound, bot, outbound: served.outbound, capabilities: served.capabilities, logger: turnLogger, signal, services });
-    const starter = claim ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) } : this.options.starter;
+    const turn = new Turn({
+      inbound,
+      bot,
+      outbound: served.outbound,
+      capabilities: served.capabilities,
+      logger: turnLogger,
+      signal,
+      services,
+    });
+    const starter = claim
+      ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) }
+      : this.options.starter;
     try {
       const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter, origin);
       if (result.outcome !== 'done') return result;
       const { writes, written } = turn.pendingWrites();
       return {
-        outcome: 'done', writes,
+        outcome: 'done',
+        writes,
         committed: () => {
           written();
           return tellCommitted(turn, events);

@@ -64,7 +64,9 @@ export async function decideUpstreamWait(turn: Turn, now = Date.now()): Promise<
   const remainingMs = since + horizonMs - now;
   if (remainingMs <= 0) return null;
   const tries = (current?.tries ?? 0) + 1;
-  await state.set(key, JSON.stringify({ message, since, tries } satisfies UpstreamWait), { ttlMs: remainingMs + UPSTREAM_RETRY_MAX_MS });
+  await state.set(key, JSON.stringify({ message, since, tries } satisfies UpstreamWait), {
+    ttlMs: remainingMs + UPSTREAM_RETRY_MAX_MS,
+  });
   return { retryAfterMs: Math.min(backoffDelay(tries, UPSTREAM_RETRY), remainingMs), first: current === null };
 }
 
@@ -77,7 +79,9 @@ function parseWait(raw: string | null): UpstreamWait | null {
   if (!raw) return null;
   try {
     const parsed = JSON.parse(raw) as UpstreamWait;
-    return typeof parsed.message === 'string' && typeof parsed.since === 'number' && typeof parsed.tries === 'number' ? parsed : null;
+    return typeof parsed.message === 'string' && typeof parsed.since === 'number' && typeof parsed.tries === 'number'
+      ? parsed
+      : null;
   } catch {
     return null;
   }

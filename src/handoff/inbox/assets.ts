@@ -54,7 +54,12 @@ const ETAG = `"${createHash('sha256').update(CSS).digest('base64url').slice(0, 1
 
 export function inboxStylesheet(): RequestHandler {
   return (req, res) => {
-    res.set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', ETag: ETAG, 'X-Content-Type-Options': 'nosniff' });
+    res.set({
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      ETag: ETAG,
+      'X-Content-Type-Options': 'nosniff',
+    });
     if (req.get('if-none-match') === ETAG) return void res.status(304).end();
     res.send(CSS);
   };

@@ -31,5 +31,12 @@ export function clearSessionCookie(req: Request, res: Response): void {
 
 function cookie(req: Request, value: string, maxAgeSeconds: number): string {
   // The id is base64url: nothing in it needs encoding.
-  return [`${SESSION_COOKIE}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(req.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${COOKIE_PATH}`,
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(req.secure ? ['Secure'] : []),
+  ].join('; ');
 }

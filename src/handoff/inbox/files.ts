@@ -8,7 +8,12 @@
  */
 import type { Response } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
-import { AttachmentTooLargeError, AttachmentUnavailableError, type ConversationRef, type Gateway } from '../../gateway/index.js';
+import {
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  type ConversationRef,
+  type Gateway,
+} from '../../gateway/index.js';
 import type { TranscriptEntry } from '../../gateway/turn/transcript.js';
 
 /** Largest file passed on (it is held in memory while it is). */
@@ -21,19 +26,46 @@ export type FileAnswer =
   | { ok: false; status: 404 | 410 | 413 | 502; message: string };
 
 /** The `n`th file of the user's entry written at `at` (ms): entries are found by time, which a capped transcript does not shift. */
-export async function userFile(gateway: Gateway, transcript: readonly TranscriptEntry[], conversation: ConversationRef, at: number, n: number): Promise<FileAnswer> {
+export async function userFile(
+  gateway: Gateway,
+  transcript: readonly TranscriptEntry[],
+  conversation: ConversationRef,
+  at: number,
+  n: number,
+): Promise<FileAnswer> {
   const entry = transcript.find((candidate) => candidate.at === at && candidate.role === 'user');
   const file = entry?.files?.[n];
-  if (!file) return { ok: false, status: 404, message: 'The transcript has no such file (it may have been dropped: the transcript keeps the newest messages only).' };
-  if (file.ref === undefined) return { ok: false, status: 410, message: 'The platform keeps no copy of this file that the gateway can fetch again.' };
+  if (!file)
+    return {
+      ok: false,
+      status: 404,
+      message:
+        'The transcript has no such file (it may have been dropped: the transcript keeps the newest messages only).',
+    };
+  if (file.ref === undefined)
+    return {
+      ok: false,
+      status: 410,
+      message: 'The platform keeps no copy of this file that the gateway can fetch again.',
+    };
   const { ref, ...info } = file;
   const attachment = gateway.restoreAttachment(conversation, ref, info);
-  if (!attachment) return { ok: false, status: 410, message: `No adapter of this gateway can fetch files of ${conversation.platform} again.` };
+  if (!attachment)
+    return {
+      ok: false,
+      status: 410,
+      message: `No adapter of this gateway can fetch files of ${conversation.platform} again.`,
+    };
   let bytes: Uint8Array;
   try {
     bytes = await attachment.fetch({ maxBytes: INBOX_FILE_MAX_BYTES });
   } catch (error) {
-    if (error instanceof AttachmentTooLargeError) return { ok: false, status: 413, message: `The file is larger than the inbox passes on (${INBOX_FILE_MAX_BYTES / 1024 / 1024} MB).` };
+    if (error instanceof AttachmentTooLargeError)
+      return {
+        ok: false,
+        status: 413,
+        message: `The file is larger than the inbox passes on (${INBOX_FILE_MAX_BYTES / 1024 / 1024} MB).`,
+      };
     if (error instanceof AttachmentUnavailableError) return { ok: false, status: 410, message: error.message };
     return { ok: false, status: 502, message: `The platform did not give the file: ${(error as Error).message}` };
   }

@@ -41,10 +41,13 @@ export class RequestGuard {
    */
   crossSiteProblem(req: Request): string | null {
     const origin = req.get('origin');
-    if (origin === undefined) return req.get('sec-fetch-site') === 'cross-site' ? 'the request came from another site' : null;
+    if (origin === undefined)
+      return req.get('sec-fetch-site') === 'cross-site' ? 'the request came from another site' : null;
     if (origin === ownOrigin(req) || origin === this.publicOrigin) return null;
-    return `the request came from ${origin}, not from this inbox (${ownOrigin(req)}${this.publicOrigin ? ` or ${this.publicOrigin}` : ''}; ` +
-      'behind a proxy, set PUBLIC_URL to the address operators open, or TRUST_PROXY)';
+    return (
+      `the request came from ${origin}, not from this inbox (${ownOrigin(req)}${this.publicOrigin ? ` or ${this.publicOrigin}` : ''}; ` +
+      'behind a proxy, set PUBLIC_URL to the address operators open, or TRUST_PROXY)'
+    );
   }
 
   /** Why a signed-in POST is refused, or null: cross-site, or without the session's token. */
@@ -52,8 +55,10 @@ export class RequestGuard {
     const crossSite = this.crossSiteProblem(req);
     if (crossSite) return crossSite;
     const field = (req.body as { _csrf?: unknown } | undefined)?._csrf;
-    const given = typeof field === 'string' ? field : req.get('x-csrf-token') ?? '';
-    return given !== '' && sameSecret(given, session.csrf) ? null : 'the form was not sent by this inbox page (its security token is missing or old)';
+    const given = typeof field === 'string' ? field : (req.get('x-csrf-token') ?? '');
+    return given !== '' && sameSecret(given, session.csrf)
+      ? null
+      : 'the form was not sent by this inbox page (its security token is missing or old)';
   }
 }
 

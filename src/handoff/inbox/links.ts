@@ -38,7 +38,11 @@ export class InboxLinks {
   }
 
   /** The link an e-mail carries, valid for `hours` from `now`, with when it expires. */
-  forMail(conversation: ConversationRef, hours: number, now = Date.now()): { inboxUrl: string; inboxLinkExpiresAt: number } {
+  forMail(
+    conversation: ConversationRef,
+    hours: number,
+    now = Date.now(),
+  ): { inboxUrl: string; inboxLinkExpiresAt: number } {
     // Whole milliseconds, at least one: hours may be fractional (tests use minutes' worth).
     const expiresAt = now + Math.max(1, Math.round(hours * 60 * 60_000));
     return { inboxUrl: this.url({ conversation, expiresAt }), inboxLinkExpiresAt: expiresAt };
@@ -46,7 +50,8 @@ export class InboxLinks {
 
   verify(token: string, now = Date.now()): VerifiedInboxToken {
     const payload = verifyToken(this.key, token);
-    const conversation = payload?.p === 'inbox' && typeof payload.c === 'string' ? parseConversationId(payload.c) : null;
+    const conversation =
+      payload?.p === 'inbox' && typeof payload.c === 'string' ? parseConversationId(payload.c) : null;
     if (!payload || !conversation || typeof payload.e !== 'number') return { ok: false, reason: 'invalid' };
     if (payload.e <= now) return { ok: false, reason: 'expired' };
     return { ok: true, conversation, expiresAt: payload.e };

@@ -83,13 +83,28 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   const postSession = async (req: Request, res: Response): Promise<InboxSession | null> => {
     const session = await sessionOf(req);
     if (!session) {
-      send(res, 401, noticePage('Please sign in again', 'Your inbox session has ended (signed out, or it expired). Nothing was changed.'));
+      send(
+        res,
+        401,
+        noticePage(
+          'Please sign in again',
+          'Your inbox session has ended (signed out, or it expired). Nothing was changed.',
+        ),
+      );
       return null;
     }
     const problem = guard.csrfProblem(req, session);
     if (problem) {
       logger.warn({ problem, path: req.path }, 'refused an inbox request that looked cross-site');
-      send(res, 403, noticePage('Request refused', `Nothing was changed: ${problem}. Open the inbox and try again from its page.`, session));
+      send(
+        res,
+        403,
+        noticePage(
+          'Request refused',
+          `Nothing was changed: ${problem}. Open the inbox and try again from its page.`,
+          session,
+        ),
+      );
       return null;
     }
     return session;
@@ -98,18 +113,34 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   const conversationOf = (req: Request, res: Response, session: InboxSession): ConversationRef | null => {
     const raw = req.params.id;
     const conversation = typeof raw === 'string' ? parseConversationId(raw) : null;
-    const problem = conversation ? conversationIdProblem(conversation, options.platforms) : 'it is not <bot>:<platform>:<conversation id>';
+    const problem = conversation
+      ? conversationIdProblem(conversation, options.platforms)
+      : 'it is not <bot>:<platform>:<conversation id>';
     if (!conversation || problem) {
       send(res, 400, noticePage('No such conversation', `This address names no conversation: ${problem}.`, session));
       return null;
     }
     if (!OperatorDesk.sees(session.viewer, conversation.bot)) {
-      send(res, 404, noticePage('Not in your inbox', 'Your sign-in (an e-mail link) is for another chatbot\'s conversations. Sign in with the admin token to see every chatbot.', session));
+      send(
+        res,
+        404,
+        noticePage(
+          'Not in your inbox',
+          "Your sign-in (an e-mail link) is for another chatbot's conversations. Sign in with the admin token to see every chatbot.",
+          session,
+        ),
+      );
       return null;
     }
     return conversation;
   };
-  const showConversation = async (res: Response, session: InboxSession, conversation: ConversationRef, status = 200, view: ConversationView = {}) => {
+  const showConversation = async (
+    res: Response,
+    session: InboxSession,
+    conversation: ConversationRef,
+    status = 200,
+    view: ConversationView = {},
+  ) => {
     send(res, status, conversationPage(session, await desk.open(conversation), Date.now(), view));
   };
 
@@ -129,11 +160,26 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!attempt.allowed) {
       logger.warn({ address }, 'inbox sign-in attempts over the limit');
       res.set('Retry-After', String(attempt.retryAfterSeconds));
-      return void send(res, 429, noticePage('Too many attempts', `Too many sign-in attempts from your address. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes.`));
+      return void send(
+        res,
+        429,
+        noticePage(
+          'Too many attempts',
+          `Too many sign-in attempts from your address. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes.`,
+        ),
+      );
     }
     if (!sameSecret(body.token ?? '', options.adminToken)) {
       logger.info({ address }, 'inbox sign-in with a wrong admin token');
-      return void send(res, 401, signInPage({ error: 'That is not the admin token (ADMIN_TOKEN). Check it and try again.', name: body.name ?? '', ...(next ? { next } : {}) }));
+      return void send(
+        res,
+        401,
+        signInPage({
+          error: 'That is not the admin token (ADMIN_TOKEN). Check it and try again.',
+          name: body.name ?? '',
+          ...(next ? { next } : {}),
+        }),
+      );
     }
     await options.signIns.succeeded(address);
     const name = operatorName(body.name);
@@ -150,7 +196,8 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const session = await sessionOf(req);
     if (session) {
       const problem = guard.csrfProblem(req, session);
-      if (problem) return void send(res, 403, noticePage('Request refused', `You are still signed in: ${problem}.`, session));
+      if (problem)
+        return void send(res, 403, noticePage('Request refused', `You are still signed in: ${problem}.`, session));
       await sessions.delete(session.id);
     }
     clearSessionCookie(req, res);
@@ -163,12 +210,19 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!claim) return;
     const session = await sessionOf(req);
     const opened = await desk.open(claim.conversation);
-    send(res, 200, linkPage({
-      token,
-      conversation: conversationTitle(opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user, claim.conversation.platform),
-      chatbot: opened.chatbot,
-      ...(session ? { name: session.operator } : {}),
-    }));
+    send(
+      res,
+      200,
+      linkPage({
+        token,
+        conversation: conversationTitle(
+          opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user,
+          claim.conversation.platform,
+        ),
+        chatbot: opened.chatbot,
+        ...(session ? { name: session.operator } : {}),
+      }),
+    );
   });
 
   router.post('/link', async (req, res) => {
@@ -180,13 +234,23 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const name = operatorName(body.name);
     if (!name.ok) {
       const opened = await desk.open(claim.conversation);
-      return void send(res, 400, linkPage({ token: body.token ?? '', conversation: conversationTitle(opened.pause?.user, claim.conversation.platform), chatbot: opened.chatbot, error: name.message }));
+      return void send(
+        res,
+        400,
+        linkPage({
+          token: body.token ?? '',
+          conversation: conversationTitle(opened.pause?.user, claim.conversation.platform),
+          chatbot: opened.chatbot,
+          error: name.message,
+        }),
+      );
     }
     const { bot } = claim.conversation;
     const current = await sessionOf(req);
     if (!current || !OperatorDesk.sees(current.viewer, bot) || current.operator !== name.name) {
       // A reader already signed in for other chatbots keeps them, and gains this one.
-      const bots: InboxViewer['bots'] = current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
+      const bots: InboxViewer['bots'] =
+        current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
       if (current) await sessions.delete(current.id);
       const session = await sessions.create({ bots }, name.name);
       setSessionCookie(req, res, session.id, sessions.lifetimeMs);
@@ -222,11 +286,17 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!session || !conversation) return;
     const text = formOf(req).text ?? '';
     if (!(await desk.open(conversation)).pause) {
-      return showConversation(res, session, conversation, 409, { error: 'This conversation was handed back to the assistant: your reply was not sent.', draft: text });
+      return showConversation(res, session, conversation, 409, {
+        error: 'This conversation was handed back to the assistant: your reply was not sent.',
+        draft: text,
+      });
     }
     const outcome = await desk.reply(conversation, text, session.operator);
     if (outcome.sent) return void res.redirect(303, conversationPath(formatConversationId(conversation)));
-    await showConversation(res, session, conversation, replyStatus(outcome), { error: replyError(outcome), draft: text });
+    await showConversation(res, session, conversation, replyStatus(outcome), {
+      error: replyError(outcome),
+      draft: text,
+    });
   });
 
   router.post('/conversations/:id/claim', async (req, res) => {
@@ -235,7 +305,9 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!session || !conversation) return;
     const claim = await desk.claim(conversation, session.operator);
     if (claim.outcome === 'not-paused') {
-      return showConversation(res, session, conversation, 409, { error: 'This conversation is not waiting for a person any more: there is nothing to claim.' });
+      return showConversation(res, session, conversation, 409, {
+        error: 'This conversation is not waiting for a person any more: there is nothing to claim.',
+      });
     }
     res.redirect(303, conversationPath(formatConversationId(conversation)));
   });
@@ -246,7 +318,9 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!session || !conversation) return;
     const outcome = await desk.handBack(conversation, { operator: session.operator });
     if (outcome === 'not-paused') {
-      return showConversation(res, session, conversation, 409, { error: 'This conversation was already back with the assistant. Nothing was changed.' });
+      return showConversation(res, session, conversation, 409, {
+        error: 'This conversation was already back with the assistant. Nothing was changed.',
+      });
     }
     res.redirect(303, conversationPath(formatConversationId(conversation)));
   });
@@ -258,7 +332,11 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const at = Number(req.params.entry);
     const n = Number(req.params.n);
     if (!Number.isSafeInteger(at) || !Number.isSafeInteger(n) || n < 0) {
-      return void send(res, 404, noticePage('No such file', 'This address names no file of the conversation.', session));
+      return void send(
+        res,
+        404,
+        noticePage('No such file', 'This address names no file of the conversation.', session),
+      );
     }
     const file = await userFile(options.gateway, (await desk.open(conversation)).transcript, conversation, at, n);
     if (!file.ok) return void send(res, file.status, noticePage('The file cannot be shown', file.message, session));
@@ -273,9 +351,18 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 503;
     if (status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'an inbox request failed');
     if (res.headersSent) return void res.end();
-    send(res, status, noticePage(status === 413 ? 'Too long' : 'Please try again', status === 413
-      ? 'What you sent is too long for the inbox. Nothing was changed.'
-      : status >= 500 ? 'The inbox could not do that just now (the state store may be unreachable); the error is in the gateway\'s log. Try again in a moment.' : 'The request could not be read. Nothing was changed.'));
+    send(
+      res,
+      status,
+      noticePage(
+        status === 413 ? 'Too long' : 'Please try again',
+        status === 413
+          ? 'What you sent is too long for the inbox. Nothing was changed.'
+          : status >= 500
+            ? "The inbox could not do that just now (the state store may be unreachable); the error is in the gateway's log. Try again in a moment."
+            : 'The request could not be read. Nothing was changed.',
+      ),
+    );
   };
   router.use(failed);
   return router;
@@ -286,7 +373,11 @@ export function inboxDisabled(): Router {
   const router = express.Router();
   router.use((_req, res) => {
     setPageHeaders(res);
-    send(res, 404, noticePage('The inbox is off', 'The operator inbox is disabled; set ADMIN_TOKEN (admin.token) to enable it.'));
+    send(
+      res,
+      404,
+      noticePage('The inbox is off', 'The operator inbox is disabled; set ADMIN_TOKEN (admin.token) to enable it.'),
+    );
   });
   return router;
 }
@@ -297,7 +388,9 @@ function send(res: Response, status: number, body: string): void {
 
 function formOf(req: Request): Record<string, string | undefined> {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value : undefined]));
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value : undefined]),
+  );
 }
 
 /** A path inside the inbox to go back to after signing in; anything else (another site, `//evil`) is dropped. */
@@ -307,15 +400,33 @@ function safeNext(next: string | undefined): string | undefined {
 
 function verifiedLink(res: Response, links: InboxLinks, token: string): { conversation: ConversationRef } | null {
   if (!token) {
-    send(res, 400, noticePage('This link is incomplete', 'The link has no token. Open the whole link from the e-mail.'));
+    send(
+      res,
+      400,
+      noticePage('This link is incomplete', 'The link has no token. Open the whole link from the e-mail.'),
+    );
     return null;
   }
   const verified = links.verify(token);
   if (verified.ok) return verified;
   if (verified.reason === 'expired') {
-    send(res, 410, noticePage('This link has expired', 'Inbox links work for handoff.inboxLinkHours after the e-mail (7 days unless configured). Sign in with the admin token instead.'));
+    send(
+      res,
+      410,
+      noticePage(
+        'This link has expired',
+        'Inbox links work for handoff.inboxLinkHours after the e-mail (7 days unless configured). Sign in with the admin token instead.',
+      ),
+    );
   } else {
-    send(res, 400, noticePage('This link is not valid', 'The link was changed or cut off, or it was signed with another secret (HANDOFF_SECRET). Sign in with the admin token instead.'));
+    send(
+      res,
+      400,
+      noticePage(
+        'This link is not valid',
+        'The link was changed or cut off, or it was signed with another secret (HANDOFF_SECRET). Sign in with the admin token instead.',
+      ),
+    );
   }
   return null;
 }

@@ -70,8 +70,19 @@ function decode(raw: string): Omit<InboxSession, 'id'> | null {
     const parsed = JSON.parse(raw) as Partial<Omit<InboxSession, 'id'>>;
     const bots = parsed.viewer?.bots;
     const viewerOk = bots === 'all' || (Array.isArray(bots) && bots.every((bot) => typeof bot === 'string'));
-    if (!viewerOk || typeof parsed.operator !== 'string' || typeof parsed.csrf !== 'string' || typeof parsed.expiresAt !== 'number') return null;
-    return { viewer: { bots: bots === 'all' ? 'all' : [...(bots as string[])] }, operator: parsed.operator, csrf: parsed.csrf, expiresAt: parsed.expiresAt };
+    if (
+      !viewerOk ||
+      typeof parsed.operator !== 'string' ||
+      typeof parsed.csrf !== 'string' ||
+      typeof parsed.expiresAt !== 'number'
+    )
+      return null;
+    return {
+      viewer: { bots: bots === 'all' ? 'all' : [...(bots as string[])] },
+      operator: parsed.operator,
+      csrf: parsed.csrf,
+      expiresAt: parsed.expiresAt,
+    };
   } catch {
     return null;
   }

@@ -39,7 +39,10 @@ async function finish(question: string, answer: string, outcome: EngineOutcome):
   };
 }
 
-export async function collectAnswer(question: string, fragments: AsyncGenerator<string, EngineOutcome, void>): Promise<FinishedAnswer> {
+export async function collectAnswer(
+  question: string,
+  fragments: AsyncGenerator<string, EngineOutcome, void>,
+): Promise<FinishedAnswer> {
   let answer = '';
   let step = await fragments.next();
   while (!step.done) {
@@ -77,11 +80,20 @@ export async function streamAnswer(
       step = await fragments.next();
     }
   } catch (error) {
-    const failure = error instanceof ServiceError ? error : new ServiceError(500, 'The answer failed part-way; please ask again.');
+    const failure =
+      error instanceof ServiceError ? error : new ServiceError(500, 'The answer failed part-way; please ask again.');
     res.end(sse({ Version: API_VERSION, Success: false, Code: failure.code, Message: failure.message }));
     throw error;
   }
   const done = await finish(question, answer, step.value);
-  res.end(sse({ QuestionID: ids.questionId, AnswerID: ids.answerId, Answer: done.answer, TotalToken: done.totalToken, noAnswer: done.noAnswer }));
+  res.end(
+    sse({
+      QuestionID: ids.questionId,
+      AnswerID: ids.answerId,
+      Answer: done.answer,
+      TotalToken: done.totalToken,
+      noAnswer: done.noAnswer,
+    }),
+  );
   return done;
 }

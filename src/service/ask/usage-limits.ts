@@ -21,8 +21,12 @@ export async function checkRateLimit(state: StateStore, chatbot: ChatbotRecord, 
   const used = await state.incr(key, 1, seconds * 1000);
   if (used <= count) return;
   const retryAfter = Math.max(1, Math.ceil((await state.ttlMs(key)) / 1000));
-  throw new ServiceError(429, message.trim() || `Too many messages: this chat allows ${count} messages every ${seconds} seconds. Please wait ${retryAfter} seconds and try again.`,
-    { 'Retry-After': String(retryAfter) });
+  throw new ServiceError(
+    429,
+    message.trim() ||
+      `Too many messages: this chat allows ${count} messages every ${seconds} seconds. Please wait ${retryAfter} seconds and try again.`,
+    { 'Retry-After': String(retryAfter) },
+  );
 }
 
 /** A reserved monthly message; give it back when the answer could not be produced. */
@@ -40,7 +44,10 @@ export async function reserveMonthlyMessage(state: StateStore, chatbot: ChatbotR
   const used = await state.incr(key, 1, MONTH_COUNTER_TTL_MS);
   if (used > limit) {
     await state.incr(key, -1);
-    throw new ServiceError(429, `This chatbot has used its ${limit} messages for this month; it can answer again on the 1st of next month (UTC), or its owner can raise MessageLimit.`);
+    throw new ServiceError(
+      429,
+      `This chatbot has used its ${limit} messages for this month; it can answer again on the 1st of next month (UTC), or its owner can raise MessageLimit.`,
+    );
   }
   let released = false;
   return {

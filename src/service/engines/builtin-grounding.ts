@@ -45,29 +45,97 @@ function indexOf(listings: readonly Listing[]): ListingIndex {
   return index;
 }
 
-const RENT = /\b(rent|rental|renting|lease|leasing|alquiler|alquilar|arriendo|louer|location|miete|mieten|affitto|affittare|aluguel|alugar)\b/;
-const SALE = /\b(buy|buying|purchase|for sale|on sale|comprar|venta|acheter|vente|kaufen|kauf|comprare|vendita|compra|venda)\b/;
-const BEDS = /(\d+)\s*-?\s*(?:bed(?:room)?s?|br|bd|habitaciones|dormitorios|recámaras|chambres|schlafzimmer|camere|quartos)\b/;
-const BATHS = /(\d+(?:\.\d+)?)\s*-?\s*(?:bath(?:room)?s?|ba|baños|salles? de bains?|bäder|badezimmer|bagni|banheiros)\b/;
+const RENT =
+  /\b(rent|rental|renting|lease|leasing|alquiler|alquilar|arriendo|louer|location|miete|mieten|affitto|affittare|aluguel|alugar)\b/;
+const SALE =
+  /\b(buy|buying|purchase|for sale|on sale|comprar|venta|acheter|vente|kaufen|kauf|comprare|vendita|compra|venda)\b/;
+const BEDS =
+  /(\d+)\s*-?\s*(?:bed(?:room)?s?|br|bd|habitaciones|dormitorios|recámaras|chambres|schlafzimmer|camere|quartos)\b/;
+const BATHS =
+  /(\d+(?:\.\d+)?)\s*-?\s*(?:bath(?:room)?s?|ba|baños|salles? de bains?|bäder|badezimmer|bagni|banheiros)\b/;
 const AMOUNT = String.raw`[$€£]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m|thousand|million|mil)?\b`;
-const MAX_PRICE = new RegExp(String.raw`\b(?:under|below|less than|max(?:imum)?|up to|at most|cheaper than|menos de|moins de|unter|meno di|até|abaixo de)\s*` + AMOUNT);
-const MIN_PRICE = new RegExp(String.raw`\b(?:over|above|more than|más de|plus de|über|più di|mais de|acima de)\s*` + AMOUNT);
+const MAX_PRICE = new RegExp(
+  String.raw`\b(?:under|below|less than|max(?:imum)?|up to|at most|cheaper than|menos de|moins de|unter|meno di|até|abaixo de)\s*` +
+    AMOUNT,
+);
+const MIN_PRICE = new RegExp(
+  String.raw`\b(?:over|above|more than|más de|plus de|über|più di|mais de|acima de)\s*` + AMOUNT,
+);
 const MLS_MENTION = /\bmls\s*(?:#|number|no\.?)?\s*:?\s*([a-z0-9-]+)/;
-const TOPIC = /\b(listings?|propert(?:y|ies)|homes?|houses?|apartments?|flats?|condos?|townhou?ses?|villas?|lofts?|studios?|available|offers?|price|prices|cost|costs|bedrooms?|bathrooms?|beds?|baths?|sale|buy|rent|mls|casa|casas|piso|pisos|propiedad(?:es)?|maisons?|appartements?|annonces?|wohnung(?:en)?|haus|häuser|immobilien|immobili|imóve(?:l|is)|apartamentos?)\b/;
+const TOPIC =
+  /\b(listings?|propert(?:y|ies)|homes?|houses?|apartments?|flats?|condos?|townhou?ses?|villas?|lofts?|studios?|available|offers?|price|prices|cost|costs|bedrooms?|bathrooms?|beds?|baths?|sale|buy|rent|mls|casa|casas|piso|pisos|propiedad(?:es)?|maisons?|appartements?|annonces?|wohnung(?:en)?|haus|häuser|immobilien|immobili|imóve(?:l|is)|apartamentos?)\b/;
 /**
  * A place after a preposition: "in Paris", "near New York", "en Madrid", "à Lyon".
  * Up to three words; which of them are a place is decided in unknownPlaces().
  */
-const PLACE_MENTION = /(?:^|[^\p{L}\p{N}])(?:in|near|around|en|à|em|nel|nella|bei)\s+(\p{L}[\p{L}'’.-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})/gu;
+const PLACE_MENTION =
+  /(?:^|[^\p{L}\p{N}])(?:in|near|around|en|à|em|nel|nella|bei)\s+(\p{L}[\p{L}'’.-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})/gu;
 /** Words after "in" that are not places (checked in lower case, on the first word). */
 const NOT_A_PLACE = new Set([
-  'a', 'an', 'the', 'my', 'our', 'your', 'this', 'that', 'these', 'those', 'any', 'some', 'all', 'total', 'general', 'mind',
-  'order', 'case', 'cash', 'person', 'stock', 'particular', 'advance', 'town', 'city', 'it', 'there', 'here', 'good', 'great',
-  'excellent', 'need', 'addition', 'fact', 'detail', 'english', 'spanish', 'french', 'german', 'italian', 'portuguese',
-  'el', 'la', 'los', 'las', 'le', 'les', 'un', 'une', 'una', 'der', 'die', 'das', 'o', 'os', 'as', 'venta', 'alquiler', 'vente', 'location',
+  'a',
+  'an',
+  'the',
+  'my',
+  'our',
+  'your',
+  'this',
+  'that',
+  'these',
+  'those',
+  'any',
+  'some',
+  'all',
+  'total',
+  'general',
+  'mind',
+  'order',
+  'case',
+  'cash',
+  'person',
+  'stock',
+  'particular',
+  'advance',
+  'town',
+  'city',
+  'it',
+  'there',
+  'here',
+  'good',
+  'great',
+  'excellent',
+  'need',
+  'addition',
+  'fact',
+  'detail',
+  'english',
+  'spanish',
+  'french',
+  'german',
+  'italian',
+  'portuguese',
+  'el',
+  'la',
+  'los',
+  'las',
+  'le',
+  'les',
+  'un',
+  'une',
+  'una',
+  'der',
+  'die',
+  'das',
+  'o',
+  'os',
+  'as',
+  'venta',
+  'alquiler',
+  'vente',
+  'location',
 ]);
 /** Words that end a place name ("Paris for rent", "Austin under $500k"). */
-const PLACE_END = /^(?:for|to|with|under|below|over|above|and|or|near|at|from|by|of|on|that|which|who|please|max|min|less|more|up|around|between|than|con|por|para|y|o|avec|pour|et|ou|mit|für|und|oder|con|per|e|com|até)$/;
+const PLACE_END =
+  /^(?:for|to|with|under|below|over|above|and|or|near|at|from|by|of|on|that|which|who|please|max|min|less|more|up|around|between|than|con|por|para|y|o|avec|pour|et|ou|mit|für|und|oder|con|per|e|com|até)$/;
 /** Common words for a kind of home; each names the PropertyType it means. */
 const HOME_KINDS: readonly [RegExp, string][] = [
   [/\b(?:apartments?|flats?|apartamentos?|pisos?|appartements?|wohnung(?:en)?)\b/, 'apartment'],
@@ -78,7 +146,8 @@ const HOME_KINDS: readonly [RegExp, string][] = [
   [/\bstudios?\b/, 'studio'],
   [/\bcabins?\b/, 'cabin'],
 ];
-const GREETING = /^(hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|hola|buenos días|buenas|bonjour|salut|hallo|guten tag|moin|ciao|buongiorno|olá|ola|oi|bom dia)\b/;
+const GREETING =
+  /^(hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|hola|buenos días|buenas|bonjour|salut|hallo|guten tag|moin|ciao|buongiorno|olá|ola|oi|bom dia)\b/;
 
 function amount(value: string, unit: string | undefined): number {
   const n = Number(value.replace(/,/g, ''));
@@ -95,7 +164,11 @@ function mentioned(question: string, names: Map<string, string>): string[] {
     if (at === -1) continue;
     const before = question[at - 1];
     const after = question[at + lower.length];
-    if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}]/u.test(after))) found.push(display);
+    if (
+      (before === undefined || !/[\p{L}\p{N}]/u.test(before)) &&
+      (after === undefined || !/[\p{L}\p{N}]/u.test(after))
+    )
+      found.push(display);
   }
   return found;
 }
@@ -127,8 +200,11 @@ function unknownPlaces(question: string, listings: readonly Listing[], index: Li
     const place = name.join(' ');
     const lowerPlace = place.toLowerCase();
     if (TOPIC.test(lowerPlace) || RENT.test(lowerPlace) || SALE.test(lowerPlace)) continue;
-    const known = [...index.cities.keys()].some((city) => lowerPlace.startsWith(city)) ||
-      listings.some((listing) => [listing.State, listing.ZIP, listing.Location].some((field) => field?.trim().toLowerCase() === lowerPlace));
+    const known =
+      [...index.cities.keys()].some((city) => lowerPlace.startsWith(city)) ||
+      listings.some((listing) =>
+        [listing.State, listing.ZIP, listing.Location].some((field) => field?.trim().toLowerCase() === lowerPlace),
+      );
     if (!known) places.push(lowerTyped ? place.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase()) : place);
   }
   return places;
@@ -153,7 +229,8 @@ export function readCriteria(question: string, listings: readonly Listing[]): Cr
   // A type named exactly ("Single Family Residential") already says the kind.
   if (criteria.propertyTypes.length > 0) criteria.homeKinds = [];
   const mls = MLS_MENTION.exec(text)?.[1];
-  if (mls && !criteria.mlsNumbers.some((known) => known.toLowerCase() === mls)) criteria.mlsNumbers.push(mls.toUpperCase());
+  if (mls && !criteria.mlsNumbers.some((known) => known.toLowerCase() === mls))
+    criteria.mlsNumbers.push(mls.toUpperCase());
   if (RENT.test(text)) criteria.saleType = 'for_rent';
   else if (SALE.test(text)) criteria.saleType = 'for_sale';
   const beds = BEDS.exec(text);
@@ -168,10 +245,18 @@ export function readCriteria(question: string, listings: readonly Listing[]): Cr
 }
 
 export function hasCriteria(criteria: Criteria): boolean {
-  return criteria.cities.length > 0 || criteria.mlsNumbers.length > 0 || criteria.propertyTypes.length > 0 ||
-    criteria.unknownPlaces.length > 0 || criteria.homeKinds.length > 0 ||
-    criteria.saleType !== undefined || criteria.minBedrooms !== undefined || criteria.minBathrooms !== undefined ||
-    criteria.maxPrice !== undefined || criteria.minPrice !== undefined;
+  return (
+    criteria.cities.length > 0 ||
+    criteria.mlsNumbers.length > 0 ||
+    criteria.propertyTypes.length > 0 ||
+    criteria.unknownPlaces.length > 0 ||
+    criteria.homeKinds.length > 0 ||
+    criteria.saleType !== undefined ||
+    criteria.minBedrooms !== undefined ||
+    criteria.minBathrooms !== undefined ||
+    criteria.maxPrice !== undefined ||
+    criteria.minPrice !== undefined
+  );
 }
 
 /** The price a listing is offered at: sale price for sale, monthly rent for rent. */

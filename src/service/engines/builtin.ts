@@ -1,7 +1,15 @@
 import type { ChatAskType } from '../../upstream/api.js';
 import { formatSize } from '../envelope.js';
 import type { Listing } from '../validation/listing.js';
-import { askingPrice, citiesOf, hasCriteria, isGreeting, matchListings, readCriteria, type Criteria } from './builtin-grounding.js';
+import {
+  askingPrice,
+  citiesOf,
+  hasCriteria,
+  isGreeting,
+  matchListings,
+  readCriteria,
+  type Criteria,
+} from './builtin-grounding.js';
 import { phrasesFor, type Phrases } from './builtin-phrases.js';
 import { wordGroups } from './fragments.js';
 import { mediaFacts, type MediaFacts } from './media-facts.js';
@@ -17,9 +25,10 @@ function money(listing: Listing, value: number | undefined): string {
 function describeListing(listing: Listing, phrases: Phrases): string {
   const place = [listing.Address, listing.City].filter((part) => part?.trim()).join(', ');
   const price = money(listing, askingPrice(listing));
-  const offer = listing.SaleType === 'for_sale'
-    ? `${phrases.forSale}${price ? ` ${price}` : ''}`
-    : `${phrases.forRent}${price ? ` ${price}${phrases.perMonth}` : ''}`;
+  const offer =
+    listing.SaleType === 'for_sale'
+      ? `${phrases.forSale}${price ? ` ${price}` : ''}`
+      : `${phrases.forRent}${price ? ` ${price}${phrases.perMonth}` : ''}`;
   const head = `${listing.PropertyType}${place ? `, ${place}` : ''}`;
   return `- ${head}: ${listing.Bedrooms} ${phrases.beds}, ${listing.Bathrooms} ${phrases.baths}, ${offer}, MLS ${listing.MLSNumber} ${listing.Url}`;
 }
@@ -35,8 +44,10 @@ function describeCriteria(criteria: Criteria, phrases: Phrases, sample: Listing 
   if (criteria.minBedrooms !== undefined) parts.push(phrases.atLeastBeds(criteria.minBedrooms));
   if (criteria.minBathrooms !== undefined) parts.push(phrases.atLeastBaths(criteria.minBathrooms));
   const symbol = sample?.CurrencySymbol ?? '$';
-  if (criteria.maxPrice !== undefined) parts.push(phrases.under(`${symbol}${criteria.maxPrice.toLocaleString('en-US')}`));
-  if (criteria.minPrice !== undefined) parts.push(phrases.over(`${symbol}${criteria.minPrice.toLocaleString('en-US')}`));
+  if (criteria.maxPrice !== undefined)
+    parts.push(phrases.under(`${symbol}${criteria.maxPrice.toLocaleString('en-US')}`));
+  if (criteria.minPrice !== undefined)
+    parts.push(phrases.over(`${symbol}${criteria.minPrice.toLocaleString('en-US')}`));
   return parts.join(' ');
 }
 
@@ -47,8 +58,10 @@ function length(seconds: number, phrases: Phrases): string {
 
 function describeFile(file: MediaFacts, phrases: Phrases): string {
   const parts = [file.format];
-  if (file.kind === 'photo' && file.width !== undefined && file.height !== undefined) parts.push(`${file.width}×${file.height} ${phrases.media.pixels}`);
-  if (file.kind !== 'photo') parts.push(file.seconds === undefined ? phrases.media.lengthUnknown : length(file.seconds, phrases));
+  if (file.kind === 'photo' && file.width !== undefined && file.height !== undefined)
+    parts.push(`${file.width}×${file.height} ${phrases.media.pixels}`);
+  if (file.kind !== 'photo')
+    parts.push(file.seconds === undefined ? phrases.media.lengthUnknown : length(file.seconds, phrases));
   parts.push(formatSize(file.bytes));
   return parts.join(', ');
 }
@@ -56,11 +69,18 @@ function describeFile(file: MediaFacts, phrases: Phrases): string {
 /** "Thanks, I received your photo (JPEG, 640×480 pixels, 52.1 KB)." */
 function describeReceived(files: readonly MediaFacts[], phrases: Phrases): string {
   const kind = files[0]!.kind;
-  return phrases.media.received(phrases.media.your(kind, files.length), files.map((file) => describeFile(file, phrases)).join('; '));
+  return phrases.media.received(
+    phrases.media.your(kind, files.length),
+    files.map((file) => describeFile(file, phrases)).join('; '),
+  );
 }
 
 /** The answer to the words alone: a greeting, listings, "none …", or what the engine can help with. */
-function answerText(request: Pick<AnswerRequest, 'chatbot' | 'listings'>, question: string, phrases: Phrases): { text: string; noAnswer: boolean } {
+function answerText(
+  request: Pick<AnswerRequest, 'chatbot' | 'listings'>,
+  question: string,
+  phrases: Phrases,
+): { text: string; noAnswer: boolean } {
   const settings = request.chatbot.settings;
   const criteria = readCriteria(question, request.listings);
   if (isGreeting(question) && !hasCriteria(criteria)) {
@@ -75,10 +95,16 @@ function answerText(request: Pick<AnswerRequest, 'chatbot' | 'listings'>, questi
   if (matches.length === 0) {
     const none = phrases.noneFound(describeCriteria(criteria, phrases, request.listings[0]));
     // Named a place we have nothing in: say where the listings are, so the next question can succeed.
-    const where = criteria.unknownPlaces.length > 0 && criteria.cities.length === 0 ? ` ${phrases.listingsAreIn(citiesOf(request.listings))}` : '';
+    const where =
+      criteria.unknownPlaces.length > 0 && criteria.cities.length === 0
+        ? ` ${phrases.listingsAreIn(citiesOf(request.listings))}`
+        : '';
     return { text: `${none}${where}`, noAnswer: false };
   }
-  const lines = [phrases.found(matches.length), ...matches.slice(0, SHOWN).map((listing) => describeListing(listing, phrases))];
+  const lines = [
+    phrases.found(matches.length),
+    ...matches.slice(0, SHOWN).map((listing) => describeListing(listing, phrases)),
+  ];
   if (matches.length > SHOWN) lines.push(phrases.more(matches.length - SHOWN));
   return { text: lines.join('\n'), noAnswer: false };
 }
@@ -130,7 +156,8 @@ export class BuiltinEngine implements AnswerEngine {
   }
 
   async *answer(request: AnswerRequest): AsyncGenerator<string, EngineOutcome, void> {
-    const media = request.askType === 'Text' || request.files.length === 0 ? [] : await mediaFacts(request.askType, request.files);
+    const media =
+      request.askType === 'Text' || request.files.length === 0 ? [] : await mediaFacts(request.askType, request.files);
     const { text, noAnswer } = composeBuiltinAnswer({ ...request, media });
     yield* paced(wordGroups(text), this.tokensPerSecond, request.signal, this.options.sleep);
     return { noAnswer };

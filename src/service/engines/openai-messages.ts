@@ -19,13 +19,22 @@ export interface ChatMessage {
 function listingLine(listing: Listing): string {
   const price = askingPrice(listing);
   return [
-    `ID ${listing.ID}`, listing.PropertyType, listing.SaleType === 'for_sale' ? 'for sale' : 'for rent',
+    `ID ${listing.ID}`,
+    listing.PropertyType,
+    listing.SaleType === 'for_sale' ? 'for sale' : 'for rent',
     [listing.Address, listing.City, listing.State, listing.ZIP].filter(Boolean).join(', '),
-    `${listing.Bedrooms} bedrooms`, `${listing.Bathrooms} bathrooms`,
+    `${listing.Bedrooms} bedrooms`,
+    `${listing.Bathrooms} bathrooms`,
     `${listing.BuildingArea} ${listing.AreaUnit}`,
-    price === undefined ? 'price on request' : `${listing.CurrencySymbol}${price}${listing.SaleType === 'for_rent' ? '/month' : ''}`,
-    `status ${listing.Status}`, `MLS ${listing.MLSNumber}`, listing.Url,
-  ].filter(Boolean).join(' | ');
+    price === undefined
+      ? 'price on request'
+      : `${listing.CurrencySymbol}${price}${listing.SaleType === 'for_rent' ? '/month' : ''}`,
+    `status ${listing.Status}`,
+    `MLS ${listing.MLSNumber}`,
+    listing.Url,
+  ]
+    .filter(Boolean)
+    .join(' | ');
 }
 
 /** The listings most relevant to the question (those matching its criteria first), capped. */
@@ -46,7 +55,9 @@ export function systemPrompt(request: AnswerRequest): string {
   if (settings.AIResponseLanguage.trim()) parts.push(`Always answer in ${settings.AIResponseLanguage.trim()}.`);
   const listings = contextListings(request.question, request.listings);
   if (listings.length > 0) {
-    parts.push(`Answer questions about properties only from these listings (${request.listings.length} in total, ${listings.length} shown):`);
+    parts.push(
+      `Answer questions about properties only from these listings (${request.listings.length} in total, ${listings.length} shown):`,
+    );
     parts.push(listings.map(listingLine).join('\n'));
   }
   return parts.join('\n\n');
@@ -62,9 +73,15 @@ export async function userMessage(request: AnswerRequest): Promise<ChatMessage> 
       const data = (await file.bytes()).toString('base64');
       parts.push({ type: 'image_url', image_url: { url: `data:${file.meta.mime};base64,${data}` } });
     } else if (request.askType === 'Audio') {
-      parts.push({ type: 'input_audio', input_audio: { data: (await file.bytes()).toString('base64'), format: 'wav' } });
+      parts.push({
+        type: 'input_audio',
+        input_audio: { data: (await file.bytes()).toString('base64'), format: 'wav' },
+      });
     } else {
-      parts.push({ type: 'text', text: `[The user attached a video: ${file.meta.fileName}, ${file.meta.size} bytes. You cannot watch it.]` });
+      parts.push({
+        type: 'text',
+        text: `[The user attached a video: ${file.meta.fileName}, ${file.meta.size} bytes. You cannot watch it.]`,
+      });
     }
   }
   return { role: 'user', content: parts };

@@ -57,7 +57,10 @@ export class OpenAiEngine implements AnswerEngine {
         stream_options: { include_usage: true },
       }),
     }).catch((error: unknown) => {
-      throw new ServiceError(502, `The AI model endpoint ${this.url} could not be reached (${(error as Error).message}); check the engine's baseUrl.`);
+      throw new ServiceError(
+        502,
+        `The AI model endpoint ${this.url} could not be reached (${(error as Error).message}); check the engine's baseUrl.`,
+      );
     });
     if (response.status !== 200 || !response.body) {
       const detail = (await response.text()).slice(0, 300);
@@ -66,14 +69,13 @@ export class OpenAiEngine implements AnswerEngine {
 
     let answer = '';
     let totalTokens: number | undefined;
-    const events = response.body
-      .pipeThrough(new TextDecoderStream())
-      .pipeThrough(new EventSourceParserStream());
+    const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
     try {
       for await (const event of events) {
         if (event.data === '[DONE]') break;
         const chunk = JSON.parse(event.data) as CompletionChunk;
-        if (chunk.error) throw new ServiceError(502, `The AI model failed: ${chunk.error.message ?? 'no reason given'}`);
+        if (chunk.error)
+          throw new ServiceError(502, `The AI model failed: ${chunk.error.message ?? 'no reason given'}`);
         if (chunk.usage?.total_tokens !== undefined) totalTokens = chunk.usage.total_tokens;
         const content = chunk.choices?.[0]?.delta?.content;
         if (content) {

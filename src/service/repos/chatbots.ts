@@ -25,11 +25,19 @@ export class ChatbotRepository {
 
   async get(serialNumber: string, field = 'SerialNumber'): Promise<ChatbotRecord> {
     const record = await this.find(serialNumber);
-    if (!record) throw notFound(`No chatbot has the ${field} "${serialNumber}"; create one with /chat/Chatbot/Add or check the id.`);
+    if (!record)
+      throw notFound(
+        `No chatbot has the ${field} "${serialNumber}"; create one with /chat/Chatbot/Add or check the id.`,
+      );
     return record;
   }
 
-  async create(options: { timeZone?: string; type: number; serialNumber?: string; settings?: Partial<ChatbotSettings> }): Promise<ChatbotRecord> {
+  async create(options: {
+    timeZone?: string;
+    type: number;
+    serialNumber?: string;
+    settings?: Partial<ChatbotSettings>;
+  }): Promise<ChatbotRecord> {
     const serialNumber = options.serialNumber ?? randomBytes(16).toString('hex');
     const record: ChatbotRecord = {
       serialNumber,

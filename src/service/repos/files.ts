@@ -46,7 +46,10 @@ export class FileRepository {
 
   async get(fileId: number): Promise<StoredFileMeta> {
     const meta = await this.find(fileId);
-    if (!meta) throw notFound(`No uploaded file has the id ${fileId} (it may have expired); upload it again with /chat/User/GetPreUploadUrl.`);
+    if (!meta)
+      throw notFound(
+        `No uploaded file has the id ${fileId} (it may have expired); upload it again with /chat/User/GetPreUploadUrl.`,
+      );
     return meta;
   }
 

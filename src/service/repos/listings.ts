@@ -83,14 +83,25 @@ export class ListingRepository {
   private async read(serialNumber: string, version: string): Promise<CachedListings> {
     // Read after the version: a write racing this read only makes the cache newer than its token.
     const raw = await this.state.hashGetAll(svcKeys.listings(serialNumber));
-    const listings = Object.values(raw).map((json) => JSON.parse(json) as Listing).sort((a, b) => a.ID - b.ID);
-    const loaded = { version, listings, cityKeys: listings.map((l) => key(l.City)), mlsKeys: listings.map((l) => key(l.MLSNumber)) };
+    const listings = Object.values(raw)
+      .map((json) => JSON.parse(json) as Listing)
+      .sort((a, b) => a.ID - b.ID);
+    const loaded = {
+      version,
+      listings,
+      cityKeys: listings.map((l) => key(l.City)),
+      mlsKeys: listings.map((l) => key(l.MLSNumber)),
+    };
     this.cache.set(serialNumber, loaded);
     return loaded;
   }
 
   /** Deletes by our id ("NewOaks"), MLS number or URL; returns how many listings went. */
-  async delete(serialNumber: string, keys: readonly string[], keyType: 'NewOaks' | 'MLSNumber' | 'URL'): Promise<number> {
+  async delete(
+    serialNumber: string,
+    keys: readonly string[],
+    keyType: 'NewOaks' | 'MLSNumber' | 'URL',
+  ): Promise<number> {
     const wanted = new Set(keys.map((key) => (keyType === 'MLSNumber' ? key.trim().toLowerCase() : key.trim())));
     const matches = (await this.all(serialNumber)).filter((listing) => {
       if (keyType === 'NewOaks') return wanted.has(String(listing.ID));
@@ -99,7 +110,11 @@ export class ListingRepository {
     });
     if (matches.length === 0) return 0;
     const results = await this.state.atomic([
-      ...matches.map((listing) => ({ op: 'hashDel' as const, key: svcKeys.listings(serialNumber), field: String(listing.ID) })),
+      ...matches.map((listing) => ({
+        op: 'hashDel' as const,
+        key: svcKeys.listings(serialNumber),
+        field: String(listing.ID),
+      })),
       { op: 'set', key: svcKeys.listingsVersion(serialNumber), value: randomUUID() },
     ]);
     // Count what Redis actually removed, so two concurrent deletes never both claim a listing.

@@ -30,7 +30,9 @@ export class SessionRepository {
   async get(sessionId: number): Promise<SessionRecord> {
     const raw = await this.state.get(svcKeys.session(sessionId));
     if (raw === null) {
-      throw notFound(`No chat session has the sessionID ${sessionId} (it may have expired); create one with /chat/Chatbot/GetSession.`);
+      throw notFound(
+        `No chat session has the sessionID ${sessionId} (it may have expired); create one with /chat/Chatbot/GetSession.`,
+      );
     }
     return JSON.parse(raw) as SessionRecord;
   }
@@ -45,10 +47,18 @@ export class SessionRepository {
    * MULTI (the session's keys share its hash tag).
    */
   async record(sessionId: number, question: string, answer: string): Promise<void> {
-    const entries: HistoryEntry[] = [{ role: 'user', content: question }, { role: 'assistant', content: answer }];
+    const entries: HistoryEntry[] = [
+      { role: 'user', content: question },
+      { role: 'assistant', content: answer },
+    ];
     const history = svcKeys.history(sessionId);
     await this.state.atomic([
-      { op: 'listPush', key: history, values: entries.map((entry) => JSON.stringify(entry)), maxLength: this.historyEntries },
+      {
+        op: 'listPush',
+        key: history,
+        values: entries.map((entry) => JSON.stringify(entry)),
+        maxLength: this.historyEntries,
+      },
       { op: 'expire', key: history, ttlMs: this.ttlMs },
       { op: 'expire', key: svcKeys.session(sessionId), ttlMs: this.ttlMs },
     ]);

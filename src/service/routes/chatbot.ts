@@ -23,35 +23,50 @@ export function modelName(ctx: ServiceContext, key: string): string {
 export function chatbotEndpoints(ctx: ServiceContext): Endpoint[] {
   return [
     {
-      path: '/chat/Chatbot/Add', methods: ['POST'], credential: 'secret',
+      path: '/chat/Chatbot/Add',
+      methods: ['POST'],
+      credential: 'secret',
       async handle(req, res) {
         const body = parseBody(addSchema, req.body);
-        if (body.type !== undefined && body.type !== 0) throw badRequest('type must be 0 (a generic chatbot); no other chatbot type is offered.');
+        if (body.type !== undefined && body.type !== 0)
+          throw badRequest('type must be 0 (a generic chatbot); no other chatbot type is offered.');
         const record = await ctx.chatbots.create({ type: 0, ...(body.timeZone ? { timeZone: body.timeZone } : {}) });
         sendOk(res, record.serialNumber);
       },
     },
     {
-      path: '/chat/Chatbot/Remove', methods: ['POST'], credential: 'secret',
+      path: '/chat/Chatbot/Remove',
+      methods: ['POST'],
+      credential: 'secret',
       async handle(req, res) {
         const { serialNumber } = parseBody(serialSchema, req.body);
-        if (!(await ctx.chatbots.remove(serialNumber))) throw notFound(`No chatbot has the serialNumber "${serialNumber}"; nothing was removed.`);
+        if (!(await ctx.chatbots.remove(serialNumber)))
+          throw notFound(`No chatbot has the serialNumber "${serialNumber}"; nothing was removed.`);
         sendOk(res);
       },
     },
     {
-      path: '/chat/Chatbot/Edit', methods: ['POST'], credential: 'secret', requiresJson: true,
+      path: '/chat/Chatbot/Edit',
+      methods: ['POST'],
+      credential: 'secret',
+      requiresJson: true,
       async handle(req, res) {
         const { serialNumber, ...changes } = parseBody(editSchema, req.body);
         if (changes.Model !== undefined && !modelList(ctx).some((model) => model.Key === changes.Model)) {
-          throw badRequest(`Model must be a Key from /chat/Chatbot/ModelList (${modelList(ctx).map((m) => `"${m.Key}"`).join(', ')}).`);
+          throw badRequest(
+            `Model must be a Key from /chat/Chatbot/ModelList (${modelList(ctx)
+              .map((m) => `"${m.Key}"`)
+              .join(', ')}).`,
+          );
         }
         await ctx.chatbots.update(serialNumber, changes);
         sendOk(res, 1);
       },
     },
     {
-      path: '/chat/Chatbot/GetSession', methods: ['POST'], credential: 'secret',
+      path: '/chat/Chatbot/GetSession',
+      methods: ['POST'],
+      credential: 'secret',
       async handle(req, res) {
         const { serialNumber } = parseBody(serialSchema, req.body);
         await ctx.chatbots.get(serialNumber, 'serialNumber');
@@ -61,7 +76,9 @@ export function chatbotEndpoints(ctx: ServiceContext): Endpoint[] {
     },
     {
       // The docs send a GET with a JSON body; POST is accepted too because some hosts document it so.
-      path: '/chat/Chatbot/ModelList', methods: ['GET', 'POST'], credential: 'secret',
+      path: '/chat/Chatbot/ModelList',
+      methods: ['GET', 'POST'],
+      credential: 'secret',
       async handle(_req, res) {
         sendOk(res, modelList(ctx));
       },

@@ -8,7 +8,9 @@ export function realEstateEndpoints(ctx: ServiceContext): Endpoint[] {
   const listSchema = listQuerySchema(ctx.limits.maxPageSize);
   return [
     {
-      path: '/chat/Chatbot/RealEstateCreate', methods: ['POST'], credential: 'either',
+      path: '/chat/Chatbot/RealEstateCreate',
+      methods: ['POST'],
+      credential: 'either',
       async handle(req, res) {
         const input = parseBody(listingCreateSchema, req.body);
         await ctx.chatbots.get(input.SerialNumber);
@@ -17,7 +19,9 @@ export function realEstateEndpoints(ctx: ServiceContext): Endpoint[] {
       },
     },
     {
-      path: '/chat/Chatbot/RealEstateList', methods: ['POST'], credential: 'session',
+      path: '/chat/Chatbot/RealEstateList',
+      methods: ['POST'],
+      credential: 'session',
       async handle(req, res) {
         const query = parseBody(listSchema, req.body);
         await ctx.chatbots.get(query.SerialNumber);
@@ -32,7 +36,9 @@ export function realEstateEndpoints(ctx: ServiceContext): Endpoint[] {
       },
     },
     {
-      path: '/chat/Chatbot/RealEstateDelete', methods: ['POST'], credential: 'either',
+      path: '/chat/Chatbot/RealEstateDelete',
+      methods: ['POST'],
+      credential: 'either',
       async handle(req, res) {
         const body = parseBody(deleteSchema, req.body);
         await ctx.chatbots.get(body.SerialNumber);

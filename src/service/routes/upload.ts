@@ -30,7 +30,9 @@ function describe(file: UploadedFile) {
 export function uploadEndpoints(ctx: ServiceContext): Endpoint[] {
   return [
     {
-      path: '/chat/User/GetPreUploadUrl', methods: ['POST'], credential: 'secret',
+      path: '/chat/User/GetPreUploadUrl',
+      methods: ['POST'],
+      credential: 'secret',
       async handle(req, res) {
         const { fileName } = parseBody(preUploadSchema, req.body);
         const file = await ctx.files.reserve(fileName);
@@ -40,7 +42,8 @@ export function uploadEndpoints(ctx: ServiceContext): Endpoint[] {
     },
     {
       // Raw bytes, like an S3 presigned PUT: the signed token is the credential.
-      path: '/chat/upload/:token', methods: ['PUT'],
+      path: '/chat/upload/:token',
+      methods: ['PUT'],
       async handle(req, res) {
         let bodyRead = false;
         try {
@@ -49,7 +52,10 @@ export function uploadEndpoints(ctx: ServiceContext): Endpoint[] {
           checkDeclaredBody(req, ctx.limits.uploadBytes);
           const claim = await ctx.state.acquireLock(svcKeys.uploadClaim(fileId), UPLOAD_CLAIM_TTL_MS);
           if (claim === null) {
-            throw new ServiceError(409, 'This upload URL is already receiving a PUT; wait for it to finish, or request a new URL with /chat/User/GetPreUploadUrl.');
+            throw new ServiceError(
+              409,
+              'This upload URL is already receiving a PUT; wait for it to finish, or request a new URL with /chat/User/GetPreUploadUrl.',
+            );
           }
           try {
             const file = await ctx.files.get(fileId);
@@ -68,12 +74,17 @@ export function uploadEndpoints(ctx: ServiceContext): Endpoint[] {
     },
     {
       // Optional and idempotent: a file is usable as soon as its PUT completed.
-      path: '/chat/User/ConfirmUpload', methods: ['POST'], credential: 'secret',
+      path: '/chat/User/ConfirmUpload',
+      methods: ['POST'],
+      credential: 'secret',
       async handle(req, res) {
         const { FileStoreId } = parseBody(confirmSchema, req.body);
         const file = await ctx.files.get(Number(FileStoreId));
         if (file.uploadedAt === undefined || file.size === undefined) {
-          throw new ServiceError(409, `File ${file.fileId} has no bytes yet: PUT them to its PreUploadUrl first, then confirm.`);
+          throw new ServiceError(
+            409,
+            `File ${file.fileId} has no bytes yet: PUT them to its PreUploadUrl first, then confirm.`,
+          );
         }
         sendOk(res, describe(await ctx.files.markConfirmed(file as UploadedFile)));
       },

@@ -32,13 +32,19 @@ export function looseCaseObject<Shape extends z.ZodRawShape>(shape: Shape) {
 }
 
 const ARTICLES: Record<string, string> = {
-  string: 'a string', number: 'a number', int: 'a whole number', boolean: 'true or false',
-  array: 'an array', object: 'an object',
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
 };
 
 function fieldName(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((name, part) =>
-    typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part), '');
+  return path.reduce<string>(
+    (name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 /** One clear sentence naming the field, from zod's first issue. */
@@ -65,7 +71,10 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Binds the body case-insensitively to the schema's fields, then validates; throws a 400 naming the field. */
-export function parseBody<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>, body: unknown): z.infer<z.ZodObject<Shape>> {
+export function parseBody<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  body: unknown,
+): z.infer<z.ZodObject<Shape>> {
   if (body === undefined) body = {};
   if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object.');
   const result = schema.safeParse(bindFields(body, Object.keys(schema.shape)), { reportInput: true });

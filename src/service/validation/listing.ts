@@ -27,7 +27,10 @@ export const listingCreateSchema = z.object({
   Tours: z.enum(['OpenHouse', '3D']).optional(),
   ParkingSpots: amount(),
   Description: text(20_000).optional(),
-  ExtensionColumn: z.array(looseCaseObject({ Key: text(200), value: text() })).max(100).optional(),
+  ExtensionColumn: z
+    .array(looseCaseObject({ Key: text(200), value: text() }))
+    .max(100)
+    .optional(),
   Location: text().optional(),
   Address: text().optional(),
   City: text(200).optional(),

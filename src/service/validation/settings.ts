@@ -2,10 +2,17 @@ import { z } from 'zod';
 
 const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i;
 
-const rgbColour = (field: string) => z.string().refine(
-  (value) => value === '' || (RGB.test(value) && value.match(RGB)!.slice(1).every((part) => Number(part) <= 255)),
-  { message: `${field} must be a colour like "rgb(37,99,235)" (each part 0-255).` },
-);
+const rgbColour = (field: string) =>
+  z.string().refine(
+    (value) =>
+      value === '' ||
+      (RGB.test(value) &&
+        value
+          .match(RGB)!
+          .slice(1)
+          .every((part) => Number(part) <= 255)),
+    { message: `${field} must be a colour like "rgb(37,99,235)" (each part 0-255).` },
+  );
 
 export function isTimeZone(zone: string): boolean {
   try {
@@ -16,14 +23,15 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-export const timeZone = (field: string) => z.string().refine(isTimeZone, {
-  message: `${field} must be an IANA time zone name such as "Europe/Paris" or "UTC".`,
-});
+export const timeZone = (field: string) =>
+  z.string().refine(isTimeZone, {
+    message: `${field} must be an IANA time zone name such as "Europe/Paris" or "UTC".`,
+  });
 
-const email = (field: string) => z.string().refine(
-  (value) => value === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
-  { message: `${field} must be an e-mail address (or "" to clear it).` },
-);
+const email = (field: string) =>
+  z.string().refine((value) => value === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), {
+    message: `${field} must be an e-mail address (or "" to clear it).`,
+  });
 
 const integer = () => z.number().int();
 
@@ -70,7 +78,10 @@ export const settingsShape = {
 export const settingsSchema = z.object(settingsShape);
 export type ChatbotSettings = z.infer<typeof settingsSchema>;
 
-export const editSchema = z.object({ serialNumber: z.string().min(1), ...settingsShape }).partial().required({ serialNumber: true });
+export const editSchema = z
+  .object({ serialNumber: z.string().min(1), ...settingsShape })
+  .partial()
+  .required({ serialNumber: true });
 
 /**
  * Settings of a new chatbot. Rate limiting is off (RateLimitCount 0) until the
@@ -79,16 +90,41 @@ export const editSchema = z.object({ serialNumber: z.string().min(1), ...setting
  */
 export function defaultSettings(timeZoneName = 'UTC'): ChatbotSettings {
   return {
-    Name: 'New chatbot', Model: '1', SystemMessage: '', Temperature: 0, TimeZone: timeZoneName,
-    AnswerSuffix: '', ChatProfilePicture: '', ChatIcon: '', ChatBubbleAlign: 0,
-    ChatBubbleColor: 'rgb(37,99,235)', ChatbotPopupOnce: false, ChatbotPrivacyPolicyDescription: '',
-    ChatbotPrivacyPolicyName: 'privacy policy', ChatbotPrivacyPolicyUrl: '', EnablePushToTalk: false,
-    EnableUploadImage: true, FacebookUrl: '', InstagramUrl: '', RemoveChatLogOnBrowserClose: false,
-    SuggestedMessage: '', TalkToHumanEmail: '',
+    Name: 'New chatbot',
+    Model: '1',
+    SystemMessage: '',
+    Temperature: 0,
+    TimeZone: timeZoneName,
+    AnswerSuffix: '',
+    ChatProfilePicture: '',
+    ChatIcon: '',
+    ChatBubbleAlign: 0,
+    ChatBubbleColor: 'rgb(37,99,235)',
+    ChatbotPopupOnce: false,
+    ChatbotPrivacyPolicyDescription: '',
+    ChatbotPrivacyPolicyName: 'privacy policy',
+    ChatbotPrivacyPolicyUrl: '',
+    EnablePushToTalk: false,
+    EnableUploadImage: true,
+    FacebookUrl: '',
+    InstagramUrl: '',
+    RemoveChatLogOnBrowserClose: false,
+    SuggestedMessage: '',
+    TalkToHumanEmail: '',
     TalkToHumanResponseMessage: 'I have asked a member of our team to join; they will reply here shortly.',
-    UserInputPlaceholder: 'Ask me anything…', UserMessageColor: 'rgb(37,99,235)',
-    WelcomeMessage: 'Hello! How can I help you today?', WhatsappUrl: '', VerifyDomain: false, Domains: '',
-    RateLimitCount: 0, RateLimitMessage: '', RateLimitTime: 0, CustomDomain: '',
-    EmailForDailyChatLogs: '', EmailForDailyLeads: '', AIResponseLanguage: 'English', MessageLimit: -1,
+    UserInputPlaceholder: 'Ask me anything…',
+    UserMessageColor: 'rgb(37,99,235)',
+    WelcomeMessage: 'Hello! How can I help you today?',
+    WhatsappUrl: '',
+    VerifyDomain: false,
+    Domains: '',
+    RateLimitCount: 0,
+    RateLimitMessage: '',
+    RateLimitTime: 0,
+    CustomDomain: '',
+    EmailForDailyChatLogs: '',
+    EmailForDailyLeads: '',
+    AIResponseLanguage: 'English',
+    MessageLimit: -1,
   };
 }

@@ -40,7 +40,16 @@ describe('the console adapter on the gateway core and the embedded service', () 
     gateway = createGateway({
       state: stack.store,
       upstream: stack.client,
-      bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: { WelcomeMessage: 'Welcome to the console!', SuggestedMessage: 'Homes in Austin|Rentals in Denver' } }],
+      bots: [
+        {
+          id: 'main',
+          serialNumber: DEMO_SERIAL_NUMBER,
+          settings: {
+            WelcomeMessage: 'Welcome to the console!',
+            SuggestedMessage: 'Homes in Austin|Rentals in Denver',
+          },
+        },
+      ],
       adapters: [adapter],
       logger: silentLogger(),
       policy: { stopGraceMs: 500 },

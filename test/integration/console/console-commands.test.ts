@@ -25,7 +25,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('the console\'s own commands, on the gateway core and the embedded service', () => {
+describe("the console's own commands, on the gateway core and the embedded service", () => {
   let stack: ServiceStack;
   let gateway: Gateway | undefined;
   beforeEach(async () => {
@@ -48,7 +48,10 @@ describe('the console\'s own commands, on the gateway core and the embedded serv
       policy: { stopGraceMs: 500 },
     });
     await gateway.start();
-    const userMessages = async () => (await gateway!.transcript.read(adapter.conversation)).filter((entry) => entry.role === 'user').map((entry) => entry.text);
+    const userMessages = async () =>
+      (await gateway!.transcript.read(adapter.conversation))
+        .filter((entry) => entry.role === 'user')
+        .map((entry) => entry.text);
     return { term, userMessages };
   }
 
@@ -77,7 +80,8 @@ describe('the console\'s own commands, on the gateway core and the embedded serv
     term.type('::help');
     await until(async () => (await userMessages()).length === 2, 'both messages');
     expect(await userMessages()).toEqual([':)', ':help']);
-    for (const command of [':file <path> [caption]', ':press <n>', ':resume', ':help', ':quit']) expect(term.printed()).toContain(command);
+    for (const command of [':file <path> [caption]', ':press <n>', ':resume', ':help', ':quit'])
+      expect(term.printed()).toContain(command);
   });
 
   it('sends the lines in the order typed, a file first even though it is read from disk', async () => {

@@ -7,7 +7,16 @@ import { allShardTags } from '../../../src/state/slots.js';
 import type { AtomicCommand, StateStore } from '../../../src/state/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
-import { DEMO_SERIAL_NUMBER, HeldLink, SECRET, SESSION_KEY, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
+import {
+  DEMO_SERIAL_NUMBER,
+  HeldLink,
+  SECRET,
+  SESSION_KEY,
+  startGatewayProcess,
+  startServiceStack,
+  type GatewayProcess,
+  type ServiceStack,
+} from './stack.js';
 
 const WELCOME = "Hi! I'm the Oakridge Homes assistant.";
 
@@ -27,12 +36,22 @@ describe('gateway features against the real service', () => {
 
   it('/start greets with the WelcomeMessage and offers the suggestions', async () => {
     const { adapter } = await start({
-      settings: { WelcomeMessage: WELCOME, SuggestedMessage: '3 bedroom homes in Austin|Rentals in Denver', UserInputPlaceholder: 'Ask about a home…' },
+      settings: {
+        WelcomeMessage: WELCOME,
+        SuggestedMessage: '3 bedroom homes in Austin|Rentals in Denver',
+        UserInputPlaceholder: 'Ask about a home…',
+      },
     });
     await adapter.say('c1', '/start');
-    await eventually(() => expect(adapter.messagesIn('c1')).toEqual([
-      expect.objectContaining({ text: WELCOME, suggestions: ['3 bedroom homes in Austin', 'Rentals in Denver'], inputPlaceholder: 'Ask about a home…' }),
-    ]));
+    await eventually(() =>
+      expect(adapter.messagesIn('c1')).toEqual([
+        expect.objectContaining({
+          text: WELCOME,
+          suggestions: ['3 bedroom homes in Austin', 'Rentals in Denver'],
+          inputPlaceholder: 'Ask about a home…',
+        }),
+      ]),
+    );
   });
 
   it('/reset gives the conversation a new service session', async () => {
@@ -89,7 +108,7 @@ describe('gateway features against the real service', () => {
     expect(adapter.textsIn('c1').at(-1)).not.toBe(replies.internalError);
   });
 
-  it('/listings pages through the chatbot\'s listings with Next and Previous buttons', async () => {
+  it("/listings pages through the chatbot's listings with Next and Previous buttons", async () => {
     const { adapter } = await start();
     const total = (await stack.client.listListings({ SerialNumber: DEMO_SERIAL_NUMBER, PageSize: 100 })).VirtualCount;
     expect(total).toBeGreaterThan(5);
@@ -113,7 +132,9 @@ describe('gateway features against the real service', () => {
   });
 
   it('replies the RateLimitMessage when a user sends more than RateLimitCount in the window', async () => {
-    const { adapter, gateway } = await start({ settings: { RateLimitCount: 1, RateLimitTime: 60, RateLimitMessage: 'Slow down a little, please.' } });
+    const { adapter, gateway } = await start({
+      settings: { RateLimitCount: 1, RateLimitTime: 60, RateLimitMessage: 'Slow down a little, please.' },
+    });
     await adapter.say('c1', 'Homes in Austin?');
     await adapter.say('c1', 'And Denver?');
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
@@ -124,8 +145,15 @@ describe('gateway features against the real service', () => {
     });
   });
 
-  it('commands use none of the rate allowance or the month\'s MessageLimit (reserved as a turn starts, given back)', async () => {
-    const { adapter } = await start({ settings: { RateLimitCount: 1, RateLimitTime: 60, RateLimitMessage: 'Slow down a little, please.', MessageLimit: 1 } });
+  it("commands use none of the rate allowance or the month's MessageLimit (reserved as a turn starts, given back)", async () => {
+    const { adapter } = await start({
+      settings: {
+        RateLimitCount: 1,
+        RateLimitTime: 60,
+        RateLimitMessage: 'Slow down a little, please.',
+        MessageLimit: 1,
+      },
+    });
     await adapter.say('c1', '/help');
     await adapter.say('c1', '/help');
     await adapter.say('c1', 'Homes in Austin?');
@@ -139,7 +167,7 @@ describe('gateway features against the real service', () => {
 
   it("with no MessageLimit, counts the month's answered messages all the same, written within a second (a limit set later counts them)", async () => {
     const monthlyKey = gatewayKeys.monthly(DEMO_SERIAL_NUMBER, monthOf(new Date(), undefined));
-    const before = Number(await stack.store.get(monthlyKey) ?? 0);
+    const before = Number((await stack.store.get(monthlyKey)) ?? 0);
     const { adapter } = await start();
     await adapter.say('c1', 'Homes in Austin?');
     await adapter.say('c2', 'Homes in Denver?');
@@ -169,11 +197,18 @@ describe('gateway features against the real service', () => {
   });
 
   it('apologises when the service cannot be reached past the horizon, and reports the failures in a row', async () => {
-    const unreachable = new ChatbotServiceClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, secretKey: SECRET, sessionKey: SESSION_KEY, retries: 0 });
+    const unreachable = new ChatbotServiceClient({
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      secretKey: SECRET,
+      sessionKey: SESSION_KEY,
+      retries: 0,
+    });
     // Horizon 0: no waiting for the service, each message is given up at once.
     const { adapter, gateway } = await start({ upstream: unreachable, policy: { upstreamOutageHorizonMs: 0 } });
     const failures: UpstreamFailure[] = [];
-    gateway.events.on('upstreamFailure', (failure) => { failures.push(failure); });
+    gateway.events.on('upstreamFailure', (failure) => {
+      failures.push(failure);
+    });
     await adapter.say('c1', 'Homes in Austin?');
     await adapter.say('c1', 'Hello?');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown]));
@@ -181,7 +216,10 @@ describe('gateway features against the real service', () => {
     await eventually(() => expect(failures.map((failure) => failure.consecutiveFailures)).toEqual([1, 2]));
     await eventually(async () => {
       const transcript = await gateway.transcript.read(adapter.conversation('c1'));
-      expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['Homes in Austin?', 'Hello?']);
+      expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
+        'Homes in Austin?',
+        'Hello?',
+      ]);
     });
   });
 
@@ -204,12 +242,17 @@ describe('gateway features against the real service', () => {
     // batch is one call (turn/first-batch.ts): the conversation's keys and the chatbot's counter, with no
     // claim riding on it, so no MULTI around them (a pipeline).
     // Not the turn's: the settings read when the 5 s cache expired, and the month's count, written once a second (month-tally.ts).
-    expect(calls.filter((call) => call !== 'hashGetAll' && call !== 'incr'), calls.join(', ')).toEqual(['queueOffer', 'pipeline', 'queueAdvance']);
+    expect(
+      calls.filter((call) => call !== 'hashGetAll' && call !== 'incr'),
+      calls.join(', '),
+    ).toEqual(['queueOffer', 'pipeline', 'queueAdvance']);
     // The message found its queue empty: no turn of it can have been cut off before, so neither the count of
     // attempts nor the answers left half-shown are looked for; the session is read, the month counted.
     const conversation = adapter.conversation('c1');
     expect(firstBatch).toHaveLength(1);
-    expect(firstBatch[0]!.map((c) => c.key)).not.toContain(gatewayKeys.attempts(conversation, second.platformMessageId));
+    expect(firstBatch[0]!.map((c) => c.key)).not.toContain(
+      gatewayKeys.attempts(conversation, second.platformMessageId),
+    );
     expect(firstBatch[0]!.map((c) => c.op)).not.toContain('setMembers');
     expect(firstBatch[0]!.filter((c) => c.op === 'get').map((c) => c.key)).toEqual([gatewayKeys.session(conversation)]);
     // With no MessageLimit nothing is checked against the month's count: it is not in the batch (an answer adds to it later).
@@ -237,7 +280,9 @@ function countingStore(store: StateStore, calls: string[], pipelines: AtomicComm
 async function idle(store: StateStore): Promise<void> {
   await eventually(async () => {
     expect(await pendingMembers(store)).toEqual([]);
-    const inflight = await Promise.all(allShardTags().map((tag) => store.sortedRangeByScore(inflightIndexKey(tag), 0, Number.MAX_SAFE_INTEGER)));
+    const inflight = await Promise.all(
+      allShardTags().map((tag) => store.sortedRangeByScore(inflightIndexKey(tag), 0, Number.MAX_SAFE_INTEGER)),
+    );
     expect(inflight.flat()).toEqual([]);
   });
 }

@@ -10,7 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replies } from '../../../src/gateway/index.js';
 import { CLIENT_ASK_CONTENT_MAX_CHARS, UpstreamError } from '../../../src/upstream/index.js';
 import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
-import { DEMO_SERIAL_NUMBER, HeldLink, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from './stack.js';
+import {
+  DEMO_SERIAL_NUMBER,
+  HeldLink,
+  startGatewayProcess,
+  startServiceStack,
+  type GatewayProcess,
+  type ServiceStack,
+} from './stack.js';
 
 const LIMIT = CLIENT_ASK_CONTENT_MAX_CHARS;
 const QUESTION = 'Homes for sale in Austin? ';
@@ -36,7 +43,9 @@ describe('a message longer than the Chatbot Service takes (real embedded service
     expect(emojiMessage(LIMIT).length).toBeGreaterThan(LIMIT * 1.9);
     const answer = await stack.client.ask({ sessionId, content: emojiMessage(LIMIT) });
     expect(answer.content).toContain('Austin');
-    const refusal = await stack.client.ask({ sessionId, content: emojiMessage(LIMIT + 1) }).catch((error: unknown) => error);
+    const refusal = await stack.client
+      .ask({ sessionId, content: emojiMessage(LIMIT + 1) })
+      .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(UpstreamError);
     expect((refusal as UpstreamError).message).toContain(`content must be at most ${LIMIT} characters`);
   });
@@ -70,7 +79,10 @@ describe('a message longer than the Chatbot Service takes (real embedded service
 
   it('uses up none of the rate allowance, as at the service, which checks the content before its counters', async () => {
     const link = new HeldLink(stack.client);
-    const { adapter } = await start({ upstream: link, settings: { RateLimitCount: 1, RateLimitTime: 3600, RateLimitMessage: 'One at a time, please.' } });
+    const { adapter } = await start({
+      upstream: link,
+      settings: { RateLimitCount: 1, RateLimitTime: 3600, RateLimitMessage: 'One at a time, please.' },
+    });
     await adapter.say('c1', 'x'.repeat(LIMIT * 2));
     await adapter.say('c1', 'Homes in Austin?');
     await adapter.say('c1', 'And in Denver?');
@@ -94,7 +106,17 @@ describe('a message longer than the Chatbot Service takes (real embedded service
     const photo = pngAttachment();
     const { adapter } = await start({ upstream: link, settings: { EnableUploadImage: true } });
     const caption = emojiMessage(LIMIT + 1);
-    await adapter.say('c1', caption, { attachments: [{ ...photo, fetch: (options) => { fetched++; return photo.fetch(options); } }] });
+    await adapter.say('c1', caption, {
+      attachments: [
+        {
+          ...photo,
+          fetch: (options) => {
+            fetched++;
+            return photo.fetch(options);
+          },
+        },
+      ],
+    });
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.messageTooLong(LIMIT, LIMIT + 1)]), 30_000);
     expect({ fetched, uploaded, questions: link.questions }).toEqual({ fetched: 0, uploaded: [], questions: [] });
   });

@@ -22,14 +22,33 @@ describe('chatbridge migrate-state', () => {
     const p = store.prefix;
     const entry = { at: 1, role: 'user', text: 'Homes in Austin?' };
     const expiresAt = Date.now() + 3_600_000;
-    await redis.multi()
+    await redis
+      .multi()
       .set(`${p}session:${old}`, '42')
       .rpush(`${p}transcript:${old}`, JSON.stringify(entry))
       .rpush(`${p}queue:${old}`, '{"queued":"message"}')
       .sadd(`${p}queues:pending`, JSON.stringify([conversation.bot, conversation.platform, conversation.id]))
-      .hset(`${p}handoff:${old}`, { handoffId: 'h1', since: '1', expiresAt: String(expiresAt), reason: 'asked', isGroup: '0' })
+      .hset(`${p}handoff:${old}`, {
+        handoffId: 'h1',
+        since: '1',
+        expiresAt: String(expiresAt),
+        reason: 'asked',
+        isGroup: '0',
+      })
       .zadd(`${p}handoffs:paused`, expiresAt, old)
-      .set(`${p}handoff:mail:m1`, JSON.stringify({ id: 'm1', to: 'ops@example.com', subject: 's', text: 't', html: 'h', conversation: old, createdAt: 1, failures: 0 }))
+      .set(
+        `${p}handoff:mail:m1`,
+        JSON.stringify({
+          id: 'm1',
+          to: 'ops@example.com',
+          subject: 's',
+          text: 't',
+          html: 'h',
+          conversation: old,
+          createdAt: 1,
+          failures: 0,
+        }),
+      )
       .zadd(`${p}handoff:outbox`, 5, 'm1')
       .set(`${p}handoff:secret`, 'kept as it is')
       .exec();
@@ -39,16 +58,23 @@ describe('chatbridge migrate-state', () => {
     expect(report).toMatchObject({ renamed: 4, mails: 1, kept: [] });
     expect(await store.get(gatewayKeys.session(conversation))).toBe('42');
     expect(await new TranscriptStore(store, { maxEntries: 50, ttlMs: 60_000 }).read(conversation)).toEqual([entry]);
-    expect(await pendingMembers(store)).toEqual([JSON.stringify([conversation.bot, conversation.platform, conversation.id])]);
+    expect(await pendingMembers(store)).toEqual([
+      JSON.stringify([conversation.bot, conversation.platform, conversation.id]),
+    ]);
     const pauses = new PauseStore(store);
     expect(await pauses.read(conversation)).toMatchObject({ handoffId: 'h1', expiresAt });
     expect((await pauses.listActive()).map((pause) => pause.conversation)).toEqual([conversation]);
     const [waiting] = await store.sortedRangeByScore(handoffKeys.outbox(conversationTag(conversation)), 0, 10);
     expect(waiting?.score).toBe(5);
-    expect(JSON.parse((await store.get(handoffKeys.mail(mailTag(waiting!.member)!, waiting!.member)))!)).toMatchObject({ id: waiting!.member, to: 'ops@example.com' });
+    expect(JSON.parse((await store.get(handoffKeys.mail(mailTag(waiting!.member)!, waiting!.member)))!)).toMatchObject({
+      id: waiting!.member,
+      to: 'ops@example.com',
+    });
     expect(await store.get('handoff:secret')).toBe('kept as it is');
     // Nothing of the old layout is left, and a second run moves nothing.
-    expect((await redis.keys(`${p}*`)).filter((key) => !key.includes('{c') && !key.endsWith('handoff:secret'))).toEqual([]);
+    expect((await redis.keys(`${p}*`)).filter((key) => !key.includes('{c') && !key.endsWith('handoff:secret'))).toEqual(
+      [],
+    );
     expect(await migrateStateKeys(redis, p)).toEqual({ renamed: 0, indexed: 0, mails: 0, kept: [] });
   });
 });

@@ -44,8 +44,12 @@ describe('a message accepted while Redis is unavailable', () => {
     redis = await startPrivateRedis();
     store = new RedisStateStore({ url: redis.url, prefix: 'patient:' });
     gateway = createGateway({
-      state: store, upstream: upstreamClient(await startEchoService()), bots: [{ id: 'main', serialNumber: 'serial-1' }],
-      adapters: [adapter], logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) }), policy: { stopGraceMs: 1_000 },
+      state: store,
+      upstream: upstreamClient(await startEchoService()),
+      bots: [{ id: 'main', serialNumber: 'serial-1' }],
+      adapters: [adapter],
+      logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) }),
+      policy: { stopGraceMs: 1_000 },
     });
     await gateway.start();
     return redis;
@@ -56,13 +60,21 @@ describe('a message accepted while Redis is unavailable', () => {
     const redis = await start(adapterOn(platform, { redelivers: false }));
     await redis.stop();
     let settled = false;
-    const accepted = platform.userSends('main', 'c1', 'hello through the outage').finally(() => { settled = true; });
+    const accepted = platform.userSends('main', 'c1', 'hello through the outage').finally(() => {
+      settled = true;
+    });
     // Its queueing failed (the connection is refused), and it is still not given up: it is held.
-    await vi.waitFor(() => expect(warnings.some((line) => line.includes('held in memory'))).toBe(true), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(warnings.some((line) => line.includes('held in memory'))).toBe(true), {
+      timeout: 30_000,
+      interval: 20,
+    });
     expect(settled).toBe(false);
     await redis.start();
     await accepted;
-    await vi.waitFor(() => expect(platform.textsIn('c1')).toEqual(['You said: hello through the outage']), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(platform.textsIn('c1')).toEqual(['You said: hello through the outage']), {
+      timeout: 30_000,
+      interval: 20,
+    });
   }, 60_000);
 
   it('fails accept() for a platform that redelivers, so the adapter can refuse the delivery', async () => {
@@ -107,21 +119,33 @@ describe('the users whose messages wait while Redis is frozen', () => {
    * The gateway on a private Redis, and a PatientSink of the test's own around its sink (the one
    * the core would hand a platform that does not redeliver), told after NOTICE_AFTER_MS.
    */
-  async function start(heldMax?: number): Promise<{ platform: MemoryPlatform; redis: PrivateRedis; patient: PatientSink }> {
+  async function start(
+    heldMax?: number,
+  ): Promise<{ platform: MemoryPlatform; redis: PrivateRedis; patient: PatientSink }> {
     const platform = new MemoryPlatform();
     const adapter = adapterOn(platform, { redelivers: true });
     redis = await startPrivateRedis();
     store = new RedisStateStore({ url: redis.url, prefix: 'patient:' });
     gateway = createGateway({
-      state: store, upstream: upstreamClient(await startEchoService()), bots: [{ id: 'main', serialNumber: 'serial-1' }],
-      adapters: [adapter], logger: pino({ level: 'silent' }), policy: { stopGraceMs: 1_000 },
+      state: store,
+      upstream: upstreamClient(await startEchoService()),
+      bots: [{ id: 'main', serialNumber: 'serial-1' }],
+      adapters: [adapter],
+      logger: pino({ level: 'silent' }),
+      policy: { stopGraceMs: 1_000 },
     });
     await gateway.start();
-    patient = new PatientSink(gateway.sink, { logger: pino({ level: 'silent' }), adapter, delayNoticeAfterMs: NOTICE_AFTER_MS, ...(heldMax ? { heldMax } : {}) });
+    patient = new PatientSink(gateway.sink, {
+      logger: pino({ level: 'silent' }),
+      adapter,
+      delayNoticeAfterMs: NOTICE_AFTER_MS,
+      ...(heldMax ? { heldMax } : {}),
+    });
     return { platform, redis, patient };
   }
 
-  const notices = (platform: MemoryPlatform, chat: string) => platform.textsIn(chat).filter((text) => text === replies.answerDelayed);
+  const notices = (platform: MemoryPlatform, chat: string) =>
+    platform.textsIn(chat).filter((text) => text === replies.answerDelayed);
 
   it('tells each of them once, however many conversations wait at once, and answers them all once Redis is back', async () => {
     const { platform, redis, patient } = await start();
@@ -130,7 +154,10 @@ describe('the users whose messages wait while Redis is frozen', () => {
     const accepted = chats.map((chat) => patient.accept(platform.inbound('main', chat, `question from ${chat}`)));
     // c1 writes again while its first message waits: still one notice there.
     accepted.push(patient.accept(platform.inbound('main', 'c1', 'c1 again')));
-    await vi.waitFor(() => expect(chats.filter((chat) => notices(platform, chat).length === 1)).toEqual(chats), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(chats.filter((chat) => notices(platform, chat).length === 1)).toEqual(chats), {
+      timeout: 30_000,
+      interval: 20,
+    });
     expect(patient.size).toBe(5);
     // Still frozen for a while longer: time for a second notice anywhere, were there to be one.
     await sleep(3 * NOTICE_AFTER_MS);
@@ -138,7 +165,10 @@ describe('the users whose messages wait while Redis is frozen', () => {
     redis.thaw();
     await Promise.all(accepted);
     for (const chat of chats.slice(1)) {
-      await vi.waitFor(() => expect(platform.textsIn(chat)).toEqual([replies.answerDelayed, `You said: question from ${chat}`]), { timeout: 30_000, interval: 20 });
+      await vi.waitFor(
+        () => expect(platform.textsIn(chat)).toEqual([replies.answerDelayed, `You said: question from ${chat}`]),
+        { timeout: 30_000, interval: 20 },
+      );
     }
     await vi.waitFor(() => expect(platform.textsIn('c1')).toHaveLength(3), { timeout: 30_000, interval: 20 });
     const [notice, ...answers] = platform.textsIn('c1');
@@ -153,14 +183,20 @@ describe('the users whose messages wait while Redis is frozen', () => {
     const chats = ['c1', 'c2', 'c3'];
     redis.freeze();
     const accepted = chats.map((chat) => patient.accept(platform.inbound('main', chat, `question from ${chat}`)));
-    await vi.waitFor(() => expect(chats.filter((chat) => notices(platform, chat).length === 1)).toEqual(chats), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(chats.filter((chat) => notices(platform, chat).length === 1)).toEqual(chats), {
+      timeout: 30_000,
+      interval: 20,
+    });
     // Backpressure still holds: the third is not held, it waits for room.
     expect(patient.size).toBe(2);
 
     redis.thaw();
     await Promise.all(accepted);
     for (const chat of chats) {
-      await vi.waitFor(() => expect(platform.textsIn(chat)).toEqual([replies.answerDelayed, `You said: question from ${chat}`]), { timeout: 30_000, interval: 20 });
+      await vi.waitFor(
+        () => expect(platform.textsIn(chat)).toEqual([replies.answerDelayed, `You said: question from ${chat}`]),
+        { timeout: 30_000, interval: 20 },
+      );
     }
   }, 60_000);
 });

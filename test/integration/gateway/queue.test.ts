@@ -3,7 +3,15 @@ import { replies } from '../../../src/gateway/index.js';
 import type { RedisStateStore } from '../../../src/state/index.js';
 import { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { HeldLink, sameRedis, startGatewayProcess, startServiceStack, testTopologies, type GatewayProcess, type ServiceStack } from './stack.js';
+import {
+  HeldLink,
+  sameRedis,
+  startGatewayProcess,
+  startServiceStack,
+  testTopologies,
+  type GatewayProcess,
+  type ServiceStack,
+} from './stack.js';
 
 describe.each(testTopologies())('conversation queue on Redis (%s) with the real service', (topology) => {
   let stack: ServiceStack;

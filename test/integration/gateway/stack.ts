@@ -27,16 +27,30 @@ export interface ServiceStack {
  * gives a pace, since an answer that arrives whole is sent once, never redrawn.
  */
 export async function startServiceStack(
-  label: string, options: { tokensPerSecond?: number; topology?: TestTopology } = {},
+  label: string,
+  options: { tokensPerSecond?: number; topology?: TestTopology } = {},
 ): Promise<ServiceStack> {
   const serviceStore = isolatedRedisStore(`${label}-svc`);
   // The gateways' store refuses a MULTI or script across slots on one Redis too, as a cluster would.
   const store = isolatedRedisStore(label, { topology: options.topology ?? 'single', checkSlots: true });
   const engine = { kind: 'builtin' as const, tokensPerSecond: options.tokensPerSecond ?? 0 };
-  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true, engine });
-  const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY, uploadConfirmPath: '/chat/User/ConfirmUpload' });
+  const service = await startService({
+    state: serviceStore,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+    seedDemo: true,
+    engine,
+  });
+  const client = new ChatbotServiceClient({
+    baseUrl: service.url,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+    uploadConfirmPath: '/chat/User/ConfirmUpload',
+  });
   return {
-    service, client, store,
+    service,
+    client,
+    store,
     async close() {
       await service.close();
       await serviceStore.cleanup();
@@ -71,7 +85,9 @@ export class HeldLink implements ChatbotServiceApi {
   constructor(private readonly client: ChatbotServiceApi) {}
 
   hold(): () => void {
-    this.gate = new Promise((resolve) => { this.open = resolve; });
+    this.gate = new Promise((resolve) => {
+      this.open = resolve;
+    });
     return () => {
       this.open?.();
       this.gate = null;
@@ -115,7 +131,9 @@ export async function startGatewayProcess(options: {
   const gateway = createGateway({
     state: options.state,
     upstream: options.upstream,
-    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, ...(options.settings ? { settings: options.settings } : {}) }],
+    bots: [
+      { id: 'main', serialNumber: DEMO_SERIAL_NUMBER, ...(options.settings ? { settings: options.settings } : {}) },
+    ],
     adapters: [adapter],
     logger: silentLogger(),
     policy: { stopGraceMs: 1_000, ...options.policy },

@@ -3,7 +3,14 @@ import { HandoffAdminClient, handoffKeys, mailTag, type OutboxPolicy } from '../
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { testTopologies } from '../gateway/stack.js';
 import {
-  ADMIN_TOKEN, OPERATOR_EMAIL, recordingLogger, startHandoffProcess, startHandoffStack, TEST_HANDOFF, type HandoffProcess, type HandoffStack,
+  ADMIN_TOKEN,
+  OPERATOR_EMAIL,
+  recordingLogger,
+  startHandoffProcess,
+  startHandoffStack,
+  TEST_HANDOFF,
+  type HandoffProcess,
+  type HandoffStack,
 } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
@@ -11,8 +18,18 @@ const ERROR_LEVEL = 50;
 const NO_SUCH_MAILBOX = { code: 550, message: 'No such user here' };
 const TRY_LATER = { code: 451, message: 'Mailbox busy, try again later' };
 
-interface MailSummary { id: string; to: string; failures: number; permanentFailures?: number; lastError?: string; deadAt?: string }
-interface MailListing { waiting: MailSummary[]; dead: MailSummary[] }
+interface MailSummary {
+  id: string;
+  to: string;
+  failures: number;
+  permanentFailures?: number;
+  lastError?: string;
+  deadAt?: string;
+}
+interface MailListing {
+  waiting: MailSummary[];
+  dead: MailSummary[];
+}
 
 describe.each(testTopologies())('handoff e-mails the SMTP server refuses, on Redis (%s)', (topology) => {
   let stack: HandoffStack;
@@ -28,7 +45,10 @@ describe.each(testTopologies())('handoff e-mails the SMTP server refuses, on Red
   const start = async (outbox: Partial<OutboxPolicy> = {}) => {
     const { logger, lines } = recordingLogger();
     gateway = await startHandoffProcess({
-      state: stack.store, upstream: stack.client, logger, outbox,
+      state: stack.store,
+      upstream: stack.client,
+      logger,
+      outbox,
       config: { smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' }, handoff: TEST_HANDOFF },
     });
     return { process: gateway, lines };
@@ -49,7 +69,12 @@ describe.each(testTopologies())('handoff e-mails the SMTP server refuses, on Red
       expect(current.dead).toHaveLength(1);
       return current;
     });
-    expect(dead[0]).toMatchObject({ to: OPERATOR_EMAIL, failures: 5, permanentFailures: 5, lastError: expect.stringContaining('550') });
+    expect(dead[0]).toMatchObject({
+      to: OPERATOR_EMAIL,
+      failures: 5,
+      permanentFailures: 5,
+      lastError: expect.stringContaining('550'),
+    });
     expect((await listing(process)).waiting).toEqual([]);
     expect(await stack.store.sortedScore(handoffKeys.dead(mailTag(dead[0]!.id)!), dead[0]!.id)).toBeTypeOf('number');
     expect(await stack.store.get(handoffKeys.mail(mailTag(dead[0]!.id)!, dead[0]!.id))).toContain('"deadAt"');
@@ -61,7 +86,10 @@ describe.each(testTopologies())('handoff e-mails the SMTP server refuses, on Red
     expect(stack.smtp.mails).toEqual([]);
 
     const cli = new HandoffAdminClient(process.url, ADMIN_TOKEN);
-    expect(await cli.list()).toMatchObject({ handoffs: [{ conversation: 'main:fakechat:c1' }], deadMail: [{ id: dead[0]!.id }] });
+    expect(await cli.list()).toMatchObject({
+      handoffs: [{ conversation: 'main:fakechat:c1' }],
+      deadMail: [{ id: dead[0]!.id }],
+    });
     await expect(cli.retryMail('no-such-mail')).rejects.toThrow(/HTTP 404.*no-such-mail/);
 
     // The operator fixed the mailbox.

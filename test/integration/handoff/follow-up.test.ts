@@ -3,7 +3,14 @@ import { handoffKeys } from '../../../src/handoff/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { testTopologies } from '../gateway/stack.js';
 import {
-  HANDOFF_REPLY, OPERATOR_EMAIL, resumeLinkIn, startHandoffProcess, startHandoffStack, TEST_HANDOFF, type HandoffProcess, type HandoffStack,
+  HANDOFF_REPLY,
+  OPERATOR_EMAIL,
+  resumeLinkIn,
+  startHandoffProcess,
+  startHandoffStack,
+  TEST_HANDOFF,
+  type HandoffProcess,
+  type HandoffStack,
 } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
@@ -23,18 +30,24 @@ describe.each(testTopologies())('"the user wrote again" e-mails, on Redis (%s)',
   });
   const start = async (followUpMinutes: number) =>
     (gateway = await startHandoffProcess({
-      state: stack.store, upstream: stack.client,
-      config: { smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' }, handoff: { ...TEST_HANDOFF, followUpMinutes } },
+      state: stack.store,
+      upstream: stack.client,
+      config: {
+        smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' },
+        handoff: { ...TEST_HANDOFF, followUpMinutes },
+      },
     }));
-  const mails = (count: number) => eventually(() => {
-    expect(stack.smtp.to(OPERATOR_EMAIL)).toHaveLength(count);
-    return stack.smtp.to(OPERATOR_EMAIL);
-  });
+  const mails = (count: number) =>
+    eventually(() => {
+      expect(stack.smtp.to(OPERATOR_EMAIL)).toHaveLength(count);
+      return stack.smtp.to(OPERATOR_EMAIL);
+    });
   /** Messages reach the pause one after another; wait until this one is in the transcript. */
-  const written = (process: HandoffProcess, text: string) => eventually(async () => {
-    const transcript = await process.gateway.transcript.read(process.adapter.conversation('c1'));
-    expect(transcript.map((entry) => entry.text)).toContain(text);
-  });
+  const written = (process: HandoffProcess, text: string) =>
+    eventually(async () => {
+      const transcript = await process.gateway.transcript.read(process.adapter.conversation('c1'));
+      expect(transcript.map((entry) => entry.text)).toContain(text);
+    });
 
   it('gathers what the user wrote into one e-mail per interval, with the new messages and the hand-back link', async () => {
     const process = await start(FOLLOW_UP_MINUTES);
@@ -79,21 +92,32 @@ describe.each(testTopologies())('"the user wrote again" e-mails, on Redis (%s)',
     expect(waiting!.text).toContain('Anyone there?');
 
     const conversation = encodeURIComponent('main:fakechat:c1');
-    expect((await process.admin('POST', `/admin/conversations/${conversation}/resume`)).body).toMatchObject({ resumed: true });
+    expect((await process.admin('POST', `/admin/conversations/${conversation}/resume`)).body).toMatchObject({
+      resumed: true,
+    });
     expect(await process.handoff.outbox.pending()).toEqual([]);
     expect(await stack.store.get(handoffKeys.followUp(process.adapter.conversation('c1')))).toBeNull();
     expect(stack.smtp.mails).toHaveLength(1);
   });
 
   it('sends none when followUpMinutes is 0, or when the pause ends before the interval would', async () => {
-    for (const [id, minutes, pauseHours] of [['c1', 0, 24], ['c2', 60, 0.5]] as const) {
+    for (const [id, minutes, pauseHours] of [
+      ['c1', 0, 24],
+      ['c2', 60, 0.5],
+    ] as const) {
       const process = await startHandoffProcess({
-        state: stack.store, upstream: stack.client,
-        config: { smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' }, handoff: { ...TEST_HANDOFF, followUpMinutes: minutes, pauseHours } },
+        state: stack.store,
+        upstream: stack.client,
+        config: {
+          smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' },
+          handoff: { ...TEST_HANDOFF, followUpMinutes: minutes, pauseHours },
+        },
       });
       try {
         await process.adapter.say(id, '/human', ana);
-        await eventually(() => expect(stack.smtp.mails.filter((mail) => mail.text.includes(`main:fakechat:${id}`))).toHaveLength(1));
+        await eventually(() =>
+          expect(stack.smtp.mails.filter((mail) => mail.text.includes(`main:fakechat:${id}`))).toHaveLength(1),
+        );
         await process.adapter.say(id, 'Anyone there?', ana);
         await eventually(async () => {
           const transcript = await process.gateway.transcript.read(process.adapter.conversation(id));

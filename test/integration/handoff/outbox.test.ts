@@ -3,7 +3,15 @@ import { handoffKeys, mailTag } from '../../../src/handoff/index.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { MemoryPlatform } from '../../../fakes/memory/index.js';
-import { HANDOFF_REPLY, OPERATOR_EMAIL, sameRedis, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack } from './stack.js';
+import {
+  HANDOFF_REPLY,
+  OPERATOR_EMAIL,
+  sameRedis,
+  startHandoffProcess,
+  startHandoffStack,
+  type HandoffProcess,
+  type HandoffStack,
+} from './stack.js';
 import { testTopologies } from '../gateway/stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
@@ -22,7 +30,9 @@ describe.each(testTopologies())('the handoff e-mail outbox on Redis (%s)', (topo
   });
   const start = async (smtpUrl: string | undefined, state: StateStore = stack.store, screen?: MemoryPlatform) => {
     const process = await startHandoffProcess({
-      state, upstream: stack.client, ...(screen ? { screen } : {}),
+      state,
+      upstream: stack.client,
+      ...(screen ? { screen } : {}),
       config: { smtp: { ...(smtpUrl ? { url: smtpUrl } : {}), from: 'chatbridge <bot@oakridge.example>' } },
     });
     processes.push(process);
@@ -103,7 +113,9 @@ describe.each(testTopologies())('the handoff e-mail outbox on Redis (%s)', (topo
       return pending;
     });
     // A process claimed the mail and died: its lease is still there, short-lived.
-    expect(await stack.store.acquireLock(handoffKeys.mailLease(mailTag(mail!.id)!, mail!.id), 300)).toBeTypeOf('string');
+    expect(await stack.store.acquireLock(handoffKeys.mailLease(mailTag(mail!.id)!, mail!.id), 300)).toBeTypeOf(
+      'string',
+    );
 
     const second = await start(stack.smtp.url, secondRedis());
     await eventually(() => expect(stack.smtp.mails).toHaveLength(1));

@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../src/handoff/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import { testTopologies } from '../gateway/stack.js';
-import { ADMIN_TOKEN, HANDOFF_REPLY, startHandoffProcess, startHandoffStack, type HandoffProcess, type HandoffStack, type ProcessOptions } from './stack.js';
+import {
+  ADMIN_TOKEN,
+  HANDOFF_REPLY,
+  startHandoffProcess,
+  startHandoffStack,
+  type HandoffProcess,
+  type HandoffStack,
+  type ProcessOptions,
+} from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const C1 = encodeURIComponent('main:fakechat:c1');
@@ -22,13 +30,17 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     (gateway = await startHandoffProcess({
       state: stack.store,
       upstream: stack.client,
-      config: { smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' }, handoff: { ...defaults, ...handoff } },
+      config: {
+        smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' },
+        handoff: { ...defaults, ...handoff },
+      },
       ...options,
     }));
-  const mail = () => eventually(() => {
-    expect(stack.smtp.mails).toHaveLength(1);
-    return stack.smtp.mails[0]!;
-  });
+  const mail = () =>
+    eventually(() => {
+      expect(stack.smtp.mails).toHaveLength(1);
+      return stack.smtp.mails[0]!;
+    });
   /** The transcript once the turn of `text` has ended (turns write their entries when they end). */
   const recorded = async (process: HandoffProcess, text: string) =>
     eventually(async () => {
@@ -50,7 +62,12 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     await adapter.say('c1', '/human', ana);
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, ALREADY_WITH_A_PERSON_TEXT]));
     const transcript = await recorded(process, '/human');
-    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['/human', 'Homes in Austin?', '/start', '/human']);
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
+      '/human',
+      'Homes in Austin?',
+      '/start',
+      '/human',
+    ]);
     expect(stack.clientAsks()).toBe(asksBefore);
     expect(stack.smtp.mails).toHaveLength(1);
     expect(await process.handoff.outbox.pending()).toEqual([]);
@@ -65,25 +82,53 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     await recorded(process, 'Are you there?');
 
     const list = await process.admin('GET', '/admin/handoffs');
-    expect(list).toMatchObject({ status: 200, body: { handoffs: [{ conversation: 'main:fakechat:c1', reason: 'the user wrote the handoff phrase "talk to a person"', user: ana.user }] } });
+    expect(list).toMatchObject({
+      status: 200,
+      body: {
+        handoffs: [
+          {
+            conversation: 'main:fakechat:c1',
+            reason: 'the user wrote the handoff phrase "talk to a person"',
+            user: ana.user,
+          },
+        ],
+      },
+    });
     const shown = await process.admin('GET', `/admin/conversations/${C1}`);
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ conversation: 'main:fakechat:c1', handoff: { conversation: 'main:fakechat:c1' } });
+    expect(shown.body).toMatchObject({
+      conversation: 'main:fakechat:c1',
+      handoff: { conversation: 'main:fakechat:c1' },
+    });
     // The handoff is an entry of its own (role system, event handed-over), between the message that asked and the reply.
     expect((shown.body as { transcript: { text: string }[] }).transcript.map((entry) => entry.text)).toEqual([
-      'I want to talk to a person', 'Handed over to a person: the user wrote the handoff phrase "talk to a person".', HANDOFF_REPLY, 'Are you there?',
+      'I want to talk to a person',
+      'Handed over to a person: the user wrote the handoff phrase "talk to a person".',
+      HANDOFF_REPLY,
+      'Are you there?',
     ]);
-    expect((shown.body as { transcript: { event?: string }[] }).transcript[1]).toMatchObject({ role: 'system', event: 'handed-over' });
+    expect((shown.body as { transcript: { event?: string }[] }).transcript[1]).toMatchObject({
+      role: 'system',
+      event: 'handed-over',
+    });
 
-    const said = await process.admin('POST', `/admin/conversations/${C1}/messages`, { text: 'Hi Ana, this is **Bruno** from Oakridge.' });
+    const said = await process.admin('POST', `/admin/conversations/${C1}/messages`, {
+      text: 'Hi Ana, this is **Bruno** from Oakridge.',
+    });
     expect(said).toEqual({ status: 200, body: { conversation: 'main:fakechat:c1', sent: true } });
     await eventually(() => expect(adapter.textsIn('c1')[1]).toBe('Hi Ana, this is Bruno from Oakridge.'));
     const afterSay = await process.gateway.transcript.read(adapter.conversation('c1'));
     expect(afterSay.at(-1)).toMatchObject({ role: 'operator', text: 'Hi Ana, this is **Bruno** from Oakridge.' });
 
-    expect(await process.admin('POST', `/admin/conversations/${C1}/resume`)).toEqual({ status: 200, body: { conversation: 'main:fakechat:c1', resumed: true } });
+    expect(await process.admin('POST', `/admin/conversations/${C1}/resume`)).toEqual({
+      status: 200,
+      body: { conversation: 'main:fakechat:c1', resumed: true },
+    });
     expect(adapter.textsIn('c1')[2]).toBe(BOT_IS_BACK_TEXT);
-    expect(await process.admin('POST', `/admin/conversations/${C1}/resume`)).toEqual({ status: 200, body: { conversation: 'main:fakechat:c1', resumed: false } });
+    expect(await process.admin('POST', `/admin/conversations/${C1}/resume`)).toEqual({
+      status: 200,
+      body: { conversation: 'main:fakechat:c1', resumed: false },
+    });
     expect((await process.admin('GET', '/admin/handoffs')).body).toEqual({ handoffs: [] });
 
     const asksBefore = stack.clientAsks();
@@ -104,13 +149,15 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     expect(empty.status).toBe(400);
   });
 
-  it('tells the operator at once, with the platform\'s words, when the user\'s reply window has closed (422, not tried again)', async () => {
+  it("tells the operator at once, with the platform's words, when the user's reply window has closed (422, not tried again)", async () => {
     const process = await start();
     const { adapter } = process;
     await adapter.say('c1', '/human', ana);
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY]));
     adapter.world.failNext('send', 'window-closed');
-    const refused = await process.admin('POST', `/admin/conversations/${C1}/messages`, { text: 'Hi Ana, still looking?' });
+    const refused = await process.admin('POST', `/admin/conversations/${C1}/messages`, {
+      text: 'Hi Ana, still looking?',
+    });
     expect(refused).toEqual({ status: 422, body: { error: 'refused: window-closed' } });
     expect(adapter.world.calls.filter((call) => call.result === 'window-closed')).toHaveLength(1);
     expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY]);
@@ -126,7 +173,9 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     expect(await cli.resume('main:fakechat:c1')).toMatchObject({ resumed: true });
     expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, 'Bruno here.', BOT_IS_BACK_TEXT]);
     await expect(cli.resume('nonsense')).rejects.toThrow(/<bot>:<platform>:<conversation id>/);
-    await expect(new HandoffAdminClient(process.url, 'wrong-token-wrong-token').list()).rejects.toThrow(/HTTP 401.*ADMIN_TOKEN/);
+    await expect(new HandoffAdminClient(process.url, 'wrong-token-wrong-token').list()).rejects.toThrow(
+      /HTTP 401.*ADMIN_TOKEN/,
+    );
   });
 
   it('returns the conversation to the bot when the pause runs out, and says so to the user first', async () => {
@@ -143,6 +192,18 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
 });
 
 const defaults = {
-  onNoAnswer: 'offer' as const, failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 0,
-  phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'],
+  onNoAnswer: 'offer' as const,
+  failureThreshold: 3,
+  pauseHours: 24,
+  linkHours: 72,
+  followUpMinutes: 0,
+  phrases: [
+    'talk to a human',
+    'talk to a person',
+    'real person',
+    'human agent',
+    'agent',
+    'operator',
+    'speak to someone',
+  ],
 };

@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_IS_BACK_TEXT } from '../../../src/handoff/index.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 import {
-  formTokenIn, HANDOFF_REPLY, postResume, resumeLinkIn, startHandoffProcess, startHandoffStack, TEST_HANDOFF, type HandoffProcess, type HandoffStack,
+  formTokenIn,
+  HANDOFF_REPLY,
+  postResume,
+  resumeLinkIn,
+  startHandoffProcess,
+  startHandoffStack,
+  TEST_HANDOFF,
+  type HandoffProcess,
+  type HandoffStack,
 } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana <b>Lima</b>', handle: 'analima' } };
@@ -22,7 +30,10 @@ describe('the signed hand-back link', () => {
     (gateway = await startHandoffProcess({
       state: stack.store,
       upstream: stack.client,
-      config: { smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' }, handoff: { ...TEST_HANDOFF, ...handoff } },
+      config: {
+        smtp: { url: stack.smtp.url, from: 'chatbridge <bot@oakridge.example>' },
+        handoff: { ...TEST_HANDOFF, ...handoff },
+      },
     }));
   const handOver = async (process: HandoffProcess) => {
     await process.adapter.say('c1', '/human', ana);
@@ -33,7 +44,9 @@ describe('the signed hand-back link', () => {
     return resumeLinkIn(mail.text);
   };
   const stillPaused = async (process: HandoffProcess) =>
-    expect((await process.admin('GET', '/admin/handoffs')).body).toMatchObject({ handoffs: [{ conversation: 'main:fakechat:c1' }] });
+    expect((await process.admin('GET', '/admin/handoffs')).body).toMatchObject({
+      handoffs: [{ conversation: 'main:fakechat:c1' }],
+    });
 
   it('only asks on GET (a mail scanner opening it changes nothing); the button POSTs and hands back once', async () => {
     const process = await start();

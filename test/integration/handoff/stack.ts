@@ -44,8 +44,20 @@ export const HANDOFF_SETTINGS: ChatbotSettings = {
 
 /** The handoff section the tests start from (follow-ups off unless a test turns them on). */
 export const TEST_HANDOFF: Config['handoff'] = {
-  onNoAnswer: 'offer', failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 0,
-  phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'],
+  onNoAnswer: 'offer',
+  failureThreshold: 3,
+  pauseHours: 24,
+  linkHours: 72,
+  followUpMinutes: 0,
+  phrases: [
+    'talk to a human',
+    'talk to a person',
+    'real person',
+    'human agent',
+    'agent',
+    'operator',
+    'speak to someone',
+  ],
 };
 
 /** Outbox timings short enough for a test to see retries (tests wait for outcomes, never for times). */
@@ -60,7 +72,10 @@ export interface HandoffStack {
   close(): Promise<void>;
 }
 
-export async function startHandoffStack(label: string, options: { topology?: TestTopology } = {}): Promise<HandoffStack> {
+export async function startHandoffStack(
+  label: string,
+  options: { topology?: TestTopology } = {},
+): Promise<HandoffStack> {
   const serviceStore = isolatedRedisStore(`${label}-svc`);
   // The gateways' store refuses a MULTI or script across slots on one Redis too, as a cluster would.
   const store = isolatedRedisStore(label, { topology: options.topology ?? 'single', checkSlots: true });
@@ -75,10 +90,16 @@ export async function startHandoffStack(label: string, options: { topology?: Tes
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  const client = new ChatbotServiceClient({ baseUrl: `http://127.0.0.1:${port}`, secretKey: SECRET, sessionKey: SESSION_KEY });
+  const client = new ChatbotServiceClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+  });
   const smtp = await FakeSmtpServer.start();
   return {
-    client, store, smtp,
+    client,
+    store,
+    smtp,
     clientAsks: () => asks,
     async close() {
       await smtp.stop();
@@ -124,7 +145,12 @@ export interface ProcessOptions {
 
 export async function startHandoffProcess(options: ProcessOptions): Promise<HandoffProcess> {
   const config = buildConfigSchema(PLATFORMS).parse({ admin: { token: ADMIN_TOKEN }, ...options.config });
-  const adapter = new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities }, options.screen);
+  const adapter = new RecordingAdapter(
+    'main',
+    'fakechat',
+    { ...PLAIN_CAPABILITIES, ...options.capabilities },
+    options.screen,
+  );
   const logger = options.logger ?? silentLogger();
   const gateway = createGateway({
     state: options.state,
@@ -137,14 +163,29 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
   const http = new HttpServer({ metrics: new GatewayMetrics(), ready: async () => undefined, adminToken: ADMIN_TOKEN });
   const port = await http.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  const handoff = await installHandoff({ gateway, state: options.state, config, logger, http, selfUrl: url, outbox: { ...FAST_OUTBOX, ...options.outbox }, platforms: PLATFORMS });
+  const handoff = await installHandoff({
+    gateway,
+    state: options.state,
+    config,
+    logger,
+    http,
+    selfUrl: url,
+    outbox: { ...FAST_OUTBOX, ...options.outbox },
+    platforms: PLATFORMS,
+  });
   await gateway.start();
   return {
-    gateway, adapter, handoff, url,
+    gateway,
+    adapter,
+    handoff,
+    url,
     async admin(method, path, body) {
       const response = await fetch(`${url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return { status: response.status, body: await response.json() };
@@ -160,7 +201,10 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
 /** A logger whose JSON lines a test can read. */
 export function recordingLogger(): { logger: Logger; lines: { level: number; msg: string; [key: string]: unknown }[] } {
   const lines: { level: number; msg: string }[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) },
+  );
   return { logger, lines };
 }
 

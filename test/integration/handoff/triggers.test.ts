@@ -1,11 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replies } from '../../../src/gateway/index.js';
-import { DEFAULT_HANDOFF_REPLY, OFFER_BUTTON_LABEL, OFFER_TEXT, OFFER_TEXT_WITHOUT_BUTTONS } from '../../../src/handoff/index.js';
+import {
+  DEFAULT_HANDOFF_REPLY,
+  OFFER_BUTTON_LABEL,
+  OFFER_TEXT,
+  OFFER_TEXT_WITHOUT_BUTTONS,
+} from '../../../src/handoff/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
 import {
-  CHATBOT_NAME, closedPort, HANDOFF_REPLY, OPERATOR_EMAIL, recordingLogger, SECRET, SESSION_KEY, startHandoffProcess, startHandoffStack,
-  type HandoffProcess, type HandoffStack, type ProcessOptions,
+  CHATBOT_NAME,
+  closedPort,
+  HANDOFF_REPLY,
+  OPERATOR_EMAIL,
+  recordingLogger,
+  SECRET,
+  SESSION_KEY,
+  startHandoffProcess,
+  startHandoffStack,
+  type HandoffProcess,
+  type HandoffStack,
+  type ProcessOptions,
 } from './stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
@@ -21,10 +36,11 @@ describe('handoff triggers', () => {
     gateway = undefined;
     await stack.close();
   });
-  const onlyMail = () => eventually(() => {
-    expect(stack.smtp.mails).toHaveLength(1);
-    return stack.smtp.mails[0]!;
-  });
+  const onlyMail = () =>
+    eventually(() => {
+      expect(stack.smtp.mails).toHaveLength(1);
+      return stack.smtp.mails[0]!;
+    });
   const start = async (options: Partial<ProcessOptions> = {}) =>
     (gateway = await startHandoffProcess({
       state: stack.store,
@@ -47,11 +63,18 @@ describe('handoff triggers', () => {
     expect(mail.envelopeFrom).toBe('bot@oakridge.example');
     expect(mail.subject).toBe(`Handoff: Ana Lima (@analima) on fakechat wants a person (${CHATBOT_NAME})`);
     for (const line of [
-      `Chatbot: ${CHATBOT_NAME}`, 'Bot: main', 'Platform: fakechat', 'Conversation: main:fakechat:c1',
-      'User: Ana Lima (@analima) [id u-ana]', 'Why: the user sent the /human command',
-    ]) expect(mail.text).toContain(line);
+      `Chatbot: ${CHATBOT_NAME}`,
+      'Bot: main',
+      'Platform: fakechat',
+      'Conversation: main:fakechat:c1',
+      'User: Ana Lima (@analima) [id u-ana]',
+      'Why: the user sent the /human command',
+    ])
+      expect(mail.text).toContain(line);
     expect(mail.text).toMatch(/User \(Ana Lima\): Homes in Austin\?\n.*Bot: /);
-    expect(mail.text).toContain('User (Ana Lima): Look at <b>this kitchen</b>\n    [attachment: image (dot.png, image/png, ');
+    expect(mail.text).toContain(
+      'User (Ana Lima): Look at <b>this kitchen</b>\n    [attachment: image (dot.png, image/png, ',
+    );
     expect(mail.text).toMatch(/User \(Ana Lima\): \/human$/m);
     expect(mail.text).toContain(`${url}/handoff/resume?token=`);
     // In the HTML, what the user wrote is text, never markup.
@@ -75,7 +98,9 @@ describe('handoff triggers', () => {
   });
 
   it("uses the bot's own handoffPhrases instead of the defaults", async () => {
-    const { adapter } = await start({ config: { bots: [{ id: 'main', serialNumber: '', settings: {}, handoffPhrases: ["parler à quelqu'un"] }] } });
+    const { adapter } = await start({
+      config: { bots: [{ id: 'main', serialNumber: '', settings: {}, handoffPhrases: ["parler à quelqu'un"] }] },
+    });
     await adapter.say('c1', 'Homes in Austin? Or can I talk to a person', ana);
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
     expect(adapter.textsIn('c1')[0]).not.toBe(HANDOFF_REPLY);
@@ -119,20 +144,31 @@ describe('handoff triggers', () => {
   });
 
   it('hands off after failureThreshold upstream failures in a row, then stays silent', async () => {
-    const down = new ChatbotServiceClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, secretKey: SECRET, sessionKey: SESSION_KEY, retries: 0 });
+    const down = new ChatbotServiceClient({
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      secretKey: SECRET,
+      sessionKey: SESSION_KEY,
+      retries: 0,
+    });
     // Each message is given up at once (no waiting for the service): a failure per message.
     const { adapter, gateway: core } = await start({
-      upstream: down, config: { handoff: handoffConfig({ failureThreshold: 2 }) }, policy: { upstreamOutageHorizonMs: 0 },
+      upstream: down,
+      config: { handoff: handoffConfig({ failureThreshold: 2 }) },
+      policy: { upstreamOutageHorizonMs: 0 },
     });
     await adapter.say('c1', 'Homes in Austin?', ana);
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown]));
     await adapter.say('c1', 'Hello?', ana);
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown, HANDOFF_REPLY]));
+    await eventually(() =>
+      expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown, HANDOFF_REPLY]),
+    );
     const mail = await onlyMail();
     expect(mail.text).toContain('Why: 2 upstream failures in a row');
 
     await adapter.say('c1', 'Anyone there?', ana);
-    await eventually(async () => expect((await core.transcript.read(adapter.conversation('c1'))).at(-1)?.text).toBe('Anyone there?'));
+    await eventually(async () =>
+      expect((await core.transcript.read(adapter.conversation('c1'))).at(-1)?.text).toBe('Anyone there?'),
+    );
     expect(adapter.textsIn('c1')).toHaveLength(3);
   });
 
@@ -150,8 +186,20 @@ describe('handoff triggers', () => {
 
 function handoffConfig(overrides: Record<string, unknown>) {
   return {
-    onNoAnswer: 'offer' as const, failureThreshold: 3, pauseHours: 24, linkHours: 72, followUpMinutes: 0,
-    phrases: ['talk to a human', 'talk to a person', 'real person', 'human agent', 'agent', 'operator', 'speak to someone'],
+    onNoAnswer: 'offer' as const,
+    failureThreshold: 3,
+    pauseHours: 24,
+    linkHours: 72,
+    followUpMinutes: 0,
+    phrases: [
+      'talk to a human',
+      'talk to a person',
+      'real person',
+      'human agent',
+      'agent',
+      'operator',
+      'speak to someone',
+    ],
     ...overrides,
   };
 }

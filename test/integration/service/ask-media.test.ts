@@ -10,18 +10,33 @@ let sessionID: number;
 
 beforeAll(async () => {
   // Small limits stand in for 20/100/40 MB, so the size rules are tested without huge uploads.
-  service = await startTestService({ memory: true, limits: { imageBytes: 200, videoBytes: 300, audioBytes: 100, uploadBytes: 1000 } });
+  service = await startTestService({
+    memory: true,
+    limits: { imageBytes: 200, videoBytes: 300, audioBytes: 100, uploadBytes: 1000 },
+  });
   sessionID = await service.newSession(await service.newChatbot({ MessageLimit: 1, EnablePushToTalk: true }));
 });
 afterAll(() => service.close());
 
 const ask = (chatAskType: string, fileIds: number[], content = '') =>
-  service.call<{ content: string; noAnswer: boolean }>('/chat/Chat/ClientAsk', { sessionID, content, chatAskType, fileIds });
+  service.call<{ content: string; noAnswer: boolean }>('/chat/Chat/ClientAsk', {
+    sessionID,
+    content,
+    chatAskType,
+    fileIds,
+  });
 
 describe('ClientAsk media formats, judged by content, not by name', () => {
   it.each([
-    ['Image', 'png'], ['Image', 'jpeg'], ['Image', 'webp'], ['Image', 'stillGif'],
-    ['Video', 'mp4'], ['Video', 'mkv'], ['Video', 'avi'], ['Video', 'flv'], ['Video', 'mpeg'],
+    ['Image', 'png'],
+    ['Image', 'jpeg'],
+    ['Image', 'webp'],
+    ['Image', 'stillGif'],
+    ['Video', 'mp4'],
+    ['Video', 'mkv'],
+    ['Video', 'avi'],
+    ['Video', 'flv'],
+    ['Video', 'mpeg'],
     ['Audio', 'wav'],
   ] as const)('passes the format checks for %s %s', async (askType, format) => {
     const fileId = await service.upload(media[format](), 'misleading-name.txt');
@@ -34,7 +49,11 @@ describe('ClientAsk media formats, judged by content, not by name', () => {
   it.each([
     ['Audio', 'mp4', 'File {id} ("clip.wav") is MP4; chatAskType Audio accepts WAV.'],
     ['Video', 'wav', 'File {id} ("clip.wav") is WAV; chatAskType Video accepts MP4, MKV, AVI, FLV or MPEG.'],
-    ['Image', 'text', 'File {id} ("clip.wav") is an unrecognised format; chatAskType Image accepts PNG, JPEG, WEBP or non-animated GIF.'],
+    [
+      'Image',
+      'text',
+      'File {id} ("clip.wav") is an unrecognised format; chatAskType Image accepts PNG, JPEG, WEBP or non-animated GIF.',
+    ],
     ['Image', 'animatedGif', 'File {id} ("clip.wav") is an animated GIF; only still images are accepted.'],
   ] as const)('refuses %s with a %s file: 415', async (askType, format, message) => {
     const fileId = await service.upload(media[format](), 'clip.wav');
@@ -56,15 +75,25 @@ describe('ClientAsk media formats, judged by content, not by name', () => {
   });
 
   it('refuses an unknown file id with 404 and a file without bytes with 400', async () => {
-    expect((await ask('Image', [987654])).body).toMatchObject({ Code: 404, Message: 'No uploaded file has the id 987654 (it may have expired); upload it again with /chat/User/GetPreUploadUrl.' });
+    expect((await ask('Image', [987654])).body).toMatchObject({
+      Code: 404,
+      Message:
+        'No uploaded file has the id 987654 (it may have expired); upload it again with /chat/User/GetPreUploadUrl.',
+    });
     const pre = await service.call<{ FileStoreId: string }>('/chat/User/GetPreUploadUrl', { fileName: 'later.png' });
     const pending = await ask('Image', [Number(pre.body.Data!.FileStoreId)]);
-    expect(pending.body).toMatchObject({ Code: 400, Message: `File ${pre.body.Data!.FileStoreId} has no bytes yet: PUT them to its PreUploadUrl before asking.` });
+    expect(pending.body).toMatchObject({
+      Code: 400,
+      Message: `File ${pre.body.Data!.FileStoreId} has no bytes yet: PUT them to its PreUploadUrl before asking.`,
+    });
   });
 
   it('refuses the same file twice in one ask', async () => {
     const fileId = await service.upload(media.png());
-    expect((await ask('Image', [fileId, fileId])).body).toMatchObject({ Code: 400, Message: 'fileIds must not repeat a file id.' });
+    expect((await ask('Image', [fileId, fileId])).body).toMatchObject({
+      Code: 400,
+      Message: 'fileIds must not repeat a file id.',
+    });
   });
 });
 
@@ -89,18 +118,36 @@ function silentWav(seconds: number): Buffer {
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures/media', name));
 
-describe('the chatbot\'s media switches', () => {
+describe("the chatbot's media switches", () => {
   it.each([
-    ['Image', 'png', { EnableUploadImage: false }, 'This chatbot does not accept images (its EnableUploadImage setting is off).'],
-    ['Video', 'mp4', { EnableUploadImage: false }, 'This chatbot does not accept videos (its EnableUploadImage setting is off).'],
+    [
+      'Image',
+      'png',
+      { EnableUploadImage: false },
+      'This chatbot does not accept images (its EnableUploadImage setting is off).',
+    ],
+    [
+      'Video',
+      'mp4',
+      { EnableUploadImage: false },
+      'This chatbot does not accept videos (its EnableUploadImage setting is off).',
+    ],
     ['Audio', 'wav', {}, 'This chatbot does not accept voice messages (its EnablePushToTalk setting is off).'],
-  ] as const)('refuses %s when the chatbot has it off (defaults: images on, voice off): 403', async (askType, format, settings, message) => {
-    const session = await service.newSession(await service.newChatbot(settings));
-    const fileId = await service.upload(media[format]());
-    const reply = await service.call('/chat/Chat/ClientAsk', { sessionID: session, content: '', chatAskType: askType, fileIds: [fileId] });
-    expect(reply.status).toBe(403);
-    expect(reply.body).toMatchObject({ Success: false, Code: 403, Message: message });
-  });
+  ] as const)(
+    'refuses %s when the chatbot has it off (defaults: images on, voice off): 403',
+    async (askType, format, settings, message) => {
+      const session = await service.newSession(await service.newChatbot(settings));
+      const fileId = await service.upload(media[format]());
+      const reply = await service.call('/chat/Chat/ClientAsk', {
+        sessionID: session,
+        content: '',
+        chatAskType: askType,
+        fileIds: [fileId],
+      });
+      expect(reply.status).toBe(403);
+      expect(reply.body).toMatchObject({ Success: false, Code: 403, Message: message });
+    },
+  );
 });
 
 describe('the builtin engine with media (memory store)', () => {
@@ -115,14 +162,21 @@ describe('the builtin engine with media (memory store)', () => {
   const askWith = async (chatAskType: string, files: Buffer[], content = '') => {
     const fileIds = [];
     for (const file of files) fileIds.push(await fresh.upload(file));
-    const reply = await fresh.call<{ content: string; noAnswer: boolean }>('/chat/Chat/ClientAsk', { sessionID: session, content, chatAskType, fileIds });
+    const reply = await fresh.call<{ content: string; noAnswer: boolean }>('/chat/Chat/ClientAsk', {
+      sessionID: session,
+      content,
+      chatAskType,
+      fileIds,
+    });
     expect(reply.status).toBe(200);
     return reply.body.Data!;
   };
 
   it('says which photos it received (format, dimensions, size) and that it cannot look at them', async () => {
     const answer = await askWith('Image', [fixture('tiny.png'), fixture('tiny.jpg')]);
-    expect(answer.content).toMatch(/^Thanks, I received your 2 photos \(PNG, 16×16 pixels, [\d.]+ (bytes|KB); JPEG, 16×16 pixels, [\d.]+ (bytes|KB)\)\. I can't look at images myself/);
+    expect(answer.content).toMatch(
+      /^Thanks, I received your 2 photos \(PNG, 16×16 pixels, [\d.]+ (bytes|KB); JPEG, 16×16 pixels, [\d.]+ (bytes|KB)\)\. I can't look at images myself/,
+    );
     expect(answer.content).not.toContain("I'm sorry");
     expect(answer.noAnswer).toBe(true);
   });
@@ -144,7 +198,9 @@ describe('the builtin engine with media (memory store)', () => {
 
   it('answers the caption around a photo from the listings', async () => {
     const answer = await askWith('Image', [fixture('tiny.jpg')], 'Do you have homes like this in Denver?');
-    expect(answer.content).toMatch(/^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)\. I can't look at images myself, so here is the answer to your words:\n\nI found 3 listings that match:/);
+    expect(answer.content).toMatch(
+      /^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)\. I can't look at images myself, so here is the answer to your words:\n\nI found 3 listings that match:/,
+    );
     expect(answer.content).toContain('MLS CO-55102');
     expect(answer.noAnswer).toBe(false);
   });

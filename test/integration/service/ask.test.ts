@@ -18,16 +18,32 @@ afterAll(() => service.close());
 
 async function chatWith(settings: Record<string, unknown> = {}): Promise<{ serialNumber: string; sessionID: number }> {
   const serialNumber = await service.newChatbot(settings);
-  await service.createListing(serialNumber, { City: 'Austin', Bedrooms: 3, SalePrice: 585000, MLSNumber: 'TX-1', Address: '1 Elm St' });
-  await service.createListing(serialNumber, { City: 'Denver', Bedrooms: 2, SaleType: 'for_rent', SalePrice: undefined, RentPrice: 2350, MLSNumber: 'CO-2' });
+  await service.createListing(serialNumber, {
+    City: 'Austin',
+    Bedrooms: 3,
+    SalePrice: 585000,
+    MLSNumber: 'TX-1',
+    Address: '1 Elm St',
+  });
+  await service.createListing(serialNumber, {
+    City: 'Denver',
+    Bedrooms: 2,
+    SaleType: 'for_rent',
+    SalePrice: undefined,
+    RentPrice: 2350,
+    MLSNumber: 'CO-2',
+  });
   return { serialNumber, sessionID: await service.newSession(serialNumber) };
 }
 
 const ask = (body: Record<string, unknown>) => service.call<Answer>('/chat/Chat/ClientAsk', body);
 
-const askStream = (body: Record<string, unknown>) => fetch(`${service.url}/chat/Chat/ClientAsk`, {
-  method: 'POST', headers: { authorization: SECRET, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }),
-});
+const askStream = (body: Record<string, unknown>) =>
+  fetch(`${service.url}/chat/Chat/ClientAsk`, {
+    method: 'POST',
+    headers: { authorization: SECRET, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, stream: true }),
+  });
 
 describe('ClientAsk, not streamed', () => {
   it('answers with messageid, content, totalToken and noAnswer', async () => {
@@ -67,9 +83,13 @@ describe('ClientAsk, not streamed', () => {
 
   it('speaks the AIResponseLanguage it knows and falls back to English', async () => {
     const spanish = await chatWith({ AIResponseLanguage: 'Spanish' });
-    expect((await ask({ sessionID: spanish.sessionID, content: 'houses in Austin' })).body.Data!.content).toMatch(/^Encontré 1 propiedad/);
+    expect((await ask({ sessionID: spanish.sessionID, content: 'houses in Austin' })).body.Data!.content).toMatch(
+      /^Encontré 1 propiedad/,
+    );
     const klingon = await chatWith({ AIResponseLanguage: 'Klingon' });
-    expect((await ask({ sessionID: klingon.sessionID, content: 'houses in Austin' })).body.Data!.content).toMatch(/^I found 1 listing/);
+    expect((await ask({ sessionID: klingon.sessionID, content: 'houses in Austin' })).body.Data!.content).toMatch(
+      /^I found 1 listing/,
+    );
   });
 
   it('appends the AnswerSuffix', async () => {
@@ -81,7 +101,10 @@ describe('ClientAsk, not streamed', () => {
     const { sessionID } = await chatWith();
     await ask({ sessionID, content: 'homes in Austin' });
     const history = await service.state.listRange(svcKeys.history(sessionID), 0, -1);
-    expect(history.map((entry) => JSON.parse(entry) as { role: string })).toMatchObject([{ role: 'user', content: 'homes in Austin' }, { role: 'assistant' }]);
+    expect(history.map((entry) => JSON.parse(entry) as { role: string })).toMatchObject([
+      { role: 'user', content: 'homes in Austin' },
+      { role: 'assistant' },
+    ]);
   });
 });
 
@@ -116,14 +139,32 @@ describe('ClientAsk input rules', () => {
     [{ sessionID: 1.5, content: 'hi' }, 'sessionID must be a whole number.'],
     [{ sessionID: 1 }, 'content is required.'],
     [{ sessionID: 1, content: '   ' }, 'content must not be empty when chatAskType is Text.'],
-    [{ sessionID: 1, content: 'hi', chatAskType: 'Document' }, 'chatAskType must be one of "Text", "Audio", "Image", "Video".'],
+    [
+      { sessionID: 1, content: 'hi', chatAskType: 'Document' },
+      'chatAskType must be one of "Text", "Audio", "Image", "Video".',
+    ],
     [{ sessionID: 1, content: 'hi', stream: 'yes' }, 'stream must be true or false.'],
-    [{ sessionID: 1, content: 'hi', fileIds: [1] }, 'fileIds is only accepted when chatAskType is Image, Video or Audio; send chatAskType with the files.'],
-    [{ sessionID: 1, content: '', chatAskType: 'Image' }, "fileIds must hold the uploaded file's id when chatAskType is Image."],
+    [
+      { sessionID: 1, content: 'hi', fileIds: [1] },
+      'fileIds is only accepted when chatAskType is Image, Video or Audio; send chatAskType with the files.',
+    ],
+    [
+      { sessionID: 1, content: '', chatAskType: 'Image' },
+      "fileIds must hold the uploaded file's id when chatAskType is Image.",
+    ],
     [{ sessionID: 1, content: '', chatAskType: 'Image', fileIds: ['1'] }, 'fileIds[0] must be a number.'],
-    [{ sessionID: 1, content: '', chatAskType: 'Image', fileIds: Array.from({ length: 11 }, (_, i) => i + 1) }, 'fileIds holds 11 files; chatAskType Image accepts at most 10.'],
-    [{ sessionID: 1, content: '', chatAskType: 'Video', fileIds: [1, 2] }, 'fileIds must hold exactly one file when chatAskType is Video (it holds 2).'],
-    [{ sessionID: 1, content: '', chatAskType: 'Audio', fileIds: [1, 2] }, 'fileIds must hold exactly one file when chatAskType is Audio (it holds 2).'],
+    [
+      { sessionID: 1, content: '', chatAskType: 'Image', fileIds: Array.from({ length: 11 }, (_, i) => i + 1) },
+      'fileIds holds 11 files; chatAskType Image accepts at most 10.',
+    ],
+    [
+      { sessionID: 1, content: '', chatAskType: 'Video', fileIds: [1, 2] },
+      'fileIds must hold exactly one file when chatAskType is Video (it holds 2).',
+    ],
+    [
+      { sessionID: 1, content: '', chatAskType: 'Audio', fileIds: [1, 2] },
+      'fileIds must hold exactly one file when chatAskType is Audio (it holds 2).',
+    ],
     // The spec: content is required; it "may be empty" (not absent) in Image, Audio and Video mode.
     [{ sessionID: 1, chatAskType: 'Image', fileIds: [1] }, 'content is required.'],
   ])('refuses %j with 400: %s', async (body, message) => {
@@ -139,13 +180,21 @@ describe('ClientAsk input rules', () => {
 
   it('answers an unknown session with 404', async () => {
     const reply = await ask({ sessionID: 123456789, content: 'hi' });
-    expect(reply.body).toMatchObject({ Code: 404, Message: 'No chat session has the sessionID 123456789 (it may have expired); create one with /chat/Chatbot/GetSession.' });
+    expect(reply.body).toMatchObject({
+      Code: 404,
+      Message:
+        'No chat session has the sessionID 123456789 (it may have expired); create one with /chat/Chatbot/GetSession.',
+    });
   });
 });
 
 describe('RateLimitCount / RateLimitTime / RateLimitMessage', () => {
-  it('refuses the message past the window count with 429 and the chatbot\'s RateLimitMessage, per session', async () => {
-    const { serialNumber, sessionID } = await chatWith({ RateLimitCount: 2, RateLimitTime: 3600, RateLimitMessage: 'Slow down, please.' });
+  it("refuses the message past the window count with 429 and the chatbot's RateLimitMessage, per session", async () => {
+    const { serialNumber, sessionID } = await chatWith({
+      RateLimitCount: 2,
+      RateLimitTime: 3600,
+      RateLimitMessage: 'Slow down, please.',
+    });
     expect((await ask({ sessionID, content: 'hi' })).status).toBe(200);
     expect((await ask({ sessionID, content: 'hi' })).status).toBe(200);
     const limited = await ask({ sessionID, content: 'hi' });
@@ -174,7 +223,9 @@ describe('MessageLimit', () => {
     expect((await ask({ sessionID: otherSession, content: 'hi' })).status).toBe(200);
     const capped = await ask({ sessionID, content: 'hi' });
     expect(capped.status).toBe(429);
-    expect(capped.body.Message).toBe('This chatbot has used its 2 messages for this month; it can answer again on the 1st of next month (UTC), or its owner can raise MessageLimit.');
+    expect(capped.body.Message).toBe(
+      'This chatbot has used its 2 messages for this month; it can answer again on the 1st of next month (UTC), or its owner can raise MessageLimit.',
+    );
   });
 
   it('lets a raised limit answer again, and -1 means unlimited', async () => {

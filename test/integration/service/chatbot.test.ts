@@ -17,10 +17,14 @@ describe('Chatbot/Add and Chatbot/Remove', () => {
   });
 
   it('refuses a chatbot type other than 0 and an unknown time zone', async () => {
-    expect((await service.call('/chat/Chatbot/Add', { type: 3 })).body)
-      .toMatchObject({ Code: 400, Message: 'type must be 0 (a generic chatbot); no other chatbot type is offered.' });
-    expect((await service.call('/chat/Chatbot/Add', { timeZone: 'Mars/Olympus' })).body)
-      .toMatchObject({ Code: 400, Message: 'timeZone must be an IANA time zone name such as "Europe/Paris" or "UTC".' });
+    expect((await service.call('/chat/Chatbot/Add', { type: 3 })).body).toMatchObject({
+      Code: 400,
+      Message: 'type must be 0 (a generic chatbot); no other chatbot type is offered.',
+    });
+    expect((await service.call('/chat/Chatbot/Add', { timeZone: 'Mars/Olympus' })).body).toMatchObject({
+      Code: 400,
+      Message: 'timeZone must be an IANA time zone name such as "Europe/Paris" or "UTC".',
+    });
   });
 
   it('removes a chatbot with an envelope that has no Data, after which it is unknown', async () => {
@@ -30,7 +34,10 @@ describe('Chatbot/Add and Chatbot/Remove', () => {
     expect(removed.body).toEqual({ Version: '1.0.0', Success: true, Code: 200, Message: '' });
     expect((await service.call('/chat/Chatbot/GetSession', { serialNumber })).status).toBe(404);
     const ask = await service.call('/chat/Chat/ClientAsk', { sessionID: sessionId, content: 'hello' });
-    expect(ask.body).toMatchObject({ Code: 404, Message: `The chatbot of session ${sessionId} has been removed; this session can no longer be used.` });
+    expect(ask.body).toMatchObject({
+      Code: 404,
+      Message: `The chatbot of session ${sessionId} has been removed; this session can no longer be used.`,
+    });
   });
 
   it('answers 404 when removing an unknown chatbot', async () => {
@@ -49,9 +56,15 @@ describe('Chatbot/GetSession', () => {
   });
 
   it('names the missing field and the unknown chatbot', async () => {
-    expect((await service.call('/chat/Chatbot/GetSession', {})).body).toMatchObject({ Code: 400, Message: 'serialNumber is required.' });
+    expect((await service.call('/chat/Chatbot/GetSession', {})).body).toMatchObject({
+      Code: 400,
+      Message: 'serialNumber is required.',
+    });
     const unknown = await service.call('/chat/Chatbot/GetSession', { serialNumber: 'abc' });
-    expect(unknown.body).toMatchObject({ Code: 404, Message: 'No chatbot has the serialNumber "abc"; create one with /chat/Chatbot/Add or check the id.' });
+    expect(unknown.body).toMatchObject({
+      Code: 404,
+      Message: 'No chatbot has the serialNumber "abc"; create one with /chat/Chatbot/Add or check the id.',
+    });
   });
 });
 
@@ -61,10 +74,12 @@ describe('Chatbot/ModelList', () => {
     expect(reply.body.Data).toEqual([{ Key: '1', Value: 'builtin', Status: true }]);
   });
 
-  it('answers GET with a JSON body, as the docs\' examples send it', async () => {
+  it("answers GET with a JSON body, as the docs' examples send it", async () => {
     // fetch refuses a GET body; undici's request sends it.
     const raw = await request(`${service.url}/chat/Chatbot/ModelList`, {
-      method: 'GET', headers: { authorization: SECRET, 'content-type': 'application/json' }, body: '{}',
+      method: 'GET',
+      headers: { authorization: SECRET, 'content-type': 'application/json' },
+      body: '{}',
     });
     expect(raw.statusCode).toBe(200);
     expect(((await raw.body.json()) as { Data: unknown }).Data).toEqual([{ Key: '1', Value: 'builtin', Status: true }]);
@@ -89,7 +104,10 @@ describe('Chatbot/Edit', () => {
     [{ Temperature: 7 }, 'Temperature must be at most 2.'],
     [{ ChatbotPopupOnce: 'yes' }, 'ChatbotPopupOnce must be true or false.'],
     [{ ChatBubbleColor: '#ff0000' }, 'ChatBubbleColor must be a colour like "rgb(37,99,235)" (each part 0-255).'],
-    [{ UserMessageColor: 'rgb(300,0,0)' }, 'UserMessageColor must be a colour like "rgb(37,99,235)" (each part 0-255).'],
+    [
+      { UserMessageColor: 'rgb(300,0,0)' },
+      'UserMessageColor must be a colour like "rgb(37,99,235)" (each part 0-255).',
+    ],
     [{ TimeZone: 'Nowhere' }, 'TimeZone must be an IANA time zone name such as "Europe/Paris" or "UTC".'],
     [{ TalkToHumanEmail: 'not-an-email' }, 'TalkToHumanEmail must be an e-mail address (or "" to clear it).'],
     [{ MessageLimit: -2 }, 'MessageLimit must be at least -1.'],

@@ -27,19 +27,34 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const list = (query: Record<string, unknown>) => service.call<Page>('/chat/Chatbot/RealEstateList', query, { auth: 'session' });
+const list = (query: Record<string, unknown>) =>
+  service.call<Page>('/chat/Chatbot/RealEstateList', query, { auth: 'session' });
 const ask = (body: Record<string, unknown>) => service.call<{ content: string }>('/chat/Chat/ClientAsk', body);
 
 describe.skipIf(!hasCluster)('the embedded service on a Redis Cluster', () => {
-  it('creates, lists, filters and deletes a chatbot\'s listings', async () => {
+  it("creates, lists, filters and deletes a chatbot's listings", async () => {
     const serialNumber = await service.newChatbot();
-    for (const [MLSNumber, City] of [['A', 'Austin'], ['B', 'Denver'], ['C', 'Austin']] as const) {
+    for (const [MLSNumber, City] of [
+      ['A', 'Austin'],
+      ['B', 'Denver'],
+      ['C', 'Austin'],
+    ] as const) {
       await service.createListing(serialNumber, { MLSNumber, City, Url: `https://h/${MLSNumber}` });
     }
-    expect((await list({ SerialNumber: serialNumber })).body.Data!.List.map((item) => item.MLSNumber)).toEqual(['A', 'B', 'C']);
-    expect((await list({ SerialNumber: serialNumber, CityName: 'austin' })).body.Data!.List.map((item) => item.MLSNumber)).toEqual(['A', 'C']);
+    expect((await list({ SerialNumber: serialNumber })).body.Data!.List.map((item) => item.MLSNumber)).toEqual([
+      'A',
+      'B',
+      'C',
+    ]);
+    expect(
+      (await list({ SerialNumber: serialNumber, CityName: 'austin' })).body.Data!.List.map((item) => item.MLSNumber),
+    ).toEqual(['A', 'C']);
 
-    const deleted = await service.call('/chat/Chatbot/RealEstateDelete', { SerialNumber: serialNumber, Keys: ['A', 'B'], KeyType: 'MLSNumber' }, { auth: 'session' });
+    const deleted = await service.call(
+      '/chat/Chatbot/RealEstateDelete',
+      { SerialNumber: serialNumber, Keys: ['A', 'B'], KeyType: 'MLSNumber' },
+      { auth: 'session' },
+    );
     expect(deleted.body.Data).toEqual({ SuccessCount: 2 });
     expect((await list({ SerialNumber: serialNumber })).body.Data!.List.map((item) => item.MLSNumber)).toEqual(['C']);
   });
@@ -60,20 +75,32 @@ describe.skipIf(!hasCluster)('the embedded service on a Redis Cluster', () => {
     expect((await ask({ sessionID, content: 'hi' })).status).toBe(200);
     expect((await ask({ sessionID, content: 'hi' })).status).toBe(429);
     const history = await service.state.listRange(svcKeys.history(sessionID), 0, -1);
-    expect(history.map((entry) => (JSON.parse(entry) as { role: string }).role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(history.map((entry) => (JSON.parse(entry) as { role: string }).role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
 
     const otherSession = await service.newSession(serialNumber);
     expect((await ask({ sessionID: otherSession, content: 'hi' })).status).toBe(200);
     const capped = await ask({ sessionID: otherSession, content: 'hi' });
-    expect(capped.body).toMatchObject({ Code: 429, Message: expect.stringMatching(/used its 3 messages for this month/) as unknown });
+    expect(capped.body).toMatchObject({
+      Code: 429,
+      Message: expect.stringMatching(/used its 3 messages for this month/) as unknown,
+    });
   });
 
   it('takes an upload, confirms it and answers a question about the image', async () => {
     const serialNumber = await service.newChatbot();
     const sessionID = await service.newSession(serialNumber);
     const fileId = await service.upload(media.png(), 'house.png');
-    expect((await service.call('/chat/User/ConfirmUpload', { FileStoreId: String(fileId) })).body)
-      .toMatchObject({ Success: true, Data: { FileStoreId: String(fileId), ContentType: 'image/png' } });
-    expect((await ask({ sessionID, content: 'what is this?', chatAskType: 'Image', fileIds: [fileId] })).status).toBe(200);
+    expect((await service.call('/chat/User/ConfirmUpload', { FileStoreId: String(fileId) })).body).toMatchObject({
+      Success: true,
+      Data: { FileStoreId: String(fileId), ContentType: 'image/png' },
+    });
+    expect((await ask({ sessionID, content: 'what is this?', chatAskType: 'Image', fileIds: [fileId] })).status).toBe(
+      200,
+    );
   });
 });

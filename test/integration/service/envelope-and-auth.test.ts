@@ -34,7 +34,11 @@ describe('the response envelope', () => {
   it('answers malformed JSON with a 400 envelope', async () => {
     const reply = await service.call('/chat/Chatbot/Edit', undefined, { rawBody: '{"serialNumber": ' });
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ Success: false, Code: 400, Message: 'The request body is not valid JSON; send a JSON object.' });
+    expect(reply.body).toMatchObject({
+      Success: false,
+      Code: 400,
+      Message: 'The request body is not valid JSON; send a JSON object.',
+    });
   });
 
   it('refuses a JSON body that is not an object', async () => {
@@ -46,7 +50,11 @@ describe('the response envelope', () => {
     const reply = await service.call('/chat/Chatbot/Edit', undefined, { method: 'GET' });
     expect(reply.status).toBe(405);
     expect(reply.headers.get('allow')).toBe('POST');
-    expect(reply.body).toMatchObject({ Success: false, Code: 405, Message: 'GET is not allowed on /chat/Chatbot/Edit; use POST.' });
+    expect(reply.body).toMatchObject({
+      Success: false,
+      Code: 405,
+      Message: 'GET is not allowed on /chat/Chatbot/Edit; use POST.',
+    });
   });
 
   it('answers an oversized JSON body with a 413 envelope', async () => {
@@ -57,13 +65,22 @@ describe('the response envelope', () => {
 });
 
 describe('authentication (spec rules 1–3)', () => {
-  const secretOnly = ['/chat/Chatbot/Edit', '/chat/Chat/ClientAsk', '/chat/Chatbot/GetSession', '/chat/Chatbot/Add',
-    '/chat/Chatbot/Remove', '/chat/User/GetPreUploadUrl', '/chat/User/ConfirmUpload'];
+  const secretOnly = [
+    '/chat/Chatbot/Edit',
+    '/chat/Chat/ClientAsk',
+    '/chat/Chatbot/GetSession',
+    '/chat/Chatbot/Add',
+    '/chat/Chatbot/Remove',
+    '/chat/User/GetPreUploadUrl',
+    '/chat/User/ConfirmUpload',
+  ];
 
   it.each(secretOnly)('%s refuses a request without Authorization', async (path) => {
     const reply = await service.call(path, { serialNumber }, { auth: 'none' });
     expect(reply.status).toBe(401);
-    expect(reply.body.Message).toBe('Missing Authorization header: send the secret key as "Authorization: <SECRET_KEY>".');
+    expect(reply.body.Message).toBe(
+      'Missing Authorization header: send the secret key as "Authorization: <SECRET_KEY>".',
+    );
   });
 
   it.each(secretOnly)('%s refuses the session key in place of the secret key', async (path) => {
@@ -73,42 +90,76 @@ describe('authentication (spec rules 1–3)', () => {
   });
 
   it('ModelList needs the secret key', async () => {
-    expect((await service.call('/chat/Chatbot/ModelList', undefined, { method: 'GET', auth: 'none' })).status).toBe(401);
+    expect((await service.call('/chat/Chatbot/ModelList', undefined, { method: 'GET', auth: 'none' })).status).toBe(
+      401,
+    );
   });
 
   it('RealEstateList needs chatrobot-sessionkey and refuses the secret key alone', async () => {
-    const withSecret = await service.call('/chat/Chatbot/RealEstateList', { SerialNumber: serialNumber }, { auth: 'secret' });
+    const withSecret = await service.call(
+      '/chat/Chatbot/RealEstateList',
+      { SerialNumber: serialNumber },
+      { auth: 'secret' },
+    );
     expect(withSecret.status).toBe(401);
     expect(withSecret.body.Message).toContain('chatrobot-sessionkey');
-    const withSession = await service.call('/chat/Chatbot/RealEstateList', { SerialNumber: serialNumber }, { auth: 'session' });
+    const withSession = await service.call(
+      '/chat/Chatbot/RealEstateList',
+      { SerialNumber: serialNumber },
+      { auth: 'session' },
+    );
     expect(withSession.status).toBe(200);
   });
 
   it('RealEstateCreate and RealEstateDelete accept either key, and refuse neither', async () => {
     for (const auth of ['secret', 'session'] as const) {
-      const created = await service.call('/chat/Chatbot/RealEstateCreate', listing(serialNumber, { MLSNumber: `AUTH-${auth}` }), { auth });
+      const created = await service.call(
+        '/chat/Chatbot/RealEstateCreate',
+        listing(serialNumber, { MLSNumber: `AUTH-${auth}` }),
+        { auth },
+      );
       expect(created.status).toBe(200);
-      const deleted = await service.call('/chat/Chatbot/RealEstateDelete', { SerialNumber: serialNumber, Keys: [created.body.Data], KeyType: 'NewOaks' }, { auth });
+      const deleted = await service.call(
+        '/chat/Chatbot/RealEstateDelete',
+        { SerialNumber: serialNumber, Keys: [created.body.Data], KeyType: 'NewOaks' },
+        { auth },
+      );
       expect(deleted.body.Data).toEqual({ SuccessCount: 1 });
     }
-    const refused = await service.call('/chat/Chatbot/RealEstateCreate', listing(serialNumber), { auth: { 'chatrobot-sessionkey': 'wrong' } });
+    const refused = await service.call('/chat/Chatbot/RealEstateCreate', listing(serialNumber), {
+      auth: { 'chatrobot-sessionkey': 'wrong' },
+    });
     expect(refused.status).toBe(401);
   });
 
   it('Edit and ClientAsk require Content-Type: application/json (rule 1); List reads a body sent without one', async () => {
     for (const path of ['/chat/Chatbot/Edit', '/chat/Chat/ClientAsk']) {
-      const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: SECRET, 'content-type': 'text/plain' }, body: '{}' });
+      const response = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: SECRET, 'content-type': 'text/plain' },
+        body: '{}',
+      });
       expect(response.status).toBe(415);
-      expect(await response.json()).toMatchObject({ Success: false, Code: 415, Message: `${path} requires the header "Content-Type: application/json".` });
+      expect(await response.json()).toMatchObject({
+        Success: false,
+        Code: 415,
+        Message: `${path} requires the header "Content-Type: application/json".`,
+      });
     }
     const list = await fetch(`${service.url}/chat/Chatbot/RealEstateList`, {
-      method: 'POST', headers: { 'chatrobot-sessionkey': SESSION_KEY }, body: JSON.stringify({ SerialNumber: serialNumber }),
+      method: 'POST',
+      headers: { 'chatrobot-sessionkey': SESSION_KEY },
+      body: JSON.stringify({ SerialNumber: serialNumber }),
     });
     expect(list.status).toBe(200);
   });
 
   it('tolerates a "Bearer " prefix on the secret key', async () => {
-    const reply = await service.call('/chat/Chatbot/GetSession', { serialNumber }, { auth: { authorization: `Bearer ${SECRET}` } });
+    const reply = await service.call(
+      '/chat/Chatbot/GetSession',
+      { serialNumber },
+      { auth: { authorization: `Bearer ${SECRET}` } },
+    );
     expect(reply.status).toBe(200);
   });
 });
@@ -124,6 +175,9 @@ describe('case-insensitive field names', () => {
 
   it('refuses one field sent twice under two casings', async () => {
     const reply = await service.call('/chat/Chatbot/GetSession', { serialNumber, SerialNumber: serialNumber });
-    expect(reply.body).toMatchObject({ Code: 400, Message: 'serialNumber is given twice (as "serialNumber" and "SerialNumber"); send it once.' });
+    expect(reply.body).toMatchObject({
+      Code: 400,
+      Message: 'serialNumber is given twice (as "serialNumber" and "SerialNumber"); send it once.',
+    });
   });
 });

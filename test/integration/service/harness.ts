@@ -19,12 +19,22 @@ export interface Reply<T = unknown> {
 export type Auth = 'secret' | 'session' | 'none' | Record<string, string>;
 
 const authHeaders = (auth: Auth): Record<string, string> =>
-  auth === 'secret' ? { authorization: SECRET } : auth === 'session' ? { 'chatrobot-sessionkey': SESSION_KEY } : auth === 'none' ? {} : auth;
+  auth === 'secret'
+    ? { authorization: SECRET }
+    : auth === 'session'
+      ? { 'chatrobot-sessionkey': SESSION_KEY }
+      : auth === 'none'
+        ? {}
+        : auth;
 
 export interface TestService {
   url: string;
   state: StateStore;
-  call<T = unknown>(path: string, body?: unknown, options?: { auth?: Auth; method?: string; rawBody?: string }): Promise<Reply<T>>;
+  call<T = unknown>(
+    path: string,
+    body?: unknown,
+    options?: { auth?: Auth; method?: string; rawBody?: string },
+  ): Promise<Reply<T>>;
   newChatbot(settings?: Record<string, unknown>): Promise<string>;
   newSession(serialNumber: string): Promise<number>;
   createListing(serialNumber: string, fields?: Record<string, unknown>): Promise<string>;
@@ -35,10 +45,24 @@ export interface TestService {
 /** A listing with every required field; override what the test is about. */
 export function listing(serialNumber: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    SerialNumber: serialNumber, SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$',
-    PropertyType: 'Single Family Residential', Bedrooms: 3, Bathrooms: 2.5, Url: 'https://homes.example/1',
-    MLSNumber: 'MLS-1', YearBuilt: 1998, DaysOnMarket: 2, LotArea: 800, BuildingArea: 2500,
-    AreaUnit: 'Square Feet', ParkingSpots: 2, City: 'Austin', SalePrice: 500000, ...fields,
+    SerialNumber: serialNumber,
+    SaleType: 'for_sale',
+    Status: 'Active',
+    CurrencySymbol: '$',
+    PropertyType: 'Single Family Residential',
+    Bedrooms: 3,
+    Bathrooms: 2.5,
+    Url: 'https://homes.example/1',
+    MLSNumber: 'MLS-1',
+    YearBuilt: 1998,
+    DaysOnMarket: 2,
+    LotArea: 800,
+    BuildingArea: 2500,
+    AreaUnit: 'Square Feet',
+    ParkingSpots: 2,
+    City: 'Austin',
+    SalePrice: 500000,
+    ...fields,
   };
 }
 
@@ -55,19 +79,25 @@ function defaultTopology(): TestTopology {
  * The service on a free port over real HTTP, on an isolated Redis prefix (or the
  * memory store when asked), with helpers that go through the public endpoints only.
  */
-export async function startTestService(options: {
-  memory?: boolean;
-  topology?: TestTopology;
-  engine?: EngineOptions;
-  limits?: Partial<ServiceLimits>;
-  seedDemo?: boolean;
-} = {}): Promise<TestService> {
+export async function startTestService(
+  options: {
+    memory?: boolean;
+    topology?: TestTopology;
+    engine?: EngineOptions;
+    limits?: Partial<ServiceLimits>;
+    seedDemo?: boolean;
+  } = {},
+): Promise<TestService> {
   // checkSlots: an atomic step whose keys span hash slots (CROSSSLOT on a cluster) fails
   // every service test, on one Redis and in memory too.
-  const redis = options.memory ? undefined : isolatedRedisStore('service', { topology: options.topology ?? defaultTopology(), checkSlots: true });
+  const redis = options.memory
+    ? undefined
+    : isolatedRedisStore('service', { topology: options.topology ?? defaultTopology(), checkSlots: true });
   const state: StateStore = redis ?? new MemoryStateStore({ checkSlots: true });
   const running = await startService({
-    state, secretKey: SECRET, sessionKey: SESSION_KEY,
+    state,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
     // These tests check what the service says, not the builtin engine's pace (pace.test.ts does).
     engine: options.engine ?? { kind: 'builtin', tokensPerSecond: 0 },
     ...(options.limits ? { limits: options.limits } : {}),
@@ -77,7 +107,11 @@ export async function startTestService(options: {
   const service: TestService = {
     url: running.url,
     state,
-    async call<T>(path: string, body?: unknown, { auth = 'secret', method = 'POST', rawBody }: { auth?: Auth; method?: string; rawBody?: string } = {}) {
+    async call<T>(
+      path: string,
+      body?: unknown,
+      { auth = 'secret', method = 'POST', rawBody }: { auth?: Auth; method?: string; rawBody?: string } = {},
+    ) {
       const response = await fetch(running.url + path, {
         method,
         headers: { 'content-type': 'application/json', ...authHeaders(auth) },
@@ -95,15 +129,20 @@ export async function startTestService(options: {
       return serialNumber;
     },
     async newSession(serialNumber) {
-      return (await service.call<{ SessionID: number }>('/chat/Chatbot/GetSession', { serialNumber })).body.Data!.SessionID;
+      return (await service.call<{ SessionID: number }>('/chat/Chatbot/GetSession', { serialNumber })).body.Data!
+        .SessionID;
     },
     async createListing(serialNumber, fields = {}) {
-      const created = await service.call<string>('/chat/Chatbot/RealEstateCreate', listing(serialNumber, fields), { auth: 'session' });
+      const created = await service.call<string>('/chat/Chatbot/RealEstateCreate', listing(serialNumber, fields), {
+        auth: 'session',
+      });
       if (created.status !== 200) throw new Error(`Create failed: ${created.body.Message}`);
       return created.body.Data!;
     },
     async upload(bytes, fileName = 'file.bin') {
-      const pre = await service.call<{ FileStoreId: string; PreUploadUrl: string }>('/chat/User/GetPreUploadUrl', { fileName });
+      const pre = await service.call<{ FileStoreId: string; PreUploadUrl: string }>('/chat/User/GetPreUploadUrl', {
+        fileName,
+      });
       const put = await fetch(pre.body.Data!.PreUploadUrl, { method: 'PUT', body: bytes });
       if (put.status !== 200) throw new Error(`PUT failed: ${await put.text()}`);
       return Number(pre.body.Data!.FileStoreId);
@@ -119,8 +158,16 @@ export async function startTestService(options: {
 /** Reads a text/event-stream body into its `data:` JSON objects. */
 export async function readSse(response: Response): Promise<Record<string, unknown>[]> {
   const text = await response.text();
-  return text.split('\n\n').map((block) => block.trim()).filter(Boolean).map((block) => {
-    const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
-    return JSON.parse(data) as Record<string, unknown>;
-  });
+  return text
+    .split('\n\n')
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => {
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n');
+      return JSON.parse(data) as Record<string, unknown>;
+    });
 }

@@ -8,27 +8,42 @@ let service: TestService;
 
 beforeAll(async () => {
   fake = await startFakeOpenAi({ apiKey: 'sk-fake' });
-  service = await startTestService({ engine: { kind: 'openai', baseUrl: fake.baseUrl, apiKey: 'sk-fake', model: 'gpt-4o-mini', extraModels: ['gpt-4o'] } });
+  service = await startTestService({
+    engine: { kind: 'openai', baseUrl: fake.baseUrl, apiKey: 'sk-fake', model: 'gpt-4o-mini', extraModels: ['gpt-4o'] },
+  });
 });
 afterAll(async () => {
   await service.close();
   await fake.close();
 });
 
-const ask = (body: Record<string, unknown>) => service.call<{ content: string; totalToken: number; noAnswer: boolean }>('/chat/Chat/ClientAsk', body);
+const ask = (body: Record<string, unknown>) =>
+  service.call<{ content: string; totalToken: number; noAnswer: boolean }>('/chat/Chat/ClientAsk', body);
 
 describe('the openai engine', () => {
   it('lists the configured models in ModelList', async () => {
     const reply = await service.call('/chat/Chatbot/ModelList', undefined, { method: 'GET' });
-    expect(reply.body.Data).toEqual([{ Key: '1', Value: 'gpt-4o-mini', Status: true }, { Key: '2', Value: 'gpt-4o', Status: true }]);
+    expect(reply.body.Data).toEqual([
+      { Key: '1', Value: 'gpt-4o-mini', Status: true },
+      { Key: '2', Value: 'gpt-4o', Status: true },
+    ]);
   });
 
-  it('sends the SystemMessage, language, Temperature, chosen model and listings, and returns the model\'s answer and usage', async () => {
-    const serialNumber = await service.newChatbot({ SystemMessage: 'You are Ada.', AIResponseLanguage: 'French', Temperature: 1, Model: '2' });
+  it("sends the SystemMessage, language, Temperature, chosen model and listings, and returns the model's answer and usage", async () => {
+    const serialNumber = await service.newChatbot({
+      SystemMessage: 'You are Ada.',
+      AIResponseLanguage: 'French',
+      Temperature: 1,
+      Model: '2',
+    });
     await service.createListing(serialNumber, { City: 'Austin', MLSNumber: 'TX-77' });
     const sessionID = await service.newSession(serialNumber);
     const reply = await ask({ sessionID, content: 'homes in Austin?' });
-    expect(reply.body.Data).toMatchObject({ content: 'Fake reply to: homes in Austin?', totalToken: 42, noAnswer: false });
+    expect(reply.body.Data).toMatchObject({
+      content: 'Fake reply to: homes in Austin?',
+      totalToken: 42,
+      noAnswer: false,
+    });
 
     const sent = fake.requests.at(-1)!;
     expect(sent.headers.authorization).toBe('Bearer sk-fake');
@@ -52,12 +67,13 @@ describe('the openai engine', () => {
     ]);
   });
 
-  it('streams the model\'s fragments, then the suffix, and the final Answer is them joined', async () => {
+  it("streams the model's fragments, then the suffix, and the final Answer is them joined", async () => {
     fake.reply(['Hel', 'lo ', 'world.']);
     try {
       const sessionID = await service.newSession(await service.newChatbot({ AnswerSuffix: '(AI)' }));
       const response = await fetch(`${service.url}/chat/Chat/ClientAsk`, {
-        method: 'POST', headers: { authorization: SECRET, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { authorization: SECRET, 'content-type': 'application/json' },
         body: JSON.stringify({ sessionID, content: 'hi', stream: true }),
       });
       const events = await readSse(response);

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const list = (query: Record<string, unknown>) => service.call<Page>('/chat/Chatbot/RealEstateList', query, { auth: 'session' });
+const list = (query: Record<string, unknown>) =>
+  service.call<Page>('/chat/Chatbot/RealEstateList', query, { auth: 'session' });
 
 describe('RealEstateCreate', () => {
   it('returns the new listing id as a string, usable as a NewOaks key', async () => {
@@ -41,7 +42,9 @@ describe('RealEstateCreate', () => {
     [{ SalePrice: -1 }, 'SalePrice must be at least 0.'],
   ])('refuses %j, names the field, and stores nothing', async (change, message) => {
     const serialNumber = await service.newChatbot();
-    const reply = await service.call('/chat/Chatbot/RealEstateCreate', listing(serialNumber, change), { auth: 'session' });
+    const reply = await service.call('/chat/Chatbot/RealEstateCreate', listing(serialNumber, change), {
+      auth: 'session',
+    });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ Success: false, Code: 400, Message: message });
     expect((await list({ SerialNumber: serialNumber })).body.Data!.VirtualCount).toBe(0);
@@ -55,8 +58,14 @@ describe('RealEstateCreate', () => {
 
   it('binds field names case-insensitively, including inside ExtensionColumn', async () => {
     const serialNumber = await service.newChatbot();
-    const body = Object.fromEntries(Object.entries(listing(serialNumber)).map(([key, value]) => [key.toLowerCase(), value]));
-    const reply = await service.call('/chat/Chatbot/RealEstateCreate', { ...body, extensioncolumn: [{ key: 'Pool', VALUE: 'Yes' }] }, { auth: 'session' });
+    const body = Object.fromEntries(
+      Object.entries(listing(serialNumber)).map(([key, value]) => [key.toLowerCase(), value]),
+    );
+    const reply = await service.call(
+      '/chat/Chatbot/RealEstateCreate',
+      { ...body, extensioncolumn: [{ key: 'Pool', VALUE: 'Yes' }] },
+      { auth: 'session' },
+    );
     expect(reply.status).toBe(200);
     expect((await list({ SerialNumber: serialNumber })).body.Data!.List[0]!.ExtensionColumn).toBe('Pool: Yes');
   });
@@ -66,17 +75,53 @@ describe('RealEstateList rendering', () => {
   it('renders numbers as strings, absent values as "", the display SaleType, Price, Area, Images and ExtensionColumn', async () => {
     const serialNumber = await service.newChatbot();
     await service.createListing(serialNumber, {
-      Images: ['https://x/1.jpg', 'https://x/2.jpg'], ExtensionColumn: [{ Key: 'Pool', value: 'Yes' }, { Key: 'View', value: 'Lake' }],
-      Latitude: 30.25, Longitude: -97.75, SalePrice: 585000, Bathrooms: 2.5,
+      Images: ['https://x/1.jpg', 'https://x/2.jpg'],
+      ExtensionColumn: [
+        { Key: 'Pool', value: 'Yes' },
+        { Key: 'View', value: 'Lake' },
+      ],
+      Latitude: 30.25,
+      Longitude: -97.75,
+      SalePrice: 585000,
+      Bathrooms: 2.5,
     });
-    await service.createListing(serialNumber, { SaleType: 'for_rent', SalePrice: undefined, RentPrice: 1650, AreaUnit: 'Square Meters', BuildingArea: 70, MLSNumber: 'R-1' });
+    await service.createListing(serialNumber, {
+      SaleType: 'for_rent',
+      SalePrice: undefined,
+      RentPrice: 1650,
+      AreaUnit: 'Square Meters',
+      BuildingArea: 70,
+      MLSNumber: 'R-1',
+    });
     const [sale, rent] = (await list({ SerialNumber: serialNumber })).body.Data!.List;
     expect(sale).toMatchObject({
-      SaleType: 'For Sale', Price: '585000', SalePrice: '585000', RentPrice: '', Bathrooms: '2.5', Bedrooms: '3',
-      YearBuilt: '1998', Area: '2500 Square Feet', Images: 'https://x/1.jpg,https://x/2.jpg',
-      ExtensionColumn: 'Pool: Yes; View: Lake', LATITUDE: 30.25, LONGITUDE: -97.75, State: '', ZIP: '', Tours: '', HOAMonth: '',
+      SaleType: 'For Sale',
+      Price: '585000',
+      SalePrice: '585000',
+      RentPrice: '',
+      Bathrooms: '2.5',
+      Bedrooms: '3',
+      YearBuilt: '1998',
+      Area: '2500 Square Feet',
+      Images: 'https://x/1.jpg,https://x/2.jpg',
+      ExtensionColumn: 'Pool: Yes; View: Lake',
+      LATITUDE: 30.25,
+      LONGITUDE: -97.75,
+      State: '',
+      ZIP: '',
+      Tours: '',
+      HOAMonth: '',
     });
-    expect(rent).toMatchObject({ SaleType: 'For Rent', Price: '1650', SalePrice: '', Area: '70 Square Meters', LATITUDE: 0, LONGITUDE: 0, Images: '', ExtensionColumn: '' });
+    expect(rent).toMatchObject({
+      SaleType: 'For Rent',
+      Price: '1650',
+      SalePrice: '',
+      Area: '70 Square Meters',
+      LATITUDE: 0,
+      LONGITUDE: 0,
+      Images: '',
+      ExtensionColumn: '',
+    });
     for (const [field, value] of Object.entries(sale!)) {
       const numeric = field === 'ID' || field === 'LATITUDE' || field === 'LONGITUDE';
       expect(typeof value, field).toBe(numeric ? 'number' : 'string');
@@ -91,7 +136,10 @@ describe('RealEstateList filters and pages', () => {
     serialNumber = await service.newChatbot();
     for (let i = 1; i <= 25; i++) {
       await service.createListing(serialNumber, {
-        City: i % 2 ? 'Austin' : 'Denver', SaleType: i % 5 === 0 ? 'for_rent' : 'for_sale', MLSNumber: `M-${i}`, RentPrice: 1000 + i,
+        City: i % 2 ? 'Austin' : 'Denver',
+        SaleType: i % 5 === 0 ? 'for_rent' : 'for_sale',
+        MLSNumber: `M-${i}`,
+        RentPrice: 1000 + i,
       });
     }
   });
@@ -106,14 +154,19 @@ describe('RealEstateList filters and pages', () => {
   it('pages with PageNumber and PageSize', async () => {
     const page = (await list({ SerialNumber: serialNumber, PageNumber: 3, PageSize: 10 })).body.Data!;
     expect(page.List.map((item) => item.MLSNumber)).toEqual(['M-21', 'M-22', 'M-23', 'M-24', 'M-25']);
-    expect((await list({ SerialNumber: serialNumber, PageNumber: 9 })).body.Data).toEqual({ List: [], VirtualCount: 25 });
+    expect((await list({ SerialNumber: serialNumber, PageNumber: 9 })).body.Data).toEqual({
+      List: [],
+      VirtualCount: 25,
+    });
   });
 
   it('filters by city ignoring case, by sale type and by MLS number', async () => {
     expect((await list({ SerialNumber: serialNumber, CityName: 'aUSTIN' })).body.Data!.VirtualCount).toBe(13);
     expect((await list({ SerialNumber: serialNumber, CityName: 'Aus' })).body.Data!.VirtualCount).toBe(0);
     expect((await list({ SerialNumber: serialNumber, SaleType: 'for_rent' })).body.Data!.VirtualCount).toBe(5);
-    expect((await list({ SerialNumber: serialNumber, CityName: 'Denver', SaleType: 'for_rent' })).body.Data!.VirtualCount).toBe(2);
+    expect(
+      (await list({ SerialNumber: serialNumber, CityName: 'Denver', SaleType: 'for_rent' })).body.Data!.VirtualCount,
+    ).toBe(2);
     const byMls = (await list({ SerialNumber: serialNumber, MLSNumber: 'M-7' })).body.Data!;
     expect(byMls.List.map((item) => item.MLSNumber)).toEqual(['M-7']);
   });
@@ -142,7 +195,12 @@ describe('RealEstateDelete', () => {
     await service.createListing(serialNumber, { MLSNumber: 'B', Url: 'https://h/b' });
     await service.createListing(serialNumber, { MLSNumber: 'C', Url: 'https://h/c' });
     await service.createListing(serialNumber, { MLSNumber: 'D', Url: 'https://h/d' });
-    const del = (Keys: string[], KeyType: string) => service.call('/chat/Chatbot/RealEstateDelete', { SerialNumber: serialNumber, Keys, KeyType }, { auth: 'session' });
+    const del = (Keys: string[], KeyType: string) =>
+      service.call(
+        '/chat/Chatbot/RealEstateDelete',
+        { SerialNumber: serialNumber, Keys, KeyType },
+        { auth: 'session' },
+      );
 
     expect((await del([id, '999999'], 'NewOaks')).body.Data).toEqual({ SuccessCount: 1 });
     expect((await del(['B'], 'MLSNumber')).body.Data).toEqual({ SuccessCount: 1 });
@@ -155,9 +213,17 @@ describe('RealEstateDelete', () => {
   it('refuses a bad KeyType or empty Keys and deletes nothing', async () => {
     const serialNumber = await service.newChatbot();
     await service.createListing(serialNumber);
-    const badType = await service.call('/chat/Chatbot/RealEstateDelete', { SerialNumber: serialNumber, Keys: ['1'], KeyType: 'Id' });
+    const badType = await service.call('/chat/Chatbot/RealEstateDelete', {
+      SerialNumber: serialNumber,
+      Keys: ['1'],
+      KeyType: 'Id',
+    });
     expect(badType.body).toMatchObject({ Code: 400, Message: 'KeyType must be one of "NewOaks", "MLSNumber", "URL".' });
-    const empty = await service.call('/chat/Chatbot/RealEstateDelete', { SerialNumber: serialNumber, Keys: [], KeyType: 'URL' });
+    const empty = await service.call('/chat/Chatbot/RealEstateDelete', {
+      SerialNumber: serialNumber,
+      Keys: [],
+      KeyType: 'URL',
+    });
     expect(empty.body).toMatchObject({ Code: 400, Message: 'Keys must hold at least 1 item(s).' });
     expect((await list({ SerialNumber: serialNumber })).body.Data!.VirtualCount).toBe(1);
   });

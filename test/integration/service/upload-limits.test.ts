@@ -12,14 +12,20 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 const preUploadUrl = async () =>
-  (await service.call<{ PreUploadUrl: string }>('/chat/User/GetPreUploadUrl', { fileName: 'clip.bin' })).body.Data!.PreUploadUrl;
+  (await service.call<{ PreUploadUrl: string }>('/chat/User/GetPreUploadUrl', { fileName: 'clip.bin' })).body.Data!
+    .PreUploadUrl;
 
 /** A PUT whose body is sent in `parts` (chunked when no length is given), resolving with the answer. */
 function put(url: string, parts: Buffer[], headers: Record<string, string | number> = {}) {
   return new Promise<{ status: number; body: { Code: number; Message: string } }>((resolve, reject) => {
     const req = request(url, { method: 'PUT', headers }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as { Code: number; Message: string } }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () =>
+          resolve({ status: res.statusCode!, body: JSON.parse(text) as { Code: number; Message: string } }),
+        );
     });
     req.on('error', reject);
     for (const part of parts) req.write(part);
@@ -30,7 +36,10 @@ function put(url: string, parts: Buffer[], headers: Record<string, string | numb
 describe('pre-upload PUT limits (issue #7 item 1)', () => {
   it('enforces the limit while a chunked body (no Content-Length) arrives', async () => {
     const url = await preUploadUrl();
-    const reply = await put(url, Array.from({ length: 8 }, () => Buffer.alloc(LIMIT / 4)));
+    const reply = await put(
+      url,
+      Array.from({ length: 8 }, () => Buffer.alloc(LIMIT / 4)),
+    );
     expect(reply.status).toBe(413);
     expect(reply.body.Message).toBe('The file is larger than the 64 KB this service accepts.');
   });
@@ -45,17 +54,21 @@ describe('pre-upload PUT limits (issue #7 item 1)', () => {
   it('refuses a second PUT to a URL while the first is still arriving, and stores the first', async () => {
     const url = await preUploadUrl();
     const first = request(url, { method: 'PUT', headers: { 'content-length': 2000 } });
-    const firstReply = new Promise<number>((resolve) => first.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    }));
+    const firstReply = new Promise<number>((resolve) =>
+      first.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      }),
+    );
     first.write(Buffer.alloc(1000, 7));
     // The first PUT holds the URL's claim once its handler runs; the second must find it taken.
     let second: Awaited<ReturnType<typeof put>>;
     do second = await put(url, [Buffer.alloc(10)], { 'content-length': 10 });
     while (second.status === 200);
     expect(second.status).toBe(409);
-    expect(second.body.Message).toBe('This upload URL is already receiving a PUT; wait for it to finish, or request a new URL with /chat/User/GetPreUploadUrl.');
+    expect(second.body.Message).toBe(
+      'This upload URL is already receiving a PUT; wait for it to finish, or request a new URL with /chat/User/GetPreUploadUrl.',
+    );
     first.end(Buffer.alloc(1000, 7));
     expect(await firstReply).toBe(200);
   });
@@ -70,9 +83,15 @@ describe('pre-upload PUT limits (issue #7 item 1)', () => {
 
   it('answers a corrupt gzip JSON body with 400, not 500 (issue #7 item 11)', async () => {
     const response = await fetch(`${service.url}/chat/Chatbot/ModelList`, {
-      method: 'POST', headers: { authorization: 'test-secret-key', 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all',
+      method: 'POST',
+      headers: { authorization: 'test-secret-key', 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: 'not gzip at all',
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ Success: false, Code: 400, Message: 'The request body is not valid gzip data; send it intact, or uncompressed without Content-Encoding.' });
+    expect(await response.json()).toMatchObject({
+      Success: false,
+      Code: 400,
+      Message: 'The request body is not valid gzip data; send it intact, or uncompressed without Content-Encoding.',
+    });
   });
 });

@@ -34,25 +34,42 @@ afterEach(async () => {
 async function setup(): Promise<Setup> {
   const fake = await startFakeSlack({ rateLimits: false });
   cleanups.push(() => fake.close());
-  const adapter = createSlackAdapter({ bot: 'main', botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: fake.apiUrl, logger: silentLogger() });
+  const adapter = createSlackAdapter({
+    bot: 'main',
+    botToken: fake.botToken,
+    signingSecret: fake.signingSecret,
+    apiUrl: fake.apiUrl,
+    logger: silentLogger(),
+  });
   const app = express();
   for (const route of adapter.routes) app.use(route.path, route.handler);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  cleanups.push(() => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   const sink = new CollectingSink();
   await adapter.start(sink);
   cleanups.push(() => adapter.stop());
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { fake, adapter, sink, post: (body, options) => signedEventRequest(`${base}/slack/events`, fake.signingSecret, body, options) };
+  return {
+    fake,
+    adapter,
+    sink,
+    post: (body, options) => signedEventRequest(`${base}/slack/events`, fake.signingSecret, body, options),
+  };
 }
 
 async function refusal(call: Promise<unknown>): Promise<PlatformError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PlatformError);
   return error as PlatformError;
 }
@@ -66,7 +83,9 @@ describe('Slack adapter (HTTP Events mode)', () => {
     expect((await post(event)).status).toBe(500);
     expect(sink.received).toHaveLength(0);
     expect((await post(event, { retryNum: 1, retryReason: 'http_error' })).status).toBe(200);
-    expect(sink.received.map((m) => [m.conversation.id, m.text, m.platformMessageId])).toEqual([[DM, 'hello', String(event.event.ts)]]);
+    expect(sink.received.map((m) => [m.conversation.id, m.text, m.platformMessageId])).toEqual([
+      [DM, 'hello', String(event.event.ts)],
+    ]);
   });
 
   it('does not pass on bot messages, edits, deletions or plain channel messages; DM words become commands', async () => {
@@ -83,16 +102,22 @@ describe('Slack adapter (HTTP Events mode)', () => {
     expect(sink.received.map((m) => m.text)).toEqual(['first', '/listings Austin', 'help me find a flat']);
   });
 
-  it('turns the slash command into the core\'s commands, acknowledged at once', async () => {
+  it("turns the slash command into the core's commands, acknowledged at once", async () => {
     const { fake, sink, post } = await setup();
-    expect((await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', text: 'reset', channel: DM })))).status).toBe(200);
+    expect(
+      (await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', text: 'reset', channel: DM }))))
+        .status,
+    ).toBe(200);
     await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', channel: DM })));
-    expect(sink.received.map((m) => [m.conversation.id, m.text])).toEqual([[DM, '/reset'], [DM, '/help']]);
+    expect(sink.received.map((m) => [m.conversation.id, m.text])).toEqual([
+      [DM, '/reset'],
+      [DM, '/help'],
+    ]);
   });
 });
 
-describe('Slack adapter: one channel\'s messages in the order they were written', () => {
-  it('hands a thread\'s messages to the core in order, even when Slack is slow to say the first one\'s thread is the bot\'s', async () => {
+describe("Slack adapter: one channel's messages in the order they were written", () => {
+  it("hands a thread's messages to the core in order, even when Slack is slow to say the first one's thread is the bot's", async () => {
     const { fake, adapter, sink, post } = await setup();
     const channel = 'C0CHAN0001';
     const threadTs = '1700000000.000100';
@@ -115,7 +140,7 @@ describe('Slack adapter: one channel\'s messages in the order they were written'
 });
 
 describe('Slack outbound: every Web API refusal as a PlatformError kind', () => {
-  it('a 429 is rate-limited with Slack\'s Retry-After, not waited out by the client', async () => {
+  it("a 429 is rate-limited with Slack's Retry-After, not waited out by the client", async () => {
     const { fake, adapter } = await setup();
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
     const error = await refusal(adapter.outbound.send(conversation(DM), { text: 'hi' }));
@@ -152,11 +177,20 @@ describe('Slack outbound: every Web API refusal as a PlatformError kind', () => 
     expect(adapter.outboundFor!(conversation(DM), false).startStream).toBeUndefined();
     expect(adapter.outboundFor!(conversation('C0CHAN0001:1700000000.000100'), true).typing).toBeUndefined();
     const thread = conversation('C0CHAN0001:1700000000.000100');
-    const stream = await adapter.outboundFor!(thread, true).startStream!(thread, { id: 'U0USER0001', team: fake.identity.teamId }, 'Hello');
+    const stream = await adapter.outboundFor!(thread, true).startStream!(
+      thread,
+      { id: 'U0USER0001', team: fake.identity.teamId },
+      'Hello',
+    );
     await stream.append(' world');
     await stream.stop('.');
     const [message] = fake.visibleMessages('C0CHAN0001', '1700000000.000100');
-    expect(message).toMatchObject({ text: 'Hello world.', state: 'done', recipient_user_id: 'U0USER0001', recipient_team_id: fake.identity.teamId });
+    expect(message).toMatchObject({
+      text: 'Hello world.',
+      state: 'done',
+      recipient_user_id: 'U0USER0001',
+      recipient_team_id: fake.identity.teamId,
+    });
   });
 });
 
@@ -164,7 +198,13 @@ describe('Slack adapter (Socket Mode)', () => {
   it('receives a DM over the socket opened with the app token, and says Slack will not redeliver', async () => {
     const fake = await startFakeSlack({ rateLimits: false });
     cleanups.push(() => fake.close());
-    const adapter = createSlackAdapter({ bot: 'main', botToken: fake.botToken, appToken: fake.appToken, apiUrl: fake.apiUrl, logger: silentLogger() });
+    const adapter = createSlackAdapter({
+      bot: 'main',
+      botToken: fake.botToken,
+      appToken: fake.appToken,
+      apiUrl: fake.apiUrl,
+      logger: silentLogger(),
+    });
     expect([adapter.mode, adapter.redeliversOnAcceptFailure, adapter.routes]).toEqual(['socket', false, []]);
     const sink = new CollectingSink();
     await adapter.start(sink);
@@ -179,14 +219,36 @@ describe('Slack adapter (Socket Mode)', () => {
   it('acknowledges envelopes it cannot understand (so Slack does not send them again), passes none on, and still receives a good one', async () => {
     const fake = await startFakeSlack({ rateLimits: false });
     cleanups.push(() => fake.close());
-    const adapter = createSlackAdapter({ bot: 'main', botToken: fake.botToken, appToken: fake.appToken, apiUrl: fake.apiUrl, logger: silentLogger() });
+    const adapter = createSlackAdapter({
+      bot: 'main',
+      botToken: fake.botToken,
+      appToken: fake.appToken,
+      apiUrl: fake.apiUrl,
+      logger: silentLogger(),
+    });
     const sink = new CollectingSink();
     await adapter.start(sink);
     cleanups.push(() => adapter.stop());
     await fake.waitFor(() => fake.socket.openConnections() === 1, { what: 'the socket connection' });
     const malformed = [
-      fake.socket.pushEvent(fake.build.envelope({ type: 'message', channel_type: 'im', event_ts: '1700000000.000100', user: 'U0USER0001', text: 'no channel, no ts' })),
-      fake.socket.pushInteractive({ ...fake.build.blockActions({ channel: DM, messageTs: '1700000000.000200', actionId: 'chatbridge_button_0', value: 'x' }), actions: 'nope' }),
+      fake.socket.pushEvent(
+        fake.build.envelope({
+          type: 'message',
+          channel_type: 'im',
+          event_ts: '1700000000.000100',
+          user: 'U0USER0001',
+          text: 'no channel, no ts',
+        }),
+      ),
+      fake.socket.pushInteractive({
+        ...fake.build.blockActions({
+          channel: DM,
+          messageTs: '1700000000.000200',
+          actionId: 'chatbridge_button_0',
+          value: 'x',
+        }),
+        actions: 'nope',
+      }),
     ];
     for (const envelope of malformed) await fake.socket.waitForAck(envelope);
     await fake.socket.waitForAck(fake.socket.pushEvent(fake.build.messageIm({ channel: DM, text: 'good' })));

@@ -9,7 +9,13 @@ import { startSlackStack, type SlackStack } from './slack-stack.js';
 
 const DM = 'D0DM000001';
 const ANSWER_TIMEOUT = { timeoutMs: 20_000 };
-const SUGGESTIONS = ['Homes for sale in Austin?', 'Rentals in Denver?', 'Tell me about MLS OR-22031', 'Talk to a person', 'What do you do?'];
+const SUGGESTIONS = [
+  'Homes for sale in Austin?',
+  'Rentals in Denver?',
+  'Tell me about MLS OR-22031',
+  'Talk to a person',
+  'What do you do?',
+];
 
 let stack: SlackStack | undefined;
 afterEach(async () => {
@@ -17,18 +23,28 @@ afterEach(async () => {
   stack = undefined;
 });
 
-const done = (fake: FakeSlack, threadTs: string) => fake.visibleMessages(DM, threadTs).filter((m) => m.state === 'done' && m.text.trim() !== '');
+const done = (fake: FakeSlack, threadTs: string) =>
+  fake.visibleMessages(DM, threadTs).filter((m) => m.state === 'done' && m.text.trim() !== '');
 const assistantCalls = (fake: FakeSlack, method: string) => fake.assistantCalls(DM).filter((c) => c.method === method);
 
 describe('Slack assistant pane through the gateway', () => {
-  it('offers the chatbot\'s suggestions (the first 4) as the new thread\'s suggested prompts, with the welcome', async () => {
-    stack = await startSlackStack({ settings: { SuggestedMessage: SUGGESTIONS.join('\n'), WelcomeMessage: 'Welcome to the listings desk.' } });
+  it("offers the chatbot's suggestions (the first 4) as the new thread's suggested prompts, with the welcome", async () => {
+    stack = await startSlackStack({
+      settings: { SuggestedMessage: SUGGESTIONS.join('\n'), WelcomeMessage: 'Welcome to the listings desk.' },
+    });
     const { fake, post } = stack;
     const started = fake.build.assistantThreadStarted({ channel: DM });
     const threadTs = started.event.assistant_thread.thread_ts;
     expect((await post(started)).status).toBe(200);
-    await fake.waitFor(() => assistantCalls(fake, 'assistant.threads.setSuggestedPrompts').length > 0, { ...ANSWER_TIMEOUT, what: 'the suggested prompts' });
-    expect(done(fake, threadTs).map((m) => m.text).join('\n')).toContain('Welcome to the listings desk.');
+    await fake.waitFor(() => assistantCalls(fake, 'assistant.threads.setSuggestedPrompts').length > 0, {
+      ...ANSWER_TIMEOUT,
+      what: 'the suggested prompts',
+    });
+    expect(
+      done(fake, threadTs)
+        .map((m) => m.text)
+        .join('\n'),
+    ).toContain('Welcome to the listings desk.');
     const [call] = assistantCalls(fake, 'assistant.threads.setSuggestedPrompts');
     expect(call?.thread_ts).toBe(threadTs);
     expect(call?.prompts).toEqual(SUGGESTIONS.slice(0, 4).map((s) => ({ title: s, message: s })));
@@ -45,7 +61,9 @@ describe('Slack assistant pane through the gateway', () => {
     await fake.waitFor(() => done(fake, threadTs).length === 2, { ...ANSWER_TIMEOUT, what: 'the first answer' });
     await post(fake.build.messageIm({ channel: DM, thread_ts: threadTs, text: 'And in Denver?' }));
     await fake.waitFor(() => done(fake, threadTs).length === 3, { ...ANSWER_TIMEOUT, what: 'the second answer' });
-    expect(assistantCalls(fake, 'assistant.threads.setTitle').map((c) => [c.thread_ts, c.title])).toEqual([[threadTs, 'Homes for sale in Austin?']]);
+    expect(assistantCalls(fake, 'assistant.threads.setTitle').map((c) => [c.thread_ts, c.title])).toEqual([
+      [threadTs, 'Homes for sale in Austin?'],
+    ]);
   }, 60_000);
 
   it('acknowledges a change of context (the user opened another channel) without answering', async () => {
@@ -55,7 +73,9 @@ describe('Slack assistant pane through the gateway', () => {
     const threadTs = started.event.assistant_thread.thread_ts;
     await post(started);
     await fake.waitFor(() => done(fake, threadTs).length === 1, { ...ANSWER_TIMEOUT, what: 'the welcome' });
-    const changed = await post(fake.build.assistantThreadContextChanged({ channel: DM, thread_ts: threadTs, contextChannel: 'C0CHAN0001' }));
+    const changed = await post(
+      fake.build.assistantThreadContextChanged({ channel: DM, thread_ts: threadTs, contextChannel: 'C0CHAN0001' }),
+    );
     expect(changed.status).toBe(200);
     // A later message is answered after anything queued before it: an answer to the change would come first.
     await post(fake.build.messageIm({ channel: DM, thread_ts: threadTs, text: 'Homes for sale in Austin?' }));

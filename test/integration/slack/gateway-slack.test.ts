@@ -35,7 +35,10 @@ describe('Slack end to end through the gateway (HTTP Events mode)', () => {
     const threadTs = '1700000000.000100';
     const response = await post(fake.build.messageIm({ channel: DM, text: QUESTION, thread_ts: threadTs }));
     expect(response.status).toBe(200);
-    await fake.waitFor(() => answered(fake, DM, threadTs).length === 1, { ...ANSWER_TIMEOUT, what: 'the streamed answer' });
+    await fake.waitFor(() => answered(fake, DM, threadTs).length === 1, {
+      ...ANSWER_TIMEOUT,
+      what: 'the streamed answer',
+    });
     const [message] = fake.visibleMessages(DM, threadTs);
     expect(message?.sentWith).toBe('chat.startStream');
     expect(fake.calls('chat.startStream')).toHaveLength(1);
@@ -47,7 +50,10 @@ describe('Slack end to end through the gateway (HTTP Events mode)', () => {
     const { fake, post } = await start({ fake: { streaming: 'not_allowed' } });
     const threadTs = '1700000000.000200';
     await post(fake.build.messageIm({ channel: DM, text: QUESTION, thread_ts: threadTs }));
-    await fake.waitFor(() => answered(fake, DM, threadTs).length === 1, { ...ANSWER_TIMEOUT, what: 'the answer by edits' });
+    await fake.waitFor(() => answered(fake, DM, threadTs).length === 1, {
+      ...ANSWER_TIMEOUT,
+      what: 'the answer by edits',
+    });
     expect(fake.visibleMessages(DM, threadTs).map((m) => m.sentWith)).toEqual(['chat.postMessage']);
     expect(fake.calls('chat.startStream').length).toBeGreaterThan(0);
   }, 60_000);
@@ -70,10 +76,16 @@ describe('Slack end to end through the gateway (HTTP Events mode)', () => {
     // Slack's double delivery: the same message as a `message` event carrying the mention.
     await post(fake.build.channelMessage({ channel: CHANNEL, text: String(mention.event.text), ts: mentionTs }));
     await post(mention);
-    await fake.waitFor(() => answered(fake, CHANNEL, mentionTs).length === 1, { ...ANSWER_TIMEOUT, what: 'the answer in the thread' });
+    await fake.waitFor(() => answered(fake, CHANNEL, mentionTs).length === 1, {
+      ...ANSWER_TIMEOUT,
+      what: 'the answer in the thread',
+    });
 
     await post(fake.build.threadMessage({ channel: CHANNEL, thread_ts: mentionTs, text: 'And in Paris?' }));
-    await fake.waitFor(() => fake.visibleMessages(CHANNEL, mentionTs).filter((m) => m.state === 'done').length === 2, { ...ANSWER_TIMEOUT, what: 'the answer to the thread reply' });
+    await fake.waitFor(() => fake.visibleMessages(CHANNEL, mentionTs).filter((m) => m.state === 'done').length === 2, {
+      ...ANSWER_TIMEOUT,
+      what: 'the answer to the thread reply',
+    });
     const replies = fake.visibleMessages(CHANNEL, mentionTs);
     expect(replies).toHaveLength(2);
     expect(replies[1]?.text).toMatch(/Paris/i);
@@ -89,7 +101,10 @@ describe('Slack end to end through the gateway (HTTP Events mode)', () => {
     await fake.waitFor(() => answered(fake, DM).length === 1, { ...ANSWER_TIMEOUT, what: 'the answer' });
     // A later message is answered after anything queued before it: had the redelivery been queued, its answer would come first.
     await post(fake.build.messageIm({ channel: DM, text: 'help' }));
-    await fake.waitFor(() => fake.visibleMessages(DM).some((m) => /\/listings/.test(m.text)), { ...ANSWER_TIMEOUT, what: 'the help text' });
+    await fake.waitFor(() => fake.visibleMessages(DM).some((m) => /\/listings/.test(m.text)), {
+      ...ANSWER_TIMEOUT,
+      what: 'the help text',
+    });
     expect(answered(fake, DM)).toHaveLength(1);
     expect(fake.visibleMessages(DM)).toHaveLength(2);
   }, 60_000);
@@ -97,30 +112,49 @@ describe('Slack end to end through the gateway (HTTP Events mode)', () => {
   it('shows listings with Block Kit buttons, and a button press shows the next page', async () => {
     const { fake, post } = await start();
     await post(slashCommandForm(fake.build.slashCommand({ command: '/chatbot', text: 'listings', channel: DM })));
-    const withButtons = () => fake.visibleMessages(DM).find((m) => JSON.stringify(m.blocks ?? []).includes('"actions"'));
+    const withButtons = () =>
+      fake.visibleMessages(DM).find((m) => JSON.stringify(m.blocks ?? []).includes('"actions"'));
     await fake.waitFor(() => withButtons() !== undefined, { ...ANSWER_TIMEOUT, what: 'the listings with buttons' });
     const message = withButtons()!;
-    const actions = (message.blocks as { type: string; elements?: { action_id: string; value: string; text: { text: string } }[] }[]).find((b) => b.type === 'actions')!;
+    const actions = (
+      message.blocks as { type: string; elements?: { action_id: string; value: string; text: { text: string } }[] }[]
+    ).find((b) => b.type === 'actions')!;
     const next = actions.elements!.find((e) => /next/i.test(e.text.text))!;
     expect(next).toBeDefined();
     const before = fake.visibleMessages(DM).length;
-    const press = fake.build.blockActions({ channel: DM, messageTs: message.ts, actionId: next.action_id, value: next.value, text: next.text.text });
+    const press = fake.build.blockActions({
+      channel: DM,
+      messageTs: message.ts,
+      actionId: next.action_id,
+      value: next.value,
+      text: next.text.text,
+    });
     expect((await post(interactivityForm(press))).status).toBe(200);
-    await fake.waitFor(() => fake.visibleMessages(DM).length > before && fake.visibleMessages(DM).at(-1)!.text !== message.text, { ...ANSWER_TIMEOUT, what: 'the next page' });
+    await fake.waitFor(
+      () => fake.visibleMessages(DM).length > before && fake.visibleMessages(DM).at(-1)!.text !== message.text,
+      { ...ANSWER_TIMEOUT, what: 'the next page' },
+    );
   }, 60_000);
 
-  it('greets a new assistant thread with the welcome message (the core\'s /start), in that thread', async () => {
+  it("greets a new assistant thread with the welcome message (the core's /start), in that thread", async () => {
     const { fake, post } = await start();
     const started = fake.build.assistantThreadStarted({ channel: DM });
-    const threadTs = String((started.event as unknown as { assistant_thread: { thread_ts: string } }).assistant_thread.thread_ts);
+    const threadTs = String(
+      (started.event as unknown as { assistant_thread: { thread_ts: string } }).assistant_thread.thread_ts,
+    );
     expect((await post(started)).status).toBe(200);
-    await fake.waitFor(() => fake.visibleMessages(DM, threadTs).some((m) => m.state === 'done' && m.text.trim() !== ''), { ...ANSWER_TIMEOUT, what: 'the welcome message' });
+    await fake.waitFor(
+      () => fake.visibleMessages(DM, threadTs).some((m) => m.state === 'done' && m.text.trim() !== ''),
+      { ...ANSWER_TIMEOUT, what: 'the welcome message' },
+    );
     expect(fake.visibleMessages(DM, threadTs)).toHaveLength(1);
   }, 60_000);
 
   it('refuses a request signed more than 5 minutes ago (401) and answers url_verification', async () => {
     const { fake, post } = await start();
-    const old = await post(fake.build.messageIm({ channel: DM, text: QUESTION }), { timestampSeconds: Math.floor(Date.now() / 1000) - 6 * 60 });
+    const old = await post(fake.build.messageIm({ channel: DM, text: QUESTION }), {
+      timestampSeconds: Math.floor(Date.now() / 1000) - 6 * 60,
+    });
     expect(old.status).toBe(401);
     const forged = await post(fake.build.messageIm({ channel: DM, text: QUESTION }), { signWith: 'not-the-secret' });
     expect(forged.status).toBe(401);

@@ -12,7 +12,12 @@ import type { ChatbotSettings } from '../../../src/upstream/api.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startService, DEMO_SERIAL_NUMBER, type RunningService } from '../../../src/service/index.js';
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { signedEventRequest, startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../../fakes/slack/index.js';
+import {
+  signedEventRequest,
+  startFakeSlack,
+  type FakeSlack,
+  type FakeSlackOptions,
+} from '../../../fakes/slack/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
 
 const SECRET = 'slack-stack-secret';
@@ -23,7 +28,10 @@ export interface SlackStack {
   adapter: SlackAdapter;
   gateway: Gateway;
   /** POSTs a signed body to this bot's events path, as Slack does. */
-  post(body: Parameters<typeof signedEventRequest>[2], options?: Parameters<typeof signedEventRequest>[3]): Promise<Response>;
+  post(
+    body: Parameters<typeof signedEventRequest>[2],
+    options?: Parameters<typeof signedEventRequest>[3],
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -37,9 +45,20 @@ export async function startSlackStack(options: SlackStackOptions = {}): Promise<
   const fake = await startFakeSlack({ rateLimits: false, ...options.fake });
   const serviceStore = isolatedRedisStore('slack-svc');
   const gatewayStore = isolatedRedisStore('slack-gw');
-  const service: RunningService = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true });
+  const service: RunningService = await startService({
+    state: serviceStore,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+    seedDemo: true,
+  });
   const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY });
-  const adapter = createSlackAdapter({ bot: 'main', botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: fake.apiUrl, logger: silentLogger() });
+  const adapter = createSlackAdapter({
+    bot: 'main',
+    botToken: fake.botToken,
+    signingSecret: fake.signingSecret,
+    apiUrl: fake.apiUrl,
+    logger: silentLogger(),
+  });
   const app = express();
   for (const route of adapter.routes) app.use(route.path, route.handler);
   const server: Server = await new Promise((resolve) => {
@@ -49,14 +68,18 @@ export async function startSlackStack(options: SlackStackOptions = {}): Promise<
   const gateway = createGateway({
     state: gatewayStore,
     upstream: client,
-    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, ...(options.settings ? { settings: options.settings } : {}) }],
+    bots: [
+      { id: 'main', serialNumber: DEMO_SERIAL_NUMBER, ...(options.settings ? { settings: options.settings } : {}) },
+    ],
     adapters: [adapter],
     logger: silentLogger(),
     policy: { stopGraceMs: 1_000 },
   });
   await gateway.start();
   return {
-    fake, adapter, gateway,
+    fake,
+    adapter,
+    gateway,
     post: (body, opts) => signedEventRequest(`${base}/slack/main/events`, fake.signingSecret, body, opts),
     async close() {
       await gateway.stop();

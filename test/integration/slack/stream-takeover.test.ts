@@ -22,12 +22,21 @@ afterEach(async () => {
 
 /** One gateway process's outbound in the thread (each process has its own adapter on the same Slack). */
 function outboundOfAProcess(slack: FakeSlack) {
-  const adapter = createSlackAdapter({ bot: 'main', botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, logger: silentLogger() });
+  const adapter = createSlackAdapter({
+    bot: 'main',
+    botToken: slack.botToken,
+    signingSecret: slack.signingSecret,
+    apiUrl: slack.apiUrl,
+    logger: silentLogger(),
+  });
   return adapter.outboundFor!(thread, false);
 }
 
 async function refusal(call: Promise<unknown>): Promise<PlatformError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PlatformError);
   return error as PlatformError;
 }
@@ -50,8 +59,12 @@ describe('a Slack native stream ended by another process', () => {
     const stream = await outboundOfAProcess(fake).startStream!(thread, asker, 'Here are the homes in Austin.');
     await stream.stop('');
 
-    expect((await refusal(outboundOfAProcess(fake).stopStream!(thread, stream.id, 'late note'))).kind).toBe('not-editable');
+    expect((await refusal(outboundOfAProcess(fake).stopStream!(thread, stream.id, 'late note'))).kind).toBe(
+      'not-editable',
+    );
     expect((await refusal(stream.append(' more'))).kind).toBe('not-editable');
-    expect(fake.visibleMessages(THREAD.channel, THREAD.ts).map((message) => message.text)).toEqual(['Here are the homes in Austin.']);
+    expect(fake.visibleMessages(THREAD.channel, THREAD.ts).map((message) => message.text)).toEqual([
+      'Here are the homes in Austin.',
+    ]);
   });
 });

@@ -11,16 +11,18 @@ describe.skipIf(!hasCluster)('State store on a Redis Cluster', () => {
 
   /** How many of the store's keys each master holds, asked of the masters themselves. */
   async function keysPerMaster(): Promise<number[]> {
-    return Promise.all(store!.clusterClient!.nodes('master').map(async (node) => {
-      let count = 0;
-      let cursor = '0';
-      do {
-        const [next, keys] = await node.scan(cursor, 'MATCH', `${store!.prefix}*`, 'COUNT', 500);
-        cursor = next;
-        count += keys.length;
-      } while (cursor !== '0');
-      return count;
-    }));
+    return Promise.all(
+      store!.clusterClient!.nodes('master').map(async (node) => {
+        let count = 0;
+        let cursor = '0';
+        do {
+          const [next, keys] = await node.scan(cursor, 'MATCH', `${store!.prefix}*`, 'COUNT', 500);
+          cursor = next;
+          count += keys.length;
+        } while (cursor !== '0');
+        return count;
+      }),
+    );
   }
 
   it('deletes the keys of every shard, on every master, by prefix', async () => {
@@ -36,12 +38,25 @@ describe.skipIf(!hasCluster)('State store on a Redis Cluster', () => {
 
   it('runs a conversation queue step under one shard tag as one script', async () => {
     const tag = allShardTags()[17]!;
-    const keys = { queue: `queue:${tag}:main:t:1`, lock: `lock:${tag}:main:t:1`, pending: `queues:pending:${tag}`, member: 'main:t:1' };
-    const offered = await store!.queueOffer(keys, 'hello', { dedupeKey: `dedupe:${tag}:1`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000 });
+    const keys = {
+      queue: `queue:${tag}:main:t:1`,
+      lock: `lock:${tag}:main:t:1`,
+      pending: `queues:pending:${tag}`,
+      member: 'main:t:1',
+    };
+    const offered = await store!.queueOffer(keys, 'hello', {
+      dedupeKey: `dedupe:${tag}:1`,
+      dedupeTtlMs: 60_000,
+      maxLength: 5,
+      lockTtlMs: 5_000,
+    });
     expect(offered).toMatchObject({ outcome: 'queued', claim: { head: 'hello' } });
     const token = offered.outcome === 'queued' ? offered.claim!.token : '';
-    expect(await store!.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: `transcript:${tag}:main:t:1`, values: ['hello'] }]))
-      .toEqual({ owned: true, next: null });
+    expect(
+      await store!.queueAdvance(keys, token, 5_000, [
+        { op: 'listPush', key: `transcript:${tag}:main:t:1`, values: ['hello'] },
+      ]),
+    ).toEqual({ owned: true, next: null });
     expect(await store!.listRange(`transcript:${tag}:main:t:1`, 0, -1)).toEqual(['hello']);
     expect(await store!.setMembers(keys.pending)).toEqual([]);
   });

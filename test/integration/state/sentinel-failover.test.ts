@@ -4,7 +4,12 @@ import { RedisStateStore } from '../../../src/state/redis.js';
 import { parseEndpoint } from '../../../src/state/topology.js';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../support/redis-sentinel.js';
 
-const keys = { queue: 'queue:{c1}:main:t:1', lock: 'lock:{c1}:main:t:1', pending: 'queues:pending:{c1}', member: 'main:t:1' };
+const keys = {
+  queue: 'queue:{c1}:main:t:1',
+  lock: 'lock:{c1}:main:t:1',
+  pending: 'queues:pending:{c1}',
+  member: 'main:t:1',
+};
 
 /**
  * A primary killed mid-conversation: the store reconnects to the replica Sentinel promotes,
@@ -29,7 +34,13 @@ describe('State store over Redis Sentinel', () => {
   /** Offers one message; the entry when Redis acknowledged it, null when the offer failed (the caller would retry it). */
   async function offer(entry: string): Promise<string | null> {
     try {
-      const result = await store.queueOffer(keys, entry, { dedupeKey: `dedupe:{c1}:${entry}`, dedupeTtlMs: 60_000, maxLength: 10_000, lockTtlMs: 60_000, claim: false });
+      const result = await store.queueOffer(keys, entry, {
+        dedupeKey: `dedupe:{c1}:${entry}`,
+        dedupeTtlMs: 60_000,
+        maxLength: 10_000,
+        lockTtlMs: 60_000,
+        claim: false,
+      });
       return result.outcome === 'queued' ? entry : null;
     } catch {
       return null;

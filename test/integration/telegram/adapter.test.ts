@@ -2,7 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTelegramAdapter, type TelegramAdapter, type TelegramAdapterOptions } from '../../../adapters/telegram/index.js';
+import {
+  createTelegramAdapter,
+  type TelegramAdapter,
+  type TelegramAdapterOptions,
+} from '../../../adapters/telegram/index.js';
 import { AttachmentTooLargeError, AttachmentUnavailableError } from '../../../src/gateway/media/errors.js';
 import { PlatformError, type ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -18,10 +22,19 @@ let adapter: TelegramAdapter;
 let sink: CollectingSink;
 let httpServer: Server | undefined;
 
-async function startPolling(fakeOptions: FakeTelegramOptions = {}, adapterOptions: Partial<TelegramAdapterOptions> = {}): Promise<void> {
+async function startPolling(
+  fakeOptions: FakeTelegramOptions = {},
+  adapterOptions: Partial<TelegramAdapterOptions> = {},
+): Promise<void> {
   fake = await startFakeTelegram(fakeOptions);
   adapter = createTelegramAdapter({
-    bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo, ...adapterOptions,
+    bot: 'main',
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    mode: 'polling',
+    logger: silentLogger(),
+    botInfo: fake.botInfo,
+    ...adapterOptions,
   });
   sink = new CollectingSink();
   await adapter.start(sink);
@@ -30,7 +43,10 @@ async function startPolling(fakeOptions: FakeTelegramOptions = {}, adapterOption
 const conversation = (id: number | string): ConversationRef => ({ bot: 'main', platform: 'telegram', id: String(id) });
 
 async function platformError(call: Promise<unknown>): Promise<PlatformError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PlatformError);
   return error as PlatformError;
 }
@@ -66,7 +82,10 @@ describe('Telegram adapter: inbound', () => {
     fake.redeliver(update);
     await sink.next((m) => m !== first);
     const [, again] = sink.received;
-    expect([again?.conversation.id, again?.platformMessageId]).toEqual([first.conversation.id, first.platformMessageId]);
+    expect([again?.conversation.id, again?.platformMessageId]).toEqual([
+      first.conversation.id,
+      first.platformMessageId,
+    ]);
   });
 
   it('passes /start through as text for the core to handle', async () => {
@@ -98,7 +117,12 @@ describe('Telegram adapter: inbound', () => {
 
   it('gives each forum topic its own conversation and answers in that topic', async () => {
     await startPolling();
-    fake.userSends({ chat: { id: GROUP, is_forum: true }, from: USER, thread: 7, text: `@${fake.botInfo.username} hi` });
+    fake.userSends({
+      chat: { id: GROUP, is_forum: true },
+      from: USER,
+      thread: 7,
+      text: `@${fake.botInfo.username} hi`,
+    });
     const inbound = await sink.next();
     expect(inbound.conversation.id).toBe(`${GROUP}:7`);
     await adapter.outbound.send(inbound.conversation, { text: 'hello topic' });
@@ -110,14 +134,22 @@ describe('Telegram adapter: inbound', () => {
     const first = fake.addFile(new Uint8Array([1]), { mimeType: 'image/jpeg' });
     const second = fake.addFile(new Uint8Array([2]), { mimeType: 'image/jpeg' });
     const third = fake.addFile(new Uint8Array([3]), { fileName: 'plan.pdf', mimeType: 'application/pdf' });
-    const opening = fake.userSends({ chat: USER.id, from: USER, photo: first, caption: 'Is this one still available?', media_group_id: 'album-1' });
+    const opening = fake.userSends({
+      chat: USER.id,
+      from: USER,
+      photo: first,
+      caption: 'Is this one still available?',
+      media_group_id: 'album-1',
+    });
     fake.userSends({ chat: USER.id, from: USER, photo: second, media_group_id: 'album-1' });
     fake.userSends({ chat: USER.id, from: USER, document: third, media_group_id: 'album-1' });
     const album = await sink.next();
     expect(album.text).toBe('Is this one still available?');
     expect(album.platformMessageId).toBe(String(opening.message.message_id));
     expect(album.attachments.map((a) => [a.kind, a.mimeType, a.fileName])).toEqual([
-      ['image', undefined, undefined], ['image', undefined, undefined], ['document', 'application/pdf', 'plan.pdf'],
+      ['image', undefined, undefined],
+      ['image', undefined, undefined],
+      ['document', 'application/pdf', 'plan.pdf'],
     ]);
     await adapter.stop(); // flushes nothing more: the album was one message
     expect(sink.received).toHaveLength(1);
@@ -126,7 +158,11 @@ describe('Telegram adapter: inbound', () => {
   it('fetches a voice note: getFile, then the bytes', async () => {
     await startPolling();
     const bytes = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 1, 2, 3]);
-    fake.userSends({ chat: USER.id, from: USER, voice: { ...fake.addFile(bytes, { mimeType: 'audio/ogg' }), duration: 4 } });
+    fake.userSends({
+      chat: USER.id,
+      from: USER,
+      voice: { ...fake.addFile(bytes, { mimeType: 'audio/ogg' }), duration: 4 },
+    });
     const [voice] = (await sink.next()).attachments;
     expect(voice).toMatchObject({ kind: 'voice', mimeType: 'audio/ogg', size: bytes.length, durationSeconds: 4 });
     expect(await voice?.fetch({ maxBytes: MB })).toEqual(bytes);
@@ -134,7 +170,11 @@ describe('Telegram adapter: inbound', () => {
 
   it('refuses a file over the cap or over 20 MB before downloading anything', async () => {
     await startPolling();
-    fake.userSends({ chat: USER.id, from: USER, document: fake.addFile(new Uint8Array(1), { fileName: 'tour.mp4', declaredSize: 25 * MB }) });
+    fake.userSends({
+      chat: USER.id,
+      from: USER,
+      document: fake.addFile(new Uint8Array(1), { fileName: 'tour.mp4', declaredSize: 25 * MB }),
+    });
     const [big] = (await sink.next()).attachments;
     await expect(big?.fetch({ maxBytes: 10 * MB })).rejects.toBeInstanceOf(AttachmentTooLargeError);
     await expect(big?.fetch({ maxBytes: 100 * MB })).rejects.toBeInstanceOf(AttachmentUnavailableError);
@@ -162,15 +202,25 @@ describe('Telegram adapter: inbound', () => {
   it('delivers a button press as an action, with the button label as text, and answers the query', async () => {
     await startPolling();
     const sent = await adapter.outbound.send(conversation(USER.id), {
-      text: 'Rent or buy?', buttons: [{ label: 'Rent', value: 'mode:rent' }, { label: 'Buy', value: 'mode:buy' }],
+      text: 'Rent or buy?',
+      buttons: [
+        { label: 'Rent', value: 'mode:rent' },
+        { label: 'Buy', value: 'mode:buy' },
+      ],
     });
     expect(fake.visibleMessages(USER.id)[0]?.reply_markup).toEqual({
       inline_keyboard: [[{ text: 'Rent', callback_data: 'mode:rent' }], [{ text: 'Buy', callback_data: 'mode:buy' }]],
     });
     const press = fake.pressButton({ chat: USER.id, messageId: Number(sent.id), data: 'mode:buy', from: USER });
     const inbound = await sink.next();
-    expect(inbound).toMatchObject({ text: 'Buy', action: { id: press.callback_query.id, value: 'mode:buy' }, addressed: true });
-    await fake.waitFor(() => fake.callbackAnswer(press.callback_query.id)?.answered === true, { what: 'answerCallbackQuery' });
+    expect(inbound).toMatchObject({
+      text: 'Buy',
+      action: { id: press.callback_query.id, value: 'mode:buy' },
+      addressed: true,
+    });
+    await fake.waitFor(() => fake.callbackAnswer(press.callback_query.id)?.answered === true, {
+      what: 'answerCallbackQuery',
+    });
   });
 });
 
@@ -178,7 +228,9 @@ describe('Telegram adapter: outbound', () => {
   it('sends HTML with suggestions as a resized reply keyboard, one per row, and the placeholder', async () => {
     await startPolling();
     await adapter.outbound.send(conversation(USER.id), {
-      text: '<b>3 listings</b> match.', suggestions: ['Show the cheapest', 'Only with parking'], inputPlaceholder: ` ${'Ask about a listing… '.repeat(5)}`,
+      text: '<b>3 listings</b> match.',
+      suggestions: ['Show the cheapest', 'Only with parking'],
+      inputPlaceholder: ` ${'Ask about a listing… '.repeat(5)}`,
     });
     const [message] = fake.visibleMessages(USER.id);
     expect(message?.text).toBe('3 listings match.');
@@ -215,12 +267,22 @@ describe('Telegram adapter: outbound', () => {
   it('attaches buttons to an edit as an inline keyboard, and an edit without them takes them away', async () => {
     await startPolling({ rateLimit: false });
     const sent = await adapter.outbound.send(conversation(USER.id), { text: 'Three homes match' });
-    const buttons = [{ label: 'Next', value: 'listings:next' }, { label: 'Talk to a person', value: 'handoff' }];
+    const buttons = [
+      { label: 'Next', value: 'listings:next' },
+      { label: 'Talk to a person', value: 'handoff' },
+    ];
     await adapter.outbound.edit!(conversation(USER.id), sent, 'Three homes <b>match</b>.', { buttons });
-    expect(fake.visibleMessages(USER.id)).toMatchObject([{
-      text: 'Three homes match.',
-      reply_markup: { inline_keyboard: [[{ text: 'Next', callback_data: 'listings:next' }], [{ text: 'Talk to a person', callback_data: 'handoff' }]] },
-    }]);
+    expect(fake.visibleMessages(USER.id)).toMatchObject([
+      {
+        text: 'Three homes match.',
+        reply_markup: {
+          inline_keyboard: [
+            [{ text: 'Next', callback_data: 'listings:next' }],
+            [{ text: 'Talk to a person', callback_data: 'handoff' }],
+          ],
+        },
+      },
+    ]);
     await adapter.outbound.edit!(conversation(USER.id), sent, 'Three homes <b>match</b>.');
     expect(fake.visibleMessages(USER.id)[0]?.reply_markup).toBeUndefined();
   });
@@ -244,8 +306,12 @@ describe('Telegram adapter: outbound', () => {
 
   it('reports broken HTML as bad-format and an over-long text as too-long', async () => {
     await startPolling({ rateLimit: false });
-    expect((await platformError(adapter.outbound.send(conversation(USER.id), { text: 'a<br>b' }))).kind).toBe('bad-format');
-    expect((await platformError(adapter.outbound.send(conversation(USER.id), { text: 'x'.repeat(4097) }))).kind).toBe('too-long');
+    expect((await platformError(adapter.outbound.send(conversation(USER.id), { text: 'a<br>b' }))).kind).toBe(
+      'bad-format',
+    );
+    expect((await platformError(adapter.outbound.send(conversation(USER.id), { text: 'x'.repeat(4097) }))).kind).toBe(
+      'too-long',
+    );
   });
 
   it('shows typing with sendChatAction', async () => {
@@ -263,8 +329,14 @@ async function startWebhook(secret: string): Promise<string> {
   });
   const base = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   adapter = createTelegramAdapter({
-    bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'webhook', webhookSecret: secret, webhookPublicUrl: base,
-    logger: silentLogger(), botInfo: fake.botInfo,
+    bot: 'main',
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    mode: 'webhook',
+    webhookSecret: secret,
+    webhookPublicUrl: base,
+    logger: silentLogger(),
+    botInfo: fake.botInfo,
   });
   // The adapter declares where its webhook lives; the runtime mounts it the same way.
   expect(adapter.routes.map((route) => route.path)).toEqual(['/telegram/main']);
@@ -277,11 +349,17 @@ async function startWebhook(secret: string): Promise<string> {
 describe('Telegram adapter: start and webhook mode', () => {
   it('explains a rejected token by naming the setting', async () => {
     fake = await startFakeTelegram();
-    adapter = createTelegramAdapter({ bot: 'main', token: '1:wrong', apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger() });
+    adapter = createTelegramAdapter({
+      bot: 'main',
+      token: '1:wrong',
+      apiRoot: fake.apiRoot,
+      mode: 'polling',
+      logger: silentLogger(),
+    });
     await expect(adapter.start(new CollectingSink())).rejects.toThrow(/TELEGRAM_BOT_TOKEN/);
   });
 
-  it('registers its webhook with the secret, accepts Telegram\'s posts and refuses a wrong secret token', async () => {
+  it("registers its webhook with the secret, accepts Telegram's posts and refuses a wrong secret token", async () => {
     const secret = 'correct_secret-123';
     const base = await startWebhook(secret);
 

@@ -28,7 +28,11 @@ export class CollectingSink implements InboundSink {
       };
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`no matching Inbound within ${timeoutMs} ms; received: ${JSON.stringify(this.received.map((m) => m.text))}`));
+        reject(
+          new Error(
+            `no matching Inbound within ${timeoutMs} ms; received: ${JSON.stringify(this.received.map((m) => m.text))}`,
+          ),
+        );
       }, timeoutMs);
       const finish = (): void => {
         clearTimeout(timer);

@@ -38,20 +38,41 @@ async function start(options: { fake?: FakeTelegramOptions; settings?: ChatbotSe
   const fake = await startFakeTelegram(options.fake);
   const serviceStore = isolatedRedisStore('tg-svc');
   const gatewayStore = isolatedRedisStore('tg-gw');
-  const service: RunningService = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true });
+  const service: RunningService = await startService({
+    state: serviceStore,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+    seedDemo: true,
+  });
   const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY });
-  const adapter = createTelegramAdapter({ bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo });
+  const adapter = createTelegramAdapter({
+    bot: 'main',
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    mode: 'polling',
+    logger: silentLogger(),
+    botInfo: fake.botInfo,
+  });
   const gateway = createGateway({
     state: gatewayStore,
     upstream: client,
-    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: { EnableUploadImage: true, EnablePushToTalk: true, ...options.settings } }],
+    bots: [
+      {
+        id: 'main',
+        serialNumber: DEMO_SERIAL_NUMBER,
+        settings: { EnableUploadImage: true, EnablePushToTalk: true, ...options.settings },
+      },
+    ],
     adapters: [adapter],
     logger: silentLogger(),
     policy: { stopGraceMs: 1_000 },
   });
   await gateway.start();
   stack = {
-    fake, gateway, adapter, serviceStore,
+    fake,
+    gateway,
+    adapter,
+    serviceStore,
     async close() {
       await gateway.stop();
       await fake.close();
@@ -77,10 +98,16 @@ describe('Telegram end to end through the gateway', () => {
   it('answers a duplicate update once', async () => {
     const { fake } = await start({ fake: { rateLimit: false } });
     const update = fake.userSends({ chat: USER.id, from: USER, text: 'Homes for sale in Austin?' });
-    await fake.waitFor(() => texts(fake).some((t) => t.includes('MLS TX-10452')), { timeoutMs: 10_000, what: 'the answer' });
+    await fake.waitFor(() => texts(fake).some((t) => t.includes('MLS TX-10452')), {
+      timeoutMs: 10_000,
+      what: 'the answer',
+    });
     fake.redeliver(update);
     fake.userSends({ chat: USER.id, from: USER, text: 'Rentals in Denver?' });
-    await fake.waitFor(() => texts(fake).some((t) => t.includes('CO-61240')), { timeoutMs: 10_000, what: 'the second answer' });
+    await fake.waitFor(() => texts(fake).some((t) => t.includes('CO-61240')), {
+      timeoutMs: 10_000,
+      what: 'the second answer',
+    });
     expect(texts(fake).filter((t) => t.includes('MLS TX-10452'))).toHaveLength(1);
   });
 
@@ -89,7 +116,10 @@ describe('Telegram end to end through the gateway', () => {
     fake.userSends({ chat: USER.id, from: USER, text: 'Homes for sale in Austin?' });
     fake.userSends({ chat: USER.id, from: USER, text: 'Rentals in Denver?' });
     fake.userSends({ chat: USER.id, from: USER, text: 'Tell me about MLS OR-22031' });
-    await fake.waitFor(() => texts(fake).some((t) => t.includes('4021 SE Ankeny')), { timeoutMs: 15_000, what: 'the third answer' });
+    await fake.waitFor(() => texts(fake).some((t) => t.includes('4021 SE Ankeny')), {
+      timeoutMs: 15_000,
+      what: 'the third answer',
+    });
     const shown = texts(fake);
     const austin = shown.findIndex((t) => t.includes('TX-10452'));
     const denver = shown.findIndex((t) => t.includes('CO-61240'));
@@ -105,7 +135,10 @@ describe('Telegram end to end through the gateway', () => {
     for (let i = 0; i < 8; i++) fake.failNext('editMessageText', { errorCode: 429, retryAfter: 1 }, 1);
     fake.failNext('sendMessage', { errorCode: 429, retryAfter: 1 }, 1);
     fake.userSends({ chat: group, from: USER, text: `@${fake.botInfo.username} homes for sale in Austin?` });
-    await fake.waitFor(() => fake.visibleMessages(group.id).some((m) => m.text.includes('MLS TX-10977')), { timeoutMs: 20_000, what: 'the final answer' });
+    await fake.waitFor(() => fake.visibleMessages(group.id).some((m) => m.text.includes('MLS TX-10977')), {
+      timeoutMs: 20_000,
+      what: 'the final answer',
+    });
     expect(fake.tooManyRequestsCount()).toBeGreaterThan(0);
     const final = fake.visibleMessages(group.id).at(-1)!.text;
     expect(final).toContain('1812 Elm St');
@@ -114,7 +147,10 @@ describe('Telegram end to end through the gateway', () => {
 
   it('refuses an oversized file with a clear reply, without downloading it', async () => {
     const { fake } = await start({ fake: { rateLimit: false } });
-    const photo = fake.addFile(readFileSync(join(FIXTURES, 'tiny.jpg')), { mimeType: 'image/jpeg', declaredSize: 25 * MB });
+    const photo = fake.addFile(readFileSync(join(FIXTURES, 'tiny.jpg')), {
+      mimeType: 'image/jpeg',
+      declaredSize: 25 * MB,
+    });
     fake.userSends({ chat: USER.id, from: USER, photo, caption: 'Is this house for sale?' });
     await fake.waitFor(() => texts(fake).some((t) => /20 MB/.test(t)), { timeoutMs: 10_000, what: 'the refusal' });
     expect(fake.downloads()).toEqual([]);
@@ -122,7 +158,10 @@ describe('Telegram end to end through the gateway', () => {
 
   it('refuses a document of a type the service does not take, with a clear reply', async () => {
     const { fake } = await start({ fake: { rateLimit: false } });
-    const pdf = fake.addFile(new TextEncoder().encode('%PDF-1.4\n%âãÏÓ\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'), { fileName: 'brochure.pdf', mimeType: 'application/pdf' });
+    const pdf = fake.addFile(new TextEncoder().encode('%PDF-1.4\n%âãÏÓ\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'), {
+      fileName: 'brochure.pdf',
+      mimeType: 'application/pdf',
+    });
     fake.userSends({ chat: USER.id, from: USER, document: pdf });
     await fake.waitFor(() => fake.visibleMessages(USER.id).length > 0, { timeoutMs: 10_000, what: 'the refusal' });
     expect(texts(fake).at(-1)).toMatch(/photo|image|video|voice|audio/i);
@@ -142,7 +181,10 @@ describe('Telegram end to end through the gateway', () => {
     const { fake } = await start({ fake: { rateLimit: false } });
     const voice = fake.addFile(readFileSync(join(FIXTURES, 'voice-440hz-2s.ogg')), { mimeType: 'audio/ogg' });
     fake.userSends({ chat: USER.id, from: USER, voice: { ...voice, duration: 2 } });
-    await fake.waitFor(() => fake.visibleMessages(USER.id).length > 0, { timeoutMs: 15_000, what: 'an answer to the voice note' });
+    await fake.waitFor(() => fake.visibleMessages(USER.id).length > 0, {
+      timeoutMs: 15_000,
+      what: 'an answer to the voice note',
+    });
     const files = await uploadedFiles(stack!.serviceStore);
     expect(files).toHaveLength(1);
     expect(files[0]!.mime).toBe('audio/wav');
@@ -154,7 +196,13 @@ describe('Telegram end to end through the gateway', () => {
     const { fake } = await start({ fake: { rateLimit: false } });
     const first = fake.addFile(readFileSync(join(FIXTURES, 'tiny.jpg')), { mimeType: 'image/jpeg' });
     const second = fake.addFile(readFileSync(join(FIXTURES, 'tiny.png')), { mimeType: 'image/png' });
-    fake.userSends({ chat: USER.id, from: USER, photo: first, media_group_id: 'album-1', caption: 'Which of these is for sale?' });
+    fake.userSends({
+      chat: USER.id,
+      from: USER,
+      photo: first,
+      media_group_id: 'album-1',
+      caption: 'Which of these is for sale?',
+    });
     fake.userSends({ chat: USER.id, from: USER, photo: second, media_group_id: 'album-1' });
     await fake.waitFor(() => fake.visibleMessages(USER.id).length > 0, { timeoutMs: 15_000, what: 'one answer' });
     expect((await uploadedFiles(stack!.serviceStore)).map((f) => f.mime).sort()).toEqual(['image/jpeg', 'image/png']);

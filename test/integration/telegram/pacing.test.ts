@@ -45,12 +45,22 @@ async function* streamed(text: string): AsyncGenerator<AskStreamEvent> {
 /** Answers every chat at once by edits (a group's outbound: no drafts, so every update is a counted message); resolves with each relay's result. */
 async function answerAllAtOnce(outbound: Outbound, capabilities: Capabilities): Promise<RelayResult[]> {
   const inflight = new InflightRecorder(new MemoryStateStore());
-  return Promise.all(Array.from({ length: CHATS }, (_, n) => {
-    const conversation: ConversationRef = { bot: 'main', platform: 'telegram', id: String(1000 + n) };
-    return relayAnswer({
-      outbound, capabilities, conversation, isGroup: false, recipient: { id: String(1000 + n) }, answer: streamed(ANSWER), inflight, buttons: BUTTONS, logger: silentLogger(),
-    });
-  }));
+  return Promise.all(
+    Array.from({ length: CHATS }, (_, n) => {
+      const conversation: ConversationRef = { bot: 'main', platform: 'telegram', id: String(1000 + n) };
+      return relayAnswer({
+        outbound,
+        capabilities,
+        conversation,
+        isGroup: false,
+        recipient: { id: String(1000 + n) },
+        answer: streamed(ANSWER),
+        inflight,
+        buttons: BUTTONS,
+        logger: silentLogger(),
+      });
+    }),
+  );
 }
 
 function finalsShown(): number {
@@ -65,14 +75,23 @@ function finalsShown(): number {
 describe('Telegram adapter: bot-wide pacing', () => {
   it(`answers ${CHATS} chats at once with every final delivered and few 429s`, async () => {
     fake = await startFakeTelegram({ rateLimit: NO_PER_CHAT_FLOODING });
-    const adapter = createTelegramAdapter({ bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo });
+    const adapter = createTelegramAdapter({
+      bot: 'main',
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      mode: 'polling',
+      logger: silentLogger(),
+      botInfo: fake.botInfo,
+    });
     const byEdits = adapter.outboundFor?.({ bot: 'main', platform: 'telegram', id: '-1' }, true) ?? adapter.outbound;
     const results = await answerAllAtOnce(byEdits, adapter.capabilities);
 
     expect(finalsShown()).toBe(CHATS);
     expect(results.every((result) => result.renderer === 'edit')).toBe(true);
     const skipped = results.reduce((sum, result) => sum + result.rateLimitedUpdates, 0);
-    console.info(`pacing: ${CHATS} chats, fake 429s ${fake.tooManyRequestsCount()}, updates the relay skipped or retried ${skipped}`);
+    console.info(
+      `pacing: ${CHATS} chats, fake 429s ${fake.tooManyRequestsCount()}, updates the relay skipped or retried ${skipped}`,
+    );
     // The adapter keeps under the limit; the odd 429 can still come from timing at the edges.
     expect(fake.tooManyRequestsCount()).toBeLessThanOrEqual(CHATS / 10);
   }, 30_000);
@@ -81,13 +100,25 @@ describe('Telegram adapter: bot-wide pacing', () => {
     fake = await startFakeTelegram({ rateLimit: false });
     // One message at once, then one a minute: a second intermediate update would be refused at once.
     const pacing = { perSecond: 1 / 60, burst: 1, maxWaitMs: 0 };
-    const make = () => createTelegramAdapter({ bot: 'main', token: fake.token, apiRoot: fake.apiRoot, mode: 'polling', logger: silentLogger(), botInfo: fake.botInfo, pacing });
+    const make = () =>
+      createTelegramAdapter({
+        bot: 'main',
+        token: fake.token,
+        apiRoot: fake.apiRoot,
+        mode: 'polling',
+        logger: silentLogger(),
+        botInfo: fake.botInfo,
+        pacing,
+      });
     const first = make();
     const second = make();
     const chat: ConversationRef = { bot: 'main', platform: 'telegram', id: '42' };
 
     await first.outbound.send(chat, { text: 'from the first adapter', progress: true });
-    const refused = await first.outbound.send(chat, { text: 'too soon for the first', progress: true }).then(() => undefined, (error: unknown) => error);
+    const refused = await first.outbound.send(chat, { text: 'too soon for the first', progress: true }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toMatchObject({ kind: 'rate-limited' });
     // The same token, another instance: its own bucket is still full.
     await second.outbound.send(chat, { text: 'from the second adapter', progress: true });
@@ -103,7 +134,10 @@ describe('Telegram adapter: bot-wide pacing', () => {
     // The first goes at once; the second waits 100 ms for its slot; the third would wait 200 ms: past the bound.
     const first = outbound.send(chat, { text: 'one' });
     const second = outbound.send(chat, { text: 'two', progress: true });
-    const refused = await outbound.send(chat, { text: 'three', progress: true }).then(() => undefined, (error: unknown) => error);
+    const refused = await outbound.send(chat, { text: 'three', progress: true }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(PlatformError);
     expect(refused).toMatchObject({ kind: 'rate-limited', retryAfterMs: 200 });
     // A final answer is never refused by the pace: it books the slot 200 ms ahead and goes then.

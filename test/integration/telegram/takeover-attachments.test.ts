@@ -45,7 +45,12 @@ async function startStack(): Promise<{ fake: FakeTelegram; a: Gateway; b: Gatewa
   cleanups.push(() => fake.close());
   const serviceStore = isolatedRedisStore('tg-takeover-svc');
   cleanups.push(() => serviceStore.cleanup());
-  const service = await startService({ state: serviceStore, secretKey: SECRET, sessionKey: SESSION_KEY, seedDemo: true });
+  const service = await startService({
+    state: serviceStore,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+    seedDemo: true,
+  });
   cleanups.push(() => service.close());
   const client = new ChatbotServiceClient({ baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY });
   cleanups.push(() => client.close());
@@ -65,7 +70,13 @@ async function startStack(): Promise<{ fake: FakeTelegram; a: Gateway; b: Gatewa
     // A's stop cuts its held turn off quickly; the message stays queued for B.
     policy: { stopGraceMs: 100 },
   });
-  const telegram = { bot: 'main', token: fake.token, apiRoot: fake.apiRoot, logger: silentLogger(), botInfo: fake.botInfo };
+  const telegram = {
+    bot: 'main',
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    logger: silentLogger(),
+    botInfo: fake.botInfo,
+  };
 
   // A polls the fake. B cannot poll too: the fake (like Telegram) answers 409 "terminated by
   // other getUpdates request" to one of two pollers. B runs in webhook mode without a public
@@ -86,11 +97,17 @@ describe('a Telegram photo answered by another gateway process', () => {
     const { fake, a, b, serviceStore } = await startStack();
     // A holds its turn before anything is sent or fetched, until its stop cuts it off.
     let reached!: () => void;
-    const held = new Promise<void>((resolve) => { reached = resolve; });
-    a.pipeline.use('beforeCommands', (ctx) => new Promise<void>((_resolve, reject) => {
-      reached();
-      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
-    }));
+    const held = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    a.pipeline.use(
+      'beforeCommands',
+      (ctx) =>
+        new Promise<void>((_resolve, reject) => {
+          reached();
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
+        }),
+    );
 
     const photo = fake.addFile(readFileSync(join(FIXTURES, 'tiny.jpg')), { mimeType: 'image/jpeg' });
     fake.userSends({ chat: USER.id, from: USER, photo, caption: 'Is this house for sale?' });
@@ -99,7 +116,10 @@ describe('a Telegram photo answered by another gateway process', () => {
     expect(fake.downloads()).toEqual([]);
 
     expect(await b.sweep()).toBe(1);
-    await fake.waitFor(() => fake.visibleMessages(USER.id).length > 0, { timeoutMs: 15_000, what: 'the answer from process B' });
+    await fake.waitFor(() => fake.visibleMessages(USER.id).length > 0, {
+      timeoutMs: 15_000,
+      what: 'the answer from process B',
+    });
     expect((await uploadedFiles(serviceStore)).map((file) => file.mime)).toEqual(['image/jpeg']);
     expect(fake.downloads()).toHaveLength(1);
     const texts = fake.visibleMessages(USER.id).map((message) => message.text);
@@ -111,7 +131,13 @@ describe('Telegram restoreAttachment', () => {
   async function received(send: (fake: FakeTelegram) => void) {
     const fake = await startFakeTelegram({ rateLimit: false });
     cleanups.push(() => fake.close());
-    const options = { bot: 'main', token: fake.token, apiRoot: fake.apiRoot, logger: silentLogger(), botInfo: fake.botInfo };
+    const options = {
+      bot: 'main',
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      logger: silentLogger(),
+      botInfo: fake.botInfo,
+    };
     const accepting = createTelegramAdapter({ ...options, mode: 'polling' });
     const sink = new CollectingSink();
     await accepting.start(sink);
@@ -126,7 +152,11 @@ describe('Telegram restoreAttachment', () => {
   it('rebuilds a fetchable attachment from the ref alone, with the same metadata', async () => {
     const bytes = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 1, 2, 3]);
     const { attachment, other } = await received((fake) => {
-      fake.userSends({ chat: USER.id, from: USER, voice: { ...fake.addFile(bytes, { mimeType: 'audio/ogg' }), duration: 4 } });
+      fake.userSends({
+        chat: USER.id,
+        from: USER,
+        voice: { ...fake.addFile(bytes, { mimeType: 'audio/ogg' }), duration: 4 },
+      });
     });
     expect(attachment.ref).toEqual(expect.any(String));
     // Through JSON, as the queue keeps it.
@@ -138,7 +168,11 @@ describe('Telegram restoreAttachment', () => {
 
   it('keeps the caps: too large for the caller, over 20 MB for Telegram, and an unreadable ref', async () => {
     const { fake, attachment, other } = await received((fake) => {
-      fake.userSends({ chat: USER.id, from: USER, document: fake.addFile(new Uint8Array(1), { fileName: 'tour.mp4', declaredSize: 25 * MB }) });
+      fake.userSends({
+        chat: USER.id,
+        from: USER,
+        document: fake.addFile(new Uint8Array(1), { fileName: 'tour.mp4', declaredSize: 25 * MB }),
+      });
     });
     const restored = other.restoreAttachment!(attachment.ref!, { kind: 'document', fileName: 'tour.mp4' });
     await expect(restored.fetch({ maxBytes: 10 * MB })).rejects.toBeInstanceOf(AttachmentTooLargeError);

@@ -35,7 +35,7 @@ describe('grammY over the undici transport, against the fake Bot API', () => {
     expect(fake.visibleMessages(CHAT).map((m) => m.text)).toContain('Hello there');
   });
 
-  it('reads a refusal as GrammyError with Telegram\'s code and description, mapped for the core', async () => {
+  it("reads a refusal as GrammyError with Telegram's code and description, mapped for the core", async () => {
     const refused = await bot.api.editMessageText(CHAT, 999_999, 'nothing to edit').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(GrammyError);
     expect((refused as GrammyError).error_code).toBe(400);
@@ -46,12 +46,16 @@ describe('grammY over the undici transport, against the fake Bot API', () => {
     const bytes = new Uint8Array(70_000).map((_, i) => i % 251);
     const sent = await bot.api.sendPhoto(CHAT, new InputFile(bytes, 'house.jpg'), { caption: 'The house' });
     expect(sent.photo?.at(-1)?.file_size).toBe(bytes.length);
-    expect(fake.chatLog(CHAT).some((call) => call.method === 'sendPhoto' && call.ok && call.visibleText === 'The house')).toBe(true);
+    expect(
+      fake.chatLog(CHAT).some((call) => call.method === 'sendPhoto' && call.ok && call.visibleText === 'The house'),
+    ).toBe(true);
   });
 
-  it('ends a long getUpdates when its signal aborts (the runner\'s stop), as HttpError', async () => {
+  it("ends a long getUpdates when its signal aborts (the runner's stop), as HttpError", async () => {
     const stop = new AbortController();
-    const polling = bot.api.getUpdates({ timeout: 30 }, stop.signal as Parameters<typeof bot.api.getUpdates>[1]).catch((error: unknown) => error);
+    const polling = bot.api
+      .getUpdates({ timeout: 30 }, stop.signal as Parameters<typeof bot.api.getUpdates>[1])
+      .catch((error: unknown) => error);
     await fake.waitFor(() => true);
     stop.abort();
     // The test's own timeout is the deadline: a 30 s long poll that ignored the signal would exceed it.
@@ -69,7 +73,9 @@ describe('the undici transport when the Bot API is not there', () => {
     // A proxy in front of the Bot API that fails with an HTML page, and counts the sockets it was given.
     server = createServer((req, res) => {
       if (req.url?.endsWith('/getMe')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result: { id: 1, is_bot: true, first_name: 'B', username: 'b_bot' } }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: true, result: { id: 1, is_bot: true, first_name: 'B', username: 'b_bot' } }));
       } else {
         res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
       }
@@ -97,7 +103,7 @@ describe('the undici transport when the Bot API is not there', () => {
     expect(`${mapped.message} ${((failed as HttpError).error as Error).message}`).not.toContain(token.split(':')[1]);
   });
 
-  it('maps a page that is not JSON (a proxy\'s 502) to unreachable', async () => {
+  it("maps a page that is not JSON (a proxy's 502) to unreachable", async () => {
     const bot = new Bot(token, { client: { apiRoot: root, fetch: undiciFetch(new Agent()) } });
     const failed = await bot.api.sendMessage(CHAT, 'hi').catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(HttpError);

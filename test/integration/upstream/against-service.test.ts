@@ -12,8 +12,8 @@ const SECRET = 'upstream-test-secret';
 const SESSION_KEY = 'upstream-test-session';
 /** The smallest bytes that sniff as PNG (a header, not a viewable image). */
 const PNG = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
 ]);
 
 let service: RunningService;
@@ -22,7 +22,10 @@ let client: ChatbotServiceClient;
 beforeAll(async () => {
   service = await startService({ state: new MemoryStateStore(), secretKey: SECRET, sessionKey: SESSION_KEY });
   client = new ChatbotServiceClient({
-    baseUrl: service.url, secretKey: SECRET, sessionKey: SESSION_KEY, uploadConfirmPath: '/chat/User/ConfirmUpload',
+    baseUrl: service.url,
+    secretKey: SECRET,
+    sessionKey: SESSION_KEY,
+    uploadConfirmPath: '/chat/User/ConfirmUpload',
   });
 });
 
@@ -33,16 +36,36 @@ afterAll(async () => {
 
 function listingFor(serialNumber: string): ListingInput {
   return {
-    SerialNumber: serialNumber, SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$',
-    PropertyType: 'Single Family Residential', Bedrooms: 3, Bathrooms: 2.5, Url: 'https://example.com/maple-12',
-    MLSNumber: 'MLS-UP-1', YearBuilt: 1998, DaysOnMarket: 2, LotArea: 800, BuildingArea: 2500, AreaUnit: 'Square Feet',
-    ParkingSpots: 2, City: 'Austin', State: 'TX', Address: '12 Maple Street', ZIP: '78701', SalePrice: 750000,
-    Images: ['https://example.com/1.jpg'], ExtensionColumn: [{ Key: 'Pool', value: 'yes' }],
+    SerialNumber: serialNumber,
+    SaleType: 'for_sale',
+    Status: 'Active',
+    CurrencySymbol: '$',
+    PropertyType: 'Single Family Residential',
+    Bedrooms: 3,
+    Bathrooms: 2.5,
+    Url: 'https://example.com/maple-12',
+    MLSNumber: 'MLS-UP-1',
+    YearBuilt: 1998,
+    DaysOnMarket: 2,
+    LotArea: 800,
+    BuildingArea: 2500,
+    AreaUnit: 'Square Feet',
+    ParkingSpots: 2,
+    City: 'Austin',
+    State: 'TX',
+    Address: '12 Maple Street',
+    ZIP: '78701',
+    SalePrice: 750000,
+    Images: ['https://example.com/1.jpg'],
+    ExtensionColumn: [{ Key: 'Pool', value: 'yes' }],
   };
 }
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const outcome = await promise.then(() => null, (error: unknown) => error);
+  const outcome = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
   if (outcome instanceof UpstreamError) return outcome;
   throw new Error(`expected an UpstreamError, got ${String(outcome)}`);
 }
@@ -66,7 +89,8 @@ describe('the client against the embedded Chatbot Service', () => {
     expect(answer.messageId).toBeGreaterThan(0);
 
     const events: AskStreamEvent[] = [];
-    for await (const event of client.askStream({ sessionId, content: 'How many bedrooms does it have?' })) events.push(event);
+    for await (const event of client.askStream({ sessionId, content: 'How many bedrooms does it have?' }))
+      events.push(event);
     const final = events.at(-1);
     expect(events.slice(0, -1).every((event) => event.type === 'fragment')).toBe(true);
     expect(final).toMatchObject({ type: 'final', incomplete: false });
@@ -80,7 +104,9 @@ describe('the client against the embedded Chatbot Service', () => {
     const withImage = await client.ask({ sessionId, content: '', chatAskType: 'Image', fileIds: [fileId] });
     expect(withImage.content.length).toBeGreaterThan(0);
 
-    expect(await client.deleteListings({ SerialNumber: serialNumber, Keys: [listingId], KeyType: 'NewOaks' })).toEqual({ successCount: 1 });
+    expect(await client.deleteListings({ SerialNumber: serialNumber, Keys: [listingId], KeyType: 'NewOaks' })).toEqual({
+      successCount: 1,
+    });
     expect((await client.listListings({ SerialNumber: serialNumber })).List).toEqual([]);
 
     await client.removeChatbot(serialNumber);
@@ -115,7 +141,13 @@ describe('the client against the embedded Chatbot Service', () => {
 
   it('reports a streamed ask on an unknown session as a typed error, not an empty answer', async () => {
     const events = client.askStream({ sessionId: 987654321, content: 'hello?' });
-    const error = await failure((async () => { for await (const _event of events) { /* drain */ } })());
+    const error = await failure(
+      (async () => {
+        for await (const _event of events) {
+          /* drain */
+        }
+      })(),
+    );
     expect(error.operation).toBe('ClientAsk');
     expect(error.status).toBeGreaterThanOrEqual(400);
   });

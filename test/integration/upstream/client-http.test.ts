@@ -1,14 +1,33 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
 import { ChatbotServiceClient, DEFAULT_UPSTREAM_PATHS, UpstreamError } from '../../../src/upstream/index.js';
-import { sendEnvelope, sendFailure, sendJson, startFakeUpstream, type FakeHandler, type FakeUpstream } from './fake-upstream.js';
+import {
+  sendEnvelope,
+  sendFailure,
+  sendJson,
+  startFakeUpstream,
+  type FakeHandler,
+  type FakeUpstream,
+} from './fake-upstream.js';
 
 const SECRET = 'secret-key-1';
 const SESSION = 'session-key-1';
 const listing = {
-  SerialNumber: 'bot1', SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$', PropertyType: 'Condo', Bedrooms: 2,
-  Bathrooms: 1.5, Url: 'https://example.com/1', MLSNumber: 'MLS1', YearBuilt: 2001, DaysOnMarket: 3, LotArea: 100,
-  BuildingArea: 90, AreaUnit: 'Square Meters', ParkingSpots: 1,
+  SerialNumber: 'bot1',
+  SaleType: 'for_sale',
+  Status: 'Active',
+  CurrencySymbol: '$',
+  PropertyType: 'Condo',
+  Bedrooms: 2,
+  Bathrooms: 1.5,
+  Url: 'https://example.com/1',
+  MLSNumber: 'MLS1',
+  YearBuilt: 2001,
+  DaysOnMarket: 3,
+  LotArea: 100,
+  BuildingArea: 90,
+  AreaUnit: 'Square Meters',
+  ParkingSpots: 1,
 } as const;
 
 let upstream: FakeUpstream | undefined;
@@ -21,14 +40,26 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function setUp(handler: FakeHandler, options: Partial<ConstructorParameters<typeof ChatbotServiceClient>[0]> = {}) {
+async function setUp(
+  handler: FakeHandler,
+  options: Partial<ConstructorParameters<typeof ChatbotServiceClient>[0]> = {},
+) {
   upstream = await startFakeUpstream(handler);
-  client = new ChatbotServiceClient({ baseUrl: upstream.url, secretKey: SECRET, sessionKey: SESSION, retryDelayMs: 10, ...options });
+  client = new ChatbotServiceClient({
+    baseUrl: upstream.url,
+    secretKey: SECRET,
+    sessionKey: SESSION,
+    retryDelayMs: 10,
+    ...options,
+  });
   return { upstream, client };
 }
 
 async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const outcome = await promise.then(() => null, (error: unknown) => error);
+  const outcome = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
   if (outcome instanceof UpstreamError) return outcome;
   throw new Error(`expected an UpstreamError, got ${String(outcome)}`);
 }
@@ -68,10 +99,12 @@ describe('credentials, per the spec’s authentication rules', () => {
     await client.createListing(listing);
     await client.deleteListings({ SerialNumber: 'bot1', Keys: ['L-1'], KeyType: 'NewOaks' });
 
-    const credentials = Object.fromEntries(upstream.requests.map((request) => [
-      `${request.method} ${request.path}`,
-      [request.headers.authorization ?? '-', request.headers['chatrobot-sessionkey'] ?? '-'].join(' '),
-    ]));
+    const credentials = Object.fromEntries(
+      upstream.requests.map((request) => [
+        `${request.method} ${request.path}`,
+        [request.headers.authorization ?? '-', request.headers['chatrobot-sessionkey'] ?? '-'].join(' '),
+      ]),
+    );
     expect(credentials).toEqual({
       'POST /chat/Chatbot/Edit': `${SECRET} -`,
       'POST /chat/Chatbot/GetSession': `${SECRET} -`,
@@ -106,27 +139,54 @@ describe('credentials, per the spec’s authentication rules', () => {
   });
 
   it('refuses an unknown path name instead of ignoring a typo', () => {
-    expect(() => new ChatbotServiceClient({
-      baseUrl: 'http://127.0.0.1:1', secretKey: 's', sessionKey: 'k', paths: { getSesion: '/x' } as never,
-    })).toThrow(/unknown upstream path "getSesion"/);
+    expect(
+      () =>
+        new ChatbotServiceClient({
+          baseUrl: 'http://127.0.0.1:1',
+          secretKey: 's',
+          sessionKey: 'k',
+          paths: { getSesion: '/x' } as never,
+        }),
+    ).toThrow(/unknown upstream path "getSesion"/);
   });
 });
 
 describe('reading answers', () => {
   it('maps ClientAsk Data to a ChatAnswer, whatever the casing', async () => {
-    const { client } = await setUp((request, response) => sendJson(response, 200, {
-      data: { MessageID: '31', Content: 'Hello', TotalToken: 4, NoAnswer: true }, success: true, code: 200, message: '',
-    }));
-    expect(await client.ask({ sessionId: 1, content: 'hi' })).toEqual({ messageId: 31, content: 'Hello', totalToken: 4, noAnswer: true });
+    const { client } = await setUp((request, response) =>
+      sendJson(response, 200, {
+        data: { MessageID: '31', Content: 'Hello', TotalToken: 4, NoAnswer: true },
+        success: true,
+        code: 200,
+        message: '',
+      }),
+    );
+    expect(await client.ask({ sessionId: 1, content: 'hi' })).toEqual({
+      messageId: 31,
+      content: 'Hello',
+      totalToken: 4,
+      noAnswer: true,
+    });
   });
 
   it('reads list items with numbers as strings and absent values as empty strings', async () => {
-    const { client } = await setUp((request, response) => sendEnvelope(response, {
-      List: [{ ID: 3, City: 'Austin', Bedrooms: 3, Price: '500000', LATITUDE: '30.2', LONGITUDE: null }], VirtualCount: 1,
-    }));
+    const { client } = await setUp((request, response) =>
+      sendEnvelope(response, {
+        List: [{ ID: 3, City: 'Austin', Bedrooms: 3, Price: '500000', LATITUDE: '30.2', LONGITUDE: null }],
+        VirtualCount: 1,
+      }),
+    );
     const page = await client.listListings({ SerialNumber: 'bot1' });
     expect(page.VirtualCount).toBe(1);
-    expect(page.List[0]).toMatchObject({ ID: 3, City: 'Austin', Bedrooms: '3', Price: '500000', ZIP: '', LATITUDE: 30.2, LONGITUDE: 0 });
+    expect(page.List[0]).toMatchObject({
+      ID: 3,
+      City: 'Austin',
+      Bedrooms: '3',
+      Price: '500000',
+      ZIP: '',
+      LATITUDE: 30.2,
+      LONGITUDE: 0,
+    });
   });
 });
 
@@ -134,13 +194,26 @@ describe('failures become typed UpstreamErrors', () => {
   it('a non-2xx answer keeps its status and the envelope’s Code and Message', async () => {
     const { client } = await setUp((request, response) => sendFailure(response, 401, 401, 'Invalid secret key'));
     const error = await failure(client.getSession('bot1'));
-    expect(error).toMatchObject({ kind: 'http', status: 401, code: 401, message: 'Invalid secret key', operation: 'GetSession' });
+    expect(error).toMatchObject({
+      kind: 'http',
+      status: 401,
+      code: 401,
+      message: 'Invalid secret key',
+      operation: 'GetSession',
+    });
   });
 
   it('Success false on HTTP 200 is an envelope error', async () => {
-    const { client } = await setUp((request, response) => sendFailure(response, 200, 4003, 'Monthly message limit reached'));
+    const { client } = await setUp((request, response) =>
+      sendFailure(response, 200, 4003, 'Monthly message limit reached'),
+    );
     const error = await failure(client.ask({ sessionId: 1, content: 'hi' }));
-    expect(error).toMatchObject({ kind: 'envelope', status: 200, code: 4003, message: 'Monthly message limit reached' });
+    expect(error).toMatchObject({
+      kind: 'envelope',
+      status: 200,
+      code: 4003,
+      message: 'Monthly message limit reached',
+    });
   });
 
   it('a garbage body is an invalid response', async () => {
@@ -153,7 +226,10 @@ describe('failures become typed UpstreamErrors', () => {
 
   it('Data of the wrong shape is an invalid response', async () => {
     const { client } = await setUp((request, response) => sendEnvelope(response, { SessionID: 'not a number' }));
-    expect(await failure(client.getSession('bot1'))).toMatchObject({ kind: 'invalid-response', operation: 'GetSession' });
+    expect(await failure(client.getSession('bot1'))).toMatchObject({
+      kind: 'invalid-response',
+      operation: 'GetSession',
+    });
   });
 
   it('a refused connection is a network error', async () => {
@@ -180,7 +256,9 @@ describe('failures become typed UpstreamErrors', () => {
 
   it('the caller’s AbortSignal aborts a call in flight, and an already aborted one never sends it', async () => {
     let received!: () => void;
-    const requestArrived = new Promise<void>((resolve) => { received = resolve; });
+    const requestArrived = new Promise<void>((resolve) => {
+      received = resolve;
+    });
     const { upstream, client } = await setUp(() => received());
     const controller = new AbortController();
     const pending = failure(client.getSession('bot1', { signal: controller.signal }));
@@ -188,7 +266,9 @@ describe('failures become typed UpstreamErrors', () => {
     controller.abort();
     expect(await pending).toMatchObject({ kind: 'aborted', operation: 'GetSession' });
 
-    expect(await failure(client.ask({ sessionId: 1, content: 'x' }, { signal: AbortSignal.abort() }))).toMatchObject({ kind: 'aborted' });
+    expect(await failure(client.ask({ sessionId: 1, content: 'x' }, { signal: AbortSignal.abort() }))).toMatchObject({
+      kind: 'aborted',
+    });
     expect(upstream.count(DEFAULT_UPSTREAM_PATHS.clientAsk)).toBe(0);
   });
 });
@@ -244,8 +324,14 @@ describe('retries', () => {
   });
 
   it('does not retry a client error', async () => {
-    const { upstream, client } = await setUp((request, response) => sendFailure(response, 400, 400, 'serialNumber is required'), { retries: 3 });
-    expect(await failure(client.edit({ serialNumber: '' }))).toMatchObject({ status: 400, message: 'serialNumber is required' });
+    const { upstream, client } = await setUp(
+      (request, response) => sendFailure(response, 400, 400, 'serialNumber is required'),
+      { retries: 3 },
+    );
+    expect(await failure(client.edit({ serialNumber: '' }))).toMatchObject({
+      status: 400,
+      message: 'serialNumber is required',
+    });
     expect(upstream.count(DEFAULT_UPSTREAM_PATHS.edit)).toBe(1);
   });
 });

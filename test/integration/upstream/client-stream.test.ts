@@ -14,7 +14,10 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function setUp(handler: FakeHandler, options: Partial<ConstructorParameters<typeof ChatbotServiceClient>[0]> = {}) {
+async function setUp(
+  handler: FakeHandler,
+  options: Partial<ConstructorParameters<typeof ChatbotServiceClient>[0]> = {},
+) {
   upstream = await startFakeUpstream(handler);
   client = new ChatbotServiceClient({ baseUrl: upstream.url, secretKey: 's', sessionKey: 'k', ...options });
   return { upstream, client };
@@ -26,7 +29,9 @@ async function collect(events: AsyncIterable<AskStreamEvent>): Promise<AskStream
   return seen;
 }
 
-async function streamFailure(events: AsyncIterable<AskStreamEvent>): Promise<{ error: UpstreamError; before: AskStreamEvent[] }> {
+async function streamFailure(
+  events: AsyncIterable<AskStreamEvent>,
+): Promise<{ error: UpstreamError; before: AskStreamEvent[] }> {
   const before: AskStreamEvent[] = [];
   try {
     for await (const event of events) before.push(event);
@@ -42,7 +47,15 @@ const sseBody = `: hello\n\ndata: {"content":"Grüße"}\n\ndata: {"content":" au
 const expected: AskStreamEvent[] = [
   { type: 'fragment', content: 'Grüße' },
   { type: 'fragment', content: ' aus 🏠!' },
-  { type: 'final', questionId: 1, answerId: 2, answer: 'Grüße aus 🏠!', totalToken: 7, noAnswer: null, incomplete: false },
+  {
+    type: 'final',
+    questionId: 1,
+    answerId: 2,
+    answer: 'Grüße aus 🏠!',
+    totalToken: 7,
+    noAnswer: null,
+    incomplete: false,
+  },
 ];
 
 /** Writes `body` in pieces of `size` bytes with a pause after each, cutting through multi-byte characters. */
@@ -73,16 +86,24 @@ describe('askStream', () => {
   });
 
   it('ends with an incomplete final holding the fragments when the service hangs up early', async () => {
-    const { client } = await setUp(slowly('text/event-stream', 'data: {"content":"Half an"}\n\ndata: {"content":" answer"}\n\n', 7));
-    expect((await collect(client.askStream({ sessionId: 5, content: 'hi' }))).at(-1))
-      .toMatchObject({ type: 'final', answer: 'Half an answer', incomplete: true });
+    const { client } = await setUp(
+      slowly('text/event-stream', 'data: {"content":"Half an"}\n\ndata: {"content":" answer"}\n\n', 7),
+    );
+    expect((await collect(client.askStream({ sessionId: 5, content: 'hi' }))).at(-1)).toMatchObject({
+      type: 'final',
+      answer: 'Half an answer',
+      incomplete: true,
+    });
   });
 
   it('fails with a timeout when the stream goes silent for longer than the idle timeout', async () => {
-    const { client } = await setUp((request, response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: {"content":"Hel"}\n\n');
-    }, { streamIdleTimeoutMs: 150 });
+    const { client } = await setUp(
+      (request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write('data: {"content":"Hel"}\n\n');
+      },
+      { streamIdleTimeoutMs: 150 },
+    );
     const { error, before } = await streamFailure(client.askStream({ sessionId: 5, content: 'hi' }));
     expect(before).toEqual([{ type: 'fragment', content: 'Hel' }]);
     expect(error).toMatchObject({ kind: 'timeout', operation: 'ClientAsk' });
@@ -100,7 +121,9 @@ describe('askStream', () => {
 
   it('closes the request when the consumer stops reading', async () => {
     let closed!: () => void;
-    const connectionClosed = new Promise<void>((resolve) => { closed = resolve; });
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
     const { client } = await setUp((request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: {"content":"one"}\n\n');
@@ -114,22 +137,40 @@ describe('askStream', () => {
   });
 
   it('fails with the envelope’s Message when the service answers with an error envelope', async () => {
-    const { client } = await setUp((request, response) => sendFailure(response, 429, 429, 'Too many messages, wait a minute'));
+    const { client } = await setUp((request, response) =>
+      sendFailure(response, 429, 429, 'Too many messages, wait a minute'),
+    );
     const { error } = await streamFailure(client.askStream({ sessionId: 5, content: 'hi' }));
     expect(error).toMatchObject({ kind: 'http', status: 429, code: 429, message: 'Too many messages, wait a minute' });
   });
 
   it('fails when an error object arrives inside the stream', async () => {
-    const { client } = await setUp(slowly('text/event-stream', 'data: {"content":"a"}\n\ndata: {"Success":false,"Code":500,"Message":"model failed"}\n\n', 9));
+    const { client } = await setUp(
+      slowly(
+        'text/event-stream',
+        'data: {"content":"a"}\n\ndata: {"Success":false,"Code":500,"Message":"model failed"}\n\n',
+        9,
+      ),
+    );
     const { error, before } = await streamFailure(client.askStream({ sessionId: 5, content: 'hi' }));
     expect(before).toHaveLength(1);
     expect(error).toMatchObject({ kind: 'envelope', code: 500, message: 'model failed' });
   });
 
   it('gives one final when a host ignores stream true and answers with one JSON envelope', async () => {
-    const { client } = await setUp((request, response) => sendEnvelope(response, { messageid: 4, content: 'All at once', totalToken: 3 }));
+    const { client } = await setUp((request, response) =>
+      sendEnvelope(response, { messageid: 4, content: 'All at once', totalToken: 3 }),
+    );
     expect(await collect(client.askStream({ sessionId: 5, content: 'hi' }))).toEqual([
-      { type: 'final', questionId: null, answerId: 4, answer: 'All at once', totalToken: 3, noAnswer: false, incomplete: false },
+      {
+        type: 'final',
+        questionId: null,
+        answerId: 4,
+        answer: 'All at once',
+        totalToken: 3,
+        noAnswer: false,
+        incomplete: false,
+      },
     ]);
   });
 
@@ -148,7 +189,10 @@ describe('uploadFile', () => {
     return (request, response) => {
       if (request.path === '/chat/User/GetPreUploadUrl') {
         const host = request.headers.host ?? '';
-        sendEnvelope(response, { FileStoreId: fileStoreId, PreUploadUrl: `http://${host}/bucket/abc.png?X-Amz-Expires=600&sig=1` });
+        sendEnvelope(response, {
+          FileStoreId: fileStoreId,
+          PreUploadUrl: `http://${host}/bucket/abc.png?X-Amz-Expires=600&sig=1`,
+        });
       } else if (request.path.startsWith('/bucket/')) {
         response.writeHead(putStatus);
         response.end(putStatus === 200 ? '' : '<Error><Code>AccessDenied</Code></Error>');
@@ -181,7 +225,10 @@ describe('uploadFile', () => {
 
   it('refuses a FileStoreId that is not an integer, since ClientAsk could not use it', async () => {
     const { client } = await setUp(uploadHandler('abc-123'));
-    await expect(client.uploadFile(png)).rejects.toMatchObject({ kind: 'invalid-response', operation: 'GetPreUploadUrl' });
+    await expect(client.uploadFile(png)).rejects.toMatchObject({
+      kind: 'invalid-response',
+      operation: 'GetPreUploadUrl',
+    });
   });
 
   it('reports a refused PUT as an UploadPut error with its status', async () => {

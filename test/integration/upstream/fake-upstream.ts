@@ -32,7 +32,13 @@ export async function startFakeUpstream(handler: FakeHandler): Promise<FakeUpstr
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
       const bytes = Buffer.concat(parts);
-      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, bytes, body: bytes.toString('utf8') };
+      const recorded = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        bytes,
+        body: bytes.toString('utf8'),
+      };
       requests.push(recorded);
       Promise.resolve(handler(recorded, res)).catch((error: unknown) => {
         res.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -46,10 +52,11 @@ export async function startFakeUpstream(handler: FakeHandler): Promise<FakeUpstr
     url: `http://127.0.0.1:${port}`,
     requests,
     count: (path) => requests.filter((request) => request.path === path).length,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -7,7 +7,11 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWhatsAppCloudAdapter, type CloudAdapterOptions } from '../../../adapters/whatsapp-cloud/index.js';
-import { startFakeWhatsAppCloud, type FakeWhatsAppCloud, type FakeWhatsAppCloudOptions } from '../../../fakes/whatsapp-cloud/index.js';
+import {
+  startFakeWhatsAppCloud,
+  type FakeWhatsAppCloud,
+  type FakeWhatsAppCloudOptions,
+} from '../../../fakes/whatsapp-cloud/index.js';
 import type { Adapter, HttpRoute, PlatformMetrics } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
@@ -32,7 +36,11 @@ export interface CloudStack {
 }
 
 /** The real adapter pointed at the fake with the fake's credentials, its conversations' state in `state` (Redis). */
-export function adapterOnFake(fake: FakeWhatsAppCloud, state: StateStore, extra: Partial<CloudAdapterOptions> = {}): ReturnType<typeof createWhatsAppCloudAdapter> {
+export function adapterOnFake(
+  fake: FakeWhatsAppCloud,
+  state: StateStore,
+  extra: Partial<CloudAdapterOptions> = {},
+): ReturnType<typeof createWhatsAppCloudAdapter> {
   return createWhatsAppCloudAdapter({
     bot: 'main',
     accessToken: fake.accessToken,
@@ -47,7 +55,9 @@ export function adapterOnFake(fake: FakeWhatsAppCloud, state: StateStore, extra:
   });
 }
 
-export async function startCloudStack(options: { fake?: FakeWhatsAppCloudOptions; adapter?: Partial<CloudAdapterOptions> } = {}): Promise<CloudStack> {
+export async function startCloudStack(
+  options: { fake?: FakeWhatsAppCloudOptions; adapter?: Partial<CloudAdapterOptions> } = {},
+): Promise<CloudStack> {
   const fake = await startFakeWhatsAppCloud({ statusWebhooks: false, ...options.fake });
   const store = isolatedRedisStore('cloud-adapter');
   const failedStatuses: string[] = [];
@@ -62,9 +72,20 @@ export async function startCloudStack(options: { fake?: FakeWhatsAppCloudOptions
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.setWebhook(`${base}/whatsapp-cloud/webhook`);
   const sink = new CollectingSink();
-  await adapter.start(sink, { commands: [{ name: 'start', description: '' }, { name: 'help', description: '' }, { name: 'human', description: '' }, { name: 'listings', description: '', usage: '/listings [city]' }] });
+  await adapter.start(sink, {
+    commands: [
+      { name: 'start', description: '' },
+      { name: 'help', description: '' },
+      { name: 'human', description: '' },
+      { name: 'listings', description: '', usage: '/listings [city]' },
+    ],
+  });
   return {
-    fake, adapter, sink, failedStatuses, base,
+    fake,
+    adapter,
+    sink,
+    failedStatuses,
+    base,
     replica: make,
     async close() {
       await adapter.stop();

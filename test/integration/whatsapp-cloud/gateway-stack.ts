@@ -8,7 +8,11 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../../fakes/round-robin-proxy.js';
-import { startFakeWhatsAppCloud, type FakeWhatsAppCloud, type FakeWhatsAppCloudOptions } from '../../../fakes/whatsapp-cloud/index.js';
+import {
+  startFakeWhatsAppCloud,
+  type FakeWhatsAppCloud,
+  type FakeWhatsAppCloudOptions,
+} from '../../../fakes/whatsapp-cloud/index.js';
 import type { ScriptedChatbotService } from '../../../fakes/chatbot-service/index.js';
 import { createGateway, type Gateway, type GatewayObserver } from '../../../src/gateway/index.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -33,7 +37,10 @@ export interface CloudGatewayStack {
   close(): Promise<void>;
 }
 
-export async function startCloudGateways(service: ScriptedChatbotService, options: { replicas?: number; fake?: FakeWhatsAppCloudOptions } = {}): Promise<CloudGatewayStack> {
+export async function startCloudGateways(
+  service: ScriptedChatbotService,
+  options: { replicas?: number; fake?: FakeWhatsAppCloudOptions } = {},
+): Promise<CloudGatewayStack> {
   const fake = await startFakeWhatsAppCloud(options.fake);
   const store = isolatedRedisStore('cloud-gw', { checkSlots: true });
   const windowsClosed: string[] = [];
@@ -43,14 +50,17 @@ export async function startCloudGateways(service: ScriptedChatbotService, option
   const stores: RedisStateStore[] = [];
   for (let replica = 0; replica < (options.replicas ?? 1); replica++) {
     // Each replica its own connection, as another process has.
-    const state = replica === 0 ? store : new RedisStateStore({ topology: store.topology, prefix: store.prefix, checkSlots: true });
+    const state =
+      replica === 0 ? store : new RedisStateStore({ topology: store.topology, prefix: store.prefix, checkSlots: true });
     if (replica > 0) stores.push(state as RedisStateStore);
     const adapter = adapterOnFake(fake, state);
     const app = express();
     for (const route of adapter.routes) app.use(route.path, route.handler);
-    servers.push(await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    }));
+    servers.push(
+      await new Promise<Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      }),
+    );
     const gateway = createGateway({
       state,
       upstream: upstreamClient(service),
@@ -63,10 +73,14 @@ export async function startCloudGateways(service: ScriptedChatbotService, option
     await gateway.start();
     gateways.push(gateway);
   }
-  const proxy: RoundRobinProxy = await startRoundRobinProxy(servers.map((server) => (server.address() as AddressInfo).port));
+  const proxy: RoundRobinProxy = await startRoundRobinProxy(
+    servers.map((server) => (server.address() as AddressInfo).port),
+  );
   fake.setWebhook(`${proxy.url}/whatsapp-cloud/webhook`);
   return {
-    fake, gateways, windowsClosed,
+    fake,
+    gateways,
+    windowsClosed,
     async close() {
       for (const gateway of gateways) await gateway.stop();
       await proxy.close();

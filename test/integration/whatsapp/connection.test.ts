@@ -22,7 +22,15 @@ const SESSION = 'RemoteAuth-main';
  * its own test: on a busy machine a slow getState() would count as a hang and replace a client
  * just as another test's event reaches it (a replaced client's events are rightly ignored).
  */
-const TIMINGS: Partial<ConnectionTimings> = { restartMinMs: 100, restartMaxMs: 400, watchdogEveryMs: 600_000, watchdogTimeoutMs: 1_000, ttlMs: 5_000, renewEveryMs: 1_000, retryEveryMs: 200 };
+const TIMINGS: Partial<ConnectionTimings> = {
+  restartMinMs: 100,
+  restartMaxMs: 400,
+  watchdogEveryMs: 600_000,
+  watchdogTimeoutMs: 1_000,
+  ttlMs: 5_000,
+  renewEveryMs: 1_000,
+  retryEveryMs: 200,
+};
 /** The watchdog's own test: checks often, and its timeout stays above a busy machine's getState(). */
 const WATCHDOG: Partial<ConnectionTimings> = { watchdogEveryMs: 300, watchdogTimeoutMs: 1_000 };
 
@@ -31,14 +39,21 @@ const state = new RedisStateStore({ url: testRedisUrl(), prefix: `cbtest:wa-conn
 const storage = platformStorage(state, 'whatsapp', 'main');
 const running: WhatsAppConnection[] = [];
 
-function connect(timings: Partial<ConnectionTimings> = {}): { connection: WhatsAppConnection; attached: WaClient[]; log: { msg: string }[] } {
+function connect(timings: Partial<ConnectionTimings> = {}): {
+  connection: WhatsAppConnection;
+  attached: WaClient[];
+  log: { msg: string }[];
+} {
   const log: { msg: string }[] = [];
-  const logger = pino({ level: 'debug' }, new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      log.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  }));
+  const logger = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    }),
+  );
   const attached: WaClient[] = [];
   const connection = new WhatsAppConnection({
     bot: 'main',
@@ -55,7 +70,8 @@ function connect(timings: Partial<ConnectionTimings> = {}): { connection: WhatsA
   return { connection, attached, log };
 }
 
-const waitFor = (predicate: () => boolean, what: string, timeoutMs = 8_000) => fake.waitFor(predicate, { what, timeoutMs });
+const waitFor = (predicate: () => boolean, what: string, timeoutMs = 8_000) =>
+  fake.waitFor(predicate, { what, timeoutMs });
 
 beforeAll(() => {
   // The fake's RemoteAuth saves after this instead of the real one's 60 s.
@@ -92,7 +108,11 @@ describe('the WhatsApp connection', () => {
     await waitFor(() => connection.link().state === 'waiting-for-scan', 'a QR');
     const link = connection.link();
     expect(link.state === 'waiting-for-scan' && link.qr).toBe(fake.clients()[0]!.qr);
-    expect(connection.status()).toEqual({ connected: false, waiting: 'operator', reason: 'waiting for the QR to be scanned at /whatsapp/main/qr' });
+    expect(connection.status()).toEqual({
+      connected: false,
+      waiting: 'operator',
+      reason: 'waiting for the QR to be scanned at /whatsapp/main/qr',
+    });
     expect(connection.client()).toBeUndefined();
 
     fake.scanQr();
@@ -101,7 +121,9 @@ describe('the WhatsApp connection', () => {
     expect(connection.status()).toEqual({ connected: true });
     expect(connection.client()).toBe(attached[0]);
     await waitFor(() => log.some((line) => line.msg.startsWith('WhatsApp session saved')), 'the session saved');
-    await state.getBytes(`platform:whatsapp:main:${sessionKey(SESSION)}`).then((bytes) => expect(Buffer.from(bytes!).subarray(0, 4).toString('latin1')).toBe('PK\x03\x04'));
+    await state
+      .getBytes(`platform:whatsapp:main:${sessionKey(SESSION)}`)
+      .then((bytes) => expect(Buffer.from(bytes!).subarray(0, 4).toString('latin1')).toBe('PK\x03\x04'));
   });
 
   it('resumes the stored session in a new process (another folder) without a QR', async () => {
@@ -120,7 +142,10 @@ describe('the WhatsApp connection', () => {
     const { connection, attached, log } = await linked();
     fake.disconnect('NAVIGATION');
     // Waits for the re-creation this disconnect caused, then for its client to be the ready one.
-    await waitFor(() => log.some((line) => line.msg === 'WhatsApp Web disconnected; re-creating the client'), 'the disconnect handled');
+    await waitFor(
+      () => log.some((line) => line.msg === 'WhatsApp Web disconnected; re-creating the client'),
+      'the disconnect handled',
+    );
     await waitFor(() => attached.length >= 2 && connection.client() === attached.at(-1), 'a new client, ready');
     expect(await storage.exists(sessionKey(SESSION))).toBe(true);
   });
@@ -146,7 +171,9 @@ describe('the WhatsApp connection', () => {
     await second.connection.start();
     await waitFor(() => second.connection.link().state === 'waiting-for-scan', 'a new QR');
     expect(second.log.some((line) => line.msg.startsWith('WhatsApp refused the stored session'))).toBe(true);
-    expect(second.connection.link()).toMatchObject({ notice: expect.stringContaining('WhatsApp refused the stored session') });
+    expect(second.connection.link()).toMatchObject({
+      notice: expect.stringContaining('WhatsApp refused the stored session'),
+    });
     expect(await storage.exists(sessionKey(SESSION))).toBe(false);
   });
 
@@ -154,7 +181,10 @@ describe('the WhatsApp connection', () => {
     fake = await startFakeWhatsApp({ qrIntervalMs: 5_000 });
     const { connection, attached, log } = await linked(WATCHDOG);
     fake.hangGetState();
-    await waitFor(() => log.some((line) => line.msg === 'WhatsApp Web stopped answering; restarting the client'), 'the watchdog');
+    await waitFor(
+      () => log.some((line) => line.msg === 'WhatsApp Web stopped answering; restarting the client'),
+      'the watchdog',
+    );
     fake.hangGetState(false);
     await waitFor(() => attached.length >= 2 && connection.client() === attached.at(-1), 'a new client, ready');
   });
@@ -165,7 +195,11 @@ describe('the WhatsApp connection', () => {
     const standby = connect();
     await standby.connection.start();
     await waitFor(() => standby.connection.link().state === 'standby', 'standby');
-    expect(standby.connection.status()).toEqual({ connected: false, waiting: 'standby', reason: 'standby: another process runs this number' });
+    expect(standby.connection.status()).toEqual({
+      connected: false,
+      waiting: 'standby',
+      reason: 'standby: another process runs this number',
+    });
     expect(standby.attached).toHaveLength(0);
 
     await holder.connection.stop();

@@ -19,8 +19,14 @@ describe('chatbridge doctor with WhatsApp', () => {
     expect(code).toBe(1);
   }, 60_000);
 
-  it.skipIf(!existsSync(CHROMIUM))(`passes with the installed Chromium (${CHROMIUM}), naming its version and where to scan the QR`, async () => {
-    const { output } = await doctor({ WHATSAPP_ENABLED: 'true', CHROMIUM_PATH: CHROMIUM });
-    expect(output).toMatch(new RegExp(`^ok {4}whatsapp:main: .*Chromium.* at ${CHROMIUM}; linking by QR at /whatsapp/main/qr$`, 'm'));
-  }, 60_000);
+  it.skipIf(!existsSync(CHROMIUM))(
+    `passes with the installed Chromium (${CHROMIUM}), naming its version and where to scan the QR`,
+    async () => {
+      const { output } = await doctor({ WHATSAPP_ENABLED: 'true', CHROMIUM_PATH: CHROMIUM });
+      expect(output).toMatch(
+        new RegExp(`^ok {4}whatsapp:main: .*Chromium.* at ${CHROMIUM}; linking by QR at /whatsapp/main/qr$`, 'm'),
+      );
+    },
+    60_000,
+  );
 });

@@ -14,8 +14,14 @@ import { startPrivateRedis, type PrivateRedis } from '../../support/private-redi
 const CHECK_MAX_MS = 200;
 
 const inbound = (id: string): Inbound => ({
-  conversation: { bot: 'main', platform: 'whatsapp', id }, user: { id }, text: 'hello', attachments: [],
-  isGroup: false, addressed: true, platformMessageId: `m-${id}`, sentAt: 0,
+  conversation: { bot: 'main', platform: 'whatsapp', id },
+  user: { id },
+  text: 'hello',
+  attachments: [],
+  isGroup: false,
+  addressed: true,
+  platformMessageId: `m-${id}`,
+  sentAt: 0,
 });
 
 describe('the WhatsApp greeting check while Redis is frozen', () => {
@@ -32,7 +38,10 @@ describe('the WhatsApp greeting check while Redis is frozen', () => {
   it('gives up without a greeting instead of holding the message, and greets again once Redis answers', async () => {
     redis = await startPrivateRedis();
     store = new RedisStateStore({ url: redis.url, prefix: 'greeting-outage:' });
-    const greeter = new FirstContactGreeter(platformStorage(store, 'whatsapp', 'main'), silentLogger(), { platform: 'whatsapp', checkMaxMs: CHECK_MAX_MS });
+    const greeter = new FirstContactGreeter(platformStorage(store, 'whatsapp', 'main'), silentLogger(), {
+      platform: 'whatsapp',
+      checkMaxMs: CHECK_MAX_MS,
+    });
 
     redis.freeze();
     expect(await greeter.isFirstContact(inbound('frozen@c.us'))).toBe(false);

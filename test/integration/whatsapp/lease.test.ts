@@ -21,7 +21,9 @@ interface Holder {
 }
 
 function startHolder(ttlMs: number): Holder {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, testRedisUrl(), prefix, String(ttlMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, testRedisUrl(), prefix, String(ttlMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const lines: string[] = [];
   child.stdout!.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
@@ -33,7 +35,8 @@ function startHolder(ttlMs: number): Holder {
         const deadline = Date.now() + timeoutMs;
         const check = () => {
           if (lines.includes(line)) return resolve();
-          if (Date.now() > deadline) return reject(new Error(`no "${line}" within ${timeoutMs} ms; said: ${lines.join(', ') || 'nothing'}`));
+          if (Date.now() > deadline)
+            return reject(new Error(`no "${line}" within ${timeoutMs} ms; said: ${lines.join(', ') || 'nothing'}`));
           setTimeout(check, 25);
         };
         check();
@@ -42,7 +45,9 @@ function startHolder(ttlMs: number): Holder {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 afterEach(async () => {

@@ -29,9 +29,14 @@ describe('linking a WhatsApp number by pairing code (WHATSAPP_PAIR_PHONE)', () =
   let page: string;
 
   const logLines = (): LogLine[] =>
-    gateway.log().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogLine);
+    gateway
+      .log()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
   const pageHtml = async () => (await fetch(`${page}?token=${ADMIN_TOKEN}`)).text();
-  const pageJson = async () => (await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' } })).json();
+  const pageJson = async () =>
+    (await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' } })).json();
   /** The code the waiting client shows. */
   const shownCode = () => fake.clients().find((client) => client.state === 'waiting-for-code')?.pairingCode;
 
@@ -59,7 +64,10 @@ describe('linking a WhatsApp number by pairing code (WHATSAPP_PAIR_PHONE)', () =
     await fake.waitFor(() => shownCode() !== undefined, { ...WAIT, what: 'a client waiting for its pairing code' });
     expect(fake.clients().some((client) => client.state === 'waiting-for-qr')).toBe(false);
     const code = shownCode()!;
-    await fake.waitFor(() => logLines().some((line) => line.pairingCode === code), { ...WAIT, what: 'the pairing code in the log' });
+    await fake.waitFor(() => logLines().some((line) => line.pairingCode === code), {
+      ...WAIT,
+      what: 'the pairing code in the log',
+    });
     const logged = logLines().find((line) => line.pairingCode === code)!;
     expect(logged.msg).toContain(PAIR_PHONE);
     expect(logged.msg).toContain(code);
@@ -81,7 +89,10 @@ describe('linking a WhatsApp number by pairing code (WHATSAPP_PAIR_PHONE)', () =
   it('links the number once the code is typed on the phone: the page then shows the number, and users are answered', async () => {
     const code = shownCode()!;
     fake.enterPairingCode(code);
-    await fake.waitFor(() => gateway.log().includes('WhatsApp is linked and ready'), { ...WAIT, what: 'the gateway saying the number is linked' });
+    await fake.waitFor(() => gateway.log().includes('WhatsApp is linked and ready'), {
+      ...WAIT,
+      what: 'the gateway saying the number is linked',
+    });
     expect(fake.linkedClients()).toHaveLength(1);
 
     expect(await pageJson()).toEqual({ state: 'linked', number: fake.number, name: 'Chatbridge' });
@@ -91,13 +102,17 @@ describe('linking a WhatsApp number by pairing code (WHATSAPP_PAIR_PHONE)', () =
 
     const chat = '4915100000301@c.us';
     fake.userSends({ from: chat, text: 'help' });
-    await fake.waitFor(() => fake.screen(chat).some((text) => text.includes('Commands')), { timeoutMs: 45_000, what: 'an answer on the linked number' });
+    await fake.waitFor(() => fake.screen(chat).some((text) => text.includes('Commands')), {
+      timeoutMs: 45_000,
+      what: 'an answer on the linked number',
+    });
   }, 60_000);
 });
 
 describe('WHATSAPP_PAIR_PHONE that is not a number in international form', () => {
   it('is refused at start, naming the variable and the form it takes', () => {
-    expect(() => loadConfig({ platforms: PLATFORMS, env: { WHATSAPP_ENABLED: 'true', WHATSAPP_PAIR_PHONE: '+49 151 12345678' } }))
-      .toThrow(/WHATSAPP_PAIR_PHONE[\s\S]*digits only, no \+ or spaces \(e\.g\. 4915112345678\)/);
+    expect(() =>
+      loadConfig({ platforms: PLATFORMS, env: { WHATSAPP_ENABLED: 'true', WHATSAPP_PAIR_PHONE: '+49 151 12345678' } }),
+    ).toThrow(/WHATSAPP_PAIR_PHONE[\s\S]*digits only, no \+ or spaces \(e\.g\. 4915112345678\)/);
   });
 });

@@ -36,10 +36,15 @@ const linkPageModule: PlatformModule<{ enabled: boolean }> = {
 
 async function start(env: Record<string, string>): Promise<Runtime> {
   const file = join(mkdtempSync(join(tmpdir(), 'cb-qr-page-')), 'chatbridge.yaml');
-  writeFileSync(file, `keyPrefix: "cbtest:qr-page:${randomUUID().slice(0, 8)}:"\nconsole: off\nport: 0\nhost: 127.0.0.1\n`);
+  writeFileSync(
+    file,
+    `keyPrefix: "cbtest:qr-page:${randomUUID().slice(0, 8)}:"\nconsole: off\nport: 0\nhost: 127.0.0.1\n`,
+  );
   const platforms = [...PLATFORMS, linkPageModule];
   // No REDIS_URL: the memory store; the page needs no state.
-  return startRuntime(loadConfig({ platforms, file, env: { LINKPAGE_ENABLED: 'true', ...env } }), silentLogger(), { platforms });
+  return startRuntime(loadConfig({ platforms, file, env: { LINKPAGE_ENABLED: 'true', ...env } }), silentLogger(), {
+    platforms,
+  });
 }
 
 describe('the WhatsApp QR page behind the admin token', () => {
@@ -64,7 +69,10 @@ describe('the WhatsApp QR page behind the admin token', () => {
 
   it('shows the QR as SVG with the Bearer token and with ?token=, on a page that refreshes itself', async () => {
     link = { state: 'waiting-for-scan', qr: '2@abcdefghijklmnop,STATICKEY=,IDENTITYKEY=,ADVSECRET=,1' };
-    for (const response of [await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }), await fetch(`${page}?token=${ADMIN_TOKEN}`)]) {
+    for (const response of [
+      await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+      await fetch(`${page}?token=${ADMIN_TOKEN}`),
+    ]) {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       const html = await response.text();
@@ -75,7 +83,12 @@ describe('the WhatsApp QR page behind the admin token', () => {
   });
 
   it('shows the pairing code and why a new link is needed', async () => {
-    link = { state: 'waiting-for-scan', qr: '2@qr', pairingCode: 'ABCD1234', notice: 'the phone logged this device out; link the number again' };
+    link = {
+      state: 'waiting-for-scan',
+      qr: '2@qr',
+      pairingCode: 'ABCD1234',
+      notice: 'the phone logged this device out; link the number again',
+    };
     const html = await (await fetch(`${page}?token=${ADMIN_TOKEN}`)).text();
     expect(html).toContain('ABCD1234');
     expect(html).toContain('the phone logged this device out');
@@ -92,7 +105,9 @@ describe('the WhatsApp QR page behind the admin token', () => {
 
   it('answers the link state as JSON to a script', async () => {
     link = { state: 'failed', reason: 'Chromium not found at /nope' };
-    const response = await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' } });
+    const response = await fetch(page, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' },
+    });
     expect(await response.json()).toEqual({ state: 'failed', reason: 'Chromium not found at /nope' });
   });
 });

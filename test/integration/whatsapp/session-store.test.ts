@@ -43,7 +43,12 @@ interface RemoteAuthInternals {
 async function remoteAuth(store: RedisSessionStore, clientId: string): Promise<RemoteAuthInternals> {
   const library = await loadWhatsAppLibrary();
   // The public type hides the methods the Client calls; this test plays the Client.
-  const auth = new library.RemoteAuth({ store, clientId, dataPath: store.dataPath, backupSyncIntervalMs: 60_000 }) as unknown as RemoteAuthInternals;
+  const auth = new library.RemoteAuth({
+    store,
+    clientId,
+    dataPath: store.dataPath,
+    backupSyncIntervalMs: 60_000,
+  }) as unknown as RemoteAuthInternals;
   auth.setup({ options: { puppeteer: {} }, emit: () => undefined });
   return auth;
 }
@@ -51,7 +56,10 @@ async function remoteAuth(store: RedisSessionStore, clientId: string): Promise<R
 /** A browser profile as RemoteAuth keeps it: binary files under Default/IndexedDB and Default/Local Storage. */
 function writeProfile(userDataDir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>([
-    ['Default/IndexedDB/https_web.whatsapp.com_0.indexeddb.leveldb/000003.log', Buffer.concat([Buffer.from([0, 255, 0, 13, 10, 26]), randomBytes(200_000)])],
+    [
+      'Default/IndexedDB/https_web.whatsapp.com_0.indexeddb.leveldb/000003.log',
+      Buffer.concat([Buffer.from([0, 255, 0, 13, 10, 26]), randomBytes(200_000)]),
+    ],
     ['Default/Local Storage/leveldb/CURRENT', Buffer.from('MANIFEST-000001\n')],
   ]);
   for (const [name, bytes] of files) {
@@ -108,10 +116,12 @@ describe('the Redis session store (RemoteAuth store on PlatformStorage)', () => 
     await store.forget('RemoteAuth-main');
     expect(await store.sessionExists({ session: 'RemoteAuth-main' })).toBe(false);
     expect(await rawValue('RemoteAuth-main')).toBeNull();
-    await expect(store.extract({ session: 'RemoteAuth-main', path: join(tempFolder(), 'x.zip') })).rejects.toThrow(/no stored WhatsApp session/);
+    await expect(store.extract({ session: 'RemoteAuth-main', path: join(tempFolder(), 'x.zip') })).rejects.toThrow(
+      /no stored WhatsApp session/,
+    );
   });
 
-  it('whatsapp-web.js\'s own RemoteAuth saves a profile through it, and restores it in another data folder (another machine)', async () => {
+  it("whatsapp-web.js's own RemoteAuth saves a profile through it, and restores it in another data folder (another machine)", async () => {
     const first = await remoteAuth(new RedisSessionStore(storage, tempFolder()), 'main');
     await first.beforeBrowserInitialized();
     const files = writeProfile(first.userDataDir);
@@ -126,8 +136,12 @@ describe('the Redis session store (RemoteAuth store on PlatformStorage)', () => 
     // The library resolves before its unzip has written the last file (it waits for the parser's
     // 'finish'); the connection waits for this before it lets Chromium start.
     expect(await secondStore.waitUntilUnpacked('RemoteAuth-main', second.userDataDir, 10_000)).toBe(true);
-    const { execSync } = await import("node:child_process"); console.log(execSync(`find ${dirname(second.userDataDir)} ${dirname(first.userDataDir)}`).toString()); await new Promise((r) => setTimeout(r, 500)); console.log(execSync(`find ${dirname(second.userDataDir)}`).toString());
-    for (const [name, bytes] of files) expect(readFileSync(join(second.userDataDir, name)).equals(bytes), name).toBe(true);
+    const { execSync } = await import('node:child_process');
+    console.log(execSync(`find ${dirname(second.userDataDir)} ${dirname(first.userDataDir)}`).toString());
+    await new Promise((r) => setTimeout(r, 500));
+    console.log(execSync(`find ${dirname(second.userDataDir)}`).toString());
+    for (const [name, bytes] of files)
+      expect(readFileSync(join(second.userDataDir, name)).equals(bytes), name).toBe(true);
     // The library unpacked the zip extract() wrote, and removed it.
     expect(existsSync(join(dirname(second.userDataDir), 'RemoteAuth-main.zip'))).toBe(false);
   });

@@ -35,7 +35,13 @@ describe('configuration', () => {
   it('lets environment variables override the file, typed', () => {
     const config = loadConfig({
       platforms: PLATFORMS,
-      env: { PORT: '9090', REDIS_URL: 'redis://10.0.0.1:6379', TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_MODE: 'webhook', WHATSAPP_ENABLED: 'yes' },
+      env: {
+        PORT: '9090',
+        REDIS_URL: 'redis://10.0.0.1:6379',
+        TELEGRAM_BOT_TOKEN: '123:abc',
+        TELEGRAM_MODE: 'webhook',
+        WHATSAPP_ENABLED: 'yes',
+      },
     });
     expect(config.port).toBe(9090);
     expect(config.redisUrl).toBe('redis://10.0.0.1:6379');
@@ -44,7 +50,12 @@ describe('configuration', () => {
   });
 
   it('names the environment variable and the setting of a bad value', () => {
-    const error = loadError(() => loadConfig({ platforms: PLATFORMS, env: { TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_MODE: 'pull', PORT: 'eighty' } }));
+    const error = loadError(() =>
+      loadConfig({
+        platforms: PLATFORMS,
+        env: { TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_MODE: 'pull', PORT: 'eighty' },
+      }),
+    );
     expect(error.message).toContain('TELEGRAM_MODE (bots.0.telegram.mode)');
     expect(error.message).toContain('PORT (port)');
     expect(error.problems).toHaveLength(2);
@@ -52,7 +63,9 @@ describe('configuration', () => {
 
   it('says which variable sets a missing required value', () => {
     const error = loadError(() => loadConfig({ platforms: PLATFORMS, env: { TELEGRAM_MODE: 'webhook' } }));
-    expect(error.message).toContain('bots.0.telegram.token: Invalid input: expected string, received undefined (set TELEGRAM_BOT_TOKEN)');
+    expect(error.message).toContain(
+      'bots.0.telegram.token: Invalid input: expected string, received undefined (set TELEGRAM_BOT_TOKEN)',
+    );
   });
 
   it('names the path of a bad value in the file and what was expected', () => {
@@ -68,18 +81,29 @@ describe('configuration', () => {
   });
 
   it('says which file cannot be read or parsed', () => {
-    expect(loadError(() => loadConfig({ platforms: PLATFORMS, env: {}, file: '/nonexistent/chatbridge.yaml' })).message).toContain('cannot read /nonexistent/chatbridge.yaml');
-    expect(loadError(() => loadConfig({ platforms: PLATFORMS, env: {}, file: file('port: [1,\n') })).message).toContain('is not valid YAML');
+    expect(
+      loadError(() => loadConfig({ platforms: PLATFORMS, env: {}, file: '/nonexistent/chatbridge.yaml' })).message,
+    ).toContain('cannot read /nonexistent/chatbridge.yaml');
+    expect(loadError(() => loadConfig({ platforms: PLATFORMS, env: {}, file: file('port: [1,\n') })).message).toContain(
+      'is not valid YAML',
+    );
   });
 
   it('accepts a platform section only for the platforms it is given', () => {
     const path = file('bots:\n  - id: main\n    telegram:\n      token: "123:abc"\n');
-    expect(loadConfig({ platforms: PLATFORMS, env: {}, file: path }).bots[0]!.telegram).toMatchObject({ token: '123:abc', mode: 'polling' });
-    expect(loadError(() => loadConfig({ platforms: [], env: {}, file: path })).message).toMatch(/bots\.0: Unrecognized key: "telegram"/);
+    expect(loadConfig({ platforms: PLATFORMS, env: {}, file: path }).bots[0]!.telegram).toMatchObject({
+      token: '123:abc',
+      mode: 'polling',
+    });
+    expect(loadError(() => loadConfig({ platforms: [], env: {}, file: path })).message).toMatch(
+      /bots\.0: Unrecognized key: "telegram"/,
+    );
   });
 
   it('keeps Slack and WhatsApp settings validated, though their adapters are not in this build', () => {
-    const error = loadError(() => loadConfig({ platforms: PLATFORMS, env: { SLACK_BOT_TOKEN: 'xoxp-user', WHATSAPP_ENABLED: 'maybe' } }));
+    const error = loadError(() =>
+      loadConfig({ platforms: PLATFORMS, env: { SLACK_BOT_TOKEN: 'xoxp-user', WHATSAPP_ENABLED: 'maybe' } }),
+    );
     expect(error.message).toContain('SLACK_BOT_TOKEN (bots.0.slack.botToken): a bot token starting with xoxb-');
     expect(error.message).toContain('WHATSAPP_ENABLED (bots.0.whatsapp.enabled)');
   });

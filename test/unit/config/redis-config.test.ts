@@ -40,15 +40,24 @@ describe('Redis topology configuration', () => {
   it('takes a cluster from REDIS_CLUSTER_NODES over Sentinel and REDIS_URL, with credentials and TLS', () => {
     const config = load({
       REDIS_CLUSTER_NODES: '10.0.0.1:7000, 10.0.0.2:7001,[::1]:7002',
-      REDIS_SENTINELS: '10.0.0.9:26379', REDIS_SENTINEL_NAME: 'primary',
+      REDIS_SENTINELS: '10.0.0.9:26379',
+      REDIS_SENTINEL_NAME: 'primary',
       REDIS_URL: 'redis://10.0.0.5:6379',
-      REDIS_USERNAME: 'chatbridge', REDIS_PASSWORD: 'cluster-pass', REDIS_TLS: 'true',
+      REDIS_USERNAME: 'chatbridge',
+      REDIS_PASSWORD: 'cluster-pass',
+      REDIS_TLS: 'true',
     });
     const topology = redisTopology(config);
     expect(topology).toEqual({
       kind: 'cluster',
-      nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7001 }, { host: '::1', port: 7002 }],
-      username: 'chatbridge', password: 'cluster-pass', tls: true,
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      username: 'chatbridge',
+      password: 'cluster-pass',
+      tls: true,
     });
     expect(redisSetting(topology)).toBe('REDIS_CLUSTER_NODES (redis.cluster.nodes)');
     const described = describeTopology(topology!);
@@ -57,25 +66,36 @@ describe('Redis topology configuration', () => {
   });
 
   it('takes Sentinel from the file over REDIS_URL', () => {
-    const config = load({ REDIS_URL: 'redis://10.0.0.5:6379' }, 'redis:\n  sentinels: [s1.example:26379, s2.example:26379]\n  name: mymaster\n  password: pw-in-file\n');
+    const config = load(
+      { REDIS_URL: 'redis://10.0.0.5:6379' },
+      'redis:\n  sentinels: [s1.example:26379, s2.example:26379]\n  name: mymaster\n  password: pw-in-file\n',
+    );
     expect(redisTopology(config)).toEqual({
-      kind: 'sentinel', name: 'mymaster', password: 'pw-in-file',
-      sentinels: [{ host: 's1.example', port: 26379 }, { host: 's2.example', port: 26379 }],
+      kind: 'sentinel',
+      name: 'mymaster',
+      password: 'pw-in-file',
+      sentinels: [
+        { host: 's1.example', port: 26379 },
+        { host: 's2.example', port: 26379 },
+      ],
     });
     expect(redisSetting(redisTopology(config))).toBe('REDIS_SENTINELS (redis.sentinels)');
     expect(configSecrets(config, PLATFORMS)).toContain('pw-in-file');
   });
 
   it('names the variable and the value of a node that is not host:port', () => {
-    expect(problems(() => load({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,foo' })))
-      .toEqual(['REDIS_CLUSTER_NODES (redis.cluster.nodes.1): "foo" is not host:port']);
-    expect(problems(() => load({ REDIS_SENTINELS: '10.0.0.1:99999', REDIS_SENTINEL_NAME: 'm' })))
-      .toEqual(['REDIS_SENTINELS (redis.sentinels.0): "10.0.0.1:99999" is not host:port']);
+    expect(problems(() => load({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,foo' }))).toEqual([
+      'REDIS_CLUSTER_NODES (redis.cluster.nodes.1): "foo" is not host:port',
+    ]);
+    expect(problems(() => load({ REDIS_SENTINELS: '10.0.0.1:99999', REDIS_SENTINEL_NAME: 'm' }))).toEqual([
+      'REDIS_SENTINELS (redis.sentinels.0): "10.0.0.1:99999" is not host:port',
+    ]);
   });
 
   it('names the path of a bad node in the file', () => {
-    expect(problems(() => load({}, 'redis:\n  cluster:\n    nodes: ["redis://10.0.0.1:7000"]\n')))
-      .toEqual(['redis.cluster.nodes.0: "redis://10.0.0.1:7000" is not host:port']);
+    expect(problems(() => load({}, 'redis:\n  cluster:\n    nodes: ["redis://10.0.0.1:7000"]\n'))).toEqual([
+      'redis.cluster.nodes.0: "redis://10.0.0.1:7000" is not host:port',
+    ]);
   });
 
   it('asks for the Sentinel name when Sentinels are given without one', () => {

@@ -24,7 +24,9 @@ describe('a platform section under its own key', () => {
   it('is read from bots[].<sectionKey>, set by its variable, run for the bot and its secret known', () => {
     const config = loadConfig({ platforms, env: { CARRIER_PIGEON_TOKEN: 'cp-0123456789' } });
     expect(config.bots[0]).toMatchObject({ carrierPigeon: { token: 'cp-0123456789' } });
-    expect(configuredPlatforms(config.bots[0]!, platforms).map(({ platform, section }) => [platform.name, section])).toEqual([['carrier-pigeon', { token: 'cp-0123456789' }]]);
+    expect(
+      configuredPlatforms(config.bots[0]!, platforms).map(({ platform, section }) => [platform.name, section]),
+    ).toEqual([['carrier-pigeon', { token: 'cp-0123456789' }]]);
     expect(configSecrets(config, platforms)).toContain('cp-0123456789');
   });
 
@@ -36,6 +38,8 @@ describe('a platform section under its own key', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toContain('CARRIER_PIGEON_TOKEN (bots.0.carrierPigeon.token): a token starting with cp-');
+    expect((error as ConfigError).message).toContain(
+      'CARRIER_PIGEON_TOKEN (bots.0.carrierPigeon.token): a token starting with cp-',
+    );
   });
 });

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandWords, DEFAULT_COMMANDS, textForCore } from '../../../src/contract.js';
 
-const words = new CommandWords([
-  ...DEFAULT_COMMANDS,
-  { name: 'human', description: 'talk to a person' },
-]);
+const words = new CommandWords([...DEFAULT_COMMANDS, { name: 'human', description: 'talk to a person' }]);
 
 describe('commands as words (WhatsApp has no command menu)', () => {
   it.each([

@@ -6,15 +6,27 @@
  * button press.
  */
 import { describe, expect, it } from 'vitest';
-import { FirstContactGreeter, greetedKey, greetingBefore, GREETING_ID_PREFIX, type Inbound } from '../../../src/contract.js';
+import {
+  FirstContactGreeter,
+  greetedKey,
+  greetingBefore,
+  GREETING_ID_PREFIX,
+  type Inbound,
+} from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const inbound = (id: string): Inbound => ({
-  conversation: { bot: 'main', platform: 'whatsapp', id }, user: { id }, text: 'hello', attachments: [],
-  isGroup: false, addressed: true, platformMessageId: `m-${id}`, sentAt: 0,
+  conversation: { bot: 'main', platform: 'whatsapp', id },
+  user: { id },
+  text: 'hello',
+  attachments: [],
+  isGroup: false,
+  addressed: true,
+  platformMessageId: `m-${id}`,
+  sentAt: 0,
 });
 
 describe('the WhatsApp greeting mark', () => {
@@ -36,7 +48,9 @@ describe('the WhatsApp greeting mark', () => {
   });
 
   it('is no question for a group or a message not addressed to the bot: neither is a first contact', async () => {
-    const storage = platformStorage(new MemoryStateStore({ prefix: 'greeting:' }), 'whatsapp', 'main', { conversationIdleTtlMs: DAY_MS });
+    const storage = platformStorage(new MemoryStateStore({ prefix: 'greeting:' }), 'whatsapp', 'main', {
+      conversationIdleTtlMs: DAY_MS,
+    });
     const greeter = new FirstContactGreeter(storage, silentLogger(), { platform: 'whatsapp' });
     expect(await greeter.isFirstContact({ ...inbound('group@g.us'), isGroup: true })).toBe(false);
     expect(await greeter.isFirstContact({ ...inbound('quiet@c.us'), addressed: false })).toBe(false);
@@ -45,10 +59,14 @@ describe('the WhatsApp greeting mark', () => {
 });
 
 describe('the greeting before a first message', () => {
-  it('is a typed /start with the message\'s id after its prefix, without the message\'s text, files or button press', () => {
+  it("is a typed /start with the message's id after its prefix, without the message's text, files or button press", () => {
     const pressed: Inbound = {
-      ...inbound('15551234567'), text: 'Show listings', action: { id: 'a:1', value: 'listings' },
-      attachments: [{ kind: 'image', mimeType: 'image/jpeg', size: 3, fetch: () => Promise.resolve(new Uint8Array(3)) }],
+      ...inbound('15551234567'),
+      text: 'Show listings',
+      action: { id: 'a:1', value: 'listings' },
+      attachments: [
+        { kind: 'image', mimeType: 'image/jpeg', size: 3, fetch: () => Promise.resolve(new Uint8Array(3)) },
+      ],
     };
     const greeting = greetingBefore(pressed);
     expect(greeting.text).toBe('/start');

@@ -16,7 +16,7 @@ function gate(): { wait: Promise<void>; open(): void } {
 }
 
 describe('SerialByKey', () => {
-  it('hands over a key\'s tasks in the order given, however long each takes', async () => {
+  it("hands over a key's tasks in the order given, however long each takes", async () => {
     const order = new SerialByKey();
     const handed: string[] = [];
     const slowFirst = gate();

@@ -18,7 +18,7 @@ const message = (text: string): Inbound => ({
 });
 
 describe('SinkHolder', () => {
-  it('refuses a message before start() and after stop(), in the platform\'s words; passes it on in between', async () => {
+  it("refuses a message before start() and after stop(), in the platform's words; passes it on in between", async () => {
     const holder = new SinkHolder({ who: 'Slack bot "main"', what: 'an event', then: 'Slack will send it again' });
     const queued: string[] = [];
     const refusal = 'Slack bot "main" received an event before start() or after stop(); Slack will send it again';
@@ -35,7 +35,7 @@ describe('SinkHolder', () => {
     expect(queued).toEqual(['hello']);
   });
 
-  it('passes the core\'s own failure on unchanged (a webhook then answers 500)', async () => {
+  it("passes the core's own failure on unchanged (a webhook then answers 500)", async () => {
     const holder = new SinkHolder({ who: 'telegram bot "main"', what: 'an update' });
     const outage = new Error('Redis is down');
     holder.hold({ accept: async () => Promise.reject(outage) });

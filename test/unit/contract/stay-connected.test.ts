@@ -56,8 +56,13 @@ describe('StayConnected', () => {
   it('fails start() with the refusal and its words, and tries no more', async () => {
     const remote = platform([refused()]);
     const link = connection({ attempt: remote.attempt });
-    await expect(link.start(() => undefined)).rejects.toThrow('the platform refused the token of bot "main": check its token');
-    expect(link.status()).toEqual({ connected: false, reason: 'the platform refused the token of bot "main": check its token' });
+    await expect(link.start(() => undefined)).rejects.toThrow(
+      'the platform refused the token of bot "main": check its token',
+    );
+    expect(link.status()).toEqual({
+      connected: false,
+      reason: 'the platform refused the token of bot "main": check its token',
+    });
     expect(remote.tries()).toBe(1);
   });
 
@@ -86,8 +91,13 @@ describe('StayConnected', () => {
     const link = connection({ attempt: remote.attempt, onRefusedLater: (error) => void (refusedLater = error) });
     let connected = false;
     expect(await link.start(() => void (connected = true))).toBe(false);
-    await expect.poll(() => refusedLater?.message).toBe('the platform refused the token of bot "main": check its token');
-    expect(link.status()).toMatchObject({ connected: false, reason: 'the platform refused the token of bot "main": check its token' });
+    await expect
+      .poll(() => refusedLater?.message)
+      .toBe('the platform refused the token of bot "main": check its token');
+    expect(link.status()).toMatchObject({
+      connected: false,
+      reason: 'the platform refused the token of bot "main": check its token',
+    });
     expect(connected).toBe(false);
   });
 
@@ -108,9 +118,12 @@ describe('StayConnected', () => {
     const link = connection({
       attemptTimeoutMs: 20,
       // The first try never answers on its own: only its signal ends it.
-      attempt: (signal) => (++tries === 1
-        ? new Promise<void>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))
-        : Promise.resolve()),
+      attempt: (signal) =>
+        ++tries === 1
+          ? new Promise<void>((_resolve, reject) =>
+              signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+            )
+          : Promise.resolve(),
     });
     expect(await link.start(later.callback)).toBe(false);
     await later.called;

@@ -15,13 +15,19 @@ const included = (JSON.parse(read('tsconfig.build.json')) as { include: string[]
 /** Every .ts file of the build, relative to the root. */
 function buildFiles(): string[] {
   return included.flatMap((folder) =>
-    readdirSync(join(ROOT, folder), { recursive: true }).map(String).filter((file) => file.endsWith('.ts')).map((file) => join(folder, file)));
+    readdirSync(join(ROOT, folder), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => join(folder, file)),
+  );
 }
 
 /** The relative imports of a file (static, re-exports and dynamic), resolved to paths under the root. */
 function relativeImports(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]!);
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map(
+    (match) => match[1]!,
+  );
   return specifiers.map((specifier) => relative(ROOT, resolve(dirname(join(ROOT, file)), specifier)));
 }
 
@@ -31,7 +37,9 @@ describe('the compiled build', () => {
   });
 
   it('ships one folder per platform of the list, and no test platform', () => {
-    const folders = readdirSync(join(ROOT, 'adapters'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = readdirSync(join(ROOT, 'adapters'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.sort()).toEqual(PLATFORMS.map((platform) => platform.name).sort());
   });
 
@@ -39,7 +47,10 @@ describe('the compiled build', () => {
     // The imports are read as written: the list's own are found.
     expect(relativeImports('adapters/index.ts')).toContain('adapters/console/module.js');
     const outside = buildFiles().flatMap((file) =>
-      relativeImports(file).filter((target) => !included.some((folder) => target === folder || target.startsWith(`${folder}/`))).map((target) => `${file} → ${target}`));
+      relativeImports(file)
+        .filter((target) => !included.some((folder) => target === folder || target.startsWith(`${folder}/`)))
+        .map((target) => `${file} → ${target}`),
+    );
     expect(outside).toEqual([]);
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../../src/runtime/platforms.js';
 import {
-  chatbridgeVariables, composeFile, envFile, interpolate, listeningPort, read, READ_DIRECTLY, shutdownGraceMs, type ComposeService,
+  chatbridgeVariables,
+  composeFile,
+  envFile,
+  interpolate,
+  listeningPort,
+  read,
+  READ_DIRECTLY,
+  shutdownGraceMs,
+  type ComposeService,
 } from './deploy-files.js';
 
 /**
@@ -20,7 +28,9 @@ const whatsapp = chatbridgeServices.filter(([, service]) => service.profiles?.in
 
 /** The environment a chatbridge container gets: the env file (when `.env` is the example), then `environment:` over it. */
 function containerEnv(service: ComposeService, dotEnv: Record<string, string>): Record<string, string> {
-  const environment = Object.fromEntries(Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), dotEnv)]));
+  const environment = Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), dotEnv)]),
+  );
   return { ...dotEnv, ...environment };
 }
 
@@ -59,23 +69,37 @@ describe('docker-compose.yml', () => {
   });
 
   it('the variables read outside the settings list are still read where the list says', () => {
-    for (const [name, file] of Object.entries(READ_DIRECTLY)) expect(read(file), `${file} reads ${name}`).toContain(name);
+    for (const [name, file] of Object.entries(READ_DIRECTLY))
+      expect(read(file), `${file} reads ${name}`).toContain(name);
   });
 
-  it.each(chatbridgeServices)('%s starts with the example .env and without one, WhatsApp only in the whatsapp service', (name, service) => {
-    for (const dotEnv of [example.set, {}]) {
-      const config = loadGatewayConfig({ env: containerEnv(service, dotEnv) });
-      expect(config.bots[0]?.whatsapp).toEqual(expect.objectContaining({ enabled: service.profiles?.includes('whatsapp') ?? false }));
-    }
-    if (service.profiles === undefined) expect(loadGatewayConfig({ env: containerEnv(service, example.set) }).bots[0]?.telegram, name).toEqual(expect.objectContaining({ mode: 'webhook' }));
-  });
+  it.each(chatbridgeServices)(
+    '%s starts with the example .env and without one, WhatsApp only in the whatsapp service',
+    (name, service) => {
+      for (const dotEnv of [example.set, {}]) {
+        const config = loadGatewayConfig({ env: containerEnv(service, dotEnv) });
+        expect(config.bots[0]?.whatsapp).toEqual(
+          expect.objectContaining({ enabled: service.profiles?.includes('whatsapp') ?? false }),
+        );
+      }
+      if (service.profiles === undefined)
+        expect(loadGatewayConfig({ env: containerEnv(service, example.set) }).bots[0]?.telegram, name).toEqual(
+          expect.objectContaining({ mode: 'webhook' }),
+        );
+    },
+  );
 
-  it.each(chatbridgeServices)('%s uses the compose Redis and hands handoff e-mails to Mailpit unless .env names a mail server', (_, service) => {
-    const config = loadGatewayConfig({ env: containerEnv(service, {}) });
-    expect(hostAndPort(config.redisUrl ?? '')).toEqual({ host: 'redis', port: '6379' });
-    expect(hostAndPort(config.smtp.url ?? '')).toEqual({ host: 'mailpit', port: '1025' });
-    expect(loadGatewayConfig({ env: containerEnv(service, { SMTP_URL: 'smtp://mail.example.com:587' }) }).smtp.url).toBe('smtp://mail.example.com:587');
-  });
+  it.each(chatbridgeServices)(
+    '%s uses the compose Redis and hands handoff e-mails to Mailpit unless .env names a mail server',
+    (_, service) => {
+      const config = loadGatewayConfig({ env: containerEnv(service, {}) });
+      expect(hostAndPort(config.redisUrl ?? '')).toEqual({ host: 'redis', port: '6379' });
+      expect(hostAndPort(config.smtp.url ?? '')).toEqual({ host: 'mailpit', port: '1025' });
+      expect(
+        loadGatewayConfig({ env: containerEnv(service, { SMTP_URL: 'smtp://mail.example.com:587' }) }).smtp.url,
+      ).toBe('smtp://mail.example.com:587');
+    },
+  );
 
   it.each(chatbridgeServices)('%s is healthy when /readyz answers on the port it listens on', (_, service) => {
     const port = listeningPort(containerEnv(service, example.set));
@@ -90,9 +114,14 @@ describe('docker-compose.yml', () => {
 
   it('starts each service once what it needs is healthy, and everything waited on has a health check', () => {
     for (const [, service] of chatbridgeServices) {
-      expect(service.depends_on).toEqual({ redis: { condition: 'service_healthy' }, mailpit: { condition: 'service_healthy' } });
+      expect(service.depends_on).toEqual({
+        redis: { condition: 'service_healthy' },
+        mailpit: { condition: 'service_healthy' },
+      });
     }
-    expect(services.loadbalancer?.depends_on).toEqual(Object.fromEntries(gateways.map(([name]) => [name, { condition: 'service_healthy' }])));
+    expect(services.loadbalancer?.depends_on).toEqual(
+      Object.fromEntries(gateways.map(([name]) => [name, { condition: 'service_healthy' }])),
+    );
     const waitedOn = new Set(Object.values(services).flatMap((service) => Object.keys(service.depends_on ?? {})));
     for (const name of waitedOn) expect(services[name]?.healthcheck?.test, `${name} has a healthcheck`).toBeDefined();
   });

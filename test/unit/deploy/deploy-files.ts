@@ -36,7 +36,9 @@ export function listeningPort(env: Record<string, string>): number {
 /** How long a stopping gateway with this environment lets answers in progress finish, as the runtime resolves it. */
 export function shutdownGraceMs(env: Record<string, string>): number {
   const { gateway } = loadGatewayConfig({ env });
-  return resolvePolicy(Object.fromEntries(Object.entries(gateway).filter(([, value]) => value !== undefined)) as Partial<GatewayPolicy>).stopGraceMs;
+  return resolvePolicy(
+    Object.fromEntries(Object.entries(gateway).filter(([, value]) => value !== undefined)) as Partial<GatewayPolicy>,
+  ).stopGraceMs;
 }
 
 // --- Dockerfile --------------------------------------------------------------------------------
@@ -86,10 +88,12 @@ export function imageInstructions(stages: readonly Stage[], stage: Stage): Instr
 
 /** Names set by ENV instructions (`ENV A=1 B=2` and the old `ENV A 1`). */
 export function envNames(instructions: readonly Instruction[]): string[] {
-  return instructions.filter((i) => i.keyword === 'ENV').flatMap(({ args }) => {
-    if (!args.includes('=')) return [args.split(/\s+/)[0] ?? ''];
-    return [...args.matchAll(/(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=/g)].map((match) => match[1] ?? '');
-  });
+  return instructions
+    .filter((i) => i.keyword === 'ENV')
+    .flatMap(({ args }) => {
+      if (!args.includes('=')) return [args.split(/\s+/)[0] ?? ''];
+      return [...args.matchAll(/(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=/g)].map((match) => match[1] ?? '');
+    });
 }
 
 // --- YAML files --------------------------------------------------------------------------------
@@ -131,10 +135,13 @@ export function envFile(path: string): { set: Record<string, string>; commented:
 
 /** A Compose value with its `${NAME:-default}` references replaced, as Compose does with the variables given. */
 export function interpolate(value: string, variables: Record<string, string>): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
-    const given = variables[name];
-    return given !== undefined && given !== '' ? given : (fallback ?? '');
-  });
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_, name: string, fallback: string | undefined) => {
+      const given = variables[name];
+      return given !== undefined && given !== '' ? given : (fallback ?? '');
+    },
+  );
 }
 
 export interface KubernetesObject {
@@ -153,8 +160,11 @@ export const KUBERNETES_DIR = 'deploy/kubernetes';
 export function kubernetesObjects(): { file: string; object: KubernetesObject }[] {
   return readdirSync(join(ROOT, KUBERNETES_DIR))
     .filter((name) => name.endsWith('.yaml'))
-    .flatMap((file) => parseAllDocuments(read(`${KUBERNETES_DIR}/${file}`)).map((document) => {
-      if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
-      return { file, object: document.toJS() as KubernetesObject };
-    }));
+    .flatMap((file) =>
+      parseAllDocuments(read(`${KUBERNETES_DIR}/${file}`)).map((document) => {
+        if (document.errors.length > 0)
+          throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
+        return { file, object: document.toJS() as KubernetesObject };
+      }),
+    );
 }

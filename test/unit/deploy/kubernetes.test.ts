@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { READY_CHECK_DEADLINE_MS } from '../../../src/http/server.js';
 import { loadGatewayConfig } from '../../../src/runtime/platforms.js';
 import {
-  chatbridgeVariables, dockerfileStages, KUBERNETES_DIR, kubernetesObjects, listeningPort, read, ROOT, shutdownGraceMs, type KubernetesObject,
+  chatbridgeVariables,
+  dockerfileStages,
+  KUBERNETES_DIR,
+  kubernetesObjects,
+  listeningPort,
+  read,
+  ROOT,
+  shutdownGraceMs,
+  type KubernetesObject,
 } from './deploy-files.js';
 
 /**
@@ -14,7 +22,10 @@ import {
  * checked against the code that reads it.
  */
 
-interface Probe { httpGet?: { path: string; port: string | number }; timeoutSeconds?: number }
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+  timeoutSeconds?: number;
+}
 interface Container {
   name: string;
   image: string;
@@ -37,7 +48,8 @@ interface DeploymentSpec {
 }
 
 const objects = kubernetesObjects();
-const ofKind = (kind: string): KubernetesObject[] => objects.filter(({ object }) => object.kind === kind).map(({ object }) => object);
+const ofKind = (kind: string): KubernetesObject[] =>
+  objects.filter(({ object }) => object.kind === kind).map(({ object }) => object);
 const named = (kind: string, name: string): KubernetesObject => {
   const found = ofKind(kind).find((object) => object.metadata.name === name);
   if (!found) throw new Error(`no ${kind} named ${name} in ${KUBERNETES_DIR}`);
@@ -52,7 +64,10 @@ const gatewayContainer = (object: KubernetesObject): Container => {
 
 const gateway = named('Deployment', 'chatbridge');
 const whatsapp = named('Deployment', 'chatbridge-whatsapp');
-const chatbridgeDeployments: [string, KubernetesObject][] = [['chatbridge', gateway], ['chatbridge-whatsapp', whatsapp]];
+const chatbridgeDeployments: [string, KubernetesObject][] = [
+  ['chatbridge', gateway],
+  ['chatbridge-whatsapp', whatsapp],
+];
 
 /** The environment of a container: its ConfigMaps and Secrets (envFrom) in order, then its env list over them. */
 function containerEnv(container: Container): Record<string, string> {
@@ -77,29 +92,38 @@ const selects = (selector: Record<string, string>, labels: Record<string, string
 describe('Kubernetes manifests', () => {
   it('kustomization.yaml lists every manifest in the folder, and only those', () => {
     const listed = ofKind('Kustomization')[0]?.resources ?? [];
-    const files = readdirSync(join(ROOT, KUBERNETES_DIR)).filter((name) => name.endsWith('.yaml') && name !== 'kustomization.yaml');
+    const files = readdirSync(join(ROOT, KUBERNETES_DIR)).filter(
+      (name) => name.endsWith('.yaml') && name !== 'kustomization.yaml',
+    );
     expect([...listed].sort()).toEqual(files.sort());
   });
 
   it('the ConfigMap and the Secret hold only variables chatbridge reads', () => {
     const known = chatbridgeVariables();
-    const keys = [...ofKind('ConfigMap'), ...ofKind('Secret')].flatMap((object) => Object.keys({ ...object.data, ...object.stringData }));
+    const keys = [...ofKind('ConfigMap'), ...ofKind('Secret')].flatMap((object) =>
+      Object.keys({ ...object.data, ...object.stringData }),
+    );
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.filter((name) => !known.has(name))).toEqual([]);
   });
 
-  it.each(chatbridgeDeployments)('%s sets only variables chatbridge reads, and chatbridge starts with them', (_, deployment) => {
-    const container = gatewayContainer(deployment);
-    const known = chatbridgeVariables();
-    expect((container.env ?? []).map(({ name }) => name).filter((name) => !known.has(name))).toEqual([]);
-    expect(() => loadGatewayConfig({ env: containerEnv(container) })).not.toThrow();
-  });
+  it.each(chatbridgeDeployments)(
+    '%s sets only variables chatbridge reads, and chatbridge starts with them',
+    (_, deployment) => {
+      const container = gatewayContainer(deployment);
+      const known = chatbridgeVariables();
+      expect((container.env ?? []).map(({ name }) => name).filter((name) => !known.has(name))).toEqual([]);
+      expect(() => loadGatewayConfig({ env: containerEnv(container) })).not.toThrow();
+    },
+  );
 
   it('the gateway replicas run Telegram by webhook and no browser; the WhatsApp Deployment runs the browser', () => {
     const gatewayBot = loadGatewayConfig({ env: containerEnv(gatewayContainer(gateway)) }).bots[0];
     expect(gatewayBot?.telegram).toEqual(expect.objectContaining({ mode: 'webhook' }));
     expect(gatewayBot?.whatsapp).toEqual(expect.objectContaining({ enabled: false }));
-    expect(loadGatewayConfig({ env: containerEnv(gatewayContainer(whatsapp)) }).bots[0]?.whatsapp).toEqual(expect.objectContaining({ enabled: true }));
+    expect(loadGatewayConfig({ env: containerEnv(gatewayContainer(whatsapp)) }).bots[0]?.whatsapp).toEqual(
+      expect.objectContaining({ enabled: true }),
+    );
   });
 
   it('runs two gateway replicas and one WhatsApp replica (more would stand by on the lease)', () => {
@@ -107,32 +131,41 @@ describe('Kubernetes manifests', () => {
     expect(deploymentSpec(whatsapp).replicas).toBe(1);
   });
 
-  it.each(chatbridgeDeployments)('%s: readiness at /readyz and liveness at /healthz, on the port chatbridge listens on', (_, deployment) => {
-    const container = gatewayContainer(deployment);
-    const port = listeningPort(containerEnv(container));
-    expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
-    expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
-    for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
-      expect(portNumber(container, probe?.httpGet?.port)).toBe(port);
-    }
-    // /readyz answers within READY_CHECK_DEADLINE_MS; a shorter probe timeout would fail a slow but ready pod.
-    expect((container.readinessProbe?.timeoutSeconds ?? 1) * 1000).toBeGreaterThan(READY_CHECK_DEADLINE_MS);
-  });
+  it.each(chatbridgeDeployments)(
+    '%s: readiness at /readyz and liveness at /healthz, on the port chatbridge listens on',
+    (_, deployment) => {
+      const container = gatewayContainer(deployment);
+      const port = listeningPort(containerEnv(container));
+      expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
+      expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
+      for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
+        expect(portNumber(container, probe?.httpGet?.port)).toBe(port);
+      }
+      // /readyz answers within READY_CHECK_DEADLINE_MS; a shorter probe timeout would fail a slow but ready pod.
+      expect((container.readinessProbe?.timeoutSeconds ?? 1) * 1000).toBeGreaterThan(READY_CHECK_DEADLINE_MS);
+    },
+  );
 
-  it('the probed paths are the HTTP server\'s health routes', () => {
+  it("the probed paths are the HTTP server's health routes", () => {
     const server = read('src/http/server.ts');
     expect(server).toContain("get('/readyz'");
     expect(server).toContain("get('/healthz'");
   });
 
-  it.each(chatbridgeDeployments)('%s gives a stopping pod longer than the gateway lets its answers finish', (_, deployment) => {
-    const seconds = deploymentSpec(deployment).template.spec.terminationGracePeriodSeconds ?? 30;
-    expect(seconds * 1000).toBeGreaterThan(shutdownGraceMs(containerEnv(gatewayContainer(deployment))));
-  });
+  it.each(chatbridgeDeployments)(
+    '%s gives a stopping pod longer than the gateway lets its answers finish',
+    (_, deployment) => {
+      const seconds = deploymentSpec(deployment).template.spec.terminationGracePeriodSeconds ?? 30;
+      expect(seconds * 1000).toBeGreaterThan(shutdownGraceMs(containerEnv(gatewayContainer(deployment))));
+    },
+  );
 
-  it.each(chatbridgeDeployments)('%s runs as the image\'s non-root user', (_, deployment) => {
+  it.each(chatbridgeDeployments)("%s runs as the image's non-root user", (_, deployment) => {
     const { securityContext } = deploymentSpec(deployment).template.spec;
-    const imageUser = dockerfileStages(read('Dockerfile')).at(-1)?.instructions.filter((i) => i.keyword === 'USER').at(-1)?.args;
+    const imageUser = dockerfileStages(read('Dockerfile'))
+      .at(-1)
+      ?.instructions.filter((i) => i.keyword === 'USER')
+      .at(-1)?.args;
     expect(securityContext?.runAsNonRoot).toBe(true);
     expect(`${securityContext?.runAsUser}`).toBe(imageUser?.split(':')[0]);
   });
@@ -140,11 +173,19 @@ describe('Kubernetes manifests', () => {
   it('the Service and the PodDisruptionBudget cover the gateway pods, not the WhatsApp pod', () => {
     const podLabels = deploymentSpec(gateway).template.metadata.labels;
     const whatsappLabels = deploymentSpec(whatsapp).template.metadata.labels;
-    const service = named('Service', 'chatbridge').spec as { selector: Record<string, string>; ports: { targetPort: string | number }[] };
-    const pdb = named('PodDisruptionBudget', 'chatbridge').spec as { minAvailable: number; selector: { matchLabels: Record<string, string> } };
+    const service = named('Service', 'chatbridge').spec as {
+      selector: Record<string, string>;
+      ports: { targetPort: string | number }[];
+    };
+    const pdb = named('PodDisruptionBudget', 'chatbridge').spec as {
+      minAvailable: number;
+      selector: { matchLabels: Record<string, string> };
+    };
     expect(selects(service.selector, podLabels)).toBe(true);
     expect(selects(service.selector, whatsappLabels)).toBe(false);
-    expect(portNumber(gatewayContainer(gateway), service.ports[0]?.targetPort)).toBe(listeningPort(containerEnv(gatewayContainer(gateway))));
+    expect(portNumber(gatewayContainer(gateway), service.ports[0]?.targetPort)).toBe(
+      listeningPort(containerEnv(gatewayContainer(gateway))),
+    );
     expect(selects(pdb.selector.matchLabels, podLabels)).toBe(true);
     expect(selects(pdb.selector.matchLabels, whatsappLabels)).toBe(false);
     // At least one gateway stays up through a drain, and a drain is never blocked for good.

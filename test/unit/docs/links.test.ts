@@ -12,14 +12,21 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
-const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** Plain text of a heading, as GitHub reads it to make its anchor (no backticks, no link syntax). */
 function plainText(tokens: readonly Token[]): string {
-  return tokens.map((token) => {
-    if ('tokens' in token && token.tokens?.length) return plainText(token.tokens);
-    return 'text' in token ? token.text : token.raw;
-  }).join('');
+  return tokens
+    .map((token) => {
+      if ('tokens' in token && token.tokens?.length) return plainText(token.tokens);
+      return 'text' in token ? token.text : token.raw;
+    })
+    .join('');
 }
 
 /** GitHub's heading anchors: lower case, punctuation and symbols dropped, spaces to hyphens, repeats numbered. */
@@ -28,7 +35,10 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   marked.walkTokens(marked.lexer(markdown), (token) => {
     if (token.type !== 'heading') return;
-    const slug = plainText((token as Tokens.Heading).tokens).toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+    const slug = plainText((token as Tokens.Heading).tokens)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -49,11 +59,17 @@ function linksOf(markdown: string): string[] {
 function brokenLink(document: string, href: string): string | null {
   if (/^[a-z][a-z+.-]*:/i.test(href)) return null; // https:, mailto: … are not files of this repository
   const [pathPart = '', anchor] = href.split('#', 2);
-  const target = pathPart === '' ? join(ROOT, document) : resolve(dirname(join(ROOT, document)), decodeURIComponent(pathPart));
+  const target =
+    pathPart === '' ? join(ROOT, document) : resolve(dirname(join(ROOT, document)), decodeURIComponent(pathPart));
   const shown = relative(ROOT, target) || '.';
   if (shown.startsWith('..')) return `${href} leaves the repository`;
   if (!existsSync(target)) return `${href}: ${shown} does not exist`;
-  if (anchor !== undefined && statSync(target).isFile() && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) {
+  if (
+    anchor !== undefined &&
+    statSync(target).isFile() &&
+    target.endsWith('.md') &&
+    !anchorsOf(readFileSync(target, 'utf8')).has(anchor)
+  ) {
     return `${href}: ${shown} has no heading with the anchor #${anchor}`;
   }
   return null;
@@ -75,7 +91,9 @@ describe('documentation', () => {
     const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
     const required = /^>=\s*(\d+\.\d+\.\d+)$/.exec(engines)?.[1];
     expect(required, `package.json engines.node is "${engines}"; keep it a plain ">=x.y.z"`).toBeDefined();
-    const stated = [...read('README.md').matchAll(/Node(?:\.js)?\s*(?:≥|>=)\s*v?(\d+(?:\.\d+)*)/g)].map((match) => match[1]);
+    const stated = [...read('README.md').matchAll(/Node(?:\.js)?\s*(?:≥|>=)\s*v?(\d+(?:\.\d+)*)/g)].map(
+      (match) => match[1],
+    );
     expect(stated).toEqual([required]);
   });
 

@@ -11,7 +11,11 @@ let bolt: App | undefined;
 /** A real Bolt app in Socket Mode whose Web API (apps.connections.open included) is the fake. */
 async function startBoltInSocketMode(setup: (app: App) => void): Promise<App> {
   const clientOptions = { slackApiUrl: slack.apiUrl };
-  const receiver = new SocketModeReceiver({ appToken: slack.appToken, installerOptions: { clientOptions }, logLevel: LogLevel.ERROR });
+  const receiver = new SocketModeReceiver({
+    appToken: slack.appToken,
+    installerOptions: { clientOptions },
+    logLevel: LogLevel.ERROR,
+  });
   const app = new App({ token: slack.botToken, receiver, clientOptions, logLevel: LogLevel.ERROR });
   setup(app);
   await app.start();
@@ -30,7 +34,9 @@ describe('fake Slack: Socket Mode', () => {
     slack = await startFakeSlack();
     const opened = await new WebClient(slack.appToken, { slackApiUrl: slack.apiUrl }).apps.connections.open();
     expect(opened.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/socket-mode\?ticket=/);
-    const withBotToken = await new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl }).apps.connections.open().catch((e: unknown) => e);
+    const withBotToken = await new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl }).apps.connections
+      .open()
+      .catch((e: unknown) => e);
     expect((withBotToken as WebAPIPlatformError).data.error).toBe('not_allowed_token_type');
   });
 
@@ -53,8 +59,12 @@ describe('fake Slack: Socket Mode', () => {
     });
     expect(slack.socket.openConnections()).toBe(1);
     const eventEnvelope = slack.socket.pushEvent(slack.build.messageIm({ channel: DM, text: 'hello' }));
-    const actionEnvelope = slack.socket.pushInteractive(slack.build.blockActions({ channel: DM, messageTs: '1.000001', actionId: 'reset', value: 'yes' }));
-    const commandEnvelope = slack.socket.pushSlashCommand(slack.build.slashCommand({ command: '/chatbot', text: 'help', channel: DM }));
+    const actionEnvelope = slack.socket.pushInteractive(
+      slack.build.blockActions({ channel: DM, messageTs: '1.000001', actionId: 'reset', value: 'yes' }),
+    );
+    const commandEnvelope = slack.socket.pushSlashCommand(
+      slack.build.slashCommand({ command: '/chatbot', text: 'help', channel: DM }),
+    );
     await slack.socket.waitForAck(eventEnvelope);
     await slack.socket.waitForAck(actionEnvelope);
     expect((await slack.socket.waitForAck(commandEnvelope)).payload).toEqual({ text: 'on it' });
@@ -72,8 +82,14 @@ describe('fake Slack: Socket Mode', () => {
       });
     });
     slack.socket.disconnectAll('refresh_requested');
-    await slack.waitFor(() => slack.socket.connectionsOpened() === 2 && slack.socket.openConnections() === 1, { timeoutMs: 20_000, what: 'a second Socket Mode connection' });
-    await slack.socket.waitForAck(slack.socket.pushEvent(slack.build.messageIm({ channel: DM, text: 'after the reconnect' })), { timeoutMs: 10_000 });
+    await slack.waitFor(() => slack.socket.connectionsOpened() === 2 && slack.socket.openConnections() === 1, {
+      timeoutMs: 20_000,
+      what: 'a second Socket Mode connection',
+    });
+    await slack.socket.waitForAck(
+      slack.socket.pushEvent(slack.build.messageIm({ channel: DM, text: 'after the reconnect' })),
+      { timeoutMs: 10_000 },
+    );
     await slack.waitFor(() => seen.length === 1);
     expect(seen).toEqual(['after the reconnect']);
     expect(slack.calls('apps.connections.open').filter((c) => c.ok)).toHaveLength(2);

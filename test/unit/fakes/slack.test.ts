@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { App, Assistant, ExpressReceiver, LogLevel } from '@slack/bolt';
 import { WebClient, type WebAPIPlatformError, type WebAPIRateLimitedError } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { interactivityForm, signedEventRequest, slashCommandForm, startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../../../fakes/slack/index.js';
+import {
+  interactivityForm,
+  signedEventRequest,
+  slashCommandForm,
+  startFakeSlack,
+  type FakeSlack,
+  type FakeSlackOptions,
+} from '../../../fakes/slack/index.js';
 
 const DM = 'D0DM000001';
 const CHANNEL = 'C0CHANNEL1';
@@ -18,11 +25,19 @@ let clock = Date.UTC(2026, 0, 1);
 async function start(options: FakeSlackOptions = {}): Promise<void> {
   slack = await startFakeSlack({ now: () => clock, ...options });
   // Rate-limited calls are rejected rather than waited out, so a test sees the 429 itself.
-  client = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, rejectRateLimitedCalls: true, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+  client = new WebClient(slack.botToken, {
+    slackApiUrl: slack.apiUrl,
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    logLevel: LogLevel.ERROR,
+  });
 }
 
 async function refusal(call: Promise<unknown>): Promise<string> {
-  const error = (await call.then(() => undefined, (e: unknown) => e)) as WebAPIPlatformError | undefined;
+  const error = (await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as WebAPIPlatformError | undefined;
   expect(error?.code).toBe('slack_webapi_platform_error');
   return error?.data.error ?? '';
 }
@@ -48,7 +63,11 @@ describe('fake Slack: Web API protocol', () => {
     const response = await fetch(`${slack.apiUrl}chat.postMessage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${slack.botToken}`, 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify({ channel: DM, text: 'from JSON', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'from JSON' } }] }),
+      body: JSON.stringify({
+        channel: DM,
+        text: 'from JSON',
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'from JSON' } }],
+      }),
     });
     expect(await response.json()).toMatchObject({ ok: true, channel: DM });
     expect(slack.visibleMessages(DM)[0]).toMatchObject({ text: 'from JSON', blocks: [{ type: 'section' }] });
@@ -60,13 +79,20 @@ describe('fake Slack: Web API protocol', () => {
     const posted = await client.chat.postMessage({ channel: DM, text: 'first *draft*' });
     const reply = await client.chat.postMessage({ channel: DM, thread_ts: posted.ts, text: 'in the thread' });
     await client.chat.update({ channel: DM, ts: posted.ts as string, text: 'final *answer*' });
-    expect(slack.visibleMessages(DM).map((m) => [m.text, m.edits, m.thread_ts])).toEqual([['final *answer*', 1, undefined], ['in the thread', 0, posted.ts]]);
+    expect(slack.visibleMessages(DM).map((m) => [m.text, m.edits, m.thread_ts])).toEqual([
+      ['final *answer*', 1, undefined],
+      ['in the thread', 0, posted.ts],
+    ]);
     expect(slack.visibleMessages(DM, posted.ts).map((m) => m.ts)).toEqual([reply.ts]);
-    expect(slack.calls('chat.update')[0]).toMatchObject({ ok: true, channel: DM, params: { ts: posted.ts, text: 'final *answer*' } });
+    expect(slack.calls('chat.update')[0]).toMatchObject({
+      ok: true,
+      channel: DM,
+      params: { ts: posted.ts, text: 'final *answer*' },
+    });
     expect(await refusal(client.chat.update({ channel: DM, ts: '1.000009', text: 'x' }))).toBe('message_not_found');
   });
 
-  it("refuses what Slack refuses: text over 40,000 characters, more than 50 blocks, no text at all, an unknown channel", async () => {
+  it('refuses what Slack refuses: text over 40,000 characters, more than 50 blocks, no text at all, an unknown channel', async () => {
     await start({ rateLimits: false });
     expect(await refusal(client.chat.postMessage({ channel: DM, text: 'x'.repeat(40_001) }))).toBe('msg_too_long');
     const blocks = Array.from({ length: 51 }, () => ({ type: 'divider' }));
@@ -80,7 +106,9 @@ describe('fake Slack: Web API protocol', () => {
   it('answers 429 with Retry-After past 1 message per second in a channel, other channels unaffected, and lets the message through a second later', async () => {
     await start();
     await client.chat.postMessage({ channel: DM, text: 'one' });
-    const limited = (await client.chat.postMessage({ channel: DM, text: 'two' }).catch((e: unknown) => e)) as WebAPIRateLimitedError;
+    const limited = (await client.chat
+      .postMessage({ channel: DM, text: 'two' })
+      .catch((e: unknown) => e)) as WebAPIRateLimitedError;
     expect(limited.code).toBe('slack_webapi_rate_limited_error');
     expect(limited.retryAfter).toBe(1);
     await client.chat.postMessage({ channel: CHANNEL, text: 'elsewhere' });
@@ -97,8 +125,14 @@ describe('fake Slack: Web API protocol', () => {
     slack.failNext('chat.postMessage', { status: 503 });
     slack.failNext('chat.postMessage', { reset: true });
     expect(await refusal(client.chat.update({ channel: DM, ts: '1.000001', text: 'x' }))).toBe('not_allowed');
-    expect(((await client.chat.postMessage({ channel: DM, text: 'a' }).catch((e: unknown) => e)) as WebAPIRateLimitedError).retryAfter).toBe(7);
-    const unavailable = await fetch(`${slack.apiUrl}chat.postMessage`, { method: 'POST', headers: { authorization: `Bearer ${slack.botToken}` } });
+    expect(
+      ((await client.chat.postMessage({ channel: DM, text: 'a' }).catch((e: unknown) => e)) as WebAPIRateLimitedError)
+        .retryAfter,
+    ).toBe(7);
+    const unavailable = await fetch(`${slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${slack.botToken}` },
+    });
     expect(unavailable.status).toBe(503);
     await expect(fetch(`${slack.apiUrl}chat.postMessage`, { method: 'POST' })).rejects.toThrow();
     await client.chat.postMessage({ channel: DM, text: 'through' });
@@ -122,20 +156,36 @@ describe('fake Slack: native streaming and assistant threads', () => {
     await streamer.append({ markdown_text: 'ld**, and more' });
     await streamer.stop({ markdown_text: '!' });
     const [message] = slack.visibleMessages(DM, '1767225600.000001');
-    expect(message).toMatchObject({ text: 'Hello **world**, and more!', sentWith: 'chat.startStream', state: 'done', format: 'markdown' });
+    expect(message).toMatchObject({
+      text: 'Hello **world**, and more!',
+      sentWith: 'chat.startStream',
+      state: 'done',
+      format: 'markdown',
+    });
     expect(slack.calls().map((c) => c.method)).toEqual(['chat.startStream', 'chat.appendStream', 'chat.stopStream']);
     expect(typeof slack.calls('chat.stopStream')[0]?.params.chunks).not.toBe('string');
   });
 
   it('requires the recipient outside DMs, caps markdown_text at 12,000 per call, and refuses appends after the stop', async () => {
     await start({ rateLimits: false });
-    expect(await refusal(client.chat.startStream({ channel: CHANNEL, thread_ts: '1.000001' }))).toBe('missing_recipient_user_id');
-    const started = await client.chat.startStream({ channel: CHANNEL, thread_ts: '1.000001', recipient_user_id: 'U0USER0001', recipient_team_id: 'T0FAKETEAM' });
+    expect(await refusal(client.chat.startStream({ channel: CHANNEL, thread_ts: '1.000001' }))).toBe(
+      'missing_recipient_user_id',
+    );
+    const started = await client.chat.startStream({
+      channel: CHANNEL,
+      thread_ts: '1.000001',
+      recipient_user_id: 'U0USER0001',
+      recipient_team_id: 'T0FAKETEAM',
+    });
     const ts = started.ts as string;
-    expect(await refusal(client.chat.appendStream({ channel: CHANNEL, ts, markdown_text: 'x'.repeat(12_001) }))).toBe('msg_too_long');
+    expect(await refusal(client.chat.appendStream({ channel: CHANNEL, ts, markdown_text: 'x'.repeat(12_001) }))).toBe(
+      'msg_too_long',
+    );
     await client.chat.appendStream({ channel: CHANNEL, ts, markdown_text: 'x'.repeat(12_000) });
     await client.chat.stopStream({ channel: CHANNEL, ts });
-    expect(await refusal(client.chat.appendStream({ channel: CHANNEL, ts, markdown_text: 'late' }))).toBe('message_not_in_streaming_state');
+    expect(await refusal(client.chat.appendStream({ channel: CHANNEL, ts, markdown_text: 'late' }))).toBe(
+      'message_not_in_streaming_state',
+    );
     expect(slack.visibleMessages(CHANNEL)[0]?.text).toHaveLength(12_000);
   });
 
@@ -151,9 +201,16 @@ describe('fake Slack: native streaming and assistant threads', () => {
     await start();
     await client.assistant.threads.setStatus({ channel_id: DM, thread_ts: '1.000001', status: 'is thinking…' });
     const prompts = Array.from({ length: 4 }, (_, n) => ({ title: `P${n}`, message: `prompt ${n}` }));
-    await client.assistant.threads.setSuggestedPrompts({ channel_id: DM, prompts: prompts as [typeof prompts[0]] });
+    await client.assistant.threads.setSuggestedPrompts({ channel_id: DM, prompts: prompts as [(typeof prompts)[0]] });
     await client.assistant.threads.setTitle({ channel_id: DM, thread_ts: '1.000001', title: 'Flats in Paris' });
-    expect(await refusal(client.assistant.threads.setSuggestedPrompts({ channel_id: DM, prompts: [...prompts, prompts[0]] as [typeof prompts[0]] }))).toBe('invalid_arguments');
+    expect(
+      await refusal(
+        client.assistant.threads.setSuggestedPrompts({
+          channel_id: DM,
+          prompts: [...prompts, prompts[0]] as [(typeof prompts)[0]],
+        }),
+      ),
+    ).toBe('invalid_arguments');
     expect(slack.assistantCalls(DM).map((c) => [c.method, c.status ?? c.prompts?.length ?? c.title])).toEqual([
       ['assistant.threads.setStatus', 'is thinking…'],
       ['assistant.threads.setSuggestedPrompts', 4],
@@ -164,31 +221,56 @@ describe('fake Slack: native streaming and assistant threads', () => {
   it('describes conversations: D… as a DM with its user, C… as a channel, declared ones as declared', async () => {
     await start();
     slack.addConversation({ id: 'C0PRIVATE1', is_private: true, name: 'secret' });
-    expect((await client.conversations.info({ channel: DM })).channel).toMatchObject({ is_im: true, user: 'U0USER0001' });
-    expect((await client.conversations.info({ channel: CHANNEL })).channel).toMatchObject({ is_im: false, is_channel: true });
-    expect((await client.conversations.info({ channel: 'C0PRIVATE1' })).channel).toMatchObject({ is_private: true, name: 'secret' });
+    expect((await client.conversations.info({ channel: DM })).channel).toMatchObject({
+      is_im: true,
+      user: 'U0USER0001',
+    });
+    expect((await client.conversations.info({ channel: CHANNEL })).channel).toMatchObject({
+      is_im: false,
+      is_channel: true,
+    });
+    expect((await client.conversations.info({ channel: 'C0PRIVATE1' })).channel).toMatchObject({
+      is_private: true,
+      name: 'secret',
+    });
   });
 });
 
 describe('fake Slack: files', () => {
   it('serves a shared file with the bot token and the HTML login page (status 200) without it', async () => {
     await start();
-    const file = slack.addFile(Buffer.from('voice bytes'), { name: 'audio_message.mp4', mimetype: 'audio/mp4', subtype: 'slack_audio' });
+    const file = slack.addFile(Buffer.from('voice bytes'), {
+      name: 'audio_message.mp4',
+      mimetype: 'audio/mp4',
+      subtype: 'slack_audio',
+    });
     const ok = await fetch(file.url_private_download, { headers: { authorization: `Bearer ${slack.botToken}` } });
     expect(ok.headers.get('content-type')).toMatch(/^audio\/mp4/);
     expect(Buffer.from(await ok.arrayBuffer()).toString()).toBe('voice bytes');
     const anonymous = await fetch(file.url_private_download);
     expect(anonymous.status).toBe(200);
     expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(slack.downloads()).toEqual([{ fileId: file.id, authorized: true }, { fileId: file.id, authorized: false }]);
-    expect(slack.build.fileShare({ channel: DM, files: [file] }).event).toMatchObject({ subtype: 'file_share', channel_type: 'im', files: [{ size: 11 }] });
+    expect(slack.downloads()).toEqual([
+      { fileId: file.id, authorized: true },
+      { fileId: file.id, authorized: false },
+    ]);
+    expect(slack.build.fileShare({ channel: DM, files: [file] }).event).toMatchObject({
+      subtype: 'file_share',
+      channel_type: 'im',
+      files: [{ size: 11 }],
+    });
   });
 });
 
 /** A real Bolt app on an ExpressReceiver, its Web API pointed at the fake; returns its events URL. */
 async function startBoltOverHttp(setup: (app: App) => void): Promise<string> {
   const receiver = new ExpressReceiver({ signingSecret: slack.signingSecret, logLevel: LogLevel.ERROR });
-  const app = new App({ token: slack.botToken, receiver, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR });
+  const app = new App({
+    token: slack.botToken,
+    receiver,
+    clientOptions: { slackApiUrl: slack.apiUrl },
+    logLevel: LogLevel.ERROR,
+  });
   setup(app);
   const server: Server = await new Promise((resolve) => {
     const s = receiver.app.listen(0, '127.0.0.1', () => resolve(s));
@@ -219,13 +301,29 @@ describe('fake Slack: signed events into a real Bolt app', () => {
         seen.push(`command:${command.text}`);
       });
     });
-    const dm = await signedEventRequest(url, slack.signingSecret, slack.build.messageIm({ channel: DM, text: 'hello' }));
+    const dm = await signedEventRequest(
+      url,
+      slack.signingSecret,
+      slack.build.messageIm({ channel: DM, text: 'hello' }),
+    );
     expect(dm.status).toBe(200);
     const mention = slack.build.appMention({ channel: CHANNEL, text: 'what is new?' });
     await signedEventRequest(url, slack.signingSecret, mention);
-    await signedEventRequest(url, slack.signingSecret, interactivityForm(slack.build.blockActions({ channel: DM, messageTs: '1.000001', actionId: 'reset', value: 'yes' })));
-    await signedEventRequest(url, slack.signingSecret, slashCommandForm(slack.build.slashCommand({ command: '/chatbot', text: 'help', channel: DM })));
-    await slack.waitFor(() => seen.length === 4 && slack.visibleMessages(DM).length === 1 && slack.visibleMessages(CHANNEL).length === 1);
+    await signedEventRequest(
+      url,
+      slack.signingSecret,
+      interactivityForm(
+        slack.build.blockActions({ channel: DM, messageTs: '1.000001', actionId: 'reset', value: 'yes' }),
+      ),
+    );
+    await signedEventRequest(
+      url,
+      slack.signingSecret,
+      slashCommandForm(slack.build.slashCommand({ command: '/chatbot', text: 'help', channel: DM })),
+    );
+    await slack.waitFor(
+      () => seen.length === 4 && slack.visibleMessages(DM).length === 1 && slack.visibleMessages(CHANNEL).length === 1,
+    );
     expect(seen).toEqual(['message:hello', 'mention:<@U0BOTUSER1> what is new?', 'action:yes', 'command:help']);
     expect(slack.visibleMessages(CHANNEL)[0]?.thread_ts).toBe(mention.event.ts);
   });
@@ -240,7 +338,13 @@ describe('fake Slack: signed events into a real Bolt app', () => {
     });
     const body = slack.build.messageIm({ channel: DM, text: 'hi' });
     expect((await signedEventRequest(url, slack.signingSecret, body, { signWith: 'not-the-secret' })).status).toBe(401);
-    expect((await signedEventRequest(url, slack.signingSecret, body, { timestampSeconds: Math.floor(Date.now() / 1000) - 6 * 60 })).status).toBe(401);
+    expect(
+      (
+        await signedEventRequest(url, slack.signingSecret, body, {
+          timestampSeconds: Math.floor(Date.now() / 1000) - 6 * 60,
+        })
+      ).status,
+    ).toBe(401);
     expect((await signedEventRequest(url, slack.signingSecret, body, { retryNum: 1 })).status).toBe(200);
     await slack.waitFor(() => retries.length === 1);
     expect(retries).toEqual([1]);
@@ -257,31 +361,49 @@ describe('fake Slack: signed events into a real Bolt app', () => {
     await start({ now: Date.now, rateLimits: false });
     const seen: string[] = [];
     const url = await startBoltOverHttp((app) => {
-      app.assistant(new Assistant({
-        threadStarted: async ({ event, setSuggestedPrompts }) => {
-          seen.push(`started:${event.assistant_thread.thread_ts}`);
-          await setSuggestedPrompts({ prompts: [{ title: 'Flats', message: 'Flats in Paris?' }] });
-        },
-        threadContextChanged: async ({ event }) => {
-          seen.push(`context:${event.assistant_thread.context.channel_id ?? ''}`);
-        },
-        userMessage: async ({ message, setStatus, setTitle, say }) => {
-          seen.push(`question:${'text' in message ? message.text : ''}`);
-          await setStatus('is thinking…');
-          await setTitle('Flats in Paris');
-          await say('Here are three.');
-        },
-      }));
+      app.assistant(
+        new Assistant({
+          threadStarted: async ({ event, setSuggestedPrompts }) => {
+            seen.push(`started:${event.assistant_thread.thread_ts}`);
+            await setSuggestedPrompts({ prompts: [{ title: 'Flats', message: 'Flats in Paris?' }] });
+          },
+          threadContextChanged: async ({ event }) => {
+            seen.push(`context:${event.assistant_thread.context.channel_id ?? ''}`);
+          },
+          userMessage: async ({ message, setStatus, setTitle, say }) => {
+            seen.push(`question:${'text' in message ? message.text : ''}`);
+            await setStatus('is thinking…');
+            await setTitle('Flats in Paris');
+            await say('Here are three.');
+          },
+        }),
+      );
     });
     const started = slack.build.assistantThreadStarted({ channel: DM });
     const threadTs = started.event.assistant_thread;
     await signedEventRequest(url, slack.signingSecret, started);
-    await signedEventRequest(url, slack.signingSecret, slack.build.assistantThreadContextChanged({ channel: DM, thread_ts: threadTs.thread_ts, contextChannel: CHANNEL }));
+    await signedEventRequest(
+      url,
+      slack.signingSecret,
+      slack.build.assistantThreadContextChanged({
+        channel: DM,
+        thread_ts: threadTs.thread_ts,
+        contextChannel: CHANNEL,
+      }),
+    );
     await slack.waitFor(() => seen.length === 2);
-    await signedEventRequest(url, slack.signingSecret, slack.build.messageIm({ channel: DM, text: 'Flats in Paris?', thread_ts: threadTs.thread_ts }));
+    await signedEventRequest(
+      url,
+      slack.signingSecret,
+      slack.build.messageIm({ channel: DM, text: 'Flats in Paris?', thread_ts: threadTs.thread_ts }),
+    );
     await slack.waitFor(() => slack.visibleMessages(DM, threadTs.thread_ts).length === 1);
     expect(seen).toEqual([`started:${threadTs.thread_ts}`, `context:${CHANNEL}`, 'question:Flats in Paris?']);
-    expect(slack.assistantCalls(DM).map((c) => c.method)).toEqual(['assistant.threads.setSuggestedPrompts', 'assistant.threads.setStatus', 'assistant.threads.setTitle']);
+    expect(slack.assistantCalls(DM).map((c) => c.method)).toEqual([
+      'assistant.threads.setSuggestedPrompts',
+      'assistant.threads.setStatus',
+      'assistant.threads.setTitle',
+    ]);
     expect(slack.visibleMessages(DM, threadTs.thread_ts)[0]?.text).toBe('Here are three.');
   });
 });

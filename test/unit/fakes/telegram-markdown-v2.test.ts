@@ -22,7 +22,10 @@ describe('fake Telegram: MarkdownV2 without entities (what Chat SDK sends in ben
   it("refuses an unescaped reserved character with Telegram's can't parse entities", async () => {
     fake = await startFakeTelegram({ rateLimit: false });
     const api = new Api(fake.token, { apiRoot: fake.apiRoot });
-    const error = await api.sendMessage(CHAT, 'Built in 1998.', { parse_mode: 'MarkdownV2' }).then(() => undefined, (e: unknown) => e);
+    const error = await api.sendMessage(CHAT, 'Built in 1998.', { parse_mode: 'MarkdownV2' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(GrammyError);
     expect((error as GrammyError).description).toMatch(/can't parse entities: Character '\.' is reserved/);
     expect(fake.visibleMessages(CHAT)).toEqual([]);

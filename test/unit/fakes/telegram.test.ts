@@ -16,7 +16,10 @@ async function start(options: FakeTelegramOptions = {}): Promise<void> {
 }
 
 async function refusal(call: Promise<unknown>): Promise<GrammyError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GrammyError);
   return error as GrammyError;
 }
@@ -57,7 +60,10 @@ describe('fake Telegram: protocol', () => {
 
   it('accepts multipart uploads (sendPhoto with an InputFile) and stores them', async () => {
     await start();
-    const sent = await api.sendPhoto(PRIVATE, new InputFile(new Uint8Array([1, 2, 3]), 'dot.png'), { caption: '<i>look</i>', parse_mode: 'HTML' });
+    const sent = await api.sendPhoto(PRIVATE, new InputFile(new Uint8Array([1, 2, 3]), 'dot.png'), {
+      caption: '<i>look</i>',
+      parse_mode: 'HTML',
+    });
     expect(sent.caption).toBe('look');
     expect(fake.visibleMessages(PRIVATE)).toMatchObject([{ sentWith: 'sendPhoto', text: 'look' }]);
   });
@@ -66,7 +72,8 @@ describe('fake Telegram: protocol', () => {
 describe('fake Telegram: HTML parse mode is as strict as Telegram', () => {
   it('accepts the documented tags and shows the decoded text', async () => {
     await start({ rateLimit: false });
-    const html = '<b>bold</b> <a href="https://x.y/?a=1&amp;b=2">link</a> <pre><code class="language-ts">a &lt; b</code></pre> <tg-spoiler>s</tg-spoiler>';
+    const html =
+      '<b>bold</b> <a href="https://x.y/?a=1&amp;b=2">link</a> <pre><code class="language-ts">a &lt; b</code></pre> <tg-spoiler>s</tg-spoiler>';
     const sent = await api.sendMessage(PRIVATE, html, { parse_mode: 'HTML' });
     expect(sent.text).toBe('bold link a < b s');
     expect(sent.entities).toContainEqual({ type: 'text_link', offset: 5, length: 4, url: 'https://x.y/?a=1&b=2' });
@@ -80,7 +87,7 @@ describe('fake Telegram: HTML parse mode is as strict as Telegram', () => {
     ['closing only</i>', 'Unexpected end tag'],
     ['<span>hidden</span>', 'Tag "span" must have class "tg-spoiler"'],
     ['a <b', 'Unclosed start tag'],
-  ])('refuses %j with 400 can\'t parse entities', async (html, reason) => {
+  ])("refuses %j with 400 can't parse entities", async (html, reason) => {
     await start({ rateLimit: false });
     const error = await refusal(api.sendMessage(PRIVATE, html, { parse_mode: 'HTML' }));
     expect(error.error_code).toBe(400);
@@ -189,9 +196,13 @@ describe('fake Telegram: messages, edits, drafts, files', () => {
     await start({ rateLimit: false });
     const sent = await api.sendMessage(PRIVATE, 'Three homes match');
     const keyboard = { inline_keyboard: [[{ text: 'Next', callback_data: 'listings:next' }]] };
-    const edited = await api.editMessageText(PRIVATE, sent.message_id, 'Three homes match.', { reply_markup: keyboard });
+    const edited = await api.editMessageText(PRIVATE, sent.message_id, 'Three homes match.', {
+      reply_markup: keyboard,
+    });
     expect(edited).toMatchObject({ reply_markup: keyboard });
-    expect(fake.visibleMessages(PRIVATE)).toMatchObject([{ text: 'Three homes match.', reply_markup: keyboard, edits: 1 }]);
+    expect(fake.visibleMessages(PRIVATE)).toMatchObject([
+      { text: 'Three homes match.', reply_markup: keyboard, edits: 1 },
+    ]);
     // Same text, buttons taken away: a change, not "not modified".
     const bare = await api.editMessageText(PRIVATE, sent.message_id, 'Three homes match.');
     expect(bare).not.toHaveProperty('reply_markup');
@@ -201,10 +212,18 @@ describe('fake Telegram: messages, edits, drafts, files', () => {
   it('stores reply keyboards with their placeholder and refuses a placeholder over 64 characters', async () => {
     await start({ rateLimit: false });
     await api.sendMessage(PRIVATE, 'pick', {
-      reply_markup: { keyboard: [[{ text: 'Rent' }], [{ text: 'Buy' }]], resize_keyboard: true, input_field_placeholder: 'City?' },
+      reply_markup: {
+        keyboard: [[{ text: 'Rent' }], [{ text: 'Buy' }]],
+        resize_keyboard: true,
+        input_field_placeholder: 'City?',
+      },
     });
     expect(fake.visibleMessages(PRIVATE)[0]?.reply_markup).toMatchObject({ input_field_placeholder: 'City?' });
-    const error = await refusal(api.sendMessage(PRIVATE, 'pick', { reply_markup: { keyboard: [[{ text: 'a' }]], input_field_placeholder: 'p'.repeat(65) } }));
+    const error = await refusal(
+      api.sendMessage(PRIVATE, 'pick', {
+        reply_markup: { keyboard: [[{ text: 'a' }]], input_field_placeholder: 'p'.repeat(65) },
+      }),
+    );
     expect(error.error_code).toBe(400);
   });
 
@@ -258,7 +277,9 @@ describe('fake Telegram: update delivery', () => {
     await start();
     fake.userSends({ chat: PRIVATE, text: 'one' });
     fake.userSends({ chat: PRIVATE, text: 'two' });
-    const sent = await api.sendMessage(PRIVATE, 'buttons', { reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } });
+    const sent = await api.sendMessage(PRIVATE, 'buttons', {
+      reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+    });
     fake.pressButton({ chat: PRIVATE, messageId: sent.message_id, data: 'a' });
     const limited = await api.getUpdates({ limit: 1, timeout: 0 });
     expect(limited.map((u) => u.message?.text)).toEqual(['one']);
@@ -293,10 +314,15 @@ describe('fake Telegram: update delivery', () => {
       await api.setWebhook(url, { secret_token: 'S3cret_token-1' });
       expect((await refusal(api.getUpdates())).error_code).toBe(409);
       const update = fake.userSends({ chat: PRIVATE, text: 'via webhook' });
-      await fake.waitFor(() => fake.webhookAttempts().some((a) => a.status === 200), { what: 'a successful webhook delivery' });
+      await fake.waitFor(() => fake.webhookAttempts().some((a) => a.status === 200), {
+        what: 'a successful webhook delivery',
+      });
       expect(fake.webhookAttempts().map((a) => a.status)).toEqual([500, 200]);
       expect(received.every((r) => r.secret === 'S3cret_token-1')).toBe(true);
-      expect(JSON.parse(received[1]?.body ?? '{}')).toMatchObject({ update_id: update.update_id, message: { text: 'via webhook' } });
+      expect(JSON.parse(received[1]?.body ?? '{}')).toMatchObject({
+        update_id: update.update_id,
+        message: { text: 'via webhook' },
+      });
       expect((await api.getWebhookInfo()).pending_update_count).toBe(0);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
@@ -321,7 +347,9 @@ describe('fake Telegram: update delivery', () => {
       const first = fake.userSends({ chat: PRIVATE, text: 'first' });
       const second = fake.userSends({ chat: PRIVATE, text: 'second' });
       const other = fake.userSends({ chat: GROUP, text: 'other chat' });
-      await fake.waitFor(() => fake.webhookAttempts().filter((a) => a.status === 200).length === 3, { what: 'all three delivered' });
+      await fake.waitFor(() => fake.webhookAttempts().filter((a) => a.status === 200).length === 3, {
+        what: 'all three delivered',
+      });
       const attempts = fake.webhookAttempts();
       const delivered = attempts.filter((a) => a.status === 200).map((a) => a.update_id);
       // The other chat did not wait for the refused one; the refused chat's updates kept their order.

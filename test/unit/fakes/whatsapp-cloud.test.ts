@@ -8,7 +8,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeWhatsAppCloud, type FakeWhatsAppCloud, type FakeWhatsAppCloudOptions } from '../../../fakes/whatsapp-cloud/index.js';
+import {
+  startFakeWhatsAppCloud,
+  type FakeWhatsAppCloud,
+  type FakeWhatsAppCloudOptions,
+} from '../../../fakes/whatsapp-cloud/index.js';
 
 const USER = '4915112345678';
 
@@ -60,7 +64,9 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-async function start(options: FakeWhatsAppCloudOptions = {}): Promise<{ cloud: FakeWhatsAppCloud; receiver: Receiver }> {
+async function start(
+  options: FakeWhatsAppCloudOptions = {},
+): Promise<{ cloud: FakeWhatsAppCloud; receiver: Receiver }> {
   cloud = await startFakeWhatsAppCloud({ statusWebhooks: false, redeliveryDelaysMs: [10, 10, 10], ...options });
   receiver = await startReceiver();
   cloud.setWebhook(receiver.url);
@@ -84,16 +90,42 @@ async function graph(
 ): Promise<{ status: number; json: Record<string, unknown> }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token !== null) headers.authorization = `Bearer ${token}`;
-  const response = await request(`${fake.apiUrl}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await request(`${fake.apiUrl}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: response.statusCode, json: (await response.body.json()) as Record<string, unknown> };
 }
 
-function errorOf(json: Record<string, unknown>): { code: number; message: string; type: string; fbtrace_id: string; error_data?: { details: string } } {
-  return json.error as { code: number; message: string; type: string; fbtrace_id: string; error_data?: { details: string } };
+function errorOf(json: Record<string, unknown>): {
+  code: number;
+  message: string;
+  type: string;
+  fbtrace_id: string;
+  error_data?: { details: string };
+} {
+  return json.error as {
+    code: number;
+    message: string;
+    type: string;
+    fbtrace_id: string;
+    error_data?: { details: string };
+  };
 }
 
-function sendText(fake: FakeWhatsAppCloud, to: string, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  return graph(fake, 'POST', `/${fake.phoneNumberId}/messages`, { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body } });
+function sendText(
+  fake: FakeWhatsAppCloud,
+  to: string,
+  body: string,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  return graph(fake, 'POST', `/${fake.phoneNumberId}/messages`, {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'text',
+    text: { body },
+  });
 }
 
 describe('fake WhatsApp Cloud: Graph API', () => {
@@ -107,14 +139,21 @@ describe('fake WhatsApp Cloud: Graph API', () => {
       expect(error.type).toBe('OAuthException');
       expect(error.fbtrace_id).toMatch(/^[\w-]{10,}$/);
     }
-    expect(cloud.calls().map((c) => [c.status, c.authorized])).toEqual([[401, false], [401, false]]);
+    expect(cloud.calls().map((c) => [c.status, c.authorized])).toEqual([
+      [401, false],
+      [401, false],
+    ]);
   });
 
   it('tells doctor the number (GET /{phone-number-id})', async () => {
     const { cloud } = await start();
     const { status, json } = await graph(cloud, 'GET', `/${cloud.phoneNumberId}`);
     expect(status).toBe(200);
-    expect(json).toMatchObject({ id: cloud.phoneNumberId, display_phone_number: cloud.displayPhoneNumber, verified_name: 'Fake Business' });
+    expect(json).toMatchObject({
+      id: cloud.phoneNumberId,
+      display_phone_number: cloud.displayPhoneNumber,
+      verified_name: 'Fake Business',
+    });
   });
 
   it('lists no subscribed app until POST /{waba-id}/subscribed_apps', async () => {
@@ -150,7 +189,9 @@ describe('fake WhatsApp Cloud: webhooks', () => {
     expect(raw.toString()).toContain('\\ud83d\\udc4b');
     const expected = `sha256=${createHmac('sha256', cloud.appSecret).update(raw).digest('hex')}`;
     expect(delivery!.headers['x-hub-signature-256']).toBe(expected);
-    const parsed = JSON.parse(raw.toString()) as { entry: { changes: { value: { messages: { id: string; text: { body: string } }[] } }[] }[] };
+    const parsed = JSON.parse(raw.toString()) as {
+      entry: { changes: { value: { messages: { id: string; text: { body: string } }[] } }[] }[];
+    };
     const message = parsed.entry[0]!.changes[0]!.value.messages[0]!;
     expect(message).toMatchObject({ id: wamid, text: { body: text } });
     // A receiver that re-serialises the parsed body computes another HMAC.
@@ -164,7 +205,11 @@ describe('fake WhatsApp Cloud: webhooks', () => {
     const wamid = await cloud.userSends({ from: USER, text: 'hello' });
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received.map((r) => r.raw.toString())).size).toBe(1);
-    expect(cloud.webhookAttempts().map((a) => [a.id, a.status])).toEqual([[wamid, 500], [wamid, 401], [wamid, 200]]);
+    expect(cloud.webhookAttempts().map((a) => [a.id, a.status])).toEqual([
+      [wamid, 500],
+      [wamid, 401],
+      [wamid, 200],
+    ]);
   });
 });
 
@@ -190,7 +235,12 @@ describe('fake WhatsApp Cloud: media', () => {
     const mediaId = findMediaId(receiver);
     const info = await graph(cloud, 'GET', `/${mediaId}`);
     expect(info.status).toBe(200);
-    expect(info.json).toMatchObject({ id: mediaId, mime_type: 'image/jpeg', file_size: bytes.byteLength, messaging_product: 'whatsapp' });
+    expect(info.json).toMatchObject({
+      id: mediaId,
+      mime_type: 'image/jpeg',
+      file_size: bytes.byteLength,
+      messaging_product: 'whatsapp',
+    });
     const url = String(info.json.url);
     expect(new URL(url).origin).toBe(cloud.mediaOrigin);
     expect(new URL(url).origin).not.toBe(new URL(cloud.apiUrl).origin);
@@ -214,11 +264,15 @@ describe('fake WhatsApp Cloud: media', () => {
   });
 });
 
-
 type Answer = { status: number; json: Record<string, unknown> };
 
 function send(fake: FakeWhatsAppCloud, message: Record<string, unknown>): Promise<Answer> {
-  return graph(fake, 'POST', `/${fake.phoneNumberId}/messages`, { messaging_product: 'whatsapp', recipient_type: 'individual', to: USER, ...message });
+  return graph(fake, 'POST', `/${fake.phoneNumberId}/messages`, {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: USER,
+    ...message,
+  });
 }
 
 function expectError(answer: Answer, httpStatus: number, code: number, detailsLike?: RegExp): void {
@@ -230,21 +284,41 @@ function expectError(answer: Answer, httpStatus: number, code: number, detailsLi
 }
 
 function buttonsMessage(buttons: { id: string; title: string }[], body = 'Pick one'): Record<string, unknown> {
-  return { type: 'interactive', interactive: { type: 'button', body: { text: body }, action: { buttons: buttons.map((reply) => ({ type: 'reply', reply })) } } };
+  return {
+    type: 'interactive',
+    interactive: {
+      type: 'button',
+      body: { text: body },
+      action: { buttons: buttons.map((reply) => ({ type: 'reply', reply })) },
+    },
+  };
 }
 
-function listMessage(sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[], extra: Record<string, unknown> = {}, button = 'Listings'): Record<string, unknown> {
-  return { type: 'interactive', interactive: { type: 'list', body: { text: 'Page 1' }, action: { button, sections }, ...extra } };
+function listMessage(
+  sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[],
+  extra: Record<string, unknown> = {},
+  button = 'Listings',
+): Record<string, unknown> {
+  return {
+    type: 'interactive',
+    interactive: { type: 'list', body: { text: 'Page 1' }, action: { button, sections }, ...extra },
+  };
 }
 
-const rows = (n: number, prefix = 'r'): { id: string; title: string }[] => Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, title: `Row ${prefix}${i}` }));
+const rows = (n: number, prefix = 'r'): { id: string; title: string }[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, title: `Row ${prefix}${i}` }));
 
 describe('fake WhatsApp Cloud: body rules', () => {
   it('takes a text of 4,096 characters (an emoji is one) and refuses 4,097 with code 100 naming text[body]', async () => {
     const { cloud } = await start({ pairRateLimit: false });
     await cloud.userSends({ from: USER, text: 'hi' });
     expect((await send(cloud, { type: 'text', text: { body: '😀'.repeat(4096) } })).status).toBe(200);
-    expectError(await send(cloud, { type: 'text', text: { body: 'a'.repeat(4097) } }), 400, 100, /text\['body'\] must be at most 4096 characters/);
+    expectError(
+      await send(cloud, { type: 'text', text: { body: 'a'.repeat(4097) } }),
+      400,
+      100,
+      /text\['body'\] must be at most 4096 characters/,
+    );
     expectError(await send(cloud, { type: 'text', text: { body: '' } }), 400, 100, /text\['body'\] is required/);
     expect(cloud.visibleMessages(USER)).toHaveLength(1);
     expect(cloud.calls().map((c) => c.errorCode)).toEqual([undefined, 100, 100]);
@@ -255,43 +329,153 @@ describe('fake WhatsApp Cloud: body rules', () => {
     await cloud.userSends({ from: USER, text: 'hi' });
     const { json } = await send(cloud, { type: 'text', text: { body: 'first' } });
     const id = (json.messages as { id: string }[])[0]!.id;
-    expectError(await send(cloud, { type: 'text', text: { body: 'changed' }, edit: { message_id: id } }), 400, 100, /Unexpected key "edit"/);
-    expectError(await send(cloud, { type: 'text', text: { body: 'x', markdown: true } }), 400, 100, /Unexpected key "markdown" on param "text"/);
-    expectError(await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, { to: USER, type: 'text', text: { body: 'x' } }), 400, 100, /messaging_product is required/);
-    expectError(await send(cloud, { messaging_product: 'sms', type: 'text', text: { body: 'x' } }), 400, 100, /messaging_product/);
-    expectError(await send(cloud, { to: 'not a number', type: 'text', text: { body: 'x' } }), 400, 100, /not a valid WhatsApp phone number/);
+    expectError(
+      await send(cloud, { type: 'text', text: { body: 'changed' }, edit: { message_id: id } }),
+      400,
+      100,
+      /Unexpected key "edit"/,
+    );
+    expectError(
+      await send(cloud, { type: 'text', text: { body: 'x', markdown: true } }),
+      400,
+      100,
+      /Unexpected key "markdown" on param "text"/,
+    );
+    expectError(
+      await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, { to: USER, type: 'text', text: { body: 'x' } }),
+      400,
+      100,
+      /messaging_product is required/,
+    );
+    expectError(
+      await send(cloud, { messaging_product: 'sms', type: 'text', text: { body: 'x' } }),
+      400,
+      100,
+      /messaging_product/,
+    );
+    expectError(
+      await send(cloud, { to: 'not a number', type: 'text', text: { body: 'x' } }),
+      400,
+      100,
+      /not a valid WhatsApp phone number/,
+    );
     expect(cloud.visibleMessages(USER).map((m) => m.text)).toEqual(['first']);
   });
 
   it('shows reply buttons within the limits and refuses 4 buttons, long or repeated titles, long ids and bodies with 131009', async () => {
     const { cloud } = await start({ pairRateLimit: false });
     await cloud.userSends({ from: USER, text: 'listings' });
-    const ok = [{ id: 'next', title: 'Next' }, { id: 'a'.repeat(256), title: 'b'.repeat(20) }, { id: 'c', title: 'Ünïcödé títlé 20 chr' }];
+    const ok = [
+      { id: 'next', title: 'Next' },
+      { id: 'a'.repeat(256), title: 'b'.repeat(20) },
+      { id: 'c', title: 'Ünïcödé títlé 20 chr' },
+    ];
     expect((await send(cloud, buttonsMessage(ok, 'x'.repeat(1024)))).status).toBe(200);
     expect(cloud.visibleMessages(USER)[0]?.interactive?.buttons).toEqual(ok);
     expectError(await send(cloud, buttonsMessage([...ok, { id: 'd', title: 'Four' }])), 400, 131009, /at most 3/);
-    expectError(await send(cloud, buttonsMessage([{ id: 'a', title: 'c'.repeat(21) }])), 400, 131009, /title'\] must be at most 20/);
-    expectError(await send(cloud, buttonsMessage([{ id: 'a', title: 'Same' }, { id: 'b', title: 'Same' }])), 400, 131009, /unique titles/);
-    expectError(await send(cloud, buttonsMessage([{ id: 'a'.repeat(257), title: 'Ok' }])), 400, 131009, /id'\] must be at most 256/);
-    expectError(await send(cloud, buttonsMessage([{ id: 'a', title: 'Ok' }], 'x'.repeat(1025))), 400, 131009, /body'\]\['text'\] must be at most 1024/);
+    expectError(
+      await send(cloud, buttonsMessage([{ id: 'a', title: 'c'.repeat(21) }])),
+      400,
+      131009,
+      /title'\] must be at most 20/,
+    );
+    expectError(
+      await send(
+        cloud,
+        buttonsMessage([
+          { id: 'a', title: 'Same' },
+          { id: 'b', title: 'Same' },
+        ]),
+      ),
+      400,
+      131009,
+      /unique titles/,
+    );
+    expectError(
+      await send(cloud, buttonsMessage([{ id: 'a'.repeat(257), title: 'Ok' }])),
+      400,
+      131009,
+      /id'\] must be at most 256/,
+    );
+    expectError(
+      await send(cloud, buttonsMessage([{ id: 'a', title: 'Ok' }], 'x'.repeat(1025))),
+      400,
+      131009,
+      /body'\]\['text'\] must be at most 1024/,
+    );
     expect(cloud.visibleMessages(USER)).toHaveLength(1);
   });
 
   it('shows a list within the limits and refuses 11 rows in all, long titles, descriptions, button, header and footer with 131009', async () => {
     const { cloud } = await start({ pairRateLimit: false });
     await cloud.userSends({ from: USER, text: 'listings' });
-    const full = [{ title: 'Berlin', rows: rows(5, 'b') }, { title: 'Köln', rows: [...rows(4, 'k'), { id: 'next', title: 'x'.repeat(24), description: 'd'.repeat(72) }] }];
-    expect((await send(cloud, listMessage(full, { header: { type: 'text', text: 'h'.repeat(60) }, footer: { text: 'f'.repeat(60) } }, 'b'.repeat(20)))).status).toBe(200);
+    const full = [
+      { title: 'Berlin', rows: rows(5, 'b') },
+      { title: 'Köln', rows: [...rows(4, 'k'), { id: 'next', title: 'x'.repeat(24), description: 'd'.repeat(72) }] },
+    ];
+    expect(
+      (
+        await send(
+          cloud,
+          listMessage(
+            full,
+            { header: { type: 'text', text: 'h'.repeat(60) }, footer: { text: 'f'.repeat(60) } },
+            'b'.repeat(20),
+          ),
+        )
+      ).status,
+    ).toBe(200);
     const shown = cloud.visibleMessages(USER)[0]!.interactive!;
     expect(shown.sections?.flatMap((s) => s.rows)).toHaveLength(10);
     expect(shown.header).toBe('h'.repeat(60));
-    expectError(await send(cloud, listMessage([{ title: 'A', rows: rows(6, 'a') }, { title: 'B', rows: rows(5, 'b') }])), 400, 131009, /at most 10 rows in all sections; it has 11/);
-    expectError(await send(cloud, listMessage([{ rows: [{ id: 'a', title: 'x'.repeat(25) }] }])), 400, 131009, /title'\] must be at most 24/);
-    expectError(await send(cloud, listMessage([{ rows: [{ id: 'a', title: 'A', description: 'd'.repeat(73) }] }])), 400, 131009, /description'\] must be at most 72/);
-    expectError(await send(cloud, listMessage([{ rows: rows(1) }], {}, 'b'.repeat(21))), 400, 131009, /button'\] must be at most 20/);
-    expectError(await send(cloud, listMessage([{ rows: rows(1) }], { header: { type: 'text', text: 'h'.repeat(61) } })), 400, 131009, /header'\]\['text'\] must be at most 60/);
-    expectError(await send(cloud, listMessage([{ rows: rows(1) }], { footer: { text: 'f'.repeat(61) } })), 400, 131009, /footer'\]\['text'\] must be at most 60/);
-    expectError(await send(cloud, listMessage([{ title: 'A', rows: rows(1, 'a') }, { rows: rows(1, 'b') }])), 400, 131009, /sections'\]\[1\]\['title'\] is required/);
+    expectError(
+      await send(
+        cloud,
+        listMessage([
+          { title: 'A', rows: rows(6, 'a') },
+          { title: 'B', rows: rows(5, 'b') },
+        ]),
+      ),
+      400,
+      131009,
+      /at most 10 rows in all sections; it has 11/,
+    );
+    expectError(
+      await send(cloud, listMessage([{ rows: [{ id: 'a', title: 'x'.repeat(25) }] }])),
+      400,
+      131009,
+      /title'\] must be at most 24/,
+    );
+    expectError(
+      await send(cloud, listMessage([{ rows: [{ id: 'a', title: 'A', description: 'd'.repeat(73) }] }])),
+      400,
+      131009,
+      /description'\] must be at most 72/,
+    );
+    expectError(
+      await send(cloud, listMessage([{ rows: rows(1) }], {}, 'b'.repeat(21))),
+      400,
+      131009,
+      /button'\] must be at most 20/,
+    );
+    expectError(
+      await send(cloud, listMessage([{ rows: rows(1) }], { header: { type: 'text', text: 'h'.repeat(61) } })),
+      400,
+      131009,
+      /header'\]\['text'\] must be at most 60/,
+    );
+    expectError(
+      await send(cloud, listMessage([{ rows: rows(1) }], { footer: { text: 'f'.repeat(61) } })),
+      400,
+      131009,
+      /footer'\]\['text'\] must be at most 60/,
+    );
+    expectError(
+      await send(cloud, listMessage([{ title: 'A', rows: rows(1, 'a') }, { rows: rows(1, 'b') }])),
+      400,
+      131009,
+      /sections'\]\[1\]\['title'\] is required/,
+    );
     expect(cloud.visibleMessages(USER)).toHaveLength(1);
   });
 });
@@ -300,12 +484,36 @@ describe('fake WhatsApp Cloud: read and typing', () => {
   it('marks a real inbound wamid read with the typing indicator and refuses any other id with code 100', async () => {
     const { cloud } = await start();
     const wamid = await cloud.userSends({ from: USER, text: 'hi' });
-    const read = await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, { messaging_product: 'whatsapp', status: 'read', message_id: wamid, typing_indicator: { type: 'text' } });
+    const read = await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: wamid,
+      typing_indicator: { type: 'text' },
+    });
     expect(read).toEqual({ status: 200, json: { success: true } });
     const { json } = await sendText(cloud, USER, 'answer');
     const outbound = (json.messages as { id: string }[])[0]!.id;
-    expectError(await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, { messaging_product: 'whatsapp', status: 'read', message_id: outbound }), 400, 100, /not a message this business number received/);
-    expectError(await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, { messaging_product: 'whatsapp', status: 'read', message_id: wamid, typing_indicator: { type: 'audio' } }), 400, 100, /typing_indicator/);
+    expectError(
+      await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: outbound,
+      }),
+      400,
+      100,
+      /not a message this business number received/,
+    );
+    expectError(
+      await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: wamid,
+        typing_indicator: { type: 'audio' },
+      }),
+      400,
+      100,
+      /typing_indicator/,
+    );
     expect(cloud.readMarks()).toEqual([{ messageId: wamid, typing: true, at: expect.any(Number) as number }]);
   });
 });
@@ -320,9 +528,14 @@ describe('fake WhatsApp Cloud: limits', () => {
     expect((await sendText(cloud, USER, 'just in time')).status).toBe(200);
     now += 1;
     expectError(await sendText(cloud, USER, 'too late'), 400, 131047, /24 hours/);
-    const template = await send(cloud, { type: 'template', template: { name: 'hello_world', language: { code: 'en_US' } } });
+    const template = await send(cloud, {
+      type: 'template',
+      template: { name: 'hello_world', language: { code: 'en_US' } },
+    });
     expect(template.status).toBe(200);
-    expect(template.json.messages).toEqual([{ id: expect.stringMatching(/^wamid\./) as string, message_status: 'accepted' }]);
+    expect(template.json.messages).toEqual([
+      { id: expect.stringMatching(/^wamid\./) as string, message_status: 'accepted' },
+    ]);
     await cloud.userSends({ from: USER, text: 'back again' });
     expect((await sendText(cloud, USER, 'welcome back')).status).toBe(200);
     expect(cloud.visibleMessages(USER).map((m) => m.text)).toEqual(['just in time', 'hello_world', 'welcome back']);
@@ -410,7 +623,11 @@ describe('fake WhatsApp Cloud: statuses', () => {
     expect(answer.status).toBe(200);
     const id = (answer.json.messages as { id: string }[])[0]!.id;
     await cloud.waitFor(() => receiver.received.length === 2);
-    expect(statusOf(receiver.received[1]!.raw)).toMatchObject({ id, status: 'failed', errors: [{ code: 131047, title: 'Re-engagement message' }] });
+    expect(statusOf(receiver.received[1]!.raw)).toMatchObject({
+      id,
+      status: 'failed',
+      errors: [{ code: 131047, title: 'Re-engagement message' }],
+    });
     expect(cloud.visibleMessages(USER)).toEqual([]);
   });
 });
@@ -435,7 +652,10 @@ describe('fake WhatsApp Cloud: deliveries', () => {
     expect(receiver.received[0]!.raw.equals(receiver.received[1]!.raw)).toBe(true);
 
     let release = (): void => undefined;
-    const held = cloud.userSends({ from: USER, text: 'first written' }, { holdUntil: new Promise<void>((resolve) => (release = resolve)) });
+    const held = cloud.userSends(
+      { from: USER, text: 'first written' },
+      { holdUntil: new Promise<void>((resolve) => (release = resolve)) },
+    );
     await cloud.userSends({ from: USER, text: 'second written' });
     release();
     await held;
@@ -447,9 +667,16 @@ describe('fake WhatsApp Cloud: deliveries', () => {
   it('batches several users’ messages in one webhook, each sender once in contacts, each opening its own window', async () => {
     const { cloud, receiver } = await start();
     const other = '4915100000000';
-    const wamids = await cloud.usersSendTogether([{ from: USER, name: 'Ana', text: 'one' }, { from: other, text: 'two' }, { from: USER, unsupported: true }]);
+    const wamids = await cloud.usersSendTogether([
+      { from: USER, name: 'Ana', text: 'one' },
+      { from: other, text: 'two' },
+      { from: USER, unsupported: true },
+    ]);
     expect(receiver.received).toHaveLength(1);
-    const value = changeOf(receiver.received[0]!.raw).value as unknown as { contacts: { wa_id: string }[]; messages: Record<string, unknown>[] };
+    const value = changeOf(receiver.received[0]!.raw).value as unknown as {
+      contacts: { wa_id: string }[];
+      messages: Record<string, unknown>[];
+    };
     expect(value.contacts.map((c) => c.wa_id)).toEqual([USER, other]);
     expect(value.messages.map((m) => m.id)).toEqual(wamids);
     expect(value.messages[2]).toMatchObject({ type: 'unsupported', errors: [{ code: 131051 }] });
@@ -459,41 +686,75 @@ describe('fake WhatsApp Cloud: deliveries', () => {
   it('gives up with a clear error when the webhook never answers 200', async () => {
     const { cloud, receiver } = await start();
     receiver.answers.push(503, 503, 503, 503);
-    await expect(cloud.userSends({ from: USER, text: 'lost' })).rejects.toThrow(/never answered 200 in 4 tries \(last: HTTP 503/);
+    await expect(cloud.userSends({ from: USER, text: 'lost' })).rejects.toThrow(
+      /never answered 200 in 4 tries \(last: HTTP 503/,
+    );
   });
 
   it('posts raw bytes signed as given, unsigned or with a chosen signature, and other fields signed', async () => {
     const { cloud, receiver } = await start();
     receiver.answers.push(401, 400);
-    expect((await cloud.postRaw('{"object":"whatsapp_business_account"}', { signature: 'sha256=00' })).status).toBe(401);
+    expect((await cloud.postRaw('{"object":"whatsapp_business_account"}', { signature: 'sha256=00' })).status).toBe(
+      401,
+    );
     expect((await cloud.postRaw('not json', { signature: null })).status).toBe(400);
     expect(await cloud.postOtherField('account_update')).toBe(200);
     const [forged, unsigned, other] = receiver.received;
     expect(forged!.headers['x-hub-signature-256']).toBe('sha256=00');
     expect(unsigned!.headers['x-hub-signature-256']).toBeUndefined();
-    expect(other!.headers['x-hub-signature-256']).toBe(`sha256=${createHmac('sha256', cloud.appSecret).update(other!.raw).digest('hex')}`);
-    expect(JSON.parse(other!.raw.toString())).toMatchObject({ object: 'whatsapp_business_account', entry: [{ id: cloud.wabaId, changes: [{ field: 'account_update' }] }] });
+    expect(other!.headers['x-hub-signature-256']).toBe(
+      `sha256=${createHmac('sha256', cloud.appSecret).update(other!.raw).digest('hex')}`,
+    );
+    expect(JSON.parse(other!.raw.toString())).toMatchObject({
+      object: 'whatsapp_business_account',
+      entry: [{ id: cloud.wabaId, changes: [{ field: 'account_update' }] }],
+    });
   });
 
   it('builds Meta’s message shapes: a voice note, a button reply naming its message, a list reply, a document, a reaction', async () => {
     const { cloud, receiver } = await start();
-    await cloud.userSends({ from: USER, audio: { bytes: Buffer.from('OggS'), mimeType: 'audio/ogg; codecs=opus', voice: true } });
+    await cloud.userSends({
+      from: USER,
+      audio: { bytes: Buffer.from('OggS'), mimeType: 'audio/ogg; codecs=opus', voice: true },
+    });
     await cloud.userSends({ from: USER, buttonReply: { id: 'next', title: 'Next', contextId: 'wamid.carrier' } });
     await cloud.userSends({ from: USER, listReply: { id: 'row-1', title: 'Berlin' } });
-    await cloud.userSends({ from: USER, document: { bytes: Buffer.from('%PDF'), mimeType: 'application/pdf', filename: 'a.pdf' } });
+    await cloud.userSends({
+      from: USER,
+      document: { bytes: Buffer.from('%PDF'), mimeType: 'application/pdf', filename: 'a.pdf' },
+    });
     await cloud.userSends({ from: USER, reaction: { messageId: 'wamid.x', emoji: '👍' } });
-    const [voice, button, list, document, reaction] = receiver.received.map((r) => messageOf(r.raw) as unknown as Record<string, unknown>);
-    expect(voice).toMatchObject({ type: 'audio', audio: { mime_type: 'audio/ogg; codecs=opus', voice: true, id: expect.stringMatching(/^\d+$/) as string } });
-    expect(button).toMatchObject({ type: 'interactive', context: { from: cloud.displayPhoneNumber, id: 'wamid.carrier' }, interactive: { type: 'button_reply', button_reply: { id: 'next', title: 'Next' } } });
-    expect(list).toMatchObject({ type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'row-1', title: 'Berlin' } } });
+    const [voice, button, list, document, reaction] = receiver.received.map(
+      (r) => messageOf(r.raw) as unknown as Record<string, unknown>,
+    );
+    expect(voice).toMatchObject({
+      type: 'audio',
+      audio: { mime_type: 'audio/ogg; codecs=opus', voice: true, id: expect.stringMatching(/^\d+$/) as string },
+    });
+    expect(button).toMatchObject({
+      type: 'interactive',
+      context: { from: cloud.displayPhoneNumber, id: 'wamid.carrier' },
+      interactive: { type: 'button_reply', button_reply: { id: 'next', title: 'Next' } },
+    });
+    expect(list).toMatchObject({
+      type: 'interactive',
+      interactive: { type: 'list_reply', list_reply: { id: 'row-1', title: 'Berlin' } },
+    });
     expect(document).toMatchObject({ type: 'document', document: { filename: 'a.pdf', mime_type: 'application/pdf' } });
     expect(reaction).toMatchObject({ type: 'reaction', reaction: { message_id: 'wamid.x', emoji: '👍' } });
-    await expect(cloud.userSends({ from: USER, image: { bytes: Buffer.from('x'), mimeType: 'image/gif' } })).rejects.toThrow(/not a format Meta delivers/);
+    await expect(
+      cloud.userSends({ from: USER, image: { bytes: Buffer.from('x'), mimeType: 'image/gif' } }),
+    ).rejects.toThrow(/not a format Meta delivers/);
     await expect(cloud.userSends({ from: USER, text: 'a', sticker: true })).rejects.toThrow(/exactly one of/);
   });
 });
 
-type Change = { value: { messages?: ({ id: string; timestamp: string; text: { body: string } })[]; statuses?: { id: string; status: string; recipient_id: string }[] } };
+type Change = {
+  value: {
+    messages?: { id: string; timestamp: string; text: { body: string } }[];
+    statuses?: { id: string; status: string; recipient_id: string }[];
+  };
+};
 
 function changeOf(raw: Buffer): Change {
   return (JSON.parse(raw.toString()) as { entry: { changes: Change[] }[] }).entry[0]!.changes[0]!;
@@ -511,7 +772,10 @@ describe('fake WhatsApp Cloud: media sizes and links', () => {
   it('announces the size before any download, issues a fresh link per GET /{media-id}, and 404s a link it never issued', async () => {
     let now = Date.now();
     const { cloud, receiver } = await start({ clock: () => now });
-    await cloud.userSends({ from: USER, video: { bytes: Buffer.from('small'), mimeType: 'video/mp4', declaredSize: 40 * 1024 * 1024 } });
+    await cloud.userSends({
+      from: USER,
+      video: { bytes: Buffer.from('small'), mimeType: 'video/mp4', declaredSize: 40 * 1024 * 1024 },
+    });
     const mediaId = findMediaId(receiver);
     const info = await graph(cloud, 'GET', `/${mediaId}`);
     expect(info.json.file_size).toBe(40 * 1024 * 1024);
@@ -535,7 +799,9 @@ describe('fake WhatsApp Cloud: media sizes and links', () => {
 /** The media id of the last user message the receiver got. */
 function findMediaId(from: Receiver): string {
   const last = from.received.at(-1)!;
-  const parsed = JSON.parse(last.raw.toString()) as { entry: { changes: { value: { messages: Record<string, { id?: string }>[] } }[] }[] };
+  const parsed = JSON.parse(last.raw.toString()) as {
+    entry: { changes: { value: { messages: Record<string, { id?: string }>[] } }[] }[];
+  };
   const message = parsed.entry[0]!.changes[0]!.value.messages[0]!;
   const type = (message as unknown as { type: string }).type;
   return String(message[type]?.id);

@@ -52,13 +52,30 @@ function redisStore(folder = dataPath): WaRemoteStore & { saved: Buffer[]; delet
   };
 }
 
-function newClient(store?: WaRemoteStore, extra: Record<string, unknown> = {}, folder = dataPath): WaClient & { events: Array<[string, unknown[]]>; messages: WaMessage[] } {
+function newClient(
+  store?: WaRemoteStore,
+  extra: Record<string, unknown> = {},
+  folder = dataPath,
+): WaClient & { events: Array<[string, unknown[]]>; messages: WaMessage[] } {
   const { Client, RemoteAuth } = fake.library;
-  const authStrategy = store ? new RemoteAuth({ store, clientId: 'bot1', dataPath: folder, backupSyncIntervalMs: 60_000 }) : undefined;
-  const client = new Client({ authStrategy, ...extra }) as WaClient & { events: Array<[string, unknown[]]>; messages: WaMessage[] };
+  const authStrategy = store
+    ? new RemoteAuth({ store, clientId: 'bot1', dataPath: folder, backupSyncIntervalMs: 60_000 })
+    : undefined;
+  const client = new Client({ authStrategy, ...extra }) as WaClient & {
+    events: Array<[string, unknown[]]>;
+    messages: WaMessage[];
+  };
   client.events = [];
   client.messages = [];
-  for (const event of ['qr', 'code', 'authenticated', 'auth_failure', 'ready', 'disconnected', 'remote_session_saved'] as const) {
+  for (const event of [
+    'qr',
+    'code',
+    'authenticated',
+    'auth_failure',
+    'ready',
+    'disconnected',
+    'remote_session_saved',
+  ] as const) {
     client.on(event, (...args: unknown[]) => client.events.push([event, args]));
   }
   client.on('message', (message) => client.messages.push(message));
@@ -104,7 +121,9 @@ describe('fake WhatsApp: linking and the session', () => {
     const entries = readZip(store.saved[0]!);
     expect(entries.map((e) => e.name)).toContain('Default/session.json');
     // As the real RemoteAuth, the zip is removed after the event (in its `finally`), so wait for it.
-    await fake.waitFor(() => !existsSync(path.join(dataPath, 'RemoteAuth-bot1.zip')), { what: 'the zip deleted after the save' });
+    await fake.waitFor(() => !existsSync(path.join(dataPath, 'RemoteAuth-bot1.zip')), {
+      what: 'the zip deleted after the save',
+    });
     await first.destroy();
 
     const second = newClient(store);
@@ -174,7 +193,14 @@ describe('fake WhatsApp: conversations', () => {
     await fake.waitFor(() => client.messages.length === 1);
     const incoming = client.messages[0]!;
     expect(incoming.id._serialized).toMatch(new RegExp(`^false_${USER_CHAT}_3EB0`));
-    expect(incoming).toMatchObject({ from: USER_CHAT, to: fake.botId, type: 'chat', body: 'hello', fromMe: false, rawData: { notifyName: 'Ana' } });
+    expect(incoming).toMatchObject({
+      from: USER_CHAT,
+      to: fake.botId,
+      type: 'chat',
+      body: 'hello',
+      fromMe: false,
+      rawData: { notifyName: 'Ana' },
+    });
     expect(incoming.timestamp).toBeLessThan(Date.now() / 100); // seconds, not ms
 
     const answer = await client.sendMessage(USER_CHAT, 'Hel');
@@ -212,7 +238,11 @@ describe('fake WhatsApp: conversations', () => {
   it('media: the bytes with the size known before download; null once expired, undefined when the download fails', async () => {
     const client = await linkedClient();
     const bytes = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0, 255]);
-    const voice = fake.userSends({ from: USER, type: 'ptt', media: { bytes, mimetype: 'audio/ogg; codecs=opus', duration: 3 } });
+    const voice = fake.userSends({
+      from: USER,
+      type: 'ptt',
+      media: { bytes, mimetype: 'audio/ogg; codecs=opus', duration: 3 },
+    });
     fake.userSends({ from: USER, type: 'image', media: { bytes, mimetype: 'image/jpeg', failDownload: true } });
     await fake.waitFor(() => client.messages.length === 2);
     const [ptt, image] = client.messages as [WaMessage, WaMessage];
@@ -238,7 +268,9 @@ describe('fake WhatsApp: conversations', () => {
   it('unreachable: calls fail as puppeteer does, and messages sent meanwhile arrive on coming back; a duplicate keeps its id', async () => {
     const client = await linkedClient();
     fake.goUnreachable();
-    await expect(client.sendMessage(USER_CHAT, 'x')).rejects.toThrow('Protocol error (Runtime.callFunctionOn): Session closed.');
+    await expect(client.sendMessage(USER_CHAT, 'x')).rejects.toThrow(
+      'Protocol error (Runtime.callFunctionOn): Session closed.',
+    );
     const sent = fake.userSends({ from: USER, text: 'while away' });
     fake.comeBack();
     fake.redeliver(sent);
@@ -250,7 +282,10 @@ describe('fake WhatsApp: conversations', () => {
     const client = await linkedClient();
     expect(await client.getState()).toBe('CONNECTED');
     fake.hangGetState();
-    const outcome = await Promise.race([client.getState(), new Promise((resolve) => setTimeout(() => resolve('no answer'), 300))]);
+    const outcome = await Promise.race([
+      client.getState(),
+      new Promise((resolve) => setTimeout(() => resolve('no answer'), 300)),
+    ]);
     expect(outcome).toBe('no answer');
   });
 });
@@ -262,14 +297,21 @@ describe('fake WhatsApp: in another process', () => {
       const client = new lib.Client({});
       client.on('message', (m) => { void client.sendMessage(m.from, 'echo: ' + m.body); });
       await client.initialize();`;
-    const child = spawn(process.execPath, ['--import', path.resolve('fakes/whatsapp/register.mjs'), '--import', 'tsx', '--input-type=module', '-e', script], {
-      env: { ...process.env, FAKE_WHATSAPP_URL: fake.url },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', path.resolve('fakes/whatsapp/register.mjs'), '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        env: { ...process.env, FAKE_WHATSAPP_URL: fake.url },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {
-      await fake.waitFor(() => fake.clients().some((c) => c.state === 'waiting-for-qr'), { timeoutMs: 10_000, what: `a QR from the child (stderr: ${stderr})` });
+      await fake.waitFor(() => fake.clients().some((c) => c.state === 'waiting-for-qr'), {
+        timeoutMs: 10_000,
+        what: `a QR from the child (stderr: ${stderr})`,
+      });
       fake.scanQr();
       fake.userSends({ from: USER, text: 'ping' });
       await fake.waitFor(() => fake.screen(USER_CHAT).length > 0, { timeoutMs: 10_000 });

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { htmlVisibleText, plainMarkup, renderChunks, renderMarkdown, type MarkupRenderer } from '../../../src/format/index.js';
+import {
+  htmlVisibleText,
+  plainMarkup,
+  renderChunks,
+  renderMarkdown,
+  type MarkupRenderer,
+} from '../../../src/format/index.js';
 import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
 import { slackMarkup } from '../../../adapters/slack/markdown.js';
 import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
@@ -8,14 +14,56 @@ import { telegramHtmlProblems } from './telegram-html-validator.js';
 
 /** Markdown-ish answers from a grammar of words, markers, fences, newlines and characters that need escaping. */
 const piece = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom('word', 'Austin', 'naïve', 'price', '3', 'x_y', 'a.b', '😀', '日本', 'end.', 'ok!', 'why?') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      'word',
+      'Austin',
+      'naïve',
+      'price',
+      '3',
+      'x_y',
+      'a.b',
+      '😀',
+      '日本',
+      'end.',
+      'ok!',
+      'why?',
+    ),
+  },
   { weight: 8, arbitrary: fc.constantFrom(' ', ' ', ' ', '  ') },
   { weight: 3, arbitrary: fc.constantFrom('\n', '\n\n', '  \n') },
   { weight: 4, arbitrary: fc.constantFrom('**', '*', '_', '__', '~~', '`', '``') },
   { weight: 1, arbitrary: fc.constantFrom('\n```\n', '\n```py\n', '\n~~~\n', '\n    ') },
-  { weight: 2, arbitrary: fc.constantFrom('\n# ', '\n## ', '\n- ', '\n* ', '\n1. ', '\n> ', '\n---\n', '\n| a | b |\n|---|---|\n| ') },
-  { weight: 2, arbitrary: fc.constantFrom('[', '](', ')', '](https://x.io/?a=1&b=2)', 'https://y.io/p_q', '<https://z.io>', '![i](http://i.io/x.png)') },
-  { weight: 3, arbitrary: fc.constantFrom('<', '>', '&', '&amp;', '&lt;', '"', "'", '<b>', '</i>', '\\', '|', '&#128512;') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '\n# ',
+      '\n## ',
+      '\n- ',
+      '\n* ',
+      '\n1. ',
+      '\n> ',
+      '\n---\n',
+      '\n| a | b |\n|---|---|\n| ',
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '[',
+      '](',
+      ')',
+      '](https://x.io/?a=1&b=2)',
+      'https://y.io/p_q',
+      '<https://z.io>',
+      '![i](http://i.io/x.png)',
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('<', '>', '&', '&amp;', '&lt;', '"', "'", '<b>', '</i>', '\\', '|', '&#128512;'),
+  },
 );
 const markdown = fc.array(piece, { maxLength: 400, size: 'max' }).map((pieces) => pieces.join(''));
 const maxLength = fc.oneof(fc.integer({ min: 20, max: 80 }), fc.integer({ min: 20, max: 4096 }));
@@ -31,7 +79,9 @@ function shownText(rendered: string, target: MarkupRenderer): string {
       return rendered
         .replace(/<[^|>]*\|/g, '')
         .replace(/[>*_~`\s]/g, '')
-        .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
     case 'whatsapp':
       return rendered.replace(/[*_~`\s]/g, '');
     case 'plain':
@@ -80,12 +130,16 @@ describe('renderChunks properties', () => {
 
   it('an answer that fits is sent as one message, identical to the plain render', () => {
     fc.assert(
-      fc.property(markdown.filter((md) => md.trim().length > 0), format, (md, target) => {
-        const whole = renderMarkdown(md, target);
-        fc.pre(whole.trim() !== '' && target.measure(whole) <= 4096);
-        const chunks = renderChunks(md, target, 4096);
-        expect(chunks).toEqual([whole]);
-      }),
+      fc.property(
+        markdown.filter((md) => md.trim().length > 0),
+        format,
+        (md, target) => {
+          const whole = renderMarkdown(md, target);
+          fc.pre(whole.trim() !== '' && target.measure(whole) <= 4096);
+          const chunks = renderChunks(md, target, 4096);
+          expect(chunks).toEqual([whole]);
+        },
+      ),
       RUNS,
     );
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { htmlVisibleText, parseMarkdown, plainMarkup, renderChunks, renderDocChunksFrom, renderMarkdown, visibleTextOf } from '../../../src/format/index.js';
+import {
+  htmlVisibleText,
+  parseMarkdown,
+  plainMarkup,
+  renderChunks,
+  renderDocChunksFrom,
+  renderMarkdown,
+  visibleTextOf,
+} from '../../../src/format/index.js';
 import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
 import { slackMarkup } from '../../../adapters/slack/markdown.js';
 import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
@@ -7,7 +15,7 @@ import { telegramHtmlProblems } from './telegram-html-validator.js';
 
 const words = (count: number, word = 'word'): string => Array.from({ length: count }, () => word).join(' ');
 
-describe('measure: a message\'s length as its platform counts it', () => {
+describe("measure: a message's length as its platform counts it", () => {
   it('counts Telegram HTML after entity parsing: tags free, an entity one character, UTF-16 units', () => {
     expect(telegramMarkup.measure('<b>a &amp; b</b> <a href="https://x.io/?a=1&amp;b=2">x</a>')).toBe(7);
     expect(telegramMarkup.measure('&lt;&#60;&#x3c;&quot;')).toBe(4);
@@ -92,7 +100,8 @@ describe('renderChunks', () => {
   });
 
   it('keeps every chunk of a long LLM answer valid and within 4096 visible characters', () => {
-    const section = '## Section\n\nSome **bold** text & a [link](https://x.io/?q=1&r=2) and `a<b`.\n\n```ts\nconst x = a < b && c;\n```\n\n- item one\n- item _two_\n\n';
+    const section =
+      '## Section\n\nSome **bold** text & a [link](https://x.io/?q=1&r=2) and `a<b`.\n\n```ts\nconst x = a < b && c;\n```\n\n- item one\n- item _two_\n\n';
     const answer = section.repeat(80);
     const chunks = renderChunks(answer, telegramMarkup, 4096);
     expect(chunks.length).toBeGreaterThan(1);
@@ -101,16 +110,25 @@ describe('renderChunks', () => {
       expect(telegramHtmlProblems(chunk)).toEqual([]);
     }
     const whole = htmlVisibleText(renderMarkdown(answer, telegramMarkup)).replace(/\s+/g, '');
-    expect(chunks.map((c) => htmlVisibleText(c)).join('').replace(/\s+/g, '')).toBe(whole);
+    expect(
+      chunks
+        .map((c) => htmlVisibleText(c))
+        .join('')
+        .replace(/\s+/g, ''),
+    ).toBe(whole);
   });
 });
 
 describe('renderDocChunksFrom: the rest of an answer whose beginning is already shown', () => {
-  const doc = parseMarkdown('Before you visit: **Bring an ID. Viewings start at nine.** Then:\n\n```js\nconst homes = await list();\nshow(homes);\n```');
+  const doc = parseMarkdown(
+    'Before you visit: **Bring an ID. Viewings start at nine.** Then:\n\n```js\nconst homes = await list();\nshow(homes);\n```',
+  );
 
-  it('counts in the visible text from the answer\'s start, and gives each chunk the range it shows', () => {
+  it("counts in the visible text from the answer's start, and gives each chunk the range it shows", () => {
     const visible = visibleTextOf(doc, whatsappMarkup);
-    expect(visible).toBe('Before you visit: Bring an ID. Viewings start at nine. Then:\n\nconst homes = await list();\nshow(homes);');
+    expect(visible).toBe(
+      'Before you visit: Bring an ID. Viewings start at nine. Then:\n\nconst homes = await list();\nshow(homes);',
+    );
     const chunks = renderDocChunksFrom(doc, whatsappMarkup, 40, 0);
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks[0]!.from).toBe(0);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { closeUnfinishedMarkdown, plainMarkup, renderMarkdown, type MarkupRenderer } from '../../../src/format/index.js';
+import {
+  closeUnfinishedMarkdown,
+  plainMarkup,
+  renderMarkdown,
+  type MarkupRenderer,
+} from '../../../src/format/index.js';
 import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
 import { slackMarkup } from '../../../adapters/slack/markdown.js';
 import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
@@ -10,9 +15,17 @@ const partial = (md: string, markup: MarkupRenderer = telegramMarkup): string =>
 
 describe('partial rendering of an answer still being streamed', () => {
   it.each([
-    ['an open code fence', 'Try:\n```py\nprint(1 < 2)', 'Try:\n\n<pre><code class="language-py">print(1 &lt; 2)</code></pre>'],
+    [
+      'an open code fence',
+      'Try:\n```py\nprint(1 < 2)',
+      'Try:\n\n<pre><code class="language-py">print(1 &lt; 2)</code></pre>',
+    ],
     ['a half-typed closing fence', '```\ncode\n``', '<pre>code</pre>'],
-    ['an open code fence in a list item', '1. Run:\n   ```sh\n   ls *.md', '1. Run:\n   <pre><code class="language-sh">ls *.md</code></pre>'],
+    [
+      'an open code fence in a list item',
+      '1. Run:\n   ```sh\n   ls *.md',
+      '1. Run:\n   <pre><code class="language-sh">ls *.md</code></pre>',
+    ],
     ['an open code fence in a quote', '> ```\n> a `b', '<pre>a `b</pre>'],
     ['a fence whose language is being typed', 'Run:\n```ba', 'Run:'],
     ['unclosed bold', 'This is **very imp', 'This is <b>very imp</b>'],
@@ -59,7 +72,8 @@ describe('partial rendering of an answer still being streamed', () => {
   });
 
   it('renders every prefix of a streamed answer as valid Telegram HTML', () => {
-    const answer = '# Homes\n\n**3 beds** in _Austin_ ~~$600k~~ `MLS<1>` [map](https://x.io/?a=1&b=2)\n\n> Note & more\n\n```js\nif (a < b) {}\n```\n\n- one\n- **two**\n';
+    const answer =
+      '# Homes\n\n**3 beds** in _Austin_ ~~$600k~~ `MLS<1>` [map](https://x.io/?a=1&b=2)\n\n> Note & more\n\n```js\nif (a < b) {}\n```\n\n- one\n- **two**\n';
     for (let end = 1; end <= answer.length; end++) {
       const html = partial(answer.slice(0, end));
       if (html.trim() === '') continue;

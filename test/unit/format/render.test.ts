@@ -15,7 +15,13 @@ describe('parseMarkdown', () => {
   it('parses once into a doc that renders to every format', () => {
     const doc = parseMarkdown('Hi **there**');
     expect(doc.blocks).toEqual([
-      { kind: 'paragraph', content: [{ kind: 'text', text: 'Hi ' }, { kind: 'strong', children: [{ kind: 'text', text: 'there' }] }] },
+      {
+        kind: 'paragraph',
+        content: [
+          { kind: 'text', text: 'Hi ' },
+          { kind: 'strong', children: [{ kind: 'text', text: 'there' }] },
+        ],
+      },
     ]);
     expect(renderDoc(doc, telegramMarkup)).toBe('Hi <b>there</b>');
     expect(renderDoc(doc, plainMarkup)).toBe('Hi there');
@@ -44,8 +50,12 @@ describe('telegram-html', () => {
   });
 
   it('writes links with the URL escaped for an attribute', () => {
-    expect(telegram('[Tom & co](https://x.io/?a=1&b="2")')).toBe('<a href="https://x.io/?a=1&amp;b=&quot;2&quot;">Tom &amp; co</a>');
-    expect(telegram('see https://x.io/a_b?c=1&d=2')).toBe('see <a href="https://x.io/a_b?c=1&amp;d=2">https://x.io/a_b?c=1&amp;d=2</a>');
+    expect(telegram('[Tom & co](https://x.io/?a=1&b="2")')).toBe(
+      '<a href="https://x.io/?a=1&amp;b=&quot;2&quot;">Tom &amp; co</a>',
+    );
+    expect(telegram('see https://x.io/a_b?c=1&d=2')).toBe(
+      'see <a href="https://x.io/a_b?c=1&amp;d=2">https://x.io/a_b?c=1&amp;d=2</a>',
+    );
   });
 
   it('does not link what Telegram would refuse, and keeps code out of links', () => {
@@ -83,8 +93,20 @@ describe('telegram-html', () => {
 
   it('produces messages the strict checker accepts for a full LLM-style answer', () => {
     const answer = [
-      '## Listings in *Austin* & nearby', '', '1. **3 beds**, `MLS#123` — [view](https://x.io/?id=1&s=2)',
-      '2. ~~sold~~', '', '> Prices < $500k', '', '```py', 'print(1 < 2)', '```', '', '| a | b |', '|---|---|', '| <x> | & |',
+      '## Listings in *Austin* & nearby',
+      '',
+      '1. **3 beds**, `MLS#123` — [view](https://x.io/?id=1&s=2)',
+      '2. ~~sold~~',
+      '',
+      '> Prices < $500k',
+      '',
+      '```py',
+      'print(1 < 2)',
+      '```',
+      '',
+      '| a | b |',
+      '|---|---|',
+      '| <x> | & |',
     ].join('\n');
     expect(telegramHtmlProblems(telegram(answer))).toEqual([]);
   });
@@ -102,9 +124,18 @@ describe('slack-mrkdwn', () => {
   });
 
   it('keeps markers next to the words they style', () => {
-    const runs = [{ text: 'a', marks: [] }, { text: ' bold ', marks: [BOLD] }, { text: 'b', marks: [] }];
+    const runs = [
+      { text: 'a', marks: [] },
+      { text: ' bold ', marks: [BOLD] },
+      { text: 'b', marks: [] },
+    ];
     expect(slackMarkup.serialize(runs)).toBe('a *bold* b');
-    expect(slackMarkup.serialize([{ text: ' ', marks: [BOLD] }, { text: 'x', marks: [] }])).toBe(' x');
+    expect(
+      slackMarkup.serialize([
+        { text: ' ', marks: [BOLD] },
+        { text: 'x', marks: [] },
+      ]),
+    ).toBe(' x');
     expect(slack('***both***')).toBe('_*both*_');
   });
 
@@ -120,7 +151,9 @@ describe('whatsapp', () => {
   });
 
   it('writes links out as "text (url)", or the bare URL when that is the text', () => {
-    expect(whatsapp('[docs](https://x.io/a?b=1&c=2) and https://y.io')).toBe('docs (https://x.io/a?b=1&c=2) and https://y.io');
+    expect(whatsapp('[docs](https://x.io/a?b=1&c=2) and https://y.io')).toBe(
+      'docs (https://x.io/a?b=1&c=2) and https://y.io',
+    );
   });
 });
 

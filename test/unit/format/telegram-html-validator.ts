@@ -5,7 +5,21 @@
  * and the message has visible text. Returns the problems found (empty = valid).
  */
 
-const ALLOWED_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'code', 'pre', 'a', 'blockquote']);
+const ALLOWED_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'code',
+  'pre',
+  'a',
+  'blockquote',
+]);
 const VERBATIM_TAGS = new Set(['code', 'pre']);
 const TAG = /^<(\/?)([a-z]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*>/;
 const ATTRIBUTE = /\s+([a-z-]+)="([^"]*)"/g;
@@ -78,7 +92,8 @@ function nestingProblems(name: string, attributes: string, stack: readonly OpenT
   if (name === 'code' && inside('a')) problems.push('code inside a link');
   if (name === 'blockquote' && inside('blockquote')) problems.push('nested blockquote');
   if (name === 'pre' && stack.length > 0) problems.push(`<pre> inside <${stack.map((t) => t.name).join('><')}>`);
-  if (name === 'a' && !/^\s+href="[^"]+"$/.test(attributes)) problems.push(`<a> needs exactly one href, got "${attributes}"`);
+  if (name === 'a' && !/^\s+href="[^"]+"$/.test(attributes))
+    problems.push(`<a> needs exactly one href, got "${attributes}"`);
   if (name === 'code' && attributes && !(codeInPre && /^\s+class="language-[\w#+.-]+"$/.test(attributes))) {
     problems.push(`<code${attributes}> outside of <pre> or with a bad class`);
   }

@@ -19,7 +19,11 @@ class CountingStore extends RedisStateStore {
   offering = 0;
   mostAtOnce = 0;
 
-  override async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
+  override async queueOffer(
+    keys: ConversationQueueKeys,
+    entry: string,
+    options: QueueOfferOptions,
+  ): Promise<QueueOfferResult> {
     this.mostAtOnce = Math.max(this.mostAtOnce, ++this.offering);
     try {
       return await super.queueOffer(keys, entry, options);
@@ -38,7 +42,9 @@ afterAll(async () => {
 /** A promise with its resolve, to finish a piece of work when the test says so. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -47,11 +53,13 @@ describe('the line of messages being accepted', () => {
     const line = new AcceptLine(2);
     const started: number[] = [];
     const finish = [deferred(), deferred(), deferred(), deferred()];
-    const runs = finish.map((done, n) => line.run(async () => {
-      started.push(n);
-      await done.promise;
-      return n;
-    }));
+    const runs = finish.map((done, n) =>
+      line.run(async () => {
+        started.push(n);
+        await done.promise;
+        return n;
+      }),
+    );
     await Promise.resolve();
     expect(started).toEqual([0, 1]);
     expect(line.waiting).toBe(2);
@@ -78,8 +86,11 @@ describe('the line of messages being accepted', () => {
   it(`queues at most ${ACCEPTS_AT_ONCE} messages at once when a source hands over a burst all at once, and answers every chat`, async () => {
     const platform = new MemoryPlatform({ name: 'webhook-burst' });
     const gateway = createGateway({
-      state: store, upstream: upstreamClient(await startEchoService()), bots: [{ id: 'main', serialNumber: 'serial' }],
-      adapters: [createMemoryAdapter({ platform })], logger: silentLogger(),
+      state: store,
+      upstream: upstreamClient(await startEchoService()),
+      bots: [{ id: 'main', serialNumber: 'serial' }],
+      adapters: [createMemoryAdapter({ platform })],
+      logger: silentLogger(),
       policy: { stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
     });
     await gateway.start();
@@ -88,7 +99,10 @@ describe('the line of messages being accepted', () => {
       await Promise.all(ids.map((id) => platform.userSends('main', id, `question from ${id}`)));
       expect(store.mostAtOnce).toBe(ACCEPTS_AT_ONCE);
       const deadline = Date.now() + 20_000;
-      while (!ids.every((id) => platform.textsIn(id).includes(`You said: question from ${id}`)) && Date.now() < deadline) {
+      while (
+        !ids.every((id) => platform.textsIn(id).includes(`You said: question from ${id}`)) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(ids.filter((id) => !platform.textsIn(id).includes(`You said: question from ${id}`))).toEqual([]);

@@ -39,10 +39,18 @@ interface Process {
 
 /** One gateway process on the shared Redis with the given adapters and cap. */
 /** `settings`: the chatbot's (a MessageLimit makes each turn reserve the month's message as it starts). */
-async function startProcess(maxAnswersInFlight: number, adapters: MemoryAdapter[], settings?: ChatbotSettings): Promise<Process> {
+async function startProcess(
+  maxAnswersInFlight: number,
+  adapters: MemoryAdapter[],
+  settings?: ChatbotSettings,
+): Promise<Process> {
   const service = await startEchoService();
   const gateway = createGateway({
-    state: store, upstream: upstreamClient(service), bots: [{ id: 'main', serialNumber: 'serial', ...(settings ? { settings } : {}) }], adapters, logger: silentLogger(),
+    state: store,
+    upstream: upstreamClient(service),
+    bots: [{ id: 'main', serialNumber: 'serial', ...(settings ? { settings } : {}) }],
+    adapters,
+    logger: silentLogger(),
     // The sweep only when a test asks for it.
     policy: { maxAnswersInFlight, stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
   });
@@ -57,9 +65,11 @@ const platformWith = (name: string) => new MemoryPlatform({ name });
 const WITH_A_LIMIT = { MessageLimit: 1_000_000 } as ChatbotSettings;
 
 /** The bot's count of messages this month (with a MessageLimit: reserved at each turn's start, given back when nothing is answered). */
-const messagesThisMonth = async () => Number(await store.get(gatewayKeys.monthly('serial', monthOf(new Date(), undefined))) ?? 0);
+const messagesThisMonth = async () =>
+  Number((await store.get(gatewayKeys.monthly('serial', monthOf(new Date(), undefined)))) ?? 0);
 
-const answered = (platform: MemoryPlatform, id: string, question: string) => platform.textsIn(id).includes(`You said: ${question}`);
+const answered = (platform: MemoryPlatform, id: string, question: string) =>
+  platform.textsIn(id).includes(`You said: ${question}`);
 
 describe('a bounded number of answers in flight per process', () => {
   it('answers every conversation of a burst of 50 with at most 2 answers being written at once', async () => {
@@ -133,11 +143,15 @@ describe('a bounded number of answers in flight per process', () => {
     // Its turn comes here now: the claim riding on its first batch finds nothing left to answer.
     releaseBusy();
     await until(() => answered(platform, 'first', 'first question'), 'the first chat answered');
-    await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'answered-elsewhere', id: 'first' }))) === 0, 'the first answer advanced');
+    await until(
+      async () =>
+        (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'answered-elsewhere', id: 'first' }))) === 0,
+      'the first answer advanced',
+    );
     await busy.gateway.stop();
     expect(busy.service.questions).toEqual(['first question']);
     expect(platform.textsIn('second').filter((text) => text === 'You said: second question')).toHaveLength(1);
-    expect(await messagesThisMonth() - monthBefore).toBe(2);
+    expect((await messagesThisMonth()) - monthBefore).toBe(2);
   });
 
   it('leaves a conversation to the process answering it when its turn comes here, and gives back what that turn reserved', async () => {
@@ -155,15 +169,23 @@ describe('a bounded number of answers in flight per process', () => {
     // The other process holds the second chat's lock while its answer is being written.
     releaseBusy();
     await until(() => answered(platform, 'first', 'first question'), 'the first chat answered');
-    await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'first' }))) === 0, 'the first answer advanced');
+    await until(
+      async () =>
+        (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'first' }))) === 0,
+      'the first answer advanced',
+    );
     await busy.gateway.stop();
     releaseFree();
     await until(() => answered(platform, 'second', 'second question'), 'the second chat answered by the other process');
-    await until(async () => (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'second' }))) === 0, 'the second answer advanced');
+    await until(
+      async () =>
+        (await store.listLength(gatewayKeys.queue({ bot: 'main', platform: 'taken-elsewhere', id: 'second' }))) === 0,
+      'the second answer advanced',
+    );
     expect(busy.service.questions).toEqual(['first question']);
     expect(free.service.questions).toEqual(['second question']);
     expect(platform.textsIn('second').filter((text) => text === 'You said: second question')).toHaveLength(1);
-    expect(await messagesThisMonth() - monthBefore).toBe(2);
+    expect((await messagesThisMonth()) - monthBefore).toBe(2);
   });
 
   it('keeps the messages of waiting conversations queued, and their locks free, when the gateway stops', async () => {
@@ -193,9 +215,14 @@ describe('a bounded number of answers in flight per process', () => {
     for (const id of ids) await polled.userSends('main', id, `question ${id}`);
     // The line is full now: this message is queued durably, but its accept waits.
     let confirmed = false;
-    const last = polled.userSends('main', 'one-more', 'question one-more').then(() => { confirmed = true; });
+    const last = polled.userSends('main', 'one-more', 'question one-more').then(() => {
+      confirmed = true;
+    });
     const lastConversation = { bot: 'main', platform: 'polled', id: 'one-more' };
-    await until(async () => (await store.listLength(gatewayKeys.queue(lastConversation))) === 1, 'the last message queued');
+    await until(
+      async () => (await store.listLength(gatewayKeys.queue(lastConversation))) === 1,
+      'the last message queued',
+    );
     // A webhook's accept still resolves once queued.
     await hooked.userSends('main', 'hook', 'question hook');
     expect(confirmed).toBe(false);
@@ -203,7 +230,11 @@ describe('a bounded number of answers in flight per process', () => {
     await last;
     // Waits on the count of answers (cheap to poll), then checks that each chat got its own.
     const chats = [...ids, 'one-more'];
-    await until(() => polled.messages.length >= chats.length && hooked.messages.length >= 1, 'every chat answered', 60_000);
+    await until(
+      () => polled.messages.length >= chats.length && hooked.messages.length >= 1,
+      'every chat answered',
+      60_000,
+    );
     expect(chats.filter((id) => !answered(polled, id, `question ${id}`))).toEqual([]);
     expect(answered(hooked, 'hook', 'question hook')).toBe(true);
     expect(service.mostAnswersAtOnce).toBe(1);

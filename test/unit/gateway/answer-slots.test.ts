@@ -61,7 +61,9 @@ describe('AnswerSlots: answers in flight and the line of conversations waiting f
     slots.wait(member('a'), conversation('a'));
     slots.wait(member('b'), conversation('b'));
     let roomForMore = false;
-    const waiting = slots.whenFewerWaiting(2).then(() => { roomForMore = true; });
+    const waiting = slots.whenFewerWaiting(2).then(() => {
+      roomForMore = true;
+    });
     await expect(slots.whenFewerWaiting(3)).resolves.toBeUndefined();
     await Promise.resolve();
     expect(roomForMore).toBe(false);

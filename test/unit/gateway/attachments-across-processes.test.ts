@@ -13,10 +13,12 @@ import { startHarness, type Harness } from './support/harness.js';
 import { MemoryPlatform } from '../../../fakes/memory/index.js';
 import { PLAIN_CAPABILITIES, RecordingAdapter, eventually } from './support/recording-adapter.js';
 
-const PNG = new Uint8Array(Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-));
+const PNG = new Uint8Array(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
 
 /**
  * A platform whose files live on its side (like Telegram's file_id): any process can
@@ -27,7 +29,10 @@ class RefAdapter extends RecordingAdapter {
   readonly restored: string[] = [];
   liveFetches = 0;
 
-  constructor(private readonly files: Map<string, Uint8Array>, screen: MemoryPlatform) {
+  constructor(
+    private readonly files: Map<string, Uint8Array>,
+    screen: MemoryPlatform,
+  ) {
     super('main', 'fakechat', PLAIN_CAPABILITIES, screen);
   }
 
@@ -35,7 +40,10 @@ class RefAdapter extends RecordingAdapter {
   photo(ref: string, withRef = true): InboundAttachment {
     const bytes = this.files.get(ref);
     return {
-      kind: 'image', mimeType: 'image/png', fileName: 'dot.png', size: bytes?.length,
+      kind: 'image',
+      mimeType: 'image/png',
+      fileName: 'dot.png',
+      size: bytes?.length,
       ...(withRef ? { ref } : {}),
       fetch: async () => {
         this.liveFetches++;
@@ -61,10 +69,11 @@ class RefAdapter extends RecordingAdapter {
 
 /** Holds every turn of process A until A stops, then lets the stop cut it off (so the message stays queued). */
 function holdUntilStopped(reached: () => void): Step {
-  return (ctx) => new Promise<void>((_resolve, reject) => {
-    reached();
-    ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
-  });
+  return (ctx) =>
+    new Promise<void>((_resolve, reject) => {
+      reached();
+      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
+    });
 }
 
 describe('attachments of a message answered by another gateway process', () => {
@@ -84,7 +93,9 @@ describe('attachments of a message answered by another gateway process', () => {
     const b = await startHarness({ ...options, adapter: new RefAdapter(files, screen) });
     running.push(b);
     let reached!: () => void;
-    const held = new Promise<void>((resolve) => { reached = resolve; });
+    const held = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
     a.gateway.pipeline.use('beforeCommands', holdUntilStopped(reached));
     return { a, b, service, held, adapterA: a.adapter as RefAdapter, adapterB: b.adapter as RefAdapter };
   }

@@ -10,7 +10,11 @@ describe('commands', () => {
 
   it('/start greets with the WelcomeMessage and offers the SuggestedMessage lines as suggestions', async () => {
     harness = await startHarness({
-      settings: { WelcomeMessage: 'Welcome to Oak Realty!', SuggestedMessage: 'Homes in Austin?\nWhat can I rent? | Book a tour', UserInputPlaceholder: 'Ask about a home' },
+      settings: {
+        WelcomeMessage: 'Welcome to Oak Realty!',
+        SuggestedMessage: 'Homes in Austin?\nWhat can I rent? | Book a tour',
+        UserInputPlaceholder: 'Ask about a home',
+      },
     });
     const { adapter, service } = harness;
     await adapter.say('c1', '/start');
@@ -30,7 +34,9 @@ describe('commands', () => {
   it('/start falls back to a default greeting when the chatbot has no WelcomeMessage', async () => {
     harness = await startHarness();
     await harness.adapter.say('c1', '/start@OakRealtyBot');
-    await eventually(() => expect(harness.adapter.messagesIn('c1')).toEqual([expect.objectContaining({ text: replies.welcomeDefault })]));
+    await eventually(() =>
+      expect(harness.adapter.messagesIn('c1')).toEqual([expect.objectContaining({ text: replies.welcomeDefault })]),
+    );
     expect(harness.adapter.messagesIn('c1')[0]!.suggestions).toBeUndefined();
   });
 
@@ -68,7 +74,10 @@ describe('commands', () => {
     harness = await startHarness();
     const { adapter, service } = harness;
     const messageAt = (index: number) => expectDefined(adapter.messagesIn('c1')[index]);
-    service.listings = [...Array.from({ length: 7 }, (_, i) => listingItem(i + 1, 'Austin')), listingItem(50, 'Dallas')];
+    service.listings = [
+      ...Array.from({ length: 7 }, (_, i) => listingItem(i + 1, 'Austin')),
+      listingItem(50, 'Dallas'),
+    ];
     await adapter.say('c1', '/listings Austin');
     const first = await eventually(() => messageAt(0));
     expect(first.text).toContain('Listings in Austin · page 1 of 2 (7 in all)');
@@ -83,7 +92,8 @@ describe('commands', () => {
     expect(second.text).toContain('7 Main St');
     expect(second.text).not.toContain('Dallas');
     expect(second.buttons).toEqual([{ label: '« Previous', value: 'listings:1:Austin' }]);
-    for (const button of [...first.buttons!, ...second.buttons!]) expect(Buffer.byteLength(button.value)).toBeLessThanOrEqual(64);
+    for (const button of [...first.buttons!, ...second.buttons!])
+      expect(Buffer.byteLength(button.value)).toBeLessThanOrEqual(64);
   });
 
   it('/listings says how to page with a command where the platform has no buttons', async () => {
@@ -103,10 +113,14 @@ describe('commands', () => {
     await eventually(() => expect(harness.adapter.textsIn('c1')[0]).toContain('No listings found in Atlantis.'));
   });
 
-  it('a command registered from outside (the handoff\'s /human) runs and shows in /help', async () => {
+  it("a command registered from outside (the handoff's /human) runs and shows in /help", async () => {
     harness = await startHarness();
     const { adapter, gateway } = harness;
-    gateway.commands.register({ name: 'human', description: 'talk to a person', run: (ctx) => ctx.reply('A person will answer you soon.') });
+    gateway.commands.register({
+      name: 'human',
+      description: 'talk to a person',
+      run: (ctx) => ctx.reply('A person will answer you soon.'),
+    });
     await adapter.say('c1', '/human');
     await adapter.say('c1', '/help');
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));

@@ -29,7 +29,8 @@ afterAll(async () => {
 const policy = resolvePolicy({ lockTtlMs: 10_000, heartbeatMs: 50 });
 let conversations = 0;
 const newConversation = (): ConversationRef => ({ bot: 'main', platform: 'holdtest', id: `c${++conversations}` });
-const entry = (conversation: ConversationRef, id: string) => JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });
+const entry = (conversation: ConversationRef, id: string) =>
+  JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });
 const lockOf = (conversation: ConversationRef) => store.get(gatewayKeys.lock(conversation));
 
 /** One gateway process as the holds see it: its answer slots, and the round trips its holds make to Redis. */
@@ -47,17 +48,30 @@ function gatewayProcess(capacity = 1, state: StateStore = store): Process {
   const slots = new AnswerSlots(capacity);
   const roundTrips = { release: 0, extend: 0 };
   const proc: Process = {
-    slots, queue: new ConversationQueue(store, policy), roundTrips, slotsFreed: 0,
+    slots,
+    queue: new ConversationQueue(store, policy),
+    roundTrips,
+    slotsFreed: 0,
     site: {
-      slots, heartbeatMs: policy.heartbeatMs, logger: silentLogger(),
+      slots,
+      heartbeatMs: policy.heartbeatMs,
+      logger: silentLogger(),
       queue: {
         claim: (c) => queue.claim(c),
         headClaim: (c, token, head) => queue.headClaim(c, token, head),
         advance: (c, token, writes, options) => queue.advance(c, token, writes, options),
-        extend: (c, token) => { roundTrips.extend++; return queue.extend(c, token); },
-        release: (c, token) => { roundTrips.release++; return queue.release(c, token); },
+        extend: (c, token) => {
+          roundTrips.extend++;
+          return queue.extend(c, token);
+        },
+        release: (c, token) => {
+          roundTrips.release++;
+          return queue.release(c, token);
+        },
       },
-      slotFreed: () => { proc.slotsFreed++; },
+      slotFreed: () => {
+        proc.slotsFreed++;
+      },
     },
   };
   return proc;
@@ -79,7 +93,7 @@ async function firstBatch(hold: ConversationHold, head: string): Promise<HeadCla
   return found;
 }
 
-describe('ConversationHold: a conversation\'s answer slot and lock, taken and given back in one place', () => {
+describe("ConversationHold: a conversation's answer slot and lock, taken and given back in one place", () => {
   it('takes a slot only when one is free and nobody waits in line, and gives it back once however often it is ended', async () => {
     const proc = gatewayProcess(2);
     const first = ConversationHold.take(proc.site, newConversation())!;
@@ -146,7 +160,7 @@ describe('ConversationHold: a conversation\'s answer slot and lock, taken and gi
     expect((await proc.queue.claim(conversation))?.head).toBe(entry(conversation, 'm1'));
   });
 
-  it('lock lost: a renewal that finds another holder stops the answer, and ending leaves that holder\'s lock alone', async () => {
+  it("lock lost: a renewal that finds another holder stops the answer, and ending leaves that holder's lock alone", async () => {
     const proc = gatewayProcess();
     const conversation = newConversation();
     await proc.queue.offer(conversation, 'm1', entry(conversation, 'm1'), { claim: false });
@@ -166,7 +180,7 @@ describe('ConversationHold: a conversation\'s answer slot and lock, taken and gi
     expect(proc.slots.inUse).toBe(0);
   });
 
-  it('a pending claim is confirmed by the first batch: the lock is the hold\'s, the next turn carries no claim, and ending releases it', async () => {
+  it("a pending claim is confirmed by the first batch: the lock is the hold's, the next turn carries no claim, and ending releases it", async () => {
     const proc = gatewayProcess();
     const conversation = newConversation();
     const head = entry(conversation, 'm1');
@@ -215,7 +229,10 @@ describe('ConversationHold: a conversation\'s answer slot and lock, taken and gi
     const other = (await proc.queue.claim(conversation))!;
     await proc.queue.advance(conversation, other.token, [], { letGo: true });
 
-    expect(await firstBatch(hold, entry(conversation, 'm1'))).toEqual({ outcome: 'other-head', head: entry(conversation, 'm2') });
+    expect(await firstBatch(hold, entry(conversation, 'm1'))).toEqual({
+      outcome: 'other-head',
+      head: entry(conversation, 'm2'),
+    });
     expect(hold.headAfterMiss()).toBe(entry(conversation, 'm2'));
     await hold.end();
     expect(proc.roundTrips.release).toBe(1);

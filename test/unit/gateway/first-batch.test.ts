@@ -37,14 +37,26 @@ let conversations = 0;
 function turnOf(platformMessageId = 'm1', chatbot: Partial<ChatbotSettings> = {}): Turn {
   const conversation: ConversationRef = { bot: 'main', platform: 'batchtest', id: `c${++conversations}` };
   const inbound: Inbound = {
-    conversation, user: { id: 'u1', name: 'Ana' }, text: 'Hello', attachments: [], isGroup: false, addressed: true, platformMessageId, sentAt: Date.now(),
+    conversation,
+    user: { id: 'u1', name: 'Ana' },
+    text: 'Hello',
+    attachments: [],
+    isGroup: false,
+    addressed: true,
+    platformMessageId,
+    sentAt: Date.now(),
   };
   const settings = { TimeZone: 'UTC', ...chatbot } as ChatbotSettings;
   // Only these parts are used before the turn's steps run; the rest would be a mistake to touch.
   const services = { state, policy, settings: { get: async () => settings } } as unknown as GatewayServices;
   return new Turn({
-    inbound, bot: { id: 'main', serialNumber }, outbound: {} as Outbound, capabilities: {} as Capabilities,
-    logger: silentLogger(), signal: new AbortController().signal, services,
+    inbound,
+    bot: { id: 'main', serialNumber },
+    outbound: {} as Outbound,
+    capabilities: {} as Capabilities,
+    logger: silentLogger(),
+    signal: new AbortController().signal,
+    services,
   });
 }
 
@@ -56,7 +68,10 @@ async function inLine(turn: Turn): Promise<{ claim: RidingClaim; found: HeadClai
   const entry = entryOf(turn);
   await queue.offer(turn.conversation, turn.inbound.platformMessageId, entry, { claim: false });
   const found: HeadClaim[] = [];
-  return { claim: { command: queue.headClaim(turn.conversation, randomUUID(), entry), found: (claim) => found.push(claim) }, found };
+  return {
+    claim: { command: queue.headClaim(turn.conversation, randomUUID(), entry), found: (claim) => found.push(claim) },
+    found,
+  };
 }
 
 describe("a turn's first batch looks for what earlier turns left only where there can be some", () => {
@@ -96,7 +111,10 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     const { claim } = await inLine(turn);
     await state.set(attemptsKey(turn), '2');
     await state.setAdd(inflightConversationKey(turn.conversation), 'answer-1');
-    expect(await startTurn(turn, new TurnReads().claiming(claim), 'line')).toEqual({ attempt: 3, leftovers: ['answer-1'] });
+    expect(await startTurn(turn, new TurnReads().claiming(claim), 'line')).toEqual({
+      attempt: 3,
+      leftovers: ['answer-1'],
+    });
     expect(await state.get(attemptsKey(turn))).toBe('3');
   });
 
@@ -105,7 +123,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     const { claim, found } = await inLine(turn);
     await state.set(gatewayKeys.lock(turn.conversation), 'someone-else', { ttlMs: 10_000 });
     const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
-    const before = Number(await state.get(monthlyKey) ?? 0);
+    const before = Number((await state.get(monthlyKey)) ?? 0);
     await expect(startTurn(turn, new TurnReads().claiming(claim), 'line')).rejects.toBeInstanceOf(HeadClaimMissedError);
     expect(found).toEqual([{ outcome: 'taken' }]);
     expect(await state.get(attemptsKey(turn))).toBeNull();
@@ -134,7 +152,12 @@ describe("a turn's first batch looks for what earlier turns left only where ther
 /** Another turn of the same message (the next takeover of it). */
 function turnWithSameMessage(turn: Turn): Turn {
   return new Turn({
-    inbound: turn.inbound, bot: turn.bot, outbound: turn.outbound, capabilities: turn.capabilities,
-    logger: turn.logger, signal: new AbortController().signal, services: turn.services,
+    inbound: turn.inbound,
+    bot: turn.bot,
+    outbound: turn.outbound,
+    capabilities: turn.capabilities,
+    logger: turn.logger,
+    signal: new AbortController().signal,
+    services: turn.services,
   });
 }

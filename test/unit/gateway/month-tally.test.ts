@@ -82,9 +82,14 @@ describe("the month's count of a chatbot with no MessageLimit", () => {
     await proxy.restore();
     expect(await direct.get('monthly:outage:2026-11')).toBeNull();
     tally.add('monthly:outage:2026-11');
-    await expect.poll(async () => {
-      await tally.flush();
-      return direct.get('monthly:outage:2026-11');
-    }, { timeout: 20_000, interval: 200 }).toBe('3');
+    await expect
+      .poll(
+        async () => {
+          await tally.flush();
+          return direct.get('monthly:outage:2026-11');
+        },
+        { timeout: 20_000, interval: 200 },
+      )
+      .toBe('3');
   });
 });

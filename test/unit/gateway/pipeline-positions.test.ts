@@ -20,8 +20,14 @@ describe('pipeline steps at positions', () => {
     const { gateway, adapter } = harness;
     const seen: string[] = [];
     // Added in the opposite order of their positions.
-    gateway.pipeline.use('beforeAsk', async (ctx, next) => { seen.push(`beforeAsk: ${ctx.inbound.text}`); await next(); });
-    gateway.pipeline.use('beforeCommands', async (ctx, next) => { seen.push(`beforeCommands: ${ctx.inbound.text}`); await next(); });
+    gateway.pipeline.use('beforeAsk', async (ctx, next) => {
+      seen.push(`beforeAsk: ${ctx.inbound.text}`);
+      await next();
+    });
+    gateway.pipeline.use('beforeCommands', async (ctx, next) => {
+      seen.push(`beforeCommands: ${ctx.inbound.text}`);
+      await next();
+    });
     await adapter.say('c1', '/help');
     await adapter.say('c1', 'hello');
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
@@ -46,6 +52,8 @@ describe('pipeline steps at positions', () => {
 
   it('refuses a position the pipeline does not have, naming the ones it has', async () => {
     harness = await startHarness();
-    expect(() => harness!.gateway.pipeline.use('afterAsk' as PipelinePosition, async () => undefined)).toThrow(/record, beforeCommands, commands, beforeAsk, limits, session, ask/);
+    expect(() => harness!.gateway.pipeline.use('afterAsk' as PipelinePosition, async () => undefined)).toThrow(
+      /record, beforeCommands, commands, beforeAsk, limits, session, ask/,
+    );
   });
 });

@@ -20,7 +20,7 @@ describe('the conversation queue', () => {
     expect(harness.service.asks.map((ask) => ask.content)).toEqual(['hello', 'after']);
   });
 
-  it('remembers a message id as long as its platform may redeliver it, when that is longer than the core\'s own dedupe TTL', async () => {
+  it("remembers a message id as long as its platform may redeliver it, when that is longer than the core's own dedupe TTL", async () => {
     const week = 7 * 24 * 60 * 60_000;
     harness = await startHarness({ capabilities: { redeliveryWindowMs: week } });
     const message = harness.adapter.inbound('c1', 'hello');
@@ -49,7 +49,9 @@ describe('the conversation queue', () => {
     await adapter.say('c1', 'third');
     expect(adapter.textsIn('c1')).toEqual([]);
     release();
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: first', 'You said: second', 'You said: third']));
+    await eventually(() =>
+      expect(adapter.textsIn('c1')).toEqual(['You said: first', 'You said: second', 'You said: third']),
+    );
   });
 
   it('answers different conversations independently', async () => {
@@ -72,9 +74,21 @@ describe('the conversation queue', () => {
     await adapter.say('c1', 'four');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.queueFull(3)]));
     release();
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.queueFull(3), 'You said: one', 'You said: two', 'You said: three']));
+    await eventually(() =>
+      expect(adapter.textsIn('c1')).toEqual([
+        replies.queueFull(3),
+        'You said: one',
+        'You said: two',
+        'You said: three',
+      ]),
+    );
     const transcript = await gateway.transcript.read(adapter.conversation('c1'));
-    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['four', 'one', 'two', 'three']);
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
+      'four',
+      'one',
+      'two',
+      'three',
+    ]);
   });
 
   it('ignores a group message that is not addressed to the bot', async () => {

@@ -10,14 +10,21 @@ describe('limits, media and failures', () => {
   afterEach(() => harness.stop());
 
   it('replies the RateLimitMessage once a user exceeds RateLimitCount in RateLimitTime, and records the message', async () => {
-    harness = await startHarness({ settings: { RateLimitCount: 2, RateLimitTime: 3600, RateLimitMessage: 'Easy there! One moment please.' } });
+    harness = await startHarness({
+      settings: { RateLimitCount: 2, RateLimitTime: 3600, RateLimitMessage: 'Easy there! One moment please.' },
+    });
     const { adapter, gateway, service } = harness;
     for (const text of ['one', 'two', 'three']) await adapter.say('c1', text);
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: one', 'You said: two', 'Easy there! One moment please.']));
+    await eventually(() =>
+      expect(adapter.textsIn('c1')).toEqual(['You said: one', 'You said: two', 'Easy there! One moment please.']),
+    );
     expect(service.asks).toHaveLength(2);
     await eventually(async () => {
       const transcript = await gateway.transcript.read(adapter.conversation('c1'));
-      expect(transcript.slice(-2).map(({ role, text }) => `${role}: ${text}`)).toEqual(['user: three', 'bot: Easy there! One moment please.']);
+      expect(transcript.slice(-2).map(({ role, text }) => `${role}: ${text}`)).toEqual([
+        'user: three',
+        'bot: Easy there! One moment please.',
+      ]);
     });
   });
 
@@ -41,7 +48,8 @@ describe('limits, media and failures', () => {
     service.down = false;
     const release = service.hold();
     for (const id of ['c2', 'c3', 'c4']) await adapter.say(id, 'at the same time');
-    const refusals = () => ['c2', 'c3', 'c4'].flatMap((id) => adapter.textsIn(id)).filter((text) => text === replies.monthlyLimit);
+    const refusals = () =>
+      ['c2', 'c3', 'c4'].flatMap((id) => adapter.textsIn(id)).filter((text) => text === replies.monthlyLimit);
     await eventually(() => expect(refusals().length + service.asks.length).toBe(3));
     release();
     await eventually(() => expect(['c2', 'c3', 'c4'].flatMap((id) => adapter.textsIn(id))).toHaveLength(3));
@@ -112,7 +120,9 @@ describe('limits, media and failures', () => {
     harness = await startHarness({ policy: { upstreamOutageHorizonMs: 0 } });
     const { adapter, service, gateway, state } = harness;
     const failures: UpstreamFailure[] = [];
-    gateway.events.on('upstreamFailure', (failure) => { failures.push(failure); });
+    gateway.events.on('upstreamFailure', (failure) => {
+      failures.push(failure);
+    });
     service.down = true;
     await adapter.say('c1', 'anyone there?');
     await adapter.say('c1', 'hello?');
@@ -123,14 +133,20 @@ describe('limits, media and failures', () => {
     await eventually(() => expect(adapter.textsIn('c1').at(-1)).toBe('You said: back?'));
     await eventually(async () => expect(await state.get(gatewayKeys.failures(adapter.conversation('c1')))).toBeNull());
     const transcript = await gateway.transcript.read(adapter.conversation('c1'));
-    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['anyone there?', 'hello?', 'back?']);
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
+      'anyone there?',
+      'hello?',
+      'back?',
+    ]);
   });
 
   it('keeps a message while the service is down, tells the user once, and answers it when the service is back', async () => {
     harness = await startHarness();
     const { adapter, service, gateway } = harness;
     const failures: UpstreamFailure[] = [];
-    gateway.events.on('upstreamFailure', (failure) => { failures.push(failure); });
+    gateway.events.on('upstreamFailure', (failure) => {
+      failures.push(failure);
+    });
     service.down = true;
     await adapter.say('c1', 'anyone there?');
     await adapter.say('c1', 'hello?');
@@ -139,18 +155,26 @@ describe('limits, media and failures', () => {
     await eventually(() => expect(service.failedCalls).toBeGreaterThanOrEqual(3), 15_000);
     expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting]);
     service.down = false;
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting, 'You said: anyone there?', 'You said: hello?']), 40_000);
+    await eventually(
+      () =>
+        expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting, 'You said: anyone there?', 'You said: hello?']),
+      40_000,
+    );
     expect(failures).toEqual([]);
     const transcript = await gateway.transcript.read(adapter.conversation('c1'));
-    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['anyone there?', 'hello?']);
+    expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
+      'anyone there?',
+      'hello?',
+    ]);
   }, 60_000);
 
   it('tells the user the assistant could not answer a question the service refuses, and goes on with the next', async () => {
     harness = await startHarness();
     const { adapter, service } = harness;
-    service.answer = (ask) => (ask.content === 'a question it refuses'
-      ? { refusal: { code: 400, message: 'This question cannot be answered.' } }
-      : echoAnswer(ask));
+    service.answer = (ask) =>
+      ask.content === 'a question it refuses'
+        ? { refusal: { code: 400, message: 'This question cannot be answered.' } }
+        : echoAnswer(ask);
     await adapter.say('c1', 'a question it refuses');
     await adapter.say('c1', 'next question');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamRefused, 'You said: next question']));
@@ -168,18 +192,27 @@ describe('limits, media and failures', () => {
     await eventually(() => expect(adapter.textsIn('c1')).toEqual(['You said: next question']));
     // One try of the refused answer, no retry and no apology (which the window would refuse as well).
     expect(adapter.world.calls.filter((call) => call.result === 'window-closed')).toHaveLength(1);
-    expect(adapter.world.calls.filter((call) => call.kind === 'send').map((call) => call.text)).toEqual(['You said: a question after a day away', 'You said: next question']);
+    expect(adapter.world.calls.filter((call) => call.kind === 'send').map((call) => call.text)).toEqual([
+      'You said: a question after a day away',
+      'You said: next question',
+    ]);
     expect(closed).toEqual(['c1']);
     const transcript = await gateway.transcript.read(adapter.conversation('c1'));
-    expect(transcript.filter((entry) => entry.role === 'system').map((entry) => entry.text)).toEqual([expect.stringContaining('Could not deliver the reply')]);
+    expect(transcript.filter((entry) => entry.role === 'system').map((entry) => entry.text)).toEqual([
+      expect.stringContaining('Could not deliver the reply'),
+    ]);
   });
 
   it('ends an answer the service breaks off mid-stream with the reply that it stopped, and goes on with the next', async () => {
     harness = await startHarness();
     const { adapter, service } = harness;
-    service.answer = (ask) => (ask.content === 'homes on Oak Street?'
-      ? { fragments: ['The homes on Oak Street ', 'are '], breakOff: { code: 502, message: 'The model endpoint broke off.' } }
-      : echoAnswer(ask));
+    service.answer = (ask) =>
+      ask.content === 'homes on Oak Street?'
+        ? {
+            fragments: ['The homes on Oak Street ', 'are '],
+            breakOff: { code: 502, message: 'The model endpoint broke off.' },
+          }
+        : echoAnswer(ask);
     await adapter.say('c1', 'homes on Oak Street?');
     await adapter.say('c1', 'next question');
     // A platform without edits shows nothing of an answer before its end: the user reads that it stopped.
@@ -233,7 +266,9 @@ describe('limits, media and failures', () => {
     harness = await startHarness();
     const { adapter, gateway } = harness;
     const seen: string[] = [];
-    gateway.events.on('afterAnswer', (final, ctx) => { seen.push(`${ctx.conversation.id}: ${final.answer}`); });
+    gateway.events.on('afterAnswer', (final, ctx) => {
+      seen.push(`${ctx.conversation.id}: ${final.answer}`);
+    });
     await adapter.say('c1', 'hi');
     await eventually(() => expect(seen).toEqual(['c1: You said: hi']));
   });

@@ -45,20 +45,34 @@ describe('the inbox link', () => {
     const inboxToken = links.sign({ conversation, expiresAt: later });
     expect(links.verify(resumeToken)).toEqual({ ok: false, reason: 'invalid' });
     expect(resume.verify(inboxToken)).toEqual({ ok: false, reason: 'invalid' });
-    expect(new InboxLinks('another-secret-0123456789', 'https://x').verify(inboxToken)).toEqual({ ok: false, reason: 'invalid' });
+    expect(new InboxLinks('another-secret-0123456789', 'https://x').verify(inboxToken)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(links.verify(`${inboxToken}x`)).toEqual({ ok: false, reason: 'invalid' });
   });
 });
 
 describe('the handoff e-mail', () => {
   const input = {
-    botId: 'main', chatbotName: 'Oakridge', platform: 'telegram', conversationId: 'main:telegram:42', user: { id: '7', name: 'Ana' },
-    reason: 'the user sent the /human command', since: 0, pausedUntil: 1, transcript: [], resumeUrl: 'https://b/handoff/resume?token=r', linkExpiresAt: 2,
+    botId: 'main',
+    chatbotName: 'Oakridge',
+    platform: 'telegram',
+    conversationId: 'main:telegram:42',
+    user: { id: '7', name: 'Ana' },
+    reason: 'the user sent the /human command',
+    since: 0,
+    pausedUntil: 1,
+    transcript: [],
+    resumeUrl: 'https://b/handoff/resume?token=r',
+    linkExpiresAt: 2,
   };
 
   it('gains the inbox link beside the hand-back link when the inbox is on', () => {
     const mail = composeHandoffMail({ ...input, inboxUrl: 'https://b/inbox/link?token=a&b', inboxLinkExpiresAt: 3 });
-    expect(mail.text).toContain('Open this conversation in the inbox: https://b/inbox/link?token=a&b\n(link valid until 1970-01-01T00:00:00.003Z)\nHand the conversation back');
+    expect(mail.text).toContain(
+      'Open this conversation in the inbox: https://b/inbox/link?token=a&b\n(link valid until 1970-01-01T00:00:00.003Z)\nHand the conversation back',
+    );
     expect(mail.html).toContain('<a href="https://b/inbox/link?token=a&#38;b">Open this conversation in the inbox</a>');
   });
 
@@ -71,13 +85,21 @@ describe('the handoff e-mail', () => {
 
 describe('the "user wrote again" e-mail', () => {
   const input = {
-    chatbotName: 'Oakridge', platform: 'telegram', conversationId: 'main:telegram:42', user: { id: '7', name: 'Ana' }, since: 0,
-    entries: [{ at: 5, role: 'user' as const, text: 'Still there?' }], resumeUrl: 'https://b/handoff/resume?token=r', linkExpiresAt: 2,
+    chatbotName: 'Oakridge',
+    platform: 'telegram',
+    conversationId: 'main:telegram:42',
+    user: { id: '7', name: 'Ana' },
+    since: 0,
+    entries: [{ at: 5, role: 'user' as const, text: 'Still there?' }],
+    resumeUrl: 'https://b/handoff/resume?token=r',
+    linkExpiresAt: 2,
   };
 
   it('carries the inbox link too when the inbox is on, so whoever reads only this one can answer', () => {
     const mail = composeFollowUpMail({ ...input, inboxUrl: 'https://b/inbox/link?token=f', inboxLinkExpiresAt: 3 });
-    expect(mail.text).toContain('Open this conversation in the inbox: https://b/inbox/link?token=f\n(link valid until 1970-01-01T00:00:00.003Z)');
+    expect(mail.text).toContain(
+      'Open this conversation in the inbox: https://b/inbox/link?token=f\n(link valid until 1970-01-01T00:00:00.003Z)',
+    );
     expect(mail.html).toContain('<a href="https://b/inbox/link?token=f">Open this conversation in the inbox</a>');
   });
 
@@ -88,7 +110,7 @@ describe('the "user wrote again" e-mail', () => {
   });
 });
 
-describe('an e-mail\'s inbox link', () => {
+describe("an e-mail's inbox link", () => {
   it('expires the given hours from now', () => {
     const links = new InboxLinks('secret', 'https://b');
     const { inboxUrl, inboxLinkExpiresAt } = links.forMail({ bot: 'main', platform: 'telegram', id: '42' }, 168, 1_000);
@@ -100,8 +122,9 @@ describe('an e-mail\'s inbox link', () => {
 
 describe('what the pages say', () => {
   it('says how long someone waited in words', () => {
-    expect([30_000, 12 * 60_000, 3 * 3_600_000 + 5 * 60_000, 3_600_000, 26 * 3_600_000, 3 * 86_400_000].map(duration))
-      .toEqual(['under a minute', '12 min', '3 h 5 min', '1 h', '1 day 2 h', '3 days']);
+    expect(
+      [30_000, 12 * 60_000, 3 * 3_600_000 + 5 * 60_000, 3_600_000, 26 * 3_600_000, 3 * 86_400_000].map(duration),
+    ).toEqual(['under a minute', '12 min', '3 h 5 min', '1 h', '1 day 2 h', '3 days']);
   });
 
   it('takes an operator name folded to one line, and refuses none or a very long one', () => {

@@ -17,13 +17,18 @@ describe('signed hand-back links', () => {
   it('refuse a changed payload, a changed signature, garbage, and another secret', () => {
     const token = links.sign(claim);
     const [body, mac] = token.split('.') as [string, string];
-    const otherBody = Buffer.from(JSON.stringify({ c: 'main:slack:C999', h: 'h-1', e: claim.expiresAt })).toString('base64url');
+    const otherBody = Buffer.from(JSON.stringify({ c: 'main:slack:C999', h: 'h-1', e: claim.expiresAt })).toString(
+      'base64url',
+    );
     expect(links.verify(`${otherBody}.${mac}`)).toEqual({ ok: false, reason: 'invalid' });
     // The first character carries 6 full bits of the MAC (the last one only 4, the rest padding).
     const changedMac = `${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
     expect(links.verify(`${body}.${changedMac}`)).toEqual({ ok: false, reason: 'invalid' });
     expect(links.verify('not-a-token')).toEqual({ ok: false, reason: 'invalid' });
-    expect(new ResumeLinks('another-secret-of-16+', 'http://x').verify(token)).toEqual({ ok: false, reason: 'invalid' });
+    expect(new ResumeLinks('another-secret-of-16+', 'http://x').verify(token)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
   });
 
   it('refuse an expired link as expired, but a forged expired one as invalid', () => {

@@ -3,7 +3,8 @@ import { bearerToken } from '../../../src/http/admin-auth.js';
 
 describe('the admin API bearer token (issue #7 item 11)', () => {
   it('is read whatever the case of the scheme, as RFC 9110 says schemes are', () => {
-    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) expect(bearerToken(`${scheme} tok-123`)).toBe('tok-123');
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR'])
+      expect(bearerToken(`${scheme} tok-123`)).toBe('tok-123');
   });
 
   it('is everything after the scheme and its spaces', () => {

@@ -12,12 +12,19 @@ describe('HttpServer', () => {
   });
 
   it('answers a route that throws with a JSON error, never an HTML page with the stack trace', async () => {
-    http = new HttpServer({ metrics: new GatewayMetrics(), ready: async () => undefined, adminToken: TOKEN, logger: silentLogger() });
+    http = new HttpServer({
+      metrics: new GatewayMetrics(),
+      ready: async () => undefined,
+      adminToken: TOKEN,
+      logger: silentLogger(),
+    });
     http.adminRouter.get('/boom', async () => {
       throw new Error('Redis went away at /secret/path/state.ts:42');
     });
     const port = await http.listen(0, '127.0.0.1');
-    const response = await fetch(`http://127.0.0.1:${port}/admin/boom`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(`http://127.0.0.1:${port}/admin/boom`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await response.text();

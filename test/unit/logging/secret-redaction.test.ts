@@ -11,9 +11,20 @@ describe('SecretRedactor', () => {
     const redactor = new SecretRedactor();
     redactor.add(token, password);
     const cause = new Error(`request to https://api.telegram.org/bot${token}/getUpdates failed`);
-    const line = JSON.stringify({ err: { message: 'outer', cause: { message: cause.message, stack: cause.stack } }, url: `/bot${encodeURIComponent(token)}/x`, smtp: `smtp://u:${encodeURIComponent(password)}@h`, raw: password });
+    const line = JSON.stringify({
+      err: { message: 'outer', cause: { message: cause.message, stack: cause.stack } },
+      url: `/bot${encodeURIComponent(token)}/x`,
+      smtp: `smtp://u:${encodeURIComponent(password)}@h`,
+      raw: password,
+    });
     const redacted = redactor.redact(line);
-    for (const form of [token, encodeURIComponent(token), encodeURIComponent(password), JSON.stringify(password).slice(1, -1)]) expect(redacted).not.toContain(form);
+    for (const form of [
+      token,
+      encodeURIComponent(token),
+      encodeURIComponent(password),
+      JSON.stringify(password).slice(1, -1),
+    ])
+      expect(redacted).not.toContain(form);
     expect(redacted.split(REDACTED).length - 1).toBe(5);
     expect(() => JSON.parse(redacted)).not.toThrow();
   });
@@ -34,11 +45,32 @@ describe('configSecrets', () => {
       handoff: { secret: 'handoff-secret-0123456789' },
       upstream: { secretKey: 'upstream-secret', sessionKey: 'upstream-session' },
       service: { secretKey: 'service-secret', sessionKey: 'service-session' },
-      bots: [{ id: 'main', telegram: { token: '42:tg-secret', webhookSecret: 'hook-secret' }, slack: { botToken: 'xoxb-slack-bot', appToken: 'xapp-slack-app', signingSecret: 'slack-signing' } }],
+      bots: [
+        {
+          id: 'main',
+          telegram: { token: '42:tg-secret', webhookSecret: 'hook-secret' },
+          slack: { botToken: 'xoxb-slack-bot', appToken: 'xapp-slack-app', signingSecret: 'slack-signing' },
+        },
+      ],
     });
-    expect(configSecrets(config, PLATFORMS)).toEqual(expect.arrayContaining([
-      'redis-pass-1', 'smtp%2Fpass', 'smtp/pass', 'admin-token-0123456789', 'handoff-secret-0123456789', 'upstream-secret', 'upstream-session',
-      'service-secret', 'service-session', '42:tg-secret', 'tg-secret', 'hook-secret', 'xoxb-slack-bot', 'xapp-slack-app', 'slack-signing',
-    ]));
+    expect(configSecrets(config, PLATFORMS)).toEqual(
+      expect.arrayContaining([
+        'redis-pass-1',
+        'smtp%2Fpass',
+        'smtp/pass',
+        'admin-token-0123456789',
+        'handoff-secret-0123456789',
+        'upstream-secret',
+        'upstream-session',
+        'service-secret',
+        'service-session',
+        '42:tg-secret',
+        'tg-secret',
+        'hook-secret',
+        'xoxb-slack-bot',
+        'xapp-slack-app',
+        'slack-signing',
+      ]),
+    );
   });
 });

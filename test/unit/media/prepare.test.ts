@@ -12,7 +12,8 @@ function expectPrepared(result: PreparedMedia | MediaRefusal): PreparedMedia {
 }
 
 function expectRefused(result: PreparedMedia | MediaRefusal, reason: MediaRefusal['reason']): string {
-  if (!isMediaRefusal(result)) throw new Error(`expected a "${reason}" refusal, got ${result.chatAskType} with ${result.fileIds.length} files`);
+  if (!isMediaRefusal(result))
+    throw new Error(`expected a "${reason}" refusal, got ${result.chatAskType} with ${result.fileIds.length} files`);
   expect(result.reason).toBe(reason);
   return result.message;
 }
@@ -33,7 +34,11 @@ describe('prepareAttachments: what gets through', () => {
 
   it('sends several photos of one message as one Image ask, in order', async () => {
     const { prepare, received } = setup();
-    const result = expectPrepared(await prepare(['tiny.png', 'tiny.jpg', 'tiny.webp', 'still.gif'].map((name) => attachment('image', fixture(name)))));
+    const result = expectPrepared(
+      await prepare(
+        ['tiny.png', 'tiny.jpg', 'tiny.webp', 'still.gif'].map((name) => attachment('image', fixture(name))),
+      ),
+    );
     expect(result.chatAskType).toBe('Image');
     expect(result.fileIds).toEqual([101, 102, 103, 104]);
     expect(received.map((file) => file.contentType)).toEqual(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
@@ -41,8 +46,14 @@ describe('prepareAttachments: what gets through', () => {
 
   it('converts a voice note to WAV and asks in Audio mode', async () => {
     const { prepare, received } = setup();
-    const result = expectPrepared(await prepare([attachment('voice', fixture('voice-440hz-2s.ogg'), { durationSeconds: 2 })]));
-    expect(result).toEqual({ chatAskType: 'Audio', fileIds: [101], notes: ['voice message (audio/ogg; codecs=opus, 4 KB, 2 s)'] });
+    const result = expectPrepared(
+      await prepare([attachment('voice', fixture('voice-440hz-2s.ogg'), { durationSeconds: 2 })]),
+    );
+    expect(result).toEqual({
+      chatAskType: 'Audio',
+      fileIds: [101],
+      notes: ['voice message (audio/ogg; codecs=opus, 4 KB, 2 s)'],
+    });
     expect(received[0]).toMatchObject({ fileName: 'audio-1.wav', contentType: 'audio/wav' });
     const wav = readWav(received[0]?.bytes ?? new Uint8Array());
     expect(wav).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16 });
@@ -57,14 +68,18 @@ describe('prepareAttachments: what gets through', () => {
 
   it('decides the type from the bytes, not from the declared MIME type', async () => {
     const { prepare, received } = setup();
-    const result = expectPrepared(await prepare([attachment('image', fixture('tiny.png'), { mimeType: 'image/jpeg' })]));
+    const result = expectPrepared(
+      await prepare([attachment('image', fixture('tiny.png'), { mimeType: 'image/jpeg' })]),
+    );
     expect(result.notes).toEqual(['photo (image/png, 189 bytes)']);
     expect(received[0]).toMatchObject({ fileName: 'image-1.png', contentType: 'image/png' });
   });
 
   it('accepts an image sent as a document', async () => {
     const { prepare } = setup();
-    const result = expectPrepared(await prepare([attachment('document', fixture('tiny.jpg'), { mimeType: 'application/octet-stream' })]));
+    const result = expectPrepared(
+      await prepare([attachment('document', fixture('tiny.jpg'), { mimeType: 'application/octet-stream' })]),
+    );
     expect(result).toMatchObject({ chatAskType: 'Image', notes: ['image (image/jpeg, 765 bytes)'] });
   });
 
@@ -89,7 +104,9 @@ describe('prepareAttachments: settings', () => {
   it('refuses photos when EnableUploadImage is off, without downloading them', async () => {
     const { prepare, received } = setup({ settings: { EnableUploadImage: false, EnablePushToTalk: true } });
     const photo = attachment('image', fixture('tiny.jpg'));
-    expect(expectRefused(await prepare([photo]), 'disabled')).toBe("This chatbot doesn't accept photos. Please describe what you need in text.");
+    expect(expectRefused(await prepare([photo]), 'disabled')).toBe(
+      "This chatbot doesn't accept photos. Please describe what you need in text.",
+    );
     expect(photo.fetchCalls).toEqual([]);
     expect(received).toEqual([]);
   });
@@ -97,26 +114,36 @@ describe('prepareAttachments: settings', () => {
   it('refuses voice messages when EnablePushToTalk is off, without downloading them', async () => {
     const { prepare } = setup({ settings: { EnableUploadImage: true, EnablePushToTalk: false } });
     const voice = attachment('voice', fixture('voice-440hz-2s.ogg'));
-    expect(expectRefused(await prepare([voice]), 'disabled')).toBe("This chatbot doesn't accept voice messages. Please type your question instead.");
+    expect(expectRefused(await prepare([voice]), 'disabled')).toBe(
+      "This chatbot doesn't accept voice messages. Please type your question instead.",
+    );
     expect(voice.fetchCalls).toEqual([]);
   });
 
   it('lets video follow EnableUploadImage, not EnablePushToTalk', async () => {
     const imagesOnly = setup({ settings: { EnableUploadImage: true, EnablePushToTalk: false } });
-    expect(expectPrepared(await imagesOnly.prepare([attachment('video', fixture('tiny.mp4'))])).chatAskType).toBe('Video');
+    expect(expectPrepared(await imagesOnly.prepare([attachment('video', fixture('tiny.mp4'))])).chatAskType).toBe(
+      'Video',
+    );
     const voiceOnly = setup({ settings: { EnableUploadImage: false, EnablePushToTalk: true } });
-    expect(expectRefused(await voiceOnly.prepare([attachment('video', fixture('tiny.mp4'))]), 'disabled')).toMatch(/doesn't accept videos/);
+    expect(expectRefused(await voiceOnly.prepare([attachment('video', fixture('tiny.mp4'))]), 'disabled')).toMatch(
+      /doesn't accept videos/,
+    );
   });
 
   it('refuses a document that turns out to be an image when images are off', async () => {
     const { prepare } = setup({ settings: { EnableUploadImage: false, EnablePushToTalk: true } });
-    expect(expectRefused(await prepare([attachment('document', fixture('tiny.png'))]), 'disabled')).toMatch(/doesn't accept photos/);
+    expect(expectRefused(await prepare([attachment('document', fixture('tiny.png'))]), 'disabled')).toMatch(
+      /doesn't accept photos/,
+    );
   });
 
   it('refuses any document when the chatbot accepts no media at all, without downloading it', async () => {
     const { prepare } = setup({ settings: { EnableUploadImage: false, EnablePushToTalk: false } });
     const file = attachment('document', fixture('tiny.png'));
-    expect(expectRefused(await prepare([file]), 'disabled')).toBe("This chatbot doesn't accept files. Please type your question instead.");
+    expect(expectRefused(await prepare([file]), 'disabled')).toBe(
+      "This chatbot doesn't accept files. Please type your question instead.",
+    );
     expect(file.fetchCalls).toEqual([]);
   });
 });

@@ -19,7 +19,11 @@ export interface TestAttachment extends InboundAttachment {
 }
 
 /** An attachment whose fetch honours maxBytes like a real adapter and records that it was called. */
-export function attachment(kind: AttachmentKind, bytes: Uint8Array, declared: { size?: number; mimeType?: string; durationSeconds?: number } = {}): TestAttachment {
+export function attachment(
+  kind: AttachmentKind,
+  bytes: Uint8Array,
+  declared: { size?: number; mimeType?: string; durationSeconds?: number } = {},
+): TestAttachment {
   const fetchCalls: number[] = [];
   return {
     kind,
@@ -39,7 +43,10 @@ async function* chunksOf(bytes: Uint8Array, size: number): AsyncIterable<Uint8Ar
 }
 
 /** Stands in for the HTTP upload: keeps what it received and hands out ids 101, 102, ... */
-export function recordingUpload(): { upload: (file: UploadInput) => Promise<{ fileId: number }>; received: UploadInput[] } {
+export function recordingUpload(): {
+  upload: (file: UploadInput) => Promise<{ fileId: number }>;
+  received: UploadInput[];
+} {
   const received: UploadInput[] = [];
   return {
     received,
@@ -51,9 +58,19 @@ export function recordingUpload(): { upload: (file: UploadInput) => Promise<{ fi
 }
 
 export interface WavInfo {
-  riff: string; wave: string; fmt: string; data: string;
-  riffSize: number; audioFormat: number; channels: number; sampleRate: number; byteRate: number;
-  blockAlign: number; bitsPerSample: number; dataBytes: number; samples: Int16Array;
+  riff: string;
+  wave: string;
+  fmt: string;
+  data: string;
+  riffSize: number;
+  audioFormat: number;
+  channels: number;
+  sampleRate: number;
+  byteRate: number;
+  blockAlign: number;
+  bitsPerSample: number;
+  dataBytes: number;
+  samples: Int16Array;
 }
 
 /** Reads a canonical 44-byte-header PCM WAV. */
@@ -64,10 +81,19 @@ export function readWav(bytes: Uint8Array): WavInfo {
   const samples = new Int16Array(dataBytes / 2);
   for (let i = 0; i < samples.length; i += 1) samples[i] = view.getInt16(44 + i * 2, true);
   return {
-    riff: ascii(0), wave: ascii(8), fmt: ascii(12), data: ascii(36),
-    riffSize: view.getUint32(4, true), audioFormat: view.getUint16(20, true), channels: view.getUint16(22, true),
-    sampleRate: view.getUint32(24, true), byteRate: view.getUint32(28, true), blockAlign: view.getUint16(32, true),
-    bitsPerSample: view.getUint16(34, true), dataBytes, samples,
+    riff: ascii(0),
+    wave: ascii(8),
+    fmt: ascii(12),
+    data: ascii(36),
+    riffSize: view.getUint32(4, true),
+    audioFormat: view.getUint16(20, true),
+    channels: view.getUint16(22, true),
+    sampleRate: view.getUint32(24, true),
+    byteRate: view.getUint32(28, true),
+    blockAlign: view.getUint16(32, true),
+    bitsPerSample: view.getUint16(34, true),
+    dataBytes,
+    samples,
   };
 }
 

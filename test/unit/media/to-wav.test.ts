@@ -12,8 +12,16 @@ async function convert(bytes: Uint8Array, options?: Parameters<typeof toWav>[2])
 function expectSpeechWav(wav: Uint8Array, seconds: number): void {
   const info = readWav(wav);
   expect(info).toMatchObject({
-    riff: 'RIFF', wave: 'WAVE', fmt: 'fmt ', data: 'data', audioFormat: 1, channels: 1,
-    sampleRate: 16_000, byteRate: 32_000, blockAlign: 2, bitsPerSample: 16,
+    riff: 'RIFF',
+    wave: 'WAVE',
+    fmt: 'fmt ',
+    data: 'data',
+    audioFormat: 1,
+    channels: 1,
+    sampleRate: 16_000,
+    byteRate: 32_000,
+    blockAlign: 2,
+    bitsPerSample: 16,
   });
   expect(info.riffSize).toBe(wav.length - 8);
   expect(info.dataBytes).toBe(wav.length - 44);
@@ -75,7 +83,9 @@ describe('toWav: other formats through ffmpeg', () => {
   });
 
   it('throws TranscoderUnavailableError, saying what to tell the user, when ffmpeg is missing', async () => {
-    const error = await convert(fixture('tone-440hz-1s.mp3'), { ffmpegPath: '/nonexistent/ffmpeg' }).catch((caught: unknown) => caught);
+    const error = await convert(fixture('tone-440hz-1s.mp3'), { ffmpegPath: '/nonexistent/ffmpeg' }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(TranscoderUnavailableError);
     expect((error as Error).message).toMatch(/voice note/);
     expect((error as Error).message).toMatch(/install ffmpeg/);

@@ -38,7 +38,10 @@ describe('capabilities derived from the outbound methods', () => {
     const platform = new RecordingPlatform();
     const full = platform.offering({ draft: true });
     const group = platform.offering();
-    const adapter: Pick<Adapter, 'outbound' | 'outboundFor'> = { outbound: full, outboundFor: (_conversation, isGroup) => (isGroup ? group : full) };
+    const adapter: Pick<Adapter, 'outbound' | 'outboundFor'> = {
+      outbound: full,
+      outboundFor: (_conversation, isGroup) => (isGroup ? group : full),
+    };
 
     expect(canDraft(outboundIn(adapter, conversation, false))).toBe(true);
     expect(canDraft(outboundIn(adapter, conversation, true))).toBe(false);
@@ -47,7 +50,11 @@ describe('capabilities derived from the outbound methods', () => {
 
   it('the console redraws answers (edit) on a terminal only; piped, each answer is printed once', () => {
     const piped = createConsoleAdapter({ bot: 'main', input: new PassThrough(), output: new PassThrough() });
-    const terminal = createConsoleAdapter({ bot: 'main', input: new PassThrough(), output: Object.assign(new PassThrough(), { isTTY: true }) });
+    const terminal = createConsoleAdapter({
+      bot: 'main',
+      input: new PassThrough(),
+      output: Object.assign(new PassThrough(), { isTTY: true }),
+    });
 
     expect(canEdit(piped.outbound)).toBe(false);
     expect(canEdit(terminal.outbound)).toBe(true);

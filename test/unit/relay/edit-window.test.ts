@@ -50,7 +50,9 @@ describe('relayAnswer: messages that can no longer be edited', () => {
     // The fragments lack the last sentence, so only the final edit carries the final text.
     const final = `${LONG_ANSWER} Just ask.`;
     const platform = new RecordingPlatform({ refuseEdit: ({ text }) => text === final });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: final } })));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: final } })),
+    );
 
     expect(platform.count('edit', 'not-editable')).toBe(1);
     const [stuck, rest] = screenOf(platform);

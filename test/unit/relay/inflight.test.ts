@@ -12,7 +12,17 @@ import { silentLogger } from '../../../src/logger.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
 import { conversationTag } from '../../../src/gateway/state-keys.js';
-import { LONG_ANSWER, answerStream, asker, capabilities, conversation, eventually, fragmentsOf, request, squash } from './support/answers.js';
+import {
+  LONG_ANSWER,
+  answerStream,
+  asker,
+  capabilities,
+  conversation,
+  eventually,
+  fragmentsOf,
+  request,
+  squash,
+} from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 
 const logger = silentLogger();
@@ -68,14 +78,18 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
 
     expect(JSON.parse(recordedMidway.conversation!)).toEqual(conversation);
     expect(JSON.parse(recordedMidway.messageIds!)).toEqual(['1']);
-    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(
+      await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Number.POSITIVE_INFINITY),
+    ).toEqual([]);
     expect(await state.deleteByPrefix('inflight:')).toBe(0);
   });
 
   it('cost one write with the first message and one to end', async () => {
     const platform = new RecordingPlatform();
     const { store, writes } = countingWrites(state);
-    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { inflight: new InflightRecorder(store) }));
+    await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { inflight: new InflightRecorder(store) }),
+    );
 
     expect(platform.count('send')).toBe(1);
     expect(writes()).toBe(2);
@@ -84,12 +98,23 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
   it('written as drafts leave no record and cost no write: until the final there is no message to recover', async () => {
     const platform = new RecordingPlatform();
     const { store, writes } = countingWrites(state);
-    const answer = request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { draft: true }, { inflight: new InflightRecorder(store) });
+    const answer = request(
+      platform,
+      answerStream(fragmentsOf(LONG_ANSWER)),
+      { draft: true },
+      { inflight: new InflightRecorder(store) },
+    );
     await relayAnswer(answer);
 
     expect(platform.count('draft')).toBeGreaterThan(0);
     expect(writes()).toBe(0);
-    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(
+      await state.sortedRangeByScore(
+        inflightIndexKey(conversationTag(conversation)),
+        Number.NEGATIVE_INFINITY,
+        Number.POSITIVE_INFINITY,
+      ),
+    ).toEqual([]);
   });
 
   it('of a crashed process are recovered: the half message gets the note, the record goes', async () => {
@@ -101,25 +126,46 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     // The process dies here: no finish().
     await answer.settled();
 
-    const recovered = await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
+    const recovered = await recoverInterruptedAnswers({
+      state,
+      outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+      logger,
+    });
 
     expect(recovered).toBe(1);
     expect(platform.messages.get(halfMessage.id)).toBe(`Here are three homes that match${INTERRUPTED_NOTE}`);
     expect(await state.hashGetAll(inflightKey(conversationTag(conversation), answer.id))).toEqual({});
-    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(
+      await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), 0, Number.POSITIVE_INFINITY),
+    ).toEqual([]);
   });
 
   it('that failed mid-stream are finished with the failure: no "interrupted" note follows the failure reply', async () => {
     const platform = new RecordingPlatform();
-    const failing = answerStream(fragmentsOf(LONG_ANSWER.slice(0, 120)), { failWith: new Error('upstream connection reset') });
-    await expect(relayAnswer(request(platform, failing, {}, { inflight: new InflightRecorder(state) }))).rejects.toThrow('connection reset');
+    const failing = answerStream(fragmentsOf(LONG_ANSWER.slice(0, 120)), {
+      failWith: new Error('upstream connection reset'),
+    });
+    await expect(
+      relayAnswer(request(platform, failing, {}, { inflight: new InflightRecorder(state) })),
+    ).rejects.toThrow('connection reset');
     const shown = platform.messages.get('1')!;
 
-    const recovered = await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, olderThanMs: 0 });
+    const recovered = await recoverInterruptedAnswers({
+      state,
+      outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+      logger,
+      olderThanMs: 0,
+    });
 
     expect(recovered).toBe(0);
     expect(platform.messages.get('1')).toBe(shown);
-    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(
+      await state.sortedRangeByScore(
+        inflightIndexKey(conversationTag(conversation)),
+        Number.NEGATIVE_INFINITY,
+        Number.POSITIVE_INFINITY,
+      ),
+    ).toEqual([]);
   });
 
   it('of a conversation taken over are resolved at once, whoever wrote them and however recent', async () => {
@@ -146,7 +192,10 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
      * A half answer on screen, recorded by a process that lost the conversation (or by `writer`);
      * the platform then goes unreachable.
      */
-    async function halfAnswerLeftBehind(platform: RecordingPlatform, writer = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } })) {
+    async function halfAnswerLeftBehind(
+      platform: RecordingPlatform,
+      writer = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } }),
+    ) {
       const halfMessage = await platform.send(conversation, { text: 'Here are three homes that match' });
       const answer = writer.begin(conversation, logger);
       answer.messageCreated(halfMessage, 'Here are three homes that match');
@@ -154,9 +203,14 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
       platform.world.reachable = false;
       return { halfMessage, recordKey: inflightKey(conversationTag(conversation), answer.id) };
     }
-    const recorded = () => state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    const recorded = () =>
+      state.sortedRangeByScore(
+        inflightIndexKey(conversationTag(conversation)),
+        Number.NEGATIVE_INFINITY,
+        Number.POSITIVE_INFINITY,
+      );
 
-    it('the holder of the conversation waits for it by the answer\'s retry rule, and the note comes once the platform is back', async () => {
+    it("the holder of the conversation waits for it by the answer's retry rule, and the note comes once the platform is back", async () => {
       const platform = new RecordingPlatform();
       const { halfMessage, recordKey } = await halfAnswerLeftBehind(platform);
       const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger };
@@ -172,10 +226,13 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
       expect(await state.hashGetAll(recordKey)).toEqual({});
     });
 
-    it('a run that holds no conversation does not wait: the record is kept, and the conversation\'s next holder gives the note', async () => {
+    it("a run that holds no conversation does not wait: the record is kept, and the conversation's next holder gives the note", async () => {
       const platform = new RecordingPlatform();
       // Its process crashed ten minutes ago: well within the hour the platform is waited for.
-      const { halfMessage } = await halfAnswerLeftBehind(platform, new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES }));
+      const { halfMessage } = await halfAnswerLeftBehind(
+        platform,
+        new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES }),
+      );
       const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger };
 
       expect(await recoverInterruptedAnswers(options)).toBe(0);
@@ -210,7 +267,12 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     it('past the outage horizon the note is given up, as the answer would be', async () => {
       const platform = new RecordingPlatform();
       const { halfMessage, recordKey } = await halfAnswerLeftBehind(platform);
-      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, outageHorizonMs: 0 };
+      const options = {
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+        outageHorizonMs: 0,
+      };
 
       expect(await recoverConversation(options, conversation, new AbortController().signal)).toBe(0);
 
@@ -221,9 +283,17 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
 
     it('a run that holds no conversation gives up a note whose answer was last shown longer ago than the horizon', async () => {
       const platform = new RecordingPlatform();
-      const { recordKey } = await halfAnswerLeftBehind(platform, new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES }));
+      const { recordKey } = await halfAnswerLeftBehind(
+        platform,
+        new InflightRecorder(state, { owner: goneProcess, now: () => Date.now() - TEN_MINUTES }),
+      );
 
-      const options = { state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, outageHorizonMs: TEN_MINUTES / 2 };
+      const options = {
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+        outageHorizonMs: TEN_MINUTES / 2,
+      };
       expect(await recoverInterruptedAnswers(options)).toBe(0);
 
       expect(await state.hashGetAll(recordKey)).toEqual({});
@@ -241,7 +311,13 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     // The process dies here: the stream was never stopped.
     await answer.settled();
 
-    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
+    expect(
+      await recoverInterruptedAnswers({
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+      }),
+    ).toBe(1);
 
     expect(platform.streamOpen()).toBe(false);
     expect([...platform.messages.values()]).toEqual([`Here are three homes that match. ${INTERRUPTED_NOTE}`]);
@@ -257,10 +333,22 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     answer.streamStarted(stream.id);
     await answer.settled();
 
-    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
+    expect(
+      await recoverInterruptedAnswers({
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+      }),
+    ).toBe(1);
 
     expect([...platform.messages.values()]).toEqual(['Here are three homes that match.', NOTE]);
-    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
+    expect(
+      await state.sortedRangeByScore(
+        inflightIndexKey(conversationTag(conversation)),
+        Number.NEGATIVE_INFINITY,
+        Number.POSITIVE_INFINITY,
+      ),
+    ).toEqual([]);
   });
 
   it('of a native stream that fell back to edits: the stream is ended, and the note goes on the last message', async () => {
@@ -273,10 +361,19 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     answer.messageCreated(continued, 'Here are three homes that match');
     await answer.settled();
 
-    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger })).toBe(1);
+    expect(
+      await recoverInterruptedAnswers({
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+      }),
+    ).toBe(1);
 
     expect(platform.streamOpen()).toBe(false);
-    expect([...platform.messages.values()]).toEqual(['Here are three', `Here are three homes that match${INTERRUPTED_NOTE}`]);
+    expect([...platform.messages.values()]).toEqual([
+      'Here are three',
+      `Here are three homes that match${INTERRUPTED_NOTE}`,
+    ]);
   });
 
   it.each([
@@ -285,31 +382,49 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     ['draft', { draft: true }, 'draft', 'on the half answer'],
     // Without edits the note cannot join the half answer: it follows it.
     ['buffered (typing only)', { edit: false }, undefined, 'after the half answer'],
-  ] as const)('cut off mid-answer (%s): the process answering again puts the note %s, and nothing stays "writing…"', async (_renderer, shape, firstShownBy, where) => {
-    const platform = new RecordingPlatform();
-    const controller = new AbortController();
-    async function* cutOffMidAnswer() {
-      yield* answerStream(fragmentsOf(HALF_ANSWER), { final: null });
-      // The gateway stops (or loses the lock) once the answer shows; at once where nothing shows before the final.
-      if (firstShownBy) await eventually(() => platform.count(firstShownBy) > 0);
-      controller.abort();
-      await new Promise(() => undefined);
-    }
-    await relayAnswer(request(platform, cutOffMidAnswer(), shape, { inflight: new InflightRecorder(state), signal: controller.signal }));
+  ] as const)(
+    'cut off mid-answer (%s): the process answering again puts the note %s, and nothing stays "writing…"',
+    async (_renderer, shape, firstShownBy, where) => {
+      const platform = new RecordingPlatform();
+      const controller = new AbortController();
+      async function* cutOffMidAnswer() {
+        yield* answerStream(fragmentsOf(HALF_ANSWER), { final: null });
+        // The gateway stops (or loses the lock) once the answer shows; at once where nothing shows before the final.
+        if (firstShownBy) await eventually(() => platform.count(firstShownBy) > 0);
+        controller.abort();
+        await new Promise(() => undefined);
+      }
+      await relayAnswer(
+        request(platform, cutOffMidAnswer(), shape, {
+          inflight: new InflightRecorder(state),
+          signal: controller.signal,
+        }),
+      );
 
-    const shownBefore = platform.messages.size;
-    const takeover = { state, outboundFor: () => ({ outbound: platform.offering(shape), capabilities: capabilities() }), logger };
-    expect(await recoverConversation(takeover, conversation)).toBe(1);
+      const shownBefore = platform.messages.size;
+      const takeover = {
+        state,
+        outboundFor: () => ({ outbound: platform.offering(shape), capabilities: capabilities() }),
+        logger,
+      };
+      expect(await recoverConversation(takeover, conversation)).toBe(1);
 
-    const texts = [...platform.messages.values()];
-    expect(texts).toHaveLength(where === 'on the half answer' ? shownBefore : shownBefore + 1);
-    expect(platform.streamOpen()).toBe(false);
-    expect(texts.filter((text) => text.includes(NOTE))).toHaveLength(1);
-    expect(texts.at(-1)?.endsWith(NOTE)).toBe(true);
-    // What was shown of the answer is still there, before the note.
-    expect(squash(texts.join(' '))).toContain(squash(HALF_ANSWER));
-    expect(await state.sortedRangeByScore(inflightIndexKey(conversationTag(conversation)), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)).toEqual([]);
-  });
+      const texts = [...platform.messages.values()];
+      expect(texts).toHaveLength(where === 'on the half answer' ? shownBefore : shownBefore + 1);
+      expect(platform.streamOpen()).toBe(false);
+      expect(texts.filter((text) => text.includes(NOTE))).toHaveLength(1);
+      expect(texts.at(-1)?.endsWith(NOTE)).toBe(true);
+      // What was shown of the answer is still there, before the note.
+      expect(squash(texts.join(' '))).toContain(squash(HALF_ANSWER));
+      expect(
+        await state.sortedRangeByScore(
+          inflightIndexKey(conversationTag(conversation)),
+          Number.NEGATIVE_INFINITY,
+          Number.POSITIVE_INFINITY,
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it('of a live process elsewhere, or of this process, are left alone even with no age threshold', async () => {
     const platform = new RecordingPlatform();
@@ -321,7 +436,14 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     await live.settled();
     await ours.settled();
 
-    expect(await recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger, olderThanMs: 0 })).toBe(0);
+    expect(
+      await recoverInterruptedAnswers({
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+        olderThanMs: 0,
+      }),
+    ).toBe(0);
     expect(platform.calls).toEqual([]);
     await live.finish();
     await ours.finish();
@@ -335,7 +457,12 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
       answer.textShown(`answer ${i}`);
       await answer.settled();
     }
-    const run = () => recoverInterruptedAnswers({ state, outboundFor: () => ({ outbound: platform, capabilities: capabilities() }), logger });
+    const run = () =>
+      recoverInterruptedAnswers({
+        state,
+        outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+        logger,
+      });
 
     const counts = await Promise.all([run(), run(), run()]);
 

@@ -18,13 +18,17 @@ const MARKDOWN_ANSWER = [
 
 /** Texts the stream took, in order: its start, appends and stop. */
 function streamCalls(platform: RecordingPlatform) {
-  return platform.calls.filter((call) => call.result === 'ok' && (call.kind === 'startStream' || call.kind === 'append' || call.kind === 'stop'));
+  return platform.calls.filter(
+    (call) => call.result === 'ok' && (call.kind === 'startStream' || call.kind === 'append' || call.kind === 'stop'),
+  );
 }
 
 describe('relayAnswer: native streams', () => {
   it('get the standard Markdown of the answer, not the platform markup, and end holding all of it', async () => {
     const platform = new RecordingPlatform({ markup: slackMarkup });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(MARKDOWN_ANSWER)), { startStream: true }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(MARKDOWN_ANSWER)), { startStream: true }),
+    );
 
     expect(result.renderer).toBe('native');
     const calls = streamCalls(platform);
@@ -48,9 +52,13 @@ describe('relayAnswer: native streams', () => {
 
   it('never take more Markdown in one call than the platform allows, even when a long stretch arrives at once', async () => {
     const platform = new RecordingPlatform();
-    const lines = Array.from({ length: 12 }, (_, n) => `Home number ${n + 1} has ${n + 2} rooms and a view.`).join('\n');
+    const lines = Array.from({ length: 12 }, (_, n) => `Home number ${n + 1} has ${n + 2} rooms and a view.`).join(
+      '\n',
+    );
     // Arrives in big pieces, so each update has several lines to append.
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines, 150)), { startStream: true, nativeStreamMaxChars: 60 }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(lines, 150)), { startStream: true, nativeStreamMaxChars: 60 }),
+    );
 
     expect(result.renderer).toBe('native');
     const calls = streamCalls(platform);
@@ -63,7 +71,11 @@ describe('relayAnswer: native streams', () => {
     const platform = new RecordingPlatform();
     const streamed = 'The condo is on Main Street.\nIt costs $350,000.\n';
     const authoritative = 'The condo is on Elm Street.\nIt costs $350,000.';
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(streamed), { final: { answer: authoritative }, delayMs: 15 }), { startStream: true }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(streamed), { final: { answer: authoritative }, delayMs: 15 }), {
+        startStream: true,
+      }),
+    );
 
     // The stream showed the first line already, and a stream cannot take text back.
     expect(platform.streamedMarkdown()).toMatch(/^The condo is on Main Street\./);
@@ -73,9 +85,19 @@ describe('relayAnswer: native streams', () => {
 
   it('open with the first finished sentence, not empty, so the first words do not wait a whole pacing interval', async () => {
     const platform = new RecordingPlatform();
-    const fragments = ['The house on Maple Street has 3 bedrooms and 2 baths.', ' It was built in 1998', ' and sits on a quiet corner lot.', ' Open house on Sunday.'];
+    const fragments = [
+      'The house on Maple Street has 3 bedrooms and 2 baths.',
+      ' It was built in 1998',
+      ' and sits on a quiet corner lot.',
+      ' Open house on Sunday.',
+    ];
     // A long interval: after the stream opens, nothing more is shown before the end.
-    await relayAnswer(request(platform, answerStream(fragments, { delayMs: 30 }), { startStream: true, editIntervalMs: { private: 60_000, group: 60_000 } }));
+    await relayAnswer(
+      request(platform, answerStream(fragments, { delayMs: 30 }), {
+        startStream: true,
+        editIntervalMs: { private: 60_000, group: 60_000 },
+      }),
+    );
 
     const [start] = streamCalls(platform);
     expect(start?.kind).toBe('startStream');

@@ -54,9 +54,16 @@ describe('relayAnswer under 429s', () => {
 
   it('does not wait a retry_after longer than the retry budget: falls back to a new message at once', async () => {
     const platform = new RecordingPlatform({ rateLimit: (call) => (call.kind === 'edit' ? 60_000 : undefined) });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, {
-      pacing: { editIntervalMs: { private: 20, group: 20 }, minInitialChars: 10, finalRetryBudgetMs: 1_000 },
-    }));
+    const result = await relayAnswer(
+      request(
+        platform,
+        answerStream(fragmentsOf(LONG_ANSWER)),
+        {},
+        {
+          pacing: { editIntervalMs: { private: 20, group: 20 }, minInitialChars: 10, finalRetryBudgetMs: 1_000 },
+        },
+      ),
+    );
 
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
     expect(platform.calls.filter((call) => call.kind === 'edit' && call.text === LONG_ANSWER)).toHaveLength(1);
@@ -73,9 +80,16 @@ describe('relayAnswer under 429s', () => {
         return tooSoon ? 150 : undefined;
       },
     });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, {
-      pacing: { editIntervalMs: { private: 200, group: 200 }, minInitialChars: 10 },
-    }));
+    const result = await relayAnswer(
+      request(
+        platform,
+        answerStream(fragmentsOf(LONG_ANSWER)),
+        {},
+        {
+          pacing: { editIntervalMs: { private: 200, group: 200 }, minInitialChars: 10 },
+        },
+      ),
+    );
 
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
     expect(platform.calls.filter((call) => call.result === 'rate-limited')).toEqual([]);

@@ -8,7 +8,15 @@ import { RecordingPlatform } from './support/recording-platform.js';
 /** A stream whose every event arrived in one read: a short answer, or one the service had ready. */
 async function* arrivedAtOnce(fragments: readonly string[]): AsyncGenerator<AskStreamEvent> {
   for (const content of fragments) yield { type: 'fragment', content };
-  yield { type: 'final', questionId: 1, answerId: 2, answer: fragments.join(''), totalToken: 10, noAnswer: false, incomplete: false };
+  yield {
+    type: 'final',
+    questionId: 1,
+    answerId: 2,
+    answer: fragments.join(''),
+    totalToken: 10,
+    noAnswer: false,
+    incomplete: false,
+  };
 }
 
 const talkToPerson = [{ label: 'Talk to a person', value: 'handoff' }];
@@ -29,7 +37,9 @@ describe('relayAnswer: each renderer ends on the final answer', () => {
     const platform = new RecordingPlatform();
     const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER))));
 
-    const okCalls = platform.calls.filter((call) => call.result === 'ok' && (call.kind === 'send' || call.kind === 'edit'));
+    const okCalls = platform.calls.filter(
+      (call) => call.result === 'ok' && (call.kind === 'send' || call.kind === 'edit'),
+    );
     const final = okCalls.at(-1)!;
     expect(final.text).toBe(LONG_ANSWER);
     expect(final.progress).toBeUndefined();
@@ -164,7 +174,12 @@ describe('relayAnswer: what the final shows', () => {
   it('the final answer is authoritative, even when the fragments said something else', async () => {
     const platform = new RecordingPlatform();
     const authoritative = 'The condo on Main Street is for sale at $350,000. — Your agent';
-    const result = await relayAnswer(request(platform, answerStream(['The condo on Main St is for sale at $35', '0,000.'], { final: { answer: authoritative } })));
+    const result = await relayAnswer(
+      request(
+        platform,
+        answerStream(['The condo on Main St is for sale at $35', '0,000.'], { final: { answer: authoritative } }),
+      ),
+    );
 
     expect(platform.textsOf(result.messages)).toEqual([authoritative]);
   });
@@ -180,7 +195,9 @@ describe('relayAnswer: what the final shows', () => {
 
   it('an incomplete final shows the fragments that arrived', async () => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: '', incomplete: true } })));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER), { final: { answer: '', incomplete: true } })),
+    );
 
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
   });
@@ -192,7 +209,9 @@ describe('relayAnswer: what the final shows', () => {
     ['native', { startStream: true }],
   ] as const)('an empty answer is never sent as an empty message (%s)', async (_renderer, platformCapabilities) => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream([], { final: { answer: '  ' } }), platformCapabilities));
+    const result = await relayAnswer(
+      request(platform, answerStream([], { final: { answer: '  ' } }), platformCapabilities),
+    );
 
     expect(platform.textsOf(result.messages)).toEqual([EMPTY_ANSWER_TEXT]);
     expect(platform.calls.every((call) => call.result === 'ok')).toBe(true);
@@ -215,7 +234,14 @@ describe('relayAnswer: what the final shows', () => {
   it('leaves no abort listener behind on the signal, which a drain shares across every answer of a conversation', async () => {
     const controller = new AbortController();
     for (let i = 0; i < 3; i++) {
-      await relayAnswer(request(new RecordingPlatform(), answerStream(fragmentsOf('A short answer.')), {}, { signal: controller.signal }));
+      await relayAnswer(
+        request(
+          new RecordingPlatform(),
+          answerStream(fragmentsOf('A short answer.')),
+          {},
+          { signal: controller.signal },
+        ),
+      );
     }
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
@@ -225,7 +251,9 @@ describe('relayAnswer: buttons', () => {
   it('are attached to the final message when it is sent (draft, buffered)', async () => {
     for (const platformCapabilities of [{ draft: true }, { edit: false }]) {
       const platform = new RecordingPlatform();
-      const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), platformCapabilities, { buttons: talkToPerson }));
+      const result = await relayAnswer(
+        request(platform, answerStream(fragmentsOf(LONG_ANSWER)), platformCapabilities, { buttons: talkToPerson }),
+      );
 
       expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
     }
@@ -233,7 +261,9 @@ describe('relayAnswer: buttons', () => {
 
   it('go with the final edit of the last message when the final was edited into place', async () => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }),
+    );
 
     expect(result.renderer).toBe('edit');
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
@@ -246,7 +276,9 @@ describe('relayAnswer: buttons', () => {
   it('are edited in even when the last intermediate already showed the final text', async () => {
     const platform = new RecordingPlatform();
     // One fragment, long enough for a first message: the screen shows the final text before the final arrives.
-    const result = await relayAnswer(request(platform, answerStream([LONG_ANSWER], { delayMs: 30 }), {}, { buttons: talkToPerson }));
+    const result = await relayAnswer(
+      request(platform, answerStream([LONG_ANSWER], { delayMs: 30 }), {}, { buttons: talkToPerson }),
+    );
 
     expect(platform.calls.filter((call) => call.kind === 'send').map((call) => call.text)).toEqual([LONG_ANSWER]);
     expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
@@ -255,12 +287,15 @@ describe('relayAnswer: buttons', () => {
 
   it('go on the last message only when the answer spans several', async () => {
     const platform = new RecordingPlatform({ maxMessageLength: 120 });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }),
+    );
 
     expect(result.messages.length).toBeGreaterThan(1);
     expect(squash(platform.textsOf(result.messages).join(' '))).toBe(LONG_ANSWER);
     expect(result.messages.map((message) => platform.buttonsOf.get(message.id))).toEqual([
-      ...result.messages.slice(0, -1).map(() => undefined), talkToPerson,
+      ...result.messages.slice(0, -1).map(() => undefined),
+      talkToPerson,
     ]);
     expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
   });
@@ -268,7 +303,9 @@ describe('relayAnswer: buttons', () => {
   it('come in a message of their own after a native stream, which cannot carry them', async () => {
     const lines = LONG_ANSWER.split('. ').join('.\n');
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(lines)), { startStream: true }, { buttons: talkToPerson }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(lines)), { startStream: true }, { buttons: talkToPerson }),
+    );
 
     expect(result.renderer).toBe('native');
     const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
@@ -277,7 +314,9 @@ describe('relayAnswer: buttons', () => {
 
   it('come in a message of their own when the platform refuses them on an edit, the text still edited in', async () => {
     const platform = new RecordingPlatform({ refuseButtonsOnEdit: true });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }),
+    );
 
     expect(platform.count('edit', 'unsupported')).toBe(1);
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
@@ -288,8 +327,12 @@ describe('relayAnswer: buttons', () => {
 
   it('are retried with the final edit on 429, and never sent separately when the edit carried them', async () => {
     let refusals = 1;
-    const platform = new RecordingPlatform({ rateLimit: (call) => (call.kind === 'edit' && call.text === LONG_ANSWER && refusals-- > 0 ? 10 : undefined) });
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }));
+    const platform = new RecordingPlatform({
+      rateLimit: (call) => (call.kind === 'edit' && call.text === LONG_ANSWER && refusals-- > 0 ? 10 : undefined),
+    });
+    const result = await relayAnswer(
+      request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, { buttons: talkToPerson }),
+    );
 
     expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
     expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
@@ -297,7 +340,14 @@ describe('relayAnswer: buttons', () => {
 
   it('are left out where the platform has none', async () => {
     const platform = new RecordingPlatform();
-    await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), { edit: false, buttons: false }, { buttons: talkToPerson }));
+    await relayAnswer(
+      request(
+        platform,
+        answerStream(fragmentsOf(LONG_ANSWER)),
+        { edit: false, buttons: false },
+        { buttons: talkToPerson },
+      ),
+    );
 
     expect(platform.calls.some((call) => call.buttons)).toBe(false);
   });
@@ -306,9 +356,17 @@ describe('relayAnswer: buttons', () => {
 describe('relayAnswer: group chats', () => {
   it('use the group pacing and still end on the final', async () => {
     const platform = new RecordingPlatform();
-    const result = await relayAnswer(request(platform, answerStream(fragmentsOf(LONG_ANSWER)), {}, {
-      isGroup: true, pacing: { editIntervalMs: { private: 10_000, group: 15 }, minInitialChars: 10, minGrowthChars: 10 },
-    }));
+    const result = await relayAnswer(
+      request(
+        platform,
+        answerStream(fragmentsOf(LONG_ANSWER)),
+        {},
+        {
+          isGroup: true,
+          pacing: { editIntervalMs: { private: 10_000, group: 15 }, minInitialChars: 10, minGrowthChars: 10 },
+        },
+      ),
+    );
 
     expect(squash(platform.textsOf(result.messages).join(' '))).toBe(LONG_ANSWER);
     expect(platform.count('edit')).toBeGreaterThan(0);

@@ -12,7 +12,15 @@ import { plainMarkup, type MarkupRenderer } from '../../../src/contract.js';
 import { telegramMarkup } from '../../../adapters/telegram/markdown.js';
 import { whatsappMarkup } from '../../../adapters/whatsapp/markdown.js';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
-import { LONG_ANSWER, answerStream, capabilities, eventually, fragmentsOf, readsOnce, request } from './support/answers.js';
+import {
+  LONG_ANSWER,
+  answerStream,
+  capabilities,
+  eventually,
+  fragmentsOf,
+  readsOnce,
+  request,
+} from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 
 /** Every message the platform shows, in the order they appeared. */
@@ -82,63 +90,97 @@ describe('an answer whose edits are refused mid-answer reads once, in order', ()
   it('a short answer whose only edit (the final) is refused: the first message keeps its words, the second holds the rest', async () => {
     const platform = new RecordingPlatform({ refuseEdit: () => true });
     const answer = 'I could not find any listing in Paris. Our listings are in Austin, Denver and Portland.';
-    const stream = shownInSteps(platform, ['I could not find any listing ', 'in Paris. Our listings are in Austin, Denver and Portland.']);
+    const stream = shownInSteps(platform, [
+      'I could not find any listing ',
+      'in Paris. Our listings are in Austin, Denver and Portland.',
+    ]);
     await relayAnswer(request(platform, stream));
 
-    expect(screenOf(platform)).toEqual(['I could not find any listing', 'in Paris. Our listings are in Austin, Denver and Portland.']);
+    expect(screenOf(platform)).toEqual([
+      'I could not find any listing',
+      'in Paris. Our listings are in Austin, Denver and Portland.',
+    ]);
     expect(readsOnce(screenOf(platform), answer)).toBe(true);
   });
 
   it('goes on from a refused message while the answer is still being written, not only at the end', async () => {
     const platform = new RecordingPlatform();
-    const stream = shownInSteps(platform, ['The condo is downtown. ', 'The house has a garden. ', 'The loft is above a bakery. ', 'It has parking.'], {
-      // Once the second sentence is shown, the first message can no longer be edited.
-      afterShown: (step) => {
-        if (step === 2) platform.rules.refuseEdit = ({ messageId }) => messageId === '1';
+    const stream = shownInSteps(
+      platform,
+      ['The condo is downtown. ', 'The house has a garden. ', 'The loft is above a bakery. ', 'It has parking.'],
+      {
+        // Once the second sentence is shown, the first message can no longer be edited.
+        afterShown: (step) => {
+          if (step === 2) platform.rules.refuseEdit = ({ messageId }) => messageId === '1';
+        },
       },
-    });
+    );
     await relayAnswer(request(platform, stream));
 
     // The third sentence was shown (in a new message) before the answer ended.
-    expect(screenOf(platform)).toEqual(['The condo is downtown. The house has a garden.', 'The loft is above a bakery. It has parking.']);
+    expect(screenOf(platform)).toEqual([
+      'The condo is downtown. The house has a garden.',
+      'The loft is above a bakery. It has parking.',
+    ]);
   });
 });
 
 describe('a message that goes on where a refused one ends is valid on its own', () => {
   it('inside bold text, it opens the bold again (WhatsApp)', async () => {
     const platform = new RecordingPlatform({ markup: whatsappMarkup });
-    const stream = shownInSteps(platform, ['Before you visit: **Bring an ID. ', 'Viewings start at nine.** See you there.'], {
-      afterShown: () => {
-        platform.rules.refuseEdit = () => true;
+    const stream = shownInSteps(
+      platform,
+      ['Before you visit: **Bring an ID. ', 'Viewings start at nine.** See you there.'],
+      {
+        afterShown: () => {
+          platform.rules.refuseEdit = () => true;
+        },
       },
-    });
+    );
     await relayAnswer(request(platform, stream));
 
-    expect(screenOf(platform)).toEqual(['Before you visit: *Bring an ID.*', '*Viewings start at nine.* See you there.']);
+    expect(screenOf(platform)).toEqual([
+      'Before you visit: *Bring an ID.*',
+      '*Viewings start at nine.* See you there.',
+    ]);
   });
 
   it('inside bold text, it opens the bold again (Telegram HTML)', async () => {
     const platform = new RecordingPlatform({ markup: telegramMarkup });
-    const stream = shownInSteps(platform, ['Before you visit: **Bring an ID. ', 'Viewings start at nine.** See you there.'], {
-      afterShown: () => {
-        platform.rules.refuseEdit = () => true;
+    const stream = shownInSteps(
+      platform,
+      ['Before you visit: **Bring an ID. ', 'Viewings start at nine.** See you there.'],
+      {
+        afterShown: () => {
+          platform.rules.refuseEdit = () => true;
+        },
       },
-    });
+    );
     await relayAnswer(request(platform, stream));
 
-    expect(screenOf(platform)).toEqual(['Before you visit: <b>Bring an ID.</b>', '<b>Viewings start at nine.</b> See you there.']);
+    expect(screenOf(platform)).toEqual([
+      'Before you visit: <b>Bring an ID.</b>',
+      '<b>Viewings start at nine.</b> See you there.',
+    ]);
   });
 
   it('inside a code block, it opens the code block again', async () => {
     const platform = new RecordingPlatform({ markup: whatsappMarkup });
-    const stream = shownInSteps(platform, ['Call it like this:\n```js\nconst homes = await list();\n', 'show(homes);\n```\nThat is all.'], {
-      afterShown: () => {
-        platform.rules.refuseEdit = () => true;
+    const stream = shownInSteps(
+      platform,
+      ['Call it like this:\n```js\nconst homes = await list();\n', 'show(homes);\n```\nThat is all.'],
+      {
+        afterShown: () => {
+          platform.rules.refuseEdit = () => true;
+        },
       },
-    });
+    );
     await relayAnswer(request(platform, stream));
 
-    expect(screenOf(platform)).toEqual(['Call it like this:\n\n```const homes = await list();```', '```show(homes);```\n\nThat is all.']);
+    expect(screenOf(platform)).toEqual([
+      'Call it like this:\n\n```const homes = await list();```',
+      '```show(homes);```\n\nThat is all.',
+    ]);
   });
 });
 
@@ -194,5 +236,13 @@ async function* shownInSteps(
     await eventually(() => screenOf(platform).some((text) => text.replace(/<[^>]+>|[*`]/g, '').includes(lastWords)));
     options.afterShown?.(index + 1);
   }
-  yield { type: 'final', questionId: 1, answerId: 2, answer: options.final ?? joined, totalToken: 10, noAnswer: false, incomplete: false };
+  yield {
+    type: 'final',
+    questionId: 1,
+    answerId: 2,
+    answer: options.final ?? joined,
+    totalToken: 10,
+    noAnswer: false,
+    incomplete: false,
+  };
 }

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { relayAnswer, startTyping, TYPING_DEFER_MS } from '../../../src/gateway/relay/index.js';
 import type { ConversationRef, Outbound } from '../../../src/contract.js';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
-import { LONG_ANSWER, answerStream, capabilities, conversation, fragmentsOf, request, sleep } from './support/answers.js';
+import {
+  LONG_ANSWER,
+  answerStream,
+  capabilities,
+  conversation,
+  fragmentsOf,
+  request,
+  sleep,
+} from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
 
 const SHORT_LIVED_TYPING = { typingLifetimeMs: 30 };

@@ -6,16 +6,35 @@ import type { Listing } from '../../../src/service/validation/listing.js';
 import { defaultSettings } from '../../../src/service/validation/settings.js';
 
 const home = (id: number, city: string): Listing => ({
-  ID: id, SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$', PropertyType: 'Condo', Bedrooms: 2, Bathrooms: 1,
-  Url: `https://homes.example/${id}`, MLSNumber: `M-${id}`, YearBuilt: 2000, DaysOnMarket: 1, LotArea: 0, BuildingArea: 900,
-  AreaUnit: 'Square Feet', ParkingSpots: 1, City: city, Address: `${id} Long Street Name`, SalePrice: 400_000 + id,
+  ID: id,
+  SaleType: 'for_sale',
+  Status: 'Active',
+  CurrencySymbol: '$',
+  PropertyType: 'Condo',
+  Bedrooms: 2,
+  Bathrooms: 1,
+  Url: `https://homes.example/${id}`,
+  MLSNumber: `M-${id}`,
+  YearBuilt: 2000,
+  DaysOnMarket: 1,
+  LotArea: 0,
+  BuildingArea: 900,
+  AreaUnit: 'Square Feet',
+  ParkingSpots: 1,
+  City: city,
+  Address: `${id} Long Street Name`,
+  SalePrice: 400_000 + id,
 });
 
 const request = (question: string, signal = new AbortController().signal): AnswerRequest => ({
   chatbot: { serialNumber: 's', type: 0, createdAt: '', settings: defaultSettings() },
-  model: 'builtin', question, askType: 'Text', files: [],
+  model: 'builtin',
+  question,
+  askType: 'Text',
+  files: [],
   listings: [1, 2, 3, 4, 5, 6].map((id) => home(id, 'Austin')),
-  history: async () => [], signal,
+  history: async () => [],
+  signal,
 });
 
 /** Records the pauses the engine asks for instead of waiting them (an injected clock). */
@@ -30,7 +49,7 @@ async function drain(engine: BuiltinEngine, req: AnswerRequest): Promise<string[
   return fragments;
 }
 
-describe('the builtin engine\'s pace', () => {
+describe("the builtin engine's pace", () => {
   it('streams a long answer as many fragments with a pause before each but the first, at tokensPerSecond', async () => {
     const { pauses, sleep } = recordingSleep();
     const fragments = await drain(new BuiltinEngine({ tokensPerSecond: 40, sleep }), request('homes in Austin'));
@@ -66,13 +85,17 @@ describe('the builtin engine\'s pace', () => {
       if (pausesSeen === 3) controller.abort();
       signal.throwIfAborted();
     };
-    const fragments = await drain(new BuiltinEngine({ tokensPerSecond: 40, sleep }), request('homes in Austin', controller.signal));
+    const fragments = await drain(
+      new BuiltinEngine({ tokensPerSecond: 40, sleep }),
+      request('homes in Austin', controller.signal),
+    );
     expect(fragments).toHaveLength(3);
   });
 
   it('keeps every character: the fragments joined are the text', async () => {
     const parts: string[] = [];
-    for await (const part of paced(['a ', 'b\n', 'c'], 1000, new AbortController().signal, async () => undefined)) parts.push(part);
+    for await (const part of paced(['a ', 'b\n', 'c'], 1000, new AbortController().signal, async () => undefined))
+      parts.push(part);
     expect(parts.join('')).toBe('a b\nc');
   });
 });

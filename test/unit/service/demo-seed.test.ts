@@ -1,19 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_SERIAL_NUMBER, embeddedSettingsReader, seedDemoData, serviceSettingDefaults } from '../../../src/service/index.js';
+import {
+  DEMO_SERIAL_NUMBER,
+  embeddedSettingsReader,
+  seedDemoData,
+  serviceSettingDefaults,
+} from '../../../src/service/index.js';
 import { MemoryStateStore } from '../../../src/state/index.js';
 
 describe('the demo chatbot seed', () => {
   it('accepts photos and voice messages, so the demo answers media', async () => {
     const state = new MemoryStateStore();
     await seedDemoData(state);
-    expect(await embeddedSettingsReader(state)(DEMO_SERIAL_NUMBER)).toMatchObject({ EnableUploadImage: true, EnablePushToTalk: true });
+    expect(await embeddedSettingsReader(state)(DEMO_SERIAL_NUMBER)).toMatchObject({
+      EnableUploadImage: true,
+      EnablePushToTalk: true,
+    });
   });
 
-  it('puts the configured settings (bots[].settings) into the service\'s record when it creates the chatbot, and only then', async () => {
+  it("puts the configured settings (bots[].settings) into the service's record when it creates the chatbot, and only then", async () => {
     const state = new MemoryStateStore();
     await seedDemoData(state, { settings: { WelcomeMessage: 'Configured hello', EnablePushToTalk: false } });
     await seedDemoData(state, { settings: { WelcomeMessage: 'Later config' } });
-    expect(await embeddedSettingsReader(state)(DEMO_SERIAL_NUMBER)).toMatchObject({ WelcomeMessage: 'Configured hello', EnablePushToTalk: false, EnableUploadImage: true });
+    expect(await embeddedSettingsReader(state)(DEMO_SERIAL_NUMBER)).toMatchObject({
+      WelcomeMessage: 'Configured hello',
+      EnablePushToTalk: false,
+      EnableUploadImage: true,
+    });
   });
 
   it('refuses configured settings the service does not have, naming every problem', async () => {
@@ -26,7 +38,13 @@ describe('the demo chatbot seed', () => {
     expect(await embeddedSettingsReader(new MemoryStateStore())('nope')).toBeNull();
   });
 
-  it('gives a hosted copy the service\'s defaults of the settings the gateway acts on', () => {
-    expect(serviceSettingDefaults()).toEqual({ EnableUploadImage: true, EnablePushToTalk: false, MessageLimit: -1, RateLimitCount: 0, RateLimitTime: 0 });
+  it("gives a hosted copy the service's defaults of the settings the gateway acts on", () => {
+    expect(serviceSettingDefaults()).toEqual({
+      EnableUploadImage: true,
+      EnablePushToTalk: false,
+      MessageLimit: -1,
+      RateLimitCount: 0,
+      RateLimitTime: 0,
+    });
   });
 });

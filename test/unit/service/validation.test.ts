@@ -8,12 +8,18 @@ import type { ServiceError } from '../../../src/service/envelope.js';
 
 describe('case-insensitive binding', () => {
   it('maps any casing onto the canonical name, drops nulls and unknown fields', () => {
-    expect(bindFields({ SERIALNUMBER: 'a', extra: 1, Name: null }, ['serialNumber', 'Name'])).toEqual({ serialNumber: 'a' });
+    expect(bindFields({ SERIALNUMBER: 'a', extra: 1, Name: null }, ['serialNumber', 'Name'])).toEqual({
+      serialNumber: 'a',
+    });
   });
 });
 
 describe('validation messages name the field', () => {
-  const schema = z.object({ Count: z.number().int().min(1), Kind: z.enum(['a', 'b']), Tags: z.array(z.string()).optional() });
+  const schema = z.object({
+    Count: z.number().int().min(1),
+    Kind: z.enum(['a', 'b']),
+    Tags: z.array(z.string()).optional(),
+  });
   const messageOf = (body: unknown): string => {
     try {
       parseBody(schema, body);
@@ -39,10 +45,20 @@ describe('validation messages name the field', () => {
 
 describe('animated GIF detection', () => {
   const frame = [0x21, 0xf9, 4, 0, 10, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0];
-  const gif = (frames: number, globalTable = true) => Buffer.from([
-    ...Buffer.from('GIF89a'), 1, 0, 1, 0, globalTable ? 0x80 : 0, 0, 0, ...(globalTable ? [0, 0, 0, 0xff, 0xff, 0xff] : []),
-    ...Array.from({ length: frames }, () => frame).flat(), 0x3b,
-  ]);
+  const gif = (frames: number, globalTable = true) =>
+    Buffer.from([
+      ...Buffer.from('GIF89a'),
+      1,
+      0,
+      1,
+      0,
+      globalTable ? 0x80 : 0,
+      0,
+      0,
+      ...(globalTable ? [0, 0, 0, 0xff, 0xff, 0xff] : []),
+      ...Array.from({ length: frames }, () => frame).flat(),
+      0x3b,
+    ]);
 
   it('sees one frame as still and several as animated', () => {
     expect(isAnimatedGif(gif(1))).toBe(false);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isSlackFileUrl, kindOfFile } from '../../../adapters/slack/files.js';
 
 describe('Slack shared files', () => {
-  it('sends the bot token only to Slack file hosts over https, or to SLACK_API_URL\'s origin', () => {
+  it("sends the bot token only to Slack file hosts over https, or to SLACK_API_URL's origin", () => {
     const slack = {};
     expect(isSlackFileUrl('https://files.slack.com/files-pri/T1-F1/download/a.jpg', slack)).toBe(true);
     expect(isSlackFileUrl('https://a.slack-edge.com/x/a.jpg', slack)).toBe(true);
@@ -15,7 +15,7 @@ describe('Slack shared files', () => {
     expect(isSlackFileUrl('http://127.0.0.1:4568/files-pri/T1-F1/download/a.jpg', fake)).toBe(false);
   });
 
-  it('names the kind from Slack\'s subtype first (voice and video clips), then the MIME type', () => {
+  it("names the kind from Slack's subtype first (voice and video clips), then the MIME type", () => {
     expect(kindOfFile({ mimetype: 'audio/mp4', subtype: 'slack_audio' })).toBe('voice');
     expect(kindOfFile({ mimetype: 'video/mp4', subtype: 'slack_audio' })).toBe('voice');
     expect(kindOfFile({ mimetype: 'video/mp4', subtype: 'slack_video' })).toBe('video');

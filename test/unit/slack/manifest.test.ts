@@ -46,7 +46,10 @@ describe('the Slack app manifest', () => {
 
   it('turns on the assistant pane and lets users write in the Messages tab', () => {
     expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
-    expect(manifest.features.app_home).toMatchObject({ messages_tab_enabled: true, messages_tab_read_only_enabled: false });
+    expect(manifest.features.app_home).toMatchObject({
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: false,
+    });
   });
 
   it('starts in HTTP Events mode (Socket Mode is a switch the operator turns on)', () => {

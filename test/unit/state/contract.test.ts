@@ -113,7 +113,10 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       await store.sortedAdd('z', 30, 'c');
       await store.sortedAdd('z', 10, 'a');
       await store.sortedAdd('z', 20, 'b');
-      expect(await store.sortedRangeByScore('z', 0, 25)).toEqual([{ member: 'a', score: 10 }, { member: 'b', score: 20 }]);
+      expect(await store.sortedRangeByScore('z', 0, 25)).toEqual([
+        { member: 'a', score: 10 },
+        { member: 'b', score: 20 },
+      ]);
       expect(await store.sortedRangeByScore('z', 0, 100, 1)).toEqual([{ member: 'a', score: 10 }]);
       expect(await store.sortedScore('z', 'c')).toBe(30);
       expect(await store.sortedRemove('z', 'a')).toBe(1);
@@ -176,14 +179,24 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
     });
 
     it('atomic incr with a ttl gives a fresh counter its window and keeps an existing one', async () => {
-      expect(await store.atomic([{ op: 'incr', key: 'w', ttlMs: 5_000 }, { op: 'incr', key: 'w', by: 2, ttlMs: 60_000 }])).toEqual([1, 3]);
+      expect(
+        await store.atomic([
+          { op: 'incr', key: 'w', ttlMs: 5_000 },
+          { op: 'incr', key: 'w', by: 2, ttlMs: 60_000 },
+        ]),
+      ).toEqual([1, 3]);
       const ttl = await store.ttlMs('w');
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(5_000);
     });
 
     it('incr with `from` starts a counter it creates there, and counts an existing one on from its value', async () => {
-      expect(await store.atomic([{ op: 'incr', key: '{t}from', ttlMs: 5_000, from: 1 }, { op: 'incr', key: '{t}from', ttlMs: 5_000, from: 1 }])).toEqual([2, 3]);
+      expect(
+        await store.atomic([
+          { op: 'incr', key: '{t}from', ttlMs: 5_000, from: 1 },
+          { op: 'incr', key: '{t}from', ttlMs: 5_000, from: 1 },
+        ]),
+      ).toEqual([2, 3]);
       await store.set('{t}from-0', '0');
       expect(await store.batch([{ op: 'incr', key: '{t}from-0', ttlMs: 5_000, from: 1 }])).toEqual([1]);
       expect(await store.ttlMs('{t}from')).toBeGreaterThan(0);
@@ -191,7 +204,12 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
 
     it('atomic get with a ttl renews the lifetime of a key it finds, and creates none', async () => {
       await store.set('{t}s', '7', { ttlMs: 100 });
-      expect(await store.atomic([{ op: 'get', key: '{t}s', ttlMs: 60_000 }, { op: 'get', key: '{t}none', ttlMs: 60_000 }])).toEqual(['7', null]);
+      expect(
+        await store.atomic([
+          { op: 'get', key: '{t}s', ttlMs: 60_000 },
+          { op: 'get', key: '{t}none', ttlMs: 60_000 },
+        ]),
+      ).toEqual(['7', null]);
       expect(await store.ttlMs('{t}s')).toBeGreaterThan(100);
       expect(await store.ttlMs('{t}none')).toBe(-2);
     });
@@ -224,8 +242,9 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         await offer('b');
         const token = first.outcome === 'queued' ? first.claim!.token : '';
         expect(await store.queueAdvance(keys, 'someone-else', 5_000)).toEqual({ owned: false });
-        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:{q}:log', values: ['answered a'] }]))
-          .toEqual({ owned: true, next: 'b' });
+        expect(
+          await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:{q}:log', values: ['answered a'] }]),
+        ).toEqual({ owned: true, next: 'b' });
         expect(await store.listRange('cq:{q}:log', 0, -1)).toEqual(['answered a']);
         expect(await store.queueAdvance(keys, token, 5_000)).toEqual({ owned: true, next: null });
         expect(await store.get(keys.lock)).toBeNull();
@@ -263,7 +282,13 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           { op: 'sortedRemove', key: 'cq:{q}:z', member: 'gone' },
         ];
         expect(await store.queueAdvance(keys, 'someone-else', 5_000, writes)).toEqual({ owned: false });
-        expect(await store.getMany(['cq:{q}:a', 'cq:{q}:b', 'cq:{q}:c', 'cq:{q}:d', 'cq:{q}:n'])).toEqual([null, '2', null, 'y', '3']);
+        expect(await store.getMany(['cq:{q}:a', 'cq:{q}:b', 'cq:{q}:c', 'cq:{q}:d', 'cq:{q}:n'])).toEqual([
+          null,
+          '2',
+          null,
+          'y',
+          '3',
+        ]);
         const ttl = await store.ttlMs('cq:{q}:n');
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(5_000);
@@ -274,8 +299,12 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         expect(await store.setMembers('cq:{q}:s')).toEqual(['in']);
         expect(await store.sortedRangeByScore('cq:{q}:z', 0, 10)).toEqual([{ member: 'kept', score: 2.5 }]);
         // A read among them (no caller sends one) runs too, and the owner's advance goes on.
-        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'get', key: 'cq:{q}:a' }, { op: 'del', key: 'cq:{q}:d' }]))
-          .toEqual({ owned: true, next: null });
+        expect(
+          await store.queueAdvance(keys, token, 5_000, [
+            { op: 'get', key: 'cq:{q}:a' },
+            { op: 'del', key: 'cq:{q}:d' },
+          ]),
+        ).toEqual({ owned: true, next: null });
         expect(await store.get('cq:{q}:d')).toBeNull();
         expect(await store.get(keys.lock)).toBeNull();
       });
@@ -285,11 +314,20 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         await store.listPush('cq:{q}:renewed', ['old'], { ttlMs: 10_000 });
         const first = await offer('a');
         const token = first.outcome === 'queued' ? first.claim!.token : '';
-        expect(await store.queueAdvance(keys, token, 5_000, [
-          { op: 'listPush', key: 'cq:{q}:created', values: ['1', '2'], maxLength: 5, ttlMs: 60_000 },
-          { op: 'listPush', key: 'cq:{q}:kept', values: ['1'], maxLength: 5, ttlMs: 60_000 },
-          { op: 'listPush', key: 'cq:{q}:renewed', values: ['1', '2', '3', '4', '5'], maxLength: 3, ttlMs: 60_000, renewTtl: true },
-        ])).toEqual({ owned: true, next: null });
+        expect(
+          await store.queueAdvance(keys, token, 5_000, [
+            { op: 'listPush', key: 'cq:{q}:created', values: ['1', '2'], maxLength: 5, ttlMs: 60_000 },
+            { op: 'listPush', key: 'cq:{q}:kept', values: ['1'], maxLength: 5, ttlMs: 60_000 },
+            {
+              op: 'listPush',
+              key: 'cq:{q}:renewed',
+              values: ['1', '2', '3', '4', '5'],
+              maxLength: 3,
+              ttlMs: 60_000,
+              renewTtl: true,
+            },
+          ]),
+        ).toEqual({ owned: true, next: null });
         expect(await store.ttlMs('cq:{q}:created')).toBeGreaterThan(10_000);
         expect(await store.ttlMs('cq:{q}:kept')).toBeLessThanOrEqual(10_000);
         expect(await store.ttlMs('cq:{q}:renewed')).toBeGreaterThan(10_000);
@@ -301,14 +339,23 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         const first = await offer('a');
         const token = first.outcome === 'queued' ? first.claim!.token : '';
         const values = Array.from({ length: 10_000 }, (_, i) => String(i));
-        expect(await store.queueAdvance(keys, token, 5_000, [{ op: 'listPush', key: 'cq:{q}:many', values, maxLength: 9_000 }]))
-          .toEqual({ owned: true, next: null });
+        expect(
+          await store.queueAdvance(keys, token, 5_000, [
+            { op: 'listPush', key: 'cq:{q}:many', values, maxLength: 9_000 },
+          ]),
+        ).toEqual({ owned: true, next: null });
         expect(await store.listLength('cq:{q}:many')).toBe(9_000);
       });
 
       it('queues without claiming when asked, saying whether the lock is free, so nothing is taken only to be let go', async () => {
         const noClaim = (entry: string) =>
-          store.queueOffer(keys, entry, { dedupeKey: `cq:{q}:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
+          store.queueOffer(keys, entry, {
+            dedupeKey: `cq:{q}:dedupe:${entry}`,
+            dedupeTtlMs: 60_000,
+            maxLength: 5,
+            lockTtlMs: 5_000,
+            claim: false,
+          });
         expect(await noClaim('a')).toEqual({ outcome: 'queued', length: 1, claim: null, lockFree: true });
         expect(await store.get(keys.lock)).toBeNull();
         expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
@@ -321,17 +368,33 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       it('advances many conversations at once, each with its writes (on a cluster: conversations of every node, in one tick)', async () => {
         // ioredis auto-pipelines what is sent in one tick; an advance grouped by the wrong slot failed on a cluster once others joined it.
         const conversations = Array.from({ length: 24 }, (_, i) => ({
-          queue: `many:{m${i}}:queue`, lock: `many:{m${i}}:lock`, pending: `many:{m${i}}:pending`, member: `m${i}`,
+          queue: `many:{m${i}}:queue`,
+          lock: `many:{m${i}}:lock`,
+          pending: `many:{m${i}}:pending`,
+          member: `m${i}`,
         }));
-        const tokens = await Promise.all(conversations.map(async (k) => {
-          const offered = await store.queueOffer(k, 'entry', { dedupeKey: `${k.queue}:dedupe`, dedupeTtlMs: 60_000, maxLength: 3, lockTtlMs: 5_000 });
-          if (offered.outcome !== 'queued' || !offered.claim) throw new Error('the offer should have claimed');
-          return offered.claim.token;
-        }));
-        const advanced = await Promise.all(conversations.map((k, i) => Promise.all([
-          store.queueAdvance(k, tokens[i]!, 5_000, [{ op: 'listPush', key: `many:{m${i}}:transcript`, values: ['answered'] }]),
-          store.incr(`month:${i}`),
-        ])));
+        const tokens = await Promise.all(
+          conversations.map(async (k) => {
+            const offered = await store.queueOffer(k, 'entry', {
+              dedupeKey: `${k.queue}:dedupe`,
+              dedupeTtlMs: 60_000,
+              maxLength: 3,
+              lockTtlMs: 5_000,
+            });
+            if (offered.outcome !== 'queued' || !offered.claim) throw new Error('the offer should have claimed');
+            return offered.claim.token;
+          }),
+        );
+        const advanced = await Promise.all(
+          conversations.map((k, i) =>
+            Promise.all([
+              store.queueAdvance(k, tokens[i]!, 5_000, [
+                { op: 'listPush', key: `many:{m${i}}:transcript`, values: ['answered'] },
+              ]),
+              store.incr(`month:${i}`),
+            ]),
+          ),
+        );
         expect(advanced.map(([result]) => result)).toEqual(conversations.map(() => ({ owned: true, next: null })));
         expect(await store.listRange('many:{m23}:transcript', 0, -1)).toEqual(['answered']);
       });
@@ -340,30 +403,59 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         const first = await offer('a');
         await offer('b');
         const token = first.outcome === 'queued' ? first.claim!.token : '';
-        expect(await store.queueAdvance(keys, token, 5_000, [], { letGo: true })).toEqual({ owned: true, next: 'b', letGo: true });
+        expect(await store.queueAdvance(keys, token, 5_000, [], { letGo: true })).toEqual({
+          owned: true,
+          next: 'b',
+          letGo: true,
+        });
         expect(await store.get(keys.lock)).toBeNull();
         expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
         const again = await store.queueClaim(keys, 5_000);
         expect(again).toMatchObject({ head: 'b' });
         // With nothing left there is nothing to yield: the lock goes as always, and the conversation leaves the index.
-        expect(await store.queueAdvance(keys, again!.token, 5_000, [], { letGo: true })).toEqual({ owned: true, next: null });
+        expect(await store.queueAdvance(keys, again!.token, 5_000, [], { letGo: true })).toEqual({
+          owned: true,
+          next: null,
+        });
         expect(await store.setMembers(keys.pending)).toEqual([]);
       });
 
       it('claims a lock inside a batch for an expected head: taken with it, with another head, or not at all', async () => {
         const noClaim = (entry: string) =>
-          store.queueOffer(keys, entry, { dedupeKey: `cq:{q}:dedupe:${entry}`, dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 5_000, claim: false });
+          store.queueOffer(keys, entry, {
+            dedupeKey: `cq:{q}:dedupe:${entry}`,
+            dedupeTtlMs: 60_000,
+            maxLength: 5,
+            lockTtlMs: 5_000,
+            claim: false,
+          });
         const claimHead = (token: string, head: string) =>
-          ({ op: 'claimHead', key: keys.lock, queue: keys.queue, pending: keys.pending, member: keys.member, token, ttlMs: 5_000, head }) as const;
+          ({
+            op: 'claimHead',
+            key: keys.lock,
+            queue: keys.queue,
+            pending: keys.pending,
+            member: keys.member,
+            token,
+            ttlMs: 5_000,
+            head,
+          }) as const;
         await noClaim('a');
         await noClaim('b');
         // The rest of the batch runs whatever the claim finds; the caller undoes it when it missed.
-        expect(await store.atomic([claimHead('t1', 'a'), { op: 'incr', key: 'cq:{q}:attempts' }])).toEqual([{ outcome: 'claimed' }, 1]);
+        expect(await store.atomic([claimHead('t1', 'a'), { op: 'incr', key: 'cq:{q}:attempts' }])).toEqual([
+          { outcome: 'claimed' },
+          1,
+        ]);
         expect(await store.get(keys.lock)).toBe('t1');
         expect(await store.atomic([claimHead('t2', 'a')])).toEqual([{ outcome: 'taken' }]);
         expect(await store.get(keys.lock)).toBe('t1');
         // Another holder answered 'a' meanwhile: the lock is taken all the same, and 'b' is first.
-        expect(await store.queueAdvance(keys, 't1', 5_000, [], { letGo: true })).toEqual({ owned: true, next: 'b', letGo: true });
+        expect(await store.queueAdvance(keys, 't1', 5_000, [], { letGo: true })).toEqual({
+          owned: true,
+          next: 'b',
+          letGo: true,
+        });
         expect(await store.atomic([claimHead('t3', 'a')])).toEqual([{ outcome: 'other-head', head: 'b' }]);
         expect(await store.get(keys.lock)).toBe('t3');
         expect(await store.queueAdvance(keys, 't3', 5_000)).toEqual({ owned: true, next: null });
@@ -396,18 +488,24 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       });
 
       it('refuses an atomic step whose keys span slots, naming both keys, and changes nothing', async () => {
-        await expect(store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: b, value: '2' }]))
-          .rejects.toThrow(/atomic\(\) keys span slots: \S*\{a\}x \(slot \d+\), \S*\{b\}y \(slot \d+\)/);
+        await expect(
+          store.atomic([
+            { op: 'set', key: a, value: '1' },
+            { op: 'set', key: b, value: '2' },
+          ]),
+        ).rejects.toThrow(/atomic\(\) keys span slots: \S*\{a\}x \(slot \d+\), \S*\{b\}y \(slot \d+\)/);
         expect(await store.getMany([a, b])).toEqual([null, null]);
       });
 
       it('refuses queue steps whose keys span slots', async () => {
         const keys = { queue: '{a}queue', lock: '{a}lock', pending: '{b}pending', member: 'conv' };
-        await expect(store.queueOffer(keys, 'm', { dedupeKey: '{a}dedupe', dedupeTtlMs: 1000, maxLength: 5, lockTtlMs: 1000 }))
-          .rejects.toThrow(/queueOffer keys span slots: .*\{b\}pending/);
+        await expect(
+          store.queueOffer(keys, 'm', { dedupeKey: '{a}dedupe', dedupeTtlMs: 1000, maxLength: 5, lockTtlMs: 1000 }),
+        ).rejects.toThrow(/queueOffer keys span slots: .*\{b\}pending/);
         await expect(store.queueClaim(keys, 1000)).rejects.toThrow(/queueClaim keys span slots/);
-        await expect(store.queueAdvance({ ...keys, pending: '{a}pending' }, 'token', 1000, [{ op: 'incr', key: b }]))
-          .rejects.toThrow(/queueAdvance keys span slots: .*\{b\}y/);
+        await expect(
+          store.queueAdvance({ ...keys, pending: '{a}pending' }, 'token', 1000, [{ op: 'incr', key: b }]),
+        ).rejects.toThrow(/queueAdvance keys span slots: .*\{b\}y/);
         expect(await store.listLength('{a}queue')).toBe(0);
         expect(await store.get(b)).toBeNull();
       });
@@ -451,7 +549,14 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           { op: 'sortedRangeByScore', key: '{b}z', min: Number.NEGATIVE_INFINITY, max: 100, limit: 1 },
           { op: 'sortedRangeByScore', key: '{c}none', min: 0, max: 5 },
         ]);
-        expect(results).toEqual([[{ member: 'a1', score: 1 }, { member: 'a3', score: 3 }], [{ member: 'b2', score: 2 }], []]);
+        expect(results).toEqual([
+          [
+            { member: 'a1', score: 1 },
+            { member: 'a3', score: 3 },
+          ],
+          [{ member: 'b2', score: 2 }],
+          [],
+        ]);
       });
 
       it('reads and deletes keys of many slots at once', async () => {

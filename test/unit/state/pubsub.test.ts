@@ -15,7 +15,10 @@ function recorder(): { heard: string[]; listener: (message: string) => void } {
  * One specification of publish/subscribe for every store. `peer` is another process's store on
  * the same state (for memory, the same store: memory state is not shared between processes).
  */
-function pubsubContract(name: string, make: () => { store: StateStore; peer: StateStore; cleanup: () => Promise<void> }) {
+function pubsubContract(
+  name: string,
+  make: () => { store: StateStore; peer: StateStore; cleanup: () => Promise<void> },
+) {
   describe(`StateStore pub/sub: ${name}`, () => {
     const { store, peer, cleanup } = make();
     afterAll(cleanup);
@@ -37,7 +40,10 @@ function pubsubContract(name: string, make: () => { store: StateStore; peer: Sta
     it('keeps channels apart, and channels under another prefix', async () => {
       const news = recorder();
       const other = recorder();
-      const stop = [await store.subscribe('apart:news', news.listener), await store.subscribe('apart:other', other.listener)];
+      const stop = [
+        await store.subscribe('apart:news', news.listener),
+        await store.subscribe('apart:other', other.listener),
+      ];
       await peer.publish('apart:other', 'for other');
       await vi.waitFor(() => expect(other.heard).toEqual(['for other']));
       await peer.publish('apart:news', 'for news');
@@ -65,7 +71,9 @@ function pubsubContract(name: string, make: () => { store: StateStore; peer: Sta
 
     it('subscribes again after the last listener left', async () => {
       const first = recorder();
-      await (await store.subscribe('again', first.listener))();
+      await (
+        await store.subscribe('again', first.listener)
+      )();
       const second = recorder();
       const stop = await store.subscribe('again', second.listener);
       await peer.publish('again', 'back');
@@ -99,10 +107,18 @@ pubsubContract('memory', () => {
 });
 
 /** Two processes' stores on one state: their own connections (named, to be found in CLIENT LIST), one prefix. */
-function redisPair(topology: TestTopology): { store: RedisStateStore; peer: RedisStateStore; name: string; cleanup: () => Promise<void> } {
+function redisPair(topology: TestTopology): {
+  store: RedisStateStore;
+  peer: RedisStateStore;
+  name: string;
+  cleanup: () => Promise<void>;
+} {
   const name = `pubsub-${randomUUID().slice(0, 8)}`;
   const prefix = `cbtest:${name}:`;
-  const where = topology === 'cluster' ? { topology: { kind: 'cluster' as const, nodes: testRedisClusterNodes() } } : { url: testRedisUrl() };
+  const where =
+    topology === 'cluster'
+      ? { topology: { kind: 'cluster' as const, nodes: testRedisClusterNodes() } }
+      : { url: testRedisUrl() };
   const store = new RedisStateStore({ ...where, prefix, connectionName: name });
   const peer = new RedisStateStore({ ...where, prefix, connectionName: `${name}-peer` });
   return { store, peer, name, cleanup: async () => void (await Promise.all([store.close(), peer.close()])) };
@@ -117,10 +133,13 @@ describe('StateStore pub/sub on one Redis: the subscriber connection', () => {
   /** The ids of this store's subscriber connections (the pair is named uniquely: other tests' are never touched). */
   async function subscriberIds(admin: Redis): Promise<{ id: string; channels: number }[]> {
     const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-    return list.split('\n').filter((line) => line.includes(` name=${name}:subscriber `)).map((line) => ({
-      id: /\bid=(\d+)/.exec(line)![1]!,
-      channels: Number(/\bsub=(\d+)/.exec(line)![1]),
-    }));
+    return list
+      .split('\n')
+      .filter((line) => line.includes(` name=${name}:subscriber `))
+      .map((line) => ({
+        id: /\bid=(\d+)/.exec(line)![1]!,
+        channels: Number(/\bsub=(\d+)/.exec(line)![1]),
+      }));
   }
 
   it('reconnects, subscribes again and says so after its connection was killed', async () => {
@@ -134,10 +153,13 @@ describe('StateStore pub/sub on one Redis: the subscriber connection', () => {
       await admin.client('KILL', 'ID', before[0]!.id);
       await vi.waitFor(() => expect(resubscribed).toBe(1), { timeout: 10_000 });
       // The SUBSCRIBE sent on reconnect may still be on its way when ready is told: publish until it is heard.
-      await vi.waitFor(async () => {
-        await peer.publish('reconnect', 'after');
-        expect(heard.heard).toContain('after');
-      }, { timeout: 10_000, interval: 100 });
+      await vi.waitFor(
+        async () => {
+          await peer.publish('reconnect', 'after');
+          expect(heard.heard).toContain('after');
+        },
+        { timeout: 10_000, interval: 100 },
+      );
       expect((await subscriberIds(admin)).map((client) => client.id)).not.toContain(before[0]!.id);
     } finally {
       admin.disconnect();
@@ -146,7 +168,9 @@ describe('StateStore pub/sub on one Redis: the subscriber connection', () => {
   });
 
   it('uses one subscriber connection however many channels and listeners', async () => {
-    const stops = await Promise.all(Array.from({ length: 20 }, (_, index) => store.subscribe(`many:${index % 4}`, () => {})));
+    const stops = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => store.subscribe(`many:${index % 4}`, () => {})),
+    );
     const admin = new Redis(testRedisUrl());
     try {
       expect((await subscriberIds(admin)).map((client) => client.channels)).toEqual([4]);
@@ -172,16 +196,21 @@ if (testRedisClusterNodes().length > 0) {
         let killed = 0;
         for (const admin of admins) {
           const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-          for (const line of list.split('\n').filter((entry) => entry.includes(` name=ioredis-cluster(subscriber):${name} `))) {
+          for (const line of list
+            .split('\n')
+            .filter((entry) => entry.includes(` name=ioredis-cluster(subscriber):${name} `))) {
             await admin.client('KILL', 'ID', /\bid=(\d+)/.exec(line)![1]!);
             killed++;
           }
         }
         expect(killed).toBe(1);
-        await vi.waitFor(async () => {
-          await peer.publish('moved', 'after');
-          expect(heard.heard).toContain('after');
-        }, { timeout: 10_000, interval: 100 });
+        await vi.waitFor(
+          async () => {
+            await peer.publish('moved', 'after');
+            expect(heard.heard).toContain('after');
+          },
+          { timeout: 10_000, interval: 100 },
+        );
       } finally {
         admins.forEach((admin) => admin.disconnect());
         await stop();

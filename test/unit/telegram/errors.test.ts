@@ -17,10 +17,14 @@ describe('toPlatformError', () => {
 
 describe('toPlatformError: messages that cannot change any more', () => {
   it('reads "message can\'t be edited" (past the 48 h a bot has) as not-editable, so the relay goes on in a new message', () => {
-    expect(toPlatformError(refusal("Bad Request: message can't be edited"), 'editMessageText').kind).toBe('not-editable');
+    expect(toPlatformError(refusal("Bad Request: message can't be edited"), 'editMessageText').kind).toBe(
+      'not-editable',
+    );
   });
 
   it('still reads a message that is gone as not-found', () => {
-    expect(toPlatformError(refusal('Bad Request: message to edit not found'), 'editMessageText').kind).toBe('not-found');
+    expect(toPlatformError(refusal('Bad Request: message to edit not found'), 'editMessageText').kind).toBe(
+      'not-found',
+    );
   });
 });

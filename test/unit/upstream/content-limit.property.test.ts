@@ -8,7 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CLIENT_ASK_CONTENT_MAX_CHARS, clientAskContentLength, isClientAskContentTooLong } from '../../../src/upstream/limits.js';
+import {
+  CLIENT_ASK_CONTENT_MAX_CHARS,
+  clientAskContentLength,
+  isClientAskContentTooLong,
+} from '../../../src/upstream/limits.js';
 
 /** Text where code points and UTF-16 units part: emoji (pairs), lone halves of a pair, plain letters. */
 const mixedText = fc.string({
@@ -23,12 +27,14 @@ const mixedText = fc.string({
 const withinByZod = (text: string, max: number) => z.string().max(max).safeParse(text).success;
 
 describe('the length of a ClientAsk content', () => {
-  it('is the length zod\'s max() measures, whatever the text holds', () => {
-    fc.assert(fc.property(mixedText, (text) => {
-      const length = clientAskContentLength(text);
-      expect(withinByZod(text, length)).toBe(true);
-      expect(withinByZod(text, length - 1)).toBe(false);
-    }));
+  it("is the length zod's max() measures, whatever the text holds", () => {
+    fc.assert(
+      fc.property(mixedText, (text) => {
+        const length = clientAskContentLength(text);
+        expect(withinByZod(text, length)).toBe(true);
+        expect(withinByZod(text, length - 1)).toBe(false);
+      }),
+    );
   });
 
   it(`is too long exactly when the service refuses it at ${CLIENT_ASK_CONTENT_MAX_CHARS} characters`, () => {
@@ -41,6 +47,12 @@ describe('the length of a ClientAsk content', () => {
       '\uD83C'.repeat(CLIENT_ASK_CONTENT_MAX_CHARS + 1),
     ];
     expect(texts.map(isClientAskContentTooLong)).toEqual([false, true, false, true, true]);
-    expect(texts.map((text) => !withinByZod(text, CLIENT_ASK_CONTENT_MAX_CHARS))).toEqual([false, true, false, true, true]);
+    expect(texts.map((text) => !withinByZod(text, CLIENT_ASK_CONTENT_MAX_CHARS))).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 });

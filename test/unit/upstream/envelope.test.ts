@@ -17,13 +17,20 @@ function thrown(action: () => unknown): UpstreamError {
 describe('reading the response envelope', () => {
   it('reads Data, Success, Code, Message and Version', () => {
     expect(readEnvelope('{"Data":{"SessionID":5},"Version":"1.0.0","Success":true,"Code":200,"Message":""}')).toEqual({
-      data: { SessionID: 5 }, success: true, code: 200, message: null, version: '1.0.0',
+      data: { SessionID: 5 },
+      success: true,
+      code: 200,
+      message: null,
+      version: '1.0.0',
     });
   });
 
   it('reads the field names in any casing', () => {
     expect(readEnvelope('{"data":7,"success":false,"CODE":429,"message":"slow down"}')).toMatchObject({
-      data: 7, success: false, code: 429, message: 'slow down',
+      data: 7,
+      success: false,
+      code: 429,
+      message: 'slow down',
     });
   });
 
@@ -46,12 +53,22 @@ describe('turning a response into Data or an UpstreamError', () => {
   });
 
   it('reports Success false as an envelope error with its Code and Message', () => {
-    const error = thrown(() => dataOrThrow('ClientAsk', 200, '{"Success":false,"Code":4001,"Message":"Session expired"}'));
-    expect(error).toMatchObject({ kind: 'envelope', status: 200, code: 4001, message: 'Session expired', operation: 'ClientAsk' });
+    const error = thrown(() =>
+      dataOrThrow('ClientAsk', 200, '{"Success":false,"Code":4001,"Message":"Session expired"}'),
+    );
+    expect(error).toMatchObject({
+      kind: 'envelope',
+      status: 200,
+      code: 4001,
+      message: 'Session expired',
+      operation: 'ClientAsk',
+    });
   });
 
   it('reports a non-2xx status as an http error, keeping the envelope Message and Code when there is one', () => {
-    const error = thrown(() => dataOrThrow('Edit', 401, '{"Success":false,"Code":401,"Message":"Invalid Authorization"}'));
+    const error = thrown(() =>
+      dataOrThrow('Edit', 401, '{"Success":false,"Code":401,"Message":"Invalid Authorization"}'),
+    );
     expect(error).toMatchObject({ kind: 'http', status: 401, code: 401, message: 'Invalid Authorization' });
     expect(error.hint).toMatch(/secret key/);
   });

@@ -22,8 +22,13 @@ function expectAnySplit(body: Uint8Array, expected: unknown[]): void {
 }
 
 const final = (answer: string, incomplete = false) => ({
-  type: 'final', questionId: incomplete ? null : 1, answerId: incomplete ? null : 2, answer,
-  totalToken: incomplete ? null : 3, noAnswer: null, incomplete,
+  type: 'final',
+  questionId: incomplete ? null : 1,
+  answerId: incomplete ? null : 2,
+  answer,
+  totalToken: incomplete ? null : 3,
+  noAnswer: null,
+  incomplete,
 });
 
 const tricky = ['a\\"b\\\\', '\\ud83c', '\\udfe0 ok', 'Grüße 🏠 中文', '\\u00e9\\n\\t\\/', '\uFEFFbom inside'];
@@ -31,7 +36,9 @@ const contents = ['a"b\\', '\ud83c', '\udfe0 ok', 'Grüße 🏠 中文', 'é\n\t
 
 describe('the byte-level stream decoder', () => {
   it('reads escapes, split surrogate escapes and multi-byte UTF-8 in fragments, wherever the chunks are cut', () => {
-    const sse = tricky.map((raw) => `data: {"content":"${raw}"}\n\n`).join('') + 'data: {"QuestionID":1,"AnswerID":2,"Answer":"x","TotalToken":3}\n\n';
+    const sse =
+      tricky.map((raw) => `data: {"content":"${raw}"}\n\n`).join('') +
+      'data: {"QuestionID":1,"AnswerID":2,"Answer":"x","TotalToken":3}\n\n';
     expectAnySplit(utf8.encode(sse), [...contents.map((content) => ({ type: 'fragment', content })), final('x')]);
   });
 
@@ -44,7 +51,10 @@ describe('the byte-level stream decoder', () => {
     ]) {
       for (const frame of ['sse', 'ndjson', 'concat']) {
         const records = [...tricky.map((raw) => `{"content":"${raw}"}`), object];
-        const body = frame === 'sse' ? records.map((r) => `data: ${r}\r\n\r\n`).join('') : records.join(frame === 'ndjson' ? '\n' : '');
+        const body =
+          frame === 'sse'
+            ? records.map((r) => `data: ${r}\r\n\r\n`).join('')
+            : records.join(frame === 'ndjson' ? '\n' : '');
         const events = decodeAt(utf8.encode(body), []);
         expect(events.at(-1)).toEqual(final(contents.join('')));
         expect(events).toHaveLength(contents.length + 1);
@@ -60,8 +70,9 @@ describe('the byte-level stream decoder', () => {
   });
 
   it('reads a final wrapped in the envelope, or with content not the first key, the slow way', () => {
-    const body = '{"content":"Hi"}\n{"Data":{"Answer":"Hi","QuestionID":1,"AnswerID":2,"TotalToken":3},"Success":true}\n'
-      + '{"Answer":"late"}';
+    const body =
+      '{"content":"Hi"}\n{"Data":{"Answer":"Hi","QuestionID":1,"AnswerID":2,"TotalToken":3},"Success":true}\n' +
+      '{"Answer":"late"}';
     expect(decodeAt(utf8.encode(body), []).at(-1)).toEqual(final('Hi'));
     const notFirst = '{"x":1,"content":"Hi"}{"QuestionID":1,"AnswerID":2,"Answer":"Hi","TotalToken":3}';
     expect(decodeAt(utf8.encode(notFirst), [])).toEqual([{ type: 'fragment', content: 'Hi' }, final('Hi')]);
@@ -74,11 +85,17 @@ describe('the byte-level stream decoder', () => {
 
   it('decodes invalid UTF-8 in a fragment on its own, as the text decoder would', () => {
     const body = new Uint8Array([
-      ...utf8.encode('data: {"content":"a'), 0xe4, 0xb8, ...utf8.encode('"}\n\ndata: {"content":"'), 0xad,
+      ...utf8.encode('data: {"content":"a'),
+      0xe4,
+      0xb8,
+      ...utf8.encode('"}\n\ndata: {"content":"'),
+      0xad,
       ...utf8.encode('b"}\n\n'),
     ]);
     expectAnySplit(body, [
-      { type: 'fragment', content: 'a\uFFFD' }, { type: 'fragment', content: '\uFFFDb' }, final('a\uFFFD\uFFFDb', true),
+      { type: 'fragment', content: 'a\uFFFD' },
+      { type: 'fragment', content: '\uFFFDb' },
+      final('a\uFFFD\uFFFDb', true),
     ]);
   });
 

@@ -18,11 +18,23 @@ interface StreamShape {
 }
 
 const streamShape: fc.Arbitrary<StreamShape> = fc.record({
-  fragments: fc.array(trickyText.filter((text) => text !== ''), { maxLength: 8 }),
-  final: fc.option(fc.record({
-    QuestionID: fc.nat(), AnswerID: fc.nat(), Answer: trickyText, TotalToken: fc.nat(),
-    noAnswer: fc.option(fc.boolean(), { nil: undefined }),
-  }, { requiredKeys: ['QuestionID', 'AnswerID', 'Answer', 'TotalToken'] }), { nil: null }),
+  fragments: fc.array(
+    trickyText.filter((text) => text !== ''),
+    { maxLength: 8 },
+  ),
+  final: fc.option(
+    fc.record(
+      {
+        QuestionID: fc.nat(),
+        AnswerID: fc.nat(),
+        Answer: trickyText,
+        TotalToken: fc.nat(),
+        noAnswer: fc.option(fc.boolean(), { nil: undefined }),
+      },
+      { requiredKeys: ['QuestionID', 'AnswerID', 'Answer', 'TotalToken'] },
+    ),
+    { nil: null },
+  ),
 });
 
 const sseStyle = fc.record({
@@ -45,12 +57,18 @@ function encode(shape: StreamShape, how: Framing): Uint8Array {
   const objects: object[] = [...shape.fragments.map((content) => ({ content })), ...(shape.final ? [shape.final] : [])];
   let body: string;
   if (how.kind === 'sse') {
-    body = objects.map((object, index) => {
-      const json = how.multiLineData ? JSON.stringify(object, null, 1) : JSON.stringify(object);
-      const data = json.split('\n').map((line) => `data: ${line}`).join(how.eol);
-      const extras = how.comments ? `: ping ${index}${how.eol}event: message${how.eol}id: ${index}${how.eol}` : '';
-      return `${extras}${data}${how.eol}${how.eol}`;
-    }).join('') + (how.done ? `data: [DONE]${how.eol}${how.eol}` : '');
+    body =
+      objects
+        .map((object, index) => {
+          const json = how.multiLineData ? JSON.stringify(object, null, 1) : JSON.stringify(object);
+          const data = json
+            .split('\n')
+            .map((line) => `data: ${line}`)
+            .join(how.eol);
+          const extras = how.comments ? `: ping ${index}${how.eol}event: message${how.eol}id: ${index}${how.eol}` : '';
+          return `${extras}${data}${how.eol}${how.eol}`;
+        })
+        .join('') + (how.done ? `data: [DONE]${how.eol}${how.eol}` : '');
   } else if (how.kind === 'ndjson') {
     body = objects.map((object) => JSON.stringify(object) + how.eol).join('');
   } else {
@@ -76,28 +94,44 @@ function expectedEvents(shape: StreamShape): AskStreamEvent[] {
   const fragments = shape.fragments.map((content) => ({ type: 'fragment' as const, content }));
   const final: AskStreamEvent = shape.final
     ? {
-      type: 'final', questionId: shape.final.QuestionID, answerId: shape.final.AnswerID, answer: shape.final.Answer,
-      totalToken: shape.final.TotalToken, noAnswer: shape.final.noAnswer ?? null, incomplete: false,
-    }
+        type: 'final',
+        questionId: shape.final.QuestionID,
+        answerId: shape.final.AnswerID,
+        answer: shape.final.Answer,
+        totalToken: shape.final.TotalToken,
+        noAnswer: shape.final.noAnswer ?? null,
+        incomplete: false,
+      }
     : {
-      type: 'final', questionId: null, answerId: null, answer: shape.fragments.join(''),
-      totalToken: null, noAnswer: null, incomplete: true,
-    };
+        type: 'final',
+        questionId: null,
+        answerId: null,
+        answer: shape.fragments.join(''),
+        totalToken: null,
+        noAnswer: null,
+        incomplete: true,
+      };
   return [...fragments, final];
 }
 
 describe('the stream decoder, for any stream in any framing split at any bytes', () => {
   it('yields the fragments in order, then exactly one final', () => {
-    fc.assert(fc.property(streamShape, framing, fc.array(fc.nat(), { maxLength: 40 }), (shape, how, cuts) => {
-      expect(decodeSplit(encode(shape, how), cuts)).toEqual(expectedEvents(shape));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(streamShape, framing, fc.array(fc.nat(), { maxLength: 40 }), (shape, how, cuts) => {
+        expect(decodeSplit(encode(shape, how), cuts)).toEqual(expectedEvents(shape));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('yields the same events whether the bytes come whole or one at a time', () => {
-    fc.assert(fc.property(streamShape, framing, (shape, how) => {
-      const bytes = encode(shape, how);
-      const everyByte = Array.from({ length: bytes.length }, (_, index) => index);
-      expect(decodeSplit(bytes, everyByte)).toEqual(decodeSplit(bytes, []));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(streamShape, framing, (shape, how) => {
+        const bytes = encode(shape, how);
+        const everyByte = Array.from({ length: bytes.length }, (_, index) => index);
+        expect(decodeSplit(bytes, everyByte)).toEqual(decodeSplit(bytes, []));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

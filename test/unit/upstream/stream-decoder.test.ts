@@ -13,13 +13,15 @@ function decodeChunks(chunks: (string | Uint8Array)[]): DecodedStreamEvent[] {
 
 const finalObject = { QuestionID: 11, AnswerID: 12, Answer: 'Hello world', TotalToken: 42 };
 const expectedFinal = {
-  type: 'final', questionId: 11, answerId: 12, answer: 'Hello world', totalToken: 42, noAnswer: null, incomplete: false,
+  type: 'final',
+  questionId: 11,
+  answerId: 12,
+  answer: 'Hello world',
+  totalToken: 42,
+  noAnswer: null,
+  incomplete: false,
 };
-const expectedEvents = [
-  { type: 'fragment', content: 'Hello' },
-  { type: 'fragment', content: ' world' },
-  expectedFinal,
-];
+const expectedEvents = [{ type: 'fragment', content: 'Hello' }, { type: 'fragment', content: ' world' }, expectedFinal];
 
 describe('the ClientAsk stream decoder', () => {
   it('reads SSE data lines, ignoring comments, event and id lines, up to [DONE]', () => {
@@ -41,8 +43,9 @@ describe('the ClientAsk stream decoder', () => {
   });
 
   it('joins multi-line SSE data with newlines before parsing it', () => {
-    const body = 'data: {"content":\r\ndata: "Hello"}\r\n\r\ndata: {"content":" world"}\r\n\r\n'
-      + `data: ${JSON.stringify(finalObject, null, 2).split('\n').join('\ndata: ')}\n\n`;
+    const body =
+      'data: {"content":\r\ndata: "Hello"}\r\n\r\ndata: {"content":" world"}\r\n\r\n' +
+      `data: ${JSON.stringify(finalObject, null, 2).split('\n').join('\ndata: ')}\n\n`;
     expect(decodeChunks([body])).toEqual(expectedEvents);
   });
 
@@ -77,14 +80,27 @@ describe('the ClientAsk stream decoder', () => {
 
   it('treats TaskCompleted without Answer as the final, its content being the whole answer', () => {
     const body = '{"content":"Hi"}\n{"messageid":5,"content":"Hi there","TaskCompleted":true}\n';
-    expect(decodeChunks([body]).at(-1)).toMatchObject({ type: 'final', answer: 'Hi there', answerId: 5, incomplete: false });
+    expect(decodeChunks([body]).at(-1)).toMatchObject({
+      type: 'final',
+      answer: 'Hi there',
+      answerId: 5,
+      incomplete: false,
+    });
   });
 
   it('ends with an incomplete final holding the fragments joined when the final object never came', () => {
     expect(decodeChunks(['data: {"content":"Hel"}\n\ndata: {"content":"lo"}\n\n'])).toEqual([
       { type: 'fragment', content: 'Hel' },
       { type: 'fragment', content: 'lo' },
-      { type: 'final', questionId: null, answerId: null, answer: 'Hello', totalToken: null, noAnswer: null, incomplete: true },
+      {
+        type: 'final',
+        questionId: null,
+        answerId: null,
+        answer: 'Hello',
+        totalToken: null,
+        noAnswer: null,
+        incomplete: true,
+      },
     ]);
   });
 
@@ -149,4 +165,3 @@ describe('the ClientAsk stream decoder', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'error', source: 'decoder' })]);
   });
 });
-

@@ -13,8 +13,14 @@ import { MemoryStateStore } from '../../../src/state/index.js';
 
 const USER = '4915112345678';
 const typed = (text: string): Inbound => ({
-  conversation: { bot: 'main', platform: 'whatsapp-cloud', id: USER }, user: { id: USER }, text, attachments: [],
-  isGroup: false, addressed: true, platformMessageId: 'wamid.REPLY', sentAt: 0,
+  conversation: { bot: 'main', platform: 'whatsapp-cloud', id: USER },
+  user: { id: USER },
+  text,
+  attachments: [],
+  isGroup: false,
+  addressed: true,
+  platformMessageId: 'wamid.REPLY',
+  sentAt: 0,
 });
 
 describe('numbered choices', () => {
@@ -28,8 +34,13 @@ describe('numbered choices', () => {
   it('turns "1" into a button press and "2." into the question, from another replica too', async () => {
     await new NumberedChoices(storage(), silentLogger()).remember(USER, choices);
     const other = new NumberedChoices(storage(), silentLogger());
-    expect(await other.resolve(typed('1'))).toMatchObject({ text: 'Talk to a person', action: { id: 'wamid.REPLY', value: 'handoff:offer' } });
-    expect(await other.resolve(typed(' 2. '))).toMatchObject({ text: 'Which neighbourhoods are good for families with children?' });
+    expect(await other.resolve(typed('1'))).toMatchObject({
+      text: 'Talk to a person',
+      action: { id: 'wamid.REPLY', value: 'handoff:offer' },
+    });
+    expect(await other.resolve(typed(' 2. '))).toMatchObject({
+      text: 'Which neighbourhoods are good for families with children?',
+    });
     expect((await other.resolve(typed(' 2. '))).action).toBeUndefined();
   });
 

@@ -13,21 +13,33 @@ export function message(fields: Record<string, unknown>): CloudMessage {
 }
 
 /** A whole webhook body with these messages (and statuses) for `phoneNumberId`. */
-export function envelope(value: { messages?: unknown[]; statuses?: unknown[]; phoneNumberId?: string; name?: string }): Record<string, unknown> {
+export function envelope(value: {
+  messages?: unknown[];
+  statuses?: unknown[];
+  phoneNumberId?: string;
+  name?: string;
+}): Record<string, unknown> {
   return {
     object: 'whatsapp_business_account',
-    entry: [{
-      id: '200000000000001',
-      changes: [{
-        field: 'messages',
-        value: {
-          messaging_product: 'whatsapp',
-          metadata: { display_phone_number: '15550000001', phone_number_id: value.phoneNumberId ?? PHONE_NUMBER_ID },
-          contacts: [{ profile: { name: value.name ?? 'Ana Lima' }, wa_id: USER }],
-          ...(value.messages ? { messages: value.messages } : {}),
-          ...(value.statuses ? { statuses: value.statuses } : {}),
-        },
-      }],
-    }],
+    entry: [
+      {
+        id: '200000000000001',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: {
+                display_phone_number: '15550000001',
+                phone_number_id: value.phoneNumberId ?? PHONE_NUMBER_ID,
+              },
+              contacts: [{ profile: { name: value.name ?? 'Ana Lima' }, wa_id: USER }],
+              ...(value.messages ? { messages: value.messages } : {}),
+              ...(value.statuses ? { statuses: value.statuses } : {}),
+            },
+          },
+        ],
+      },
+    ],
   };
 }

@@ -7,20 +7,38 @@ import { GraphUnreachableError, MetaApiError, toPlatformError } from '../../../a
 
 const CALL = 'POST /{phone-number-id}/messages';
 function meta(httpStatus: number, error: Record<string, unknown>): MetaApiError {
-  return MetaApiError.fromResponse(CALL, httpStatus, JSON.stringify({ error: { type: 'OAuthException', fbtrace_id: 'AbCdEfGhIjKlMnOpQrStUvWxYz0', ...error } }));
+  return MetaApiError.fromResponse(
+    CALL,
+    httpStatus,
+    JSON.stringify({ error: { type: 'OAuthException', fbtrace_id: 'AbCdEfGhIjKlMnOpQrStUvWxYz0', ...error } }),
+  );
 }
 
 describe('Meta errors as PlatformError kinds', () => {
   it('takes the pair rate limit and the throughput limit as rate-limited whatever the status, with the wait given', () => {
-    const pair = toPlatformError(meta(400, { code: 131056, message: '(#131056) (Business Account, Consumer Account) pair rate limit hit' }), { retryAfterMs: 4_000 });
+    const pair = toPlatformError(
+      meta(400, { code: 131056, message: '(#131056) (Business Account, Consumer Account) pair rate limit hit' }),
+      { retryAfterMs: 4_000 },
+    );
     expect([pair.kind, pair.retryAfterMs, pair.platformCode]).toEqual(['rate-limited', 4_000, '131056']);
-    const throughput = toPlatformError(meta(429, { code: 130429, message: '(#130429) Rate limit hit' }), { retryAfterMs: 8_000 });
+    const throughput = toPlatformError(meta(429, { code: 130429, message: '(#130429) Rate limit hit' }), {
+      retryAfterMs: 8_000,
+    });
     expect([throughput.kind, throughput.retryAfterMs]).toEqual(['rate-limited', 8_000]);
     expect(toPlatformError(meta(400, { code: 80007, message: 'Rate limit issues' })).kind).toBe('rate-limited');
   });
 
   it('takes 131047 as the window closed, saying a template is needed, never as a rate limit or an outage', () => {
-    const closed = toPlatformError(meta(400, { code: 131047, message: '(#131047) Re-engagement message', error_data: { details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' } }));
+    const closed = toPlatformError(
+      meta(400, {
+        code: 131047,
+        message: '(#131047) Re-engagement message',
+        error_data: {
+          details:
+            'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+        },
+      }),
+    );
     expect(closed.kind).toBe('window-closed');
     expect(closed.platformCode).toBe('131047');
     expect(closed.message).toMatch(/code 131047/);
@@ -30,22 +48,44 @@ describe('Meta errors as PlatformError kinds', () => {
   it('takes Meta failing on its side as unreachable', () => {
     expect(toPlatformError(meta(500, { code: 131000, message: 'Something went wrong' })).kind).toBe('unreachable');
     expect(toPlatformError(meta(400, { code: 131000, message: 'Something went wrong' })).kind).toBe('unreachable');
-    expect(toPlatformError(meta(503, { code: 2, message: 'Service temporarily unavailable' })).kind).toBe('unreachable');
+    expect(toPlatformError(meta(503, { code: 2, message: 'Service temporarily unavailable' })).kind).toBe(
+      'unreachable',
+    );
     expect(toPlatformError(MetaApiError.fromResponse(CALL, 502, '<html>Bad Gateway</html>')).kind).toBe('unreachable');
-    expect(toPlatformError(new GraphUnreachableError(CALL, new Error('connect ECONNREFUSED 127.0.0.1:9'))).kind).toBe('unreachable');
+    expect(toPlatformError(new GraphUnreachableError(CALL, new Error('connect ECONNREFUSED 127.0.0.1:9'))).kind).toBe(
+      'unreachable',
+    );
   });
 
   it('takes a text Meta finds too long as too-long, so that the core splits it shorter', () => {
-    const long = toPlatformError(meta(400, { code: 100, message: '(#100) Invalid parameter', error_data: { details: "Param text['body'] must be at most 4096 characters long." } }));
+    const long = toPlatformError(
+      meta(400, {
+        code: 100,
+        message: '(#100) Invalid parameter',
+        error_data: { details: "Param text['body'] must be at most 4096 characters long." },
+      }),
+    );
     expect(long.kind).toBe('too-long');
-    expect(toPlatformError(meta(400, { code: 100, message: '(#100) Invalid parameter', error_data: { details: "Param to is not a valid WhatsApp phone number." } })).kind).toBe('other');
+    expect(
+      toPlatformError(
+        meta(400, {
+          code: 100,
+          message: '(#100) Invalid parameter',
+          error_data: { details: 'Param to is not a valid WhatsApp phone number.' },
+        }),
+      ).kind,
+    ).toBe('other');
   });
 
-  it('names the setting when the token is refused, and keeps Meta\'s code, subcode and fbtrace_id in any other refusal', () => {
-    const token = toPlatformError(meta(401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' }));
+  it("names the setting when the token is refused, and keeps Meta's code, subcode and fbtrace_id in any other refusal", () => {
+    const token = toPlatformError(
+      meta(401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' }),
+    );
     expect(token.kind).toBe('other');
     expect(token.message).toMatch(/WHATSAPP_CLOUD_ACCESS_TOKEN/);
-    const other = toPlatformError(meta(400, { code: 131026, error_subcode: 2494010, message: '(#131026) Message Undeliverable' }));
+    const other = toPlatformError(
+      meta(400, { code: 131026, error_subcode: 2494010, message: '(#131026) Message Undeliverable' }),
+    );
     expect(other.kind).toBe('other');
     expect(other.message).toContain('code 131026');
     expect(other.message).toContain('error_subcode 2494010');

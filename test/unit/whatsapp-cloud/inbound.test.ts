@@ -43,7 +43,7 @@ describe('WhatsApp Cloud messages to the core', () => {
     });
   });
 
-  it('turns command words into the core\'s commands, and leaves questions as they are', () => {
+  it("turns command words into the core's commands, and leaves questions as they are", () => {
     expect(inbound({ type: 'text', text: { body: 'Help' } }).text).toBe('/help');
     expect(inbound({ type: 'text', text: { body: 'listings Austin' } }).text).toBe('/listings Austin');
     expect(inbound({ type: 'text', text: { body: 'human' } }).text).toBe('/human');
@@ -80,16 +80,29 @@ describe('WhatsApp Cloud messages to the core', () => {
     expect(inbound({ type: 'image', image: { id: 'm1', mime_type: 'image/jpeg', caption: 'help' } }).text).toBe('help');
   });
 
-  it('hands a press of one of the core\'s buttons over as its action, and a suggested question as text', () => {
-    const next = inbound({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'a:listings:2:', title: 'Next »' } } });
+  it("hands a press of one of the core's buttons over as its action, and a suggested question as text", () => {
+    const next = inbound({
+      type: 'interactive',
+      interactive: { type: 'button_reply', button_reply: { id: 'a:listings:2:', title: 'Next »' } },
+    });
     expect(next.action).toEqual({ id: next.platformMessageId, value: 'listings:2:' });
     expect(next.text).toBe('Next »');
-    const row = inbound({ type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 's:Homes with a garden', title: 'Homes with a garden' } } });
+    const row = inbound({
+      type: 'interactive',
+      interactive: { type: 'list_reply', list_reply: { id: 's:Homes with a garden', title: 'Homes with a garden' } },
+    });
     expect(row.text).toBe('Homes with a garden');
     expect(row.action).toBeUndefined();
     // A template's quick reply, or another app's buttons: what the user pressed is what they say.
-    expect(inbound({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'promo-7', title: 'Yes please' } } }).text).toBe('Yes please');
-    expect(inbound({ type: 'button', button: { text: 'Stop promotions', payload: 'STOP' } }).text).toBe('Stop promotions');
+    expect(
+      inbound({
+        type: 'interactive',
+        interactive: { type: 'button_reply', button_reply: { id: 'promo-7', title: 'Yes please' } },
+      }).text,
+    ).toBe('Yes please');
+    expect(inbound({ type: 'button', button: { text: 'Stop promotions', payload: 'STOP' } }).text).toBe(
+      'Stop promotions',
+    );
   });
 
   it('gives what the bot cannot read to the core as a file it cannot read, so the user is told what it can read', () => {
@@ -105,21 +118,29 @@ describe('WhatsApp Cloud messages to the core', () => {
   });
 
   it('answers no edit, revoke, system notice, reaction taken back, or type Meta adds later', () => {
-    expect(ignored({ type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }] })).toMatch(/unsupported/);
+    expect(ignored({ type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }] })).toMatch(
+      /unsupported/,
+    );
     expect(ignored({ type: 'system', system: { body: 'Ana changed her number' } })).toMatch(/system/);
     expect(ignored({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '' } })).toMatch(/taken back/);
     expect(ignored({ type: 'hologram' })).toMatch(/hologram/);
     expect(ignored({ type: 'image' })).toMatch(/without its image/);
-    expect(ignored({ type: 'text', text: { body: 'hi' }, from: 'US.13491208655302741918' })).toMatch(/not a WhatsApp number/);
+    expect(ignored({ type: 'text', text: { body: 'hi' }, from: 'US.13491208655302741918' })).toMatch(
+      /not a WhatsApp number/,
+    );
   });
 });
 
 describe('WhatsApp Cloud webhook bodies', () => {
-  it('reads the messages and statuses of a messages change, with the senders\' names', () => {
-    const parsed = parseWebhook(JSON.stringify(envelope({
-      messages: [message({ type: 'text', text: { body: 'hi' } })],
-      statuses: [{ id: 'wamid.OUT', status: 'delivered', timestamp: '1760000000', recipient_id: USER }],
-    })));
+  it("reads the messages and statuses of a messages change, with the senders' names", () => {
+    const parsed = parseWebhook(
+      JSON.stringify(
+        envelope({
+          messages: [message({ type: 'text', text: { body: 'hi' } })],
+          statuses: [{ id: 'wamid.OUT', status: 'delivered', timestamp: '1760000000', recipient_id: USER }],
+        }),
+      ),
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.changes).toHaveLength(1);
@@ -128,12 +149,23 @@ describe('WhatsApp Cloud webhook bodies', () => {
     expect(parsed.changes[0]!.statuses.map((s) => s.status)).toEqual(['delivered']);
   });
 
-  it('lists changes of other fields apart, and refuses what is not Meta\'s shape with the reason', () => {
-    const other = parseWebhook(JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'account_update', value: { event: 'VERIFIED_ACCOUNT' } }] }] }));
+  it("lists changes of other fields apart, and refuses what is not Meta's shape with the reason", () => {
+    const other = parseWebhook(
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [{ id: '1', changes: [{ field: 'account_update', value: { event: 'VERIFIED_ACCOUNT' } }] }],
+      }),
+    );
     expect(other).toEqual({ ok: true, changes: [], otherFields: ['account_update'] });
     expect(parseWebhook('not json')).toMatchObject({ ok: false, reason: expect.stringContaining('not JSON') });
-    expect(parseWebhook(JSON.stringify({ object: 'page', entry: [] }))).toMatchObject({ ok: false, reason: expect.stringContaining('object') });
+    expect(parseWebhook(JSON.stringify({ object: 'page', entry: [] }))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('object'),
+    });
     const noFrom = envelope({ messages: [{ id: 'wamid.1', timestamp: '1', type: 'text', text: { body: 'x' } }] });
-    expect(parseWebhook(JSON.stringify(noFrom))).toMatchObject({ ok: false, reason: expect.stringContaining('messages.0.from') });
+    expect(parseWebhook(JSON.stringify(noFrom))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('messages.0.from'),
+    });
   });
 });

@@ -25,17 +25,27 @@ function configError(env: Record<string, string>): ConfigError {
 }
 
 describe('the whatsapp-cloud platform module', () => {
-  it('is configured by its variables under bots[].whatsappCloud, with Meta\'s Graph API by default, its secrets known', () => {
+  it("is configured by its variables under bots[].whatsappCloud, with Meta's Graph API by default, its secrets known", () => {
     const config = loadConfig({ platforms: PLATFORMS, env: ENV });
     expect(config.bots[0]).toMatchObject({
       whatsappCloud: {
-        accessToken: ENV.WHATSAPP_CLOUD_ACCESS_TOKEN, phoneNumberId: '106540352242922', appSecret: ENV.WHATSAPP_CLOUD_APP_SECRET,
-        verifyToken: 'my-verify-token', apiUrl: 'https://graph.facebook.com/v23.0',
+        accessToken: ENV.WHATSAPP_CLOUD_ACCESS_TOKEN,
+        phoneNumberId: '106540352242922',
+        appSecret: ENV.WHATSAPP_CLOUD_APP_SECRET,
+        verifyToken: 'my-verify-token',
+        apiUrl: 'https://graph.facebook.com/v23.0',
       },
     });
-    expect(configuredPlatforms(config.bots[0]!, PLATFORMS).map(({ platform }) => platform.name)).toEqual(['whatsapp-cloud']);
+    expect(configuredPlatforms(config.bots[0]!, PLATFORMS).map(({ platform }) => platform.name)).toEqual([
+      'whatsapp-cloud',
+    ]);
     const secrets = configSecrets(config, PLATFORMS);
-    for (const secret of [ENV.WHATSAPP_CLOUD_ACCESS_TOKEN, ENV.WHATSAPP_CLOUD_APP_SECRET, ENV.WHATSAPP_CLOUD_VERIFY_TOKEN]) expect(secrets).toContain(secret);
+    for (const secret of [
+      ENV.WHATSAPP_CLOUD_ACCESS_TOKEN,
+      ENV.WHATSAPP_CLOUD_APP_SECRET,
+      ENV.WHATSAPP_CLOUD_VERIFY_TOKEN,
+    ])
+      expect(secrets).toContain(secret);
   });
 
   it('names the variable and the setting of a missing or wrong value', () => {
@@ -43,12 +53,18 @@ describe('the whatsapp-cloud platform module', () => {
     expect(missing.message).toContain('bots.0.whatsappCloud.phoneNumberId');
     expect(missing.message).toContain('set WHATSAPP_CLOUD_PHONE_NUMBER_ID');
     expect(missing.message).toContain('set WHATSAPP_CLOUD_APP_SECRET');
-    const wrong = configError({ ...ENV, WHATSAPP_CLOUD_PHONE_NUMBER_ID: '+1 555 0100', WHATSAPP_CLOUD_API_URL: 'graph' });
-    expect(wrong.message).toContain('WHATSAPP_CLOUD_PHONE_NUMBER_ID (bots.0.whatsappCloud.phoneNumberId): the phone number ID');
+    const wrong = configError({
+      ...ENV,
+      WHATSAPP_CLOUD_PHONE_NUMBER_ID: '+1 555 0100',
+      WHATSAPP_CLOUD_API_URL: 'graph',
+    });
+    expect(wrong.message).toContain(
+      'WHATSAPP_CLOUD_PHONE_NUMBER_ID (bots.0.whatsappCloud.phoneNumberId): the phone number ID',
+    );
     expect(wrong.message).toContain('WHATSAPP_CLOUD_API_URL (bots.0.whatsappCloud.apiUrl)');
   });
 
-  it('takes a user\'s number as a conversation id, and nothing else', () => {
+  it("takes a user's number as a conversation id, and nothing else", () => {
     const { pattern } = whatsappCloudModule.conversationId!;
     expect(pattern.test('4915112345678')).toBe(true);
     expect(pattern.test('+4915112345678')).toBe(false);

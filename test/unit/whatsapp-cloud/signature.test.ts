@@ -11,11 +11,18 @@ const sign = (bytes: Buffer, secret = SECRET) => `sha256=${createHmac('sha256', 
 
 /** As Meta writes it: every non-ASCII character as \uXXXX (emoji as surrogate pairs). */
 function metaJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 describe('the webhook signature', () => {
-  const body = { entry: [{ changes: [{ value: { messages: [{ text: { body: 'Olá, a casa em São Paulo tem 2 quartos? 🏡 @ana' } }] } }] }] };
+  const body = {
+    entry: [
+      { changes: [{ value: { messages: [{ text: { body: 'Olá, a casa em São Paulo tem 2 quartos? 🏡 @ana' } }] } }] },
+    ],
+  };
   const raw = Buffer.from(metaJson(body));
 
   it('verifies over the raw bytes Meta sent, non-ASCII escaped', () => {

@@ -19,7 +19,14 @@ import { upstreamClient } from '../../support/scripted-service.js';
 const WELCOME = 'Welcome to Oakridge Homes! Ask me about homes.';
 const USER = '4915112345678';
 const CHAT = `${USER}@c.us`;
-const TIMINGS = { ttlMs: 3_000, renewEveryMs: 1_000, retryEveryMs: 200, restartMinMs: 200, restartMaxMs: 1_000, destroyTimeoutMs: 2_000 };
+const TIMINGS = {
+  ttlMs: 3_000,
+  renewEveryMs: 1_000,
+  retryEveryMs: 200,
+  restartMinMs: 200,
+  restartMaxMs: 1_000,
+  destroyTimeoutMs: 2_000,
+};
 
 interface Harness {
   fake: FakeWhatsApp;
@@ -51,17 +58,31 @@ async function harness(options: { idleTtlMs?: number } = {}): Promise<Harness> {
   let gateway: Gateway;
   const start = async () => {
     adapter = createWhatsAppAdapter({
-      bot: 'main', logger: silentLogger(), storage: platformStorage(store, 'whatsapp', 'main', { conversationIdleTtlMs: options.idleTtlMs }),
-      chromiumPath: process.execPath, library: () => Promise.resolve(fake.library), timings: TIMINGS, terminalQr: false,
+      bot: 'main',
+      logger: silentLogger(),
+      storage: platformStorage(store, 'whatsapp', 'main', { conversationIdleTtlMs: options.idleTtlMs }),
+      chromiumPath: process.execPath,
+      library: () => Promise.resolve(fake.library),
+      timings: TIMINGS,
+      terminalQr: false,
     });
     gateway = createGateway({
       state: store,
       upstream,
-      bots: [{ id: 'main', serialNumber: 'WA-SERIAL', settings: { WelcomeMessage: WELCOME, EnableUploadImage: true, EnablePushToTalk: true } }],
+      bots: [
+        {
+          id: 'main',
+          serialNumber: 'WA-SERIAL',
+          settings: { WelcomeMessage: WELCOME, EnableUploadImage: true, EnablePushToTalk: true },
+        },
+      ],
       adapters: [adapter],
       logger: silentLogger(),
       policy: {
-        lockTtlMs: 1_500, heartbeatMs: 500, sweepIntervalMs: 250, stopGraceMs: 200,
+        lockTtlMs: 1_500,
+        heartbeatMs: 500,
+        sweepIntervalMs: 250,
+        stopGraceMs: 200,
         ...(options.idleTtlMs ? { sessionIdleTtlMs: options.idleTtlMs } : {}),
       },
     });
@@ -78,7 +99,10 @@ async function harness(options: { idleTtlMs?: number } = {}): Promise<Harness> {
     fake,
     service,
     async send(input) {
-      await fake.waitFor(() => adapter.status?.().connected === true, { timeoutMs: 15_000, what: 'a linked, ready client' });
+      await fake.waitFor(() => adapter.status?.().connected === true, {
+        timeoutMs: 15_000,
+        what: 'a linked, ready client',
+      });
       fake.userSends({ from: USER, ...input });
     },
     async restart() {
@@ -88,13 +112,18 @@ async function harness(options: { idleTtlMs?: number } = {}): Promise<Harness> {
   };
 }
 
-const until = (fake: FakeWhatsApp, check: () => boolean, what: string) => fake.waitFor(check, { timeoutMs: 15_000, what });
+const until = (fake: FakeWhatsApp, check: () => boolean, what: string) =>
+  fake.waitFor(check, { timeoutMs: 15_000, what });
 
 describe('the first contact', () => {
   it('greets a new private chat with the WelcomeMessage, then answers its first message, and never greets it again', async () => {
     const { fake, send, restart } = await harness();
     await send({ text: 'first question' });
-    await until(fake, () => fake.screen(CHAT).includes(fullAnswer('first question')), 'the answer to the first message');
+    await until(
+      fake,
+      () => fake.screen(CHAT).includes(fullAnswer('first question')),
+      'the answer to the first message',
+    );
     expect(fake.screen(CHAT)).toEqual([WELCOME, fullAnswer('first question')]);
 
     await restart();
@@ -107,7 +136,11 @@ describe('the first contact', () => {
     const idleTtlMs = 1_000;
     const { fake, send } = await harness({ idleTtlMs });
     await send({ text: 'first question' });
-    await until(fake, () => fake.screen(CHAT).includes(fullAnswer('first question')), 'the answer to the first message');
+    await until(
+      fake,
+      () => fake.screen(CHAT).includes(fullAnswer('first question')),
+      'the answer to the first message',
+    );
     // Quiet for longer than the idle time: the greeting mark went with the session.
     await new Promise((resolve) => setTimeout(resolve, idleTtlMs * 2));
     await send({ text: 'back again' });
@@ -132,7 +165,11 @@ describe('answers', () => {
     const held = service.holdNextAnswer();
     await send({ text: 'long question' });
     await held.reached;
-    await until(fake, () => fake.screen(CHAT).some((text) => text.startsWith('About long question')), 'the first part shown');
+    await until(
+      fake,
+      () => fake.screen(CHAT).some((text) => text.startsWith('About long question')),
+      'the first part shown',
+    );
     fake.refuseNextEdit(5);
     held.release();
     const whole = fullAnswer('long question');
@@ -151,16 +188,24 @@ describe('files', () => {
   it('tells the user when WhatsApp no longer has the file, instead of failing', async () => {
     const { fake, service, send } = await harness();
     await send({ text: 'start' });
-    await send({ text: 'old photo', media: { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mimetype: 'image/jpeg', expired: true } });
+    await send({
+      text: 'old photo',
+      media: { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mimetype: 'image/jpeg', expired: true },
+    });
     await until(fake, () => fake.screen(CHAT).length > 1, 'a reply to the expired photo');
-    expect(fake.screen(CHAT).at(-1)).toBe("I couldn't download this photo from the chat. Please send it again, or send a smaller one.");
+    expect(fake.screen(CHAT).at(-1)).toBe(
+      "I couldn't download this photo from the chat. Please send it again, or send a smaller one.",
+    );
     expect(service.uploads).toEqual([]);
   });
 
   it('refuses a file too large by the size WhatsApp announces, without downloading it', async () => {
     const { fake, service, send } = await harness();
     await send({ text: 'start' });
-    await send({ text: 'big video', media: { bytes: new Uint8Array(16), mimetype: 'video/mp4', declaredSize: 500 * 1024 * 1024 } });
+    await send({
+      text: 'big video',
+      media: { bytes: new Uint8Array(16), mimetype: 'video/mp4', declaredSize: 500 * 1024 * 1024 },
+    });
     await until(fake, () => fake.screen(CHAT).length > 1, 'a reply to the video');
     expect(fake.screen(CHAT).at(-1)).toMatch(/MB/);
     expect(fake.calls().filter((call) => call.method === 'downloadMedia')).toEqual([]);

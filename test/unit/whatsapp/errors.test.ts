@@ -14,7 +14,7 @@ describe('whatsapp-web.js failures as PlatformError kinds', () => {
     expect(toPlatformError(new Error(message), 'sendMessage').kind).toBe('unreachable');
   });
 
-  it('reads puppeteer\'s TimeoutError as unreachable', () => {
+  it("reads puppeteer's TimeoutError as unreachable", () => {
     const timeout = Object.assign(new Error('Waiting failed: 30000ms exceeded'), { name: 'TimeoutError' });
     expect(toPlatformError(timeout, 'sendMessage').kind).toBe('unreachable');
   });

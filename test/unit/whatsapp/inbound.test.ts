@@ -3,7 +3,11 @@ import { CommandWords, DEFAULT_COMMANDS, type Inbound } from '../../../src/contr
 import { isIgnored, messageToInbound, type Ignored } from '../../../adapters/whatsapp/inbound.js';
 import { BOT_WID, GROUP, USER, waMessage, type MessageParts } from './messages.js';
 
-const context = { bot: 'main', identity: { wid: BOT_WID, user: '4915100000000' }, words: new CommandWords(DEFAULT_COMMANDS) };
+const context = {
+  bot: 'main',
+  identity: { wid: BOT_WID, user: '4915100000000' },
+  words: new CommandWords(DEFAULT_COMMANDS),
+};
 
 async function inbound(parts: MessageParts): Promise<Inbound> {
   const result = await messageToInbound(waMessage(parts), context);
@@ -34,12 +38,21 @@ describe('private chats', () => {
   });
 
   it('answers a chat by linked id (@lid) as a private chat', async () => {
-    expect(await inbound({ from: '123456789012345@lid' })).toMatchObject({ isGroup: false, addressed: true, conversation: { id: '123456789012345@lid' } });
+    expect(await inbound({ from: '123456789012345@lid' })).toMatchObject({
+      isGroup: false,
+      addressed: true,
+      conversation: { id: '123456789012345@lid' },
+    });
   });
 
   it('turns a command word into the command, but never a caption', async () => {
     expect((await inbound({ body: 'Help' })).text).toBe('/help');
-    const photo = await inbound({ type: 'image', hasMedia: true, body: 'help', rawData: { mimetype: 'image/jpeg', size: 10 } });
+    const photo = await inbound({
+      type: 'image',
+      hasMedia: true,
+      body: 'help',
+      rawData: { mimetype: 'image/jpeg', size: 10 },
+    });
     expect(photo.text).toBe('help');
   });
 });
@@ -52,7 +65,7 @@ describe('groups', () => {
     expect(result).toMatchObject({ isGroup: true, addressed: false });
   });
 
-  it('answers a message that mentions the bot\'s number, in the group\'s conversation, from its author, without the mention', async () => {
+  it("answers a message that mentions the bot's number, in the group's conversation, from its author, without the mention", async () => {
     const result = await inbound(inGroup({ body: '@4915100000000 what does the flat cost?', mentionedIds: [BOT_WID] }));
     expect(result).toMatchObject({
       conversation: { id: GROUP },
@@ -64,10 +77,12 @@ describe('groups', () => {
   });
 
   it('does not count a mention of someone else', async () => {
-    expect((await inbound(inGroup({ body: '@4915199999999 hi', mentionedIds: ['4915199999999@c.us'] }))).addressed).toBe(false);
+    expect(
+      (await inbound(inGroup({ body: '@4915199999999 hi', mentionedIds: ['4915199999999@c.us'] }))).addressed,
+    ).toBe(false);
   });
 
-  it('answers a reply to one of the bot\'s messages, and not a reply to someone else\'s', async () => {
+  it("answers a reply to one of the bot's messages, and not a reply to someone else's", async () => {
     expect((await inbound(inGroup({ body: 'and the garden?', quoted: { fromMe: true } }))).addressed).toBe(true);
     expect((await inbound(inGroup({ body: 'and the garden?', quoted: { fromMe: false } }))).addressed).toBe(false);
   });
@@ -86,7 +101,7 @@ describe('groups', () => {
 
 describe('messages that are never answered', () => {
   it.each<[string, MessageParts]>([
-    ['the bot\'s own message', { fromMe: true }],
+    ["the bot's own message", { fromMe: true }],
     ['a status update', { from: 'status@broadcast', isStatus: true }],
     ['a broadcast', { broadcast: true }],
     ['a channel (newsletter) post', { from: '120363000000000002@newsletter' }],
@@ -102,15 +117,30 @@ describe('messages that are never answered', () => {
 
 describe('media', () => {
   it('hands a photo over with its caption, kind and announced size', async () => {
-    const result = await inbound({ type: 'image', hasMedia: true, body: 'what about this one?', rawData: { mimetype: 'image/jpeg', size: 2048 } });
+    const result = await inbound({
+      type: 'image',
+      hasMedia: true,
+      body: 'what about this one?',
+      rawData: { mimetype: 'image/jpeg', size: 2048 },
+    });
     expect(result.text).toBe('what about this one?');
     expect(result.attachments).toHaveLength(1);
     expect(result.attachments[0]).toMatchObject({ kind: 'image', size: 2048, mimeType: 'image/jpeg' });
   });
 
   it('hands a voice note over as voice, with its duration', async () => {
-    const result = await inbound({ type: 'ptt', hasMedia: true, body: '', duration: '7', rawData: { mimetype: 'audio/ogg; codecs=opus', size: 9000 } });
-    expect(result.attachments[0]).toMatchObject({ kind: 'voice', durationSeconds: 7, mimeType: 'audio/ogg; codecs=opus' });
+    const result = await inbound({
+      type: 'ptt',
+      hasMedia: true,
+      body: '',
+      duration: '7',
+      rawData: { mimetype: 'audio/ogg; codecs=opus', size: 9000 },
+    });
+    expect(result.attachments[0]).toMatchObject({
+      kind: 'voice',
+      durationSeconds: 7,
+      mimeType: 'audio/ogg; codecs=opus',
+    });
   });
 
   it('hands a location over as something the chatbot cannot read, so the core says what it takes', async () => {
@@ -122,7 +152,12 @@ describe('media', () => {
   });
 
   it('hands a sticker over as a sticker (the core refuses it with a clear reply)', async () => {
-    const result = await inbound({ type: 'sticker', hasMedia: true, body: '', rawData: { mimetype: 'image/webp', size: 30_000 } });
+    const result = await inbound({
+      type: 'sticker',
+      hasMedia: true,
+      body: '',
+      rawData: { mimetype: 'image/webp', size: 30_000 },
+    });
     expect(result.attachments[0]!.kind).toBe('sticker');
   });
 });

@@ -11,7 +11,9 @@ const conversation = { bot: 'main', platform: 'whatsapp', id: USER };
  * A client that records what the outbound asks of it, in order. `known`: the messages WhatsApp
  * Web knows by id (shared by clients of one number: another browser session, another process).
  */
-function recordingClient(options: { edit?: (text: string) => Promise<WaMessage | null>; fail?: Error; known?: Map<string, WaMessage> } = {}) {
+function recordingClient(
+  options: { edit?: (text: string) => Promise<WaMessage | null>; fail?: Error; known?: Map<string, WaMessage> } = {},
+) {
   const known = options.known ?? new Map<string, WaMessage>();
   const calls: string[] = [];
   const sentOptions: (WaSendOptions | undefined)[] = [];
@@ -53,7 +55,12 @@ function recordingClient(options: { edit?: (text: string) => Promise<WaMessage |
 }
 
 function outboundOn(client: () => WaClient | undefined) {
-  return new WhatsAppOutbound({ bot: 'main', logger: silentLogger(), client, notReadyReason: () => 'standby: another process runs this number' });
+  return new WhatsAppOutbound({
+    bot: 'main',
+    logger: silentLogger(),
+    client,
+    notReadyReason: () => 'standby: another process runs this number',
+  });
 }
 
 describe('sending and editing on WhatsApp', () => {
@@ -89,7 +96,7 @@ describe('sending and editing on WhatsApp', () => {
     await expect(outbound.edit(conversation, sent, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
   });
 
-  it('edits a message of another process or an earlier client, found by its id (the number\'s own message)', async () => {
+  it("edits a message of another process or an earlier client, found by its id (the number's own message)", async () => {
     const first = recordingClient();
     // Another process sent it, with its own outbound; this one's browser session is a new one.
     const sent = await outboundOn(() => first.client).send(conversation, { text: 'Hel' });
@@ -101,7 +108,9 @@ describe('sending and editing on WhatsApp', () => {
 
   it('reports a message WhatsApp Web does not know as not-editable, so the answer goes on in a new message', async () => {
     const { client } = recordingClient();
-    await expect(outboundOn(() => client).edit(conversation, { id: 'true_someone_else' }, 'Hello')).rejects.toMatchObject({ kind: 'not-editable' });
+    await expect(
+      outboundOn(() => client).edit(conversation, { id: 'true_someone_else' }, 'Hello'),
+    ).rejects.toMatchObject({ kind: 'not-editable' });
   });
 
   it('is unreachable while this process has no ready client, saying why', async () => {
@@ -113,20 +122,29 @@ describe('sending and editing on WhatsApp', () => {
   });
 
   it('is unreachable when the browser page is gone mid-call', async () => {
-    const { client } = recordingClient({ fail: new Error('Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.') });
-    await expect(outboundOn(() => client).send(conversation, { text: 'hi' })).rejects.toMatchObject({ kind: 'unreachable' });
+    const { client } = recordingClient({
+      fail: new Error('Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.'),
+    });
+    await expect(outboundOn(() => client).send(conversation, { text: 'hi' })).rejects.toMatchObject({
+      kind: 'unreachable',
+    });
   });
 
   it('refuses a conversation id that is no WhatsApp chat', async () => {
     const { client } = recordingClient();
-    await expect(outboundOn(() => client).send({ ...conversation, id: 'status@broadcast' }, { text: 'hi' })).rejects.toThrow(/not a WhatsApp conversation id/);
+    await expect(
+      outboundOn(() => client).send({ ...conversation, id: 'status@broadcast' }, { text: 'hi' }),
+    ).rejects.toThrow(/not a WhatsApp conversation id/);
   });
 });
 
 describe('suggested replies (WhatsApp has no reply keyboard)', () => {
   it('lists them under the text', async () => {
     const { client, calls } = recordingClient();
-    await outboundOn(() => client).send(conversation, { text: 'Hi!', suggestions: ['Homes in Austin', 'Rentals in Denver'] });
+    await outboundOn(() => client).send(conversation, {
+      text: 'Hi!',
+      suggestions: ['Homes in Austin', 'Rentals in Denver'],
+    });
     expect(calls.at(-1)).toBe(`send ${USER} Hi!\n\n• Homes in Austin\n• Rentals in Denver`);
   });
 

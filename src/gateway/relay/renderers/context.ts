@@ -59,7 +59,11 @@ export function skippedUpdate(context: RenderContext, error: unknown): UpdateOut
  * this update (`skippedUpdate`); anything else means the platform will not take this way
  * of streaming, and the answer continues by edits (`giveUp`, then 'waiting').
  */
-export function streamUpdateFailed(context: RenderContext, error: unknown, what: string): UpdateOutcome & { giveUp: boolean } {
+export function streamUpdateFailed(
+  context: RenderContext,
+  error: unknown,
+  what: string,
+): UpdateOutcome & { giveUp: boolean } {
   const skipped = skippedUpdate(context, error);
   if (skipped) return { ...skipped, giveUp: false };
   context.logger.info({ err: error }, `${what} refused; continuing this answer by edits`);
@@ -68,6 +72,9 @@ export function streamUpdateFailed(context: RenderContext, error: unknown, what:
 
 export function logUpdateError(context: RenderContext, renderer: RendererKind) {
   return (error: unknown): void => {
-    context.logger.warn({ err: error, renderer }, 'intermediate update failed; the final answer will still be delivered');
+    context.logger.warn(
+      { err: error, renderer },
+      'intermediate update failed; the final answer will still be delivered',
+    );
   };
 }

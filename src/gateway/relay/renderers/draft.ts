@@ -23,7 +23,11 @@ export class DraftRenderer implements StreamRenderer {
   private shownAny = false;
 
   constructor(private readonly context: RenderContext) {
-    this.pacer = new UpdatePacer(context.pacing.draftIntervalMs, () => this.update(), logUpdateError(context, this.kind));
+    this.pacer = new UpdatePacer(
+      context.pacing.draftIntervalMs,
+      () => this.update(),
+      logUpdateError(context, this.kind),
+    );
   }
 
   onText(markdown: string): void {

@@ -56,11 +56,14 @@ export class EditRenderer implements StreamRenderer {
     // A final edit right after the last update would only earn a 429 (Telegram: one message
     // per second per chat) and a retry_after: waiting out the per-chat spacing is cheaper.
     const holdMs = this.pacer.holdFinalFor(this.context.pacing.editIntervalMs.private);
-    if (holdMs > 0) await sleep(holdMs, undefined, this.context.signal ? { signal: this.context.signal } : {}).catch(() => undefined);
+    if (holdMs > 0)
+      await sleep(holdMs, undefined, this.context.signal ? { signal: this.context.signal } : {}).catch(() => undefined);
     // Messages whose window is over are sealed now, so the final continues after them
     // instead of trying edits that are bound to be refused.
     if (this.open.some((slot) => !slot.replace || pastWindow(slot))) this.sealOpen('its edit window passed');
-    const delivered = await deliverFinal(this.context, this.open, finalMarkdown, buttons, { after: this.sealedVisible });
+    const delivered = await deliverFinal(this.context, this.open, finalMarkdown, buttons, {
+      after: this.sealedVisible,
+    });
     return [...this.sealed.map((slot) => slot.message), ...delivered];
   }
 
@@ -148,7 +151,10 @@ export class EditRenderer implements StreamRenderer {
   private sealOpen(why: string): void {
     const last = this.open.at(-1);
     if (!last) return;
-    this.context.logger.info({ why, messages: this.open.map((slot) => slot.message.id) }, 'a message can no longer be edited; the answer continues in a new message');
+    this.context.logger.info(
+      { why, messages: this.open.map((slot) => slot.message.id) },
+      'a message can no longer be edited; the answer continues in a new message',
+    );
     for (const slot of this.open) delete slot.replace;
     this.sealed.push(...this.open);
     this.open = [];

@@ -46,7 +46,10 @@ export class NativeRenderer implements StreamRenderer {
     }
     // A stream only grows: it can carry the final answer only where that continues what it shows.
     const continues = finalMarkdown.startsWith(this.appended);
-    if (!continues) this.context.logger.info('the final answer differs from what was streamed; closing the stream and sending the answer whole');
+    if (!continues)
+      this.context.logger.info(
+        'the final answer differs from what was streamed; closing the stream and sending the answer whole',
+      );
     const fitsOneMessage = renderFinal(finalMarkdown, this.context.capabilities).length === 1;
     const rest = continues && fitsOneMessage ? finalMarkdown.slice(this.appended.length) : '';
     if (this.context.signal?.aborted) return this.leaveOpen(stream, rest);
@@ -55,7 +58,10 @@ export class NativeRenderer implements StreamRenderer {
     } catch (error) {
       // An unreachable platform was retried up to the outage horizon: a new message would not get through either.
       if (isPlatformError(error, 'unreachable')) throw error;
-      this.context.logger.warn({ err: error }, 'the native stream could not be ended; the rest of the answer follows in new messages');
+      this.context.logger.warn(
+        { err: error },
+        'the native stream could not be ended; the rest of the answer follows in new messages',
+      );
     }
     const remaining = continues ? finalMarkdown.slice(this.appended.length) : finalMarkdown;
     if (remaining.trim() !== '') return deliverFinal(this.context, [], remaining, buttons);
@@ -77,7 +83,10 @@ export class NativeRenderer implements StreamRenderer {
         this.appended += piece;
       }
     } catch (error) {
-      this.context.logger.info({ err: error }, 'the rest of a cut-off answer could not be streamed; the stream is left for the process answering again');
+      this.context.logger.info(
+        { err: error },
+        'the rest of a cut-off answer could not be streamed; the stream is left for the process answering again',
+      );
     }
     return [];
   }
@@ -113,7 +122,8 @@ export class NativeRenderer implements StreamRenderer {
     // Past one message the stream holds still; the final answer continues in new messages.
     const rendered = renderIntermediate(stable, this.context.capabilities);
     if (rendered.length > 1) return { kind: 'waiting' };
-    if (this.stream && (stable.length <= this.appended.length || !stable.startsWith(this.appended))) return { kind: 'waiting' };
+    if (this.stream && (stable.length <= this.appended.length || !stable.startsWith(this.appended)))
+      return { kind: 'waiting' };
     const pieces = piecesOf(stable.slice(this.appended.length), this.maxChars());
     try {
       if (!this.stream) {

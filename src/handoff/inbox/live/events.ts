@@ -34,7 +34,10 @@ class StreamHub {
   private readonly unhookResync: () => void;
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(feed: InboxFeed, private readonly onEmpty: () => void) {
+  constructor(
+    feed: InboxFeed,
+    private readonly onEmpty: () => void,
+  ) {
     this.unsubscribe = feed.subscribe((change) => this.tell(change));
     this.unhookClose = onFeedClose(feed, () => this.endAll());
     // Changes may have been missed while Redis was away: every page reads its regions again.
@@ -42,7 +45,8 @@ class StreamHub {
       for (const stream of this.streams) write(stream, 'event: resync\ndata: {}\n\n');
     });
     this.heartbeat = setInterval(() => {
-      for (const stream of this.streams) if (stream.res.writableLength < BACKLOG_LIMIT_BYTES) stream.res.write(': heartbeat\n\n');
+      for (const stream of this.streams)
+        if (stream.res.writableLength < BACKLOG_LIMIT_BYTES) stream.res.write(': heartbeat\n\n');
     }, HEARTBEAT_MS);
     // The heartbeat alone never keeps a stopping process alive.
     this.heartbeat.unref();
@@ -111,7 +115,11 @@ export function serveInboxEvents(feed: InboxFeed, req: Request, res: Response, v
   }
   if (feedClosed(feed)) {
     // The process is stopping: the browser's EventSource tries again (another replica, or this one restarted).
-    res.status(503).set('Retry-After', String(RECONNECT_MS / 1000)).type('text/plain').send('The gateway is stopping.');
+    res
+      .status(503)
+      .set('Retry-After', String(RECONNECT_MS / 1000))
+      .type('text/plain')
+      .send('The gateway is stopping.');
     return;
   }
   let hub = hubs.get(feed);

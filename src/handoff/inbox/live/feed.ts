@@ -72,26 +72,42 @@ export async function startInboxFeed(options: { state: StateStore; logger: Logge
     }
   };
 
-  const unsubscribe = await state.subscribe(INBOX_CHANNEL, (message) => {
-    const change = parseInboxChange(message);
-    if (change) deliver(change);
-    else logger.warn({ channel: INBOX_CHANNEL, message: message.slice(0, 200) }, 'Ignored a message on the inbox channel that is not an inbox change');
-  }, {
-    onResubscribed: () => {
-      logger.info('The inbox feed is subscribed again after a Redis outage; open inbox pages refresh');
-      run(hooks.resync, 'resync');
+  const unsubscribe = await state.subscribe(
+    INBOX_CHANNEL,
+    (message) => {
+      const change = parseInboxChange(message);
+      if (change) deliver(change);
+      else
+        logger.warn(
+          { channel: INBOX_CHANNEL, message: message.slice(0, 200) },
+          'Ignored a message on the inbox channel that is not an inbox change',
+        );
     },
-  });
+    {
+      onResubscribed: () => {
+        logger.info('The inbox feed is subscribed again after a Redis outage; open inbox pages refresh');
+        run(hooks.resync, 'resync');
+      },
+    },
+  );
 
   const feed: InboxFeed = {
     async publish({ conversation, kind }: { conversation: ConversationRef; kind: InboxChangeKind }): Promise<void> {
       if (closed) return;
-      const change: InboxChange = { conversation: formatConversationId(conversation), bot: conversation.bot, kind, at: Date.now() };
+      const change: InboxChange = {
+        conversation: formatConversationId(conversation),
+        bot: conversation.bot,
+        kind,
+        at: Date.now(),
+      };
       try {
         // This process hears it back through its own subscription, like every other process.
         await state.publish(INBOX_CHANNEL, JSON.stringify(change));
       } catch (error) {
-        logger.warn({ err: error, conversation: change.conversation, kind }, 'Could not tell the other gateway processes about an inbox change; their open pages show it at the next change');
+        logger.warn(
+          { err: error, conversation: change.conversation, kind },
+          'Could not tell the other gateway processes about an inbox change; their open pages show it at the next change',
+        );
         // The pages of this process can still be told.
         deliver(change);
       }
@@ -108,7 +124,9 @@ export async function startInboxFeed(options: { state: StateStore; logger: Logge
       run(hooks.close, 'close');
       hooks.close.clear();
       hooks.resync.clear();
-      await unsubscribe().catch((error: unknown) => logger.debug({ err: error }, 'Unsubscribing the inbox feed failed (the store is closing)'));
+      await unsubscribe().catch((error: unknown) =>
+        logger.debug({ err: error }, 'Unsubscribing the inbox feed failed (the store is closing)'),
+      );
     },
   };
   feedHooks.set(feed, hooks);

@@ -34,7 +34,11 @@
     }
     refreshing = true;
     try {
-      const response = await fetch(location.href, { credentials: 'same-origin', cache: 'no-store', headers: { 'X-Inbox-Refresh': '1' } });
+      const response = await fetch(location.href, {
+        credentials: 'same-origin',
+        cache: 'no-store',
+        headers: { 'X-Inbox-Refresh': '1' },
+      });
       if (response.status >= 500) return;
       const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
       const regions = [...document.querySelectorAll<HTMLElement>('[data-live][id]')];
@@ -80,7 +84,8 @@
       return;
     }
     for (const { name } of [...current.attributes]) if (!fresh.hasAttribute(name)) current.removeAttribute(name);
-    for (const { name, value } of [...fresh.attributes]) if (current.getAttribute(name) !== value) current.setAttribute(name, value);
+    for (const { name, value } of [...fresh.attributes])
+      if (current.getAttribute(name) !== value) current.setAttribute(name, value);
     const now = [...current.childNodes];
     const next = [...fresh.childNodes];
     next.forEach((node, at) => {

@@ -24,7 +24,9 @@ export async function loadPageScript(folder: string = here): Promise<string> {
   if (existsSync(compiled)) return readFile(compiled, 'utf8');
   const sourceFile = join(folder, 'page-script.ts');
   if (!existsSync(sourceFile)) {
-    throw new Error(`The inbox page script is missing: neither ${compiled} nor ${sourceFile} exists (a build without \`npm run build\`'s second step?)`);
+    throw new Error(
+      `The inbox page script is missing: neither ${compiled} nor ${sourceFile} exists (a build without \`npm run build\`'s second step?)`,
+    );
   }
   const source = await readFile(sourceFile, 'utf8');
   const { transform } = await import('esbuild');
@@ -37,7 +39,10 @@ export async function loadPageScript(folder: string = here): Promise<string> {
 export function inboxScript(): RequestHandler {
   let script: Promise<Script> | undefined;
   const load = (): Promise<Script> => {
-    script ??= loadPageScript().then((body) => ({ body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }));
+    script ??= loadPageScript().then((body) => ({
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    }));
     // A failed load (a file missing from a broken install) is tried again by the next request.
     script.catch(() => (script = undefined));
     return script;

@@ -3,7 +3,13 @@ import type { ConversationRef } from '../../../contract.js';
 
 export type InboxChangeKind = 'handed-over' | 'user-message' | 'operator-message' | 'claimed' | 'handed-back';
 
-export const INBOX_CHANGE_KINDS: ReadonlySet<InboxChangeKind> = new Set(['handed-over', 'user-message', 'operator-message', 'claimed', 'handed-back']);
+export const INBOX_CHANGE_KINDS: ReadonlySet<InboxChangeKind> = new Set([
+  'handed-over',
+  'user-message',
+  'operator-message',
+  'claimed',
+  'handed-back',
+]);
 
 export interface InboxChange {
   /** formatConversationId: `<bot>:<platform>:<id>`. */

@@ -15,7 +15,12 @@ export interface ConversationView {
   draft?: string;
 }
 
-export function conversationPage(session: InboxSession, opened: OpenedConversation, now: number, view: ConversationView = {}): string {
+export function conversationPage(
+  session: InboxSession,
+  opened: OpenedConversation,
+  now: number,
+  view: ConversationView = {},
+): string {
   const id = formatConversationId(opened.conversation);
   const user = opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user;
   const title = conversationTitle(user, opened.conversation.platform);
@@ -44,10 +49,14 @@ function status(session: InboxSession, id: string, opened: OpenedConversation, n
 <dt>Conversation</dt><dd><code>${id}</code></dd>
 ${pause ? waitingFacts(pause, now) : html`<dt>Status</dt><dd>Handed back: the assistant answers this conversation. It is no longer in the inbox.</dd>`}
 </dl>
-${pause ? html`<div class="actions">
+${
+  pause
+    ? html`<div class="actions">
 ${pause.claim?.by === session.operator ? '' : html`<form method="post" action="${path}/claim">${csrfField(session)}<button type="submit">Claim</button></form>`}
 <form method="post" action="${path}/hand-back">${csrfField(session)}<button type="submit">Hand back</button></form>
-</div>` : ''}
+</div>`
+    : ''
+}
 </section>`;
 }
 

@@ -6,7 +6,11 @@ import { conversationPath, conversationTitle, duration, time } from './format.js
 import { html, type Html } from './html.js';
 import { page } from './layout.js';
 
-export function historyPage(session: InboxSession, entries: readonly HandBack[], chatbots: ReadonlyMap<string, string>): string {
+export function historyPage(
+  session: InboxSession,
+  entries: readonly HandBack[],
+  chatbots: ReadonlyMap<string, string>,
+): string {
   return page({
     title: 'History',
     session,
@@ -14,9 +18,11 @@ export function historyPage(session: InboxSession, entries: readonly HandBack[],
     events: '/inbox/events',
     main: html`<h1>Handed back to the assistant</h1>
 <section id="history" data-live aria-label="Handed-back conversations">
-${entries.length === 0
+${
+  entries.length === 0
     ? html`<p>No conversation has been handed back yet.</p>`
-    : html`<ul class="waiting">${entries.map((entry) => row(entry, chatbots.get(entry.conversation.bot) ?? entry.conversation.bot))}</ul>`}
+    : html`<ul class="waiting">${entries.map((entry) => row(entry, chatbots.get(entry.conversation.bot) ?? entry.conversation.bot))}</ul>`
+}
 </section>`,
   });
 }

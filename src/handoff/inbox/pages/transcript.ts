@@ -35,7 +35,7 @@ function entryOf(id: string, entry: TranscriptEntry, chatbot: string): Html {
   }
   const files = entry.files ?? [];
   // An entry written before files were kept has only their descriptions.
-  const described = files.length === 0 ? entry.attachments ?? [] : [];
+  const described = files.length === 0 ? (entry.attachments ?? []) : [];
   return html`<article class="entry ${entry.role}">
 <p class="meta"><span class="speaker">${speakerOf(entry, chatbot)}</span> ${time(entry.at)}</p>
 ${entry.text ? html`<p class="text">${entry.text}</p>` : ''}
@@ -46,7 +46,8 @@ ${described.length > 0 ? html`<ul class="files">${described.map((text) => html`<
 
 function fileOf(id: string, entry: TranscriptEntry, file: TranscriptFile, n: number): Html {
   const description = describeAttachment(file);
-  if (file.ref === undefined) return html`<li>${description} (the platform keeps no copy the gateway can fetch again)</li>`;
+  if (file.ref === undefined)
+    return html`<li>${description} (the platform keeps no copy the gateway can fetch again)</li>`;
   const href = `${conversationPath(id)}/files/${entry.at}/${n}`;
   const name = file.fileName ?? `${file.kind} ${n + 1}`;
   if (file.kind === 'image' || file.kind === 'sticker') {

@@ -36,12 +36,19 @@ export interface HarnessOptions {
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const state = options.state ?? new MemoryStateStore({ prefix: 'gw:', checkSlots: true });
-  const service = options.service ?? await startEchoService();
-  const adapter = options.adapter ?? new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities });
+  const service = options.service ?? (await startEchoService());
+  const adapter =
+    options.adapter ?? new RecordingAdapter('main', 'fakechat', { ...PLAIN_CAPABILITIES, ...options.capabilities });
   const gateway = createGateway({
     state,
     upstream: upstreamClient(service),
-    bots: [{ id: 'main', serialNumber: options.serialNumber ?? SERIAL, ...(options.settings ? { settings: options.settings } : {}) }],
+    bots: [
+      {
+        id: 'main',
+        serialNumber: options.serialNumber ?? SERIAL,
+        ...(options.settings ? { settings: options.settings } : {}),
+      },
+    ],
     adapters: [adapter],
     logger: silentLogger(),
     policy: { stopGraceMs: 2_000, ...options.policy },

@@ -1,5 +1,19 @@
-import { createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform, type MemoryAdapter, type MemoryMessage } from '../../../../fakes/memory/index.js';
-import type { Adapter, Capabilities, ConversationRef, Inbound, InboundAttachment, InboundSink, Outbound } from '../../../../src/contract.js';
+import {
+  createMemoryAdapter,
+  MEMORY_CAPABILITIES,
+  MemoryPlatform,
+  type MemoryAdapter,
+  type MemoryMessage,
+} from '../../../../fakes/memory/index.js';
+import type {
+  Adapter,
+  Capabilities,
+  ConversationRef,
+  Inbound,
+  InboundAttachment,
+  InboundSink,
+  Outbound,
+} from '../../../../src/contract.js';
 
 /** A message the bot sent, as the user sees it (the in-memory platform's). */
 export type RecordedMessage = MemoryMessage;
@@ -28,8 +42,12 @@ export class RecordingAdapter implements Adapter {
     readonly capabilities: Capabilities = PLAIN_CAPABILITIES,
     world?: MemoryPlatform,
   ) {
-    if (world && world.name !== platform) throw new Error(`RecordingAdapter "${platform}" cannot serve a MemoryPlatform named "${world.name}"; name them alike.`);
-    this.world = world ?? new MemoryPlatform({ name: platform, rules: { maxMessageLength: capabilities.maxMessageLength } });
+    if (world && world.name !== platform)
+      throw new Error(
+        `RecordingAdapter "${platform}" cannot serve a MemoryPlatform named "${world.name}"; name them alike.`,
+      );
+    this.world =
+      world ?? new MemoryPlatform({ name: platform, rules: { maxMessageLength: capabilities.maxMessageLength } });
     this.memory = createMemoryAdapter({ platform: this.world, bot, capabilities, methods: { edit: false } });
     this.outbound = this.memory.outbound;
   }
@@ -87,7 +105,13 @@ export function pngAttachment(): InboundAttachment {
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
     'base64',
   );
-  return { kind: 'image', mimeType: 'image/png', size: png.length, fileName: 'dot.png', fetch: async () => new Uint8Array(png) };
+  return {
+    kind: 'image',
+    mimeType: 'image/png',
+    size: png.length,
+    fileName: 'dot.png',
+    fetch: async () => new Uint8Array(png),
+  };
 }
 
 /** Polls until `check` passes (or throws its last failure): waits for outcomes, never asserts on time. */

@@ -11,7 +11,12 @@ export const conversation: ConversationRef = { bot: 'main', platform: 'fake', id
 export const asker: PlatformUser = { id: 'U123', name: 'Ada', team: 'T456' };
 
 /** Small pacing so tests run fast; no test asserts on time. */
-export const FAST_PACING = { editIntervalMs: { private: 20, group: 20 }, draftIntervalMs: 10, minInitialChars: 10, minGrowthChars: 10 } as const;
+export const FAST_PACING = {
+  editIntervalMs: { private: 20, group: 20 },
+  draftIntervalMs: 10,
+  minInitialChars: 10,
+  minGrowthChars: 10,
+} as const;
 
 export function capabilities(overrides: Partial<Capabilities> = {}): Capabilities {
   return {
@@ -38,7 +43,10 @@ export interface StreamOptions {
 }
 
 /** An answer stream as the upstream client yields it: fragments, then one final. */
-export async function* answerStream(fragments: readonly string[], options: StreamOptions = {}): AsyncGenerator<AskStreamEvent> {
+export async function* answerStream(
+  fragments: readonly string[],
+  options: StreamOptions = {},
+): AsyncGenerator<AskStreamEvent> {
   for (const content of fragments) {
     await sleep(options.delayMs ?? 2);
     yield { type: 'fragment', content };
@@ -46,7 +54,13 @@ export async function* answerStream(fragments: readonly string[], options: Strea
   if (options.failWith) throw options.failWith;
   if (options.final === null) return;
   yield {
-    type: 'final', questionId: 1, answerId: 2, answer: fragments.join(''), totalToken: 10, noAnswer: false, incomplete: false,
+    type: 'final',
+    questionId: 1,
+    answerId: 2,
+    answer: fragments.join(''),
+    totalToken: 10,
+    noAnswer: false,
+    incomplete: false,
     ...options.final,
   };
 }
@@ -75,8 +89,16 @@ export function request(
 ): RelayRequest {
   const { edit, draft, startStream, ...platformCapabilities } = shape;
   return {
-    outbound: platform.offering({ ...(edit !== undefined ? { edit } : {}), ...(draft !== undefined ? { draft } : {}), ...(startStream !== undefined ? { startStream } : {}) }),
-    capabilities: capabilities({ markup: platform.markup, maxMessageLength: platform.rules.maxMessageLength ?? 4096, ...platformCapabilities }),
+    outbound: platform.offering({
+      ...(edit !== undefined ? { edit } : {}),
+      ...(draft !== undefined ? { draft } : {}),
+      ...(startStream !== undefined ? { startStream } : {}),
+    }),
+    capabilities: capabilities({
+      markup: platform.markup,
+      maxMessageLength: platform.rules.maxMessageLength ?? 4096,
+      ...platformCapabilities,
+    }),
     conversation,
     isGroup: false,
     recipient: asker,

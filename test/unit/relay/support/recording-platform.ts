@@ -1,10 +1,22 @@
 import {
-  createMemoryAdapter, MEMORY_CAPABILITIES, MemoryPlatform,
-  type MemoryCall, type MemoryCallKind, type MemoryPlatformRules,
+  createMemoryAdapter,
+  MEMORY_CAPABILITIES,
+  MemoryPlatform,
+  type MemoryCall,
+  type MemoryCallKind,
+  type MemoryPlatformRules,
 } from '../../../../fakes/memory/index.js';
 import {
   plainMarkup,
-  type Button, type ConversationRef, type MarkupRenderer, type NativeStream, type Outbound, type OutboundMessage, type PlatformError, type PlatformUser, type SentMessage,
+  type Button,
+  type ConversationRef,
+  type MarkupRenderer,
+  type NativeStream,
+  type Outbound,
+  type OutboundMessage,
+  type PlatformError,
+  type PlatformUser,
+  type SentMessage,
 } from '../../../../src/contract.js';
 
 export type CallKind = MemoryCallKind;
@@ -61,7 +73,9 @@ export class RecordingPlatform implements Outbound {
     platformRules.measure = (text) => this.markup.measure(text);
     this.world = new MemoryPlatform({ rules: platformRules, onCall: (call) => this.record(call) });
     this.everything = createMemoryAdapter({
-      platform: this.world, capabilities: MEMORY_CAPABILITIES, methods: { edit: true, draft: true, nativeStream: true },
+      platform: this.world,
+      capabilities: MEMORY_CAPABILITIES,
+      methods: { edit: true, draft: true, nativeStream: true },
     }).outbound;
   }
 
@@ -91,25 +105,50 @@ export class RecordingPlatform implements Outbound {
     return {
       send: (conversation, message) => this.send(conversation, message),
       typing: (conversation) => this.typing(conversation),
-      ...(methods.edit !== false ? { edit: (conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }) => this.edit(conversation, message, text, options) } : {}),
-      ...(methods.draft ? { draft: (conversation: ConversationRef, draftId: number, text: string) => this.draft(conversation, draftId, text) } : {}),
-      ...(methods.startStream ? {
-        startStream: (conversation: ConversationRef, recipient: PlatformUser, markdown: string) => this.startStream(conversation, recipient, markdown),
-        stopStream: (conversation: ConversationRef, streamId: string, markdown: string) => this.stopStream(conversation, streamId, markdown),
-      } : {}),
+      ...(methods.edit !== false
+        ? {
+            edit: (
+              conversation: ConversationRef,
+              message: SentMessage,
+              text: string,
+              options?: { buttons?: Button[]; progress?: boolean },
+            ) => this.edit(conversation, message, text, options),
+          }
+        : {}),
+      ...(methods.draft
+        ? {
+            draft: (conversation: ConversationRef, draftId: number, text: string) =>
+              this.draft(conversation, draftId, text),
+          }
+        : {}),
+      ...(methods.startStream
+        ? {
+            startStream: (conversation: ConversationRef, recipient: PlatformUser, markdown: string) =>
+              this.startStream(conversation, recipient, markdown),
+            stopStream: (conversation: ConversationRef, streamId: string, markdown: string) =>
+              this.stopStream(conversation, streamId, markdown),
+          }
+        : {}),
     };
   }
 
   /** Every text the platform accepted for display (sends, edits, drafts, stream contents). */
   acceptedTexts(): string[] {
-    return this.calls.filter((call) => call.result === 'ok' && call.text !== undefined && call.kind !== 'append').map((call) => call.text!);
+    return this.calls
+      .filter((call) => call.result === 'ok' && call.text !== undefined && call.kind !== 'append')
+      .map((call) => call.text!);
   }
 
   send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     return this.everything.send(conversation, message);
   }
 
-  edit(conversation: ConversationRef, message: SentMessage, text: string, options?: { buttons?: Button[]; progress?: boolean }): Promise<void> {
+  edit(
+    conversation: ConversationRef,
+    message: SentMessage,
+    text: string,
+    options?: { buttons?: Button[]; progress?: boolean },
+  ): Promise<void> {
     return this.everything.edit!(conversation, message, text, options);
   }
 
