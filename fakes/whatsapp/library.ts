@@ -201,7 +201,8 @@ export class FakeClient extends EventEmitter implements WaClient {
     void auth?.afterAuthReady().catch(() => {});
   }
 
-  /** As Client.js: LOGOUT → event, then logout (the stored session is deleted); another state → the strategy's disconnect (RemoteAuth deletes the stored session too), event, destroy. */
+  /** As Client.js: LOGOUT → event, then logout (the stored session is deleted); another state → the strategy's disconnect
+   * (RemoteAuth deletes the stored session too), event, destroy. */
   private async dropped(reason: string): Promise<void> {
     const auth = this.auth();
     if (reason === 'LOGOUT') {
