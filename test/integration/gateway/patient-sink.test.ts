@@ -3,8 +3,8 @@
  * again (the adapter declares `redeliversOnAcceptFailure: false`, as Telegram long polling
  * does), and lets accept() fail for one that would (a webhook answers 500 and is retried).
  * While it holds them, every user whose message waits is told once that the answer will come.
- * The process-level proofs are test/e2e/telegram-polling-redis-outage.test.ts and
- * test/e2e/whatsapp-redis-outage.test.ts.
+ * The process-level proofs are test/e2e/telegram/polling-redis-outage.test.ts and
+ * test/e2e/whatsapp/redis-outage.test.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';

@@ -1,7 +1,7 @@
 /**
  * The WhatsApp adapter asks Redis whether a chat was greeted before it hands the chat's message
  * to the gateway. A frozen Redis never answers; the message must still reach the gateway, which
- * holds it and tells the user the answer will come (test/e2e/whatsapp-redis-outage.test.ts).
+ * holds it and tells the user the answer will come (test/e2e/whatsapp/redis-outage.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FirstContactGreeter, type Inbound } from '../../../src/contract.js';

@@ -1,7 +1,7 @@
 /**
  * Linking a number by pairing code, for a phone that cannot scan: `chatbridge start` with
  * WHATSAPP_PAIR_PHONE (whatsapp-web.js swapped for the fake by the module hook, as in
- * test/e2e/whatsapp-start.test.ts). The library's `code` event is logged with the number it
+ * test/e2e/whatsapp/start.test.ts). The library's `code` event is logged with the number it
  * is for and shown on the link page (behind the admin token); typing it on the phone links
  * the number, and the page then shows it. A malformed number is refused at start, naming
  * the variable.
