@@ -4,12 +4,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisStateStore } from '../../src/state/index.js';
-import { testRedisUrl } from './redis.js';
+import { formatEndpoint } from '../../src/state/topology.js';
+import { testRedisClusterNodes, testRedisUrl, type TestTopology } from './redis.js';
 
 const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
 
 export interface ChatbridgeProcess {
   child: ChildProcess;
+  /** The key prefix of its state in the test Redis (pass it to another start for a restart or a replica). */
+  prefix: string;
   /** The HTTP port from the "chatbridge is running" log line. */
   port: number;
   /** Everything it wrote to stderr (its JSON log). */
@@ -20,10 +23,6 @@ export interface ChatbridgeProcess {
   cleanup(): Promise<void>;
 }
 
-/**
- * `chatbridge start` as a real process on real Redis, under a private key prefix,
- * with the console off; `env` adds the platform settings of the test.
- */
 /**
  * How long a start may take before the test gives up: a start is ~2 s on an idle machine, but the
  * whole suite on 2 cores runs several gateway processes at once (the replica tests two each).
@@ -37,22 +36,41 @@ export interface StartChatbridgeOptions {
    * test of what the port answers while the gateway is still starting.
    */
   early?: boolean;
+  /** The state's key prefix; default a new private one. Reuse another process's to share its state. */
+  prefix?: string;
+  /** Config `gateway:` settings (lock timings, grace period…). */
+  gateway?: Record<string, number>;
+  /** 'cluster': the process uses the test Redis Cluster (REDIS_CLUSTER_NODES) instead of one Redis. */
+  topology?: TestTopology;
 }
 
+/**
+ * `chatbridge start` as a real process on real Redis, under a private key prefix, with the console off: the one
+ * way the process tests start a gateway (the builders in test/support add a platform's fake and its variables).
+ * `env` adds the test's settings; a `CHATBRIDGE_CONFIG` in it replaces the generated config file.
+ */
 export async function startChatbridge(
   env: Record<string, string>,
   options: StartChatbridgeOptions = {},
 ): Promise<ChatbridgeProcess> {
   if (options.early && !options.port)
     throw new Error('startChatbridge: `early` needs a `port` chosen before the start');
-  const prefix = `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
+  const prefix = options.prefix ?? `cbtest:e2e:${randomUUID().slice(0, 8)}:`;
+  const nodes = options.topology === 'cluster' ? testRedisClusterNodes() : [];
+  const gatewaySettings = Object.entries(options.gateway ?? {}).map(([key, value]) => `  ${key}: ${value}\n`);
   const configFile = join(mkdtempSync(join(tmpdir(), 'cb-e2e-')), 'chatbridge.yaml');
-  writeFileSync(configFile, `keyPrefix: "${prefix}"\nconsole: off\nport: ${options.port ?? 0}\nhost: 127.0.0.1\n`);
+  writeFileSync(
+    configFile,
+    `keyPrefix: "${prefix}"\nconsole: off\nport: ${options.port ?? 0}\nhost: 127.0.0.1\n` +
+      (gatewaySettings.length > 0 ? `gateway:\n${gatewaySettings.join('')}` : ''),
+  );
   const child = spawn(process.execPath, [CLI, 'start'], {
     env: {
       PATH: process.env.PATH,
       CHATBRIDGE_CONFIG: configFile,
-      REDIS_URL: testRedisUrl(),
+      ...(nodes.length > 0
+        ? { REDIS_CLUSTER_NODES: nodes.map(formatEndpoint).join(',') }
+        : { REDIS_URL: testRedisUrl() }),
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -83,12 +101,16 @@ export async function startChatbridge(
   };
   return {
     child,
+    prefix,
     port,
     log: () => stderr.join(''),
     stop,
     async cleanup() {
       await stop();
-      const state = new RedisStateStore({ url: testRedisUrl(), prefix });
+      const state =
+        nodes.length > 0
+          ? new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix })
+          : new RedisStateStore({ url: testRedisUrl(), prefix });
       await state.deleteByPrefix();
       await state.close();
     },

@@ -1,20 +1,16 @@
 /**
- * What the delivery tests of issue #7 share: `chatbridge start` as a process with
+ * What the delivery tests share: `chatbridge start` as a process with
  * a gateway policy of the test's own (short lock timings, so a takeover happens in
  * seconds), and a scripted Chatbot Service it talks to over HTTP, which streams
  * the answers the test writes, slowly, cut short, or not at all.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RedisStateStore } from '../../src/state/index.js';
 import { sendEnvelope, sendJson, startFakeUpstream, type FakeUpstream } from '../integration/upstream/fake-upstream.js';
 import { startChatbridge, type ChatbridgeProcess } from './chatbridge-process.js';
 import { testRedisClusterNodes, testRedisUrl, type TestTopology } from './redis.js';
-import { formatEndpoint } from '../../src/state/topology.js';
 
 export const SERIAL_NUMBER = 'delivery-test-chatbot';
 
@@ -46,27 +42,24 @@ export async function startDeliveryGateway(options: {
   topology?: TestTopology;
 }): Promise<DeliveryGateway> {
   const nodes = options.topology === 'cluster' ? testRedisClusterNodes() : [];
-  const prefix = options.prefix ?? `cbtest:e2e-delivery:${randomUUID().slice(0, 8)}:`;
-  const gateway = Object.entries(options.gateway ?? {})
-    .map(([key, value]) => `  ${key}: ${value}\n`)
-    .join('');
-  const configFile = join(mkdtempSync(join(tmpdir(), 'cb-delivery-')), 'chatbridge.yaml');
-  writeFileSync(
-    configFile,
-    `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`,
+  const gatewayProcess = await startChatbridge(
+    {
+      ...(options.telegram
+        ? { TELEGRAM_BOT_TOKEN: options.telegram.token, TELEGRAM_API_ROOT: options.telegram.apiRoot }
+        : {}),
+      ...options.env,
+      UPSTREAM_BASE_URL: options.upstreamUrl,
+      UPSTREAM_SECRET_KEY: 'delivery-test-secret',
+      UPSTREAM_SESSION_KEY: 'delivery-test-session',
+      CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
+    },
+    {
+      prefix: options.prefix ?? `cbtest:e2e-delivery:${randomUUID().slice(0, 8)}:`,
+      ...(options.gateway ? { gateway: options.gateway } : {}),
+      ...(options.topology ? { topology: options.topology } : {}),
+    },
   );
-  const gatewayProcess = await startChatbridge({
-    CHATBRIDGE_CONFIG: configFile,
-    ...(options.telegram
-      ? { TELEGRAM_BOT_TOKEN: options.telegram.token, TELEGRAM_API_ROOT: options.telegram.apiRoot }
-      : {}),
-    ...options.env,
-    UPSTREAM_BASE_URL: options.upstreamUrl,
-    UPSTREAM_SECRET_KEY: 'delivery-test-secret',
-    UPSTREAM_SESSION_KEY: 'delivery-test-session',
-    CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
-    ...(nodes.length > 0 ? { REDIS_CLUSTER_NODES: nodes.map(formatEndpoint).join(',') } : {}),
-  });
+  const prefix = gatewayProcess.prefix;
   const state =
     nodes.length > 0
       ? new RedisStateStore({ topology: { kind: 'cluster', nodes }, prefix })

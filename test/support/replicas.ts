@@ -1,13 +1,10 @@
 /**
- * What the replica and graceful-shutdown tests share (issue #13): `chatbridge start`
+ * What the replica and graceful-shutdown tests share: `chatbridge start`
  * processes in Telegram webhook mode on one Redis key prefix, every one registering
  * the same public webhook URL (the load balancer's), and talking to a Chatbot
  * Service over HTTP whose answers name the question, so order is checkable.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RedisStateStore } from '../../src/state/index.js';
 import { startChatbridge, type ChatbridgeProcess } from './chatbridge-process.js';
 import { testRedisUrl } from './redis.js';
@@ -39,14 +36,6 @@ export function replicaSet(options: {
   env?: Record<string, string>;
 }): ReplicaSet {
   const prefix = `cbtest:e2e-replicas:${randomUUID().slice(0, 8)}:`;
-  const gateway = Object.entries(options.gateway ?? {})
-    .map(([key, value]) => `  ${key}: ${value}\n`)
-    .join('');
-  const configFile = join(mkdtempSync(join(tmpdir(), 'cb-replicas-')), 'chatbridge.yaml');
-  writeFileSync(
-    configFile,
-    `keyPrefix: "${prefix}"\nconsole: off\nport: 0\nhost: 127.0.0.1\n${gateway ? `gateway:\n${gateway}` : ''}`,
-  );
   const state = new RedisStateStore({ url: testRedisUrl(), prefix });
   const replicas: Replica[] = [];
   return {
@@ -54,18 +43,20 @@ export function replicaSet(options: {
     state,
     replicas,
     async start() {
-      const process = await startChatbridge({
-        CHATBRIDGE_CONFIG: configFile,
-        TELEGRAM_BOT_TOKEN: options.telegram.token,
-        TELEGRAM_API_ROOT: options.telegram.apiRoot,
-        TELEGRAM_MODE: 'webhook',
-        TELEGRAM_WEBHOOK_URL: options.webhookUrl,
-        UPSTREAM_BASE_URL: options.upstreamUrl,
-        UPSTREAM_SECRET_KEY: 'replica-test-secret',
-        UPSTREAM_SESSION_KEY: 'replica-test-session',
-        CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
-        ...options.env,
-      });
+      const process = await startChatbridge(
+        {
+          TELEGRAM_BOT_TOKEN: options.telegram.token,
+          TELEGRAM_API_ROOT: options.telegram.apiRoot,
+          TELEGRAM_MODE: 'webhook',
+          TELEGRAM_WEBHOOK_URL: options.webhookUrl,
+          UPSTREAM_BASE_URL: options.upstreamUrl,
+          UPSTREAM_SECRET_KEY: 'replica-test-secret',
+          UPSTREAM_SESSION_KEY: 'replica-test-session',
+          CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
+          ...options.env,
+        },
+        { prefix, ...(options.gateway ? { gateway: options.gateway } : {}) },
+      );
       const replica = { process, port: process.port };
       replicas.push(replica);
       return replica;
