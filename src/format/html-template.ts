@@ -1,10 +1,15 @@
 /**
- * Markup built from templates in which every interpolated value is escaped unless it is markup
- * already (an Html made by this same template): a user's text or an operator's name can never
+ * The one way the project writes HTML (the inbox, the hand-back pages, the handoff e-mails, the
+ * WhatsApp link page): templates in which every interpolated value is escaped unless it is markup
+ * already (an Html made by this same template), so a user's text or an operator's name can never
  * become markup by forgetting one call.
  */
-import { escapeHtml } from '../../mail.js';
+import { escapeHtml } from './html.js';
 
+/**
+ * Markup. Made by `html` templates; `new Html(markup)` vouches for markup written elsewhere, and is
+ * only for what no user can shape (a library's SVG).
+ */
 export class Html {
   constructor(readonly markup: string) {}
 

@@ -3,7 +3,7 @@
  * holds the platform connections, so `chatbridge handoff …` asks it over HTTP
  * rather than touching Redis itself.
  */
-import { parseConversationId } from './conversation-id.js';
+import { parseConversationId } from '../conversation-id.js';
 
 export class HandoffAdminClient {
   constructor(

@@ -6,7 +6,8 @@
  */
 import type { ConversationRef } from '../../contract.js';
 import { formatConversationId, parseConversationId } from '../conversation-id.js';
-import { purposeKey, signToken, verifyToken } from '../link.js';
+import { purposeKey, signToken, verifyToken } from '../link/index.js';
+import type { InboxLinkSigner } from '../pause/index.js';
 
 export interface InboxLinkClaim {
   conversation: ConversationRef;
@@ -18,7 +19,7 @@ export type VerifiedInboxToken = ({ ok: true } & InboxLinkClaim) | { ok: false; 
 /** Where the link lands (GET: a page with a button; POST: the sign-in). */
 export const INBOX_LINK_PATH = '/inbox/link';
 
-export class InboxLinks {
+export class InboxLinks implements InboxLinkSigner {
   private readonly key: Buffer;
 
   constructor(

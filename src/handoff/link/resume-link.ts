@@ -4,19 +4,13 @@
  * Token = base64url(JSON {c, h, e}) "." base64url(HMAC-SHA256(secret, that JSON part)) (signToken).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ConversationRef } from '../contract.js';
-import type { StateStore } from '../state/index.js';
-import { formatConversationId, parseConversationId } from './conversation-id.js';
-import { handoffKeys } from './keys.js';
+import type { StateStore } from '../../state/index.js';
+import { formatConversationId, parseConversationId } from '../conversation-id.js';
+import { handoffKeys } from '../keys.js';
+import type { ResumeClaim, ResumeLinkSigner } from '../pause/index.js';
 
 /** Bytes of a generated secret: 256 bits, the HMAC-SHA256 block's worth of strength. */
 const GENERATED_SECRET_BYTES = 32;
-
-export interface ResumeClaim {
-  conversation: ConversationRef;
-  handoffId: string;
-  expiresAt: number;
-}
 
 export type VerifiedToken = ({ ok: true } & ResumeClaim) | { ok: false; reason: 'invalid' | 'expired' };
 
@@ -30,7 +24,7 @@ export async function resolveLinkSecret(configured: string | undefined, state: S
   return secret;
 }
 
-export class ResumeLinks {
+export class ResumeLinks implements ResumeLinkSigner {
   constructor(
     private readonly secret: string,
     /** `https://bots.example.com` or `http://127.0.0.1:8080`, no trailing slash needed. */

@@ -1,11 +1,12 @@
 /**
  * The handoff e-mail: who, where, why, the conversation so far, and the link
- * that hands it back. Plain text and HTML; everything a user wrote is escaped
- * in the HTML (a user could otherwise put markup, or a phishing link, into the
- * operator's mailbox).
+ * that hands it back. Plain text and HTML; the HTML is written with the `html`
+ * template, which escapes everything a user wrote (a user could otherwise put
+ * markup, or a phishing link, into the operator's mailbox).
  */
-import type { TranscriptEntry } from '../gateway/turn/transcript.js';
-import type { PlatformUser } from '../contract.js';
+import type { PlatformUser } from '../../contract.js';
+import { html, type Html } from '../../format/index.js';
+import type { TranscriptEntry } from '../../gateway/index.js';
 
 export interface HandoffMailInput {
   botId: string;
@@ -87,22 +88,18 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     ...(input.transcript.length === 0 ? ['(empty)'] : input.transcript.flatMap(textEntry)),
   ].join('\n');
 
-  const html = [
-    '<!doctype html><html><body style="font-family:sans-serif">',
-    `<p><strong>${escapeHtml(who)}</strong> asked to talk to a person.</p>`,
-    '<table>',
-    ...facts.map(
-      ([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
-    ),
-    '</table>',
-    ...inboxLinkHtml(input),
-    `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
-    `<p>${escapeHtml(howToAnswer)}</p>`,
-    '<h3>Transcript</h3>',
-    input.transcript.length === 0 ? '<p>(empty)</p>' : `<div>${input.transcript.map(htmlEntry).join('')}</div>`,
-    '</body></html>',
-  ].join('\n');
-  return { subject, text, html };
+  const page = html`<!doctype html><html><body style="font-family:sans-serif">
+<p><strong>${who}</strong> asked to talk to a person.</p>
+<table>
+${facts.map(([label, value]) => html`<tr><th align="left">${label}</th><td>${value}</td></tr>`)}
+</table>
+${inboxLinkHtml(input)}
+<p><a href="${input.resumeUrl}">Hand the conversation back to the bot</a> (link valid until ${iso(input.linkExpiresAt)})</p>
+<p>${howToAnswer}</p>
+<h3>Transcript</h3>
+${input.transcript.length === 0 ? html`<p>(empty)</p>` : html`<div>${input.transcript.map(htmlEntry)}</div>`}
+</body></html>`;
+  return { subject, text, html: page.markup };
 }
 
 export interface FollowUpMailInput {
@@ -138,17 +135,15 @@ export function composeFollowUpMail(input: FollowUpMailInput): ComposedMail {
     `Hand the conversation back to the bot: ${input.resumeUrl}`,
     `(link valid until ${iso(input.linkExpiresAt)})`,
   ].join('\n');
-  const html = [
-    '<!doctype html><html><body style="font-family:sans-serif">',
-    `<p>${escapeHtml(intro)}</p>`,
-    '<h3>New messages</h3>',
-    `<div>${input.entries.map(htmlEntry).join('')}</div>`,
-    ...inboxLinkHtml(input),
-    `<p>${escapeHtml(howToAnswer)}</p>`,
-    `<p><a href="${escapeHtml(input.resumeUrl)}">Hand the conversation back to the bot</a> (link valid until ${escapeHtml(iso(input.linkExpiresAt))})</p>`,
-    '</body></html>',
-  ].join('\n');
-  return { subject, text, html };
+  const page = html`<!doctype html><html><body style="font-family:sans-serif">
+<p>${intro}</p>
+<h3>New messages</h3>
+<div>${input.entries.map(htmlEntry)}</div>
+${inboxLinkHtml(input)}
+<p>${howToAnswer}</p>
+<p><a href="${input.resumeUrl}">Hand the conversation back to the bot</a> (link valid until ${iso(input.linkExpiresAt)})</p>
+</body></html>`;
+  return { subject, text, html: page.markup };
 }
 
 type InboxLinkInput = { inboxUrl?: string; inboxLinkExpiresAt?: number; linkExpiresAt: number };
@@ -162,12 +157,11 @@ function inboxLinkText(input: InboxLinkInput): string[] {
   ];
 }
 
-function inboxLinkHtml(input: InboxLinkInput): string[] {
-  if (!input.inboxUrl) return [];
+/** The same link in the HTML part. */
+function inboxLinkHtml(input: InboxLinkInput): Html | null {
+  if (!input.inboxUrl) return null;
   const until = iso(input.inboxLinkExpiresAt ?? input.linkExpiresAt);
-  return [
-    `<p><a href="${escapeHtml(input.inboxUrl)}">Open this conversation in the inbox</a> (link valid until ${escapeHtml(until)})</p>`,
-  ];
+  return html`<p><a href="${input.inboxUrl}">Open this conversation in the inbox</a> (link valid until ${until})</p>`;
 }
 
 function textEntry(entry: TranscriptEntry): string[] {
@@ -176,16 +170,8 @@ function textEntry(entry: TranscriptEntry): string[] {
   return lines;
 }
 
-function htmlEntry(entry: TranscriptEntry): string {
-  const attachments = (entry.attachments ?? [])
-    .map((attachment) => `<br><em>[attachment: ${escapeHtml(attachment)}]</em>`)
-    .join('');
-  return (
-    `<p><small>${escapeHtml(iso(entry.at))}</small> <strong>${escapeHtml(speaker(entry))}:</strong> ` +
-    `<span style="white-space:pre-wrap">${escapeHtml(entry.text)}</span>${attachments}</p>`
-  );
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+function htmlEntry(entry: TranscriptEntry): Html {
+  const attachments = (entry.attachments ?? []).map((attachment) => html`<br><em>[attachment: ${attachment}]</em>`);
+  const text = html`<span style="white-space:pre-wrap">${entry.text}</span>`;
+  return html`<p><small>${iso(entry.at)}</small> <strong>${speaker(entry)}:</strong> ${text}${attachments}</p>`;
 }

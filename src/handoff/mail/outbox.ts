@@ -13,14 +13,14 @@
  * then the mail becomes a dead letter that an operator can requeue once the
  * address or the SMTP settings are fixed.
  */
-import type { ConversationRef } from '../contract.js';
-import type { Logger } from '../logger.js';
-import type { AtomicCommand, StateStore } from '../state/index.js';
-import { rangeEveryShard } from '../state/shard-walk.js';
-import { handoffKeys, mailTag, newMailId } from './keys.js';
-import { retryDelayMs, type OutboxPolicy } from './policy.js';
+import type { ConversationRef } from '../../contract.js';
+import type { Logger } from '../../logger.js';
+import type { AtomicCommand, StateStore } from '../../state/index.js';
+import { rangeEveryShard } from '../../state/shard-walk.js';
+import { handoffKeys, mailTag, newMailId } from '../keys.js';
+import { retryDelayMs, type OutboxPolicy } from '../policy.js';
 import { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';
-import { conversationTag } from '../gateway/index.js';
+import { conversationTag } from '../../gateway/index.js';
 
 export interface OutboxMail {
   id: string;

@@ -7,28 +7,26 @@
  * the history.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config/index.js';
-import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../gateway/index.js';
-import { describeAttachment } from '../gateway/index.js';
-import type { ConversationRef } from '../contract.js';
-import type { Logger } from '../logger.js';
-import type { StateStore } from '../state/index.js';
-import { formatConversationId } from './conversation-id.js';
+import type { Config } from '../../config/index.js';
+import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../../gateway/index.js';
+import { describeAttachment } from '../../gateway/index.js';
+import type { ConversationRef } from '../../contract.js';
+import type { Logger } from '../../logger.js';
+import type { StateStore } from '../../state/index.js';
+import { formatConversationId } from '../conversation-id.js';
 import { FollowUps } from './follow-up.js';
-import type { ResumeLinks } from './link.js';
-import { composeHandoffMail } from './mail.js';
-import type { Outbox } from './outbox.js';
-import { HandBackHistory } from './history.js';
-import type { InboxChangeKind, InboxFeed } from './inbox/live/index.js';
-import type { InboxLinks } from './inbox/links.js';
-import { PauseStore, type PauseRecord } from './pause.js';
+import { composeHandoffMail, type Outbox } from '../mail/index.js';
+import { HandBackHistory } from './hand-back-history.js';
+import type { InboxChangeKind, InboxFeed } from './inbox-changes.js';
+import type { InboxLinkSigner, ResumeLinkSigner } from './mail-links.js';
+import { PauseStore, type PauseRecord } from './pause-store.js';
 import {
   ALREADY_WITH_A_PERSON_TEXT,
   BOT_IS_BACK_TEXT,
   DEFAULT_HANDOFF_REPLY,
   INBOX_LINK_HOURS,
   MAIL_TRANSCRIPT_ENTRIES,
-} from './policy.js';
+} from '../policy.js';
 import { describeReason, type HandoffReason } from './reason.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -40,12 +38,12 @@ export interface HandoffControllerOptions {
   state: StateStore;
   handoff: Config['handoff'];
   logger: Logger;
-  links: ResumeLinks;
+  links: ResumeLinkSigner;
   outbox: Outbox;
   /** Where the inbox hears of changes; none when the inbox is off (no ADMIN_TOKEN). */
   feed?: Pick<InboxFeed, 'publish'>;
   /** The e-mail's link into the inbox; none when the inbox is off. */
-  inboxLinks?: InboxLinks;
+  inboxLinks?: InboxLinkSigner;
 }
 
 export type ResumeOutcome = 'resumed' | 'not-paused';

@@ -3,16 +3,16 @@
  * written once for every door (the inbox pages, the admin API the CLI calls). The rules live
  * here and in the controller; the doors only translate requests and answers.
  */
-import type { Gateway, TranscriptEntry } from '../gateway/index.js';
-import { PlatformError, type ConversationRef } from '../contract.js';
-import type { StateStore, AtomicCommandOf, AtomicResult } from '../state/index.js';
-import { rangeEveryShard } from '../state/shard-walk.js';
-import { parseConversationId } from './conversation-id.js';
+import type { Gateway, TranscriptEntry } from '../../gateway/index.js';
+import { PlatformError, type ConversationRef } from '../../contract.js';
+import type { StateStore, AtomicCommandOf, AtomicResult } from '../../state/index.js';
+import { rangeEveryShard } from '../../state/shard-walk.js';
+import { parseConversationId } from '../conversation-id.js';
 import type { ClaimOutcome, HandoffController, ResumeOutcome } from './controller.js';
-import type { HandBack } from './history.js';
-import type { InboxViewer } from './inbox/live/index.js';
-import { handoffKeys } from './keys.js';
-import type { PauseRecord } from './pause.js';
+import type { HandBack } from './hand-back-history.js';
+import type { InboxViewer } from './inbox-changes.js';
+import { handoffKeys } from '../keys.js';
+import type { PauseRecord } from './pause-store.js';
 
 /** Longest operator message accepted (the platforms split long ones; this only stops accidents). */
 export const OPERATOR_MESSAGE_MAX_CHARS = 20_000;

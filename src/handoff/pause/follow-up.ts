@@ -8,19 +8,17 @@
  * rather than queued as more mails. The conversation queue runs one turn per
  * conversation at a time, so two messages never update the same state at once.
  */
-import type { Config } from '../config/index.js';
-import type { TranscriptEntry, TurnContext } from '../gateway/index.js';
-import { describeAttachment } from '../gateway/index.js';
-import type { ConversationRef } from '../contract.js';
-import type { StateStore } from '../state/index.js';
-import { formatConversationId } from './conversation-id.js';
-import { handoffKeys, newMailId } from './keys.js';
-import type { ResumeLinks } from './link.js';
-import { composeFollowUpMail, type ComposedMail } from './mail.js';
-import type { InboxLinks } from './inbox/links.js';
-import type { Outbox } from './outbox.js';
-import type { PauseRecord } from './pause.js';
-import { INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from './policy.js';
+import type { Config } from '../../config/index.js';
+import type { TranscriptEntry, TurnContext } from '../../gateway/index.js';
+import { describeAttachment } from '../../gateway/index.js';
+import type { ConversationRef } from '../../contract.js';
+import type { StateStore } from '../../state/index.js';
+import { formatConversationId } from '../conversation-id.js';
+import { handoffKeys, newMailId } from '../keys.js';
+import { composeFollowUpMail, type ComposedMail, type Outbox } from '../mail/index.js';
+import type { InboxLinkSigner, ResumeLinkSigner } from './mail-links.js';
+import type { PauseRecord } from './pause-store.js';
+import { INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from '../policy.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -42,9 +40,9 @@ export interface FollowUpState {
 export interface FollowUpOptions {
   state: StateStore;
   outbox: Outbox;
-  links: ResumeLinks;
+  links: ResumeLinkSigner;
   /** The inbox's links, when the inbox is on (ADMIN_TOKEN set): the follow-up carries one as the first e-mail does. */
-  inboxLinks?: InboxLinks;
+  inboxLinks?: InboxLinkSigner;
   handoff: Pick<Config['handoff'], 'followUpMinutes' | 'linkHours' | 'inboxLinkHours'>;
 }
 

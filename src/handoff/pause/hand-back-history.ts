@@ -4,10 +4,10 @@
  * so one global key is no hot spot, and a capped list needs no trimming of its own (a sorted
  * set per shard would need a rank trim the state interface does not have).
  */
-import type { ConversationRef, PlatformUser } from '../contract.js';
-import type { StateStore } from '../state/index.js';
-import { formatConversationId, parseConversationId } from './conversation-id.js';
-import { handoffKeys } from './keys.js';
+import type { ConversationRef, PlatformUser } from '../../contract.js';
+import type { StateStore } from '../../state/index.js';
+import { formatConversationId, parseConversationId } from '../conversation-id.js';
+import { handoffKeys } from '../keys.js';
 
 /** Hand-backs kept: the history page shows the newest; an operator looking further back has the logs. */
 export const HISTORY_MAX_ENTRIES = 1_000;

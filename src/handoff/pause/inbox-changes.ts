@@ -1,5 +1,5 @@
 /** What the inbox's live updates carry: a change to one conversation of the inbox, and who may see it. */
-import type { ConversationRef } from '../../../contract.js';
+import type { ConversationRef } from '../../contract.js';
 
 export type InboxChangeKind = 'handed-over' | 'user-message' | 'operator-message' | 'claimed' | 'handed-back';
 

@@ -3,13 +3,13 @@
  * plus an index for the admin list. Writes come as AtomicCommands so that the
  * pause and its e-mail enter Redis in one MULTI (never a pause without its mail).
  */
-import type { ConversationRef, PlatformUser } from '../contract.js';
-import type { AtomicCommand, AtomicCommandOf, AtomicResult, StateStore } from '../state/index.js';
-import { formatConversationId, parseConversationId } from './conversation-id.js';
-import { rangeEveryShard } from '../state/shard-walk.js';
-import { handoffKeys } from './keys.js';
-import { EXPIRED_PAUSE_NOTICE_MS } from './policy.js';
-import { conversationTag } from '../gateway/index.js';
+import type { ConversationRef, PlatformUser } from '../../contract.js';
+import type { AtomicCommand, AtomicCommandOf, AtomicResult, StateStore } from '../../state/index.js';
+import { formatConversationId, parseConversationId } from '../conversation-id.js';
+import { rangeEveryShard } from '../../state/shard-walk.js';
+import { handoffKeys } from '../keys.js';
+import { EXPIRED_PAUSE_NOTICE_MS } from '../policy.js';
+import { conversationTag } from '../../gateway/index.js';
 
 export interface PauseRecord {
   conversation: ConversationRef;

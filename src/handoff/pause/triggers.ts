@@ -5,11 +5,11 @@
  * command runs, so a paused conversation gets nothing from the bot; and the
  * inbox told of what the user wrote to a person, once it is in the transcript.
  */
-import type { Config } from '../config/index.js';
-import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../gateway/index.js';
+import type { Config } from '../../config/index.js';
+import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../../gateway/index.js';
 import type { HandoffController } from './controller.js';
-import type { InboxFeed } from './inbox/live/index.js';
-import type { PauseRecord } from './pause.js';
+import type { InboxFeed } from './inbox-changes.js';
+import type { PauseRecord } from './pause-store.js';
 import { findHandoffPhrase } from './phrases.js';
 import {
   ALREADY_WITH_A_PERSON_TEXT,
@@ -19,7 +19,7 @@ import {
   OFFER_BUTTON_LABEL,
   OFFER_TEXT,
   OFFER_TEXT_WITHOUT_BUTTONS,
-} from './policy.js';
+} from '../policy.js';
 
 export interface TriggerConfig {
   handoff: Config['handoff'];

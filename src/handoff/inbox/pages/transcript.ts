@@ -1,8 +1,7 @@
 /** A conversation's transcript as the inbox shows it: every message as text, events as notes, files through the gateway. */
-import type { TranscriptEntry, TranscriptFile } from '../../../gateway/turn/transcript.js';
-import { describeAttachment } from '../../../gateway/index.js';
+import { describeAttachment, type TranscriptEntry, type TranscriptFile } from '../../../gateway/index.js';
 import { conversationPath, time, userName } from './format.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../../../format/index.js';
 
 /** Who said it, as a reader names them. */
 export function speakerOf(entry: TranscriptEntry, chatbot: string): string {

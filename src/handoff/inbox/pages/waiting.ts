@@ -1,14 +1,14 @@
 /** /inbox: the conversations waiting for a person, newest first. */
 import { formatConversationId } from '../../conversation-id.js';
-import type { WaitingConversation, WaitingList } from '../../desk.js';
+import type { WaitingConversation, WaitingList } from '../../pause/index.js';
 import type { InboxSession } from '../sessions.js';
 import { conversationPath, conversationTitle, duration, excerpt, platformName, time } from './format.js';
-import { html, type Html } from './html.js';
-import { alert, page } from './layout.js';
+import { html, type Html } from '../../../format/index.js';
+import { alert, inboxPage } from './layout.js';
 import { speakerOf } from './transcript.js';
 
 export function waitingPage(session: InboxSession, list: WaitingList, now: number, error?: string): string {
-  return page({
+  return inboxPage({
     title: 'Waiting',
     session,
     current: 'waiting',

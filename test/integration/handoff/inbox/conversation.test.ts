@@ -5,12 +5,12 @@
  * the history), the user's files passed on by the gateway, and user text kept as text.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PlatformError } from '../../src/contract.js';
-import { BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../src/handoff/index.js';
-import type { InboxChange } from '../../src/handoff/inbox/live/index.js';
-import { isolatedRedisStore } from '../support/redis.js';
-import { eventually } from '../unit/gateway/support/recording-adapter.js';
-import { ADMIN_TOKEN as ADMIN, HANDOFF_REPLY, startHandoffStack, type HandoffStack } from './handoff/stack.js';
+import { PlatformError } from '../../../../src/contract.js';
+import { BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../../src/handoff/index.js';
+import type { InboxChange } from '../../../../src/handoff/pause/index.js';
+import { isolatedRedisStore } from '../../../support/redis.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
+import { ADMIN_TOKEN as ADMIN, HANDOFF_REPLY, startHandoffStack, type HandoffStack } from '../stack.js';
 import { conversationPage, csrfIn, startInboxProcess, type Browser, type InboxProcess } from './inbox-support.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
@@ -102,11 +102,11 @@ describe('an operator in the inbox', () => {
     const { bruno } = await start(mallory, '<img src=x onerror=alert(1)><b>bold</b> & <script>alert(3)</script>');
     for (const page of [await bruno.get('/inbox'), await bruno.get(C1)]) {
       expect(page.html).not.toMatch(/<script>alert|<img src=x|<b>bold/);
-      expect(page.html).toContain('&#60;script&#62;alert(&#34;name&#34;)&#60;/script&#62;');
+      expect(page.html).toContain('&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;');
     }
     const conversation = await bruno.get(C1);
     expect(conversation.html).toContain(
-      '<p class="text">&#60;img src=x onerror=alert(1)&#62;&#60;b&#62;bold&#60;/b&#62; &#38; &#60;script&#62;alert(3)&#60;/script&#62;</p>',
+      '<p class="text">&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;bold&lt;/b&gt; &amp; &lt;script&gt;alert(3)&lt;/script&gt;</p>',
     );
   });
 
@@ -147,7 +147,7 @@ describe('an operator in the inbox', () => {
     const refused = await post(bruno, `${C1}/messages`, { text: 'Are you still there?' });
     expect(refused.status).toBe(422);
     expect(refused.html).toContain(
-      `<p class="alert" role="alert">Your reply was not sent: the platform said &#34;${reason}&#34;.</p>`,
+      `<p class="alert" role="alert">Your reply was not sent: the platform said &quot;${reason}&quot;.</p>`,
     );
     expect(refused.html).toMatch(/<textarea name="text" id="reply"[^>]*>Are you still there\?<\/textarea>/);
     expect(process.platform.textsIn('c1')).not.toContain('Are you still there?');

@@ -4,17 +4,17 @@
  * their refs), and a small browser: a cookie jar, forms posted as a browser posts them (with the
  * page's Origin), redirects not followed, so that each step can be looked at.
  */
-import { buildConfigSchema, type Config } from '../../src/config/schema.js';
-import { createGateway, type Gateway, type GatewayPolicy } from '../../src/gateway/index.js';
-import { installHandoff, type InstalledHandoff } from '../../src/handoff/index.js';
-import { GatewayMetrics } from '../../src/http/metrics.js';
-import { HttpServer } from '../../src/http/server.js';
-import { silentLogger, type Logger } from '../../src/logger.js';
-import { PLATFORMS } from '../../src/runtime/platforms.js';
-import type { StateStore } from '../../src/state/index.js';
-import type { ChatbotServiceApi } from '../../src/upstream/api.js';
-import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../fakes/memory/index.js';
-import { ADMIN_TOKEN, DEMO_SERIAL_NUMBER, FAST_OUTBOX, HANDOFF_SETTINGS, TEST_HANDOFF } from './handoff/stack.js';
+import { buildConfigSchema, type Config } from '../../../../src/config/schema.js';
+import { createGateway, type Gateway, type GatewayPolicy } from '../../../../src/gateway/index.js';
+import { installHandoff, type InstalledHandoff } from '../../../../src/handoff/index.js';
+import { GatewayMetrics } from '../../../../src/http/metrics.js';
+import { HttpServer } from '../../../../src/http/server.js';
+import { silentLogger, type Logger } from '../../../../src/logger.js';
+import { PLATFORMS } from '../../../../src/runtime/platforms.js';
+import type { StateStore } from '../../../../src/state/index.js';
+import type { ChatbotServiceApi } from '../../../../src/upstream/api.js';
+import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../../fakes/memory/index.js';
+import { ADMIN_TOKEN, DEMO_SERIAL_NUMBER, FAST_OUTBOX, HANDOFF_SETTINGS, TEST_HANDOFF } from '../stack.js';
 
 export { ADMIN_TOKEN };
 /** The in-memory platform's name in these tests. */

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inboxScript } from '../../src/handoff/inbox/live/index.js';
-import { loadPageScript } from '../../src/handoff/inbox/live/script.js';
+import { inboxScript } from '../../../../src/handoff/inbox/live/index.js';
+import { loadPageScript } from '../../../../src/handoff/inbox/live/script.js';
 
 describe('the inbox page script', () => {
   let server: Server;

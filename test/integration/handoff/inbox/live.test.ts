@@ -11,24 +11,23 @@ import express from 'express';
 import { createParser } from 'eventsource-parser';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildConfigSchema } from '../../src/config/schema.js';
-import { createGateway, TranscriptStore, type Gateway } from '../../src/gateway/index.js';
-import { DEFAULT_OUTBOX_POLICY, HandoffController, Outbox, ResumeLinks } from '../../src/handoff/index.js';
-import { registerTriggers } from '../../src/handoff/triggers.js';
+import { buildConfigSchema } from '../../../../src/config/schema.js';
+import { createGateway, TranscriptStore, type Gateway } from '../../../../src/gateway/index.js';
+import { DEFAULT_OUTBOX_POLICY, HandoffController, Outbox, ResumeLinks } from '../../../../src/handoff/index.js';
 import {
-  serveInboxEvents,
-  startInboxFeed,
+  registerTriggers,
   type InboxChange,
   type InboxFeed,
   type InboxViewer,
-} from '../../src/handoff/inbox/live/index.js';
-import { silentLogger } from '../../src/logger.js';
-import { PLATFORMS } from '../../src/runtime/platforms.js';
-import { MemoryStateStore, RedisStateStore } from '../../src/state/index.js';
-import { HEARTBEAT_MS } from '../../src/handoff/inbox/live/events.js';
-import { testRedisClusterNodes, testRedisUrl } from '../support/redis.js';
-import { eventually, RecordingAdapter, PLAIN_CAPABILITIES } from '../unit/gateway/support/recording-adapter.js';
-import { testTopologies } from './gateway/stack.js';
+} from '../../../../src/handoff/pause/index.js';
+import { serveInboxEvents, startInboxFeed } from '../../../../src/handoff/inbox/live/index.js';
+import { silentLogger } from '../../../../src/logger.js';
+import { PLATFORMS } from '../../../../src/runtime/platforms.js';
+import { MemoryStateStore, RedisStateStore } from '../../../../src/state/index.js';
+import { HEARTBEAT_MS } from '../../../../src/handoff/inbox/live/events.js';
+import { testRedisClusterNodes, testRedisUrl } from '../../../support/redis.js';
+import { eventually, RecordingAdapter, PLAIN_CAPABILITIES } from '../../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../../gateway/stack.js';
 import {
   DEMO_SERIAL_NUMBER,
   HANDOFF_REPLY,
@@ -36,7 +35,7 @@ import {
   sameRedis,
   startHandoffStack,
   type HandoffStack,
-} from './handoff/stack.js';
+} from '../stack.js';
 
 const logger = silentLogger();
 const main = (id: string) => ({ bot: 'main', platform: 'fakechat', id });

@@ -4,10 +4,10 @@
  * signs the reader in for that chatbot's conversations only.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InboxLinks } from '../../src/handoff/inbox/links.js';
-import { resolveLinkSecret } from '../../src/handoff/index.js';
-import { isolatedRedisStore } from '../support/redis.js';
-import { eventually } from '../unit/gateway/support/recording-adapter.js';
+import { InboxLinks } from '../../../../src/handoff/inbox/sign-in-link.js';
+import { resolveLinkSecret } from '../../../../src/handoff/index.js';
+import { isolatedRedisStore } from '../../../support/redis.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import {
   HANDOFF_REPLY,
   OPERATOR_EMAIL,
@@ -15,7 +15,7 @@ import {
   resumeLinkIn,
   startHandoffStack,
   type HandoffStack,
-} from './handoff/stack.js';
+} from '../stack.js';
 import {
   conversationPage,
   inboxLinkIn,

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { inboxKeys } from '../../src/handoff/index.js';
-import { SIGN_IN_ATTEMPTS } from '../../src/handoff/inbox/sign-in-limit.js';
-import { isolatedRedisStore } from '../support/redis.js';
-import { startHandoffStack, type HandoffStack } from './handoff/stack.js';
+import { inboxKeys } from '../../../../src/handoff/index.js';
+import { SIGN_IN_ATTEMPTS } from '../../../../src/handoff/inbox/sign-in-limit.js';
+import { isolatedRedisStore } from '../../../support/redis.js';
+import { startHandoffStack, type HandoffStack } from '../stack.js';
 import {
   ADMIN_TOKEN,
   Browser,

@@ -6,10 +6,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WAITING_PAGE_SIZE } from '../../src/handoff/inbox/routes.js';
-import type { AtomicCommand } from '../../src/state/index.js';
-import { isolatedRedisStore, NO_CLUSTER_REASON, testRedisClusterNodes, type TestTopology } from '../support/redis.js';
-import { startHandoffStack, type HandoffStack } from './handoff/stack.js';
+import { WAITING_PAGE_SIZE } from '../../../../src/handoff/inbox/inbox-routes.js';
+import type { AtomicCommand } from '../../../../src/state/index.js';
+import {
+  isolatedRedisStore,
+  NO_CLUSTER_REASON,
+  testRedisClusterNodes,
+  type TestTopology,
+} from '../../../support/redis.js';
+import { startHandoffStack, type HandoffStack } from '../stack.js';
 import { OTHER_BOT, startInboxProcess, type InboxProcess } from './inbox-support.js';
 
 const HOUR_MS = 60 * 60_000;

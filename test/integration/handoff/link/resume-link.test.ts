@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOT_IS_BACK_TEXT } from '../../../src/handoff/index.js';
-import { eventually } from '../../unit/gateway/support/recording-adapter.js';
+import { BOT_IS_BACK_TEXT } from '../../../../src/handoff/index.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import {
   formTokenIn,
   HANDOFF_REPLY,
@@ -11,7 +11,7 @@ import {
   TEST_HANDOFF,
   type HandoffProcess,
   type HandoffStack,
-} from './stack.js';
+} from '../stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana <b>Lima</b>', handle: 'analima' } };
 
@@ -61,7 +61,7 @@ describe('the signed hand-back link', () => {
       expect(html).toContain('<form method="post" action="resume">');
       expect(html).toContain('Hand back to the bot</button>');
       expect(html).toContain('main:fakechat:c1');
-      expect(html).toContain('Ana &#60;b&#62;Lima&#60;/b&#62; (@analima)');
+      expect(html).toContain('Ana &lt;b&gt;Lima&lt;/b&gt; (@analima)');
       expect(html).not.toContain('<b>Lima');
       expect(html).toMatch(/With a person since<\/th><td>\d{4}-\d\d-\d\dT/);
       expect(formTokenIn(html)).toBe(new URL(link).searchParams.get('token'));

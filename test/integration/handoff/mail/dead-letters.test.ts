@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HandoffAdminClient, handoffKeys, mailTag, type OutboxPolicy } from '../../../src/handoff/index.js';
-import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { testTopologies } from '../gateway/stack.js';
+import { HandoffAdminClient, handoffKeys, mailTag, type OutboxPolicy } from '../../../../src/handoff/index.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../../gateway/stack.js';
 import {
   ADMIN_TOKEN,
   OPERATOR_EMAIL,
@@ -11,7 +11,7 @@ import {
   TEST_HANDOFF,
   type HandoffProcess,
   type HandoffStack,
-} from './stack.js';
+} from '../stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const ERROR_LEVEL = 50;

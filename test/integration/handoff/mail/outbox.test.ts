@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { handoffKeys, mailTag } from '../../../src/handoff/index.js';
-import type { StateStore } from '../../../src/state/index.js';
-import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { MemoryPlatform } from '../../../fakes/memory/index.js';
+import { handoffKeys, mailTag } from '../../../../src/handoff/index.js';
+import type { StateStore } from '../../../../src/state/index.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
+import { MemoryPlatform } from '../../../../fakes/memory/index.js';
 import {
   HANDOFF_REPLY,
   OPERATOR_EMAIL,
@@ -11,8 +11,8 @@ import {
   startHandoffStack,
   type HandoffProcess,
   type HandoffStack,
-} from './stack.js';
-import { testTopologies } from '../gateway/stack.js';
+} from '../stack.js';
+import { testTopologies } from '../../gateway/stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 

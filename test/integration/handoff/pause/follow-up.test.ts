@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { handoffKeys } from '../../../src/handoff/index.js';
-import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { testTopologies } from '../gateway/stack.js';
+import { handoffKeys } from '../../../../src/handoff/index.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../../gateway/stack.js';
 import {
   HANDOFF_REPLY,
   OPERATOR_EMAIL,
@@ -11,7 +11,7 @@ import {
   TEST_HANDOFF,
   type HandoffProcess,
   type HandoffStack,
-} from './stack.js';
+} from '../stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 /** 1.5 s: two messages typed one after another land in one interval even on a busy machine (4 test workers on 2 cores). */
@@ -64,7 +64,7 @@ describe.each(testTopologies())('"the user wrote again" e-mails, on Redis (%s)',
     expect(second.text).toContain('User (Ana Lima): Anyone there?');
     expect(second.text).toContain('User (Ana Lima): I need <b>help</b> with the lease');
     expect(second.text).not.toContain('User (Ana Lima): /human');
-    expect(second.html).toContain('I need &#60;b&#62;help&#60;/b&#62; with the lease');
+    expect(second.html).toContain('I need &lt;b&gt;help&lt;/b&gt; with the lease');
     const page = await fetch(resumeLinkIn(second.text));
     expect(await page.text()).toContain('Hand back to the bot</button>');
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../src/handoff/index.js';
-import { eventually } from '../../unit/gateway/support/recording-adapter.js';
-import { testTopologies } from '../gateway/stack.js';
+import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../../src/handoff/index.js';
+import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
+import { testTopologies } from '../../gateway/stack.js';
 import {
   ADMIN_TOKEN,
   HANDOFF_REPLY,
@@ -10,7 +10,7 @@ import {
   type HandoffProcess,
   type HandoffStack,
   type ProcessOptions,
-} from './stack.js';
+} from '../stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const C1 = encodeURIComponent('main:fakechat:c1');

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replies } from '../../../src/gateway/index.js';
+import { replies } from '../../../../src/gateway/index.js';
 import {
   DEFAULT_HANDOFF_REPLY,
   OFFER_BUTTON_LABEL,
   OFFER_TEXT,
   OFFER_TEXT_WITHOUT_BUTTONS,
-} from '../../../src/handoff/index.js';
-import { ChatbotServiceClient } from '../../../src/upstream/index.js';
-import { eventually, pngAttachment } from '../../unit/gateway/support/recording-adapter.js';
+} from '../../../../src/handoff/index.js';
+import { ChatbotServiceClient } from '../../../../src/upstream/index.js';
+import { eventually, pngAttachment } from '../../../unit/gateway/support/recording-adapter.js';
 import {
   CHATBOT_NAME,
   closedPort,
@@ -21,7 +21,7 @@ import {
   type HandoffProcess,
   type HandoffStack,
   type ProcessOptions,
-} from './stack.js';
+} from '../stack.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 
@@ -78,7 +78,7 @@ describe('handoff triggers', () => {
     expect(mail.text).toMatch(/User \(Ana Lima\): \/human$/m);
     expect(mail.text).toContain(`${url}/handoff/resume?token=`);
     // In the HTML, what the user wrote is text, never markup.
-    expect(mail.html).toContain('Look at &#60;b&#62;this kitchen&#60;/b&#62;');
+    expect(mail.html).toContain('Look at &lt;b&gt;this kitchen&lt;/b&gt;');
     expect(mail.html).not.toContain('<b>this kitchen</b>');
     expect(mail.html).toContain(`href="${url}/handoff/resume?token=`);
   });

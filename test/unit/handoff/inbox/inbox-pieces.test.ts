@@ -1,31 +1,16 @@
 /**
- * The inbox's small pieces on their own: the escaping template every page is built with, the
- * inbox link's signature (a key of its own: no hand-back token opens the inbox, and no inbox
- * token hands back), the e-mail's link, names and durations as the pages say them.
+ * The inbox's small pieces on their own: the inbox link's signature (a key of its own: no
+ * hand-back token opens the inbox, and no inbox token hands back), the e-mail's link, names and
+ * durations as the pages say them.
  */
 import { describe, expect, it } from 'vitest';
-import { operatorName } from '../../../src/handoff/desk.js';
-import { InboxLinks } from '../../../src/handoff/inbox/links.js';
-import { duration } from '../../../src/handoff/inbox/pages/format.js';
-import { html } from '../../../src/handoff/inbox/pages/html.js';
-import { composeFollowUpMail, composeHandoffMail, ResumeLinks } from '../../../src/handoff/index.js';
+import { operatorName } from '../../../../src/handoff/pause/index.js';
+import { InboxLinks } from '../../../../src/handoff/inbox/index.js';
+import { duration } from '../../../../src/handoff/inbox/pages/format.js';
+import { ResumeLinks } from '../../../../src/handoff/index.js';
 
 const SECRET = 'inbox-unit-secret-0123456789';
 const conversation = { bot: 'main', platform: 'telegram', id: '42' };
-
-describe('the page template', () => {
-  it('escapes every value, lists included, and keeps markup made by the template as it is', () => {
-    const name = '<script>alert("x")</script>';
-    const inner = html`<em>${name}</em>`;
-    const page = html`<p title="${name}">${name} ${3} ${[name, inner]} ${null}${undefined}${false}</p>${inner}`;
-    expect(page.markup).toBe(
-      '<p title="&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;">&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; 3 ' +
-        '&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;<em>&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;</em> </p>' +
-        '<em>&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;</em>',
-    );
-    expect(html`${"it's & that"}`.markup).toBe('it&#39;s &#38; that');
-  });
-});
 
 describe('the inbox link', () => {
   const links = new InboxLinks(SECRET, 'https://bots.example.com/');
@@ -50,63 +35,6 @@ describe('the inbox link', () => {
       reason: 'invalid',
     });
     expect(links.verify(`${inboxToken}x`)).toEqual({ ok: false, reason: 'invalid' });
-  });
-});
-
-describe('the handoff e-mail', () => {
-  const input = {
-    botId: 'main',
-    chatbotName: 'Oakridge',
-    platform: 'telegram',
-    conversationId: 'main:telegram:42',
-    user: { id: '7', name: 'Ana' },
-    reason: 'the user sent the /human command',
-    since: 0,
-    pausedUntil: 1,
-    transcript: [],
-    resumeUrl: 'https://b/handoff/resume?token=r',
-    linkExpiresAt: 2,
-  };
-
-  it('gains the inbox link beside the hand-back link when the inbox is on', () => {
-    const mail = composeHandoffMail({ ...input, inboxUrl: 'https://b/inbox/link?token=a&b', inboxLinkExpiresAt: 3 });
-    expect(mail.text).toContain(
-      'Open this conversation in the inbox: https://b/inbox/link?token=a&b\n(link valid until 1970-01-01T00:00:00.003Z)\nHand the conversation back',
-    );
-    expect(mail.html).toContain('<a href="https://b/inbox/link?token=a&#38;b">Open this conversation in the inbox</a>');
-  });
-
-  it('has none when the inbox is off', () => {
-    const mail = composeHandoffMail(input);
-    expect(mail.text).not.toContain('inbox');
-    expect(mail.html).not.toContain('inbox');
-  });
-});
-
-describe('the "user wrote again" e-mail', () => {
-  const input = {
-    chatbotName: 'Oakridge',
-    platform: 'telegram',
-    conversationId: 'main:telegram:42',
-    user: { id: '7', name: 'Ana' },
-    since: 0,
-    entries: [{ at: 5, role: 'user' as const, text: 'Still there?' }],
-    resumeUrl: 'https://b/handoff/resume?token=r',
-    linkExpiresAt: 2,
-  };
-
-  it('carries the inbox link too when the inbox is on, so whoever reads only this one can answer', () => {
-    const mail = composeFollowUpMail({ ...input, inboxUrl: 'https://b/inbox/link?token=f', inboxLinkExpiresAt: 3 });
-    expect(mail.text).toContain(
-      'Open this conversation in the inbox: https://b/inbox/link?token=f\n(link valid until 1970-01-01T00:00:00.003Z)',
-    );
-    expect(mail.html).toContain('<a href="https://b/inbox/link?token=f">Open this conversation in the inbox</a>');
-  });
-
-  it('has none when the inbox is off', () => {
-    const mail = composeFollowUpMail(input);
-    expect(mail.text).not.toContain('inbox');
-    expect(mail.html).not.toContain('inbox');
   });
 });
 

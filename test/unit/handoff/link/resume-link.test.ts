@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResumeLinks } from '../../../src/handoff/index.js';
+import { ResumeLinks } from '../../../../src/handoff/index.js';
 
 const conversation = { bot: 'main', platform: 'slack', id: 'C123:1712.5' };
 const links = new ResumeLinks('a-secret-of-at-least-16', 'https://bots.example.com/');

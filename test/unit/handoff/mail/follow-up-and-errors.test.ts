@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeFollowUpMail, isPermanentSmtpFailure, smtpResponseCode } from '../../../src/handoff/index.js';
+import { composeFollowUpMail, isPermanentSmtpFailure, smtpResponseCode } from '../../../../src/handoff/index.js';
 
 describe('SMTP failure classes', () => {
   const withCode = (responseCode: unknown) => Object.assign(new Error('refused'), { responseCode });
@@ -49,7 +49,7 @@ describe('the follow-up e-mail', () => {
   it('escapes everything in the HTML', () => {
     expect(mail.html).not.toContain('<img');
     expect(mail.html).not.toContain('<there>');
-    expect(mail.html).toContain('still &#60;there&#62;?');
-    expect(mail.html).toContain('href="http://127.0.0.1:8080/handoff/resume?token=abc.def&#38;x=1"');
+    expect(mail.html).toContain('still &lt;there&gt;?');
+    expect(mail.html).toContain('href="http://127.0.0.1:8080/handoff/resume?token=abc.def&amp;x=1"');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findHandoffPhrase, normalizeForMatching } from '../../../src/handoff/index.js';
+import { findHandoffPhrase, normalizeForMatching } from '../../../../src/handoff/index.js';
 
 const PHRASES = ['talk to a person', 'agent', "parler à quelqu'un"];
 
