@@ -90,7 +90,8 @@ const handoffZones = [
             zone(
               `${dir}/**`,
               later,
-              `The handoff's ${part}/ comes before ${HANDOFF_PARTS.slice(index + 1).join(', ')}: it imports none of them (take what you need as a parameter or an interface of its own).`,
+              `The handoff's ${part}/ comes before ${HANDOFF_PARTS.slice(index + 1).join(', ')}: it imports none of them ` +
+                '(take what you need as a parameter or an interface of its own).',
             ),
           ]
         : []),

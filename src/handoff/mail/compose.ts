@@ -72,7 +72,9 @@ export function composeHandoffMail(input: HandoffMailInput): ComposedMail {
     ['Since', iso(input.since)],
     ['The bot stays silent until', iso(input.pausedUntil)],
   ];
-  const howToAnswer = `Answer through the gateway: chatbridge handoff say ${input.conversationId} <text>  (or POST /admin/conversations/${encodeURIComponent(input.conversationId)}/messages)`;
+  const howToAnswer =
+    `Answer through the gateway: chatbridge handoff say ${input.conversationId} <text>  ` +
+    `(or POST /admin/conversations/${encodeURIComponent(input.conversationId)}/messages)`;
 
   const text = [
     `${who} asked to talk to a person.`,
