@@ -61,6 +61,62 @@ const stageZones = STAGES.flatMap((stage, index) => {
   ];
 });
 
+/**
+ * The parts of the handoff (src/handoff), each a folder whose index.ts is all the other parts may use
+ * (docs/architecture.md "The operator inbox"). Listed lowest first: a part imports only parts before it,
+ * and takes what a later part does for it as an interface of its own (the pause publishes the changes the
+ * inbox's live feed carries, and is handed the links that link/ and inbox/ sign). At the top of
+ * src/handoff, the shared leaves any part may use, and the composition (install.ts, index.ts) that
+ * imports them all.
+ */
+const HANDOFF_PARTS = ['mail', 'pause', 'link', 'admin', 'inbox'];
+const HANDOFF_LEAVES = ['src/handoff/conversation-id.ts', 'src/handoff/keys.ts', 'src/handoff/policy.ts'];
+const HANDOFF_COMPOSITION = ['src/handoff/install.ts', 'src/handoff/index.ts'];
+const handoffZones = [
+  ...HANDOFF_PARTS.flatMap((part, index) => {
+    const dir = `src/handoff/${part}`;
+    const others = [
+      'src/handoff/*.ts',
+      ...HANDOFF_PARTS.filter((other) => other !== part).map((other) => `src/handoff/${other}/**`),
+    ];
+    const later = HANDOFF_PARTS.slice(index + 1).map((other) => `src/handoff/${other}`);
+    return [
+      {
+        ...zone(others, dir, `Another part of the handoff uses ${part}/ only through src/handoff/${part}/index.ts.`),
+        except: ['./index.ts'],
+      },
+      ...(later.length
+        ? [
+            zone(
+              `${dir}/**`,
+              later,
+              `The handoff's ${part}/ comes before ${HANDOFF_PARTS.slice(index + 1).join(', ')}: it imports none of them ` +
+                '(take what you need as a parameter or an interface of its own).',
+            ),
+          ]
+        : []),
+      zone(
+        `${dir}/**`,
+        HANDOFF_COMPOSITION,
+        'A part of the handoff never imports its composition (install.ts, index.ts).',
+      ),
+    ];
+  }),
+  zone(
+    HANDOFF_LEAVES,
+    [...HANDOFF_PARTS.map((part) => `src/handoff/${part}`), ...HANDOFF_COMPOSITION],
+    "The handoff's shared leaves (conversation-id.ts, keys.ts, policy.ts) import none of its parts.",
+  ),
+  {
+    ...zone(
+      ['src/runtime', 'src/cli', 'src/http', 'src/main.ts', 'bench'],
+      ['src/handoff'],
+      'Outside src/handoff, the handoff is used through its public surface, src/handoff/index.ts.',
+    ),
+    except: ['./index.ts'],
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -165,6 +221,7 @@ export default tseslint.config(
             ),
             zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
             ...stageZones,
+            ...handoffZones,
           ],
         },
       ],

@@ -1,12 +1,11 @@
 /**
  * Telegram's markup: the Bot API's "HTML style" (the outbound sends `parse_mode: HTML`).
- * Only the tags Telegram accepts, properly nested; only & < > escaped in text and " as
- * well in attributes. Telegram limits a message's text after entity parsing, so tags
- * cost nothing and an entity counts as one character.
+ * Only the tags Telegram accepts, properly nested; text and attributes escaped by the
+ * project's one HTML escaper, whose entities Telegram decodes. Telegram limits a message's
+ * text after entity parsing, so tags cost nothing and an entity counts as one character.
  */
 import {
-  escapeHtmlAttribute,
-  escapeHtmlText,
+  escapeHtml,
   htmlVisibleText,
   serializeNested,
   type MarkupRenderer,
@@ -25,9 +24,9 @@ function openTag(mark: StyleMark): string {
     case 'code':
       return '<code>';
     case 'pre':
-      return mark.lang ? `<pre><code class="language-${escapeHtmlAttribute(mark.lang)}">` : '<pre>';
+      return mark.lang ? `<pre><code class="language-${escapeHtml(mark.lang)}">` : '<pre>';
     case 'link':
-      return `<a href="${escapeHtmlAttribute(mark.href)}">`;
+      return `<a href="${escapeHtml(mark.href)}">`;
     case 'quote':
       return '<blockquote>';
   }
@@ -52,7 +51,7 @@ function closeTag(mark: StyleMark): string {
   }
 }
 
-const TELEGRAM_HTML: MarkupSyntax = { escape: escapeHtmlText, open: openTag, close: closeTag };
+const TELEGRAM_HTML: MarkupSyntax = { escape: escapeHtml, open: openTag, close: closeTag };
 
 export const telegramMarkup: MarkupRenderer = Object.freeze({
   name: 'telegram-html',

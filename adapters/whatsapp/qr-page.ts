@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'express';
 import QRCode from 'qrcode';
-import type { HttpRoute } from '../../src/contract.js';
+import { html, Html, type HttpRoute } from '../../src/contract.js';
 import type { LinkState } from './connection.js';
 
 /** How often the page reloads while the number is not linked (a QR lives about 20 s). */
@@ -41,46 +41,44 @@ export function qrPageHandler(bot: string, source: LinkSource): RequestHandler {
 }
 
 async function renderPage(bot: string, link: LinkState): Promise<string> {
-  const title = `WhatsApp link of bot "${escapeHtml(bot)}"`;
-  let body: string;
+  const title = `WhatsApp link of bot "${bot}"`;
+  let body: Html;
   let refresh = QR_PAGE_REFRESH_S;
   switch (link.state) {
     case 'linked':
       refresh = LINKED_PAGE_REFRESH_S;
-      body = `<p class="ok">Linked: this bot answers on <strong>+${escapeHtml(link.number)}</strong>${link.name ? ` (${escapeHtml(link.name)})` : ''}.</p>`;
+      body = html`<p class="ok">Linked: this bot answers on <strong>+${link.number}</strong>${link.name ? ` (${link.name})` : ''}.</p>`;
       break;
     case 'waiting-for-scan': {
-      const notice = link.notice ? `<p class="warn">${escapeHtml(link.notice)}</p>` : '';
+      const notice = link.notice ? html`<p class="warn">${link.notice}</p>` : '';
       const code = link.pairingCode
-        ? `<p>${link.qr ? 'Or on' : 'On'} the phone: Linked devices → Link a device → <em>Link with phone number instead</em>, and enter <strong class="code">${escapeHtml(link.pairingCode)}</strong>.</p>`
+        ? html`<p>${link.qr ? 'Or on' : 'On'} the phone: Linked devices → Link a device → <em>Link with phone number instead</em>,
+and enter <strong class="code">${link.pairingCode}</strong>.</p>`
         : '';
-      const qr = link.qr ? await QRCode.toString(link.qr, { type: 'svg', margin: 2, width: 320 }) : '';
+      // The QR encoder's SVG: the pairing data drawn as paths, never written as text.
+      const qr = link.qr ? new Html(await QRCode.toString(link.qr, { type: 'svg', margin: 2, width: 320 })) : null;
       // Linking by pairing code, whatsapp-web.js emits no QR: nothing to scan.
       const scan = qr
-        ? `<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>`
-        : '<p>Not linked yet.</p>';
-      body = `${notice}${scan}${code}`;
+        ? html`<p>Not linked yet. On the phone open WhatsApp → Linked devices → Link a device, and scan:</p><div class="qr">${qr}</div>`
+        : html`<p>Not linked yet.</p>`;
+      body = html`${notice}${scan}${code}`;
       break;
     }
     case 'standby':
-      body =
-        "<p>Another gateway process runs this number's browser; open this page on that process, or wait: this one takes over if it stops.</p>";
+      body = html`<p>Another gateway process runs this number's browser; open this page on that process, or wait: this one takes over if it stops.</p>`;
       break;
     case 'failed':
-      body = `<p class="warn">${escapeHtml(link.reason)}</p>`;
+      body = html`<p class="warn">${link.reason}</p>`;
       break;
     case 'starting':
-      body = `${link.notice ? `<p class="warn">${escapeHtml(link.notice)}</p>` : ''}<p>Starting WhatsApp Web; the QR appears here in a moment.</p>`;
+      body = html`${link.notice ? html`<p class="warn">${link.notice}</p>` : ''}<p>Starting WhatsApp Web; the QR appears here in a moment.</p>`;
       break;
   }
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refresh}">
 <meta name="robots" content="noindex"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}.qr svg{width:320px;height:320px}.ok{color:#126b2f}.warn{color:#a33}.code{font-family:monospace;font-size:1.4em;letter-spacing:.1em}</style>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}.qr svg{width:320px;height:320px}
+.ok{color:#126b2f}.warn{color:#a33}.code{font-family:monospace;font-size:1.4em;letter-spacing:.1em}</style>
 </head><body><h1>${title}</h1><div data-state="${link.state}">${body}</div></body></html>
-`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+`.markup;
 }

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { loadGatewayConfig } from '../runtime/platforms.js';
-import { HandoffAdminClient } from '../handoff/admin-client.js';
+import { HandoffAdminClient } from '../handoff/index.js';
 import { printJson } from './context.js';
 
 function adminClient(): HandoffAdminClient {

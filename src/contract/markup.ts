@@ -1,7 +1,9 @@
 /**
  * The markup part of the contract: the renderer a platform declares in its capabilities
  * (`Capabilities.markup`), and the building blocks of src/format its adapter's markdown.ts
- * writes one with. The contract imports src/format, never the reverse (no cycle).
+ * writes one with; and the `html` template, the project's one way to write an HTML page (an
+ * adapter's own pages, as WhatsApp's link page). The contract imports src/format, never the
+ * reverse (no cycle).
  */
 export type {
   MarkupLayout,
@@ -9,10 +11,12 @@ export type {
   MarkupSyntax,
   Mark as StyleMark,
   Run as StyledRun,
+  HtmlValue,
 } from '../format/index.js';
 export {
-  escapeHtmlAttribute,
-  escapeHtmlText,
+  escapeHtml,
+  html,
+  Html,
   htmlVisibleText,
   plainMarkup,
   serializeMarkers,

@@ -21,5 +21,7 @@ export type { MarkupLayout, MarkupRenderer, MarkupSyntax } from './markup.js';
 export type { Mark, Run } from './styled.js';
 export { serializeNested } from './nested-tags.js';
 export { serializeMarkers } from './markers.js';
-export { escapeHtmlAttribute, escapeHtmlText, htmlVisibleText } from './html.js';
+export { escapeHtml, htmlVisibleText } from './html.js';
+// HTML pages and e-mails (re-exported by the contract for the pages an adapter serves).
+export { html, Html, type HtmlValue } from './html-template.js';
 export { plainMarkup } from './plain.js';

@@ -18,6 +18,7 @@ export {
   type PipelineSteps,
   type Step,
   type TranscriptEntry,
+  type TranscriptFile,
   type TranscriptRole,
   type TurnContext,
   type TurnEvent,

@@ -1,24 +1,47 @@
-/** The human handoff: public surface. */
+/**
+ * The human handoff: public surface (what src/runtime, src/cli and the tests' stacks use). Its
+ * parts, lowest first: mail/ (the e-mails and their outbox), pause/ (a conversation handed to a
+ * person and back, and the operator's desk), link/ (the hand-back link), admin/ (the admin API and
+ * its client), inbox/ (the operator inbox); install.ts wires them into a gateway.
+ */
 export { installHandoff, type HandoffConfig, type InstallHandoffOptions, type InstalledHandoff } from './install.js';
-export { HandoffController, type ClaimOutcome, type ResumeOutcome } from './controller.js';
 export { formatConversationId, parseConversationId } from './conversation-id.js';
-export { handoffKeys, inboxKeys, mailTag } from './keys.js';
-export { OperatorDesk, operatorName, type ReplyOutcome, type WaitingConversation, type WaitingList } from './desk.js';
-export { HandBackHistory, type HandBack } from './history.js';
-export { ResumeLinks, resolveLinkSecret, type ResumeClaim, type VerifiedToken } from './link.js';
+export { handoffKeys, inboxKeys, mailTag, newMailId } from './keys.js';
+export * from './policy.js';
 export {
   composeFollowUpMail,
   composeHandoffMail,
-  escapeHtml,
+  Outbox,
+  isPermanentSmtpFailure,
+  smtpResponseCode,
   type ComposedMail,
   type FollowUpMailInput,
   type HandoffMailInput,
-} from './mail.js';
-export { Outbox, type MailChange, type MailTransport, type OutboxMail, type OutgoingMail } from './outbox.js';
-export { FollowUps, type FollowUpState } from './follow-up.js';
-export { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';
-export { PauseStore, type PauseRecord } from './pause.js';
-export { findHandoffPhrase, normalizeForMatching } from './phrases.js';
-export * from './policy.js';
-export { describeReason, type HandoffReason } from './reason.js';
-export { HandoffAdminClient } from './admin-client.js';
+  type MailChange,
+  type MailTransport,
+  type OutboxMail,
+  type OutgoingMail,
+} from './mail/index.js';
+export {
+  describeReason,
+  findHandoffPhrase,
+  FollowUps,
+  HandBackHistory,
+  HandoffController,
+  normalizeForMatching,
+  OperatorDesk,
+  operatorName,
+  PauseStore,
+  type ClaimOutcome,
+  type FollowUpState,
+  type HandBack,
+  type HandoffReason,
+  type PauseRecord,
+  type ReplyOutcome,
+  type ResumeClaim,
+  type ResumeOutcome,
+  type WaitingConversation,
+  type WaitingList,
+} from './pause/index.js';
+export { ResumeLinks, resolveLinkSecret, type VerifiedToken } from './link/index.js';
+export { HandoffAdminClient } from './admin/index.js';

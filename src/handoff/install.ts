@@ -11,18 +11,12 @@ import type { Gateway } from '../gateway/index.js';
 import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
-import { HandoffController } from './controller.js';
-import { OperatorDesk, type DeskBot } from './desk.js';
-import { InboxLinks } from './inbox/links.js';
-import { startInboxFeed, type InboxFeed } from './inbox/live/index.js';
-import { inboxDisabled, inboxRouter } from './inbox/routes.js';
-import { InboxSessions } from './inbox/sessions.js';
-import { SignInLimit } from './inbox/sign-in-limit.js';
-import { ResumeLinks, resolveLinkSecret } from './link.js';
-import { Outbox, type MailTransport } from './outbox.js';
+import { adminRoutes } from './admin/index.js';
+import { InboxLinks, InboxSessions, inboxDisabled, inboxRouter, SignInLimit, startInboxFeed } from './inbox/index.js';
+import { ResumeLinks, resolveLinkSecret, resumeRoute } from './link/index.js';
+import { Outbox, type MailTransport } from './mail/index.js';
+import { HandoffController, OperatorDesk, registerTriggers, type DeskBot, type InboxFeed } from './pause/index.js';
 import { DEFAULT_OUTBOX_POLICY, type OutboxPolicy } from './policy.js';
-import { adminRoutes, resumeRoute } from './routes.js';
-import { registerTriggers } from './triggers.js';
 
 /** SMTP timeouts, well inside the outbox lease so a hung server fails the send rather than the claim. */
 const SMTP_CONNECTION_TIMEOUT_MS = 15_000;

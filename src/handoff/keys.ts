@@ -40,7 +40,7 @@ export const handoffKeys = {
   /** A process's claim of one mail while it sends it (lock token, TTL outbox leaseMs). */
   mailLease: (tag: string, id: string) => `handoff:mail-lease:${tag}:${id}`,
   /**
-   * Capped list of JSON HandBack (src/handoff/history.ts), newest last: the inbox's history of
+   * Capped list of JSON HandBack (src/handoff/pause/hand-back-history.ts), newest last: the inbox's history of
    * handed-back conversations. No tag: one small global list, never in a MULTI with other keys.
    */
   history: 'handoff:history',

@@ -21,7 +21,13 @@ export {
 export { FAILURE_COUNT_TTL_MS, recordMessageStep } from './run-turn.js';
 export { SessionMap } from './session-map.js';
 export { sessionStep } from './session-step.js';
-export { describeAttachment, TranscriptStore, type TranscriptEntry, type TranscriptRole } from './transcript.js';
+export {
+  describeAttachment,
+  TranscriptStore,
+  type TranscriptEntry,
+  type TranscriptFile,
+  type TranscriptRole,
+} from './transcript.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './turn-context.js';
 export {
   TurnEvents,

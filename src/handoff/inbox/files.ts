@@ -13,8 +13,8 @@ import {
   AttachmentUnavailableError,
   type ConversationRef,
   type Gateway,
+  type TranscriptEntry,
 } from '../../gateway/index.js';
-import type { TranscriptEntry } from '../../gateway/turn/transcript.js';
 
 /** Largest file passed on (it is held in memory while it is). */
 export const INBOX_FILE_MAX_BYTES = 25 * 1024 * 1024;

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { StateStore } from '../../state/index.js';
 import { inboxKeys } from '../keys.js';
-import type { InboxViewer } from './live/index.js';
+import type { InboxViewer } from '../pause/index.js';
 
 /** 256 bits: a session id cannot be guessed. */
 const SESSION_ID_BYTES = 32;

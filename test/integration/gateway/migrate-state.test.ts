@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrateStateKeys } from '../../../src/cli/migrate-state.js';
 import type { ConversationRef } from '../../../src/contract.js';
 import { conversationTag, gatewayKeys, pendingMembers, TranscriptStore } from '../../../src/gateway/index.js';
-import { PauseStore } from '../../../src/handoff/pause.js';
+import { PauseStore } from '../../../src/handoff/pause/pause-store.js';
 import { handoffKeys, mailTag } from '../../../src/handoff/keys.js';
 import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
 

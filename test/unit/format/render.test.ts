@@ -38,8 +38,8 @@ describe('telegram-html', () => {
     expect(telegram('**bold _both_**')).toBe('<b>bold <i>both</i></b>');
   });
 
-  it('escapes only & < > in text and in code', () => {
-    expect(telegram('1 < 2 & 3 > 2 "q"')).toBe('1 &lt; 2 &amp; 3 &gt; 2 "q"');
+  it('escapes & < > and quotes in text and in code, as entities Telegram decodes', () => {
+    expect(telegram('1 < 2 & 3 > 2 "q"')).toBe('1 &lt; 2 &amp; 3 &gt; 2 &quot;q&quot;');
     expect(telegram('`a<b && c>d`')).toBe('<code>a&lt;b &amp;&amp; c&gt;d</code>');
     expect(telegram('```\nif (a < b && c) {}\n```')).toBe('<pre>if (a &lt; b &amp;&amp; c) {}</pre>');
   });

@@ -6,7 +6,7 @@
  */
 import type { Request, Response } from 'express';
 import { feedClosed, onFeedClose, onFeedResync } from './feed.js';
-import type { InboxChange, InboxFeed, InboxViewer } from './types.js';
+import type { InboxChange, InboxFeed, InboxViewer } from '../../pause/index.js';
 
 /** A comment line this often keeps proxies (and the browser) from closing an idle stream. */
 export const HEARTBEAT_MS = 25_000;

@@ -9,7 +9,7 @@ import { formatConversationId } from '../../conversation-id.js';
 import type { ConversationRef } from '../../../contract.js';
 import type { Logger } from '../../../logger.js';
 import type { StateStore } from '../../../state/index.js';
-import { INBOX_CHANGE_KINDS, type InboxChange, type InboxChangeKind, type InboxFeed } from './types.js';
+import { INBOX_CHANGE_KINDS, type InboxChange, type InboxChangeKind, type InboxFeed } from '../../pause/index.js';
 
 /** The channel, under the store's prefix: `cb:inbox:changes`. */
 export const INBOX_CHANNEL = 'inbox:changes';

@@ -1,9 +1,8 @@
 /**
- * The inbox's live updates (issue 20): changes published by any gateway process sharing the
+ * The inbox's live updates: changes published by any gateway process sharing the
  * Redis, served to open inbox pages as Server-Sent Events, and the page script that turns them
  * into fresh regions of the page. The inbox server (src/handoff/inbox/) uses only this file.
  */
-export type { InboxChange, InboxChangeKind, InboxFeed, InboxViewer } from './types.js';
 export { startInboxFeed } from './feed.js';
 export { serveInboxEvents } from './events.js';
 export { inboxScript } from './script.js';

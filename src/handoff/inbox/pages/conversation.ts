@@ -1,11 +1,10 @@
 /** /inbox/conversations/:id: one conversation, its status with Claim and Hand back, the transcript, the reply box. */
 import { formatConversationId } from '../../conversation-id.js';
-import type { OpenedConversation } from '../../desk.js';
-import type { PauseRecord } from '../../pause.js';
+import type { OpenedConversation, PauseRecord } from '../../pause/index.js';
 import type { InboxSession } from '../sessions.js';
 import { conversationPath, conversationTitle, duration, platformName, time } from './format.js';
-import { html, type Html } from './html.js';
-import { alert, csrfField, page } from './layout.js';
+import { html, type Html } from '../../../format/index.js';
+import { alert, csrfField, inboxPage } from './layout.js';
 import { transcriptLog } from './transcript.js';
 
 export interface ConversationView {
@@ -24,7 +23,7 @@ export function conversationPage(
   const id = formatConversationId(opened.conversation);
   const user = opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user;
   const title = conversationTitle(user, opened.conversation.platform);
-  return page({
+  return inboxPage({
     title,
     session,
     current: 'waiting',

@@ -1,7 +1,7 @@
 /** How the inbox pages say who, where and when. */
 import type { PlatformUser } from '../../../contract.js';
-import { userLabel } from '../../mail.js';
-import { html, type Html } from './html.js';
+import { userLabel } from '../../mail/index.js';
+import { html, type Html } from '../../../format/index.js';
 
 /** The platform's name as a word ("telegram" → "Telegram"); the core knows platforms by name only. */
 export function platformName(platform: string): string {

@@ -1,17 +1,17 @@
 /** /inbox/history: the conversations handed back to the assistant, newest first. */
 import { formatConversationId } from '../../conversation-id.js';
-import type { HandBack } from '../../history.js';
+import type { HandBack } from '../../pause/index.js';
 import type { InboxSession } from '../sessions.js';
 import { conversationPath, conversationTitle, duration, time } from './format.js';
-import { html, type Html } from './html.js';
-import { page } from './layout.js';
+import { html, type Html } from '../../../format/index.js';
+import { inboxPage } from './layout.js';
 
 export function historyPage(
   session: InboxSession,
   entries: readonly HandBack[],
   chatbots: ReadonlyMap<string, string>,
 ): string {
-  return page({
+  return inboxPage({
     title: 'History',
     session,
     current: 'history',

@@ -3,7 +3,7 @@
  * the CSP forbids it), the live-update stream the page listens to, the navigation and sign-out.
  */
 import type { InboxSession } from '../sessions.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../../../format/index.js';
 
 export interface PageFrame {
   title: string;
@@ -16,7 +16,7 @@ export interface PageFrame {
   current?: 'waiting' | 'history';
 }
 
-export function page(frame: PageFrame): string {
+export function inboxPage(frame: PageFrame): string {
   return html`<!doctype html>
 <html lang="en">
 <head>

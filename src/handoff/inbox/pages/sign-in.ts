@@ -1,7 +1,7 @@
 /** The pages of a reader without a session: the sign-in form, the e-mail link's page, and plain notices. */
 import type { InboxSession } from '../sessions.js';
-import { alert, page } from './layout.js';
-import { html } from './html.js';
+import { alert, inboxPage } from './layout.js';
+import { html } from '../../../format/index.js';
 
 export interface SignInForm {
   error?: string;
@@ -12,7 +12,7 @@ export interface SignInForm {
 }
 
 export function signInPage(form: SignInForm = {}): string {
-  return page({
+  return inboxPage({
     title: 'Sign in',
     main: html`<h1>Sign in to the inbox</h1>
 <p>Conversations handed from the chatbot to a person wait here for an answer.</p>
@@ -43,7 +43,7 @@ export interface LinkForm {
  * POST signs in, so a mail scanner following the link changes nothing.
  */
 export function linkPage(form: LinkForm): string {
-  return page({
+  return inboxPage({
     title: 'Open the conversation',
     main: html`<h1>Open this conversation in the inbox</h1>
 <p>${form.conversation}, with the chatbot ${form.chatbot}, asked for a person.</p>
@@ -60,7 +60,7 @@ ${alert(form.error)}
 
 /** A page that only says something (a refusal, a link gone stale), with the way on. */
 export function noticePage(title: string, message: string, session?: InboxSession): string {
-  return page({
+  return inboxPage({
     title,
     ...(session ? { session } : {}),
     main: html`<h1>${title}</h1>

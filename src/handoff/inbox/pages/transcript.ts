@@ -1,8 +1,7 @@
 /** A conversation's transcript as the inbox shows it: every message as text, events as notes, files through the gateway. */
-import type { TranscriptEntry, TranscriptFile } from '../../../gateway/turn/transcript.js';
-import { describeAttachment } from '../../../gateway/index.js';
+import { describeAttachment, type TranscriptEntry, type TranscriptFile } from '../../../gateway/index.js';
 import { conversationPath, time, userName } from './format.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../../../format/index.js';
 
 /** Who said it, as a reader names them. */
 export function speakerOf(entry: TranscriptEntry, chatbot: string): string {
@@ -24,8 +23,9 @@ export function speakerOf(entry: TranscriptEntry, chatbot: string): string {
  * Entries are not list items: role="log" on a list would orphan them.
  */
 export function transcriptLog(id: string, entries: readonly TranscriptEntry[], chatbot: string): Html {
+  const empty = html`<p class="empty">The transcript is empty (it is kept for a limited time).</p>`;
   return html`<div id="transcript" class="transcript" role="log" aria-label="Transcript" data-live>
-${entries.length === 0 ? html`<p class="empty">The transcript is empty (it is kept for a limited time).</p>` : entries.map((entry) => entryOf(id, entry, chatbot))}
+${entries.length === 0 ? empty : entries.map((entry) => entryOf(id, entry, chatbot))}
 </div>`;
 }
 
@@ -51,7 +51,8 @@ function fileOf(id: string, entry: TranscriptEntry, file: TranscriptFile, n: num
   const href = `${conversationPath(id)}/files/${entry.at}/${n}`;
   const name = file.fileName ?? `${file.kind} ${n + 1}`;
   if (file.kind === 'image' || file.kind === 'sticker') {
-    return html`<li><a href="${href}"><img src="${href}" alt="${`${file.kind === 'image' ? 'Photo' : 'Sticker'} from ${userName(entry.user)}: ${name}`}" class="photo"></a></li>`;
+    const alt = `${file.kind === 'image' ? 'Photo' : 'Sticker'} from ${userName(entry.user)}: ${name}`;
+    return html`<li><a href="${href}"><img src="${href}" alt="${alt}" class="photo"></a></li>`;
   }
   return html`<li><a href="${href}" download>${description}</a></li>`;
 }

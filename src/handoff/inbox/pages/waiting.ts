@@ -1,14 +1,17 @@
 /** /inbox: the conversations waiting for a person, newest first. */
+import type { TranscriptEntry } from '../../../gateway/index.js';
 import { formatConversationId } from '../../conversation-id.js';
-import type { WaitingConversation, WaitingList } from '../../desk.js';
+import type { WaitingConversation, WaitingList } from '../../pause/index.js';
 import type { InboxSession } from '../sessions.js';
 import { conversationPath, conversationTitle, duration, excerpt, platformName, time } from './format.js';
-import { html, type Html } from './html.js';
-import { alert, page } from './layout.js';
+import { html, type Html } from '../../../format/index.js';
+import { alert, inboxPage } from './layout.js';
 import { speakerOf } from './transcript.js';
 
 export function waitingPage(session: InboxSession, list: WaitingList, now: number, error?: string): string {
-  return page({
+  const more = list.total - list.shown.length;
+  const andMore = html`<p class="more">And ${more.toLocaleString('en')} more, waiting longer: answer these first, or use <code>chatbridge handoff list</code>.</p>`;
+  return inboxPage({
     title: 'Waiting',
     session,
     current: 'waiting',
@@ -18,7 +21,7 @@ ${alert(error)}
 <section id="waiting" data-live aria-labelledby="waiting-count">
 <p id="waiting-count">${count(list.total)}</p>
 ${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(item, now))}</ul>` : ''}
-${list.total > list.shown.length ? html`<p class="more">And ${(list.total - list.shown.length).toLocaleString('en')} more, waiting longer: answer these first, or use <code>chatbridge handoff list</code>.</p>` : ''}
+${more > 0 ? andMore : ''}
 </section>`,
   });
 }
@@ -30,14 +33,20 @@ function count(total: number): string {
 
 function row({ pause, chatbot, last }: WaitingConversation, now: number): Html {
   const { conversation } = pause;
+  const lastMessage = last ? html`${speakerOf(last, chatbot)}: ${excerpt(wordsOf(last))}` : '(none kept)';
   return html`<li>
 <a href="${conversationPath(formatConversationId(conversation))}">${conversationTitle(pause.user, conversation.platform)}</a>
 <dl>
 <dt>Chatbot</dt><dd>${chatbot}</dd>
 <dt>Platform</dt><dd>${platformName(conversation.platform)}</dd>
 <dt>Waiting for</dt><dd>${duration(now - pause.since)} (since ${time(pause.since)})</dd>
-<dt>Last message</dt><dd>${last ? html`${speakerOf(last, chatbot)}: ${excerpt(last.text || (last.attachments?.length ? `(${last.attachments.join(', ')})` : ''))}` : '(none kept)'}</dd>
+<dt>Last message</dt><dd>${lastMessage}</dd>
 <dt>Claimed by</dt><dd>${pause.claim ? pause.claim.by : 'nobody yet'}</dd>
 </dl>
 </li>`;
+}
+
+/** What an entry said: its text, or the files it carried. */
+function wordsOf(entry: TranscriptEntry): string {
+  return entry.text || (entry.attachments?.length ? `(${entry.attachments.join(', ')})` : '');
 }

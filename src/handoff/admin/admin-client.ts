@@ -1,0 +1,92 @@
+/**
+ * The operators' side of the admin API, for the CLI: only the running gateway
+ * holds the platform connections, so `chatbridge handoff …` asks it over HTTP
+ * rather than touching Redis itself.
+ */
+import { parseConversationId } from '../conversation-id.js';
+
+export class HandoffAdminClient {
+  constructor(
+    /** `http://127.0.0.1:8080` */
+    private readonly baseUrl: string,
+    /** ADMIN_TOKEN (admin.token). */
+    private readonly token: string,
+  ) {}
+
+  /** Paused conversations, plus the handoff e-mails given up on (an operator has to act on those). */
+  async list(): Promise<{ handoffs: unknown; deadMail: unknown }> {
+    const [paused, mail] = await Promise.all([this.call('GET', '/admin/handoffs'), this.mail()]);
+    return { handoffs: (paused as { handoffs?: unknown }).handoffs, deadMail: mail.dead };
+  }
+
+  /** E-mails waiting in the outbox and dead letters. */
+  async mail(): Promise<{ waiting: unknown[]; dead: unknown[] }> {
+    return (await this.call('GET', '/admin/handoff-mail')) as { waiting: unknown[]; dead: unknown[] };
+  }
+
+  /** A dead letter back into the outbox. */
+  async retryMail(id: string): Promise<unknown> {
+    return this.call('POST', `/admin/handoff-mail/${encodeURIComponent(id)}/retry`);
+  }
+
+  async show(conversation: string): Promise<unknown> {
+    return this.call('GET', conversationPath(conversation));
+  }
+
+  async resume(conversation: string): Promise<{ resumed: boolean }> {
+    return (await this.call('POST', `${conversationPath(conversation)}/resume`)) as { resumed: boolean };
+  }
+
+  /** Marks the conversation as `name`'s (the operator's display name), as the inbox's Claim does. */
+  async claim(conversation: string, name: string): Promise<{ claimedBy: string; takenFrom?: string }> {
+    return (await this.call('POST', `${conversationPath(conversation)}/claim`, { name })) as {
+      claimedBy: string;
+      takenFrom?: string;
+    };
+  }
+
+  async say(conversation: string, text: string): Promise<unknown> {
+    return this.call('POST', `${conversationPath(conversation)}/messages`, { text });
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new Error(
+        `The gateway at ${this.baseUrl} is not reachable (${(error as Error).message}); is \`chatbridge start\` running with this PORT?`,
+        { cause: error },
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text for the error message
+    }
+    if (!response.ok) {
+      const reason =
+        typeof parsed === 'object' && parsed !== null && 'error' in parsed
+          ? String((parsed as { error: unknown }).error)
+          : text;
+      throw new Error(`${method} ${path} failed with HTTP ${response.status}: ${reason}`);
+    }
+    return parsed;
+  }
+}
+
+function conversationPath(conversation: string): string {
+  if (!parseConversationId(conversation)) {
+    throw new Error(`"${conversation}" is not <bot>:<platform>:<conversation id>, e.g. main:telegram:12345.`);
+  }
+  return `/admin/conversations/${encodeURIComponent(conversation)}`;
+}

@@ -1,0 +1,12 @@
+/** The operator inbox at /inbox: its routes, its sessions, the e-mail's sign-in link and the live feed. */
+export {
+  HISTORY_PAGE_SIZE,
+  inboxDisabled,
+  inboxRouter,
+  WAITING_PAGE_SIZE,
+  type InboxRouterOptions,
+} from './inbox-routes.js';
+export { InboxLinks, INBOX_LINK_PATH, type InboxLinkClaim, type VerifiedInboxToken } from './sign-in-link.js';
+export { InboxSessions, type InboxSession } from './sessions.js';
+export { SignInLimit } from './sign-in-limit.js';
+export { startInboxFeed } from './live/index.js';

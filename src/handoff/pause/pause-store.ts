@@ -1,0 +1,140 @@
+/**
+ * The pause of a conversation handed to a person: one hash per conversation
+ * plus an index for the admin list. Writes come as AtomicCommands so that the
+ * pause and its e-mail enter Redis in one MULTI (never a pause without its mail).
+ */
+import type { ConversationRef, PlatformUser } from '../../contract.js';
+import type { AtomicCommand, AtomicCommandOf, AtomicResult, StateStore } from '../../state/index.js';
+import { formatConversationId, parseConversationId } from '../conversation-id.js';
+import { rangeEveryShard } from '../../state/shard-walk.js';
+import { handoffKeys } from '../keys.js';
+import { EXPIRED_PAUSE_NOTICE_MS } from '../policy.js';
+import { conversationTag } from '../../gateway/index.js';
+
+export interface PauseRecord {
+  conversation: ConversationRef;
+  handoffId: string;
+  /** ms since epoch. */
+  since: number;
+  /** The bot answers again from then on. */
+  expiresAt: number;
+  /** Human-readable, as in the e-mail. */
+  reason: string;
+  user?: PlatformUser;
+  isGroup: boolean;
+  /** The operator who claimed the conversation (their display name), and when; unclaimed without. */
+  claim?: { by: string; at: number };
+}
+
+export class PauseStore {
+  constructor(private readonly state: StateStore) {}
+
+  async read(conversation: ConversationRef): Promise<PauseRecord | null> {
+    return decode(conversation, await this.state.hashGetAll(handoffKeys.pause(conversation)));
+  }
+
+  /** The same read as a command for a batch (the turn's first, src/gateway/turn/first-batch.ts); its result goes to `decode`. */
+  readCommand(conversation: ConversationRef): AtomicCommandOf<'hashGetAll'> {
+    return { op: 'hashGetAll', key: handoffKeys.pause(conversation) };
+  }
+
+  /** The pause from a batch's `readCommand` result. */
+  decode(conversation: ConversationRef, fields: Record<string, string>): PauseRecord | null {
+    return decode(conversation, fields);
+  }
+
+  writeCommands(record: PauseRecord): AtomicCommand[] {
+    const key = handoffKeys.pause(record.conversation);
+    const fields: Record<string, string> = {
+      handoffId: record.handoffId,
+      since: String(record.since),
+      expiresAt: String(record.expiresAt),
+      reason: record.reason,
+      isGroup: record.isGroup ? '1' : '0',
+      ...(record.user ? { user: JSON.stringify(record.user) } : {}),
+    };
+    return [
+      // A leftover expired hash may still be there: start from a clean one.
+      { op: 'del', key },
+      { op: 'hashSet', key, fields },
+      { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - Date.now()), 1) + EXPIRED_PAUSE_NOTICE_MS },
+      {
+        op: 'sortedAdd',
+        key: handoffKeys.paused(conversationTag(record.conversation)),
+        score: record.expiresAt,
+        member: formatConversationId(record.conversation),
+      },
+    ];
+  }
+
+  /**
+   * Marks the paused conversation as `by`'s. The hash keeps its expiry: should the pause end
+   * between the caller's read and this write, the claim's lone fields expire with it (a new
+   * pause starts from a clean hash) and decode as no pause at all.
+   */
+  claimCommands(record: PauseRecord, by: string, at: number): AtomicCommand[] {
+    const key = handoffKeys.pause(record.conversation);
+    return [
+      { op: 'hashSet', key, fields: { claimedBy: by, claimedAt: String(at) } },
+      { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - at), 1) + EXPIRED_PAUSE_NOTICE_MS },
+    ];
+  }
+
+  /**
+   * Ends the pause; true for the one caller (of any process) that actually
+   * removed it, so "the bot is back" is said once.
+   */
+  async end(conversation: ConversationRef): Promise<boolean> {
+    const [deleted] = await this.state.atomic([
+      { op: 'del', key: handoffKeys.pause(conversation) },
+      {
+        op: 'sortedRemove',
+        key: handoffKeys.paused(conversationTag(conversation)),
+        member: formatConversationId(conversation),
+      },
+    ]);
+    return Number(deleted) > 0;
+  }
+
+  /**
+   * Conversations paused now (not expired), soonest expiry first, from every shard's index: one
+   * batch reads every shard (expired entries are dropped from their shard as they are found), one
+   * more reads the pauses.
+   */
+  async listActive(now = Date.now()): Promise<PauseRecord[]> {
+    const listed = await rangeEveryShard(this.state, handoffKeys.paused, 0, Number.MAX_SAFE_INTEGER);
+    const expired = listed.filter((entry) => entry.score < now);
+    if (expired.length > 0)
+      await this.state.batch(
+        expired.map(({ tag, member }) => ({ op: 'sortedRemove', key: handoffKeys.paused(tag), member }) as const),
+      );
+    const active = listed
+      .filter((entry) => entry.score >= now)
+      .flatMap(({ member }) => parseConversationId(member) ?? []);
+    // Each a hashGetAll (readCommand), so each result is its hash.
+    const hashes = (await this.state.batch(
+      active.map((conversation) => this.readCommand(conversation)),
+    )) as AtomicResult<AtomicCommandOf<'hashGetAll'>>[];
+    return active.flatMap((conversation, index) => this.decode(conversation, hashes[index] ?? {}) ?? []);
+  }
+}
+
+function decode(conversation: ConversationRef, fields: Record<string, string>): PauseRecord | null {
+  if (!fields.handoffId || !fields.expiresAt) return null;
+  let user: PlatformUser | undefined;
+  try {
+    user = fields.user ? (JSON.parse(fields.user) as PlatformUser) : undefined;
+  } catch {
+    user = undefined;
+  }
+  return {
+    conversation,
+    handoffId: fields.handoffId,
+    since: Number(fields.since),
+    expiresAt: Number(fields.expiresAt),
+    reason: fields.reason ?? '',
+    isGroup: fields.isGroup === '1',
+    ...(user ? { user } : {}),
+    ...(fields.claimedBy ? { claim: { by: fields.claimedBy, at: Number(fields.claimedAt) } } : {}),
+  };
+}

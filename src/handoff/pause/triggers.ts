@@ -1,0 +1,138 @@
+/**
+ * The four ways into a handoff, registered on the gateway: the /human command
+ * (and the "Talk to a person" button), a phrase, an answer with nothing to say,
+ * and repeated upstream failures; plus the pause itself, checked before any
+ * command runs, so a paused conversation gets nothing from the bot; and the
+ * inbox told of what the user wrote to a person, once it is in the transcript.
+ */
+import type { Config } from '../../config/index.js';
+import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../../gateway/index.js';
+import type { HandoffController } from './controller.js';
+import type { InboxFeed } from './inbox-changes.js';
+import type { PauseRecord } from './pause-store.js';
+import { findHandoffPhrase } from './phrases.js';
+import {
+  ALREADY_WITH_A_PERSON_TEXT,
+  BOT_IS_BACK_TEXT,
+  HANDOFF_ACTION_PREFIX,
+  HANDOFF_COMMAND,
+  OFFER_BUTTON_LABEL,
+  OFFER_TEXT,
+  OFFER_TEXT_WITHOUT_BUTTONS,
+} from '../policy.js';
+
+export interface TriggerConfig {
+  handoff: Config['handoff'];
+  bots: Config['bots'];
+}
+
+/**
+ * Registers everything; returns the removal of all of it. `feed`: the inbox's live updates (none
+ * when the inbox is off), told `user-message` when a turn's message reached the person's side.
+ */
+export function registerTriggers(
+  gateway: Gateway,
+  controller: HandoffController,
+  config: TriggerConfig,
+  feed?: Pick<InboxFeed, 'publish'>,
+): () => void {
+  const phrasesOf = new Map(config.bots.map((bot) => [bot.id, bot.handoffPhrases ?? config.handoff.phrases]));
+  /**
+   * Turns whose message is for the person (held by the pause, or the one that handed over): their
+   * transcript entry is written with the queue advance, so the inbox is told on `committed`, when
+   * a page that reads the transcript finds it, on any replica.
+   */
+  const forThePerson = new WeakSet<TurnContext>();
+  const start: HandoffController['start'] = (ctx, ...rest) => {
+    forThePerson.add(ctx);
+    return controller.start(ctx, ...rest);
+  };
+  // The pause is read in the turn's first batch, with the core's own reads: no round trip of its own.
+  const pauseRead = gateway.turnReads.add(
+    (ctx) => controller.pauses.readCommand(ctx.conversation),
+    (fields, ctx) => controller.pauses.decode(ctx.conversation, fields),
+  );
+  const removals = [
+    () => pauseRead.remove(),
+    // Before any command or button: a paused conversation answers none of them.
+    gateway.pipeline.use('beforeCommands', async (ctx, next) => {
+      if ((await pauseGate(ctx, controller, pauseRead)) === 'continue') await next();
+      else forThePerson.add(ctx);
+    }),
+    gateway.commands.register({
+      name: HANDOFF_COMMAND,
+      description: 'talk to a person',
+      run: (ctx) => start(ctx, { kind: 'command' }),
+    }),
+    gateway.commands.registerAction({
+      prefix: HANDOFF_ACTION_PREFIX,
+      run: (ctx) => start(ctx, { kind: 'button' }),
+    }),
+    gateway.pipeline.use('beforeAsk', async (ctx, next) => {
+      const phrase = findHandoffPhrase(ctx.inbound.text, phrasesOf.get(ctx.bot.id) ?? config.handoff.phrases);
+      if (phrase === null) return next();
+      await start(ctx, { kind: 'phrase', phrase });
+    }),
+    gateway.events.on('afterAnswer', async (final, ctx) => {
+      // null = the service did not say (hosted services may omit it): not a reason to bother anyone.
+      if (final.noAnswer !== true) return;
+      if (config.handoff.onNoAnswer === 'handoff') {
+        await start(ctx, { kind: 'no-answer' }, [{ at: Date.now(), role: 'bot', text: final.answer }]);
+      } else if (config.handoff.onNoAnswer === 'offer') {
+        await offer(ctx);
+      }
+    }),
+    gateway.events.on('upstreamFailure', async ({ consecutiveFailures }, ctx) => {
+      const threshold = config.handoff.failureThreshold;
+      if (threshold > 0 && consecutiveFailures >= threshold) {
+        await start(ctx, { kind: 'upstream-failures', failures: consecutiveFailures });
+      }
+    }),
+  ];
+  if (feed) {
+    removals.push(
+      gateway.events.on('committed', async (ctx) => {
+        // The feed never throws: it logs a failed publish itself.
+        if (forThePerson.has(ctx)) await feed.publish({ conversation: ctx.conversation, kind: 'user-message' });
+      }),
+    );
+  }
+  return () => {
+    for (const remove of removals) remove();
+  };
+}
+
+/**
+ * Paused: silence, except that asking for a person again gets a short "already
+ * asked". Expired: the pause ends here, the user is told, and the turn goes on.
+ */
+async function pauseGate(
+  ctx: TurnContext,
+  controller: HandoffController,
+  pauseRead: TurnRead<PauseRecord | null>,
+): Promise<'continue' | 'stop'> {
+  const prefetched = pauseRead.of(ctx);
+  const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched;
+  if (!record) return 'continue';
+  if (record.expiresAt <= Date.now()) {
+    if (await controller.endExpired(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);
+    return 'continue';
+  }
+  if (asksForAPerson(ctx)) await ctx.reply(ALREADY_WITH_A_PERSON_TEXT);
+  await controller.noteWhilePaused(ctx, record);
+  return 'stop';
+}
+
+function asksForAPerson(ctx: TurnContext): boolean {
+  const { action, text } = ctx.inbound;
+  if (action) return action.value === HANDOFF_ACTION_PREFIX || action.value.startsWith(`${HANDOFF_ACTION_PREFIX}:`);
+  return parseCommand(text)?.name === HANDOFF_COMMAND;
+}
+
+async function offer(ctx: TurnContext): Promise<void> {
+  if (ctx.capabilities.buttons) {
+    await ctx.reply(OFFER_TEXT, { buttons: [{ label: OFFER_BUTTON_LABEL, value: `${HANDOFF_ACTION_PREFIX}:offer` }] });
+  } else {
+    await ctx.reply(OFFER_TEXT_WITHOUT_BUTTONS);
+  }
+}
