@@ -13,6 +13,14 @@ import type { LinkState } from './connection.js';
 export const QR_PAGE_REFRESH_S = 5;
 /** Once linked, a slower reload still notices a logout. */
 const LINKED_PAGE_REFRESH_S = 30;
+/** The page's whole stylesheet, one rule a line here, sent on one line. */
+const PAGE_STYLE = [
+  'body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}',
+  '.qr svg{width:320px;height:320px}',
+  '.ok{color:#126b2f}',
+  '.warn{color:#a33}',
+  '.code{font-family:monospace;font-size:1.4em;letter-spacing:.1em}',
+].join('');
 
 export interface LinkSource {
   link(): LinkState;
@@ -52,7 +60,9 @@ async function renderPage(bot: string, link: LinkState): Promise<string> {
     case 'waiting-for-scan': {
       const notice = link.notice ? `<p class="warn">${escapeHtml(link.notice)}</p>` : '';
       const code = link.pairingCode
-        ? `<p>${link.qr ? 'Or on' : 'On'} the phone: Linked devices → Link a device → <em>Link with phone number instead</em>, and enter <strong class="code">${escapeHtml(link.pairingCode)}</strong>.</p>`
+        ? `<p>${link.qr ? 'Or on' : 'On'} the phone: Linked devices → Link a device → ` +
+          '<em>Link with phone number instead</em>, ' +
+          `and enter <strong class="code">${escapeHtml(link.pairingCode)}</strong>.</p>`
         : '';
       const qr = link.qr ? await QRCode.toString(link.qr, { type: 'svg', margin: 2, width: 320 }) : '';
       // Linking by pairing code, whatsapp-web.js emits no QR: nothing to scan.
@@ -76,7 +86,7 @@ async function renderPage(bot: string, link: LinkState): Promise<string> {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refresh}">
 <meta name="robots" content="noindex"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}.qr svg{width:320px;height:320px}.ok{color:#126b2f}.warn{color:#a33}.code{font-family:monospace;font-size:1.4em;letter-spacing:.1em}</style>
+<style>${PAGE_STYLE}</style>
 </head><body><h1>${title}</h1><div data-state="${link.state}">${body}</div></body></html>
 `;
 }
