@@ -250,7 +250,8 @@ describe('the inbox sign-in', () => {
       })(),
     ]) {
       expect(page.headers.get('content-security-policy')).toBe(
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+          "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('referrer-policy')).toBe('same-origin');
