@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
+import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -49,7 +50,8 @@ const stageZones = STAGES.flatMap((stage, index) => {
           zone(
             `${dir}/**`,
             later,
-            `The ${stage} stage comes before ${STAGES.slice(index + 1).join(', ')}: it imports none of them (take what you need as a parameter or an interface of its own).`,
+            `The ${stage} stage comes before ${STAGES.slice(index + 1).join(', ')}: it imports none of them ` +
+              '(take what you need as a parameter or an interface of its own).',
           ),
         ]
       : []),
@@ -138,6 +140,14 @@ export default tseslint.config(
       globals: { require: 'readonly', module: 'writable', process: 'readonly' },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Prettier lays the code out at 120 columns (.prettierrc.json) but leaves comments, strings and template
+    // literals as written: this keeps those within a width a reader takes in without scrolling.
+    plugins: { '@stylistic': stylistic },
+    rules: {
+      '@stylistic/max-len': ['error', { code: 160, tabWidth: 2, ignoreUrls: true }],
+    },
   },
   {
     rules: {

@@ -105,6 +105,9 @@ class CountingUpstream extends ScriptedUpstream {
   }
 }
 
+/** Bytes as whole MiB, for the BURST_DEBUG lines. */
+const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
 /** Resident set now and its high-water mark, MB (Linux /proc; elsewhere the peak is resourceUsage's maxRSS). */
 function rss(): { now: number; peak: number } {
   try {
@@ -183,7 +186,8 @@ async function child(source: Source, cap: number): Promise<void> {
     if (process.env.BURST_DEBUG) {
       const m = process.memoryUsage();
       process.stderr.write(
-        `rss ${Math.round(m.rss / 2 ** 20)} heap ${Math.round(m.heapUsed / 2 ** 20)}/${Math.round(m.heapTotal / 2 ** 20)} ext ${Math.round(m.external / 2 ** 20)} ab ${Math.round(m.arrayBuffers / 2 ** 20)} finals ${finals.size} inflight ${upstream.inFlight}\n`,
+        `rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} ext ${mb(m.external)} ab ${mb(m.arrayBuffers)} ` +
+          `finals ${finals.size} inflight ${upstream.inFlight}\n`,
       );
     }
   }, 200);
@@ -214,7 +218,7 @@ async function child(source: Source, cap: number): Promise<void> {
       const before = process.memoryUsage();
       globalThis.gc?.();
       process.stderr.write(
-        `all accepted: heap ${Math.round(before.heapUsed / 2 ** 20)} → after gc ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, rss ${Math.round(before.rss / 2 ** 20)}\n`,
+        `all accepted: heap ${mb(before.heapUsed)} → after gc ${mb(process.memoryUsage().heapUsed)} MB, rss ${mb(before.rss)}\n`,
       );
     }
     await until(() => finals.size >= BURST_CHATS + 20, 'every final of the burst', BURST_DEADLINE_MS, 20);
@@ -227,7 +231,7 @@ async function child(source: Source, cap: number): Promise<void> {
     const { now: idle, peak } = rss();
     if (process.env.BURST_DEBUG)
       process.stderr.write(
-        `idle: heap used ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, total ${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB\n`,
+        `idle: heap used ${mb(process.memoryUsage().heapUsed)} MB, total ${mb(process.memoryUsage().heapTotal)} MB\n`,
       );
     const lost = ids.filter((id) => !finals.has(id)).length;
     const run: BurstRun = {

@@ -279,10 +279,12 @@ async function timedPass(messages: number, work: () => Promise<void>): Promise<P
 
 function describePasses(passes: Pass[]): string {
   const load = loadavg()[0]?.toFixed(1) ?? '?';
+  const leastCpu = Math.min(...passes.map((p) => p.cpuMicrosPerAnswer));
   return (
     `passes: ${passes.map((p) => `${Math.round(p.answersPerSecond)}/s`).join(', ')}; ` +
-    `gateway process CPU ${Math.round(Math.min(...passes.map((p) => p.cpuMicrosPerAnswer)))} µs/answer ` +
-    `(${Math.round(1e6 / Math.min(...passes.map((p) => p.cpuMicrosPerAnswer)))} answers per CPU-second, Redis server not included); load average ${load} on ${cpus().length} cores`
+    `gateway process CPU ${Math.round(leastCpu)} µs/answer ` +
+    `(${Math.round(1e6 / leastCpu)} answers per CPU-second, Redis server not included); ` +
+    `load average ${load} on ${cpus().length} cores`
   );
 }
 
@@ -351,7 +353,8 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
           value: round1(redis.commands),
           unit: 'commands',
           notes:
-            `counted on the gateway's own connection (wrapped sendCommand), the commands the gateway sends (MULTI/EXEC themselves not counted, a script's calls not seen); ` +
+            "counted on the gateway's own connection (wrapped sendCommand), the commands the gateway sends " +
+            "(MULTI/EXEC themselves not counted, a script's calls not seen); " +
             `the first message of a chat (1 in ${THROUGHPUT_MESSAGES}) is included; per answer by name: ${redis.top}`,
         },
         {
@@ -359,7 +362,8 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
           value: round1(redis.roundTrips),
           unit: 'round trips',
           notes:
-            'production wiring (handoff installed, as chatbridge start does); a pipeline or MULTI…EXEC = 1, EVALSHA = 1, any other command = 1 (bench/support/ioredis-round-trips.cjs)',
+            'production wiring (handoff installed, as chatbridge start does); ' +
+            'a pipeline or MULTI…EXEC = 1, EVALSHA = 1, any other command = 1 (bench/support/ioredis-round-trips.cjs)',
         },
       );
     }
@@ -403,8 +407,10 @@ async function measureIdleConversation(): Promise<BenchResult[]> {
         unit: 'bytes',
         notes:
           `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, ` +
-          `the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ${bytes.total} bytes while they live; by key: ${kinds}; ` +
-          `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ${stack.store.prefix.length - DEFAULT_KEY_PREFIX.length} more than the default cb:)`,
+          'the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ' +
+          `${bytes.total} bytes while they live; by key: ${kinds}; ` +
+          `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ` +
+          `${stack.store.prefix.length - DEFAULT_KEY_PREFIX.length} more than the default cb:)`,
       },
       {
         // Issue #13's measure: what a conversation costs to keep whatever its length; the transcript grows with what was said.
@@ -459,7 +465,8 @@ async function measureTelegramThroughput(): Promise<BenchResult[]> {
         unit: 'answers/s',
         notes:
           `${chats.length} chats × ${THROUGHPUT_MESSAGES} messages: fake getUpdates → grammY runner → adapter → core → Bot API ` +
-          "(sendChatAction, sendMessageDraft, sendMessage per answer), no flood limits and the adapter's 30 messages/s bot pace lifted, the fake in the same process " +
+          '(sendChatAction, sendMessageDraft, sendMessage per answer), ' +
+          "no flood limits and the adapter's 30 messages/s bot pace lifted, the fake in the same process " +
           `(its CPU counted too); ${describePasses([pass])}`,
       },
     ];

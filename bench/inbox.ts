@@ -334,7 +334,10 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
     const heard = streams.map((stream) => stream.changedAt! - claimed);
     const afterChange = memoryMb(pid).rss;
 
-    const how = `${compiled ? 'compiled (dist/)' : 'bin/chatbridge.js (BENCH_NO_BUILD: the build if newer than every source, else tsx)'}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+    const gatewayRun = compiled
+      ? 'compiled (dist/)'
+      : 'bin/chatbridge.js (BENCH_NO_BUILD: the build if newer than every source, else tsx)';
+    const how = `${gatewayRun}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
     const scale = `${PAUSED.toLocaleString('en')} paused conversations (seeded in ${Math.round(seededMs)} ms, pipelined)`;
     return [
       {
@@ -353,7 +356,9 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
         name: 'inbox.conversation.p50',
         value: round1(percentile(conversation, 50)),
         unit: 'ms',
-        notes: `GET /inbox/conversations/:id with ${DEFAULT_GATEWAY_POLICY.transcriptMaxEntries} transcript entries (the most kept), ${scale}; ${REQUESTS} requests over ${FULL_TRANSCRIPTS} conversations`,
+        notes:
+          `GET /inbox/conversations/:id with ${DEFAULT_GATEWAY_POLICY.transcriptMaxEntries} transcript entries ` +
+          `(the most kept), ${scale}; ${REQUESTS} requests over ${FULL_TRANSCRIPTS} conversations`,
       },
       {
         name: 'inbox.conversation.p95',
@@ -377,13 +382,17 @@ async function measure(compiled: boolean): Promise<BenchResult[]> {
         name: `inbox.sse.rss-with-${STREAMS}`,
         value: round1(withStreams),
         unit: 'MB',
-        notes: `with ${STREAMS} open /inbox/events streams (inbox pages): ${round1(((withStreams - before) * 1024) / STREAMS)} KB per stream; ${round1(afterChange)} MB once the change was delivered`,
+        notes:
+          `with ${STREAMS} open /inbox/events streams (inbox pages): ${round1(((withStreams - before) * 1024) / STREAMS)} KB per stream; ` +
+          `${round1(afterChange)} MB once the change was delivered`,
       },
       {
         name: `inbox.sse.change-to-all-${STREAMS}`,
         value: round1(Math.max(...heard)),
         unit: 'ms',
-        notes: `a claim POSTed to the inbox until the last of ${STREAMS} streams received it (Redis pub/sub, one subscription per process); the first after ${round1(Math.min(...heard))} ms, the median ${round1(percentile(heard, 50))} ms`,
+        notes:
+          `a claim POSTed to the inbox until the last of ${STREAMS} streams received it (Redis pub/sub, one subscription per process); ` +
+          `the first after ${round1(Math.min(...heard))} ms, the median ${round1(percentile(heard, 50))} ms`,
       },
     ];
   } finally {

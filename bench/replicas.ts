@@ -148,7 +148,10 @@ async function measure(replicaCount: number, topology: Topology): Promise<BenchR
       name: `replicas.answers-per-second.${replicaCount}-replica${replicaCount > 1 ? 's' : ''}.${topology.name}`,
       value: Math.round(perSecond),
       unit: 'answers/s',
-      notes: `${CONVERSATIONS} chats x ${MESSAGES_EACH} messages at once, webhook through a round-robin proxy, builtin engine at full speed; ${(cpu / answers).toFixed(2)} ms CPU per answer over the replicas (the fake Bot API and proxy: ${(driverMs / answers).toFixed(2)}); one run`,
+      notes:
+        `${CONVERSATIONS} chats x ${MESSAGES_EACH} messages at once, webhook through a round-robin proxy, builtin engine at full speed; ` +
+        `${(cpu / answers).toFixed(2)} ms CPU per answer over the replicas ` +
+        `(the fake Bot API and proxy: ${(driverMs / answers).toFixed(2)}); one run`,
     };
   } finally {
     for (const replica of replicas) await stopReplica(replica);

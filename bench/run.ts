@@ -160,7 +160,9 @@ async function main(): Promise<void> {
     process.stderr.write(rows.join('\n') + '\n');
   }
   const cpu = cpus();
-  const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+  const machine =
+    `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ` +
+    `Node ${process.version}, ${process.platform}/${process.arch}`;
   const header = `# Benchmarks\n\n${writtenBy(only, previous, new Date().toISOString().slice(0, 10))}\n\nMachine: ${machine}. Redis: ${process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'}.\nNumbers vary between runs and machines; they are measurements, not guarantees, and no test asserts on them.\n`;
   // The peers section is written by `npm run bench:peers` alone: carried over as it is.
   writeFileSync(

@@ -191,7 +191,9 @@ async function measureFirstVisible(): Promise<BenchResult[]> {
         name: `whatsapp-cloud.first-visible.after-first-fragment.p${p}`,
         value: round1(percentile(fromFragment, p)),
         unit: 'ms',
-        notes: `upstream yields the first fragment → the answer in the fake's log; includes the ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms the answer is still being written`,
+        notes:
+          "upstream yields the first fragment → the answer in the fake's log; " +
+          `includes the ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms the answer is still being written`,
       })),
       // What the gateway adds on this platform: the answer can only be shown once it is complete.
       ...[50, 95].map((p) => ({
@@ -307,13 +309,16 @@ async function measureThroughput(): Promise<BenchResult[]> {
         notes:
           `${users.length} users × ${THROUGHPUT_MESSAGES} messages: signed webhook POSTs (${POST_CONCURRENCY} in flight, each acknowledged once queued) → ` +
           `signature check → adapter → core → fake Graph API, instant upstream, Meta's limits off, posted → answer shown; all POSTs acked after ` +
-          `${Math.round(postedAfter)} ms; process CPU (gateway, fake and POSTing client together) ${Math.round((used.user + used.system) / messages)} µs/answer; ${load()}`,
+          `${Math.round(postedAfter)} ms; ` +
+          `process CPU (gateway, fake and POSTing client together) ${Math.round((used.user + used.system) / messages)} µs/answer; ${load()}`,
       },
       {
         name: 'whatsapp-cloud.graph-calls-per-answer.instant',
         value: round1(calls.length / messages),
         unit: 'calls',
-        notes: `from the fake's call log during the pass, per answer: sends ${round1(sends / messages)}, read/typing marks ${round1(reads / messages)} (an instant answer is shown before typing is due)`,
+        notes:
+          `from the fake's call log during the pass, per answer: sends ${round1(sends / messages)}, ` +
+          `read/typing marks ${round1(reads / messages)} (an instant answer is shown before typing is due)`,
       },
     ];
   } finally {

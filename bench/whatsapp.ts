@@ -189,7 +189,9 @@ async function measureLatency(): Promise<BenchResult[]> {
         name: 'whatsapp.client-calls-per-answer.streamed',
         value: round1(calls.length / users.length),
         unit: 'calls',
-        notes: `every client call naming the chat, ${STREAMED.fragments.length}-fragment answer over ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms; by method: ${byMethod(calls, users.length)}`,
+        notes:
+          `every client call naming the chat, ${STREAMED.fragments.length}-fragment answer ` +
+          `over ${(STREAMED.fragments.length - 1) * STREAMED.gapMs} ms; by method: ${byMethod(calls, users.length)}`,
       },
     ];
   } finally {
@@ -229,7 +231,9 @@ async function measureEdits(): Promise<BenchResult[]> {
       );
       return calls.length > 0 ? [calls.at(-1)!.at - calls[0]!.at] : [];
     });
-    const shape = `${users.length} private chats, ${ARRIVALS_PER_S} messages/s, a ${final.length}-character answer in ${LONG.fragments.length} fragments ${LONG.gapMs} ms apart, default edit interval (2 s)`;
+    const shape =
+      `${users.length} private chats, ${ARRIVALS_PER_S} messages/s, ` +
+      `a ${final.length}-character answer in ${LONG.fragments.length} fragments ${LONG.gapMs} ms apart, default edit interval (2 s)`;
     return [
       {
         name: 'whatsapp.edits-per-answer.600-chars',

@@ -14,7 +14,8 @@ export type ConsoleSetting = z.infer<typeof consoleSetting>;
 
 /** Said on stderr when "auto" keeps the console closed because nobody is at a terminal to type. */
 const HEADLESS_NOTICE =
-  'stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). Set CHATBRIDGE_CONSOLE=on to chat through a pipe.';
+  'stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). ' +
+  'Set CHATBRIDGE_CONSOLE=on to chat through a pipe.';
 
 export const consoleModule: PlatformModule<ConsoleSetting> = {
   kind: 'local',

@@ -57,7 +57,10 @@ async function checkBotToken(input: SlackDoctorInput, bot: string): Promise<stri
   if (missing.length > 0) {
     const list = missing.map(({ scope, neededFor }) => `${scope} (${neededFor})`).join(', ');
     throw new Error(
-      `bot "${bot}" (${identity}) lacks ${missing.length === 1 ? 'the scope' : 'scopes'} ${list}; add ${missing.length === 1 ? 'it' : 'them'} under OAuth & Permissions → Bot Token Scopes (or re-create the app from adapters/slack/manifest.yaml), reinstall the app and paste the new SLACK_BOT_TOKEN`,
+      `bot "${bot}" (${identity}) lacks ${missing.length === 1 ? 'the scope' : 'scopes'} ${list}; ` +
+        `add ${missing.length === 1 ? 'it' : 'them'} ` +
+        'under OAuth & Permissions → Bot Token Scopes (or re-create the app from adapters/slack/manifest.yaml), ' +
+        'reinstall the app and paste the new SLACK_BOT_TOKEN',
     );
   }
   return identity;
@@ -72,7 +75,9 @@ async function checkAppToken(appToken: string, apiUrl: string | undefined, bot: 
       error instanceof WebAPIPlatformError && ['missing_scope', 'not_allowed_token_type'].includes(error.data.error);
     if (lacksScope) {
       throw new Error(
-        `bot "${bot}": Slack refused to open a Socket Mode connection (${error.data.error}): SLACK_APP_TOKEN must be an app-level token (xapp-) with the ${SLACK_APP_TOKEN_SCOPE} scope; generate one under Basic Information → App-Level Tokens`,
+        `bot "${bot}": Slack refused to open a Socket Mode connection (${error.data.error}): ` +
+          `SLACK_APP_TOKEN must be an app-level token (xapp-) with the ${SLACK_APP_TOKEN_SCOPE} scope; ` +
+          'generate one under Basic Information → App-Level Tokens',
         { cause: error },
       );
     }
@@ -87,7 +92,9 @@ async function checkAppToken(appToken: string, apiUrl: string | undefined, bot: 
 export async function checkSlackCredentials(input: SlackDoctorInput, bot: string): Promise<string> {
   if (!input.appToken && !input.signingSecret) {
     throw new Error(
-      `bot "${bot}": Slack cannot deliver events: set SLACK_SIGNING_SECRET (HTTP Events mode, events at POST /slack/events) or SLACK_APP_TOKEN (Socket Mode, no public URL)`,
+      `bot "${bot}": Slack cannot deliver events: ` +
+        'set SLACK_SIGNING_SECRET (HTTP Events mode, events at POST /slack/events) ' +
+        'or SLACK_APP_TOKEN (Socket Mode, no public URL)',
     );
   }
   const identity = await checkBotToken(input, bot);

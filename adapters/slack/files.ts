@@ -101,7 +101,8 @@ async function download(
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (!isSlackFileUrl(current, source)) {
       throw new AttachmentUnavailableError(
-        `Refusing to download a Slack file from ${new URL(current).host}: the bot token is only sent to Slack's file hosts (files.slack.com, *.slack-edge.com) or SLACK_API_URL's host.`,
+        `Refusing to download a Slack file from ${new URL(current).host}: ` +
+          "the bot token is only sent to Slack's file hosts (files.slack.com, *.slack-edge.com) or SLACK_API_URL's host.",
       );
     }
     const response = await request(current, {
@@ -125,7 +126,9 @@ async function download(
       // Slack answers a file URL it will not serve this token with its sign-in page (status 200).
       await response.body.dump();
       throw new AttachmentUnavailableError(
-        'Slack answered the file download with its sign-in page: the bot token lacks the files:read scope (reinstall the app from adapters/slack/manifest.yaml) or the file is not shared with the bot.',
+        'Slack answered the file download with its sign-in page: ' +
+          'the bot token lacks the files:read scope (reinstall the app from adapters/slack/manifest.yaml) ' +
+          'or the file is not shared with the bot.',
       );
     }
     const contentLength = Number(response.headers['content-length']);

@@ -57,7 +57,8 @@ export function slackMode(options: Pick<SlackAdapterOptions, 'appToken' | 'signi
   if (options.appToken) return 'socket';
   if (options.signingSecret) return 'http';
   throw new Error(
-    `Slack bot "${options.bot}" needs SLACK_SIGNING_SECRET (HTTP Events mode) or SLACK_APP_TOKEN (Socket Mode); set one (bots[].slack.signingSecret / appToken).`,
+    `Slack bot "${options.bot}" needs SLACK_SIGNING_SECRET (HTTP Events mode) or SLACK_APP_TOKEN (Socket Mode); ` +
+      'set one (bots[].slack.signingSecret / appToken).',
   );
 }
 

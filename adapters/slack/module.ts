@@ -22,7 +22,8 @@ export type SlackSection = z.infer<typeof slackSection>;
 
 /** Logged for a bot with a Slack token but no way to receive events. */
 export const MISSING_RECEIVER_WARNING =
-  'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.';
+  'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) ' +
+  'nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.';
 
 export const slackModule: PlatformModule<SlackSection> = {
   name: 'slack',

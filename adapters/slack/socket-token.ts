@@ -48,8 +48,11 @@ export async function checkSocketModeToken(
     if (error instanceof WebAPIPlatformError && REFUSED_APP_TOKEN_ERRORS.has(error.data.error)) {
       const lacksScope = ['missing_scope', 'not_allowed_token_type'].includes(error.data.error);
       const message = lacksScope
-        ? `Slack refused to open a Socket Mode connection for bot "${bot}" (${error.data.error}): SLACK_APP_TOKEN must be an app-level token (xapp-) with the ${SLACK_APP_TOKEN_SCOPE} scope; generate one under Basic Information → App-Level Tokens. This bot receives nothing until then.`
-        : `Slack refused the app token of bot "${bot}" (${error.data.error}): check SLACK_APP_TOKEN / bots[].slack.appToken (an app-level token, xapp-, with ${SLACK_APP_TOKEN_SCOPE}). This bot receives nothing until then.`;
+        ? `Slack refused to open a Socket Mode connection for bot "${bot}" (${error.data.error}): ` +
+          `SLACK_APP_TOKEN must be an app-level token (xapp-) with the ${SLACK_APP_TOKEN_SCOPE} scope; ` +
+          'generate one under Basic Information → App-Level Tokens. This bot receives nothing until then.'
+        : `Slack refused the app token of bot "${bot}" (${error.data.error}): check SLACK_APP_TOKEN / bots[].slack.appToken ` +
+          `(an app-level token, xapp-, with ${SLACK_APP_TOKEN_SCOPE}). This bot receives nothing until then.`;
       logger.error({ bot, slackError: error.data.error }, `slack: ${message}`);
       throw new SocketModeTokenError(message, { cause: error });
     }

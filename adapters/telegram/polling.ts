@@ -209,7 +209,9 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
   runner.task()?.catch((error: unknown) => {
     logger.error(
       { err: error },
-      'telegram: polling stopped: Telegram refused getUpdates (401: the token was revoked, check TELEGRAM_BOT_TOKEN; 409: another process polls this bot or a webhook is set). Restart the gateway once that is fixed.',
+      'telegram: polling stopped: Telegram refused getUpdates ' +
+        '(401: the token was revoked, check TELEGRAM_BOT_TOKEN; 409: another process polls this bot or a webhook is set). ' +
+        'Restart the gateway once that is fixed.',
     );
   });
   return runner;

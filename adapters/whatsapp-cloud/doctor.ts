@@ -20,10 +20,15 @@ export interface CloudDoctorInput {
 }
 
 function describeFailure(error: unknown, what: string, setting: string, apiUrl: string): string {
-  if (error instanceof GraphUnreachableError)
-    return `the Graph API at ${apiUrl} did not answer ${what} (${(error.cause as Error | undefined)?.message ?? error.message}); check WHATSAPP_CLOUD_API_URL and the network`;
+  if (error instanceof GraphUnreachableError) {
+    const reason = (error.cause as Error | undefined)?.message ?? error.message;
+    return `the Graph API at ${apiUrl} did not answer ${what} (${reason}); check WHATSAPP_CLOUD_API_URL and the network`;
+  }
   if (error instanceof MetaApiError && error.code === META_CODES.accessToken)
-    return `Meta refused the access token (${error.message}); check WHATSAPP_CLOUD_ACCESS_TOKEN (a system user's permanent token with whatsapp_business_messaging)`;
+    return (
+      `Meta refused the access token (${error.message}); ` +
+      "check WHATSAPP_CLOUD_ACCESS_TOKEN (a system user's permanent token with whatsapp_business_messaging)"
+    );
   return `Meta refused ${what} (${(error as Error).message}); check ${setting}`;
 }
 
@@ -35,11 +40,20 @@ export async function checkWhatsAppCloud(input: CloudDoctorInput, bot: string): 
     number = (await graph.get([input.phoneNumberId], 'GET /{phone-number-id}')) as typeof number;
   } catch (error) {
     throw new Error(
-      `bot "${bot}": ${describeFailure(error, `GET /${input.phoneNumberId}`, 'WHATSAPP_CLOUD_PHONE_NUMBER_ID (the phone number ID under WhatsApp Manager → API Setup, not the number itself)', input.apiUrl)}`,
+      `bot "${bot}": ` +
+        describeFailure(
+          error,
+          `GET /${input.phoneNumberId}`,
+          'WHATSAPP_CLOUD_PHONE_NUMBER_ID (the phone number ID under WhatsApp Manager → API Setup, not the number itself)',
+          input.apiUrl,
+        ),
       { cause: error },
     );
   }
-  const found = `${typeof number.display_phone_number === 'string' ? number.display_phone_number : input.phoneNumberId}${typeof number.verified_name === 'string' ? ` (${number.verified_name})` : ''}`;
+  const shownNumber =
+    typeof number.display_phone_number === 'string' ? number.display_phone_number : input.phoneNumberId;
+  const verifiedName = typeof number.verified_name === 'string' ? ` (${number.verified_name})` : '';
+  const found = `${shownNumber}${verifiedName}`;
   if (!input.wabaId)
     return `${found}; subscription not checked (set WHATSAPP_CLOUD_WABA_ID to check it); webhook at /whatsapp-cloud/${bot}/webhook`;
   let apps: { data?: unknown };
@@ -47,13 +61,21 @@ export async function checkWhatsAppCloud(input: CloudDoctorInput, bot: string): 
     apps = (await graph.get([input.wabaId, 'subscribed_apps'], 'GET /{waba-id}/subscribed_apps')) as typeof apps;
   } catch (error) {
     throw new Error(
-      `bot "${bot}" (${found}): ${describeFailure(error, `GET /${input.wabaId}/subscribed_apps`, 'WHATSAPP_CLOUD_WABA_ID (the WhatsApp Business Account ID)', input.apiUrl)}`,
+      `bot "${bot}" (${found}): ` +
+        describeFailure(
+          error,
+          `GET /${input.wabaId}/subscribed_apps`,
+          'WHATSAPP_CLOUD_WABA_ID (the WhatsApp Business Account ID)',
+          input.apiUrl,
+        ),
       { cause: error },
     );
   }
   if (!Array.isArray(apps.data) || apps.data.length === 0) {
     throw new Error(
-      `bot "${bot}" (${found}): the app is not subscribed to the WhatsApp Business Account ${input.wabaId}, so Meta delivers no messages: not subscribed: POST /${input.wabaId}/subscribed_apps with the access token (README, "Connecting WhatsApp Cloud")`,
+      `bot "${bot}" (${found}): the app is not subscribed to the WhatsApp Business Account ${input.wabaId}, ` +
+        `so Meta delivers no messages: not subscribed: POST /${input.wabaId}/subscribed_apps with the access token ` +
+        '(README, "Connecting WhatsApp Cloud")',
     );
   }
   return `${found}; the app is subscribed to WABA ${input.wabaId}; webhook at /whatsapp-cloud/${bot}/webhook`;

@@ -143,7 +143,8 @@ export function toPlatformError(error: unknown, options: { retryAfterMs?: number
   if (code === META_CODES.reEngagement) {
     return as(
       'window-closed',
-      `${error.message}. More than 24 hours have passed since the user last wrote: WhatsApp takes only an approved template message to them now; their next message opens the window again.`,
+      `${error.message}. More than 24 hours have passed since the user last wrote: ` +
+        'WhatsApp takes only an approved template message to them now; their next message opens the window again.',
     );
   }
   if (error.httpStatus >= 500 || (code !== undefined && META_SIDE.has(code)))

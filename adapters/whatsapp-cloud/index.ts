@@ -123,7 +123,8 @@ export function createWhatsAppCloudAdapter(
           otherNumbers.add(change.phoneNumberId);
           logger.warn(
             { bot, phoneNumberId: change.phoneNumberId, ours: options.phoneNumberId },
-            `whatsapp-cloud: a webhook for another phone number id reached bot "${bot}"; not answered. Give each number its own bot and point its webhook at /whatsapp-cloud/<bot id>/webhook`,
+            `whatsapp-cloud: a webhook for another phone number id reached bot "${bot}"; not answered. ` +
+              'Give each number its own bot and point its webhook at /whatsapp-cloud/<bot id>/webhook',
           );
         }
         continue;

@@ -12,7 +12,8 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** How to get the browser, named in every error about a missing one. */
 export const INSTALL_CHROMIUM_HINT =
-  'install it (Debian/Ubuntu: `apt-get install -y --no-install-recommends chromium`) or set CHROMIUM_PATH (bots[].whatsapp.chromiumPath) to an installed Chromium or Chrome';
+  'install it (Debian/Ubuntu: `apt-get install -y --no-install-recommends chromium`) ' +
+  'or set CHROMIUM_PATH (bots[].whatsapp.chromiumPath) to an installed Chromium or Chrome';
 
 /** The configured path when set, else PUPPETEER_EXECUTABLE_PATH (puppeteer's own variable), else Debian's. */
 export function resolveChromiumPath(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

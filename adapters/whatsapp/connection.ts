@@ -289,7 +289,8 @@ export class WhatsAppConnection {
       };
       this.logger.info(
         { pairingCode: code },
-        `WhatsApp pairing code for ${this.options.pairPhone ?? 'the phone'}: ${code} (on the phone: Linked devices → Link a device → Link with phone number instead)`,
+        `WhatsApp pairing code for ${this.options.pairPhone ?? 'the phone'}: ${code} ` +
+          '(on the phone: Linked devices → Link a device → Link with phone number instead)',
       );
     });
     client.on('authenticated', () => {

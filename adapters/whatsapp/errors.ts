@@ -53,7 +53,8 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
 /** No ready client in this process: another replica holds the number, it is not linked yet, or it is reconnecting. */
 export function notReadyError(bot: string, method: string, reason?: string): PlatformError {
   return new PlatformError(
-    `WhatsApp ${method}: bot "${bot}" has no ready WhatsApp Web client in this process (${reason ?? 'not linked, reconnecting, or another process holds the number'}); the gateway tries again`,
+    `WhatsApp ${method}: bot "${bot}" has no ready WhatsApp Web client in this process ` +
+      `(${reason ?? 'not linked, reconnecting, or another process holds the number'}); the gateway tries again`,
     'unreachable',
   );
 }

@@ -114,7 +114,9 @@ export async function measureRun(
       ...(complete
         ? {}
         : {
-            failure: `${load.answers} of ${expected} answers complete, ${load.incompleteChats} chats incomplete; last output:\n${contender.output().slice(-1500)}`,
+            failure:
+              `${load.answers} of ${expected} answers complete, ${load.incompleteChats} chats incomplete; ` +
+              `last output:\n${contender.output().slice(-1500)}`,
           }),
     };
   } finally {

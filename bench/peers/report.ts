@@ -38,6 +38,27 @@ function median(values: number[]): number {
 const fmt = (value: number, digits = 2): string =>
   Number.isFinite(value) ? (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(digits)) : '–';
 
+/** One row of a Markdown table. */
+const row = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+
+const CONTENDER_COLUMNS = [
+  'contender',
+  'answers/s',
+  'CPU ms/answer',
+  'Bot API calls/answer',
+  'Redis round trips/answer',
+  'Redis commands sent/answer',
+  'Redis commands run/answer',
+  'Redis KB/chat',
+  'peak RSS',
+  'idle RSS',
+  'complete runs',
+];
+
+/** How the chatbridge contender is built and wired, said in the report's list of what was measured. */
+const CHATBRIDGE_BUILD =
+  'compiled by `npm run build` first, as the Docker image runs it; production wiring: queue, lock, dedupe, transcript, handoff check';
+
 function medians(runs: RunNumbers[], name: ContenderName): Record<Measure, number> | undefined {
   const mine = runs.filter((run) => run.contender === name);
   if (mine.length === 0) return undefined;
@@ -71,7 +92,19 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     const complete = runs.filter((run) => run.contender === name && !run.failure).length;
     const total = runs.filter((run) => run.contender === name).length;
     return [
-      `| ${label} | ${fmt(m.answersPerSecond, 0)} | ${fmt(m.cpuMsPerAnswer)} | ${fmt(m.apiCallsPerAnswer)} | ${fmt(m.redisRoundTripsPerAnswer)} | ${fmt(m.redisCommandsSentPerAnswer)} | ${fmt(m.redisCommandsPerAnswer)} | ${fmt(m.redisBytesPerChat / 1024)} | ${fmt(m.peakRssMb, 0)} MB | ${fmt(m.idleRssMb, 0)} MB | ${complete}/${total} |`,
+      row([
+        label,
+        fmt(m.answersPerSecond, 0),
+        fmt(m.cpuMsPerAnswer),
+        fmt(m.apiCallsPerAnswer),
+        fmt(m.redisRoundTripsPerAnswer),
+        fmt(m.redisCommandsSentPerAnswer),
+        fmt(m.redisCommandsPerAnswer),
+        fmt(m.redisBytesPerChat / 1024),
+        `${fmt(m.peakRssMb, 0)} MB`,
+        `${fmt(m.idleRssMb, 0)} MB`,
+        `${complete}/${total}`,
+      ]),
     ];
   });
 
@@ -86,7 +119,12 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
       const other = medians(runs, name);
       if (!other) continue;
       ratioRows.push(
-        `| ${label} | ${fmt(cb.cpuMsPerAnswer / other.cpuMsPerAnswer)}× | ${fmt(cb.answersPerSecond / other.answersPerSecond)}× | ${fmt(cb.peakRssMb / other.peakRssMb)}× |`,
+        row([
+          label,
+          `${fmt(cb.cpuMsPerAnswer / other.cpuMsPerAnswer)}×`,
+          `${fmt(cb.answersPerSecond / other.answersPerSecond)}×`,
+          `${fmt(cb.peakRssMb / other.peakRssMb)}×`,
+        ]),
       );
     }
   }
@@ -144,21 +182,34 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     const mine = runs.filter((run) => run.contender === name);
     const last = mine.at(-1);
     if (!last) return [];
+    const refused = last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : '';
+    const otherMessages = last.otherMessages ? `; ${last.otherMessages} other bot messages` : '';
     return [
-      `- **${label}**, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; Redis ${perAnswer(last.redisByCommand, last.answers)}` +
-        `${last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : ''}${last.otherMessages ? `; ${last.otherMessages} other bot messages` : ''}.`,
+      `- **${label}**, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; ` +
+        `Redis ${perAnswer(last.redisByCommand, last.answers)}${refused}${otherMessages}.`,
     ];
   });
-  const failures = runs.flatMap((run, i) =>
-    run.failure
-      ? [
-          `- run ${i + 1}, ${run.contender}: ${run.failure.split('\n')[0]}\n\n  \`\`\`\n  ${run.failure.split('\n').slice(1).join('\n  ').slice(-1200)}\n  \`\`\``,
-        ]
-      : [],
-  );
-  const perRun = runs.map(
-    (run, i) =>
-      `| ${i + 1} | ${run.contender} | ${fmt(run.answersPerSecond, 0)} | ${fmt(run.cpuMsPerAnswer)} | ${fmt(run.redisRoundTripsPerAnswer)} | ${fmt(run.peakRssMb, 0)} | ${fmt(run.idleRssMb, 0)} | ${run.answers}/${run.expected} |`,
+  const failures = runs.flatMap((run, i) => {
+    if (!run.failure) return [];
+    const [summary, ...output] = run.failure.split('\n');
+    return [
+      `- run ${i + 1}, ${run.contender}: ${summary}\n\n  \`\`\`\n  ${output.join('\n  ').slice(-1200)}\n  \`\`\``,
+    ];
+  });
+  const failureSection = failures.length
+    ? `Incomplete runs (not hidden):\n\n${failures.join('\n')}\n`
+    : 'Every run of every contender ended with every answer complete (final text equal to the 600 characters).\n';
+  const perRun = runs.map((run, i) =>
+    row([
+      `${i + 1}`,
+      run.contender,
+      fmt(run.answersPerSecond, 0),
+      fmt(run.cpuMsPerAnswer),
+      fmt(run.redisRoundTripsPerAnswer),
+      fmt(run.peakRssMb, 0),
+      fmt(run.idleRssMb, 0),
+      `${run.answers}/${run.expected}`,
+    ]),
   );
 
   return `${PEERS_HEADING}
@@ -183,12 +234,12 @@ Chatbot Service stand-in streaming them over HTTP with no pause; the others have
   Redis ran: MULTI and EXEC, and those inside transactions and scripts).
 - Redis KB/chat: used_memory after the run (and 3 s idle) less before it, per chat.
 - peak RSS: VmHWM of the process at the end of the run (start-up included); idle RSS: VmRSS 3 s after the run.
-- chatbridge runs as \`bin/chatbridge.js start\` (compiled by \`npm run build\` first, as the Docker image runs it; production wiring: queue, lock, dedupe, transcript, handoff check),
+- chatbridge runs as \`bin/chatbridge.js start\` (${CHATBRIDGE_BUILD}),
   with TELEGRAM_MESSAGES_PER_SECOND lifted (the fake has no flood limits and the peers do not pace); grammY (with
   @grammyjs/runner) and Chat SDK 4.41.1 (\`chat\`, \`@chat-adapter/telegram\` polling with \`nativeStreaming\`,
   \`@chat-adapter/state-redis\`, concurrency "queue") run as plain JavaScript (bench/peers/contenders/).
 
-| contender | answers/s | CPU ms/answer | Bot API calls/answer | Redis round trips/answer | Redis commands sent/answer | Redis commands run/answer | Redis KB/chat | peak RSS | idle RSS | complete runs |
+${row(CONTENDER_COLUMNS)}
 |---|---|---|---|---|---|---|---|---|---|---|
 ${table.join('\n')}
 
@@ -198,7 +249,7 @@ What each did:
 
 ${details.join('\n')}
 
-${failures.length ? `Incomplete runs (not hidden):\n\n${failures.join('\n')}\n` : 'Every run of every contender ended with every answer complete (final text equal to the 600 characters).\n'}
+${failureSection}
 <details><summary>Each run</summary>
 
 | run | contender | answers/s | CPU ms/answer | Redis round trips/answer | peak RSS MB | idle RSS MB | complete answers |

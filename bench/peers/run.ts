@@ -117,7 +117,9 @@ async function main(): Promise<void> {
         runs.push(run);
         process.stderr.write(
           `  ${Math.round(run.answersPerSecond)} answers/s, ${run.cpuMsPerAnswer.toFixed(2)} CPU ms/answer, ` +
-            `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, ${run.redisCommandsPerAnswer.toFixed(2)} commands run, ` +
+            `${run.apiCallsPerAnswer.toFixed(2)} Bot API calls/answer, ` +
+            `${run.redisRoundTripsPerAnswer.toFixed(2)} Redis round trips/answer, ` +
+            `${run.redisCommandsPerAnswer.toFixed(2)} commands run, ` +
             `peak ${Math.round(run.peakRssMb)} MB, idle ${Math.round(run.idleRssMb)} MB, ${run.answers}/${run.expected} complete` +
             `${run.failure ? `\n  INCOMPLETE: ${run.failure}` : ''}\n`,
         );
@@ -134,8 +136,10 @@ async function main(): Promise<void> {
     command: `npm run bench:peers${argv ? ` -- ${argv}` : ''}`,
     date: new Date().toISOString().slice(0, 10),
     machine:
-      `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}; ` +
-      `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine slows answers/s; CPU per answer moves less)`,
+      `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ` +
+      `Node ${process.version}, ${process.platform}/${process.arch}; ` +
+      `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end ` +
+      '(other work on the machine slows answers/s; CPU per answer moves less)',
     commit: describeCommit(CHATBRIDGE_ROOT),
     chats,
     messages,

@@ -82,9 +82,8 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     for (const part of parts) res.write(chunk({ content: part }));
     res.write(chunk({}, 'stop'));
     if (body.stream_options?.include_usage) {
-      res.write(
-        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 40, completion_tokens: 2, total_tokens: 42 } })}\n\n`,
-      );
+      const usage = { prompt_tokens: 40, completion_tokens: 2, total_tokens: 42 };
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
     }
     res.end('data: [DONE]\n\n');
   });

@@ -117,7 +117,9 @@ export function notValid(details: string): CloudApiError {
 export function unknownObject(method: string, id: string): CloudApiError {
   return new CloudApiError(META_CODES.invalidParameter, undefined, {
     subcode: 33,
-    message: `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    message:
+      `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, ` +
+      'cannot be loaded due to missing permissions, or does not support this operation.',
     type: 'GraphMethodException',
   });
 }

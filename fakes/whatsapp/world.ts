@@ -544,8 +544,9 @@ export class World extends EventEmitter {
 
   private startQr(connection: Connection): void {
     connection.state = 'waiting-for-qr';
+    const random = (bytes: number): string => randomBytes(bytes).toString('base64');
     const show = (): void => {
-      connection.qr = `2@${randomBytes(24).toString('base64')},${randomBytes(32).toString('base64')},${randomBytes(32).toString('base64')},${randomBytes(16).toString('base64')}`;
+      connection.qr = `2@${random(24)},${random(32)},${random(32)},${random(16)}`;
       connection.port.push('qr', [connection.qr]);
       this.changed();
     };

@@ -55,7 +55,8 @@ async function openCliState(config: Config): Promise<StateStore> {
     await state.close();
     const setting = redisSetting(topology);
     throw new CliError(
-      `${describeTopology(topology)}, set by ${setting}, is not reachable (${connectionError?.message ?? (error as Error).message}); start it or fix ${setting}.`,
+      `${describeTopology(topology)}, set by ${setting}, ` +
+        `is not reachable (${connectionError?.message ?? (error as Error).message}); start it or fix ${setting}.`,
       { cause: error },
     );
   } finally {

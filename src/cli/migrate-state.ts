@@ -172,10 +172,12 @@ export function registerMigrateStateCommand(program: Command): void {
       try {
         await redis.connect();
         const report = await migrateStateKeys(redis, config.keyPrefix);
+        const entries = `${report.indexed} index entr${report.indexed === 1 ? 'y' : 'ies'}`;
+        const keptShown = `${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}`;
         process.stdout.write(
-          `Moved ${report.renamed} key(s), ${report.indexed} index entr${report.indexed === 1 ? 'y' : 'ies'} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}".\n` +
+          `Moved ${report.renamed} key(s), ${entries} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}".\n` +
             (report.kept.length > 0
-              ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}\n`
+              ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${keptShown}\n`
               : ''),
         );
       } finally {

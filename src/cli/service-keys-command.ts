@@ -24,13 +24,16 @@ export function registerServiceKeysCommand(program: Command): void {
       try {
         if (state.kind === 'memory' && !configured) {
           throw new Error(
-            'REDIS_URL is not set, so each gateway process generates its own keys and keeps them in memory; set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY to choose them.',
+            'REDIS_URL is not set, so each gateway process generates its own keys and keeps them in memory; ' +
+              'set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY to choose them.',
           );
         }
         const keys = await readServiceKeys(config, state);
         if (!keys) {
           throw new Error(
-            `No embedded service keys are kept under the key prefix "${config.keyPrefix}" at REDIS_URL yet: start the gateway once (chatbridge start) and run \`${SERVICE_KEYS_COMMAND}\` again, or set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY.`,
+            `No embedded service keys are kept under the key prefix "${config.keyPrefix}" at REDIS_URL yet: ` +
+              `start the gateway once (chatbridge start) and run \`${SERVICE_KEYS_COMMAND}\` again, ` +
+              'or set SERVICE_SECRET_KEY and SERVICE_SESSION_KEY.',
           );
         }
         process.stdout.write(`SERVICE_SECRET_KEY=${keys.secretKey}\nSERVICE_SESSION_KEY=${keys.sessionKey}\n`);

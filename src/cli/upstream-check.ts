@@ -39,14 +39,18 @@ export async function checkUpstream(config: Config): Promise<UpstreamCheckResult
       : ctx.upstream.baseUrl;
     return {
       status: 'ok',
-      detail: `${where}: GetSession and a streamed ClientAsk work for ${serialNumber || 'the demo chatbot'} (${fragments} fragment(s), ${answer.length} characters; one test question asked)`,
+      detail:
+        `${where}: GetSession and a streamed ClientAsk work for ${serialNumber || 'the demo chatbot'} ` +
+        `(${fragments} fragment(s), ${answer.length} characters; one test question asked)`,
     };
   } catch (error) {
     // Not running is the normal state before `chatbridge start`: said, not failed.
     if (embedded && error instanceof UpstreamError && error.kind === 'network') {
       return {
         status: 'warn',
-        detail: `embedded Chatbot Service: no gateway is running at ${ctx.upstream.baseUrl}, so GetSession and ClientAsk were not tried (they run inside \`chatbridge start\`). ${EMBEDDED_NEEDS}`,
+        detail:
+          `embedded Chatbot Service: no gateway is running at ${ctx.upstream.baseUrl}, ` +
+          `so GetSession and ClientAsk were not tried (they run inside \`chatbridge start\`). ${EMBEDDED_NEEDS}`,
       };
     }
     const explained = explainUpstreamError(error, ctx.upstream);

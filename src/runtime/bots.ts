@@ -15,7 +15,8 @@ export function gatewayBots(config: Config): GatewayBot[] {
   return config.bots.map((bot, index) => {
     if (!bot.serialNumber && !embedded) {
       throw new Error(
-        `bots[${index}].serialNumber${index === 0 ? ' (CHATBOT_SERIAL_NUMBER)' : ''} is required when UPSTREAM_BASE_URL is set: it is the chatbot's ID in its general settings.`,
+        `bots[${index}].serialNumber${index === 0 ? ' (CHATBOT_SERIAL_NUMBER)' : ''} is required when UPSTREAM_BASE_URL is set: ` +
+          "it is the chatbot's ID in its general settings.",
       );
     }
     // The config schema checks the values' kinds; the service validates field by field on Edit.

@@ -79,7 +79,9 @@ async function openState(config: Config, logger: Logger): Promise<StateStore> {
     if (!isSupportedRedisVersion(version)) {
       await state.close();
       throw new Error(
-        `${where}, set by ${setting}, runs Redis ${version}; chatbridge needs Redis ${MIN_REDIS_VERSION} or newer (GETEX, LPOP with a count). Upgrade it, or point ${setting} at a newer one.`,
+        `${where}, set by ${setting}, runs Redis ${version}; ` +
+          `chatbridge needs Redis ${MIN_REDIS_VERSION} or newer (GETEX, LPOP with a count). ` +
+          `Upgrade it, or point ${setting} at a newer one.`,
       );
     }
   }

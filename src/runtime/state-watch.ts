@@ -88,7 +88,8 @@ export class StateLossWatch {
         return false;
       }
       logger.warn(
-        'the state store lost its data (the seed marker is gone: was Redis restarted without persistence, or flushed?); seeding the chatbot settings and the demo chatbot again',
+        'the state store lost its data (the seed marker is gone: was Redis restarted without persistence, or flushed?); ' +
+          'seeding the chatbot settings and the demo chatbot again',
       );
       try {
         await this.options.seed();

@@ -124,7 +124,9 @@ describeAdapterConformance({
   platform: 'whatsapp-cloud',
   notApplicable: {
     'streamed answer':
-      'the Cloud API cannot edit a sent message, and one business number may write one user only about once per 6 s (the pair rate limit), so an answer is not shown while it is written: "typing…" is, and the answer goes whole at its end (adapters/whatsapp-cloud/README.md, "Long answers")',
+      'the Cloud API cannot edit a sent message, and one business number may write one user only about once per 6 s ' +
+      '(the pair rate limit), so an answer is not shown while it is written: "typing…" is, and the answer goes whole ' +
+      'at its end (adapters/whatsapp-cloud/README.md, "Long answers")',
   },
   createDriver: whatsappCloudDriver,
 });

@@ -62,8 +62,17 @@ const MIN_PRICE = new RegExp(
   String.raw`\b(?:over|above|more than|más de|plus de|über|più di|mais de|acima de)\s*` + AMOUNT,
 );
 const MLS_MENTION = /\bmls\s*(?:#|number|no\.?)?\s*:?\s*([a-z0-9-]+)/;
-const TOPIC =
-  /\b(listings?|propert(?:y|ies)|homes?|houses?|apartments?|flats?|condos?|townhou?ses?|villas?|lofts?|studios?|available|offers?|price|prices|cost|costs|bedrooms?|bathrooms?|beds?|baths?|sale|buy|rent|mls|casa|casas|piso|pisos|propiedad(?:es)?|maisons?|appartements?|annonces?|wohnung(?:en)?|haus|häuser|immobilien|immobili|imóve(?:l|is)|apartamentos?)\b/;
+/** Words that make a question one about the listings, English first, then per language. */
+const TOPIC_WORDS = [
+  'listings?|propert(?:y|ies)|homes?|houses?|apartments?|flats?|condos?|townhou?ses?|villas?|lofts?|studios?',
+  'available|offers?|price|prices|cost|costs|bedrooms?|bathrooms?|beds?|baths?|sale|buy|rent|mls',
+  'casa|casas|piso|pisos|propiedad(?:es)?',
+  'maisons?|appartements?|annonces?',
+  'wohnung(?:en)?|haus|häuser|immobilien',
+  'immobili',
+  'imóve(?:l|is)|apartamentos?',
+];
+const TOPIC = new RegExp(String.raw`\b(${TOPIC_WORDS.join('|')})\b`);
 /**
  * A place after a preposition: "in Paris", "near New York", "en Madrid", "à Lyon".
  * Up to three words; which of them are a place is decided in unknownPlaces().
@@ -134,8 +143,16 @@ const NOT_A_PLACE = new Set([
   'location',
 ]);
 /** Words that end a place name ("Paris for rent", "Austin under $500k"). */
-const PLACE_END =
-  /^(?:for|to|with|under|below|over|above|and|or|near|at|from|by|of|on|that|which|who|please|max|min|less|more|up|around|between|than|con|por|para|y|o|avec|pour|et|ou|mit|für|und|oder|con|per|e|com|até)$/;
+const PLACE_END_WORDS = [
+  'for|to|with|under|below|over|above|and|or|near|at|from|by|of|on|that|which|who|please',
+  'max|min|less|more|up|around|between|than',
+  'con|por|para|y|o',
+  'avec|pour|et|ou',
+  'mit|für|und|oder',
+  'con|per|e',
+  'com|até',
+];
+const PLACE_END = new RegExp(`^(?:${PLACE_END_WORDS.join('|')})$`);
 /** Common words for a kind of home; each names the PropertyType it means. */
 const HOME_KINDS: readonly [RegExp, string][] = [
   [/\b(?:apartments?|flats?|apartamentos?|pisos?|appartements?|wohnung(?:en)?)\b/, 'apartment'],
@@ -146,8 +163,15 @@ const HOME_KINDS: readonly [RegExp, string][] = [
   [/\bstudios?\b/, 'studio'],
   [/\bcabins?\b/, 'cabin'],
 ];
-const GREETING =
-  /^(hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|hola|buenos días|buenas|bonjour|salut|hallo|guten tag|moin|ciao|buongiorno|olá|ola|oi|bom dia)\b/;
+const GREETING_WORDS = [
+  'hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)',
+  'hola|buenos días|buenas',
+  'bonjour|salut',
+  'hallo|guten tag|moin',
+  'ciao|buongiorno',
+  'olá|ola|oi|bom dia',
+];
+const GREETING = new RegExp(String.raw`^(${GREETING_WORDS.join('|')})\b`);
 
 function amount(value: string, unit: string | undefined): number {
   const n = Number(value.replace(/,/g, ''));

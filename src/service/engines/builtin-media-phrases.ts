@@ -14,6 +14,13 @@ export interface MediaPhrases {
   answeringWords(kind: MediaFacts['kind']): string;
 }
 
+/** Per language, what the demo cannot do with each kind of file ("I can't look at images"). */
+const englishCannot: Record<MediaFacts['kind'], string> = {
+  photo: "I can't look at images",
+  voice: "I can't listen to recordings",
+  video: "I can't watch videos",
+};
+
 const english: MediaPhrases = {
   your: (kind, n) =>
     kind === 'photo'
@@ -28,9 +35,15 @@ const english: MediaPhrases = {
   pixels: 'pixels',
   lengthUnknown: 'I could not read its length',
   cannotPerceive: (kind) =>
-    `${kind === 'photo' ? "I can't look at images" : kind === 'voice' ? "I can't listen to recordings" : "I can't watch videos"} myself in this demo: tell me in words what you are looking for (a city, bedrooms, a budget or an MLS number) and I will search the listings.`,
-  answeringWords: (kind) =>
-    `${kind === 'photo' ? "I can't look at images" : kind === 'voice' ? "I can't listen to recordings" : "I can't watch videos"} myself, so here is the answer to your words:`,
+    `${englishCannot[kind]} myself in this demo: ` +
+    'tell me in words what you are looking for (a city, bedrooms, a budget or an MLS number) and I will search the listings.',
+  answeringWords: (kind) => `${englishCannot[kind]} myself, so here is the answer to your words:`,
+};
+
+const spanishCannot: Record<MediaFacts['kind'], string> = {
+  photo: 'ver imágenes',
+  voice: 'escuchar grabaciones',
+  video: 'ver vídeos',
 };
 
 const spanish: MediaPhrases = {
@@ -41,9 +54,15 @@ const spanish: MediaPhrases = {
   pixels: 'píxeles',
   lengthUnknown: 'no pude leer su duración',
   cannotPerceive: (kind) =>
-    `En esta demo no puedo ${kind === 'photo' ? 'ver imágenes' : kind === 'voice' ? 'escuchar grabaciones' : 'ver vídeos'}: dime con palabras lo que buscas (ciudad, habitaciones, presupuesto o número MLS) y buscaré en las propiedades.`,
-  answeringWords: (kind) =>
-    `No puedo ${kind === 'photo' ? 'ver imágenes' : kind === 'voice' ? 'escuchar grabaciones' : 'ver vídeos'}, así que respondo a tus palabras:`,
+    `En esta demo no puedo ${spanishCannot[kind]}: ` +
+    'dime con palabras lo que buscas (ciudad, habitaciones, presupuesto o número MLS) y buscaré en las propiedades.',
+  answeringWords: (kind) => `No puedo ${spanishCannot[kind]}, así que respondo a tus palabras:`,
+};
+
+const frenchCannot: Record<MediaFacts['kind'], string> = {
+  photo: 'regarder les images',
+  voice: 'écouter les enregistrements',
+  video: 'regarder les vidéos',
 };
 
 const french: MediaPhrases = {
@@ -60,9 +79,15 @@ const french: MediaPhrases = {
   pixels: 'pixels',
   lengthUnknown: "je n'ai pas pu lire sa durée",
   cannotPerceive: (kind) =>
-    `Dans cette démo, je ne peux pas ${kind === 'photo' ? 'regarder les images' : kind === 'voice' ? 'écouter les enregistrements' : 'regarder les vidéos'} : décrivez avec des mots ce que vous cherchez (ville, chambres, budget ou numéro MLS) et je chercherai dans les annonces.`,
-  answeringWords: (kind) =>
-    `Je ne peux pas ${kind === 'photo' ? 'regarder les images' : kind === 'voice' ? 'écouter les enregistrements' : 'regarder les vidéos'}, je réponds donc à votre texte :`,
+    `Dans cette démo, je ne peux pas ${frenchCannot[kind]} : ` +
+    'décrivez avec des mots ce que vous cherchez (ville, chambres, budget ou numéro MLS) et je chercherai dans les annonces.',
+  answeringWords: (kind) => `Je ne peux pas ${frenchCannot[kind]}, je réponds donc à votre texte :`,
+};
+
+const germanCannot: Record<MediaFacts['kind'], string> = {
+  photo: 'keine Bilder ansehen',
+  voice: 'keine Aufnahmen anhören',
+  video: 'keine Videos ansehen',
 };
 
 const german: MediaPhrases = {
@@ -79,9 +104,15 @@ const german: MediaPhrases = {
   pixels: 'Pixel',
   lengthUnknown: 'die Länge konnte ich nicht lesen',
   cannotPerceive: (kind) =>
-    `In dieser Demo kann ich ${kind === 'photo' ? 'keine Bilder ansehen' : kind === 'voice' ? 'keine Aufnahmen anhören' : 'keine Videos ansehen'}: Beschreiben Sie in Worten, was Sie suchen (Stadt, Schlafzimmer, Budget oder MLS-Nummer), dann suche ich in den Angeboten.`,
-  answeringWords: (kind) =>
-    `Ich kann ${kind === 'photo' ? 'keine Bilder ansehen' : kind === 'voice' ? 'keine Aufnahmen anhören' : 'keine Videos ansehen'}, daher die Antwort auf Ihren Text:`,
+    `In dieser Demo kann ich ${germanCannot[kind]}: ` +
+    'Beschreiben Sie in Worten, was Sie suchen (Stadt, Schlafzimmer, Budget oder MLS-Nummer), dann suche ich in den Angeboten.',
+  answeringWords: (kind) => `Ich kann ${germanCannot[kind]}, daher die Antwort auf Ihren Text:`,
+};
+
+const italianCannot: Record<MediaFacts['kind'], string> = {
+  photo: 'guardare immagini',
+  voice: 'ascoltare registrazioni',
+  video: 'guardare video',
 };
 
 const italian: MediaPhrases = {
@@ -98,9 +129,14 @@ const italian: MediaPhrases = {
   pixels: 'pixel',
   lengthUnknown: 'non sono riuscito a leggerne la durata',
   cannotPerceive: (kind) =>
-    `In questa demo non posso ${kind === 'photo' ? 'guardare immagini' : kind === 'voice' ? 'ascoltare registrazioni' : 'guardare video'}: descrivi a parole cosa cerchi (città, camere, budget o numero MLS) e cercherò tra gli annunci.`,
-  answeringWords: (kind) =>
-    `Non posso ${kind === 'photo' ? 'guardare immagini' : kind === 'voice' ? 'ascoltare registrazioni' : 'guardare video'}, quindi rispondo alle tue parole:`,
+    `In questa demo non posso ${italianCannot[kind]}: descrivi a parole cosa cerchi (città, camere, budget o numero MLS) e cercherò tra gli annunci.`,
+  answeringWords: (kind) => `Non posso ${italianCannot[kind]}, quindi rispondo alle tue parole:`,
+};
+
+const portugueseCannot: Record<MediaFacts['kind'], string> = {
+  photo: 'ver imagens',
+  voice: 'ouvir gravações',
+  video: 'assistir vídeos',
 };
 
 const portuguese: MediaPhrases = {
@@ -117,9 +153,8 @@ const portuguese: MediaPhrases = {
   pixels: 'pixels',
   lengthUnknown: 'não consegui ler a duração',
   cannotPerceive: (kind) =>
-    `Nesta demo não consigo ${kind === 'photo' ? 'ver imagens' : kind === 'voice' ? 'ouvir gravações' : 'assistir vídeos'}: diga em palavras o que você procura (cidade, quartos, orçamento ou número MLS) e eu busco nos imóveis.`,
-  answeringWords: (kind) =>
-    `Não consigo ${kind === 'photo' ? 'ver imagens' : kind === 'voice' ? 'ouvir gravações' : 'assistir vídeos'}, então respondo às suas palavras:`,
+    `Nesta demo não consigo ${portugueseCannot[kind]}: diga em palavras o que você procura (cidade, quartos, orçamento ou número MLS) e eu busco nos imóveis.`,
+  answeringWords: (kind) => `Não consigo ${portugueseCannot[kind]}, então respondo às suas palavras:`,
 };
 
 export const mediaPhrases = { english, spanish, french, german, italian, portuguese };

@@ -36,7 +36,8 @@ const english: Phrases = {
   noneFound: (criteria) => `I could not find any listing ${criteria}.`,
   noListings: 'There are no listings available at the moment.',
   notUnderstood: (cities) =>
-    `I'm sorry, I can only answer questions about our listings${cities.length ? ` in ${list(cities, 'and')}` : ''}: ask me about a city, bedrooms, bathrooms, price, rent or sale, or an MLS number.`,
+    `I'm sorry, I can only answer questions about our listings${cities.length ? ` in ${list(cities, 'and')}` : ''}: ` +
+    'ask me about a city, bedrooms, bathrooms, price, rent or sale, or an MLS number.',
   mediaOnly: "Thanks for the file. I can't look at files myself; please describe what you are looking for in words.",
   forSale: 'for sale',
   forRent: 'for rent',
@@ -59,7 +60,8 @@ const spanish: Phrases = {
   noneFound: (criteria) => `No encontré ninguna propiedad ${criteria}.`,
   noListings: 'No hay propiedades disponibles en este momento.',
   notUnderstood: (cities) =>
-    `Lo siento, solo puedo responder sobre nuestras propiedades${cities.length ? ` en ${list(cities, 'y')}` : ''}: pregúntame por ciudad, habitaciones, baños, precio, alquiler o venta, o un número MLS.`,
+    `Lo siento, solo puedo responder sobre nuestras propiedades${cities.length ? ` en ${list(cities, 'y')}` : ''}: ` +
+    'pregúntame por ciudad, habitaciones, baños, precio, alquiler o venta, o un número MLS.',
   mediaOnly: 'Gracias por el archivo. No puedo ver archivos; describe con palabras lo que buscas.',
   forSale: 'en venta',
   forRent: 'en alquiler',
@@ -82,7 +84,8 @@ const french: Phrases = {
   noneFound: (criteria) => `Je n'ai trouvé aucune annonce ${criteria}.`,
   noListings: "Il n'y a aucune annonce disponible pour le moment.",
   notUnderstood: (cities) =>
-    `Désolé, je ne peux répondre qu'aux questions sur nos annonces${cities.length ? ` à ${list(cities, 'et')}` : ''} : ville, chambres, salles de bain, prix, location ou vente, ou numéro MLS.`,
+    `Désolé, je ne peux répondre qu'aux questions sur nos annonces${cities.length ? ` à ${list(cities, 'et')}` : ''} : ` +
+    'ville, chambres, salles de bain, prix, location ou vente, ou numéro MLS.',
   mediaOnly: 'Merci pour le fichier. Je ne peux pas lire les fichiers ; décrivez ce que vous cherchez avec des mots.',
   forSale: 'à vendre',
   forRent: 'à louer',
@@ -105,7 +108,8 @@ const german: Phrases = {
   noneFound: (criteria) => `Ich habe kein Angebot ${criteria} gefunden.`,
   noListings: 'Derzeit sind keine Angebote verfügbar.',
   notUnderstood: (cities) =>
-    `Entschuldigung, ich kann nur Fragen zu unseren Angeboten${cities.length ? ` in ${list(cities, 'und')}` : ''} beantworten: Stadt, Schlafzimmer, Bäder, Preis, Miete oder Kauf oder MLS-Nummer.`,
+    `Entschuldigung, ich kann nur Fragen zu unseren Angeboten${cities.length ? ` in ${list(cities, 'und')}` : ''} ` +
+    'beantworten: Stadt, Schlafzimmer, Bäder, Preis, Miete oder Kauf oder MLS-Nummer.',
   mediaOnly: 'Danke für die Datei. Ich kann keine Dateien ansehen; beschreiben Sie bitte in Worten, was Sie suchen.',
   forSale: 'zu verkaufen',
   forRent: 'zu vermieten',
@@ -128,7 +132,8 @@ const italian: Phrases = {
   noneFound: (criteria) => `Non ho trovato nessun annuncio ${criteria}.`,
   noListings: 'Al momento non ci sono annunci disponibili.',
   notUnderstood: (cities) =>
-    `Mi dispiace, posso rispondere solo su i nostri annunci${cities.length ? ` a ${list(cities, 'e')}` : ''}: città, camere, bagni, prezzo, affitto o vendita, o numero MLS.`,
+    `Mi dispiace, posso rispondere solo su i nostri annunci${cities.length ? ` a ${list(cities, 'e')}` : ''}: ` +
+    'città, camere, bagni, prezzo, affitto o vendita, o numero MLS.',
   mediaOnly: 'Grazie per il file. Non posso vedere i file; descrivi a parole cosa cerchi.',
   forSale: 'in vendita',
   forRent: 'in affitto',
@@ -151,7 +156,8 @@ const portuguese: Phrases = {
   noneFound: (criteria) => `Não encontrei nenhum imóvel ${criteria}.`,
   noListings: 'Não há imóveis disponíveis no momento.',
   notUnderstood: (cities) =>
-    `Desculpe, só posso responder sobre nossos imóveis${cities.length ? ` em ${list(cities, 'e')}` : ''}: cidade, quartos, banheiros, preço, aluguel ou venda, ou número MLS.`,
+    `Desculpe, só posso responder sobre nossos imóveis${cities.length ? ` em ${list(cities, 'e')}` : ''}: ` +
+    'cidade, quartos, banheiros, preço, aluguel ou venda, ou número MLS.',
   mediaOnly: 'Obrigado pelo arquivo. Não consigo ver arquivos; descreva em palavras o que você procura.',
   forSale: 'à venda',
   forRent: 'para alugar',

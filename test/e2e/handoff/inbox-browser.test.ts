@@ -136,7 +136,7 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       return handoffMail(chat)!;
     };
 
-    it("a user asks for a person: the e-mail's link opens the conversation, the operator answers (Send, Enter), the user's answer appears live, a second operator sees the claim live, Hand back, and the bot answers again", async () => {
+    it("from the e-mail's link an operator answers (Send, Enter), sees the user's reply and a colleague's claim live; Hand back, the bot answers", async () => {
       const chat = 5101;
       const ana = { id: chat, first_name: 'Ana', last_name: 'Lima', username: 'analima' };
       const title = 'Ana Lima (@analima) on Telegram';

@@ -76,7 +76,7 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     await smtp?.stop();
   });
 
-  it('"human" hands the chat to a person: the handoff reply, the transcript e-mailed, silence while paused, and answers again after the hand-back link', async () => {
+  it('"human" hands the chat to a person: handoff reply, transcript e-mailed, silence while paused, answers again after the hand-back link', async () => {
     const chat = chatOf('4915100000201');
     fake.userSends({ from: '4915100000201', name: 'Ana Lima', text: 'Do you have homes in Denver?' });
     await fake.waitFor(() => shows(chat, 'Denver') && !fake.typing(chat), { ...WAIT, what: 'the answer about Denver' });

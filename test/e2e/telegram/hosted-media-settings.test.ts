@@ -80,7 +80,8 @@ describe("a hosted chatbot whose settings the gateway's copy does not know", () 
       what: 'a reply to the photo',
     });
     expect(fake.visibleMessages(6102).map((m) => m.text)).toEqual([
-      'The assistant did not accept this photo: This chatbot does not accept images (its EnableUploadImage setting is off). Please describe what you need in text instead.',
+      'The assistant did not accept this photo: ' +
+        'This chatbot does not accept images (its EnableUploadImage setting is off). Please describe what you need in text instead.',
     ]);
   }, 60_000);
 });

@@ -261,7 +261,7 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
       .toEqual(['chatbridge_platform_delivery_failed_total{platform="whatsapp-cloud",bot="main",code="131026"} 1']);
   }, 60_000);
 
-  it("hands a user to a person: the handoff reply, the e-mail, silence while paused, the operator's message, refused with a reason past 24 h, and back", async () => {
+  it("hands a user to a person: handoff reply, e-mail, silence while paused, the operator's message, refused with a reason past 24 h, and back", async () => {
     const user = '4915100003007';
     const conversation = encodeURIComponent(conversationOf(user));
     await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'Do you have homes in Denver?' });

@@ -199,7 +199,10 @@ describe('the builtin engine with media (memory store)', () => {
   it('answers the caption around a photo from the listings', async () => {
     const answer = await askWith('Image', [fixture('tiny.jpg')], 'Do you have homes like this in Denver?');
     expect(answer.content).toMatch(
-      /^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)\. I can't look at images myself, so here is the answer to your words:\n\nI found 3 listings that match:/,
+      new RegExp(
+        String.raw`^Thanks, I received your photo \(JPEG, 16×16 pixels, [^)]+\)\. ` +
+          String.raw`I can't look at images myself, so here is the answer to your words:\n\nI found 3 listings that match:`,
+      ),
     );
     expect(answer.content).toContain('MLS CO-55102');
     expect(answer.noAnswer).toBe(false);

@@ -67,7 +67,7 @@ describe('Slack end to end through the gateway (HTTP Events mode)', () => {
     expect(message?.thread_ts).toBeUndefined();
   }, 60_000);
 
-  it('answers a mention in its thread once (though Slack delivers it as message and app_mention), then the thread without a mention; not a plain channel message', async () => {
+  it('answers a mention once in its thread (Slack sends it as message and app_mention), then the thread without one; not a plain channel message', async () => {
     const { fake, post } = await start();
     const plain = fake.build.channelMessage({ channel: CHANNEL, text: 'Lunch anyone?' });
     expect((await post(plain)).status).toBe(200);

@@ -103,7 +103,7 @@ describe('fake Slack: Web API protocol', () => {
     expect(slack.visibleMessages(DM)).toHaveLength(1);
   });
 
-  it('answers 429 with Retry-After past 1 message per second in a channel, other channels unaffected, and lets the message through a second later', async () => {
+  it('answers 429 with Retry-After past 1 message/s in a channel, other channels unaffected, and lets the message through a second later', async () => {
     await start();
     await client.chat.postMessage({ channel: DM, text: 'one' });
     const limited = (await client.chat

@@ -158,7 +158,7 @@ describe('fake WhatsApp: linking and the session', () => {
     await expect(client.getState()).rejects.toThrow(/Session closed/);
   });
 
-  it('the same session opened by a second client: the first gets CONFLICT, and its RemoteAuth deletes the stored session (as the real one does on any disconnect)', async () => {
+  it('a second client on the same session: the first gets CONFLICT, its RemoteAuth deletes the stored session (as real ones on any disconnect)', async () => {
     const store = redisStore();
     const first = await linkedClient(store);
     await fake.waitFor(() => names(first).includes('remote_session_saved'));

@@ -83,7 +83,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     expect(await state.get(attemptsKey(turn))).toBeNull();
   });
 
-  it('again (a takeover): counted as the second turn when nothing was counted (the first, new, counts nothing), and the half-shown answers are read', async () => {
+  it('again (a takeover): the second attempt when nothing was counted (the first, new, counts nothing), and the half-shown answers are read', async () => {
     const turn = turnOf();
     await state.setAdd(inflightConversationKey(turn.conversation), 'answer-1');
     expect(await startTurn(turn, new TurnReads(), 'again')).toEqual({ attempt: 2, leftovers: ['answer-1'] });

@@ -116,7 +116,7 @@ describe('limits, media and failures', () => {
     });
   });
 
-  it('apologises when the service stays down past the horizon, counts failures in a row for the upstreamFailure listeners, and resets the count on success', async () => {
+  it('apologises when the service is down past the horizon, counts failures in a row for upstreamFailure listeners, resets the count on success', async () => {
     harness = await startHarness({ policy: { upstreamOutageHorizonMs: 0 } });
     const { adapter, service, gateway, state } = harness;
     const failures: UpstreamFailure[] = [];

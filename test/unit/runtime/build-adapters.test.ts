@@ -41,7 +41,9 @@ describe('the adapters the runtime builds from the platform modules', () => {
         {
           platform: 'slack',
           bot: 'main',
-          msg: 'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.',
+          msg:
+            'bots[].slack has a bot token but neither a signing secret (SLACK_SIGNING_SECRET, HTTP Events mode) ' +
+            'nor an app token (SLACK_APP_TOKEN, Socket Mode); Slack stays offline for this bot.',
         },
       ],
     );
@@ -80,7 +82,8 @@ describe('the adapters the runtime builds from the platform modules', () => {
     expect(opened({}, false)).toEqual({
       adapters: [],
       notices: [
-        'stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). Set CHATBRIDGE_CONSOLE=on to chat through a pipe.',
+        'stdin is not a terminal, so the console stays closed and the gateway runs headless (no platform is configured). ' +
+          'Set CHATBRIDGE_CONSOLE=on to chat through a pipe.',
       ],
     });
   });

@@ -144,7 +144,8 @@ describe('the builtin engine', () => {
       media: [photo],
     });
     expect(alone.text).toBe(
-      "Thanks, I received your photo (JPEG, 640×480 pixels, 52.1 KB). I can't look at images myself in this demo: tell me in words what you are looking for (a city, bedrooms, a budget or an MLS number) and I will search the listings.",
+      "Thanks, I received your photo (JPEG, 640×480 pixels, 52.1 KB). I can't look at images myself in this demo: " +
+        'tell me in words what you are looking for (a city, bedrooms, a budget or an MLS number) and I will search the listings.',
     );
     const captioned = composeBuiltinAnswer({
       chatbot: chatbot(),
@@ -154,7 +155,10 @@ describe('the builtin engine', () => {
       media: [photo],
     });
     expect(captioned.text).toMatch(
-      /^Thanks, I received your photo \(JPEG, 640×480 pixels, 52.1 KB\)\. I can't look at images myself, so here is the answer to your words:\n\nI found 1 listing that matches:\n.*MLS D-1/,
+      new RegExp(
+        String.raw`^Thanks, I received your photo \(JPEG, 640×480 pixels, 52.1 KB\)\. ` +
+          String.raw`I can't look at images myself, so here is the answer to your words:\n\nI found 1 listing that matches:\n.*MLS D-1`,
+      ),
     );
   });
 

@@ -30,7 +30,9 @@ describe('the demo chatbot seed', () => {
 
   it('refuses configured settings the service does not have, naming every problem', async () => {
     await expect(seedDemoData(new MemoryStateStore(), { settings: { Bogus: 1, Temperature: 'hot' } })).rejects.toThrow(
-      'bots[].settings of the embedded demo chatbot is not valid (Temperature: Invalid input: expected number, received string; Bogus: not a chatbot setting); use the names and values of /chat/Chatbot/Edit.',
+      'bots[].settings of the embedded demo chatbot is not valid ' +
+        '(Temperature: Invalid input: expected number, received string; Bogus: not a chatbot setting); ' +
+        'use the names and values of /chat/Chatbot/Edit.',
     );
   });
 

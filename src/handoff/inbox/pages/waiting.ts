@@ -10,7 +10,8 @@ import { speakerOf } from './transcript.js';
 
 export function waitingPage(session: InboxSession, list: WaitingList, now: number, error?: string): string {
   const more = list.total - list.shown.length;
-  const andMore = html`<p class="more">And ${more.toLocaleString('en')} more, waiting longer: answer these first, or use <code>chatbridge handoff list</code>.</p>`;
+  const elsewhere = html`answer these first, or use <code>chatbridge handoff list</code>`;
+  const andMore = html`<p class="more">And ${more.toLocaleString('en')} more, waiting longer: ${elsewhere}.</p>`;
   return inboxPage({
     title: 'Waiting',
     session,
