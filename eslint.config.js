@@ -27,7 +27,7 @@ const zone = (target, from, message) => ({ target, from, message });
  * index.ts is all the other stages may use (docs/architecture.md §2). Listed lowest first: a stage
  * imports only stages before it (the composition, src/gateway/gateway.ts, imports them all).
  */
-const STAGES = ['media', 'reply', 'relay', 'drain', 'turn', 'commands', 'intake'];
+const STAGES = ['stores', 'media', 'reply', 'relay', 'drain', 'turn', 'commands', 'intake'];
 const stageZones = STAGES.flatMap((stage, index) => {
   const dir = `src/gateway/${stage}`;
   const others = [

@@ -19,25 +19,21 @@ import type { Adapter, Capabilities, ConversationRef, InboundAttachment, Inbound
 import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
 import {
   askStep,
-  ChatbotSettingsMirror,
   limitsStep,
   messageLengthStep,
-  MonthTally,
   Pipeline,
   recordMessageStep,
-  SessionMap,
   sessionStep,
-  TranscriptStore,
   TurnEvents,
   TurnReads,
   TurnRunner,
   type GatewayBot,
   type GatewayServices,
   type PipelineSteps,
-  type TranscriptRole,
   type TurnEventSource,
   type TurnReadSource,
 } from './turn/index.js';
+import { ChatbotSettingsMirror, MonthTally, SessionMap, TranscriptStore, type TranscriptRole } from './stores/index.js';
 import {
   CommandRegistry,
   commandStep,

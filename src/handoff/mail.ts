@@ -4,7 +4,7 @@
  * in the HTML (a user could otherwise put markup, or a phishing link, into the
  * operator's mailbox).
  */
-import type { TranscriptEntry } from '../gateway/turn/transcript.js';
+import type { TranscriptEntry } from '../gateway/index.js';
 import type { PlatformUser } from '../contract.js';
 
 export interface HandoffMailInput {

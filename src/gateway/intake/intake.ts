@@ -19,7 +19,7 @@ import type { PacedSink } from './patient-sink.js';
 import type { Inbound } from '../../contract.js';
 import { toQueuedMessage, type ConversationQueue, type Drains, type LocalAttachments } from '../drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, replies, sendReply } from '../reply/index.js';
-import { describeAttachment, type TranscriptStore } from '../turn/index.js';
+import { describeAttachment, type TranscriptStore } from '../stores/index.js';
 
 /**
  * Conversations waiting for a slot in this process beyond which a polling source waits

@@ -10,7 +10,7 @@ import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
 import { replies } from '../reply/index.js';
 
-export { MONTHLY_COUNTER_TTL_MS, type RateWindow } from './allowance.js';
+export type { RateWindow } from './allowance.js';
 
 /** Off unless both RateLimitCount and RateLimitTime are positive (the service's own rule). */
 export function rateWindow(settings: ChatbotSettings): RateWindow | null {

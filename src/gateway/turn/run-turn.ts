@@ -18,7 +18,7 @@ import type { Step } from './pipeline.js';
 import { givePoisonReply, hasUsedUpAttempts } from './poison-limit.js';
 import { PlatformError } from '../../contract.js';
 import { upstreamWaitKey } from './upstream-wait.js';
-import { describeAttachment, transcriptFile } from './transcript.js';
+import { describeAttachment, transcriptFile } from '../stores/index.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import type { HeadOrigin } from '../drain/index.js';

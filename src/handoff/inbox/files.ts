@@ -14,7 +14,7 @@ import {
   type ConversationRef,
   type Gateway,
 } from '../../gateway/index.js';
-import type { TranscriptEntry } from '../../gateway/turn/transcript.js';
+import type { TranscriptEntry } from '../../gateway/index.js';
 
 /** Largest file passed on (it is held in memory while it is). */
 export const INBOX_FILE_MAX_BYTES = 25 * 1024 * 1024;

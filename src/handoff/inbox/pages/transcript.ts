@@ -1,5 +1,5 @@
 /** A conversation's transcript as the inbox shows it: every message as text, events as notes, files through the gateway. */
-import type { TranscriptEntry, TranscriptFile } from '../../../gateway/turn/transcript.js';
+import type { TranscriptEntry, TranscriptFile } from '../../../gateway/index.js';
 import { describeAttachment } from '../../../gateway/index.js';
 import { conversationPath, time, userName } from './format.js';
 import { html, type Html } from './html.js';
