@@ -17,6 +17,8 @@ const LEAVES = ['src/logger.ts', 'src/format', 'src/state', 'src/upstream', 'src
 const CORE = ['src/gateway', 'src/service', 'adapters'];
 const CORE_SERVICES = ['src/handoff', 'src/http', 'src/config'];
 const ROOT = ['src/runtime', 'src/cli', 'src/main.ts'];
+/** Everything linted that is not the core (src/gateway): it sees the core through src/gateway/index.ts only. */
+const OUTSIDE_THE_CORE = [...LEAVES, 'src/service', 'adapters', ...CORE_SERVICES, ...ROOT, 'fakes', 'bench'];
 const SOURCES = ['src/**/*.ts', 'adapters/**/*.ts', 'fakes/memory/**/*.ts', 'bench/**/*.ts'];
 
 /** "Nothing in `from` may be imported by `target`", with the reason. */
@@ -164,6 +166,14 @@ export default tseslint.config(
               'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.',
             ),
             zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
+            {
+              ...zone(
+                OUTSIDE_THE_CORE,
+                ['src/gateway'],
+                'Outside src/gateway the core is reached only through its public surface, src/gateway/index.ts.',
+              ),
+              except: ['./index.ts'],
+            },
             ...stageZones,
           ],
         },
