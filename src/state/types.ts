@@ -193,7 +193,7 @@ export type ClaimHeadCommand = AtomicCommandOf<'claimHead'>;
 
 /**
  * What each command answers in `atomic()` and `batch()`, by its op: both stores give these
- * shapes (src/state/redis-replies.ts normalizes Redis's replies to them).
+ * shapes (src/state/redis/replies.ts normalizes Redis's replies to them).
  */
 export interface AtomicResults {
   get: string | null;

@@ -10,11 +10,10 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RedisStateStore } from '../../src/state/index.js';
+import { formatEndpoint, RedisStateStore } from '../../src/state/index.js';
 import { sendEnvelope, sendJson, startFakeUpstream, type FakeUpstream } from '../integration/upstream/fake-upstream.js';
 import { startChatbridge, type ChatbridgeProcess } from '../support/chatbridge-process.js';
 import { testRedisClusterNodes, testRedisUrl, type TestTopology } from '../support/redis.js';
-import { formatEndpoint } from '../../src/state/topology.js';
 
 export const SERIAL_NUMBER = 'delivery-test-chatbot';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MonthTally, MONTHLY_COUNTER_TTL_MS } from '../../../src/gateway/stores/month-tally.js';
 import { silentLogger } from '../../../src/logger.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
+import { RedisStateStore } from '../../../src/state/index.js';
 import { startPrivateRedis } from '../../support/private-redis.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { testRedisUrl } from '../../support/redis.js';
