@@ -40,5 +40,10 @@ export {
   parseConversationMember,
   pendingMembers,
 } from './state-keys.js';
-export { replies, sendReply, type ReplyExtras } from './reply/index.js';
+export { sendReply, type ReplyExtras } from './reply/index.js';
+/**
+ * The sentences a user reads (the handoff's among them, `userTexts.handoff`); `replies` is the
+ * same object under the name the gateway's replies are known by in tests and callers.
+ */
+export { formatBytes, userTexts, userTexts as replies, type UserTexts } from './user-texts.js';
 export * from '../contract.js';

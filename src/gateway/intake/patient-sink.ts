@@ -20,7 +20,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../../logger.js';
 import { retryWithBackoff, type Adapter, type Backoff, type Inbound, type InboundSink } from '../../contract.js';
-import { outboundIn, replies, sendReply } from '../reply/index.js';
+import { outboundIn, sendReply } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 
 /** Messages held in memory at most while the store is down; accept() waits for room beyond it. */
 export const HELD_MESSAGES_MAX = 100;
@@ -213,7 +214,7 @@ export class PatientSink implements InboundSink {
       outboundIn(adapter, inbound.conversation, inbound.isGroup),
       adapter.capabilities,
       inbound.conversation,
-      replies.answerDelayed,
+      userTexts.answerDelayed,
     ).catch((error: unknown) =>
       logger.warn(
         { err: error, conversation: inbound.conversation },
