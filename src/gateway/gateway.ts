@@ -6,7 +6,7 @@
  * the process holding its lock, one TurnRunner run (turn-runner.ts) per message,
  * through the pipeline (pipeline.ts):
  *   record → beforeCommands → commands → beforeAsk → limits → session → ask
- * and then the turn's events (events.ts). See drain/conversation-queue.ts for how order and
+ * and then the turn's events (turn/turn-events.ts). See drain/conversation-queue.ts for how order and
  * delivery hold across processes.
  */
 import type { Logger } from '../logger.js';

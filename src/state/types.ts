@@ -91,7 +91,7 @@ export interface StateStore {
    * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, a lock owned by the
    * one process that answers it, and a set indexing the conversations that have
    * queued messages. Each step is one atomic round trip, so no message can slip in
-   * between "the queue looked empty" and "the lock was released" (vercel/chat#928).
+   * between "the queue looked empty" and "the lock was released" (the Vercel Chat SDK's github.com/vercel/chat/issues/928).
    */
 
   /**

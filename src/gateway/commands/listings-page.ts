@@ -92,7 +92,8 @@ function formatListing(item: ListingItem, position: number): string {
     .map((fact) => escapeMarkdown(String(fact)));
   const price = priceOf(item);
   const status = [item.SaleType, item.Status].filter(Boolean).map(escapeMarkdown).join(', ');
-  const title = `**${position}. ${facts.join(' · ') || userTexts.listings.untitled}**${price ? ` — ${escapeMarkdown(price)}` : ''}${status ? ` (${status})` : ''}`;
+  const heading = `${position}. ${facts.join(' · ') || userTexts.listings.untitled}`;
+  const title = `**${heading}**${price ? ` — ${escapeMarkdown(price)}` : ''}${status ? ` (${status})` : ''}`;
   const address = [item.Address, item.City, [item.State, item.ZIP].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');

@@ -40,8 +40,11 @@ export const DELAY_NOTICE_AFTER_MS = 10_000;
 export const OTHER_ERROR_ATTEMPTS = 3;
 
 /** Words of Redis replies and client errors that mean "the store is not there right now", not "this command is wrong". */
-const OUTAGE_MESSAGE =
-  /max retries per request|connection is closed|stream isn't writeable|command timed out|^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/i;
+const OUTAGE_MESSAGE = new RegExp(
+  "max retries per request|connection is closed|stream isn't writeable|command timed out|" +
+    '^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\\b',
+  'i',
+);
 const OUTAGE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -227,7 +230,7 @@ export class PatientSink implements InboundSink {
 /**
  * The attempts waiting on each sink's signal. One listener per signal, not one per attempt: an
  * EventTarget walks its listeners on every add and remove, so with every message of hundreds of
- * conversations waiting on one signal that walk was a measurable share of the CPU (issue #22).
+ * conversations waiting on one signal that walk would cost a share of the CPU.
  */
 const waitingOn = new WeakMap<AbortSignal, Set<(reason: Error) => void>>();
 

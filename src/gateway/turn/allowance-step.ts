@@ -39,9 +39,9 @@ function monthFormat(timeZone: string): Intl.DateTimeFormat {
 }
 
 /**
- * The month of each time zone in the current minute: formatting one was 1 % of the gateway's CPU per
- * answer (issue #22). Exact: every zone's offset is a whole number of minutes, so a month begins on a
- * minute's start.
+ * The month of each time zone in the current minute, formatted once a minute rather than once per
+ * answer (formatting a date in a time zone is costly). Exact: every zone's offset is a whole number
+ * of minutes, so a month begins on a minute's start.
  */
 const monthThisMinute = new Map<string, { minute: number; month: string }>();
 
@@ -72,7 +72,7 @@ export function limitsStep(): Step {
     const reservation = ctx.prefetched.reservation;
     if (!reservation)
       throw new Error(
-        "the limits step runs after the turn's first batch (turn-start.ts), which reserves the allowance it checks",
+        "the limits step runs after the turn's first batch (turn/first-batch.ts), which reserves the allowance it checks",
       );
     reservation.checked = true;
     const settings = await ctx.settings();

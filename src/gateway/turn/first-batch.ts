@@ -1,7 +1,6 @@
 /**
- * The turn's one read of Redis before its steps run. Each concern used to pay its
- * own round trip per answer; one batch now does all of it (two parts sent at once, one per
- * kind of key: see startTurn):
+ * The turn's one read of Redis before its steps run: one batch for every concern rather than a
+ * round trip each (two parts sent at once, one per kind of key: see startTurn):
  *   - counts the turn's attempt (turn/poison-limit.ts), when turns of its message may have been cut off before;
  *   - reserves the month's allowance and the user's rate window (allowance-step.ts checks
  *     them at its position, and they are given back when that step is not reached);

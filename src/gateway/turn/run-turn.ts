@@ -5,7 +5,7 @@
  * see upstream-wait.ts), the service's own words when it refuses for a limit,
  * an apology when it refuses the message, a generic apology for our own bugs.
  * A message cut off in every turn leaves the queue, saying so (turn/poison-limit.ts).
- * After the pipeline, the turn's events (events.ts) are told of the answer, or
+ * After the pipeline, the turn's events (turn/turn-events.ts) are told of the answer, or
  * of an upstream failure (counted once per message). Nothing a user sent goes
  * unanswered, and all of it is in the transcript.
  */

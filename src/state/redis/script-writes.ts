@@ -1,8 +1,8 @@
 /**
  * The writes that ride on a queue advance, encoded as arguments of its Lua script
  * (scripts.ts QUEUE_ADVANCE_WITH), so the whole advance is one EVALSHA: no MULTI/EXEC
- * around it, and no reply per write for the gateway to parse (issue #22: every command sent
- * costs the gateway CPU). Consecutive DELs become one multi-key DEL (the keys share a slot).
+ * around it, and no reply per write for the gateway to parse (every command sent costs the
+ * gateway CPU). Consecutive DELs become one multi-key DEL (the keys share a slot).
  *
  * Each call is: its key count, its other argument count, its name, its keys as indexes into
  * KEYS (the script's first three keys are the queue's), its other arguments.
