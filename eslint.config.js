@@ -18,6 +18,8 @@ const LEAVES = ['src/logger.ts', 'src/format', 'src/state', 'src/upstream', 'src
 const CORE = ['src/gateway', 'src/service', 'adapters'];
 const CORE_SERVICES = ['src/handoff', 'src/http', 'src/config'];
 const ROOT = ['src/runtime', 'src/cli', 'src/main.ts'];
+/** Everything linted that is not the core (src/gateway): it sees the core through src/gateway/index.ts only. */
+const OUTSIDE_THE_CORE = [...LEAVES, 'src/service', 'adapters', ...CORE_SERVICES, ...ROOT, 'fakes', 'bench'];
 const SOURCES = ['src/**/*.ts', 'adapters/**/*.ts', 'fakes/memory/**/*.ts', 'bench/**/*.ts'];
 
 /** "Nothing in `from` may be imported by `target`", with the reason. */
@@ -28,7 +30,7 @@ const zone = (target, from, message) => ({ target, from, message });
  * index.ts is all the other stages may use (docs/architecture.md §2). Listed lowest first: a stage
  * imports only stages before it (the composition, src/gateway/gateway.ts, imports them all).
  */
-const STAGES = ['media', 'reply', 'relay', 'drain', 'turn', 'commands', 'intake'];
+const STAGES = ['stores', 'media', 'reply', 'relay', 'drain', 'turn', 'commands', 'intake'];
 const stageZones = STAGES.flatMap((stage, index) => {
   const dir = `src/gateway/${stage}`;
   const others = [
@@ -230,6 +232,14 @@ export default tseslint.config(
               'The embedded Chatbot Service knows nothing of the gateway or its platforms: it is the service the gateway calls over HTTP.',
             ),
             zone(['bench'], ['test'], 'Benchmarks stand on their own: nothing in bench/ imports test/.'),
+            {
+              ...zone(
+                OUTSIDE_THE_CORE,
+                ['src/gateway'],
+                'Outside src/gateway the core is reached only through its public surface, src/gateway/index.ts.',
+              ),
+              except: ['./index.ts'],
+            },
             ...stageZones,
             ...handoffZones,
           ],

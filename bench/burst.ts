@@ -35,7 +35,7 @@ import { createGateway, DEFAULT_GATEWAY_POLICY } from '../src/gateway/index.js';
 import type { Outbound } from '../src/contract.js';
 import { silentLogger } from '../src/logger.js';
 import type { AskStreamEvent, CallOptions, ClientAskRequest } from '../src/upstream/api.js';
-import { RedisStateStore } from '../src/state/redis.js';
+import { RedisStateStore } from '../src/state/index.js';
 import { STREAMED } from './support/answers.js';
 import type { BenchResult } from './support/result.js';
 import { ScriptedUpstream } from './support/scripted-upstream.js';

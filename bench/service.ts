@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startService } from '../src/service/index.js';
 import { ListingRepository } from '../src/service/repos/listings.js';
-import { RedisStateStore } from '../src/state/redis.js';
+import { RedisStateStore } from '../src/state/index.js';
 import type { BenchResult } from './support/result.js';
 
 const SECRET = 'bench-secret';

@@ -23,7 +23,7 @@ import express from 'express';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import { createGateway, type Gateway } from '../src/gateway/index.js';
 import { silentLogger } from '../src/logger.js';
-import { RedisStateStore } from '../src/state/redis.js';
+import { RedisStateStore } from '../src/state/index.js';
 import { signedEventRequest, startFakeSlack, type FakeSlack, type LoggedCall } from '../fakes/slack/index.js';
 import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream.js';
 import { clock, percentile, round1, until } from './support/stats.js';

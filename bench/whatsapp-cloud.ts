@@ -25,7 +25,7 @@ import { startFakeWhatsAppCloud, type FakeWhatsAppCloud } from '../fakes/whatsap
 import { createGateway, type Gateway } from '../src/gateway/index.js';
 import { silentLogger } from '../src/logger.js';
 import { platformStorage } from '../src/runtime/platform-storage.js';
-import { RedisStateStore } from '../src/state/redis.js';
+import { RedisStateStore } from '../src/state/index.js';
 import { INSTANT, STREAMED } from './support/answers.js';
 import { deletePrefix, runParts } from './support/parts.js';
 import type { BenchResult } from './support/result.js';

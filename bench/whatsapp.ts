@@ -21,7 +21,7 @@ import type { Adapter } from '../src/contract.js';
 import { createGateway, type Gateway } from '../src/gateway/index.js';
 import { silentLogger } from '../src/logger.js';
 import { platformStorage } from '../src/runtime/platform-storage.js';
-import { RedisStateStore } from '../src/state/redis.js';
+import { RedisStateStore } from '../src/state/index.js';
 import { startFakeWhatsApp, type FakeWhatsApp, type LoggedCall } from '../fakes/whatsapp/index.js';
 import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream.js';
 import { clock, percentile, round1, until } from './support/stats.js';

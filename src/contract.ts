@@ -6,8 +6,9 @@
  * - src/contract/platform-module.ts: what each adapters/<platform>/module.ts exports (config
  *   section, environment, factory, doctor, routes), which the runtime iterates over;
  * the kit, src/contract/kit/: machinery every adapter needs, written once (backoff, staying connected,
- *   ordering per conversation, the sink between start() and stop(), commands as words, the
- *   first-contact greeting, WhatsApp's markers); the core uses its backoff too.
+ *   ordering per conversation, the sink between start() and stop()) and, in kit/whatsapp/, what
+ *   both WhatsApp adapters need (commands as words, the first-contact greeting, WhatsApp's markers);
+ *   the core uses its backoff too.
  */
 export * from './contract/adapter.js';
 export * from './contract/markup.js';

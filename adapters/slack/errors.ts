@@ -47,7 +47,9 @@ function isWebApiError(error: unknown): error is WebAPICallError {
   );
 }
 
-export function toPlatformError(error: unknown, method: string): PlatformError {
+/** `sent`: what the call sent (`describeSent`), named in the error with the method for the log. */
+export function toPlatformError(error: unknown, method: string, sent?: string): PlatformError {
+  const call = { cause: error, method, ...(sent !== undefined ? { sent } : {}) };
   if (error instanceof PlatformError) return error;
   if (isWebApiError(error)) {
     switch (error.code) {
@@ -56,7 +58,7 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
           `Slack ${method} was rate limited (retry after ${error.retryAfter} s)`,
           'rate-limited',
           error.retryAfter * 1000,
-          { cause: error },
+          call,
         );
       case ErrorCode.PlatformError: {
         const slackError = String(error.data.error);
@@ -64,41 +66,39 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
           `Slack ${method} failed: ${slackError}`,
           PLATFORM_ERRORS[slackError] ?? 'other',
           undefined,
-          { cause: error },
+          call,
         );
       }
       case ErrorCode.HTTPError:
         // A 5xx (or a proxy's error page): Slack failed on its side, not a refusal of this call.
         // A 404 is an API without this method (an older fake or proxy).
         if (error.statusCode === 404)
-          return new PlatformError(`Slack ${method} is not offered here (HTTP 404)`, 'unsupported', undefined, {
-            cause: error,
-          });
+          return new PlatformError(`Slack ${method} is not offered here (HTTP 404)`, 'unsupported', undefined, call);
         return new PlatformError(
           `Slack ${method} failed with HTTP ${error.statusCode}`,
           error.statusCode >= 500 ? 'unreachable' : 'other',
           undefined,
-          { cause: error },
+          call,
         );
       case ErrorCode.RequestError:
         return new PlatformError(
           `Slack ${method} could not be reached: ${error.original.message}`,
           'unreachable',
           undefined,
-          { cause: error },
+          call,
         );
       default:
         break;
     }
   }
-  return new PlatformError(`Slack ${method} failed: ${(error as Error).message}`, 'other', undefined, { cause: error });
+  return new PlatformError(`Slack ${method} failed: ${(error as Error).message}`, 'other', undefined, call);
 }
 
-/** Runs one Web API call, turning its refusal into a PlatformError. */
-export async function slackCall<T>(method: string, call: () => Promise<T>): Promise<T> {
+/** Runs one Web API call, turning its refusal into a PlatformError that names the call and what it sent. */
+export async function slackCall<T>(method: string, call: () => Promise<T>, sent?: string): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw toPlatformError(error, method);
+    throw toPlatformError(error, method, sent);
   }
 }

@@ -15,7 +15,7 @@ import type {
   PlatformUser,
   SentMessage,
 } from '../../src/contract.js';
-import { PlatformError } from '../../src/contract.js';
+import { describeSent, PlatformError } from '../../src/contract.js';
 import type { AssistantPane } from './assistant.js';
 import { isDirectMessage, parseConversationId } from './conversation.js';
 import { slackCall } from './errors.js';
@@ -67,17 +67,23 @@ export class SlackOutbound implements Outbound {
   ) {}
 
   async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
-    const result = await slackCall('chat.postMessage', () =>
-      this.client.chat.postMessage({
-        ...place(conversation),
-        // `text` is what notifications show; the blocks are what the message shows.
-        text: message.text,
-        blocks: messageBlocks(message.text, message.buttons),
-        unfurl_links: false,
-        unfurl_media: false,
-      }),
+    const result = await slackCall(
+      'chat.postMessage',
+      () =>
+        this.client.chat.postMessage({
+          ...place(conversation),
+          // `text` is what notifications show; the blocks are what the message shows.
+          text: message.text,
+          blocks: messageBlocks(message.text, message.buttons),
+          unfurl_links: false,
+          unfurl_media: false,
+        }),
+      describeSent({ to: conversation.id, text: message.text, buttons: message.buttons?.length }),
     );
-    if (!result.ts) throw new PlatformError('Slack chat.postMessage answered without a ts', 'other');
+    if (!result.ts)
+      throw new PlatformError('Slack chat.postMessage answered without a ts', 'other', undefined, {
+        method: 'chat.postMessage',
+      });
     // Slack has no reply keyboard; in the assistant pane the suggestions become its prompts.
     if (message.suggestions?.length) await this.assistant?.offerPrompts(conversation.id, message.suggestions);
     return { id: result.ts };
@@ -90,8 +96,10 @@ export class SlackOutbound implements Outbound {
     options?: { buttons?: Button[] },
   ): Promise<void> {
     const { channel } = place(conversation);
-    await slackCall('chat.update', () =>
-      this.client.chat.update({ channel, ts: message.id, text, blocks: messageBlocks(text, options?.buttons) }),
+    await slackCall(
+      'chat.update',
+      () => this.client.chat.update({ channel, ts: message.id, text, blocks: messageBlocks(text, options?.buttons) }),
+      describeSent({ to: channel, message: message.id, text, buttons: options?.buttons?.length }),
     );
   }
 
@@ -99,31 +107,50 @@ export class SlackOutbound implements Outbound {
   async startStream(conversation: ConversationRef, recipient: PlatformUser, markdown: string): Promise<NativeStream> {
     const { channel, thread_ts: threadTs } = place(conversation);
     if (!threadTs)
-      throw new PlatformError('Slack streams only in a thread (chat.startStream needs thread_ts)', 'unsupported');
+      throw new PlatformError(
+        'Slack streams only in a thread (chat.startStream needs thread_ts)',
+        'unsupported',
+        undefined,
+        {
+          method: 'chat.startStream',
+        },
+      );
     // Outside a DM Slack needs to know whom the stream answers.
     const recipientFields = isDirectMessage(channel)
       ? {}
       : { recipient_user_id: recipient.id, ...(recipient.team ? { recipient_team_id: recipient.team } : {}) };
-    const started = await slackCall('chat.startStream', () =>
-      this.client.chat.startStream({
-        channel,
-        thread_ts: threadTs,
-        ...recipientFields,
-        ...(markdown ? { markdown_text: markdown } : {}),
-      }),
+    const started = await slackCall(
+      'chat.startStream',
+      () =>
+        this.client.chat.startStream({
+          channel,
+          thread_ts: threadTs,
+          ...recipientFields,
+          ...(markdown ? { markdown_text: markdown } : {}),
+        }),
+      describeSent({ to: conversation.id, text: markdown }),
     );
     const ts = started.ts;
-    if (!ts) throw new PlatformError('Slack chat.startStream answered without a ts', 'unsupported');
+    if (!ts)
+      throw new PlatformError('Slack chat.startStream answered without a ts', 'unsupported', undefined, {
+        method: 'chat.startStream',
+      });
     const client = this.client;
     return {
       id: ts,
       async append(text) {
         if (text === '') return;
-        await slackCall('chat.appendStream', () => client.chat.appendStream({ channel, ts, markdown_text: text }));
+        await slackCall(
+          'chat.appendStream',
+          () => client.chat.appendStream({ channel, ts, markdown_text: text }),
+          describeSent({ to: channel, message: ts, text }),
+        );
       },
       async stop(text) {
-        await slackCall('chat.stopStream', () =>
-          client.chat.stopStream({ channel, ts, ...(text ? { markdown_text: text } : {}) }),
+        await slackCall(
+          'chat.stopStream',
+          () => client.chat.stopStream({ channel, ts, ...(text ? { markdown_text: text } : {}) }),
+          describeSent({ to: channel, message: ts, text }),
         );
       },
     };
@@ -136,8 +163,10 @@ export class SlackOutbound implements Outbound {
    */
   async stopStream(conversation: ConversationRef, streamId: string, markdown: string): Promise<void> {
     const { channel } = place(conversation);
-    await slackCall('chat.stopStream', () =>
-      this.client.chat.stopStream({ channel, ts: streamId, ...(markdown ? { markdown_text: markdown } : {}) }),
+    await slackCall(
+      'chat.stopStream',
+      () => this.client.chat.stopStream({ channel, ts: streamId, ...(markdown ? { markdown_text: markdown } : {}) }),
+      describeSent({ to: channel, message: streamId, text: markdown }),
     );
   }
 
@@ -145,8 +174,11 @@ export class SlackOutbound implements Outbound {
   async typing(conversation: ConversationRef): Promise<void> {
     const { channel, thread_ts: threadTs } = place(conversation);
     if (!threadTs) return;
-    await slackCall('assistant.threads.setStatus', () =>
-      this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: THINKING_STATUS }),
+    await slackCall(
+      'assistant.threads.setStatus',
+      () =>
+        this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: THINKING_STATUS }),
+      describeSent({ to: channel, message: threadTs }),
     );
   }
 }

@@ -16,30 +16,33 @@ const RULES: { pattern: RegExp; kind: PlatformError['kind'] }[] = [
   { pattern: /message to (edit|delete) not found|chat not found/i, kind: 'not-found' },
 ];
 
-export function toPlatformError(error: unknown, method: string): PlatformError {
+/** `sent`: what the call sent (`describeSent`), named in the error with the method for the log. */
+export function toPlatformError(error: unknown, method: string, sent?: string): PlatformError {
+  const call = { cause: error, method, ...(sent !== undefined ? { sent } : {}) };
   if (error instanceof GrammyError) {
     const what = `Telegram ${method} failed: ${error.description}`;
     if (error.error_code === 429) {
       const seconds = error.parameters.retry_after ?? 1;
-      return new PlatformError(what, 'rate-limited', seconds * 1000, { cause: error });
+      return new PlatformError(what, 'rate-limited', seconds * 1000, call);
     }
     // An unknown method answers 404: the server predates it (e.g. sendMessageDraft before Bot API 9.3).
-    if (error.error_code === 404) return new PlatformError(what, 'unsupported', undefined, { cause: error });
+    if (error.error_code === 404) return new PlatformError(what, 'unsupported', undefined, call);
     // Telegram failed on its side (500, 502 "Bad Gateway"…): not a refusal of this call, try again later.
-    if (error.error_code >= 500) return new PlatformError(what, 'unreachable', undefined, { cause: error });
+    if (error.error_code >= 500) return new PlatformError(what, 'unreachable', undefined, call);
     const rule = RULES.find((r) => r.pattern.test(error.description));
-    return new PlatformError(what, rule?.kind ?? 'other', undefined, { cause: error });
+    return new PlatformError(what, rule?.kind ?? 'other', undefined, call);
   }
   if (error instanceof HttpError) {
     // No answer at all (refused, reset, timeout, or a 5xx page that is not JSON): the network, not a refusal.
-    return new PlatformError(`Telegram ${method} could not be reached: ${error.message}`, 'unreachable', undefined, {
-      cause: error,
-    });
+    return new PlatformError(
+      `Telegram ${method} could not be reached: ${error.message}`,
+      'unreachable',
+      undefined,
+      call,
+    );
   }
   if (error instanceof PlatformError) return error;
-  return new PlatformError(`Telegram ${method} failed: ${(error as Error).message}`, 'other', undefined, {
-    cause: error,
-  });
+  return new PlatformError(`Telegram ${method} failed: ${(error as Error).message}`, 'other', undefined, call);
 }
 
 /**
@@ -47,10 +50,14 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
  * without the feature, an older server's restriction), so the core falls back to
  * editing. Rate limits stay rate limits.
  */
-export function toDraftError(error: unknown): PlatformError {
-  const mapped = toPlatformError(error, 'sendMessageDraft');
+export function toDraftError(error: unknown, sent?: string): PlatformError {
+  const mapped = toPlatformError(error, 'sendMessageDraft', sent);
   if (error instanceof GrammyError && error.error_code === 400 && mapped.kind === 'other') {
-    return new PlatformError(mapped.message, 'unsupported', undefined, { cause: error });
+    return new PlatformError(mapped.message, 'unsupported', undefined, {
+      cause: error,
+      method: 'sendMessageDraft',
+      ...(sent !== undefined ? { sent } : {}),
+    });
   }
   return mapped;
 }

@@ -10,6 +10,7 @@ import type { Api } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../../src/contract.js';
 import {
+  describeSent,
   PlatformError,
   type Button,
   type ConversationRef,
@@ -70,7 +71,11 @@ export class TelegramOutbound implements Outbound {
       });
       return { id: String(sent.message_id) };
     } catch (error) {
-      throw toPlatformError(error, 'sendMessage');
+      throw toPlatformError(
+        error,
+        'sendMessage',
+        describeSent({ to: chatId, text: message.text, buttons: message.buttons?.length }),
+      );
     }
   }
 
@@ -92,7 +97,11 @@ export class TelegramOutbound implements Outbound {
         link_preview_options: { is_disabled: true },
       });
     } catch (error) {
-      throw toPlatformError(error, 'editMessageText');
+      throw toPlatformError(
+        error,
+        'editMessageText',
+        describeSent({ to: chatId, message: message.id, text, buttons: options.buttons?.length }),
+      );
     }
   }
 
@@ -104,7 +113,7 @@ export class TelegramOutbound implements Outbound {
         ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
       });
     } catch (error) {
-      throw toDraftError(error);
+      throw toDraftError(error, describeSent({ to: chatId, message: draftId, text }));
     }
   }
 
@@ -113,7 +122,7 @@ export class TelegramOutbound implements Outbound {
     try {
       await this.api.sendChatAction(chatId, 'typing', threadId !== undefined ? { message_thread_id: threadId } : {});
     } catch (error) {
-      throw toPlatformError(error, 'sendChatAction');
+      throw toPlatformError(error, 'sendChatAction', describeSent({ to: chatId }));
     }
   }
 
@@ -130,6 +139,7 @@ export class TelegramOutbound implements Outbound {
         `Telegram ${method} not sent: the bot's pace of ${this.pacer.perSecond} messages/s is booked ${slot.refusedForMs} ms ahead`,
         'rate-limited',
         slot.refusedForMs,
+        { method },
       );
     }
     if (slot > 0) await sleep(slot);

@@ -99,7 +99,10 @@ export class MetaApiError extends Error {
 
 /** The Graph API did not answer (connection refused or reset, timeout). */
 export class GraphUnreachableError extends Error {
-  constructor(call: string, cause: unknown) {
+  constructor(
+    readonly call: string,
+    cause: unknown,
+  ) {
     super(`WhatsApp Cloud ${call}: the Graph API did not answer (${(cause as Error).message ?? String(cause)})`, {
       cause,
     });
@@ -127,17 +130,28 @@ export function isWindowClosed(error: unknown): boolean {
   return error instanceof MetaApiError && error.code === META_CODES.reEngagement;
 }
 
-/** `retryAfterMs`: the wait a rate limit gets (the caller's backoff: Meta sends no Retry-After). */
-export function toPlatformError(error: unknown, options: { retryAfterMs?: number } = {}): PlatformError {
+/**
+ * `retryAfterMs`: the wait a rate limit gets (the caller's backoff: Meta sends no Retry-After).
+ * `sent`: what the call sent (`describeSent`), named in the error with the call for the log.
+ */
+export function toPlatformError(error: unknown, options: { retryAfterMs?: number; sent?: string } = {}): PlatformError {
   if (error instanceof PlatformError) return error;
+  const sent = options.sent !== undefined ? { sent: options.sent } : {};
   if (error instanceof GraphUnreachableError)
-    return new PlatformError(`${error.message}; the gateway tries again`, 'unreachable', undefined, { cause: error });
+    return new PlatformError(`${error.message}; the gateway tries again`, 'unreachable', undefined, {
+      cause: error,
+      method: error.call,
+      ...sent,
+    });
   if (!(error instanceof MetaApiError))
-    return new PlatformError(`WhatsApp Cloud: ${(error as Error).message}`, 'other', undefined, { cause: error });
+    return new PlatformError(`WhatsApp Cloud: ${(error as Error).message}`, 'other', undefined, {
+      cause: error,
+      ...sent,
+    });
   const code = error.code;
   const platformCode = code === undefined ? `HTTP ${error.httpStatus}` : String(code);
   const as = (kind: PlatformError['kind'], message = error.message, retryAfterMs?: number) =>
-    new PlatformError(message, kind, retryAfterMs, { cause: error, platformCode });
+    new PlatformError(message, kind, retryAfterMs, { cause: error, platformCode, method: error.call, ...sent });
   if (isRateLimit(error))
     return as('rate-limited', `${error.message}; tried again after a pause`, options.retryAfterMs);
   if (code === META_CODES.reEngagement) {

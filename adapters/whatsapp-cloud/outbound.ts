@@ -16,6 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   backoffDelay,
+  describeSent,
   GREETING_ID_PREFIX,
   type Backoff,
   type ConversationRef,
@@ -105,7 +106,7 @@ export class CloudOutbound implements Outbound {
           continue;
         }
         if (index > 0) this.partial.set(key, { sent: index, lastId, at: Date.now() });
-        throw toPlatformError(error);
+        throw toPlatformError(error, { sent: describePart(to, part) });
       }
     }
     this.partial.delete(key);
@@ -125,7 +126,7 @@ export class CloudOutbound implements Outbound {
         'mark read with the typing indicator',
       );
     } catch (error) {
-      throw toPlatformError(error);
+      throw toPlatformError(error, { sent: describeSent({ to: conversation.id, message: messageId }) });
     }
   }
 
@@ -150,7 +151,7 @@ export class CloudOutbound implements Outbound {
       } catch (error) {
         if (!isRateLimit(error)) throw error;
         const waitMs = backoffDelay(failures, backoff);
-        const limited = toPlatformError(error, { retryAfterMs: waitMs });
+        const limited = toPlatformError(error, { retryAfterMs: waitMs, sent: describePart(to, part) });
         const stopping = this.options.stopping();
         if (progress || stopping.aborted || Date.now() - started + waitMs > patienceMs) throw limited;
         if (failures === 1)
@@ -175,4 +176,9 @@ export class CloudOutbound implements Outbound {
 /** The same message to the same user: its text and choices. */
 function partialKey(to: string, message: OutboundMessage): string {
   return JSON.stringify([to, message.text, message.buttons ?? [], message.suggestions ?? []]);
+}
+
+/** One Graph message for a failed call's log: its recipient, its text's start and length, its choices. */
+function describePart(to: string, part: Part): string {
+  return describeSent({ to, text: part.text, buttons: part.kind === 'text' ? undefined : part.choices.length });
 }

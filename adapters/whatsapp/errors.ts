@@ -32,7 +32,9 @@ export function isUnreachableError(error: unknown): boolean {
   return UNREACHABLE.some((pattern) => pattern.test(error.message));
 }
 
-export function toPlatformError(error: unknown, method: string): PlatformError {
+/** `sent`: what the call sent (`describeSent`), named in the error with the method for the log. */
+export function toPlatformError(error: unknown, method: string, sent?: string): PlatformError {
+  const call = { cause: error, method, ...(sent !== undefined ? { sent } : {}) };
   if (error instanceof PlatformError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (isUnreachableError(error)) {
@@ -40,14 +42,17 @@ export function toPlatformError(error: unknown, method: string): PlatformError {
       `WhatsApp ${method}: WhatsApp Web is not reachable (${message}); the gateway tries again once the client is back`,
       'unreachable',
       undefined,
-      { cause: error },
+      call,
     );
   }
   if (TOO_LONG.test(message))
-    return new PlatformError(`WhatsApp ${method} refused the text as too long: ${message}`, 'too-long', undefined, {
-      cause: error,
-    });
-  return new PlatformError(`WhatsApp ${method} failed: ${message}`, 'other', undefined, { cause: error });
+    return new PlatformError(
+      `WhatsApp ${method} refused the text as too long: ${message}`,
+      'too-long',
+      undefined,
+      call,
+    );
+  return new PlatformError(`WhatsApp ${method} failed: ${message}`, 'other', undefined, call);
 }
 
 /** No ready client in this process: another replica holds the number, it is not linked yet, or it is reconnecting. */
@@ -56,5 +61,7 @@ export function notReadyError(bot: string, method: string, reason?: string): Pla
     `WhatsApp ${method}: bot "${bot}" has no ready WhatsApp Web client in this process ` +
       `(${reason ?? 'not linked, reconnecting, or another process holds the number'}); the gateway tries again`,
     'unreachable',
+    undefined,
+    { method },
   );
 }

@@ -7,6 +7,7 @@
  * keeps the answer and tries again (a standby replica, a client being re-created).
  */
 import {
+  describeSent,
   PlatformError,
   type ConversationRef,
   type Logger,
@@ -68,10 +69,14 @@ export class WhatsAppOutbound implements Outbound {
         linkPreview: false,
       });
     } catch (error) {
-      throw toPlatformError(error, 'sendMessage');
+      throw toPlatformError(error, 'sendMessage', describeSent({ to: chatId, text: message.text }));
     }
     // sendMessage answers null for chats it will not send to (channels, status).
-    if (!sent) throw new PlatformError(`WhatsApp sendMessage sent nothing to ${chatId}`, 'other');
+    if (!sent)
+      throw new PlatformError(`WhatsApp sendMessage sent nothing to ${chatId}`, 'other', undefined, {
+        method: 'sendMessage',
+        sent: describeSent({ to: chatId, text: message.text }),
+      });
     this.remember(sent, client);
     return { id: sent.id._serialized };
   }
@@ -84,13 +89,15 @@ export class WhatsAppOutbound implements Outbound {
     try {
       edited = await target.edit(text);
     } catch (error) {
-      throw toPlatformError(error, 'edit');
+      throw toPlatformError(error, 'edit', describeSent({ message: message.id, text }));
     }
     if (edited === null) {
       // WhatsApp refused: the 15-minute window passed, or the chat does not allow it (§C.3, @lid chats).
       throw new PlatformError(
         `WhatsApp refused to edit message ${message.id}; the answer goes on in a new message`,
         'not-editable',
+        undefined,
+        { method: 'edit', sent: describeSent({ message: message.id, text }) },
       );
     }
   }
@@ -103,7 +110,7 @@ export class WhatsAppOutbound implements Outbound {
       await chat.sendStateTyping();
       this.typingIn.add(chatId);
     } catch (error) {
-      throw toPlatformError(error, 'sendStateTyping');
+      throw toPlatformError(error, 'sendStateTyping', describeSent({ to: chatId }));
     }
   }
 
@@ -120,12 +127,14 @@ export class WhatsAppOutbound implements Outbound {
     try {
       found = await client.getMessageById(messageId);
     } catch (error) {
-      throw toPlatformError(error, 'getMessageById');
+      throw toPlatformError(error, 'getMessageById', describeSent({ message: messageId }));
     }
     if (!found) {
       throw new PlatformError(
         `WhatsApp edit: WhatsApp Web does not know message ${messageId} in this session; the answer goes on in a new message`,
         'not-editable',
+        undefined,
+        { method: 'getMessageById', sent: describeSent({ message: messageId }) },
       );
     }
     return found;
@@ -148,7 +157,7 @@ export class WhatsAppOutbound implements Outbound {
       if (typing) await chat.clearState();
       await chat.sendSeen();
     } catch (error) {
-      const mapped = toPlatformError(error, 'sendSeen');
+      const mapped = toPlatformError(error, 'sendSeen', describeSent({ to: chatId }));
       // A lost page fails the send as well: say so now rather than after another call.
       if (mapped.kind === 'unreachable') throw mapped;
       this.options.logger.debug({ err: error, chat: chatId }, 'whatsapp: could not mark the chat seen or clear typing');

@@ -26,7 +26,7 @@ export async function measureIdleConversationBytes(
   conversationId: string,
 ): Promise<IdleBytes> {
   const greeted = `${prefix}platform:whatsapp:main:greeted:${conversationId}@c.us`;
-  // As src/contract/kit/first-contact-greeting.ts writes it: one byte, no expiry.
+  // As src/contract/kit/whatsapp/first-contact-greeting.ts writes it: one byte, no expiry.
   await redis.set(greeted, Buffer.from([49]));
   try {
     const byKind = new Map<string, number>();

@@ -14,6 +14,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import {
   AttachmentTooLargeError,
   AttachmentUnavailableError,
+  describeSent,
   PlatformError,
   type Button,
   type ConversationRef,
@@ -345,7 +346,7 @@ export class MemoryPlatform {
         result = perform();
       } catch (error) {
         this.record(call, error instanceof PlatformError ? error.kind : 'other');
-        throw error;
+        throw namingTheCall(error, call);
       }
       this.record(options.messageOf ? { ...call, messageId: options.messageOf(result) } : call, 'ok');
       if (latencyMs > 0) await sleep(latencyMs / 2);
@@ -382,4 +383,21 @@ export class MemoryPlatform {
     if (length > (this.rules.maxMessageLength ?? 4096)) throw new PlatformError('message is too long', 'too-long');
     if (this.rules.refuseText?.(text)) throw new PlatformError("can't parse entities", 'bad-format');
   }
+}
+
+/** A refusal as a platform's client gives it: naming the call (its kind) and what it sent, redacted. */
+function namingTheCall(error: unknown, call: Omit<MemoryCall, 'result' | 'at'>): unknown {
+  if (!(error instanceof PlatformError) || error.method !== undefined) return error;
+  const sent = describeSent({
+    to: call.conversation,
+    message: call.messageId,
+    text: call.text,
+    buttons: call.buttons?.length,
+  });
+  return new PlatformError(error.message, error.kind, error.retryAfterMs, {
+    cause: error.cause,
+    ...(error.platformCode !== undefined ? { platformCode: error.platformCode } : {}),
+    method: call.kind,
+    sent,
+  });
 }

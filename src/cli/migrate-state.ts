@@ -13,11 +13,10 @@
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
 import type { ConversationRef } from '../contract.js';
-import { conversationMember, gatewayKeys, parseConversationMember } from '../gateway/state-keys.js';
 import { handoffKeys, newMailId, parseConversationId, type OutboxMail } from '../handoff/index.js';
 import { redisTopology } from '../config/index.js';
 import { loadGatewayConfig } from '../runtime/platforms.js';
-import { conversationTag } from '../gateway/index.js';
+import { conversationMember, conversationTag, gatewayKeys, parseConversationMember } from '../gateway/index.js';
 
 export interface MigrationReport {
   /** Keys renamed to their shard's name. */

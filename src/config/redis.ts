@@ -3,7 +3,7 @@
  * (REDIS_CLUSTER_NODES / redis.cluster.nodes), then Sentinel (REDIS_SENTINELS /
  * redis.sentinels), then one server (REDIS_URL / redisUrl); none = in-memory state.
  */
-import { parseEndpoint, type RedisAuth, type RedisEndpoint, type RedisTopology } from '../state/topology.js';
+import { parseEndpoint, type RedisAuth, type RedisEndpoint, type RedisTopology } from '../state/index.js';
 import type { Config } from './schema.js';
 
 /** The topology to connect to; undefined when no Redis is configured. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BotPlatformModule, PlatformModule } from '../contract.js';
-import { parseEndpoint } from '../state/topology.js';
+import { parseEndpoint } from '../state/index.js';
 import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
 
 /**

@@ -171,10 +171,16 @@ export interface SentMessage {
  * again, ends the turn, logs a warning with `platformCode` and counts it (`windowClosed`);
  * an operator's message refused so is answered 422 with the adapter's words, which say a
  * template is needed.
+ * `method` and `sent` name the failed call for the log (as grammY's GrammyError names its method
+ * and payload): the error is logged as `err`, and its own fields are part of the line.
  */
 export class PlatformError extends Error {
   /** The platform's own code for the refusal (Meta's `error.code`), for logs and metrics. */
   readonly platformCode?: string;
+  /** The call that failed, in the platform's words: `sendMessage`, `chat.update`, `POST /{phone}/messages`. */
+  readonly method?: string;
+  /** What the call sent, short and redacted (`describeSent`): never a token, never a whole text. */
+  readonly sent?: string;
 
   constructor(
     message: string,
@@ -191,12 +197,54 @@ export class PlatformError extends Error {
       | 'other',
     /** For rate-limited: how long the platform asks us to wait. */
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown; platformCode?: string },
+    options?: PlatformErrorOptions,
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PlatformError';
     if (options?.platformCode !== undefined) this.platformCode = options.platformCode;
+    if (options?.method !== undefined) this.method = options.method;
+    if (options?.sent !== undefined) this.sent = options.sent;
   }
+}
+
+export interface PlatformErrorOptions {
+  cause?: unknown;
+  platformCode?: string;
+  /** The call that failed (PlatformError.method). */
+  method?: string;
+  /** What it sent, from `describeSent` (PlatformError.sent). */
+  sent?: string;
+}
+
+/** How much of a text a log line shows: enough to recognize the message, not enough to hold what a user wrote. */
+export const SENT_TEXT_PREVIEW_CHARS = 20;
+
+/**
+ * A platform call's payload in a few words for a log line: where it went, which message, how
+ * long its text was and how it began, how many files and buttons. Never a token (an adapter
+ * passes none) and never a whole text: the first SENT_TEXT_PREVIEW_CHARS characters on one line,
+ * then its length. `describeSent({ to: '123', text: 'Here are three homes that match' })` is
+ * `to 123, text "Here are three homes…" (31 chars)`.
+ */
+export function describeSent(sent: {
+  to?: string | number | undefined;
+  message?: string | number | undefined;
+  text?: string | undefined;
+  files?: number | undefined;
+  buttons?: number | undefined;
+}): string {
+  const parts: string[] = [];
+  if (sent.to !== undefined) parts.push(`to ${sent.to}`);
+  if (sent.message !== undefined) parts.push(`message ${sent.message}`);
+  if (sent.text !== undefined) {
+    const characters = [...sent.text];
+    const start = characters.slice(0, SENT_TEXT_PREVIEW_CHARS).join('').replace(/\s+/g, ' ');
+    const more = characters.length > SENT_TEXT_PREVIEW_CHARS ? '…' : '';
+    parts.push(`text "${start}${more}" (${characters.length} chars)`);
+  }
+  if (sent.files) parts.push(`${sent.files} file${sent.files === 1 ? '' : 's'}`);
+  if (sent.buttons) parts.push(`${sent.buttons} button${sent.buttons === 1 ? '' : 's'}`);
+  return parts.join(', ');
 }
 
 /**

@@ -59,7 +59,7 @@ export const LOCK_TTL_MS = 30_000;
 
 /**
  * A third of the lock's lifetime: two heartbeats may fail (a Redis hiccup) before
- * the lock expires under a holder that is still answering (vercel/chat#685).
+ * the lock expires under a holder that is still answering (the Vercel Chat SDK's github.com/vercel/chat/issues/685).
  */
 export const HEARTBEAT_MS = 10_000;
 
@@ -151,7 +151,8 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);
   if (!(Number.isInteger(policy.maxAnswersInFlight) && policy.maxAnswersInFlight >= 1)) {
     throw new Error(
-      `Gateway policy: maxAnswersInFlight (gateway.maxAnswersInFlight) must be a whole number of at least 1 (got ${policy.maxAnswersInFlight}); the default is ${MAX_ANSWERS_IN_FLIGHT}.`,
+      'Gateway policy: maxAnswersInFlight (gateway.maxAnswersInFlight) must be a whole number of at least 1 ' +
+        `(got ${policy.maxAnswersInFlight}); the default is ${MAX_ANSWERS_IN_FLIGHT}.`,
     );
   }
   return policy;

@@ -6,7 +6,7 @@
  * the process holding its lock, one TurnRunner run (turn-runner.ts) per message,
  * through the pipeline (pipeline.ts):
  *   record → beforeCommands → commands → beforeAsk → limits → session → ask
- * and then the turn's events (events.ts). See drain/conversation-queue.ts for how order and
+ * and then the turn's events (turn/turn-events.ts). See drain/conversation-queue.ts for how order and
  * delivery hold across processes.
  */
 import type { Logger } from '../logger.js';
@@ -19,25 +19,21 @@ import type { Adapter, Capabilities, ConversationRef, InboundAttachment, Inbound
 import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
 import {
   askStep,
-  ChatbotSettingsMirror,
   limitsStep,
   messageLengthStep,
-  MonthTally,
   Pipeline,
   recordMessageStep,
-  SessionMap,
   sessionStep,
-  TranscriptStore,
   TurnEvents,
   TurnReads,
   TurnRunner,
   type GatewayBot,
   type GatewayServices,
   type PipelineSteps,
-  type TranscriptRole,
   type TurnEventSource,
   type TurnReadSource,
 } from './turn/index.js';
+import { ChatbotSettingsMirror, MonthTally, SessionMap, TranscriptStore, type TranscriptRole } from './stores/index.js';
 import {
   CommandRegistry,
   commandStep,

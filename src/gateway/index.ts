@@ -3,13 +3,9 @@ export { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 export type { GatewayObserver } from './observer.js';
 export { CommandRegistry, parseCommand, splitSuggestions, type ButtonAction, type Command } from './commands/index.js';
 export {
-  ChatbotSettingsMirror,
   compose,
-  describeAttachment,
   FAILURE_COUNT_TTL_MS,
   PIPELINE_POSITIONS,
-  SessionMap,
-  TranscriptStore,
   type AfterAnswerListener,
   type GatewayBot,
   type GatewayServices,
@@ -17,9 +13,6 @@ export {
   type PipelinePosition,
   type PipelineSteps,
   type Step,
-  type TranscriptEntry,
-  type TranscriptFile,
-  type TranscriptRole,
   type TurnContext,
   type TurnEvent,
   type TurnEventMap,
@@ -30,7 +23,27 @@ export {
   type UpstreamFailure,
   type UpstreamFailureListener,
 } from './turn/index.js';
-export { DEFAULT_GATEWAY_POLICY, resolvePolicy, type GatewayPolicy } from './gateway-policy.js';
-export { conversationTag, gatewayKeys, pendingMembers } from './state-keys.js';
-export { replies, sendReply, type ReplyExtras } from './reply/index.js';
+export {
+  ChatbotSettingsMirror,
+  describeAttachment,
+  SessionMap,
+  TranscriptStore,
+  type TranscriptEntry,
+  type TranscriptFile,
+  type TranscriptRole,
+} from './stores/index.js';
+export { DEFAULT_GATEWAY_POLICY, resolvePolicy, SESSION_IDLE_TTL_MS, type GatewayPolicy } from './gateway-policy.js';
+export {
+  conversationMember,
+  conversationTag,
+  gatewayKeys,
+  parseConversationMember,
+  pendingMembers,
+} from './state-keys.js';
+export { sendReply, type ReplyExtras } from './reply/index.js';
+/**
+ * The sentences a user reads (the handoff's among them, `userTexts.handoff`); `replies` is the
+ * same object under the name the gateway's replies are known by in tests and callers.
+ */
+export { formatBytes, userTexts, userTexts as replies, type UserTexts } from './user-texts.js';
 export * from '../contract.js';

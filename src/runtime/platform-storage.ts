@@ -5,7 +5,7 @@
  * Cluster as it is; these keys need no hash tag. A step over two keys would need one.
  */
 import type { PlatformStorage } from '../contract.js';
-import { SESSION_IDLE_TTL_MS } from '../gateway/gateway-policy.js';
+import { SESSION_IDLE_TTL_MS } from '../gateway/index.js';
 import type { StateStore } from '../state/index.js';
 
 export function platformKeyPrefix(platform: string, bot: string): string {

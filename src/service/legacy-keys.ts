@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RedisStateStore } from '../state/redis.js';
+import { RedisStateStore } from '../state/index.js';
 import type { StateStore } from '../state/types.js';
 import { svcKeys } from './state-keys.js';
 

@@ -1,6 +1,6 @@
 import { MemoryStateStore } from './memory.js';
-import { RedisStateStore } from './redis.js';
-import type { RedisTopology } from './topology.js';
+import { RedisStateStore } from './redis/store.js';
+import type { RedisTopology } from './redis/topology.js';
 import type { StateStore } from './types.js';
 
 export type {
@@ -20,8 +20,8 @@ export type {
 } from './types.js';
 export { DEFAULT_KEY_PREFIX } from './types.js';
 export { MemoryStateStore } from './memory.js';
-export { RedisStateStore, type RedisStateOptions } from './redis.js';
-export { isSupportedRedisVersion, MIN_REDIS_VERSION } from './redis-version.js';
+export { RedisStateStore, type RedisStateOptions } from './redis/store.js';
+export { isSupportedRedisVersion, MIN_REDIS_VERSION } from './redis/version.js';
 export {
   describeTopology,
   formatEndpoint,
@@ -29,7 +29,7 @@ export {
   type RedisAuth,
   type RedisEndpoint,
   type RedisTopology,
-} from './topology.js';
+} from './redis/topology.js';
 
 export interface CreateStateStoreOptions {
   /** How to reach Redis (src/config/redis.ts redisTopology); unset = in memory. */

@@ -28,7 +28,7 @@ export class NamedBatch {
   /** `pipeline`: no unit at all (StateStore.pipeline), for commands that need no atomicity with one another. */
   async run(state: Pick<StateStore, 'batch' | 'pipeline'>, as: 'batch' | 'pipeline' = 'batch'): Promise<BatchResults> {
     const results = await (as === 'pipeline' ? state.pipeline(this.commands) : state.batch(this.commands));
-    // The stores answer each op with the shape AtomicResults names (src/state/redis-replies.ts).
+    // The stores answer each op with the shape AtomicResults names (src/state/redis/replies.ts).
     return { of: <T>(read: BatchRead<T>) => results[read.index] as T };
   }
 }

@@ -23,7 +23,7 @@ export function shardTag(shard: number): string {
 
 /**
  * Shards of the conversations seen lately: a turn builds a dozen keys of its conversation, and a
- * SHA-1 each time was a measurable share of the gateway's CPU per answer (issue #22). Bounded:
+ * SHA-1 each time would cost a share of the gateway's CPU per answer. Bounded:
  * when full it starts over (a miss costs one hash).
  */
 const SHARD_CACHE_SIZE = 10_000;

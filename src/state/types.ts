@@ -91,7 +91,7 @@ export interface StateStore {
    * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, a lock owned by the
    * one process that answers it, and a set indexing the conversations that have
    * queued messages. Each step is one atomic round trip, so no message can slip in
-   * between "the queue looked empty" and "the lock was released" (vercel/chat#928).
+   * between "the queue looked empty" and "the lock was released" (the Vercel Chat SDK's github.com/vercel/chat/issues/928).
    */
 
   /**
@@ -193,7 +193,7 @@ export type ClaimHeadCommand = AtomicCommandOf<'claimHead'>;
 
 /**
  * What each command answers in `atomic()` and `batch()`, by its op: both stores give these
- * shapes (src/state/redis-replies.ts normalizes Redis's replies to them).
+ * shapes (src/state/redis/replies.ts normalizes Redis's replies to them).
  */
 export interface AtomicResults {
   get: string | null;

@@ -8,7 +8,7 @@
  */
 import { pino } from 'pino';
 import { createGateway, type Gateway, type GatewayPolicy } from '../../src/gateway/index.js';
-import { RedisStateStore } from '../../src/state/redis.js';
+import { RedisStateStore } from '../../src/state/index.js';
 import type { ConversationRef } from '../../src/contract.js';
 import type { ScriptedChatbotService } from '../../fakes/chatbot-service/index.js';
 import { isolatedRedisStore, testRedisUrl } from '../support/redis.js';

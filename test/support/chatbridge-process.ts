@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RedisStateStore } from '../../src/state/index.js';
-import { formatEndpoint } from '../../src/state/topology.js';
+import { formatEndpoint, RedisStateStore } from '../../src/state/index.js';
 import { testRedisClusterNodes, testRedisUrl, type TestTopology } from './redis.js';
 
 const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');

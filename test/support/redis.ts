@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { parseEndpoint, type RedisEndpoint } from '../../src/state/topology.js';
-import { RedisStateStore } from '../../src/state/redis.js';
+import { parseEndpoint, RedisStateStore, type RedisEndpoint } from '../../src/state/index.js';
 
 /** The Redis URL the global setup found or started. */
 export function testRedisUrl(): string {

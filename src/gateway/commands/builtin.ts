@@ -1,6 +1,6 @@
 /** /start, /help and /reset. */
 import type { Command, CommandRegistry } from './registry.js';
-import { replies } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 
 /** SuggestedMessage is one string; people separate suggestions with new lines, "|" or ";". */
 export function splitSuggestions(suggested: string | undefined): string[] {
@@ -12,10 +12,12 @@ export function splitSuggestions(suggested: string | undefined): string[] {
 
 export const startCommand: Command = {
   name: 'start',
-  description: 'say hello and see what to ask',
+  get description() {
+    return userTexts.commandDescriptions.start;
+  },
   async run(ctx) {
     const settings = await ctx.settings();
-    const welcome = settings.WelcomeMessage?.trim() || replies.welcomeDefault;
+    const welcome = settings.WelcomeMessage?.trim() || userTexts.welcomeDefault;
     const suggestions = splitSuggestions(settings.SuggestedMessage);
     const placeholder = settings.UserInputPlaceholder?.trim();
     await ctx.reply(welcome, {
@@ -28,16 +30,20 @@ export const startCommand: Command = {
 export function helpCommand(registry: CommandRegistry): Command {
   return {
     name: 'help',
-    description: 'list the commands',
-    run: (ctx) => ctx.reply(`${registry.helpText()}\n\nAnything else you write is answered by the assistant.`),
+    get description() {
+      return userTexts.commandDescriptions.help;
+    },
+    run: (ctx) => ctx.reply(`${registry.helpText()}\n\n${userTexts.helpFooter}`),
   };
 }
 
 export const resetCommand: Command = {
   name: 'reset',
-  description: 'start a new conversation (the assistant forgets this one)',
+  get description() {
+    return userTexts.commandDescriptions.reset;
+  },
   async run(ctx) {
     await ctx.services.sessions.reset(ctx.conversation);
-    await ctx.reply(replies.resetDone);
+    await ctx.reply(userTexts.resetDone);
   },
 };

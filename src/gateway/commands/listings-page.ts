@@ -4,6 +4,7 @@
  */
 import type { ListingItem, ListingPage } from '../../upstream/api.js';
 import type { Button } from '../../contract.js';
+import { userTexts } from '../user-texts.js';
 
 /** Telegram refuses callback data over 64 bytes; every platform gets the same values. */
 export const MAX_BUTTON_VALUE_BYTES = 64;
@@ -52,30 +53,30 @@ export function listingsView(
   if (result.List.length === 0) {
     const markdown =
       total > 0 && request.page > pages
-        ? `There are only ${pages} pages of listings${where}. Send \`/listings${request.city ? ` ${request.city}` : ''}\` to start again.`
-        : `No listings found${where}.${request.city ? ' Send `/listings` to see every listing.' : ''}`;
+        ? userTexts.listings.pastTheEnd(pages, where, `/listings${request.city ? ` ${request.city}` : ''}`)
+        : userTexts.listings.noneFound(where, request.city !== '');
     return { markdown, buttons: [] };
   }
   const first = (request.page - 1) * pageSize;
-  const header = `**Listings${where}** · page ${request.page} of ${pages} (${total} in all)`;
+  const header = userTexts.listings.header(where, request.page, pages, total);
   const items = result.List.map((item, index) => formatListing(item, first + index + 1));
   const previous = request.page > 1 ? { ...request, page: request.page - 1 } : null;
   const next = request.page < pages ? { ...request, page: request.page + 1 } : null;
   const buttons: Button[] = [];
   const hints: string[] = [];
-  for (const [label, target] of [
-    ['« Previous', previous],
-    ['Next »', next],
+  for (const [direction, label, target] of [
+    ['previous', userTexts.listings.previousButton, previous],
+    ['next', userTexts.listings.nextButton, next],
   ] as const) {
     if (!target) continue;
     const value = withButtons ? listingsButtonValue(target) : null;
     if (value) buttons.push({ label, value });
     else
       hints.push(
-        `\`/listings ${request.city ? `${request.city} ` : ''}${target.page}\` for the ${label.includes('Next') ? 'next' : 'previous'} page`,
+        userTexts.listings.pageHint(`/listings ${request.city ? `${request.city} ` : ''}${target.page}`, direction),
       );
   }
-  const footer = hints.length > 0 ? [`Send ${hints.join(', or ')}.`] : [];
+  const footer = hints.length > 0 ? [userTexts.listings.hints(hints)] : [];
   return { markdown: [header, ...items, ...footer].join('\n\n'), buttons };
 }
 
@@ -91,7 +92,8 @@ function formatListing(item: ListingItem, position: number): string {
     .map((fact) => escapeMarkdown(String(fact)));
   const price = priceOf(item);
   const status = [item.SaleType, item.Status].filter(Boolean).map(escapeMarkdown).join(', ');
-  const title = `**${position}. ${facts.join(' · ') || 'Listing'}**${price ? ` — ${escapeMarkdown(price)}` : ''}${status ? ` (${status})` : ''}`;
+  const heading = `${position}. ${facts.join(' · ') || userTexts.listings.untitled}`;
+  const title = `**${heading}**${price ? ` — ${escapeMarkdown(price)}` : ''}${status ? ` (${status})` : ''}`;
   const address = [item.Address, item.City, [item.State, item.ZIP].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join(', ');

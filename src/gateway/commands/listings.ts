@@ -8,6 +8,7 @@ import {
 } from './listings-page.js';
 import type { ButtonAction, Command } from './registry.js';
 import type { TurnContext } from '../turn/index.js';
+import { userTexts } from '../user-texts.js';
 
 async function showListings(ctx: TurnContext, request: ListingsRequest): Promise<void> {
   const pageSize = ctx.services.policy.listingsPageSize;
@@ -27,7 +28,9 @@ async function showListings(ctx: TurnContext, request: ListingsRequest): Promise
 export const listingsCommand: Command = {
   name: 'listings',
   usage: '/listings [city]',
-  description: 'browse the listings, optionally in one city',
+  get description() {
+    return userTexts.commandDescriptions.listings;
+  },
   run: (ctx, args) => showListings(ctx, parseListingsArgs(args)),
 };
 

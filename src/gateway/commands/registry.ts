@@ -1,5 +1,5 @@
 import type { Step, TurnContext } from '../turn/index.js';
-import { replies } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 /**
  * Commands (`/name args`) and button actions (`prefix:payload`), registered by
  * name. The built-in ones live next to this file; others (the handoff's /human)
@@ -78,7 +78,7 @@ export class CommandRegistry {
   /** Markdown list of the commands, for /help and unknown commands. */
   helpText(): string {
     const lines = this.list().map((command) => `- \`${command.usage ?? `/${command.name}`}\` — ${command.description}`);
-    return ['**Commands**', '', ...lines].join('\n');
+    return [userTexts.commandsTitle, '', ...lines].join('\n');
   }
 }
 
@@ -93,12 +93,12 @@ export function commandStep(registry: CommandRegistry): Step {
       const found = registry.action(action.value);
       if (found) return found.action.run(ctx, found.payload);
       ctx.logger.debug({ value: action.value }, 'button press with no registered action');
-      return ctx.reply(replies.staleButton);
+      return ctx.reply(userTexts.staleButton);
     }
     const parsed = parseCommand(ctx.inbound.text);
     if (!parsed) return next();
     const command = registry.get(parsed.name);
-    if (!command) return ctx.reply(replies.unknownCommand(parsed.name, registry.helpText()));
+    if (!command) return ctx.reply(userTexts.unknownCommand(parsed.name, registry.helpText()));
     await command.run(ctx, parsed.args);
   };
 }

@@ -12,7 +12,7 @@
  * - advance: one atomic step removes the answered head and, when the queue is
  *   empty, releases the lock. A message enqueued a moment later finds the lock
  *   free and claims it itself, so nothing is stranded between "queue empty" and
- *   "lock released" (vercel/chat#928); the re-check after releasing that a
+ *   "lock released" (the Vercel Chat SDK's github.com/vercel/chat/issues/928); the re-check after releasing that a
  *   non-atomic design needs is the enqueue's own claim.
  */
 import type {

@@ -284,7 +284,8 @@ export class Drains {
     this.options.logger.info(
       { answering: all.length, finished: all.length - cutOff, cutOff, inLine, graceMs },
       cutOff > 0
-        ? `stopped: ${cutOff} answer(s) cut off after the grace period; their conversations are released, and the process that takes them resolves what was half shown`
+        ? `stopped: ${cutOff} answer(s) cut off after the grace period; their conversations are released, ` +
+            'and the process that takes them resolves what was half shown'
         : 'stopped: every answer in progress finished; conversations with messages left are released for another process',
     );
     // A drain a sweep started just before `stopping` was set: it lets go at its first step.

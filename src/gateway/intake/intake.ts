@@ -18,8 +18,9 @@ import { notServedError, type AdapterRoutes } from './adapter-routes.js';
 import type { PacedSink } from './patient-sink.js';
 import type { Inbound } from '../../contract.js';
 import { toQueuedMessage, type ConversationQueue, type Drains, type LocalAttachments } from '../drain/index.js';
-import { OUT_OF_TURN_REPLY_RETRY, replies, sendReply } from '../reply/index.js';
-import { describeAttachment, type TranscriptStore } from '../turn/index.js';
+import { OUT_OF_TURN_REPLY_RETRY, sendReply } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
+import { describeAttachment, type TranscriptStore } from '../stores/index.js';
 
 /**
  * Conversations waiting for a slot in this process beyond which a polling source waits
@@ -143,7 +144,7 @@ export class Intake implements PacedSink {
   private async refuseFullQueue(inbound: Inbound, waiting: number): Promise<void> {
     const target = this.options.routes.outboundFor(inbound.conversation, inbound.isGroup);
     if (!target) return;
-    const text = replies.queueFull(waiting);
+    const text = userTexts.queueFull(waiting);
     const attachments = inbound.attachments.map(describeAttachment);
     await this.options.transcript.append(
       inbound.conversation,

@@ -20,7 +20,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../../logger.js';
 import { retryWithBackoff, type Adapter, type Backoff, type Inbound, type InboundSink } from '../../contract.js';
-import { outboundIn, replies, sendReply } from '../reply/index.js';
+import { outboundIn, sendReply } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 
 /** Messages held in memory at most while the store is down; accept() waits for room beyond it. */
 export const HELD_MESSAGES_MAX = 100;
@@ -39,8 +40,11 @@ export const DELAY_NOTICE_AFTER_MS = 10_000;
 export const OTHER_ERROR_ATTEMPTS = 3;
 
 /** Words of Redis replies and client errors that mean "the store is not there right now", not "this command is wrong". */
-const OUTAGE_MESSAGE =
-  /max retries per request|connection is closed|stream isn't writeable|command timed out|^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/i;
+const OUTAGE_MESSAGE = new RegExp(
+  "max retries per request|connection is closed|stream isn't writeable|command timed out|" +
+    '^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\\b',
+  'i',
+);
 const OUTAGE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -213,7 +217,7 @@ export class PatientSink implements InboundSink {
       outboundIn(adapter, inbound.conversation, inbound.isGroup),
       adapter.capabilities,
       inbound.conversation,
-      replies.answerDelayed,
+      userTexts.answerDelayed,
     ).catch((error: unknown) =>
       logger.warn(
         { err: error, conversation: inbound.conversation },
@@ -226,7 +230,7 @@ export class PatientSink implements InboundSink {
 /**
  * The attempts waiting on each sink's signal. One listener per signal, not one per attempt: an
  * EventTarget walks its listeners on every add and remove, so with every message of hundreds of
- * conversations waiting on one signal that walk was a measurable share of the CPU (issue #22).
+ * conversations waiting on one signal that walk would cost a share of the CPU.
  */
 const waitingOn = new WeakMap<AbortSignal, Set<(reason: Error) => void>>();
 

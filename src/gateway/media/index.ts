@@ -12,7 +12,7 @@ export {
   WAV_SAMPLE_RATE,
   type MediaLimits,
 } from './limits.js';
-export { formatBytes } from './messages.js';
+export { formatBytes } from '../user-texts.js';
 export type { MediaSettings } from './media-policy.js';
 export { prepareAttachments, type PrepareContext } from './prepare.js';
 export { readCapped } from '../../contract.js';

@@ -7,7 +7,7 @@
 import type { ChatAskType, ChatbotSettings } from '../../upstream/api.js';
 import type { AttachmentKind } from '../../contract.js';
 import { ACCEPTED_IMAGE_MIMES, ACCEPTED_VIDEO_MIMES, type MediaLimits } from './limits.js';
-import { say, type MediaNoun } from './messages.js';
+import { userTexts, type MediaNoun } from '../user-texts.js';
 import type { SniffedMedia } from './sniff.js';
 import type { MediaClass, MediaRefusal } from './types.js';
 
@@ -69,11 +69,12 @@ export function nounFor(mediaClass: MediaClass, kind: AttachmentKind): MediaNoun
 /** One message = one ClientAsk mode: several images, or exactly one video, or exactly one audio. */
 export function checkCombination(classes: MediaClass[], limits: MediaLimits): MediaRefusal | undefined {
   const distinct = new Set(classes);
-  if (distinct.size > 1) return { reason: 'mixed', message: say.mixed() };
+  if (distinct.size > 1) return { reason: 'mixed', message: userTexts.media.mixed };
   const [only] = distinct;
   if (only === undefined) return undefined;
   const max = only === 'image' ? limits.imagesPerMessage : 1;
-  if (classes.length > max) return { reason: 'too-many', message: say.tooMany(only, limits.imagesPerMessage) };
+  if (classes.length > max)
+    return { reason: 'too-many', message: userTexts.media.tooMany(only, limits.imagesPerMessage) };
   return undefined;
 }
 
@@ -81,11 +82,12 @@ export function checkCombination(classes: MediaClass[], limits: MediaLimits): Me
 export function checkFormat(sniffed: SniffedMedia, mediaClass: MediaClass): MediaRefusal | undefined {
   if (mediaClass === 'image') {
     if (!ACCEPTED_IMAGE_MIMES.has(sniffed.mime))
-      return { reason: 'unsupported', message: say.imageFormat(sniffed.ext) };
-    if (sniffed.mime === 'image/gif' && sniffed.animated) return { reason: 'unsupported', message: say.animatedGif() };
+      return { reason: 'unsupported', message: userTexts.media.imageFormat(sniffed.ext) };
+    if (sniffed.mime === 'image/gif' && sniffed.animated)
+      return { reason: 'unsupported', message: userTexts.media.animatedGif };
   }
   if (mediaClass === 'video' && !ACCEPTED_VIDEO_MIMES.has(sniffed.mime)) {
-    return { reason: 'unsupported', message: say.videoFormat(sniffed.ext) };
+    return { reason: 'unsupported', message: userTexts.media.videoFormat(sniffed.ext) };
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import {
   UndecodableAudioError,
 } from './errors.js';
 import { MEDIA_LIMITS, type MediaLimits } from './limits.js';
-import { formatBytes, say } from './messages.js';
+import { formatBytes, userTexts } from '../user-texts.js';
 import {
   acceptedNames,
   ASK_TYPE,
@@ -107,9 +107,11 @@ function checkDeclared(
   const known: MediaClass[] = [];
   for (const attachment of attachments) {
     const declared = declaredClass(attachment.kind);
-    if (declared === 'sticker') return refuse('unsupported', say.sticker());
-    if (declared && !isEnabled(declared, context.settings)) return refuse('disabled', say.disabled(declared));
-    if (!declared && enabledClasses(context.settings).length === 0) return refuse('disabled', say.nothingAccepted());
+    if (declared === 'sticker') return refuse('unsupported', userTexts.media.sticker);
+    if (declared && !isEnabled(declared, context.settings))
+      return refuse('disabled', userTexts.media.disabled(declared));
+    if (!declared && enabledClasses(context.settings).length === 0)
+      return refuse('disabled', userTexts.media.nothingAccepted);
     if (declared) known.push(declared);
   }
   const combination = checkCombination(known, limits);
@@ -145,12 +147,15 @@ function tooLargeToFetch(
   const declared = declaredClass(attachment.kind);
   if (platformCap < serviceCap) {
     const noun = declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file';
-    return refuse('too-large', say.tooLargeToDownload(noun, platformCap, size));
+    return refuse('too-large', userTexts.media.tooLargeToDownload(noun, platformCap, size));
   }
   if (declared && declared !== 'sticker') {
-    return refuse('too-large', say.tooLarge(nounFor(declared, attachment.kind), declared, serviceCap, size));
+    return refuse(
+      'too-large',
+      userTexts.media.tooLarge(nounFor(declared, attachment.kind), declared, serviceCap, size),
+    );
   }
-  return refuse('too-large', say.tooLargeFile(serviceCap, size));
+  return refuse('too-large', userTexts.media.tooLargeFile(serviceCap, size));
 }
 
 async function fetchAndSniff(
@@ -172,7 +177,7 @@ async function fetchAndSniff(
       const declared = declaredClass(attachment.kind);
       return refuse(
         'unavailable',
-        say.unavailable(declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file'),
+        userTexts.media.unavailable(declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file'),
       );
     }
     throw error;
@@ -184,14 +189,17 @@ async function fetchAndSniff(
   const mediaClass = classOf(sniffed, attachment.kind);
   if (!mediaClass) {
     const names = acceptedNames(context.settings);
-    return refuse('unsupported', say.notMedia(sniffed.ext === 'bin' ? undefined : sniffed.ext, names));
+    return refuse('unsupported', userTexts.media.notMedia(sniffed.ext === 'bin' ? undefined : sniffed.ext, names));
   }
-  if (!isEnabled(mediaClass, context.settings)) return refuse('disabled', say.disabled(mediaClass));
+  if (!isEnabled(mediaClass, context.settings)) return refuse('disabled', userTexts.media.disabled(mediaClass));
   const format = checkFormat(sniffed, mediaClass);
   if (format) return format;
   const limit = serviceLimit(mediaClass, limits);
   if (bytes.length > limit) {
-    return refuse('too-large', say.tooLarge(nounFor(mediaClass, attachment.kind), mediaClass, limit, bytes.length));
+    return refuse(
+      'too-large',
+      userTexts.media.tooLarge(nounFor(mediaClass, attachment.kind), mediaClass, limit, bytes.length),
+    );
   }
   return { attachment, bytes, sniffed, mediaClass };
 }
@@ -210,9 +218,10 @@ async function convertAudio(
     });
   } catch (error) {
     if (error instanceof TranscoderUnavailableError)
-      return refuse('transcoder-missing', say.transcoderMissing(file.sniffed.ext));
-    if (error instanceof UndecodableAudioError) return refuse('unsupported', say.undecodableAudio(noun));
-    if (error instanceof AttachmentTooLargeError) return refuse('too-large', say.tooLong(noun, limits.audioBytes));
+      return refuse('transcoder-missing', userTexts.media.transcoderMissing(file.sniffed.ext));
+    if (error instanceof UndecodableAudioError) return refuse('unsupported', userTexts.media.undecodableAudio(noun));
+    if (error instanceof AttachmentTooLargeError)
+      return refuse('too-large', userTexts.media.tooLong(noun, limits.audioBytes));
     throw error;
   }
 }

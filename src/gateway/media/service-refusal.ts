@@ -6,6 +6,7 @@
  */
 import type { AttachmentKind, InboundAttachment } from '../../contract.js';
 import { UpstreamError } from '../../upstream/errors.js';
+import { userTexts } from '../user-texts.js';
 
 const MEDIA_OPERATIONS = new Set(['ClientAsk', 'GetPreUploadUrl', 'UploadPut', 'UploadConfirm']);
 /** Statuses that mean "not this file" (bad request, forbidden, too large, wrong type, unprocessable). */
@@ -26,5 +27,5 @@ export function serviceMediaRefusal(attachments: readonly InboundAttachment[], e
   if (status === null || !REFUSAL_STATUSES.has(status)) return null;
   const noun = NOUN[attachments[0]!.kind] ?? 'file';
   const reason = error.message.trim().replace(/\.?$/, '.');
-  return `The assistant did not accept this ${noun}: ${reason} Please describe what you need in text instead.`;
+  return userTexts.media.refusedByService(noun, reason);
 }

@@ -7,7 +7,8 @@ import {
   type Outbound,
   type SentMessage,
 } from '../../contract.js';
-import { BUTTONS_MESSAGE_TEXT, EDIT_WINDOW_USABLE_FRACTION, SUPERSEDED_MESSAGE_TEXT } from './relay-policy.js';
+import { EDIT_WINDOW_USABLE_FRACTION } from './relay-policy.js';
+import { userTexts } from '../user-texts.js';
 import { plainMarkup, type PlacedChunk } from '../../format/index.js';
 import { layOutFinal, type LaidOutAnswer } from './rendering.js';
 import type { PacingPolicy } from './types.js';
@@ -312,7 +313,7 @@ function continueAfter(
 export async function deliverButtons(context: DeliveryContext, buttons: Button[] | undefined): Promise<void> {
   if (!context.capabilities.buttons || !buttons?.length) return;
   await withFinalRetries(context, () =>
-    context.outbound.send(context.conversation, { text: BUTTONS_MESSAGE_TEXT, buttons }),
+    context.outbound.send(context.conversation, { text: userTexts.buttonsMessage, buttons }),
   );
 }
 
@@ -408,7 +409,7 @@ function sameButtons(a: Button[] | undefined, b: Button[] | undefined): boolean 
 async function retireSurplus(context: DeliveryContext, surplus: ScreenSlot[]): Promise<void> {
   for (const slot of surplus) {
     try {
-      if (slot.replace && slot.text !== SUPERSEDED_MESSAGE_TEXT) await slot.replace(SUPERSEDED_MESSAGE_TEXT);
+      if (slot.replace && slot.text !== userTexts.supersededMessage) await slot.replace(userTexts.supersededMessage);
     } catch (error) {
       context.logger.warn(
         { err: error, message: slot.message.id },

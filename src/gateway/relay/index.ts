@@ -3,7 +3,12 @@ export { relayAnswer } from './relay.js';
 export type { PacingPolicy, RelayRequest, RelayResult, RendererKind } from './types.js';
 export { startTyping, TYPING_DEFER_MS, type TypingHandle, type TypingOptions } from './typing.js';
 export { InflightRecorder, InflightAnswer, type InflightRecorderOptions } from './inflight.js';
-export { recoverConversation, recoverInterruptedAnswers, INTERRUPTED_NOTE, type RecoveryOptions } from './recovery.js';
+export {
+  recoverConversation,
+  recoverInterruptedAnswers,
+  INTERRUPTED_NOTE_SEPARATOR,
+  type RecoveryOptions,
+} from './recovery.js';
 export {
   inflightConversationKey,
   inflightIndexKey,
@@ -11,4 +16,4 @@ export {
   INFLIGHT_STALE_AFTER_MS,
   type ProcessIdentity,
 } from './inflight-record.js';
-export { resolvePacing, EMPTY_ANSWER_TEXT, BUTTONS_MESSAGE_TEXT } from './relay-policy.js';
+export { resolvePacing } from './relay-policy.js';

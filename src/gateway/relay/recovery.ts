@@ -25,9 +25,13 @@ import {
   type ProcessIdentity,
 } from './inflight-record.js';
 import { fitsOneMessage, renderFinal } from './rendering.js';
+import { userTexts } from '../user-texts.js';
 
-/** Appended to the half-shown answer: by an edit, or as the last piece of its native stream (or sent alone when neither can take it). */
-export const INTERRUPTED_NOTE = '\n\n(This answer was interrupted. It will be answered again.)';
+/**
+ * What goes between the half-shown answer and the note on it (userTexts.interruptedNote), by an edit
+ * or as the last piece of its native stream: a paragraph of its own. A note sent alone has none.
+ */
+export const INTERRUPTED_NOTE_SEPARATOR = '\n\n';
 
 /** Records handled per run; a periodic run picks up the rest. */
 export const RECOVERY_BATCH_SIZE = 100;
@@ -264,10 +268,9 @@ async function tellInterrupted(
   const calls = noteCalls(record, options.logger, wait);
   // The note goes where the answer stopped: the stream, unless messages followed it (the answer fell back to edits).
   if (await endOpenStream(record, outbound, record.messageIds.length === 0, calls)) return true;
-  const note = renderFinal(INTERRUPTED_NOTE.trim(), capabilities)[0] ?? INTERRUPTED_NOTE.trim();
+  const note = renderFinal(userTexts.interruptedNote, capabilities)[0] ?? userTexts.interruptedNote;
   const lastMessageId = record.messageIds.at(-1);
-  const separator = INTERRUPTED_NOTE.slice(0, INTERRUPTED_NOTE.length - INTERRUPTED_NOTE.trimStart().length);
-  const annotated = `${record.lastText}${separator}${note}`;
+  const annotated = `${record.lastText}${INTERRUPTED_NOTE_SEPARATOR}${note}`;
   if (lastMessageId && record.lastText && canEdit(outbound) && fitsOneMessage(annotated, capabilities)) {
     try {
       await calls.attempt(() => outbound.edit(record.conversation, { id: lastMessageId }, annotated));
@@ -299,7 +302,13 @@ async function endOpenStream(
   const { streamId } = record;
   if (!streamId || !canStopStream(outbound)) return false;
   try {
-    await calls.attempt(() => outbound.stopStream(record.conversation, streamId, withNote ? INTERRUPTED_NOTE : ''));
+    await calls.attempt(() =>
+      outbound.stopStream(
+        record.conversation,
+        streamId,
+        withNote ? `${INTERRUPTED_NOTE_SEPARATOR}${userTexts.interruptedNote}` : '',
+      ),
+    );
     return withNote;
   } catch (error) {
     if (!calls.placeRefused(error)) throw error;

@@ -34,23 +34,6 @@ export const SENTENCE_WAIT_FACTOR = 4;
  */
 export const EDIT_WINDOW_USABLE_FRACTION = 0.9;
 
-/** Shown instead of an empty answer: platforms refuse empty messages and silence looks broken. */
-export const EMPTY_ANSWER_TEXT = '(no answer)';
-
-/**
- * The buttons go with the last message of the final answer: sent with it, or
- * attached by its final edit. Where they cannot (a native stream, or a platform
- * that refuses buttons on an edit) they come in a short message of their own.
- */
-export const BUTTONS_MESSAGE_TEXT = 'More options:';
-
-/**
- * A message left over from an intermediate render that the final answer no
- * longer needs (the authoritative answer came out shorter). `Outbound` cannot
- * delete, so it is emptied down to this.
- */
-export const SUPERSEDED_MESSAGE_TEXT = '…';
-
 export function resolvePacing(capabilities: Capabilities, overrides: Partial<PacingPolicy> = {}): PacingPolicy {
   return {
     editIntervalMs: overrides.editIntervalMs ?? capabilities.editIntervalMs,

@@ -9,7 +9,7 @@ import {
 } from '../../format/index.js';
 import type { AskFinal } from '../../upstream/api.js';
 import type { Capabilities } from '../../contract.js';
-import { EMPTY_ANSWER_TEXT } from './relay-policy.js';
+import { userTexts } from '../user-texts.js';
 
 /**
  * The one place the relay turns Markdown into platform text (in the markup the
@@ -21,7 +21,7 @@ import { EMPTY_ANSWER_TEXT } from './relay-policy.js';
 export function finalMarkdownOf(final: AskFinal, joinedFragments: string): string {
   // An incomplete stream has no authoritative answer: what we saw arrive is the best we have.
   const markdown = final.incomplete && joinedFragments.trim() !== '' ? joinedFragments : final.answer;
-  return markdown.trim() === '' ? EMPTY_ANSWER_TEXT : markdown;
+  return markdown.trim() === '' ? userTexts.emptyAnswer : markdown;
 }
 
 export function renderIntermediate(markdown: string, capabilities: Capabilities): string[] {
@@ -34,7 +34,7 @@ export function renderFinal(
   markup: MarkupRenderer = capabilities.markup,
 ): string[] {
   const chunks = nonEmpty(renderChunks(markdown, markup, capabilities.maxMessageLength));
-  return chunks.length > 0 ? chunks : [EMPTY_ANSWER_TEXT];
+  return chunks.length > 0 ? chunks : [userTexts.emptyAnswer];
 }
 
 /**
@@ -59,7 +59,7 @@ export function layOutIntermediate(markdown: string, capabilities: Capabilities)
   };
 }
 
-/** `renderFinal`, laid out: from 0, an answer with nothing visible is EMPTY_ANSWER_TEXT. */
+/** `renderFinal`, laid out: from 0, an answer with nothing visible is userTexts.emptyAnswer. */
 export function layOutFinal(
   markdown: string,
   capabilities: Capabilities,
@@ -70,7 +70,7 @@ export function layOutFinal(
     visible: visibleTextOf(doc, markup),
     chunksFrom: (from) => {
       const chunks = nonEmptyPlaced(renderDocChunksFrom(doc, markup, capabilities.maxMessageLength, from));
-      return chunks.length > 0 || from > 0 ? chunks : [{ text: EMPTY_ANSWER_TEXT, from: 0, to: 0 }];
+      return chunks.length > 0 || from > 0 ? chunks : [{ text: userTexts.emptyAnswer, from: 0, to: 0 }];
     },
   };
 }

@@ -15,5 +15,4 @@ export {
   type PlatformRetryOptions,
   type PlatformRetryPolicy,
 } from './platform-retry.js';
-export { replies } from './reply-texts.js';
 export { OUT_OF_TURN_REPLY_RETRY, REPLY_RETRY_POLICY, sendReply, type ReplyExtras } from './send-reply.js';

@@ -8,9 +8,9 @@
 import type { ChatbotSettings } from '../../upstream/api.js';
 import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
-import { replies } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 
-export { MONTHLY_COUNTER_TTL_MS, type RateWindow } from './allowance.js';
+export type { RateWindow } from './allowance.js';
 
 /** Off unless both RateLimitCount and RateLimitTime are positive (the service's own rule). */
 export function rateWindow(settings: ChatbotSettings): RateWindow | null {
@@ -39,9 +39,9 @@ function monthFormat(timeZone: string): Intl.DateTimeFormat {
 }
 
 /**
- * The month of each time zone in the current minute: formatting one was 1 % of the gateway's CPU per
- * answer (issue #22). Exact: every zone's offset is a whole number of minutes, so a month begins on a
- * minute's start.
+ * The month of each time zone in the current minute, formatted once a minute rather than once per
+ * answer (formatting a date in a time zone is costly). Exact: every zone's offset is a whole number
+ * of minutes, so a month begins on a minute's start.
  */
 const monthThisMinute = new Map<string, { minute: number; month: string }>();
 
@@ -72,7 +72,7 @@ export function limitsStep(): Step {
     const reservation = ctx.prefetched.reservation;
     if (!reservation)
       throw new Error(
-        "the limits step runs after the turn's first batch (turn-start.ts), which reserves the allowance it checks",
+        "the limits step runs after the turn's first batch (turn/first-batch.ts), which reserves the allowance it checks",
       );
     reservation.checked = true;
     const settings = await ctx.settings();
@@ -81,11 +81,11 @@ export function limitsStep(): Step {
     try {
       if (rate && reservation.used > rate.count) {
         ctx.logger.info({ user: ctx.inbound.user.id, used: reservation.used, limit: rate.count }, 'rate limit reached');
-        return await ctx.reply(settings.RateLimitMessage?.trim() || replies.rateLimitedDefault);
+        return await ctx.reply(settings.RateLimitMessage?.trim() || userTexts.rateLimitedDefault);
       }
       if (cap !== null && reservation.reserved > cap) {
         ctx.logger.warn({ serialNumber: ctx.bot.serialNumber, limit: cap }, 'monthly MessageLimit reached');
-        return await ctx.reply(replies.monthlyLimit);
+        return await ctx.reply(userTexts.monthlyLimit);
       }
       await next();
     } catch (error) {

@@ -1,8 +1,5 @@
 /** The shapes of a turn's allowance (allowance-step.ts checks it, turn/first-batch.ts reserves it); no imports, so both can use them. */
 
-/** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
-export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;
-
 export interface RateWindow {
   count: number;
   windowMs: number;
@@ -15,7 +12,7 @@ export interface Reservation {
   reserved: number;
   /**
    * MessageLimit. Only with one is the month's count reserved by the first batch; with none (null) an
-   * answered message is counted afterwards, with others, once a second (turn/month-tally.ts).
+   * answered message is counted afterwards, with others, once a second (stores/month-tally.ts).
    */
   cap: number | null;
   rate: RateWindow | null;

@@ -14,7 +14,7 @@ import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
 import { resetTurnAttempts } from './poison-limit.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
-import { replies } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };
 
@@ -29,7 +29,7 @@ export function askStep(): Step {
         const media = await prepareMedia(ctx);
         if (isMediaRefusal(media)) return await stopThen(typing, () => ctx.reply(media.message));
         if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0)
-          return await stopThen(typing, () => ctx.reply(replies.nothingToAnswer));
+          return await stopThen(typing, () => ctx.reply(userTexts.nothingToAnswer));
         answer = await openAnswer(ctx, {
           content: ctx.inbound.text,
           ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
@@ -100,7 +100,7 @@ async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean
       'the Chatbot Service is unreachable; the message stays queued and is asked again with backoff',
     );
     await ctx
-      .reply(replies.upstreamWaiting)
+      .reply(userTexts.upstreamWaiting)
       .catch((replyError: unknown) =>
         ctx.logger.error({ err: replyError }, 'could not tell the user the answer will come'),
       );

@@ -1,7 +1,6 @@
 /**
- * The turn's one read of Redis before its steps run. Each concern used to pay its
- * own round trip per answer; one batch now does all of it (two parts sent at once, one per
- * kind of key: see startTurn):
+ * The turn's one read of Redis before its steps run: one batch for every concern rather than a
+ * round trip each (two parts sent at once, one per kind of key: see startTurn):
  *   - counts the turn's attempt (turn/poison-limit.ts), when turns of its message may have been cut off before;
  *   - reserves the month's allowance and the user's rate window (allowance-step.ts checks
  *     them at its position, and they are given back when that step is not reached);
@@ -20,7 +19,8 @@ import {
 import type { TurnContext } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
-import { MONTHLY_COUNTER_TTL_MS, monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
+import { monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
+import { MONTHLY_COUNTER_TTL_MS } from '../stores/index.js';
 import { ATTEMPTS_TTL_MS } from './poison-limit.js';
 import { inflightConversationKey } from '../relay/index.js';
 import type { HeadOrigin, RidingClaim } from '../drain/index.js';
@@ -148,7 +148,7 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   const again = origin === 'again' && !riding;
   const counted = again ? batch.add({ op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS, from: 1 }) : undefined;
   const countSoFar = riding ? batch.add({ op: 'get', key: attemptsKey }) : undefined;
-  // Renewed on use (read and renewed in one command): a conversation idle for sessionIdleTtlMs starts a new session (turn/session-map.ts).
+  // Renewed on use (read and renewed in one command): a conversation idle for sessionIdleTtlMs starts a new session (stores/session-map.ts).
   const session = batch.add({ op: 'get', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs });
   const leftovers = again ? batch.add({ op: 'setMembers', key: inflightConversationKey(ctx.conversation) }) : undefined;
   // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.

@@ -5,10 +5,8 @@
  */
 export { askStep } from './ask-step.js';
 export { limitsStep } from './allowance-step.js';
-export { ChatbotSettingsMirror, type SettingsSource } from './chatbot-settings.js';
 export { TurnReads, type TurnRead, type TurnReadSource } from './first-batch.js';
 export { messageLengthStep } from './message-length-step.js';
-export { MONTH_TALLY_FLUSH_MS, MonthTally } from './month-tally.js';
 export {
   compose,
   Pipeline,
@@ -19,15 +17,7 @@ export {
   type Step,
 } from './pipeline.js';
 export { FAILURE_COUNT_TTL_MS, recordMessageStep } from './run-turn.js';
-export { SessionMap } from './session-map.js';
 export { sessionStep } from './session-step.js';
-export {
-  describeAttachment,
-  TranscriptStore,
-  type TranscriptEntry,
-  type TranscriptFile,
-  type TranscriptRole,
-} from './transcript.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './turn-context.js';
 export {
   TurnEvents,

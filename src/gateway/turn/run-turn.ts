@@ -5,7 +5,7 @@
  * see upstream-wait.ts), the service's own words when it refuses for a limit,
  * an apology when it refuses the message, a generic apology for our own bugs.
  * A message cut off in every turn leaves the queue, saying so (turn/poison-limit.ts).
- * After the pipeline, the turn's events (events.ts) are told of the answer, or
+ * After the pipeline, the turn's events (turn/turn-events.ts) are told of the answer, or
  * of an upstream failure (counted once per message). Nothing a user sent goes
  * unanswered, and all of it is in the transcript.
  */
@@ -18,11 +18,12 @@ import type { Step } from './pipeline.js';
 import { givePoisonReply, hasUsedUpAttempts } from './poison-limit.js';
 import { PlatformError } from '../../contract.js';
 import { upstreamWaitKey } from './upstream-wait.js';
-import { describeAttachment, transcriptFile } from './transcript.js';
+import { describeAttachment, transcriptFile } from '../stores/index.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import type { HeadOrigin } from '../drain/index.js';
-import { isPlatformError, replies } from '../reply/index.js';
+import { isPlatformError } from '../reply/index.js';
+import { userTexts } from '../user-texts.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
@@ -129,12 +130,12 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
   if (error instanceof UpstreamError && (error.status === 429 || error.code === 429)) {
     // The service applied one of the chatbot's own limits; its message is written for the user.
     logger.info({ err: error }, 'the service refused the message for a limit');
-    await safeReply(turn, () => turn.reply(error.message || replies.rateLimitedDefault));
+    await safeReply(turn, () => turn.reply(error.message || userTexts.rateLimitedDefault));
     return;
   }
   if (!(error instanceof UpstreamError)) {
     logger.error({ err: error }, 'answering a message failed');
-    await safeReply(turn, () => turn.reply(replies.internalError));
+    await safeReply(turn, () => turn.reply(userTexts.internalError));
     return;
   }
   logger.warn(
@@ -143,7 +144,7 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
   );
   const cutShort = hasAnswerStarted(turn);
   // A transient failure (down, timeout, 5xx) will pass; anything else is the service refusing this message.
-  const text = cutShort ? replies.answerCutOff : error.transient ? replies.upstreamDown : replies.upstreamRefused;
+  const text = cutShort ? userTexts.answerCutOff : error.transient ? userTexts.upstreamDown : userTexts.upstreamRefused;
   await safeReply(turn, () => turn.reply(text));
   await countUpstreamFailure(turn, error, events);
 }

@@ -4,16 +4,20 @@
  * collected (`record`, `later`) and written together with the queue's advance,
  * in the same round trip that removes the message from the queue.
  */
-import type { MonthTally } from './month-tally.js';
 import type { Logger } from '../../logger.js';
 import type { AtomicCommand, StateStore } from '../../state/index.js';
 import type { AskFinal, ChatbotServiceApi, ChatbotSettings } from '../../upstream/api.js';
 import type { Reservation } from './allowance.js';
-import type { ChatbotSettingsMirror } from './chatbot-settings.js';
 import type { GatewayObserver } from '../observer.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
-import type { SessionMap } from './session-map.js';
-import type { TranscriptEntry, TranscriptRole, TranscriptStore } from './transcript.js';
+import type {
+  ChatbotSettingsMirror,
+  MonthTally,
+  SessionMap,
+  TranscriptEntry,
+  TranscriptRole,
+  TranscriptStore,
+} from '../stores/index.js';
 import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../../contract.js';
 import type { InflightRecorder } from '../relay/index.js';
 import { sendReply, type ReplyExtras } from '../reply/index.js';
@@ -34,7 +38,7 @@ export interface GatewayServices {
   transcript: TranscriptStore;
   sessions: SessionMap;
   inflight: InflightRecorder;
-  /** The month's count of a chatbot with no MessageLimit, written once a second (turn/month-tally.ts). */
+  /** The month's count of a chatbot with no MessageLimit, written once a second (stores/month-tally.ts). */
   monthTally: MonthTally;
   policy: GatewayPolicy;
   ffmpegPath?: string;

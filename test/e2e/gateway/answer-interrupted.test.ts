@@ -6,8 +6,7 @@
  * (frozen past its lock) gets the note before the answer given again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { gatewayKeys, pendingMembers, replies } from '../../../src/gateway/index.js';
-import { INTERRUPTED_NOTE } from '../../../src/gateway/relay/index.js';
+import { gatewayKeys, pendingMembers, replies, userTexts } from '../../../src/gateway/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 import { testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
 import {
@@ -26,7 +25,7 @@ const FRAGMENTS = [
   'Second, 400 Colfax Ave: a house with a garden and a garage. ',
   'That is all I have for now.',
 ];
-const NOTE = INTERRUPTED_NOTE.trim();
+const NOTE = userTexts.interruptedNote;
 /** One Redis, and the test cluster when the global setup has one. */
 const TOPOLOGIES: TestTopology[] = testRedisClusterNodes().length > 0 ? ['single', 'cluster'] : ['single'];
 

@@ -8,8 +8,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { signedEventRequest, startFakeSlack, type FakeSlack } from '../../../fakes/slack/index.js';
-import { conversationTag, pendingMembers } from '../../../src/gateway/index.js';
-import { INTERRUPTED_NOTE, inflightIndexKey } from '../../../src/gateway/relay/index.js';
+import { conversationTag, pendingMembers, userTexts } from '../../../src/gateway/index.js';
+import { inflightIndexKey } from '../../../src/gateway/relay/index.js';
 import {
   FAST_TAKEOVER,
   startDeliveryGateway,
@@ -30,7 +30,7 @@ const FRAGMENTS = [
   'That is all I have for now.',
 ];
 const WHOLE_ANSWER = FRAGMENTS.join('').trim();
-const NOTE = INTERRUPTED_NOTE.trim();
+const NOTE = userTexts.interruptedNote;
 const ANSWER = { timeoutMs: 45_000 };
 
 describe('a native stream cut off by a crash (chatbridge start with Slack, as a process)', () => {

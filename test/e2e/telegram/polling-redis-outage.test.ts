@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replies } from '../../../src/gateway/reply/reply-texts.js';
+import { replies } from '../../../src/gateway/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';

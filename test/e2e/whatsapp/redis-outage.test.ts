@@ -5,7 +5,7 @@
  * tells every user whose message waits that the answer will come.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replies } from '../../../src/gateway/reply/reply-texts.js';
+import { replies } from '../../../src/gateway/index.js';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../../fakes/whatsapp/index.js';
 import type { ChatbridgeProcess } from '../../support/chatbridge-process.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';

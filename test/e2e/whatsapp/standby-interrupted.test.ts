@@ -9,8 +9,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conversationTag, pendingMembers } from '../../../src/gateway/index.js';
-import { INTERRUPTED_NOTE, inflightIndexKey } from '../../../src/gateway/relay/index.js';
+import { conversationTag, pendingMembers, userTexts } from '../../../src/gateway/index.js';
+import { inflightIndexKey } from '../../../src/gateway/relay/index.js';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../../fakes/whatsapp/index.js';
 import {
   FAST_TAKEOVER,
@@ -34,7 +34,7 @@ const FRAGMENTS = [
   'That is all I have for now.',
 ];
 const WHOLE_ANSWER = FRAGMENTS.join('').trim();
-const NOTE = INTERRUPTED_NOTE.trim();
+const NOTE = userTexts.interruptedNote;
 /** The standby gets the browser once the killed holder's lease (30 s) expires; then the note and the answer wait out their backoff. */
 const TAKEOVER = { timeoutMs: 150_000 };
 

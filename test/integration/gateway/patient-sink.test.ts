@@ -9,9 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGateway, type Gateway } from '../../../src/gateway/index.js';
+import { createGateway, replies, type Gateway } from '../../../src/gateway/index.js';
 import { PatientSink, SinkClosedError } from '../../../src/gateway/intake/patient-sink.js';
-import { replies } from '../../../src/gateway/reply/reply-texts.js';
 import { RedisStateStore } from '../../../src/state/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../fakes/memory/index.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisStateStore } from '../../../src/state/redis.js';
-import { parseEndpoint } from '../../../src/state/topology.js';
+import { parseEndpoint, RedisStateStore } from '../../../src/state/index.js';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../support/redis-sentinel.js';
 
 const keys = {

@@ -17,7 +17,7 @@ import { startService, DEMO_SERIAL_NUMBER } from '../../../src/service/index.js'
 import { ChatbotServiceClient } from '../../../src/upstream/index.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 import { isolatedRedisStore, testRedisUrl } from '../../support/redis.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
+import { RedisStateStore } from '../../../src/state/index.js';
 import { CollectingSink } from './collecting-sink.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/media');

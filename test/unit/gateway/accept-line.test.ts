@@ -9,7 +9,7 @@ import { AcceptLine } from '../../../src/gateway/intake/accept-line.js';
 import { createGateway } from '../../../src/gateway/index.js';
 import { ACCEPTS_AT_ONCE } from '../../../src/gateway/intake/intake.js';
 import { silentLogger } from '../../../src/logger.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
+import { RedisStateStore } from '../../../src/state/index.js';
 import type { ConversationQueueKeys, QueueOfferOptions, QueueOfferResult } from '../../../src/state/types.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { startEchoService, upstreamClient } from '../../support/scripted-service.js';

@@ -13,8 +13,7 @@ import { resolvePolicy } from '../../../src/gateway/gateway-policy.js';
 import { conversationMember, gatewayKeys } from '../../../src/gateway/state-keys.js';
 import type { ConversationRef } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
-import type { HeadClaim, StateStore } from '../../../src/state/index.js';
+import { RedisStateStore, type HeadClaim, type StateStore } from '../../../src/state/index.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { eventually } from './support/recording-adapter.js';
 

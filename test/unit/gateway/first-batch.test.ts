@@ -12,12 +12,12 @@ import { resolvePolicy } from '../../../src/gateway/gateway-policy.js';
 import { inflightConversationKey } from '../../../src/gateway/relay/index.js';
 import { gatewayKeys } from '../../../src/gateway/state-keys.js';
 import { HeadClaimMissedError, startTurn, TurnReads } from '../../../src/gateway/turn/first-batch.js';
-import { monthOf, MONTHLY_COUNTER_TTL_MS } from '../../../src/gateway/turn/allowance-step.js';
+import { monthOf } from '../../../src/gateway/turn/allowance-step.js';
+import { MONTHLY_COUNTER_TTL_MS } from '../../../src/gateway/stores/index.js';
 import { Turn, type GatewayServices } from '../../../src/gateway/turn/turn-context.js';
 import type { Capabilities, ConversationRef, Inbound, Outbound } from '../../../src/contract.js';
 import { silentLogger } from '../../../src/logger.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
-import type { HeadClaim } from '../../../src/state/index.js';
+import { RedisStateStore, type HeadClaim } from '../../../src/state/index.js';
 import type { ChatbotSettings } from '../../../src/upstream/index.js';
 import { testRedisUrl } from '../../support/redis.js';
 

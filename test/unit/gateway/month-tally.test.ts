@@ -1,15 +1,14 @@
 /**
- * The month's count of a chatbot with no MessageLimit (src/gateway/turn/month-tally.ts): answered
+ * The month's count of a chatbot with no MessageLimit (src/gateway/stores/month-tally.ts): answered
  * messages added up in the process and written once a second, one command per counter; what could
  * not be written (Redis unreachable) is kept and written later, counted once. Real Redis, reached
  * through a TCP proxy the test can cut.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MonthTally } from '../../../src/gateway/turn/month-tally.js';
-import { MONTHLY_COUNTER_TTL_MS } from '../../../src/gateway/turn/allowance-step.js';
+import { MonthTally, MONTHLY_COUNTER_TTL_MS } from '../../../src/gateway/stores/month-tally.js';
 import { silentLogger } from '../../../src/logger.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
+import { RedisStateStore } from '../../../src/state/index.js';
 import { startPrivateRedis } from '../../support/private-redis.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { testRedisUrl } from '../../support/redis.js';

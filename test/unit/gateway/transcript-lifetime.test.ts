@@ -1,5 +1,5 @@
 /**
- * A transcript lives its TTL after its last entry (src/gateway/turn/transcript.ts), but a turn
+ * A transcript lives its TTL after its last entry (src/gateway/stores/transcript.ts), but a turn
  * renews its lifetime at most once per renewal interval (a day for 90 days): the answer's writes
  * ride on the queue advance (one Lua script), and a PEXPIRE per answer was a Redis command per
  * answer for nothing (issue #22). Real Redis, the writes run as the advance runs them.
@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConversationQueue } from '../../../src/gateway/drain/conversation-queue.js';
 import { resolvePolicy } from '../../../src/gateway/gateway-policy.js';
 import { gatewayKeys } from '../../../src/gateway/state-keys.js';
-import { TranscriptStore, type TranscriptEntry } from '../../../src/gateway/turn/transcript.js';
+import { TranscriptStore, type TranscriptEntry } from '../../../src/gateway/stores/transcript.js';
 import type { ConversationRef } from '../../../src/contract.js';
 import type { AtomicCommand } from '../../../src/state/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';

@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   inflightIndexKey,
-  INTERRUPTED_NOTE,
+  INTERRUPTED_NOTE_SEPARATOR,
   InflightRecorder,
   inflightKey,
   recoverConversation,
   recoverInterruptedAnswers,
   relayAnswer,
 } from '../../../src/gateway/relay/index.js';
+import { userTexts } from '../../../src/gateway/index.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../support/redis.js';
@@ -29,7 +30,9 @@ const logger = silentLogger();
 const TEN_MINUTES = 10 * 60 * 1000;
 /** A process on another machine that stopped ten minutes ago. */
 const goneProcess = { host: 'gateway-that-crashed', pid: 4242, boot: 'previous-boot' };
-const NOTE = INTERRUPTED_NOTE.trim();
+const NOTE = userTexts.interruptedNote;
+/** The note as it follows the half-shown answer. */
+const INTERRUPTED_NOTE = `${INTERRUPTED_NOTE_SEPARATOR}${NOTE}`;
 /** What arrives of an answer before its turn is cut off: finished sentences, so a native stream shows them. */
 const HALF_ANSWER = 'Here are three homes that match what you asked for. The first is a two-bedroom condo downtown. ';
 

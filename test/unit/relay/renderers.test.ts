@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { BUTTONS_MESSAGE_TEXT, EMPTY_ANSWER_TEXT, relayAnswer } from '../../../src/gateway/relay/index.js';
+import { relayAnswer } from '../../../src/gateway/relay/index.js';
+import { userTexts } from '../../../src/gateway/index.js';
 import type { AskStreamEvent } from '../../../src/upstream/api.js';
 import { LONG_ANSWER, answerStream, fragmentsOf, request, squash } from './support/answers.js';
 import { RecordingPlatform } from './support/recording-platform.js';
@@ -213,7 +214,7 @@ describe('relayAnswer: what the final shows', () => {
       request(platform, answerStream([], { final: { answer: '  ' } }), platformCapabilities),
     );
 
-    expect(platform.textsOf(result.messages)).toEqual([EMPTY_ANSWER_TEXT]);
+    expect(platform.textsOf(result.messages)).toEqual([userTexts.emptyAnswer]);
     expect(platform.calls.every((call) => call.result === 'ok')).toBe(true);
   });
 
@@ -270,7 +271,7 @@ describe('relayAnswer: buttons', () => {
     expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
     const last = platform.calls.filter((call) => call.kind !== 'typing').at(-1);
     expect(last).toMatchObject({ kind: 'edit', result: 'ok', text: LONG_ANSWER, buttons: talkToPerson });
-    expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
+    expect(platform.calls.some((call) => call.text === userTexts.buttonsMessage)).toBe(false);
   });
 
   it('are edited in even when the last intermediate already showed the final text', async () => {
@@ -297,7 +298,7 @@ describe('relayAnswer: buttons', () => {
       ...result.messages.slice(0, -1).map(() => undefined),
       talkToPerson,
     ]);
-    expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
+    expect(platform.calls.some((call) => call.text === userTexts.buttonsMessage)).toBe(false);
   });
 
   it('come in a message of their own after a native stream, which cannot carry them', async () => {
@@ -309,7 +310,7 @@ describe('relayAnswer: buttons', () => {
 
     expect(result.renderer).toBe('native');
     const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
-    expect(last).toMatchObject({ text: BUTTONS_MESSAGE_TEXT, buttons: talkToPerson });
+    expect(last).toMatchObject({ text: userTexts.buttonsMessage, buttons: talkToPerson });
   });
 
   it('come in a message of their own when the platform refuses them on an edit, the text still edited in', async () => {
@@ -322,7 +323,7 @@ describe('relayAnswer: buttons', () => {
     expect(platform.textsOf(result.messages)).toEqual([LONG_ANSWER]);
     expect(platform.count('send')).toBe(2);
     const last = platform.calls.filter((call) => call.kind === 'send').at(-1);
-    expect(last).toMatchObject({ text: BUTTONS_MESSAGE_TEXT, buttons: talkToPerson });
+    expect(last).toMatchObject({ text: userTexts.buttonsMessage, buttons: talkToPerson });
   });
 
   it('are retried with the final edit on 429, and never sent separately when the edit carried them', async () => {
@@ -335,7 +336,7 @@ describe('relayAnswer: buttons', () => {
     );
 
     expect(platform.buttonsOf.get(result.messages.at(-1)!.id)).toEqual(talkToPerson);
-    expect(platform.calls.some((call) => call.text === BUTTONS_MESSAGE_TEXT)).toBe(false);
+    expect(platform.calls.some((call) => call.text === userTexts.buttonsMessage)).toBe(false);
   });
 
   it('are left out where the platform has none', async () => {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { MemoryStateStore, type StateStore } from '../../../src/state/index.js';
-import { RedisStateStore } from '../../../src/state/redis.js';
+import { MemoryStateStore, RedisStateStore, type StateStore } from '../../../src/state/index.js';
 import { NO_CLUSTER_REASON, testRedisClusterNodes, testRedisUrl, type TestTopology } from '../../support/redis.js';
 
 /** Every message a listener heard, in order. */

@@ -1,5 +1,5 @@
 /**
- * The Redis versions chatbridge starts on (src/state/redis.ts): 6.2 brought the commands a turn
+ * The Redis versions chatbridge starts on (src/state/redis/version.ts): 6.2 brought the commands a turn
  * uses (GETEX, LPOP with a count); an older server is refused at start, naming its setting
  * (src/runtime/runtime.ts), rather than failing on the first message.
  */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GraphUnreachableError, MetaApiError, toPlatformError } from '../../../adapters/whatsapp-cloud/errors.js';
+import { describeSent } from '../../../src/contract.js';
 
 const CALL = 'POST /{phone-number-id}/messages';
 function meta(httpStatus: number, error: Record<string, unknown>): MetaApiError {
@@ -91,5 +92,30 @@ describe('Meta errors as PlatformError kinds', () => {
     expect(other.message).toContain('error_subcode 2494010');
     expect(other.message).toContain('fbtrace_id AbCdEfGhIjKlMnOpQrStUvWxYz0');
     expect(other.message).toContain('HTTP 400');
+  });
+});
+
+describe('a failed Graph API call names itself', () => {
+  const token = 'EAAG-secret-access-token';
+  const text = `Your viewing is at 14:00 at 12 Elm Street, ${'then the rest of the answer '.repeat(10)}`;
+
+  it("names Meta's call and what was sent (the recipient, the text's start and length), never the token or the whole text", () => {
+    const sent = describeSent({ to: '4915112345678', text, buttons: 2 });
+    const error = toPlatformError(meta(400, { code: 131009, message: '(#131009) Parameter value is not valid' }), {
+      sent,
+    });
+
+    expect(error.method).toBe(CALL);
+    expect(error.sent).toBe(`to 4915112345678, text "Your viewing is at 1…" (${text.length} chars), 2 buttons`);
+    const logged = JSON.stringify({ ...error, message: error.message });
+    expect(logged).not.toContain(token);
+    expect(logged).not.toContain('12 Elm Street');
+  });
+
+  it('names the call that got no answer', () => {
+    const error = toPlatformError(new GraphUnreachableError(CALL, new Error('connect ECONNREFUSED')), {
+      sent: describeSent({ to: '4915112345678' }),
+    });
+    expect([error.kind, error.method, error.sent]).toEqual(['unreachable', CALL, 'to 4915112345678']);
   });
 });

@@ -153,3 +153,25 @@ describe('suggested replies (WhatsApp has no reply keyboard)', () => {
     expect(withSuggestions(long, ['Homes in Austin'])).toBe(long);
   });
 });
+
+describe('a failed WhatsApp Web call', () => {
+  it('names the method and what was sent (the chat, the text’s start and length), never the whole text', async () => {
+    const text = `The code for your door is 4417 and ${'the rest of the answer '.repeat(10)}`;
+    const { client } = recordingClient({ fail: new Error('Evaluation failed: something went wrong') });
+    const error = (await outboundOn(() => client)
+      .send(conversation, { text })
+      .catch((e: unknown) => e)) as PlatformError;
+
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error.method).toBe('sendMessage');
+    expect(error.sent).toBe(`to ${USER}, text "The code for your do…" (${text.length} chars)`);
+    expect(JSON.stringify({ ...error, message: error.message })).not.toContain('4417');
+  });
+
+  it('names the method when no client is ready in this process', async () => {
+    const error = (await outboundOn(() => undefined)
+      .send(conversation, { text: 'hello' })
+      .catch((e: unknown) => e)) as PlatformError;
+    expect([error.kind, error.method]).toEqual(['unreachable', 'sendMessage']);
+  });
+});

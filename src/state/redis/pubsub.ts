@@ -10,7 +10,7 @@
  * ioredis does not tell when the cluster's subscriber moved, so there onResubscribed is not called.
  */
 import { Cluster, type Redis } from 'ioredis';
-import { Channels, type ChannelListener, type SubscribeOptions } from './channels.js';
+import { Channels, type ChannelListener, type SubscribeOptions } from '../channels.js';
 
 export class RedisPubSub {
   private readonly channels: Channels;

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster, type ChainableCommander, type Redis } from 'ioredis';
-import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from './command-keys.js';
-import type { ChannelListener, SubscribeOptions } from './channels.js';
-import { openClient } from './redis-client.js';
-import { RedisPubSub } from './redis-pubsub.js';
-import { execOrThrow, queueOnChain, runOnChain } from './redis-chain.js';
-import { scoredMembers } from './redis-replies.js';
-import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './redis-scripts.js';
+import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from '../command-keys.js';
+import type { ChannelListener, SubscribeOptions } from '../channels.js';
+import { openClient } from './client.js';
+import { RedisPubSub } from './pubsub.js';
+import { execOrThrow, queueOnChain, runOnChain } from './chain.js';
+import { scoredMembers } from './replies.js';
+import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './scripts.js';
 import { encodeWrites } from './script-writes.js';
-import { assertOneSlot } from './slots.js';
+import { assertOneSlot } from '../slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
   DEFAULT_KEY_PREFIX,
@@ -20,7 +20,7 @@ import {
   type QueueOfferOptions,
   type QueueOfferResult,
   type StateStore,
-} from './types.js';
+} from '../types.js';
 
 /** A Redis that stays down would otherwise be reported on every reconnect attempt. */
 const CONNECTION_ERROR_REPORT_INTERVAL_MS = 10_000;

@@ -12,7 +12,9 @@
  */
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
-import { MONTHLY_COUNTER_TTL_MS } from './allowance.js';
+
+/** A month's counter outlives the month a little, so a late read never sees a reset by accident. */
+export const MONTHLY_COUNTER_TTL_MS = 62 * 24 * 60 * 60_000;
 
 /** How often the counts are written. */
 export const MONTH_TALLY_FLUSH_MS = 1_000;

@@ -10,8 +10,8 @@
  * greeted again when it comes back, with its new session.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Inbound, Logger } from '../adapter.js';
-import type { PlatformStorage } from '../platform-module.js';
+import type { Inbound, Logger } from '../../adapter.js';
+import type { PlatformStorage } from '../../platform-module.js';
 
 /** Prefix of the greeting's message id: the platform's id after it is the message it greets. */
 export const GREETING_ID_PREFIX = 'welcome:';

@@ -5,7 +5,7 @@
  * layout writes links out as "text (url)"); it counts the text as sent. Both WhatsApp adapters
  * declare it, and an adapter imports no other, so it lives in the kit.
  */
-import { serializeMarkers, type MarkupRenderer, type MarkupSyntax, type StyleMark } from '../markup.js';
+import { serializeMarkers, type MarkupRenderer, type MarkupSyntax, type StyleMark } from '../../markup.js';
 
 const MARKERS: Partial<Record<StyleMark['kind'], string>> = {
   bold: '*',

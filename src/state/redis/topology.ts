@@ -1,7 +1,7 @@
 /**
  * How the Redis store reaches Redis: one server (a URL), a Redis Cluster, or a primary
  * found through Sentinel. The configuration (src/config/redis.ts) picks one; the store
- * (redis.ts) opens the matching ioredis client.
+ * (store.ts) opens the matching ioredis client.
  */
 
 /** Credentials and TLS for cluster nodes and Sentinel-managed servers (a URL carries its own). */

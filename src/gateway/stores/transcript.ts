@@ -49,7 +49,7 @@ export interface TranscriptLimits {
   ttlMs: number;
 }
 
-/** The longest a turn's transcript lifetime goes without renewal by this process (issue #22: one PEXPIRE a day, not one per answer). */
+/** The longest a turn's transcript lifetime goes without renewal by this process: one PEXPIRE a day, not one per answer. */
 const MOST_RENEWAL_INTERVAL_MS = 24 * 60 * 60_000;
 /** Transcripts whose last renewal this process remembers; past it, it forgets them all (each then renews once more). */
 const REMEMBERED_RENEWALS = 50_000;

@@ -1,6 +1,6 @@
 /** Redis replies in the shapes the StateStore promises (the memory store gives the same ones). */
-import type { ClaimReply } from './redis-scripts.js';
-import type { AtomicCommand, HeadClaim } from './types.js';
+import type { ClaimReply } from './scripts.js';
+import type { AtomicCommand, HeadClaim } from '../types.js';
 
 /** Gives `atomic()` results the same shapes as the single-command methods (and the memory store). */
 export function normalize(c: AtomicCommand, reply: unknown): unknown {

@@ -4,9 +4,9 @@
  * takes, and its one result picked out of the replies, in the shapes AtomicResults names.
  */
 import type { ChainableCommander } from 'ioredis';
-import { normalize } from './redis-replies.js';
-import type { ScriptedMulti } from './redis-scripts.js';
-import type { AtomicCommand } from './types.js';
+import { normalize } from './replies.js';
+import type { ScriptedMulti } from './scripts.js';
+import type { AtomicCommand } from '../types.js';
 
 /** Runs the chain; throws the first command's error, or when a transaction was aborted. */
 export async function execOrThrow(chain: ChainableCommander): Promise<unknown[]> {

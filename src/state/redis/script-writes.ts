@@ -1,20 +1,20 @@
 /**
  * The writes that ride on a queue advance, encoded as arguments of its Lua script
- * (redis-scripts.ts QUEUE_ADVANCE_WITH), so the whole advance is one EVALSHA: no MULTI/EXEC
- * around it, and no reply per write for the gateway to parse (issue #22: every command sent
- * costs the gateway CPU). Consecutive DELs become one multi-key DEL (the keys share a slot).
+ * (scripts.ts QUEUE_ADVANCE_WITH), so the whole advance is one EVALSHA: no MULTI/EXEC
+ * around it, and no reply per write for the gateway to parse (every command sent costs the
+ * gateway CPU). Consecutive DELs become one multi-key DEL (the keys share a slot).
  *
  * Each call is: its key count, its other argument count, its name, its keys as indexes into
  * KEYS (the script's first three keys are the queue's), its other arguments.
  */
-import type { AtomicCommand } from './types.js';
+import type { AtomicCommand } from '../types.js';
 
 /** The queue's keys come first in KEYS (queue, lock, pending). */
 const QUEUE_KEY_COUNT = 3;
 /**
  * Not a Redis command: RPUSH, then PEXPIRE when a lifetime is given and the push created the list
  * or renewal is asked, then LTRIM only when the list grew past the cap. Its arguments: the cap, the
- * lifetime ('' for none of either), '1' to renew, the values. redis-scripts.ts runs it.
+ * lifetime ('' for none of either), '1' to renew, the values. scripts.ts runs it.
  */
 export const LIST_PUSH = 'cb-rpush';
 /** Redis's Lua unpacks at most about 8,000 values into one call: writes with more go the MULTI way. */
@@ -44,7 +44,7 @@ function callsOf(c: AtomicCommand, key: string): Call[] | null {
       return one('DEL');
     case 'incr':
       if (!c.ttlMs) return one('INCRBY', c.by ?? 1);
-      // As in a MULTI (redis.ts): the window only for a counter this call creates.
+      // As in a MULTI (store.ts): the window only for a counter this call creates.
       return [...one('SET', String(c.from ?? 0), 'PX', c.ttlMs, 'NX'), ...one('INCRBY', c.by ?? 1)];
     case 'expire':
       return one('PEXPIRE', c.ttlMs);

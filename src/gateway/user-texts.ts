@@ -1,0 +1,177 @@
+/**
+ * Every sentence a user can read that the gateway writes itself, in one object: the fallbacks
+ * of the greeting and of the rate limit, refusals, notices, "please wait", the note on an
+ * interrupted answer, the refusals of files, the listings' frame, the commands' descriptions in
+ * /help, and the handoff's words to the user. What the chatbot's settings say (WelcomeMessage,
+ * RateLimitMessage, TalkToHumanResponseMessage) comes first where it is set; these are said
+ * otherwise. An adapter keeps its platform's own words (a link page, its "not started" refusal):
+ * it imports the contract only.
+ *
+ * How to read, override or translate it: a sentence is a string, or a function of the values it
+ * names (a count, a limit, a file's kind). The code reads `userTexts.<name>` at the moment it
+ * speaks, never a copy taken earlier, so replacing an entry of this object changes what users
+ * read from then on, and a translation is an object of the same shape (`UserTexts`). The texts
+ * are Markdown, rendered for each platform; they are English, numbers grouped the English way.
+ *
+ * It sits at the top of src/gateway, importing nothing, so that every stage (the media stage is
+ * the first) and the handoff (through src/gateway/index.ts) can read it.
+ */
+
+/** "20,000": the texts are English. */
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** "512 bytes", "120 KB", "20 MB", "23.4 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
+/** What a refused file is called in a sentence. */
+export type MediaNoun = 'photo' | 'image' | 'video' | 'voice message' | 'audio file';
+/** The kinds of media a chatbot may accept (media/sniff.ts MediaCategory without 'other'). */
+export type MediaKind = 'image' | 'video' | 'audio';
+
+const LIMIT_UNIT: Record<MediaKind, string> = { image: 'image', video: 'video', audio: 'audio message' };
+const DISABLED_NAME: Record<MediaKind, string> = { image: 'photos', video: 'videos', audio: 'voice messages' };
+/** 16 kHz × 2 bytes: the bytes of one second of the WAV the audio limit is counted in. */
+const WAV_BYTES_PER_SECOND = 32_000;
+
+export const userTexts = {
+  // The gateway's replies in a turn, or out of one.
+  welcomeDefault: 'Hello! Ask me anything, and I will do my best to help.',
+  upstreamDown: 'The assistant is not reachable right now; please try again in a moment.',
+  upstreamWaiting:
+    'The assistant is not reachable right now. Your message is kept, and I will answer it as soon as the assistant is back.',
+  answerCutOff: 'The assistant stopped before finishing this answer; please ask again in a moment.',
+  poisonMessage: (tries: number) =>
+    `This message could not be answered after ${tries} tries; please send it again differently (shorter, or in other words).`,
+  upstreamRefused: 'The assistant could not answer this message; please rephrase it or try again later.',
+  internalError: 'Something went wrong on our side while answering; please try again in a moment.',
+  rateLimitedDefault: 'You are sending messages too quickly; please wait a moment and try again.',
+  monthlyLimit: 'This assistant has reached its message limit for this month; please try again next month.',
+  answerDelayed:
+    'I got your message. A problem on our side is holding up the answer; it will come here as soon as that is fixed, no need to send it again.',
+  queueFull: (waiting: number) => `You have ${waiting} messages waiting; please wait for the answers.`,
+  /** `limit` and `length` in the characters the service counts (src/upstream/limits.ts). */
+  messageTooLong: (limit: number, length: number) =>
+    `Your message is too long: I can read up to ${count(limit)} characters at a time, and it has ${count(length)}. ` +
+    'Please shorten it, or send it in parts.',
+  nothingToAnswer: 'I can only read text messages here (and images or voice notes when they are enabled).',
+  staleButton: 'That button no longer works; please send the command again.',
+  resetDone: 'Started a new conversation. Your next message begins with a clean slate.',
+  unknownCommand: (name: string, help: string) => `I don't know the command /${name}.\n\n${help}`,
+
+  // The answer as it is shown (relay/).
+  /** Shown instead of an empty answer: platforms refuse empty messages and silence looks broken. */
+  emptyAnswer: '(no answer)',
+  /** The buttons in a message of their own, where they cannot go with the answer's last message. */
+  buttonsMessage: 'More options:',
+  /** A message an intermediate render left that the final answer no longer needs (an outbound cannot delete). */
+  supersededMessage: '…',
+  /** Added below an answer cut off by a crash or a lost lock (relay/recovery.ts), on a line of its own. */
+  interruptedNote: '(This answer was interrupted. It will be answered again.)',
+
+  // The commands (commands/): their descriptions are the lines of /help.
+  commandsTitle: '**Commands**',
+  helpFooter: 'Anything else you write is answered by the assistant.',
+  commandDescriptions: {
+    start: 'say hello and see what to ask',
+    help: 'list the commands',
+    reset: 'start a new conversation (the assistant forgets this one)',
+    listings: 'browse the listings, optionally in one city',
+    /** The handoff's command (src/handoff). */
+    human: 'talk to a person',
+  },
+  listings: {
+    /** `where` is '' or " in <city>" (Markdown-escaped); `command` the /listings to send, with the city. */
+    header: (where: string, page: number, pages: number, total: number) =>
+      `**Listings${where}** · page ${page} of ${pages} (${total} in all)`,
+    pastTheEnd: (pages: number, where: string, command: string) =>
+      `There are only ${pages} pages of listings${where}. Send \`${command}\` to start again.`,
+    noneFound: (where: string, inACity: boolean) =>
+      `No listings found${where}.${inACity ? ' Send `/listings` to see every listing.' : ''}`,
+    previousButton: '« Previous',
+    nextButton: 'Next »',
+    /** Where a page has no button: `/listings Austin 2` for the next page. */
+    pageHint: (command: string, direction: 'next' | 'previous') => `\`${command}\` for the ${direction} page`,
+    hints: (hints: string[]) => `Send ${hints.join(', or ')}.`,
+    untitled: 'Listing',
+  },
+
+  // A message's files refused (media/): each says what happened, names the limit, and what to send instead.
+  media: {
+    disabled(kind: MediaKind): string {
+      const instead =
+        kind === 'audio' ? 'Please type your question instead.' : 'Please describe what you need in text.';
+      return `This chatbot doesn't accept ${DISABLED_NAME[kind]}. ${instead}`;
+    },
+    nothingAccepted: "This chatbot doesn't accept files. Please type your question instead.",
+    /** Over the service's limit for the kind. `size` undefined: the download passed the limit. */
+    tooLarge(noun: MediaNoun, kind: MediaKind, limit: number, size?: number): string {
+      const limitText = `${formatBytes(limit)} per ${LIMIT_UNIT[kind]}`;
+      if (size === undefined)
+        return `This ${noun} is larger than the limit of ${limitText}. Please send a smaller one.`;
+      return `This ${noun} is ${formatBytes(size)}; the limit is ${limitText}.`;
+    },
+    /** Over what the platform lets a bot download, which is below the service's limit. */
+    tooLargeToDownload(noun: MediaNoun | 'file', limit: number, size?: number): string {
+      const what = size === undefined ? `This ${noun} is too large` : `This ${noun} is ${formatBytes(size)}`;
+      return `${what}; on this platform I can only download files up to ${formatBytes(limit)}. Please send a smaller one.`;
+    },
+    /** A document whose type is not known yet, over the largest limit of what this chatbot accepts. */
+    tooLargeFile(limit: number, size?: number): string {
+      const what = size === undefined ? 'This file is too large' : `This file is ${formatBytes(size)}`;
+      return `${what}; the largest file I can take is ${formatBytes(limit)}.`;
+    },
+    /** `limit` in bytes of WAV. */
+    tooLong(noun: MediaNoun, limit: number): string {
+      const minutes = Math.floor(limit / (WAV_BYTES_PER_SECOND * 60));
+      return `This ${noun} is too long: I can take up to about ${minutes} minutes of audio. Please send a shorter one.`;
+    },
+    mixed: 'Please send photos, a video and a voice message in separate messages; I can take only one kind at a time.',
+    tooMany(kind: MediaKind, maxImages: number): string {
+      if (kind === 'image') return `Please send at most ${maxImages} photos in one message.`;
+      return kind === 'video' ? 'Please send one video at a time.' : 'Please send one voice message at a time.';
+    },
+    sticker: "I can't read stickers. Please send a photo or type your question.",
+    animatedGif: "Animated GIFs aren't supported. Please send a still image (PNG, JPEG, WEBP or GIF).",
+    imageFormat: (ext: string) =>
+      `I can read PNG, JPEG, WEBP and still GIF images, but this one is ${ext.toUpperCase()}. Please send it as a regular photo.`,
+    videoFormat: (ext: string) =>
+      `I can read MP4, MKV, AVI, FLV and MPEG videos, but this one is ${ext.toUpperCase()}. Please convert it to MP4 and send it again.`,
+    /** A file that is not an image, video or audio. `accepted` lists what this chatbot takes. */
+    notMedia(ext: string | undefined, accepted: string[]): string {
+      const kind = ext ? `this kind of file (${ext.toUpperCase()})` : 'this kind of file';
+      return `I can't read ${kind}. I can take ${accepted.join(', ').replace(/, ([^,]*)$/, ' and $1')}.`;
+    },
+    undecodableAudio: (noun: MediaNoun) =>
+      `I couldn't play this ${noun}; it seems to be damaged. Please record or send it again.`,
+    transcoderMissing: (ext: string) =>
+      `I can't convert ${ext.toUpperCase()} audio here. Please record a voice message instead, or send the audio as WAV.`,
+    unavailable: (noun: MediaNoun | 'file') =>
+      `I couldn't download this ${noun} from the chat. Please send it again, or send a smaller one.`,
+    /** The service refused a file the gateway let through; `reason` is the service's, ending in a full stop. */
+    refusedByService: (noun: string, reason: string) =>
+      `The assistant did not accept this ${noun}: ${reason} Please describe what you need in text instead.`,
+  },
+
+  // The handoff's words to the user (src/handoff reads them through src/gateway/index.ts).
+  handoff: {
+    /** When the chatbot's TalkToHumanResponseMessage is empty. */
+    defaultReply: 'I have asked a person to help you. They will answer here as soon as they can.',
+    /** The conversation returns to the bot (handed back, or the pause expired). */
+    botIsBack: 'You are talking to the assistant again. Ask me anything!',
+    /** /human (or the button) while a person already has the conversation. */
+    alreadyWithAPerson: 'A person has already been asked to help; they will answer here.',
+    /** After an answer the assistant did not have, on a platform with buttons. */
+    offer: 'Would you like to talk to a person?',
+    offerButton: 'Talk to a person',
+    /** The same, on a platform without buttons. */
+    offerWithoutButtons: 'Type /human to talk to a person.',
+  },
+};
+
+/** The shape of the catalogue: what a translation provides. */
+export type UserTexts = typeof userTexts;
