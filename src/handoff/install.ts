@@ -115,7 +115,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
           signIns: new SignInLimit(state),
           logger: logger.child({ part: 'inbox' }),
         })
-      : inboxDisabled(),
+      : inboxDisabled(config.admin.publicUrl),
   );
   adminRoutes(http.adminRouter, desk, controller, outbox, platforms);
   outbox.start();

@@ -7,17 +7,24 @@ import { html, type Html } from './html.js';
 import { alert, page } from './layout.js';
 import { speakerOf } from './transcript.js';
 
-export function waitingPage(session: InboxSession, list: WaitingList, now: number, error?: string): string {
+export function waitingPage(
+  root: string,
+  session: InboxSession,
+  list: WaitingList,
+  now: number,
+  error?: string,
+): string {
   return page({
+    root,
     title: 'Waiting',
     session,
     current: 'waiting',
-    events: '/inbox/events',
+    events: `${root}/events`,
     main: html`<h1>Waiting for a person</h1>
 ${alert(error)}
 <section id="waiting" data-live aria-labelledby="waiting-count">
 <p id="waiting-count">${count(list.total)}</p>
-${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(item, now))}</ul>` : ''}
+${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(root, item, now))}</ul>` : ''}
 ${list.total > list.shown.length ? html`<p class="more">And ${(list.total - list.shown.length).toLocaleString('en')} more, waiting longer: answer these first, or use <code>chatbridge handoff list</code>.</p>` : ''}
 </section>`,
   });
@@ -28,10 +35,10 @@ function count(total: number): string {
   return total === 1 ? '1 conversation is waiting.' : `${total.toLocaleString('en')} conversations are waiting.`;
 }
 
-function row({ pause, chatbot, last }: WaitingConversation, now: number): Html {
+function row(root: string, { pause, chatbot, last }: WaitingConversation, now: number): Html {
   const { conversation } = pause;
   return html`<li>
-<a href="${conversationPath(formatConversationId(conversation))}">${conversationTitle(pause.user, conversation.platform)}</a>
+<a href="${conversationPath(root, formatConversationId(conversation))}">${conversationTitle(pause.user, conversation.platform)}</a>
 <dl>
 <dt>Chatbot</dt><dd>${chatbot}</dd>
 <dt>Platform</dt><dd>${platformName(conversation.platform)}</dd>
