@@ -1,4 +1,5 @@
 /** /inbox: the conversations waiting for a person, newest first. */
+import { describeAttachment, type TranscriptEntry } from '../../../gateway/index.js';
 import { formatConversationId } from '../../conversation-id.js';
 import type { WaitingConversation, WaitingList } from '../../desk.js';
 import type { InboxSession } from '../sessions.js';
@@ -30,6 +31,12 @@ ${list.total > list.shown.length ? html`<p class="more">And ${(list.total - list
   });
 }
 
+/** What a message without text sent: its files, described ("(image kitchen.png, …)"). */
+function filesOf(entry: TranscriptEntry): string {
+  const described = entry.files?.length ? entry.files.map(describeAttachment) : (entry.attachments ?? []);
+  return described.length > 0 ? `(${described.join(', ')})` : '';
+}
+
 function count(total: number): string {
   if (total === 0) return 'Nobody is waiting. New conversations appear here as users ask for a person.';
   return total === 1 ? '1 conversation is waiting.' : `${total.toLocaleString('en')} conversations are waiting.`;
@@ -43,7 +50,7 @@ function row(root: string, { pause, chatbot, last }: WaitingConversation, now: n
 <dt>Chatbot</dt><dd>${chatbot}</dd>
 <dt>Platform</dt><dd>${platformName(conversation.platform)}</dd>
 <dt>Waiting for</dt><dd>${duration(now - pause.since)} (since ${time(pause.since)})</dd>
-<dt>Last message</dt><dd>${last ? html`${speakerOf(last, chatbot)}: ${excerpt(last.text || (last.attachments?.length ? `(${last.attachments.join(', ')})` : ''))}` : '(none kept)'}</dd>
+<dt>Last message</dt><dd>${last ? html`${speakerOf(last, chatbot)}: ${excerpt(last.text || filesOf(last))}` : '(none kept)'}</dd>
 <dt>Claimed by</dt><dd>${pause.claim ? pause.claim.by : 'nobody yet'}</dd>
 </dl>
 </li>`;
