@@ -22,3 +22,4 @@ export { findHandoffPhrase, normalizeForMatching } from './phrases.js';
 export * from './policy.js';
 export { describeReason, type HandoffReason } from './reason.js';
 export { HandoffAdminClient } from './admin-client.js';
+export type { OperatorPage } from './inbox/routes.js';

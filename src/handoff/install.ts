@@ -15,7 +15,7 @@ import { HandoffController } from './controller.js';
 import { OperatorDesk, type DeskBot } from './desk.js';
 import { InboxLinks } from './inbox/links.js';
 import { startInboxFeed, type InboxFeed } from './inbox/live/index.js';
-import { inboxDisabled, inboxRouter } from './inbox/routes.js';
+import { inboxDisabled, inboxRouter, type OperatorPage } from './inbox/routes.js';
 import { InboxSessions } from './inbox/sessions.js';
 import { SignInLimit } from './inbox/sign-in-limit.js';
 import { ResumeLinks, resolveLinkSecret } from './link.js';
@@ -50,6 +50,8 @@ export interface InstallHandoffOptions {
    * The runtime passes its resolved ones: config leaves the embedded demo chatbot's serial number empty.
    */
   bots?: readonly DeskBot[];
+  /** The platforms' admin pages (the WhatsApp link page), served in the inbox to operators who may see their bot. */
+  operatorPages?: readonly OperatorPage[];
 }
 
 export interface InstalledHandoff {
@@ -109,6 +111,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
           gateway,
           feed,
           platforms,
+          operatorPages: options.operatorPages ?? [],
           links: inboxLinks,
           ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
           sessions: new InboxSessions(state, config.inbox.sessionHours),

@@ -13,9 +13,16 @@
  *   GET  /history                           handed-back conversations
  *   GET  /events[?conversation=…]           live changes (Server-Sent Events, live/)
  *   GET  /assets/inbox.js, /assets/inbox.css
+ *   GET  /<a platform's admin page>         e.g. /whatsapp/<bot>/qr, for an operator who may see the bot
  * Every operator action goes through the OperatorDesk, as the admin API's do.
  */
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { ConversationRef, PlatformModule } from '../../contract.js';
 import type { Logger } from '../../logger.js';
 import { sameSecret } from '../../http/admin-auth.js';
@@ -52,10 +59,28 @@ export interface InboxRouterOptions {
   feed: InboxFeed;
   /** Whose conversation-id shapes an id in a path is checked against. */
   platforms: readonly PlatformModule[];
+  /** The platforms' admin pages, served at their path under the inbox. */
+  operatorPages?: readonly OperatorPage[];
   /** admin.publicUrl (PUBLIC_URL): a page there is the inbox's own too, and its path prefixes every URL the pages hold. */
   publicUrl?: string;
   logger: Logger;
 }
+
+/**
+ * A platform's page for operators (an adapter route declared `access: 'admin'`, such as the WhatsApp link page),
+ * served at `/inbox<path>` to a signed-in operator who may see `bot`: the session cookie, never a token in a URL.
+ */
+export interface OperatorPage {
+  path: string;
+  bot: string;
+  /** "WhatsApp link": the waiting list's link to it. */
+  title: string;
+  handler: RequestHandler;
+}
+
+/** An operator page is the platform's own markup (inline style, an SVG): no script, no form, no frame. */
+const OPERATOR_PAGE_CSP =
+  "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 export function inboxRouter(options: InboxRouterOptions): Router {
   const { desk, sessions, logger } = options;
@@ -152,10 +177,42 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     send(res, status, conversationPage(root, session, await desk.open(conversation), Date.now(), view));
   };
 
+  const operatorPages = options.operatorPages ?? [];
+  for (const operatorPage of operatorPages) {
+    router.use(operatorPage.path, async (req, res, next) => {
+      const session = await sessionOf(req);
+      if (!session) return void send(res, 401, signInPage(root, { next: `${root}${operatorPage.path}` }));
+      if (!OperatorDesk.sees(session.viewer, operatorPage.bot)) {
+        return void send(
+          res,
+          404,
+          noticePage(
+            root,
+            'Not in your inbox',
+            `Your sign-in (an e-mail link) is for another chatbot. Sign in with the admin token to open ${operatorPage.title} of bot ${operatorPage.bot}.`,
+            session,
+          ),
+        );
+      }
+      res.set('Content-Security-Policy', OPERATOR_PAGE_CSP);
+      operatorPage.handler(req, res, next);
+    });
+  }
+
   router.get('/', async (req, res) => {
     const session = await sessionOf(req);
     if (!session) return void send(res, 200, signInPage(root));
-    send(res, 200, waitingPage(root, session, await desk.waiting(session.viewer, WAITING_PAGE_SIZE), Date.now()));
+    const pages = operatorPages
+      .filter((operatorPage) => OperatorDesk.sees(session.viewer, operatorPage.bot))
+      .map((operatorPage) => ({
+        href: `${root}${operatorPage.path}`,
+        title: `${operatorPage.title} (bot ${operatorPage.bot})`,
+      }));
+    send(
+      res,
+      200,
+      waitingPage(root, session, await desk.waiting(session.viewer, WAITING_PAGE_SIZE), Date.now(), pages),
+    );
   });
 
   router.post('/sign-in', async (req, res) => {

@@ -8,11 +8,18 @@ import { html, type Html } from './html.js';
 import { alert, page } from './layout.js';
 import { speakerOf } from './transcript.js';
 
+/** A platform's page for operators that the session may open (the WhatsApp link page). */
+export interface PlatformPageLink {
+  href: string;
+  title: string;
+}
+
 export function waitingPage(
   root: string,
   session: InboxSession,
   list: WaitingList,
   now: number,
+  platformPages: readonly PlatformPageLink[] = [],
   error?: string,
 ): string {
   return page({
@@ -27,7 +34,8 @@ ${alert(error)}
 <p id="waiting-count">${count(list.total)}</p>
 ${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(root, item, now))}</ul>` : ''}
 ${list.total > list.shown.length ? html`<p class="more">And ${(list.total - list.shown.length).toLocaleString('en')} more, waiting longer: answer these first, or use <code>chatbridge handoff list</code>.</p>` : ''}
-</section>`,
+</section>
+${platformPages.length > 0 ? html`<nav aria-label="Platforms"><ul>${platformPages.map((link) => html`<li><a href="${link.href}">${link.title}</a></li>`)}</ul></nav>` : ''}`,
   });
 }
 
