@@ -24,6 +24,7 @@ import { userPart } from './conversation.js';
 import { isIgnored, messageToInbound, type WhatsAppIdentity } from './inbound.js';
 import type { WaClient, WaMessage, WhatsAppLibrary } from './library.js';
 import { loadWhatsAppLibrary } from './load-library.js';
+import { restoreMediaAttachment } from './media.js';
 import { WhatsAppOutbound } from './outbound.js';
 import { qrPageRoute } from './qr-page.js';
 
@@ -137,7 +138,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     routes: [qrPageRoute(bot, connection)],
     // WhatsApp Web hands a message to the linked device once: the core's PatientSink holds it while Redis is down.
     redeliversOnAcceptFailure: false,
-    // No restoreAttachment: a file lives in the browser that received the message; no other process can fetch it.
+    restoreAttachment: (ref, info) => restoreMediaAttachment(() => connection.client(), ref, info),
     async start(newSink, info) {
       if (info?.commands.length) words = new CommandWords(info.commands);
       sink.hold(newSink);

@@ -2,9 +2,11 @@
  * A WhatsApp message's file as an `InboundAttachment`: its kind from the message type
  * (a document that is an image or a video counts as one, by its MIME type), the size
  * WhatsApp Web announces before any download (`rawData.size`), and a lazy `fetch` that
- * refuses a file over the cap before calling `downloadMedia()`. WhatsApp Web keeps the
- * file only in the browser that received the message: no other process can download it
- * again, so attachments carry no `ref` (the core asks the user to send it again).
+ * refuses a file over the cap before calling `downloadMedia()`. Its `ref` is the message's id:
+ * WhatsApp Web finds the message again by it (`getMessageById`, also in a later browser session
+ * of the number), so the process that runs the number's browser can download the file again (the
+ * inbox shows it later; a queued message survives its receiver). Other processes cannot: there the
+ * file is unavailable.
  */
 import {
   AttachmentTooLargeError,
@@ -12,7 +14,7 @@ import {
   type AttachmentKind,
   type InboundAttachment,
 } from '../../src/contract.js';
-import type { WaMessage, WaMessageType } from './library.js';
+import type { WaClient, WaMessage, WaMessageType } from './library.js';
 
 /** Message types that carry a file the adapter hands to the core. */
 const MEDIA_KIND: Partial<Record<WaMessageType, AttachmentKind>> = {
@@ -76,6 +78,22 @@ function decodeCapped(base64: string, maxBytes: number): Uint8Array {
   return new Uint8Array(Buffer.from(base64, 'base64'));
 }
 
+/** The file of `message`, refusing more than `maxBytes`; `size` is what WhatsApp Web announced, if anything. */
+async function download(message: Pick<WaMessage, 'downloadMedia'>, size: number | undefined, maxBytes: number) {
+  // downloadMedia() brings the whole file through the browser: never start one that is too big.
+  if (size !== undefined && size > maxBytes) throw new AttachmentTooLargeError(maxBytes, size);
+  const media = await message.downloadMedia();
+  if (media === null) {
+    throw new AttachmentUnavailableError(
+      'WhatsApp no longer has this file (its media expired on the phone and the server); ask the user to send it again.',
+    );
+  }
+  if (media === undefined) {
+    throw new AttachmentUnavailableError('WhatsApp Web could not download this file; ask the user to send it again.');
+  }
+  return decodeCapped(media.data, maxBytes);
+}
+
 export function mediaAttachment(message: WaMessage): InboundAttachment {
   const facts = rawFacts(message);
   const kind = attachmentKind(message.type, facts.mimetype);
@@ -86,21 +104,38 @@ export function mediaAttachment(message: WaMessage): InboundAttachment {
     ...(facts.mimetype ? { mimeType: facts.mimetype } : {}),
     ...(facts.filename ? { fileName: facts.filename } : {}),
     ...(durationSeconds !== undefined ? { durationSeconds } : {}),
+    ref: message.id._serialized,
+    fetch: ({ maxBytes }) => download(message, facts.size, maxBytes),
+  };
+}
+
+/**
+ * The file of an earlier message from its `ref` (the message's id): looked up in the ready WhatsApp
+ * Web of this process, then downloaded. Without one (another process runs the number's browser, or
+ * it is not linked) the file is unavailable here.
+ */
+export function restoreMediaAttachment(
+  client: () => WaClient | undefined,
+  ref: string,
+  info: Omit<InboundAttachment, 'fetch' | 'ref'>,
+): InboundAttachment {
+  return {
+    ...info,
+    ref,
     async fetch({ maxBytes }) {
-      // downloadMedia() brings the whole file through the browser: never start one that is too big.
-      if (facts.size !== undefined && facts.size > maxBytes) throw new AttachmentTooLargeError(maxBytes, facts.size);
-      const media = await message.downloadMedia();
-      if (media === null) {
+      const ready = client();
+      if (!ready) {
         throw new AttachmentUnavailableError(
-          'WhatsApp no longer has this file (its media expired on the phone and the server); ask the user to send it again.',
+          'This gateway process does not run WhatsApp Web for the number (another process does, or it is not linked), and only that process can fetch the file.',
         );
       }
-      if (media === undefined) {
+      const message = await ready.getMessageById(ref);
+      if (!message) {
         throw new AttachmentUnavailableError(
-          'WhatsApp Web could not download this file; ask the user to send it again.',
+          'WhatsApp Web no longer knows the message of this file; ask the user to send it again.',
         );
       }
-      return decodeCapped(media.data, maxBytes);
+      return download(message, info.size, maxBytes);
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
  * `GET /whatsapp/<bot>/qr`, the page that links a number: the QR as SVG, refreshing itself
- * (WhatsApp replaces the QR about every 20 s), then "linked" with the number. Served behind
- * the admin token (the route is declared `access: 'admin'`; the runtime checks it). With
- * `Accept: application/json` it answers the link state as JSON, for scripts.
+ * (WhatsApp replaces the QR about every 20 s), then "linked" with the number. The route is
+ * declared `access: 'admin'`: the runtime serves it with the admin token as a Bearer header
+ * (scripts), and the inbox at /inbox/whatsapp/<bot>/qr to a signed-in operator who may see the
+ * bot, so no token travels in a URL. With `Accept: application/json` it answers the link state
+ * as JSON, for scripts.
  */
 import type { RequestHandler } from 'express';
 import QRCode from 'qrcode';
@@ -23,7 +25,7 @@ export function qrPagePath(bot: string): string {
 }
 
 export function qrPageRoute(bot: string, source: LinkSource): HttpRoute {
-  return { path: qrPagePath(bot), handler: qrPageHandler(bot, source), access: 'admin' };
+  return { path: qrPagePath(bot), handler: qrPageHandler(bot, source), access: 'admin', title: 'WhatsApp link' };
 }
 
 export function qrPageHandler(bot: string, source: LinkSource): RequestHandler {

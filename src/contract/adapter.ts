@@ -436,9 +436,12 @@ export interface HttpRoute {
   path: string;
   handler: RequestHandler;
   /**
-   * 'admin': served only with the admin token (`Authorization: Bearer <ADMIN_TOKEN>`, or
-   * `?token=<ADMIN_TOKEN>` for a page opened in a browser); 401 without it, 404 when no admin
-   * token is configured. Default 'public' (a webhook checks its own signature).
+   * 'admin': a page for operators. Served at `path` only with the admin token (`Authorization:
+   * Bearer <ADMIN_TOKEN>`: scripts), 401 without it, 404 when no admin token is configured; and in
+   * the operator inbox, at `/inbox<path>`, to a signed-in operator who may see this adapter's bot
+   * (browsers: no token in a URL). Default 'public' (a webhook checks its own signature).
    */
   access?: 'public' | 'admin';
+  /** What an admin page is, for the inbox's link to it ("WhatsApp link"). */
+  title?: string;
 }

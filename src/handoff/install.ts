@@ -12,7 +12,15 @@ import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import { adminRoutes } from './admin/index.js';
-import { InboxLinks, InboxSessions, inboxDisabled, inboxRouter, SignInLimit, startInboxFeed } from './inbox/index.js';
+import {
+  InboxLinks,
+  InboxSessions,
+  inboxDisabled,
+  inboxRouter,
+  SignInLimit,
+  startInboxFeed,
+  type OperatorPage,
+} from './inbox/index.js';
 import { ResumeLinks, resolveLinkSecret, resumeRoute } from './link/index.js';
 import { Outbox, type MailTransport } from './mail/index.js';
 import { HandoffController, OperatorDesk, registerTriggers, type DeskBot, type InboxFeed } from './pause/index.js';
@@ -44,6 +52,8 @@ export interface InstallHandoffOptions {
    * The runtime passes its resolved ones: config leaves the embedded demo chatbot's serial number empty.
    */
   bots?: readonly DeskBot[];
+  /** The platforms' admin pages (the WhatsApp link page), served in the inbox to operators who may see their bot. */
+  operatorPages?: readonly OperatorPage[];
 }
 
 export interface InstalledHandoff {
@@ -103,13 +113,14 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
           gateway,
           feed,
           platforms,
+          operatorPages: options.operatorPages ?? [],
           links: inboxLinks,
           ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
           sessions: new InboxSessions(state, config.inbox.sessionHours),
           signIns: new SignInLimit(state),
           logger: logger.child({ part: 'inbox' }),
         })
-      : inboxDisabled(),
+      : inboxDisabled(config.admin.publicUrl),
   );
   adminRoutes(http.adminRouter, desk, controller, outbox, platforms);
   outbox.start();

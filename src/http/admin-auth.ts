@@ -12,11 +12,8 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 export interface AdminTokenOptions {
-  /**
-   * Also accept `?token=<ADMIN_TOKEN>`: for a page an operator opens in a browser (the WhatsApp
-   * QR page), which cannot send a header. Never for the admin API, whose URLs end up in logs.
-   */
-  queryToken?: boolean;
+  /** Where a browser opens the same page without the token (the inbox), for the 401's words. */
+  browserHint?: string;
   /** What is off without a token, for the 404. */
   what?: string;
 }
@@ -40,13 +37,13 @@ export function requireAdminToken(token: string | undefined, options: AdminToken
         .json({ error: `${options.what ?? 'The admin API'} is disabled; set ADMIN_TOKEN (admin.token) to enable it.` });
       return;
     }
-    const query = options.queryToken && typeof req.query.token === 'string' ? req.query.token : null;
-    if (!sameSecret(bearerToken(req.get('authorization')) ?? query ?? '', token)) {
+    // Never from the query string: URLs end up in proxy logs and browser history.
+    if (!sameSecret(bearerToken(req.get('authorization')) ?? '', token)) {
       res
         .status(401)
         .set('WWW-Authenticate', 'Bearer')
         .json({
-          error: `Missing or wrong bearer token (ADMIN_TOKEN)${options.queryToken ? '; in a browser add ?token=<ADMIN_TOKEN> to the address' : ''}.`,
+          error: `Missing or wrong bearer token (ADMIN_TOKEN)${options.browserHint ? `; in a browser, ${options.browserHint}` : ''}.`,
         });
       return;
     }

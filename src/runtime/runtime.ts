@@ -1,7 +1,7 @@
 import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import type { Adapter, PlatformModule } from '../contract.js';
 import { createGateway, type Gateway } from '../gateway/index.js';
-import { installHandoff } from '../handoff/index.js';
+import { installHandoff, type OperatorPage } from '../handoff/index.js';
 import { requireAdminToken } from '../http/admin-auth.js';
 import { GatewayMetrics } from '../http/metrics.js';
 import { HttpServer } from '../http/server.js';
@@ -125,12 +125,29 @@ function mountAdapterRoutes(http: HttpServer, adapters: readonly Adapter[], admi
         http.mount(route.path, route.handler);
         continue;
       }
-      const guard = requireAdminToken(adminToken, { queryToken: true, what: `${route.path} (an admin page)` });
+      const guard = requireAdminToken(adminToken, {
+        what: `${route.path} (an admin page)`,
+        browserHint: `sign in to the inbox and open /inbox${route.path}`,
+      });
       http.mount(route.path, (req, res, next) =>
         guard(req, res, (error?: unknown) => (error ? next(error) : route.handler(req, res, next))),
       );
     }
   }
+}
+
+/** The adapters' admin pages, which the inbox serves to signed-in operators who may see their bot. */
+function operatorPagesOf(adapters: readonly Adapter[]): OperatorPage[] {
+  return adapters.flatMap((adapter) =>
+    (adapter.routes ?? [])
+      .filter((route) => route.access === 'admin')
+      .map((route) => ({
+        path: route.path,
+        bot: adapter.bot,
+        title: route.title ?? route.path,
+        handler: route.handler,
+      })),
+  );
 }
 
 /** `chatbridge start`: state, HTTP server, embedded service (unless UPSTREAM_BASE_URL), gateway, adapters. */
@@ -220,7 +237,17 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   });
   // The embedded service's settings are read from the service (the composition root wires it: the core never imports src/service).
   wireSettings(gateway.settings, { embedded, state, bots });
-  const handoff = await installHandoff({ gateway, state, config, logger, http, selfUrl, platforms, bots });
+  const handoff = await installHandoff({
+    gateway,
+    state,
+    config,
+    logger,
+    http,
+    selfUrl,
+    platforms,
+    bots,
+    operatorPages: operatorPagesOf(built.adapters),
+  });
   // Before the adapters start: a local platform asks its host only once started.
   built.host.bind(gateway, handoff.controller);
   // Resolves once each platform connected or failed a first time (then it keeps trying; see /readyz).

@@ -13,9 +13,16 @@
  *   GET  /history                           handed-back conversations
  *   GET  /events[?conversation=…]           live changes (Server-Sent Events, live/)
  *   GET  /assets/inbox.js, /assets/inbox.css
+ *   GET  /<a platform's admin page>         e.g. /whatsapp/<bot>/qr, for an operator who may see the bot
  * Every operator action goes through the OperatorDesk, as the admin API's do.
  */
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { ConversationRef, PlatformModule } from '../../contract.js';
 import type { Logger } from '../../logger.js';
 import { sameSecret } from '../../http/admin-auth.js';
@@ -52,14 +59,33 @@ export interface InboxRouterOptions {
   feed: InboxFeed;
   /** Whose conversation-id shapes an id in a path is checked against. */
   platforms: readonly PlatformModule[];
-  /** admin.publicUrl (PUBLIC_URL): a page there is the inbox's own too. */
+  /** The platforms' admin pages, served at their path under the inbox. */
+  operatorPages?: readonly OperatorPage[];
+  /** admin.publicUrl (PUBLIC_URL): a page there is the inbox's own too, and its path prefixes every URL the pages hold. */
   publicUrl?: string;
   logger: Logger;
 }
 
+/**
+ * A platform's page for operators (an adapter route declared `access: 'admin'`, such as the WhatsApp link page),
+ * served at `/inbox<path>` to a signed-in operator who may see `bot`: the session cookie, never a token in a URL.
+ */
+export interface OperatorPage {
+  path: string;
+  bot: string;
+  /** "WhatsApp link": the waiting list's link to it. */
+  title: string;
+  handler: RequestHandler;
+}
+
+/** An operator page is the platform's own markup (inline style, an SVG): no script, no form, no frame. */
+const OPERATOR_PAGE_CSP =
+  "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
 export function inboxRouter(options: InboxRouterOptions): Router {
   const { desk, sessions, logger } = options;
   const guard = new RequestGuard(options.publicUrl);
+  const root = inboxRoot(options.publicUrl);
   const router = express.Router();
   router.get('/assets/inbox.css', inboxStylesheet());
   router.get('/assets/inbox.js', inboxScript());
@@ -76,7 +102,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   /** The session of a page request, or null once the sign-in form was sent in its place. */
   const pageSession = async (req: Request, res: Response): Promise<InboxSession | null> => {
     const session = await sessionOf(req);
-    if (!session) send(res, 401, signInPage({ next: req.originalUrl }));
+    if (!session) send(res, 401, signInPage(root, { next: `${root}${req.url}` }));
     return session;
   };
   /** The session of a POST that passed the cross-site checks, or null once the refusal was sent. */
@@ -87,6 +113,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         res,
         401,
         noticePage(
+          root,
           'Please sign in again',
           'Your inbox session has ended (signed out, or it expired). Nothing was changed.',
         ),
@@ -100,6 +127,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         res,
         403,
         noticePage(
+          root,
           'Request refused',
           `Nothing was changed: ${problem}. Open the inbox and try again from its page.`,
           session,
@@ -117,7 +145,11 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       ? conversationIdProblem(conversation, options.platforms)
       : 'it is not <bot>:<platform>:<conversation id>';
     if (!conversation || problem) {
-      send(res, 400, noticePage('No such conversation', `This address names no conversation: ${problem}.`, session));
+      send(
+        res,
+        400,
+        noticePage(root, 'No such conversation', `This address names no conversation: ${problem}.`, session),
+      );
       return null;
     }
     if (!OperatorDesk.sees(session.viewer, conversation.bot)) {
@@ -125,6 +157,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         res,
         404,
         noticePage(
+          root,
           'Not in your inbox',
           "Your sign-in (an e-mail link) is for another chatbot's conversations. Sign in with the admin token to see every chatbot.",
           session,
@@ -141,20 +174,56 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     status = 200,
     view: ConversationView = {},
   ) => {
-    send(res, status, conversationPage(session, await desk.open(conversation), Date.now(), view));
+    send(res, status, conversationPage(root, session, await desk.open(conversation), Date.now(), view));
   };
+
+  const operatorPages = options.operatorPages ?? [];
+  for (const operatorPage of operatorPages) {
+    router.use(operatorPage.path, async (req, res, next) => {
+      const session = await sessionOf(req);
+      if (!session) return void send(res, 401, signInPage(root, { next: `${root}${operatorPage.path}` }));
+      // A platform's admin page can link a number to the bot (whoever scans its QR becomes the bot): only a session
+      // signed in with the admin token opens it, never one an e-mail's link signed in for a conversation.
+      if (session.viewer.bots !== 'all') {
+        return void send(
+          res,
+          404,
+          noticePage(
+            root,
+            'Not in your inbox',
+            `Your sign-in (an e-mail link) opens its conversations only. Sign in with the admin token to open ` +
+              `${operatorPage.title} of bot ${operatorPage.bot}.`,
+            session,
+          ),
+        );
+      }
+      res.set('Content-Security-Policy', OPERATOR_PAGE_CSP);
+      operatorPage.handler(req, res, next);
+    });
+  }
 
   router.get('/', async (req, res) => {
     const session = await sessionOf(req);
-    if (!session) return void send(res, 200, signInPage());
-    send(res, 200, waitingPage(session, await desk.waiting(session.viewer, WAITING_PAGE_SIZE), Date.now()));
+    if (!session) return void send(res, 200, signInPage(root));
+    const pages = operatorPages
+      .filter(() => session.viewer.bots === 'all')
+      .map((operatorPage) => ({
+        href: `${root}${operatorPage.path}`,
+        title: `${operatorPage.title} (bot ${operatorPage.bot})`,
+      }));
+    send(
+      res,
+      200,
+      waitingPage(root, session, await desk.waiting(session.viewer, WAITING_PAGE_SIZE), Date.now(), pages),
+    );
   });
 
   router.post('/sign-in', async (req, res) => {
     const crossSite = guard.crossSiteProblem(req);
-    if (crossSite) return void send(res, 403, noticePage('Request refused', `Nobody was signed in: ${crossSite}.`));
+    if (crossSite)
+      return void send(res, 403, noticePage(root, 'Request refused', `Nobody was signed in: ${crossSite}.`));
     const body = formOf(req);
-    const next = safeNext(body.next);
+    const next = safeNext(root, body.next);
     const address = req.ip ?? 'unknown';
     const attempt = await options.signIns.attempt(address);
     if (!attempt.allowed) {
@@ -164,6 +233,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         res,
         429,
         noticePage(
+          root,
           'Too many attempts',
           `Too many sign-in attempts from your address. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes.`,
         ),
@@ -174,7 +244,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       return void send(
         res,
         401,
-        signInPage({
+        signInPage(root, {
           error: 'That is not the admin token (ADMIN_TOKEN). Check it and try again.',
           name: body.name ?? '',
           ...(next ? { next } : {}),
@@ -183,13 +253,13 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     }
     await options.signIns.succeeded(address);
     const name = operatorName(body.name);
-    if (!name.ok) return void send(res, 400, signInPage({ error: name.message, ...(next ? { next } : {}) }));
+    if (!name.ok) return void send(res, 400, signInPage(root, { error: name.message, ...(next ? { next } : {}) }));
     const previous = sessionCookie(req);
     if (previous) await sessions.delete(previous);
     const session = await sessions.create({ bots: 'all' }, name.name);
-    setSessionCookie(req, res, session.id, sessions.lifetimeMs);
+    setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
     logger.info({ operator: session.operator }, 'an operator signed in to the inbox');
-    res.redirect(303, next ?? '/inbox');
+    res.redirect(303, next ?? root);
   });
 
   router.post('/sign-out', async (req, res) => {
@@ -197,23 +267,27 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (session) {
       const problem = guard.csrfProblem(req, session);
       if (problem)
-        return void send(res, 403, noticePage('Request refused', `You are still signed in: ${problem}.`, session));
+        return void send(
+          res,
+          403,
+          noticePage(root, 'Request refused', `You are still signed in: ${problem}.`, session),
+        );
       await sessions.delete(session.id);
     }
-    clearSessionCookie(req, res);
-    res.redirect(303, '/inbox');
+    clearSessionCookie(req, res, root);
+    res.redirect(303, root);
   });
 
   router.get('/link', async (req, res) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const claim = verifiedLink(res, options.links, token);
+    const claim = verifiedLink(root, res, options.links, token);
     if (!claim) return;
     const session = await sessionOf(req);
     const opened = await desk.open(claim.conversation);
     send(
       res,
       200,
-      linkPage({
+      linkPage(root, {
         token,
         conversation: conversationTitle(
           opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user,
@@ -227,9 +301,10 @@ export function inboxRouter(options: InboxRouterOptions): Router {
 
   router.post('/link', async (req, res) => {
     const crossSite = guard.crossSiteProblem(req);
-    if (crossSite) return void send(res, 403, noticePage('Request refused', `Nobody was signed in: ${crossSite}.`));
+    if (crossSite)
+      return void send(res, 403, noticePage(root, 'Request refused', `Nobody was signed in: ${crossSite}.`));
     const body = formOf(req);
-    const claim = verifiedLink(res, options.links, body.token ?? '');
+    const claim = verifiedLink(root, res, options.links, body.token ?? '');
     if (!claim) return;
     const name = operatorName(body.name);
     if (!name.ok) {
@@ -237,7 +312,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       return void send(
         res,
         400,
-        linkPage({
+        linkPage(root, {
           token: body.token ?? '',
           conversation: conversationTitle(opened.pause?.user, claim.conversation.platform),
           chatbot: opened.chatbot,
@@ -253,10 +328,10 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
       if (current) await sessions.delete(current.id);
       const session = await sessions.create({ bots }, name.name);
-      setSessionCookie(req, res, session.id, sessions.lifetimeMs);
+      setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
       logger.info({ operator: session.operator, bot }, 'an operator signed in to the inbox with an e-mail link');
     }
-    res.redirect(303, conversationPath(formatConversationId(claim.conversation)));
+    res.redirect(303, conversationPath(root, formatConversationId(claim.conversation)));
   });
 
   router.get('/events', async (req, res) => {
@@ -270,7 +345,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!session) return;
     const entries = await desk.history(session.viewer, HISTORY_PAGE_SIZE);
     const names = await desk.chatbotNames(new Set(entries.map((entry) => entry.conversation.bot)));
-    send(res, 200, historyPage(session, entries, names));
+    send(res, 200, historyPage(root, session, entries, names));
   });
 
   router.get('/conversations/:id', async (req, res) => {
@@ -292,7 +367,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       });
     }
     const outcome = await desk.reply(conversation, text, session.operator);
-    if (outcome.sent) return void res.redirect(303, conversationPath(formatConversationId(conversation)));
+    if (outcome.sent) return void res.redirect(303, conversationPath(root, formatConversationId(conversation)));
     await showConversation(res, session, conversation, replyStatus(outcome), {
       error: replyError(outcome),
       draft: text,
@@ -309,7 +384,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         error: 'This conversation is not waiting for a person any more: there is nothing to claim.',
       });
     }
-    res.redirect(303, conversationPath(formatConversationId(conversation)));
+    res.redirect(303, conversationPath(root, formatConversationId(conversation)));
   });
 
   router.post('/conversations/:id/hand-back', async (req, res) => {
@@ -322,7 +397,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         error: 'This conversation was already back with the assistant. Nothing was changed.',
       });
     }
-    res.redirect(303, conversationPath(formatConversationId(conversation)));
+    res.redirect(303, conversationPath(root, formatConversationId(conversation)));
   });
 
   router.get('/conversations/:id/files/:entry/:n', async (req, res) => {
@@ -335,16 +410,17 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       return void send(
         res,
         404,
-        noticePage('No such file', 'This address names no file of the conversation.', session),
+        noticePage(root, 'No such file', 'This address names no file of the conversation.', session),
       );
     }
     const file = await userFile(options.gateway, (await desk.open(conversation)).transcript, conversation, at, n);
-    if (!file.ok) return void send(res, file.status, noticePage('The file cannot be shown', file.message, session));
+    if (!file.ok)
+      return void send(res, file.status, noticePage(root, 'The file cannot be shown', file.message, session));
     sendFile(res, file);
   });
 
   router.use((req, res) => {
-    send(res, 404, noticePage('Not found', `The inbox has no page ${req.path}.`));
+    send(res, 404, noticePage(root, 'Not found', `The inbox has no page ${req.path}.`));
   });
   const failed: ErrorRequestHandler = (error: { status?: unknown; type?: unknown }, req, res, _next) => {
     // A form too large or malformed is the browser's to fix; anything else is ours, and logged.
@@ -355,6 +431,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       res,
       status,
       noticePage(
+        root,
         status === 413 ? 'Too long' : 'Please try again',
         status === 413
           ? 'What you sent is too long for the inbox. Nothing was changed.'
@@ -369,14 +446,19 @@ export function inboxRouter(options: InboxRouterOptions): Router {
 }
 
 /** /inbox without an admin token: off, as the admin API is (404, saying why). */
-export function inboxDisabled(): Router {
+export function inboxDisabled(publicUrl: string | undefined): Router {
+  const root = inboxRoot(publicUrl);
   const router = express.Router();
   router.use((_req, res) => {
     setPageHeaders(res);
     send(
       res,
       404,
-      noticePage('The inbox is off', 'The operator inbox is disabled; set ADMIN_TOKEN (admin.token) to enable it.'),
+      noticePage(
+        root,
+        'The inbox is off',
+        'The operator inbox is disabled; set ADMIN_TOKEN (admin.token) to enable it.',
+      ),
     );
   });
   return router;
@@ -393,17 +475,32 @@ function formOf(req: Request): Record<string, string | undefined> {
   );
 }
 
-/** A path inside the inbox to go back to after signing in; anything else (another site, `//evil`) is dropped. */
-function safeNext(next: string | undefined): string | undefined {
-  return next && /^\/inbox(\/[^/\\]|\?|$)/.test(next) && !next.includes('\\') ? next : undefined;
+/** A path inside the inbox (under `root`) to go back to after signing in; anything else (another site, `//evil`) is dropped. */
+function safeNext(root: string, next: string | undefined): string | undefined {
+  if (!next?.startsWith(root) || next.includes('\\')) return undefined;
+  return /^(\/[^/]|\?|$)/.test(next.slice(root.length)) ? next : undefined;
 }
 
-function verifiedLink(res: Response, links: InboxLinks, token: string): { conversation: ConversationRef } | null {
+/**
+ * The inbox's path as a browser sees it: /inbox, under PUBLIC_URL's path when it has one (a reverse proxy that
+ * mounts the gateway at https://example.com/support/ and strips the prefix: the gateway still serves /inbox).
+ */
+export function inboxRoot(publicUrl: string | undefined): string {
+  const prefix = publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '';
+  return `${prefix}/inbox`;
+}
+
+function verifiedLink(
+  root: string,
+  res: Response,
+  links: InboxLinks,
+  token: string,
+): { conversation: ConversationRef } | null {
   if (!token) {
     send(
       res,
       400,
-      noticePage('This link is incomplete', 'The link has no token. Open the whole link from the e-mail.'),
+      noticePage(root, 'This link is incomplete', 'The link has no token. Open the whole link from the e-mail.'),
     );
     return null;
   }
@@ -414,6 +511,7 @@ function verifiedLink(res: Response, links: InboxLinks, token: string): { conver
       res,
       410,
       noticePage(
+        root,
         'This link has expired',
         'Inbox links work for handoff.inboxLinkHours after the e-mail (7 days unless configured). Sign in with the admin token instead.',
       ),
@@ -423,6 +521,7 @@ function verifiedLink(res: Response, links: InboxLinks, token: string): { conver
       res,
       400,
       noticePage(
+        root,
         'This link is not valid',
         'The link was changed or cut off, or it was signed with another secret (HANDOFF_SECRET). Sign in with the admin token instead.',
       ),

@@ -5,6 +5,7 @@ export {
   inboxRouter,
   WAITING_PAGE_SIZE,
   type InboxRouterOptions,
+  type OperatorPage,
 } from './inbox-routes.js';
 export { InboxLinks, INBOX_LINK_PATH, type InboxLinkClaim, type VerifiedInboxToken } from './sign-in-link.js';
 export { InboxSessions, type InboxSession } from './sessions.js';

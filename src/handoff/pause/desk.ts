@@ -18,7 +18,7 @@ import type { PauseRecord } from './pause-store.js';
 export const OPERATOR_MESSAGE_MAX_CHARS = 20_000;
 /** Longest operator display name: it is shown beside every message they send. */
 export const OPERATOR_NAME_MAX_CHARS = 60;
-/** The newest entries read for a waiting conversation's "last message" (events in between are skipped). */
+/** The newest entries read for a waiting conversation's "last message": the user's newest among them. */
 const LAST_MESSAGE_LOOKBACK = 10;
 
 export interface DeskBot {
@@ -38,7 +38,10 @@ export interface WaitingConversation {
   pause: PauseRecord;
   /** The chatbot's name. */
   chatbot: string;
-  /** The newest message (the user's, the bot's or an operator's), if the transcript still has one. */
+  /**
+   * The user's newest message among the transcript's newest entries: what the operator must answer (after a handoff
+   * the bot's reply and operators' messages come later). None when the user's last words are further back.
+   */
   last?: TranscriptEntry;
 }
 
@@ -102,7 +105,7 @@ export class OperatorDesk {
       const pause = controller.pauses.decode(conversation, hashes[index] ?? {});
       // Handed back between the two reads: it has left the inbox.
       if (!pause || pause.expiresAt <= now) return [];
-      const last = lasts[index]?.findLast((entry) => entry.role !== 'system');
+      const last = lasts[index]?.findLast((entry) => entry.role === 'user');
       return [{ pause, chatbot: names.get(conversation.bot) ?? conversation.bot, ...(last ? { last } : {}) }];
     });
     shown.sort((a, b) => b.pause.since - a.pause.since);

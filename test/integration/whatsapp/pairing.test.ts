@@ -34,7 +34,7 @@ describe('linking a WhatsApp number by pairing code (WHATSAPP_PAIR_PHONE)', () =
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogLine);
-  const pageHtml = async () => (await fetch(`${page}?token=${ADMIN_TOKEN}`)).text();
+  const pageHtml = async () => (await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
   const pageJson = async () =>
     (await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' } })).json();
   /** The code the waiting client shows. */

@@ -1,8 +1,8 @@
 /**
  * The WhatsApp link page, `GET /whatsapp/<bot>/qr`, as the runtime serves an adapter route
- * declared `access: 'admin'`: behind the admin token (Bearer header, or ?token= for a
- * browser), 401 without it, 404 when no admin token is configured; the QR as SVG while
- * waiting, the number once linked.
+ * declared `access: 'admin'`: behind the admin token as a Bearer header (never in the URL: a
+ * browser opens it from the inbox), 401 without it, 404 when no admin token is configured; the
+ * QR as SVG while waiting, the number once linked.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -62,17 +62,20 @@ describe('the WhatsApp QR page behind the admin token', () => {
     const none = await fetch(page);
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    expect(((await none.json()) as { error: string }).error).toContain('?token=<ADMIN_TOKEN>');
+    expect(((await none.json()) as { error: string }).error).toContain(
+      'sign in to the inbox and open /inbox/whatsapp/main/qr',
+    );
     expect((await fetch(page, { headers: { authorization: 'Bearer wrong-token' } })).status).toBe(401);
     expect((await fetch(`${page}?token=wrong-token`)).status).toBe(401);
   });
 
-  it('shows the QR as SVG with the Bearer token and with ?token=, on a page that refreshes itself', async () => {
+  it('takes no token from the URL (proxy logs and browser history keep URLs)', async () => {
+    expect((await fetch(`${page}?token=${ADMIN_TOKEN}`)).status).toBe(401);
+  });
+
+  it('shows the QR as SVG with the Bearer token, on a page that refreshes itself', async () => {
     link = { state: 'waiting-for-scan', qr: '2@abcdefghijklmnop,STATICKEY=,IDENTITYKEY=,ADVSECRET=,1' };
-    for (const response of [
-      await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
-      await fetch(`${page}?token=${ADMIN_TOKEN}`),
-    ]) {
+    for (const response of [await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })]) {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       const html = await response.text();
@@ -89,14 +92,14 @@ describe('the WhatsApp QR page behind the admin token', () => {
       pairingCode: 'ABCD1234',
       notice: 'the phone logged this device out; link the number again',
     };
-    const html = await (await fetch(`${page}?token=${ADMIN_TOKEN}`)).text();
+    const html = await (await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     expect(html).toContain('ABCD1234');
     expect(html).toContain('the phone logged this device out');
   });
 
   it('says the number is linked, and shows it (escaped)', async () => {
     link = { state: 'linked', number: '15550001111', name: 'Homes <Bot>' };
-    const html = await (await fetch(`${page}?token=${ADMIN_TOKEN}`)).text();
+    const html = await (await fetch(page, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     expect(html).toContain('Linked');
     expect(html).toContain('+15550001111');
     expect(html).toContain('Homes &lt;Bot&gt;');

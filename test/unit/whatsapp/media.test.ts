@@ -52,8 +52,8 @@ describe('fetching a WhatsApp file', () => {
     await expect(mediaAttachment(message).fetch({ maxBytes: 1000 })).rejects.toThrow(/could not download/);
   });
 
-  it('carries no ref: no other process can download a file WhatsApp Web gave this browser', () => {
-    const attachment = mediaAttachment(waMessage({ type: 'image', hasMedia: true, rawData: { size: 10 } }));
-    expect(attachment.ref).toBeUndefined();
+  it("carries the message's id as its ref: WhatsApp Web finds the message again by it", () => {
+    const message = waMessage({ type: 'image', hasMedia: true, rawData: { size: 10 } });
+    expect(mediaAttachment(message).ref).toBe(message.id._serialized);
   });
 });

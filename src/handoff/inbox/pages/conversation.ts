@@ -15,6 +15,7 @@ export interface ConversationView {
 }
 
 export function conversationPage(
+  root: string,
   session: InboxSession,
   opened: OpenedConversation,
   now: number,
@@ -24,23 +25,24 @@ export function conversationPage(
   const user = opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user;
   const title = conversationTitle(user, opened.conversation.platform);
   return inboxPage({
+    root,
     title,
     session,
     current: 'waiting',
-    events: `/inbox/events?conversation=${encodeURIComponent(id)}`,
+    events: `${root}/events?conversation=${encodeURIComponent(id)}`,
     main: html`<h1>${title}</h1>
-${status(session, id, opened, now)}
+${status(root, session, id, opened, now)}
 <h2 id="transcript-heading">Transcript</h2>
-${transcriptLog(id, opened.transcript, opened.chatbot)}
+${transcriptLog(root, id, opened.transcript, opened.chatbot)}
 ${alert(view.error)}
-${opened.pause ? replyForm(session, id, opened.conversation.platform, view.draft) : ''}`,
+${opened.pause ? replyForm(root, session, id, opened.conversation.platform, view.draft) : ''}`,
   });
 }
 
 /** The status region: who waits, since when, who claimed it, and the actions while it waits. */
-function status(session: InboxSession, id: string, opened: OpenedConversation, now: number): Html {
+function status(root: string, session: InboxSession, id: string, opened: OpenedConversation, now: number): Html {
   const { pause } = opened;
-  const path = conversationPath(id);
+  const path = conversationPath(root, id);
   return html`<section id="conversation-status" class="status" data-live aria-label="Status">
 <dl>
 <dt>Chatbot</dt><dd>${opened.chatbot}</dd>
@@ -66,8 +68,8 @@ function waitingFacts(pause: PauseRecord, now: number): Html {
 <dt>The assistant answers again</dt><dd>${time(pause.expiresAt)}, unless handed back sooner</dd>`;
 }
 
-function replyForm(session: InboxSession, id: string, platform: string, draft: string | undefined): Html {
-  return html`<form method="post" action="${conversationPath(id)}/messages" id="reply-form" class="reply">
+function replyForm(root: string, session: InboxSession, id: string, platform: string, draft: string | undefined): Html {
+  return html`<form method="post" action="${conversationPath(root, id)}/messages" id="reply-form" class="reply">
 ${csrfField(session)}
 <label for="reply">Reply</label>
 <textarea name="text" id="reply" rows="3" required maxlength="20000" aria-describedby="reply-hint">${draft ?? ''}</textarea>

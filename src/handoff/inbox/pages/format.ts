@@ -48,7 +48,10 @@ export function excerpt(text: string, max = 140): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The path of a conversation's page (the id URL-encoded: platform ids hold ':' and more). */
-export function conversationPath(id: string): string {
-  return `/inbox/conversations/${encodeURIComponent(id)}`;
+/**
+ * The path of a conversation's page (the id URL-encoded: platform ids hold ':' and more) under `root`, the
+ * inbox's path as the browser sees it (`/inbox`, or `/support/inbox` behind a proxy that mounts the gateway there).
+ */
+export function conversationPath(root: string, id: string): string {
+  return `${root}/conversations/${encodeURIComponent(id)}`;
 }

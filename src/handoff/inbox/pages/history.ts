@@ -7,29 +7,31 @@ import { html, type Html } from '../../../format/index.js';
 import { inboxPage } from './layout.js';
 
 export function historyPage(
+  root: string,
   session: InboxSession,
   entries: readonly HandBack[],
   chatbots: ReadonlyMap<string, string>,
 ): string {
   return inboxPage({
+    root,
     title: 'History',
     session,
     current: 'history',
-    events: '/inbox/events',
+    events: `${root}/events`,
     main: html`<h1>Handed back to the assistant</h1>
 <section id="history" data-live aria-label="Handed-back conversations">
 ${
   entries.length === 0
     ? html`<p>No conversation has been handed back yet.</p>`
-    : html`<ul class="waiting">${entries.map((entry) => row(entry, chatbots.get(entry.conversation.bot) ?? entry.conversation.bot))}</ul>`
+    : html`<ul class="waiting">${entries.map((entry) => row(root, entry, chatbots.get(entry.conversation.bot) ?? entry.conversation.bot))}</ul>`
 }
 </section>`,
   });
 }
 
-function row(entry: HandBack, chatbot: string): Html {
+function row(root: string, entry: HandBack, chatbot: string): Html {
   return html`<li>
-<a href="${conversationPath(formatConversationId(entry.conversation))}">${conversationTitle(entry.user, entry.conversation.platform)}</a>
+<a href="${conversationPath(root, formatConversationId(entry.conversation))}">${conversationTitle(entry.user, entry.conversation.platform)}</a>
 <dl>
 <dt>Chatbot</dt><dd>${chatbot}</dd>
 <dt>Handed back</dt><dd>${time(entry.at)} by ${entry.by}, after ${duration(entry.at - entry.since)} with a person</dd>

@@ -6,6 +6,8 @@ import type { InboxSession } from '../sessions.js';
 import { html, type Html } from '../../../format/index.js';
 
 export interface PageFrame {
+  /** The inbox's path as the browser sees it (`/inbox`, or under PUBLIC_URL's path): every URL of the page starts with it. */
+  root: string;
   title: string;
   main: Html;
   /** Signed in: the navigation, who, and sign-out. */
@@ -23,11 +25,11 @@ export function inboxPage(frame: PageFrame): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · chatbridge inbox</title>
-<link rel="stylesheet" href="/inbox/assets/inbox.css">
-<script src="/inbox/assets/inbox.js" defer></script>
+<link rel="stylesheet" href="${frame.root}/assets/inbox.css">
+<script src="${frame.root}/assets/inbox.js" defer></script>
 </head>
 <body${frame.events ? html` data-events="${frame.events}"` : ''}>
-${frame.session ? header(frame.session, frame.current) : ''}
+${frame.session ? header(frame.root, frame.session, frame.current) : ''}
 <main>
 ${frame.main}
 </main>
@@ -36,13 +38,13 @@ ${frame.main}
 `.markup;
 }
 
-function header(session: InboxSession, current: PageFrame['current']): Html {
+function header(root: string, session: InboxSession, current: PageFrame['current']): Html {
   const link = (href: string, label: string, which: PageFrame['current']) =>
     html`<a href="${href}"${current === which ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<header class="top">
-<nav aria-label="Inbox">${link('/inbox', 'Waiting', 'waiting')} ${link('/inbox/history', 'History', 'history')}</nav>
+<nav aria-label="Inbox">${link(root, 'Waiting', 'waiting')} ${link(`${root}/history`, 'History', 'history')}</nav>
 <p class="who">Signed in as <strong>${session.operator}</strong>${session.viewer.bots === 'all' ? '' : html` (chatbot ${session.viewer.bots.join(', ')})`}</p>
-<form method="post" action="/inbox/sign-out" class="sign-out">${csrfField(session)}<button type="submit">Sign out</button></form>
+<form method="post" action="${root}/sign-out" class="sign-out">${csrfField(session)}<button type="submit">Sign out</button></form>
 </header>`;
 }
 

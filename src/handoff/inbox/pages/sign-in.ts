@@ -11,13 +11,14 @@ export interface SignInForm {
   next?: string;
 }
 
-export function signInPage(form: SignInForm = {}): string {
+export function signInPage(root: string, form: SignInForm = {}): string {
   return inboxPage({
+    root,
     title: 'Sign in',
     main: html`<h1>Sign in to the inbox</h1>
 <p>Conversations handed from the chatbot to a person wait here for an answer.</p>
 ${alert(form.error)}
-<form method="post" action="/inbox/sign-in" class="stacked">
+<form method="post" action="${root}/sign-in" class="stacked">
 ${form.next ? html`<input type="hidden" name="next" value="${form.next}">` : ''}
 <label for="token">Admin token</label>
 <input type="password" id="token" name="token" required autocomplete="current-password">
@@ -42,13 +43,14 @@ export interface LinkForm {
  * What the e-mail's inbox link shows: the conversation it names and a button. Only the button's
  * POST signs in, so a mail scanner following the link changes nothing.
  */
-export function linkPage(form: LinkForm): string {
+export function linkPage(root: string, form: LinkForm): string {
   return inboxPage({
+    root,
     title: 'Open the conversation',
     main: html`<h1>Open this conversation in the inbox</h1>
 <p>${form.conversation}, with the chatbot ${form.chatbot}, asked for a person.</p>
 ${alert(form.error)}
-<form method="post" action="/inbox/link" class="stacked">
+<form method="post" action="${root}/link" class="stacked">
 <input type="hidden" name="token" value="${form.token}">
 <label for="name">Your name</label>
 <input type="text" id="name" name="name" required maxlength="60" autocomplete="name" value="${form.name ?? ''}">
@@ -59,12 +61,13 @@ ${alert(form.error)}
 }
 
 /** A page that only says something (a refusal, a link gone stale), with the way on. */
-export function noticePage(title: string, message: string, session?: InboxSession): string {
+export function noticePage(root: string, title: string, message: string, session?: InboxSession): string {
   return inboxPage({
+    root,
     title,
     ...(session ? { session } : {}),
     main: html`<h1>${title}</h1>
 <p role="alert">${message}</p>
-<p><a href="/inbox">Go to the inbox</a></p>`,
+<p><a href="${root}">Go to the inbox</a></p>`,
   });
 }

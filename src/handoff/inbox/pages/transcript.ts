@@ -22,14 +22,14 @@ export function speakerOf(entry: TranscriptEntry, chatbot: string): string {
  * a new message is one appended child (the page script appends it; a screen reader announces it).
  * Entries are not list items: role="log" on a list would orphan them.
  */
-export function transcriptLog(id: string, entries: readonly TranscriptEntry[], chatbot: string): Html {
+export function transcriptLog(root: string, id: string, entries: readonly TranscriptEntry[], chatbot: string): Html {
   const empty = html`<p class="empty">The transcript is empty (it is kept for a limited time).</p>`;
   return html`<div id="transcript" class="transcript" role="log" aria-label="Transcript" data-live>
-${entries.length === 0 ? empty : entries.map((entry) => entryOf(id, entry, chatbot))}
+${entries.length === 0 ? empty : entries.map((entry) => entryOf(root, id, entry, chatbot))}
 </div>`;
 }
 
-function entryOf(id: string, entry: TranscriptEntry, chatbot: string): Html {
+function entryOf(root: string, id: string, entry: TranscriptEntry, chatbot: string): Html {
   if (entry.role === 'system') {
     return html`<p class="entry event">${time(entry.at)} ${entry.text}</p>`;
   }
@@ -39,16 +39,16 @@ function entryOf(id: string, entry: TranscriptEntry, chatbot: string): Html {
   return html`<article class="entry ${entry.role}">
 <p class="meta"><span class="speaker">${speakerOf(entry, chatbot)}</span> ${time(entry.at)}</p>
 ${entry.text ? html`<p class="text">${entry.text}</p>` : ''}
-${files.length > 0 ? html`<ul class="files">${files.map((file, n) => fileOf(id, entry, file, n))}</ul>` : ''}
+${files.length > 0 ? html`<ul class="files">${files.map((file, n) => fileOf(root, id, entry, file, n))}</ul>` : ''}
 ${described.length > 0 ? html`<ul class="files">${described.map((text) => html`<li>${text} (not kept)</li>`)}</ul>` : ''}
 </article>`;
 }
 
-function fileOf(id: string, entry: TranscriptEntry, file: TranscriptFile, n: number): Html {
+function fileOf(root: string, id: string, entry: TranscriptEntry, file: TranscriptFile, n: number): Html {
   const description = describeAttachment(file);
   if (file.ref === undefined)
     return html`<li>${description} (the platform keeps no copy the gateway can fetch again)</li>`;
-  const href = `${conversationPath(id)}/files/${entry.at}/${n}`;
+  const href = `${conversationPath(root, id)}/files/${entry.at}/${n}`;
   const name = file.fileName ?? `${file.kind} ${n + 1}`;
   if (file.kind === 'image' || file.kind === 'sticker') {
     const alt = `${file.kind === 'image' ? 'Photo' : 'Sticker'} from ${userName(entry.user)}: ${name}`;

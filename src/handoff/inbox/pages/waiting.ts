@@ -1,5 +1,5 @@
 /** /inbox: the conversations waiting for a person, newest first. */
-import type { TranscriptEntry } from '../../../gateway/index.js';
+import { describeAttachment, type TranscriptEntry } from '../../../gateway/index.js';
 import { formatConversationId } from '../../conversation-id.js';
 import type { WaitingConversation, WaitingList } from '../../pause/index.js';
 import type { InboxSession } from '../sessions.js';
@@ -8,23 +8,44 @@ import { html, type Html } from '../../../format/index.js';
 import { alert, inboxPage } from './layout.js';
 import { speakerOf } from './transcript.js';
 
-export function waitingPage(session: InboxSession, list: WaitingList, now: number, error?: string): string {
+/** A platform's page for operators that the session may open (the WhatsApp link page). */
+export interface PlatformPageLink {
+  href: string;
+  title: string;
+}
+
+export function waitingPage(
+  root: string,
+  session: InboxSession,
+  list: WaitingList,
+  now: number,
+  platformPages: readonly PlatformPageLink[] = [],
+  error?: string,
+): string {
   const more = list.total - list.shown.length;
   const elsewhere = html`answer these first, or use <code>chatbridge handoff list</code>`;
   const andMore = html`<p class="more">And ${more.toLocaleString('en')} more, waiting longer: ${elsewhere}.</p>`;
   return inboxPage({
+    root,
     title: 'Waiting',
     session,
     current: 'waiting',
-    events: '/inbox/events',
+    events: `${root}/events`,
     main: html`<h1>Waiting for a person</h1>
 ${alert(error)}
 <section id="waiting" data-live aria-labelledby="waiting-count">
 <p id="waiting-count">${count(list.total)}</p>
-${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(item, now))}</ul>` : ''}
+${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(root, item, now))}</ul>` : ''}
 ${more > 0 ? andMore : ''}
-</section>`,
+</section>
+${platformPages.length > 0 ? platformNav(platformPages) : ''}`,
   });
+}
+
+/** What a message without text sent: its files, described ("(image kitchen.png, …)"). */
+function filesOf(entry: TranscriptEntry): string {
+  const described = entry.files?.length ? entry.files.map(describeAttachment) : (entry.attachments ?? []);
+  return described.length > 0 ? `(${described.join(', ')})` : '';
 }
 
 function count(total: number): string {
@@ -32,11 +53,11 @@ function count(total: number): string {
   return total === 1 ? '1 conversation is waiting.' : `${total.toLocaleString('en')} conversations are waiting.`;
 }
 
-function row({ pause, chatbot, last }: WaitingConversation, now: number): Html {
+function row(root: string, { pause, chatbot, last }: WaitingConversation, now: number): Html {
   const { conversation } = pause;
-  const lastMessage = last ? html`${speakerOf(last, chatbot)}: ${excerpt(wordsOf(last))}` : '(none kept)';
+  const lastMessage = last ? html`${speakerOf(last, chatbot)}: ${excerpt(last.text || filesOf(last))}` : '(none kept)';
   return html`<li>
-<a href="${conversationPath(formatConversationId(conversation))}">${conversationTitle(pause.user, conversation.platform)}</a>
+<a href="${conversationPath(root, formatConversationId(conversation))}">${conversationTitle(pause.user, conversation.platform)}</a>
 <dl>
 <dt>Chatbot</dt><dd>${chatbot}</dd>
 <dt>Platform</dt><dd>${platformName(conversation.platform)}</dd>
@@ -47,7 +68,7 @@ function row({ pause, chatbot, last }: WaitingConversation, now: number): Html {
 </li>`;
 }
 
-/** What an entry said: its text, or the files it carried. */
-function wordsOf(entry: TranscriptEntry): string {
-  return entry.text || (entry.attachments?.length ? `(${entry.attachments.join(', ')})` : '');
+/** Links to the platforms' own pages for operators (the WhatsApp link page). */
+function platformNav(links: readonly PlatformPageLink[]): Html {
+  return html`<nav aria-label="Platforms"><ul>${links.map((link) => html`<li><a href="${link.href}">${link.title}</a></li>`)}</ul></nav>`;
 }

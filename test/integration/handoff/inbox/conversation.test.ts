@@ -68,7 +68,7 @@ describe('an operator in the inbox', () => {
     expect(list.html).toContain(`<a href="${C1}">Ana Lima (@analima) on Fakechat</a>`);
     expect(list.html).toMatch(/<dt>Chatbot<\/dt><dd>Oakridge Homes assistant<\/dd>/);
     expect(list.html).toMatch(/<dt>Waiting for<\/dt><dd>under a minute/);
-    expect(list.html).toContain(`<dt>Last message</dt><dd>Oakridge Homes assistant (assistant): ${HANDOFF_REPLY}</dd>`);
+    expect(list.html).toContain('<dt>Last message</dt><dd>Ana Lima (@analima): /human</dd>');
     expect(list.html).toContain('<dt>Claimed by</dt><dd>nobody yet</dd>');
     expect(list.html).toContain('<body data-events="/inbox/events">');
     expect(list.html).toMatch(/<section id="waiting" data-live/);
