@@ -126,7 +126,8 @@ export function restoreMediaAttachment(
       const ready = client();
       if (!ready) {
         throw new AttachmentUnavailableError(
-          'This gateway process does not run WhatsApp Web for the number (another process does, or it is not linked), and only that process can fetch the file.',
+          'This gateway process does not run WhatsApp Web for the number (another process does, or it is not linked), ' +
+            'and only that process can fetch the file.',
         );
       }
       const message = await ready.getMessageById(ref);
