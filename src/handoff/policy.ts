@@ -1,22 +1,11 @@
 /**
- * The handoff's fixed numbers and the texts it says in a chat. Durations that
+ * The handoff's fixed numbers (what it says in a chat is in the core's catalogue, `userTexts.handoff`). Durations that
  * an operator tunes live in the configuration (`handoff.*`); these are the ones
  * only a developer should change, plus the outbox timings tests may shorten.
  */
 
 import { backoffDelay } from '../contract.js';
 
-/** What the user reads when the chatbot's TalkToHumanResponseMessage is empty. */
-export const DEFAULT_HANDOFF_REPLY = 'I have asked a person to help you. They will answer here as soon as they can.';
-/** What the user reads when the conversation returns to the bot (resumed or expired). */
-export const BOT_IS_BACK_TEXT = 'You are talking to the assistant again. Ask me anything!';
-/** /human (or the button) while a person already has the conversation: no second e-mail. */
-export const ALREADY_WITH_A_PERSON_TEXT = 'A person has already been asked to help; they will answer here.';
-/** After a noAnswer, on a platform with buttons. */
-export const OFFER_TEXT = 'Would you like to talk to a person?';
-/** After a noAnswer, on a platform without buttons. */
-export const OFFER_TEXT_WITHOUT_BUTTONS = 'Type /human to talk to a person.';
-export const OFFER_BUTTON_LABEL = 'Talk to a person';
 /** Prefix of the offer button's value (`human:offer`); the payload is informational only. */
 export const HANDOFF_ACTION_PREFIX = 'human';
 export const HANDOFF_COMMAND = 'human';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/index.js';
-import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../../gateway/index.js';
+import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext, userTexts } from '../../gateway/index.js';
 import { describeAttachment } from '../../gateway/index.js';
 import type { ConversationRef } from '../../contract.js';
 import type { Logger } from '../../logger.js';
@@ -20,13 +20,7 @@ import { HandBackHistory } from './hand-back-history.js';
 import type { InboxChangeKind, InboxFeed } from './inbox-changes.js';
 import type { InboxLinkSigner, ResumeLinkSigner } from './mail-links.js';
 import { PauseStore, type PauseRecord } from './pause-store.js';
-import {
-  ALREADY_WITH_A_PERSON_TEXT,
-  BOT_IS_BACK_TEXT,
-  DEFAULT_HANDOFF_REPLY,
-  INBOX_LINK_HOURS,
-  MAIL_TRANSCRIPT_ENTRIES,
-} from '../policy.js';
+import { INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from '../policy.js';
 import { describeReason, type HandoffReason } from './reason.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -106,7 +100,7 @@ export class HandoffController {
   async start(ctx: TurnContext, reason: HandoffReason, context: TranscriptEntry[] = []): Promise<void> {
     const { conversation } = ctx;
     if (await this.activePause(conversation)) {
-      await ctx.reply(ALREADY_WITH_A_PERSON_TEXT);
+      await ctx.reply(userTexts.handoff.alreadyWithAPerson);
       return;
     }
     const settings = await ctx.settings();
@@ -161,7 +155,7 @@ export class HandoffController {
     );
     this.reportMailing(ctx, email, mailable);
     await this.publish(conversation, 'handed-over');
-    await ctx.reply(settings.TalkToHumanResponseMessage?.trim() || DEFAULT_HANDOFF_REPLY);
+    await ctx.reply(settings.TalkToHumanResponseMessage?.trim() || userTexts.handoff.defaultReply);
   }
 
   /** The e-mail's link into the inbox (signed, for this chatbot's conversations), when the inbox is on. */
@@ -218,7 +212,7 @@ export class HandoffController {
       false,
     );
     try {
-      await this.options.gateway.say(conversation, BOT_IS_BACK_TEXT, { isGroup: record.isGroup });
+      await this.options.gateway.say(conversation, userTexts.handoff.botIsBack, { isGroup: record.isGroup });
     } catch (error) {
       this.options.logger.warn(
         { err: error, conversation: formatConversationId(conversation) },

@@ -6,20 +6,12 @@
  * inbox told of what the user wrote to a person, once it is in the transcript.
  */
 import type { Config } from '../../config/index.js';
-import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../../gateway/index.js';
+import { parseCommand, type Gateway, type TurnContext, type TurnRead, userTexts } from '../../gateway/index.js';
 import type { HandoffController } from './controller.js';
 import type { InboxFeed } from './inbox-changes.js';
 import type { PauseRecord } from './pause-store.js';
 import { findHandoffPhrase } from './phrases.js';
-import {
-  ALREADY_WITH_A_PERSON_TEXT,
-  BOT_IS_BACK_TEXT,
-  HANDOFF_ACTION_PREFIX,
-  HANDOFF_COMMAND,
-  OFFER_BUTTON_LABEL,
-  OFFER_TEXT,
-  OFFER_TEXT_WITHOUT_BUTTONS,
-} from '../policy.js';
+import { HANDOFF_ACTION_PREFIX, HANDOFF_COMMAND } from '../policy.js';
 
 export interface TriggerConfig {
   handoff: Config['handoff'];
@@ -115,10 +107,10 @@ async function pauseGate(
   const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched;
   if (!record) return 'continue';
   if (record.expiresAt <= Date.now()) {
-    if (await controller.endExpired(ctx.conversation)) await ctx.reply(BOT_IS_BACK_TEXT);
+    if (await controller.endExpired(ctx.conversation)) await ctx.reply(userTexts.handoff.botIsBack);
     return 'continue';
   }
-  if (asksForAPerson(ctx)) await ctx.reply(ALREADY_WITH_A_PERSON_TEXT);
+  if (asksForAPerson(ctx)) await ctx.reply(userTexts.handoff.alreadyWithAPerson);
   await controller.noteWhilePaused(ctx, record);
   return 'stop';
 }
@@ -131,8 +123,10 @@ function asksForAPerson(ctx: TurnContext): boolean {
 
 async function offer(ctx: TurnContext): Promise<void> {
   if (ctx.capabilities.buttons) {
-    await ctx.reply(OFFER_TEXT, { buttons: [{ label: OFFER_BUTTON_LABEL, value: `${HANDOFF_ACTION_PREFIX}:offer` }] });
+    await ctx.reply(userTexts.handoff.offer, {
+      buttons: [{ label: userTexts.handoff.offerButton, value: `${HANDOFF_ACTION_PREFIX}:offer` }],
+    });
   } else {
-    await ctx.reply(OFFER_TEXT_WITHOUT_BUTTONS);
+    await ctx.reply(userTexts.handoff.offerWithoutButtons);
   }
 }

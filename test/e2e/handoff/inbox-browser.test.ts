@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 import { FakeSmtpServer, type ReceivedMail } from '../../../fakes/smtp/server.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../../fakes/round-robin-proxy.js';
-import { BOT_IS_BACK_TEXT } from '../../../src/handoff/index.js';
+
 import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 import {
   aria,
@@ -32,6 +32,7 @@ import {
 } from '../../support/browser.js';
 import { startScriptedService, type ScriptedService } from '../../support/delivery-gateway.js';
 import { replicaSet, type ReplicaSet } from '../../support/replicas.js';
+import { userTexts } from '../../../src/gateway/index.js';
 
 /** ADMIN_TOKEN must be at least 16 characters (config schema). */
 const ADMIN_TOKEN = 'e2e-inbox-browser-admin-token';
@@ -234,7 +235,7 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       // Carla hands it back: the user is told, Bruno's page and Carla's list change live, and the bot answers again.
       const brunoShown = await markDocument(page);
       await clickAndWait(other, aria('button', 'Hand back'));
-      await fake.waitFor(() => texts(chat).includes(BOT_IS_BACK_TEXT), {
+      await fake.waitFor(() => texts(chat).includes(userTexts.handoff.botIsBack), {
         ...WAIT,
         what: 'the assistant-is-back notice on Telegram',
       });
@@ -246,7 +247,7 @@ describe.skipIf(!chromiumPresent)(`the operator inbox in Chromium (${chromiumNot
       expect(await listShown.sameDocument()).toBe(true);
 
       const handedBack = texts(chat).length;
-      expect(texts(chat).at(-1)).toBe(BOT_IS_BACK_TEXT);
+      expect(texts(chat).at(-1)).toBe(userTexts.handoff.botIsBack);
       fake.userSends({ chat, from: ana, text: 'Do you have homes for sale in Austin?' });
       await fake.waitFor(
         () =>

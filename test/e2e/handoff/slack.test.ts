@@ -11,8 +11,9 @@ import {
   type FakeSlack,
   type SlackRequestBody,
 } from '../../../fakes/slack/index.js';
-import { BOT_IS_BACK_TEXT } from '../../../src/handoff/index.js';
+
 import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
+import { userTexts } from '../../../src/gateway/index.js';
 
 /** ADMIN_TOKEN must be at least 16 characters (config schema). */
 const ADMIN_TOKEN = 'e2e-slack-handoff-admin-token';
@@ -95,10 +96,10 @@ describe('chatbridge start with Slack: handing a DM to a person and back', () =>
       status: 200,
       body: { conversation: `main:slack:${DM}`, resumed: true },
     });
-    await slack.waitFor(() => textsInDm().includes(BOT_IS_BACK_TEXT), {
+    await slack.waitFor(() => textsInDm().includes(userTexts.handoff.botIsBack), {
       ...WAIT,
       what: 'the assistant-is-back notice in the DM',
     });
-    expect(textsInDm()).toEqual([DEMO_HANDOFF_REPLY, OPERATOR_TEXT, BOT_IS_BACK_TEXT]);
+    expect(textsInDm()).toEqual([DEMO_HANDOFF_REPLY, OPERATOR_TEXT, userTexts.handoff.botIsBack]);
   }, 120_000);
 });

@@ -8,12 +8,13 @@
  * stays quiet in that chat while it is paused, and answers again once handed back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_IS_BACK_TEXT } from '../../../src/handoff/index.js';
+
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../../fakes/whatsapp/index.js';
 import { FakeSmtpServer, type ReceivedMail } from '../../../fakes/smtp/server.js';
 import { postResume, resumeLinkIn } from '../../integration/handoff/stack.js';
 import type { ChatbridgeProcess } from '../../support/chatbridge-process.js';
 import { startLinkedWhatsAppGateway } from '../../support/whatsapp-process.js';
+import { userTexts } from '../../../src/gateway/index.js';
 
 /** ADMIN_TOKEN must be at least 16 characters (config schema). */
 const ADMIN_TOKEN = 'e2e-whatsapp-handoff-admin-token';
@@ -115,8 +116,11 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     // The hand-back link's button: the bot says it is back, then answers again.
     const handedBack = await postResume(`http://127.0.0.1:${gateway.port}`, new URL(link).searchParams.get('token')!);
     expect(handedBack.status).toBe(200);
-    await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), { ...WAIT, what: 'the assistant-is-back notice' });
-    expect(fake.screen(chat).slice(screenWhilePaused.length)).toEqual([OPERATOR_TEXT, BOT_IS_BACK_TEXT]);
+    await fake.waitFor(() => shows(chat, userTexts.handoff.botIsBack), {
+      ...WAIT,
+      what: 'the assistant-is-back notice',
+    });
+    expect(fake.screen(chat).slice(screenWhilePaused.length)).toEqual([OPERATOR_TEXT, userTexts.handoff.botIsBack]);
 
     fake.userSends({ from: '4915100000201', name: 'Ana Lima', text: 'Which homes do you have in Austin?' });
     await fake.waitFor(
@@ -147,7 +151,10 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
       status: 200,
       body: { conversation: conversationOf(chat), resumed: true },
     });
-    await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), { ...WAIT, what: 'the assistant-is-back notice' });
+    await fake.waitFor(() => shows(chat, userTexts.handoff.botIsBack), {
+      ...WAIT,
+      what: 'the assistant-is-back notice',
+    });
     fake.userSends({ from: '4915100000202', name: 'Bruno Costa', text: 'Do you have homes in Portland?' });
     await fake.waitFor(() => /Portland/.test(fake.screen(chat).at(-1)!) && !fake.typing(chat), {
       ...WAIT,
@@ -173,7 +180,7 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
     expect(
       (await admin('POST', `/admin/conversations/${encodeURIComponent(conversationOf(chat))}/resume`)).status,
     ).toBe(200);
-    await fake.waitFor(() => shows(chat, BOT_IS_BACK_TEXT), {
+    await fake.waitFor(() => shows(chat, userTexts.handoff.botIsBack), {
       ...WAIT,
       what: 'the assistant-is-back notice in the group',
     });

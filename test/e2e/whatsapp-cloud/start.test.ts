@@ -10,9 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_IS_BACK_TEXT } from '../../../src/handoff/index.js';
+
 import { FakeSmtpServer, type ReceivedMail } from '../../../fakes/smtp/server.js';
 import { startCloudGateway, type CloudProcess } from '../../support/whatsapp-cloud-process.js';
+import { userTexts } from '../../../src/gateway/index.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/media');
 /** ADMIN_TOKEN must be at least 16 characters (config schema). */
@@ -316,7 +317,7 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
       status: 200,
       body: { conversation: conversationOf(user), resumed: true },
     });
-    await until(() => texts(user).at(-1) === BOT_IS_BACK_TEXT, 'the assistant-is-back notice');
+    await until(() => texts(user).at(-1) === userTexts.handoff.botIsBack, 'the assistant-is-back notice');
     await cloud.fake.userSends({ from: user, name: 'Bruno Costa', text: 'Which homes do you have in Austin?' });
     await until(() => /Austin/.test(texts(user).at(-1)!), 'an answer about Austin after the hand-back');
   }, 90_000);

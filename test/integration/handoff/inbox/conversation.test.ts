@@ -6,12 +6,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError } from '../../../../src/contract.js';
-import { BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../../src/handoff/index.js';
+import { HandoffAdminClient } from '../../../../src/handoff/index.js';
 import type { InboxChange } from '../../../../src/handoff/pause/index.js';
 import { isolatedRedisStore } from '../../../support/redis.js';
 import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import { ADMIN_TOKEN as ADMIN, HANDOFF_REPLY, startHandoffStack, type HandoffStack } from '../stack.js';
 import { conversationPage, csrfIn, startInboxProcess, type Browser, type InboxProcess } from './inbox-support.js';
+import { userTexts } from '../../../../src/gateway/index.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const PNG = Buffer.from(
@@ -201,7 +202,7 @@ describe('an operator in the inbox', () => {
     await post(bruno, `${C1}/claim`);
     const back = await post(bruno, `${C1}/hand-back`);
     expect(back.status).toBe(303);
-    expect(process.platform.textsIn('c1').at(-1)).toBe(BOT_IS_BACK_TEXT);
+    expect(process.platform.textsIn('c1').at(-1)).toBe(userTexts.handoff.botIsBack);
     expect(kinds()).toContain('handed-back');
 
     const list = await bruno.get('/inbox');

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOT_IS_BACK_TEXT } from '../../../../src/handoff/index.js';
+
 import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import {
   formTokenIn,
@@ -12,6 +12,7 @@ import {
   type HandoffProcess,
   type HandoffStack,
 } from '../stack.js';
+import { userTexts } from '../../../../src/gateway/index.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana <b>Lima</b>', handle: 'analima' } };
 
@@ -73,7 +74,7 @@ describe('the signed hand-back link', () => {
     const accepted = await postResume(process.url, token);
     expect(accepted.status).toBe(200);
     expect(await accepted.text()).toContain('The conversation is back with the bot');
-    expect(process.adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, BOT_IS_BACK_TEXT]);
+    expect(process.adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, userTexts.handoff.botIsBack]);
 
     for (const again of [await postResume(process.url, token), await fetch(link)]) {
       expect(again.status).toBe(200);
@@ -81,7 +82,7 @@ describe('the signed hand-back link', () => {
       expect(html).toContain('already back with the bot');
       expect(html).not.toContain('<form');
     }
-    expect(process.adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, BOT_IS_BACK_TEXT]);
+    expect(process.adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, userTexts.handoff.botIsBack]);
   });
 
   it('refuses a tampered or missing token with 400 on GET and POST', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALREADY_WITH_A_PERSON_TEXT, BOT_IS_BACK_TEXT, HandoffAdminClient } from '../../../../src/handoff/index.js';
+import { HandoffAdminClient } from '../../../../src/handoff/index.js';
 import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import { testTopologies } from '../../gateway/stack.js';
 import {
@@ -11,6 +11,7 @@ import {
   type HandoffStack,
   type ProcessOptions,
 } from '../stack.js';
+import { userTexts } from '../../../../src/gateway/index.js';
 
 const ana = { user: { id: 'u-ana', name: 'Ana Lima', handle: 'analima' } };
 const C1 = encodeURIComponent('main:fakechat:c1');
@@ -60,7 +61,9 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     await adapter.say('c1', 'Homes in Austin?', ana);
     await adapter.say('c1', '/start', ana);
     await adapter.say('c1', '/human', ana);
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, ALREADY_WITH_A_PERSON_TEXT]));
+    await eventually(() =>
+      expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, userTexts.handoff.alreadyWithAPerson]),
+    );
     const transcript = await recorded(process, '/human');
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
       '/human',
@@ -124,7 +127,7 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
       status: 200,
       body: { conversation: 'main:fakechat:c1', resumed: true },
     });
-    expect(adapter.textsIn('c1')[2]).toBe(BOT_IS_BACK_TEXT);
+    expect(adapter.textsIn('c1')[2]).toBe(userTexts.handoff.botIsBack);
     expect(await process.admin('POST', `/admin/conversations/${C1}/resume`)).toEqual({
       status: 200,
       body: { conversation: 'main:fakechat:c1', resumed: false },
@@ -171,7 +174,7 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     const cli = new HandoffAdminClient(process.url, ADMIN_TOKEN);
     await cli.say('main:fakechat:c1', 'Bruno here.');
     expect(await cli.resume('main:fakechat:c1')).toMatchObject({ resumed: true });
-    expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, 'Bruno here.', BOT_IS_BACK_TEXT]);
+    expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY, 'Bruno here.', userTexts.handoff.botIsBack]);
     await expect(cli.resume('nonsense')).rejects.toThrow(/<bot>:<platform>:<conversation id>/);
     await expect(new HandoffAdminClient(process.url, 'wrong-token-wrong-token').list()).rejects.toThrow(
       /HTTP 401.*ADMIN_TOKEN/,
@@ -186,7 +189,7 @@ describe.each(testTopologies())('a conversation with a person, on Redis (%s)', (
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([HANDOFF_REPLY]));
     await adapter.say('c1', 'Homes in Austin?', ana);
     await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(3));
-    expect(adapter.textsIn('c1')[1]).toBe(BOT_IS_BACK_TEXT);
+    expect(adapter.textsIn('c1')[1]).toBe(userTexts.handoff.botIsBack);
     expect(adapter.textsIn('c1')[2]).toMatch(/Austin/);
   });
 });

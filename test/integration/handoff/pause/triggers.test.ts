@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replies } from '../../../../src/gateway/index.js';
-import {
-  DEFAULT_HANDOFF_REPLY,
-  OFFER_BUTTON_LABEL,
-  OFFER_TEXT,
-  OFFER_TEXT_WITHOUT_BUTTONS,
-} from '../../../../src/handoff/index.js';
+import { replies, userTexts } from '../../../../src/gateway/index.js';
+
 import { ChatbotServiceClient } from '../../../../src/upstream/index.js';
 import { eventually, pngAttachment } from '../../../unit/gateway/support/recording-adapter.js';
 import {
@@ -114,10 +109,10 @@ describe('handoff triggers', () => {
     await adapter.say('c1', 'xyzzy plugh', ana);
     const offer = await eventually(() => {
       const message = adapter.messagesIn('c1')[1];
-      expect(message?.text).toBe(OFFER_TEXT);
+      expect(message?.text).toBe(userTexts.handoff.offer);
       return message!;
     });
-    expect(offer.buttons).toEqual([{ label: OFFER_BUTTON_LABEL, value: 'human:offer' }]);
+    expect(offer.buttons).toEqual([{ label: userTexts.handoff.offerButton, value: 'human:offer' }]);
     expect(stack.smtp.mails).toEqual([]);
 
     await adapter.say('c1', '', { ...ana, action: { id: 'tap', value: offer.buttons![0]!.value } });
@@ -129,7 +124,7 @@ describe('handoff triggers', () => {
   it('tells users of a platform without buttons to type /human instead', async () => {
     const { adapter } = await start({ capabilities: { buttons: false } });
     await adapter.say('c1', 'xyzzy plugh', ana);
-    await eventually(() => expect(adapter.textsIn('c1')[1]).toBe(OFFER_TEXT_WITHOUT_BUTTONS));
+    await eventually(() => expect(adapter.textsIn('c1')[1]).toBe(userTexts.handoff.offerWithoutButtons));
   });
 
   it('hands off at once after an answer with nothing to say when onNoAnswer is "handoff"', async () => {
@@ -176,7 +171,7 @@ describe('handoff triggers', () => {
     const { logger, lines } = recordingLogger();
     const { adapter, handoff } = await start({ logger, settings: { Name: CHATBOT_NAME } });
     await adapter.say('c1', '/human', ana);
-    await eventually(() => expect(adapter.textsIn('c1')).toEqual([DEFAULT_HANDOFF_REPLY]));
+    await eventually(() => expect(adapter.textsIn('c1')).toEqual([userTexts.handoff.defaultReply]));
     const error = lines.find((line) => line.level === 50 && line.msg.includes('TalkToHumanEmail'));
     expect(error?.msg).toMatch(/TalkToHumanEmail setting is empty/);
     expect(await handoff.outbox.pending()).toEqual([]);
