@@ -6,11 +6,10 @@
 #   docker build -t chatbridge:whatsapp --target whatsapp .        the same plus Chromium, for WhatsApp Web
 # The last stage is what `docker build .` builds, so the small one comes last; both start FROM `runtime`.
 #
-# Every stage runs on one Node image: the LTS line package.json's `engines` names first (README, Requirements).
-ARG NODE_IMAGE=node:24-bookworm-slim
+# Every stage is on one Node image, of the newest line package.json's `engines` names (README, Requirements).
 
 # Build stage: the TypeScript compiler is a dev dependency, so it is installed here only.
-FROM ${NODE_IMAGE} AS build
+FROM node:24-bookworm-slim AS build
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
@@ -23,7 +22,7 @@ RUN npm run build
 # Production dependencies only, exactly as package-lock.json records them (npm ci). tsx (and esbuild, which
 # only it needs) is a dependency so that a clone runs without a build step; the image runs dist/ and never
 # loads it (bin/chatbridge.js takes dist/ when no sources are beside it), so it is left out (about 12 MB).
-FROM ${NODE_IMAGE} AS deps
+FROM node:24-bookworm-slim AS deps
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
@@ -32,7 +31,7 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 
 # What both images share. ffmpeg converts audio other than OGG/Opus voice notes (those are decoded in
 # JavaScript), on every platform, so it is in both.
-FROM ${NODE_IMAGE} AS runtime
+FROM node:24-bookworm-slim AS runtime
 # HOST=0.0.0.0: with the console open (docker run -it, no platform) the gateway would listen on
 # 127.0.0.1 only; in a container it must take connections from the published port either way.
 ENV NODE_ENV=production HOST=0.0.0.0
