@@ -5,9 +5,11 @@
 #   docker build -t chatbridge .                                   the gateway: Telegram, Slack, the embedded service
 #   docker build -t chatbridge:whatsapp --target whatsapp .        the same plus Chromium, for WhatsApp Web
 # The last stage is what `docker build .` builds, so the small one comes last; both start FROM `runtime`.
+#
+# Every stage is on one Node image, of the newest line package.json's `engines` names (README, Requirements).
 
 # Build stage: the TypeScript compiler is a dev dependency, so it is installed here only.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
@@ -20,7 +22,7 @@ RUN npm run build
 # Production dependencies only, exactly as package-lock.json records them (npm ci). tsx (and esbuild, which
 # only it needs) is a dependency so that a clone runs without a build step; the image runs dist/ and never
 # loads it (bin/chatbridge.js takes dist/ when no sources are beside it), so it is left out (about 12 MB).
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .npmrc .puppeteerrc.cjs ./
@@ -29,7 +31,7 @@ RUN npm ci --omit=dev --no-audit --no-fund \
 
 # What both images share. ffmpeg converts audio other than OGG/Opus voice notes (those are decoded in
 # JavaScript), on every platform, so it is in both.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # HOST=0.0.0.0: with the console open (docker run -it, no platform) the gateway would listen on
 # 127.0.0.1 only; in a container it must take connections from the published port either way.
 ENV NODE_ENV=production HOST=0.0.0.0

@@ -59,12 +59,20 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   /** Lines are handled one after another, so they reach the chatbot in the order typed (a `:file` line reads the disk first). */
   const lines = new SerialByKey();
   let sequence = 0;
+  /**
+   * Whether the input is still read: after its end (Ctrl-D, the end of piped input) the answers still come, with no
+   * prompt under them (Node 24's readline throws on a prompt after close).
+   */
+  let reading = false;
+  const prompt = (preserveCursor?: boolean) => {
+    if (reading) rl?.prompt(preserveCursor);
+  };
 
   const note = (text: string) => {
     // At a terminal, over the prompt (drawn again below with what the user was typing).
     if (interactive) output.write('\r\x1b[K');
     output.write(`${text}\n`);
-    rl?.prompt(true);
+    prompt(true);
   };
   /** After each message the bot sends: was it the handoff reply? Then say how to get the bot back. */
   const noteHandoff = async () => {
@@ -76,7 +84,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
   // Only a terminal can redraw an answer as it streams; a pipe gets each answer once, whole.
   const outbound = new (interactive ? RedrawingConsoleOutbound : ConsoleOutbound)(
     output,
-    () => rl?.prompt(true),
+    () => prompt(true),
     () => void noteHandoff(),
   );
 
@@ -89,7 +97,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
 
   async function handle(raw: string, sink: InboundSink): Promise<void> {
     const typed = raw.trim();
-    if (!typed) return void rl?.prompt();
+    if (!typed) return prompt();
     // `:press` means the buttons on screen and `:resume` the state after the last answer: wait for it (piped input is read ahead).
     if (/^:(press|resume)\b/i.test(typed)) await answered();
     const line = parseConsoleLine(typed, outbound.lastButtons);
@@ -123,6 +131,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     redeliversOnAcceptFailure: false,
     async start(sink: InboundSink) {
       rl = createInterface({ input, output, prompt: 'you> ', terminal: interactive });
+      reading = true;
       output.write(
         "chatbridge console: type a message, or /start, /help, /listings. :help lists the console's own commands (:file, :press, :resume). Ctrl-D quits.\n",
       );
@@ -140,6 +149,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
         rl?.close();
       });
       rl.on('close', () => {
+        reading = false;
         if (stopping) return;
         void (interrupted ? Promise.resolve() : lines.idle().then(answered)).then(() => options.onClose?.());
       });

@@ -40,6 +40,8 @@ export interface Setup {
   chunks: readonly string[];
   /** Private key prefix of this run (chatbridge and Chat SDK). */
   keyPrefix: string;
+  /** The node binary the contender runs on. */
+  node: string;
 }
 
 export interface RunningContender {
@@ -111,7 +113,7 @@ export async function startContender(name: ContenderName, setup: Setup): Promise
   const requestsFile =
     name === 'chatbridge' ? join(mkdtempSync(join(tmpdir(), 'cb-peers-requests-')), 'requests') : undefined;
   const counting = requestsFile ? ['--require', REQUEST_COUNTER] : [];
-  const child: ChildProcess = spawn(process.execPath, [...counting, ...nodeArgs, ...args], {
+  const child: ChildProcess = spawn(setup.node, [...counting, ...nodeArgs, ...args], {
     env: requestsFile ? { ...env, BENCH_REDIS_REQUESTS_FILE: requestsFile } : env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,8 +10,16 @@ import { runLoad } from './load.js';
 import { cpuMs, memoryMb } from './proc.js';
 import type { BenchRedis } from './redis.js';
 
+/** A Node the contenders run on: its binary and what `node --version` says. */
+export interface NodeRuntime {
+  path: string;
+  version: string;
+}
+
 export interface RunNumbers {
   contender: ContenderName;
+  /** The version of the Node it ran on (v24.21.0). */
+  node: string;
   answersPerSecond: number;
   cpuMsPerAnswer: number;
   apiCallsPerAnswer: number;
@@ -50,6 +58,7 @@ export async function measureRun(
     redis: BenchRedis;
     upstreamUrl: string;
     stallMs: number;
+    node: NodeRuntime;
   },
 ): Promise<RunNumbers> {
   const fake = await startFakeTelegram({ rateLimit: false });
@@ -63,6 +72,7 @@ export async function measureRun(
     upstreamUrl: options.upstreamUrl,
     chunks: options.chunks,
     keyPrefix: `cbbench:peers:${randomUUID().slice(0, 8)}:`,
+    node: options.node.path,
   };
   const contender = await startContender(name, setup);
   try {
@@ -92,6 +102,7 @@ export async function measureRun(
     const complete = load.answers === expected && load.incompleteChats === 0;
     return {
       contender: name,
+      node: options.node.version,
       answersPerSecond: load.answers / (load.elapsedMs / 1000),
       cpuMsPerAnswer: cpu / answers,
       apiCallsPerAnswer: calls / answers,

@@ -43,6 +43,7 @@ const row = (cells: string[]): string => `| ${cells.join(' | ')} |`;
 
 const CONTENDER_COLUMNS = [
   'contender',
+  'Node',
   'answers/s',
   'CPU ms/answer',
   'Bot API calls/answer',
@@ -59,8 +60,8 @@ const CONTENDER_COLUMNS = [
 const CHATBRIDGE_BUILD =
   'compiled by `npm run build` first, as the Docker image runs it; production wiring: queue, lock, dedupe, transcript, handoff check';
 
-function medians(runs: RunNumbers[], name: ContenderName): Record<Measure, number> | undefined {
-  const mine = runs.filter((run) => run.contender === name);
+function medians(runs: RunNumbers[], name: ContenderName, node: string): Record<Measure, number> | undefined {
+  const mine = runs.filter((run) => run.contender === name && run.node === node);
   if (mine.length === 0) return undefined;
   const of = (measure: Measure): number => median(mine.map((run) => run[measure]));
   return {
@@ -86,56 +87,60 @@ function perAnswer(counts: Map<string, number>, answers: number): string {
 }
 
 export function peersMarkdown(runs: RunNumbers[], context: ReportContext): string {
-  const table = CONTENDERS.flatMap(({ name, label }) => {
-    const m = medians(runs, name);
-    if (!m) return [];
-    const complete = runs.filter((run) => run.contender === name && !run.failure).length;
-    const total = runs.filter((run) => run.contender === name).length;
-    return [
-      row([
-        label,
-        fmt(m.answersPerSecond, 0),
-        fmt(m.cpuMsPerAnswer),
-        fmt(m.apiCallsPerAnswer),
-        fmt(m.redisRoundTripsPerAnswer),
-        fmt(m.redisCommandsSentPerAnswer),
-        fmt(m.redisCommandsPerAnswer),
-        fmt(m.redisBytesPerChat / 1024),
-        `${fmt(m.peakRssMb, 0)} MB`,
-        `${fmt(m.idleRssMb, 0)} MB`,
-        `${complete}/${total}`,
-      ]),
-    ];
-  });
+  // Each contender ran on every one of these (bench:peers --node): every row, ratio and aim names its Node.
+  const nodes = [...new Set(runs.map((run) => run.node))];
+  const table = CONTENDERS.flatMap(({ name, label }) =>
+    nodes.flatMap((node) => {
+      const m = medians(runs, name, node);
+      if (!m) return [];
+      const mine = runs.filter((run) => run.contender === name && run.node === node);
+      const complete = mine.filter((run) => !run.failure).length;
+      return [
+        row([
+          label,
+          node,
+          fmt(m.answersPerSecond, 0),
+          fmt(m.cpuMsPerAnswer),
+          fmt(m.apiCallsPerAnswer),
+          fmt(m.redisRoundTripsPerAnswer),
+          fmt(m.redisCommandsSentPerAnswer),
+          fmt(m.redisCommandsPerAnswer),
+          fmt(m.redisBytesPerChat / 1024),
+          `${fmt(m.peakRssMb, 0)} MB`,
+          `${fmt(m.idleRssMb, 0)} MB`,
+          `${complete}/${mine.length}`,
+        ]),
+      ];
+    }),
+  );
 
-  const cb = medians(runs, 'chatbridge');
   const ratioRows: string[] = [];
-  if (cb) {
+  const aims: string[] = [];
+  for (const node of nodes) {
+    const cb = medians(runs, 'chatbridge', node);
+    if (!cb) continue;
     for (const [name, label] of [
       ['grammy-send', 'the sendMessage floor'],
       ['grammy-edits', 'the send + 3 edits floor'],
       ['chat-sdk', 'Chat SDK, drafts'],
     ] as const) {
-      const other = medians(runs, name);
+      const other = medians(runs, name, node);
       if (!other) continue;
       ratioRows.push(
         row([
           label,
+          node,
           `${fmt(cb.cpuMsPerAnswer / other.cpuMsPerAnswer)}×`,
           `${fmt(cb.answersPerSecond / other.answersPerSecond)}×`,
           `${fmt(cb.peakRssMb / other.peakRssMb)}×`,
         ]),
       );
     }
-  }
-
-  const aims: string[] = [];
-  if (cb) {
-    const send = medians(runs, 'grammy-send');
-    const edits = medians(runs, 'grammy-edits');
-    const sdk = medians(runs, 'chat-sdk');
+    const send = medians(runs, 'grammy-send', node);
+    const edits = medians(runs, 'grammy-edits', node);
+    const sdk = medians(runs, 'chat-sdk', node);
     const aim = (what: string, value: string, met: boolean): string =>
-      `| ${what} | ${value} | ${met ? 'met' : '**missed**'} |`;
+      `| ${what} | ${node} | ${value} | ${met ? 'met' : '**missed**'} |`;
     aims.push(aim('CPU per answer ≤ 1.5 ms', `${fmt(cb.cpuMsPerAnswer)} ms`, cb.cpuMsPerAnswer <= 1.5));
     if (send)
       aims.push(
@@ -178,24 +183,29 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     );
   }
 
-  const details = CONTENDERS.flatMap(({ name, label }) => {
-    const mine = runs.filter((run) => run.contender === name);
-    const last = mine.at(-1);
-    if (!last) return [];
-    const refused = last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : '';
-    const otherMessages = last.otherMessages ? `; ${last.otherMessages} other bot messages` : '';
-    return [
-      `- **${label}**, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; ` +
-        `Redis ${perAnswer(last.redisByCommand, last.answers)}${refused}${otherMessages}.`,
-    ];
-  });
+  const details = CONTENDERS.flatMap(({ name, label }) =>
+    nodes.flatMap((node) => {
+      const last = runs.filter((run) => run.contender === name && run.node === node).at(-1);
+      if (!last) return [];
+      const refused = last.failedCalls ? `; ${last.failedCalls} calls refused by the fake` : '';
+      const otherMessages = last.otherMessages ? `; ${last.otherMessages} other bot messages` : '';
+      return [
+        `- **${label}**, Node ${node}, per answer (last run): Bot API ${perAnswer(last.callsByMethod, last.answers)}; ` +
+          `Redis ${perAnswer(last.redisByCommand, last.answers)}${refused}${otherMessages}.`,
+      ];
+    }),
+  );
   const failures = runs.flatMap((run, i) => {
     if (!run.failure) return [];
     const [summary, ...output] = run.failure.split('\n');
     return [
-      `- run ${i + 1}, ${run.contender}: ${summary}\n\n  \`\`\`\n  ${output.join('\n  ').slice(-1200)}\n  \`\`\``,
+      `- run ${i + 1}, ${run.contender} on Node ${run.node}: ${summary}\n\n  \`\`\`\n  ${output.join('\n  ').slice(-1200)}\n  \`\`\``,
     ];
   });
+  const ratioSection = ratioRows.length
+    ? 'chatbridge against, on the same Node:\n\n| | Node | CPU per answer | answers/s | peak RSS |\n|---|---|---|---|---|\n' +
+      `${ratioRows.join('\n')}\n`
+    : '';
   const failureSection = failures.length
     ? `Incomplete runs (not hidden):\n\n${failures.join('\n')}\n`
     : 'Every run of every contender ended with every answer complete (final text equal to the 600 characters).\n';
@@ -203,6 +213,7 @@ export function peersMarkdown(runs: RunNumbers[], context: ReportContext): strin
     row([
       `${i + 1}`,
       run.contender,
+      run.node,
       fmt(run.answersPerSecond, 0),
       fmt(run.cpuMsPerAnswer),
       fmt(run.redisRoundTripsPerAnswer),
@@ -221,7 +232,8 @@ Workload: one fake Bot API (\`fakes/telegram\`, flood limits off, a fresh one pe
 ${context.chats} private chats × ${context.messages} messages, every chat at once, each user sending the next message when the
 previous answer is complete; the answer is the same 600 characters in 10 chunks for everyone (chatbridge reads them from a
 Chatbot Service stand-in streaming them over HTTP with no pause; the others have them in memory). Contenders alternated
-(A B C D × ${context.rounds} rounds), each run a fresh process; medians of the runs.
+(A B C D × ${context.rounds} rounds${nodes.length > 1 ? `, each contender on ${nodes.join(' then ')} in turn` : ''}), each run a fresh process; medians of
+the runs of each contender on each Node.
 
 - answers/s: first message sent → last complete answer seen by the users (who look every 10 ms).
 - CPU ms/answer: utime + stime of the bot process (/proc/<pid>/stat), from the first message to 1 s after the last answer.
@@ -240,11 +252,11 @@ Chatbot Service stand-in streaming them over HTTP with no pause; the others have
   \`@chat-adapter/state-redis\`, concurrency "queue") run as plain JavaScript (bench/peers/contenders/).
 
 ${row(CONTENDER_COLUMNS)}
-|---|---|---|---|---|---|---|---|---|---|---|
+|---|---|---|---|---|---|---|---|---|---|---|---|
 ${table.join('\n')}
 
-${ratioRows.length ? `chatbridge against:\n\n| | CPU per answer | answers/s | peak RSS |\n|---|---|---|---|\n${ratioRows.join('\n')}\n` : ''}
-${aims.length ? `Aims of issues #12 and #22 on this run:\n\n| aim | chatbridge | |\n|---|---|---|\n${aims.join('\n')}\n` : ''}
+${ratioSection}
+${aims.length ? `Aims of issues #12 and #22 on this run:\n\n| aim | Node | chatbridge | |\n|---|---|---|---|\n${aims.join('\n')}\n` : ''}
 What each did:
 
 ${details.join('\n')}
@@ -252,8 +264,8 @@ ${details.join('\n')}
 ${failureSection}
 <details><summary>Each run</summary>
 
-| run | contender | answers/s | CPU ms/answer | Redis round trips/answer | peak RSS MB | idle RSS MB | complete answers |
-|---|---|---|---|---|---|---|---|
+| run | contender | Node | answers/s | CPU ms/answer | Redis round trips/answer | peak RSS MB | idle RSS MB | complete answers |
+|---|---|---|---|---|---|---|---|---|
 ${perRun.join('\n')}
 
 </details>

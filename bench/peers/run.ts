@@ -7,7 +7,8 @@
  *   npm run bench:peers -- --chats 100 --messages 2 --rounds 1 --only chatbridge,chat-sdk
  *
  * Flags: --chats (500), --messages per chat (4), --rounds (2), --only (names of
- * bench/peers/contenders.ts), --redis-url (default: a redis-server of its own),
+ * bench/peers/contenders.ts), --node <binary> (repeatable: the contenders run on each Node in turn, every row naming
+ * its Node; default: the Node running the harness), --redis-url (default: a redis-server of its own),
  * --no-write (print only), --profile-before <file.cpuprofile> (with BENCH_PEERS_CPU_PROF: an earlier profile
  * summarised beside the last run's). BENCH_PEERS_CHATBRIDGE_ROOT=<checkout>: measure that checkout's
  * chatbridge (built there) instead of this one's. Linux only (it reads /proc).
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHUNKS } from './answer.js';
 import { CHATBRIDGE_ROOT, CONTENDERS, type ContenderName } from './contenders.js';
-import { measureRun, type RunNumbers } from './measure.js';
+import { measureRun, type NodeRuntime, type RunNumbers } from './measure.js';
 import { openBenchRedis } from './redis.js';
 import { newestProfile, profileTable } from './profile-summary.js';
 import { peersMarkdown } from './report.js';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       'redis-url': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       'profile-before': { type: 'string' },
+      node: { type: 'string', multiple: true },
     },
   });
   const chats = positive('chats', values.chats);
@@ -92,6 +94,10 @@ async function main(): Promise<void> {
   const unknown = only?.filter((name) => !known.includes(name as ContenderName));
   if (unknown?.length) throw new Error(`bench:peers: --only takes ${known.join(', ')}; unknown: ${unknown.join(', ')}`);
   const contenders = known.filter((name) => !only || only.includes(name));
+  const nodes: NodeRuntime[] = (values.node ?? [process.execPath]).map((path) => ({
+    path,
+    version: execFileSync(path, ['--version']).toString().trim(),
+  }));
 
   if (contenders.includes('chatbridge')) {
     // As production runs it (the Docker image): compiled, which bin/chatbridge.js starts when dist/ is current.
@@ -104,8 +110,8 @@ async function main(): Promise<void> {
   const runs: RunNumbers[] = [];
   try {
     for (let round = 1; round <= rounds; round++) {
-      for (const name of contenders) {
-        process.stderr.write(`bench:peers: round ${round}/${rounds}, ${name}…\n`);
+      for (const [name, node] of contenders.flatMap((name) => nodes.map((node) => [name, node] as const))) {
+        process.stderr.write(`bench:peers: round ${round}/${rounds}, ${name} on Node ${node.version}…\n`);
         const run = await measureRun(name, {
           chats,
           messages,
@@ -113,6 +119,7 @@ async function main(): Promise<void> {
           redis,
           upstreamUrl: service.url,
           stallMs: 30_000,
+          node,
         });
         runs.push(run);
         process.stderr.write(
@@ -137,7 +144,8 @@ async function main(): Promise<void> {
     date: new Date().toISOString().slice(0, 10),
     machine:
       `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ` +
-      `Node ${process.version}, ${process.platform}/${process.arch}; ` +
+      `${process.platform}/${process.arch}, ` +
+      `contenders on Node ${nodes.map((node) => node.version).join(' and ')} (the harness on ${process.version}); ` +
       `load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end ` +
       '(other work on the machine slows answers/s; CPU per answer moves less)',
     commit: describeCommit(CHATBRIDGE_ROOT),

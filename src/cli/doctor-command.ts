@@ -4,6 +4,7 @@ import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import type { PlatformModule } from '../contract.js';
 import { configuredPlatforms, loadGatewayConfig, PLATFORMS } from '../runtime/platforms.js';
 import { createStateStore, describeTopology, RedisStateStore } from '../state/index.js';
+import { checkNodeRelease } from './node-releases.js';
 import { checkUpstream, type UpstreamCheckResult } from './upstream-check.js';
 
 export interface Check {
@@ -43,6 +44,7 @@ async function smtpCheck(config: Config): Promise<string> {
 
 function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[] {
   const checks: Check[] = [
+    { name: 'node', run: async () => checkNodeRelease(process.version, new Date()) },
     {
       name: 'configuration',
       run: async () => `${config.bots.length} bot(s); upstream ${config.upstream.baseUrl ?? 'embedded'}`,
@@ -80,7 +82,7 @@ function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[
   return checks;
 }
 
-/** `chatbridge doctor`: checks config, Redis, the upstream (a real GetSession + ClientAsk) and every platform credential. */
+/** `chatbridge doctor`: checks the Node release, config, Redis, the upstream (a real GetSession + ClientAsk) and every platform credential. */
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')

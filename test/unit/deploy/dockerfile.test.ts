@@ -83,6 +83,13 @@ describe('Dockerfile', () => {
     },
   );
 
+  it('builds every stage on one Node image, of the newest release line package.json engines names (README, Requirements)', () => {
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    const newestLine = Math.max(...[...engines.matchAll(/\^(\d+)\./g)].map((match) => Number(match[1])));
+    const bases = stages.map((stage) => stage.from).filter((from) => !stages.some((stage) => stage.name === from));
+    expect(new Set(bases)).toEqual(new Set([`node:${newestLine}-bookworm-slim`]));
+  });
+
   it.each(finals)('%s checks its health at /healthz on the port it listens on and exposes', (_, stage) => {
     const image = imageInstructions(stages, stage as Stage);
     const port = listeningPort({});

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * The documents a newcomer reads first must not point at files that are not in
  * the repository (the README once linked to ../shared/spec/…), and must state
- * one Node version: the one npm enforces through package.json `engines`.
+ * the Node releases package.json `engines` names, and no others.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -87,19 +87,21 @@ describe('documentation', () => {
     expect(linksOf(read('README.md'))).toContain('docs/chatbot-service-api.md');
   });
 
-  it('README states the Node version that package.json engines requires, and no other', () => {
+  it('README states the Node releases package.json engines supports, and no other', () => {
     const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
-    const required = /^>=\s*(\d+\.\d+\.\d+)$/.exec(engines)?.[1];
-    expect(required, `package.json engines.node is "${engines}"; keep it a plain ">=x.y.z"`).toBeDefined();
-    const stated = [...read('README.md').matchAll(/Node(?:\.js)?\s*(?:≥|>=)\s*v?(\d+(?:\.\d+)*)/g)].map(
-      (match) => match[1],
-    );
-    expect(stated).toEqual([required]);
+    const lines = engines.split('||').map((range) => /^\s*\^(\d+)\.\d+\.\d+\s*$/.exec(range)?.[1]);
+    expect(lines, `engines.node is "${engines}"; keep it release lines, "^x.y.z || ^w.y.z"`).not.toContain(undefined);
+    const readme = read('README.md');
+    const requirements = /^Requirements: [\s\S]*?\n\n/m.exec(readme)?.[0] ?? '';
+    expect(requirements).toContain(`\`${engines}\``);
+    for (const line of lines) expect(requirements).toMatch(new RegExp(`Node\\.js[^.]*\\b${line}\\b`));
+    // "Node ≥ x" would claim every later line too, tested or not.
+    expect([...readme.matchAll(/Node(?:\.js)?\s*(?:≥|>=)\s*v?\d/g)].map((match) => match[0])).toEqual([]);
   });
 
-  it('the Docker image runs the Node major version that engines names', () => {
+  it('the Docker image runs the newest Node release line that engines names', () => {
     const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
-    const major = /(\d+)\./.exec(engines)?.[1];
-    expect(read('Dockerfile')).toMatch(new RegExp(`^FROM node:${major}[-.]`, 'm'));
+    const newest = Math.max(...[...engines.matchAll(/\^(\d+)\./g)].map((match) => Number(match[1])));
+    expect(read('Dockerfile')).toMatch(new RegExp(`^FROM node:${newest}[-.]`, 'm'));
   });
 });
