@@ -4,7 +4,7 @@
 // TEST_NODE picks the line: 24 (the default, what the image runs), 22 (CI's smoke run) or `current` (the Node
 // running this script). Where the pinned build is not installed (another platform, or `npm run test:node` not run),
 // the tests run on the current Node, saying so; CI (CI=true) fails instead, so that it never passes on another Node.
-// Arguments go to `vitest run`: `npm test -- test/e2e/doctor.test.ts`.
+// Arguments go to `vitest run`: `npm test -- test/e2e/cli/doctor.test.ts`.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
