@@ -1,5 +1,5 @@
 /**
- * Issue #13: answers per second of 1 and 2 `chatbridge start` replicas in Telegram
+ * Answers per second of 1 and 2 `chatbridge start` replicas in Telegram
  * webhook mode behind a round-robin load balancer, on one Redis (and on a Redis
  * Cluster, when this build reads REDIS_CLUSTER_NODES and BENCH_REDIS_CLUSTER_NODES
  * names one). Each replica is a real process, compiled (`npm run build`, as the

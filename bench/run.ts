@@ -45,7 +45,7 @@ const SUITES: { file: string; title: string }[] = [
 
 /** The issues' aims, checked against this run's numbers (a missed aim is reported, not hidden). */
 const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] = [
-  // Issue #12 retired the 200 MB/s aim: ≥ 50 MB/s is far above what any answer stream needs.
+  // ≥ 50 MB/s is far above what any answer stream needs (the 200 MB/s aim was retired).
   { measure: 'decoder.sse', aim: '≥ 50 MB/s', met: (v) => v >= 50 },
   { measure: 'decoder.ndjson', aim: '≥ 50 MB/s', met: (v) => v >= 50 },
   { measure: 'decoder.concatenated-json', aim: '≥ 50 MB/s', met: (v) => v >= 50 },
@@ -54,7 +54,7 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'gateway.first-visible.draft-private.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'gateway.first-visible.edit-group.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'gateway.throughput.core.private-draft', aim: '≥ 1,000 answers/s', met: (v) => v >= 1000 },
-  // Issue #12: ≤ 3 round trips per answer in production wiring (the handoff installed).
+  // ≤ 3 round trips per answer in production wiring (the handoff installed).
   { measure: 'gateway.redis.round-trips-per-answer.private-draft', aim: '≤ 3', met: (v) => v <= 3 },
   { measure: 'gateway.redis.round-trips-per-answer.group-edit', aim: '≤ 3', met: (v) => v <= 3 },
   { measure: 'gateway.redis.bytes-per-idle-conversation', aim: '≤ 1,536 bytes', met: (v) => v <= 1536 },
@@ -70,7 +70,7 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'slack.throughput.http.dm-thread', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
   { measure: 'whatsapp.first-visible.private.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'whatsapp.complete-finals.600-chars', aim: 'all 50', met: (v) => v === 50 },
-  // Issue #22: the WhatsApp Cloud API held to the other platforms' aims (it shows an answer once complete: no edits there).
+  // The WhatsApp Cloud API held to the other platforms' aims (it shows an answer once complete: no edits there).
   { measure: 'whatsapp-cloud.first-visible.after-answer-complete.p95', aim: '≤ 50 ms', met: (v) => v <= 50 },
   { measure: 'whatsapp-cloud.throughput.webhook', aim: '≥ 300 answers/s', met: (v) => v >= 300 },
   { measure: 'burst.webhook.peak-rss', aim: '≤ 300 MB', met: (v) => v <= 300 },
@@ -79,10 +79,10 @@ const AIMS: { measure: string; aim: string; met: (value: number) => boolean }[] 
   { measure: 'burst.polling.idle-rss', aim: '≤ 150 MB', met: (v) => v <= 150 },
   { measure: 'burst.webhook.lost-answers', aim: '0', met: (v) => v === 0 },
   { measure: 'burst.polling.lost-answers', aim: '0', met: (v) => v === 0 },
-  // Issue #20: the waiting list and a conversation open in under 200 ms with 10,000 paused conversations.
+  // The waiting list and a conversation open in under 200 ms with 10,000 paused conversations.
   { measure: 'inbox.list.p95', aim: '< 200 ms', met: (v) => v < 200 },
   { measure: 'inbox.conversation.p95', aim: '< 200 ms', met: (v) => v < 200 },
-  // Issue #20: 500 open inbox pages without growing past the gateway's memory aims (the peak of burst.*.peak-rss).
+  // 500 open inbox pages without growing past the gateway's memory aims (the peak of burst.*.peak-rss).
   { measure: 'inbox.sse.rss-with-500', aim: '≤ 300 MB', met: (v) => v <= 300 },
 ];
 

@@ -1,7 +1,7 @@
 /**
  * grammY's Bot API calls over undici's request() instead of node-fetch on Node's
- * http module: the HTTP client was the largest slice of CPU per answer (issue #12;
- * on the send + 3 edits floor about 1.4 → 0.8 ms per answer). grammY only needs
+ * http module: the HTTP client was the largest slice of CPU per answer (BENCHMARKS.md, the peers'
+ * floors). grammY only needs
  * `fetch(url, init)` resolving to something with `json()`, so that is all this is:
  * not a general fetch (Node's own fetch, also undici, was twice as slow as node-fetch).
  */

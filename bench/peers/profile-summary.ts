@@ -1,5 +1,5 @@
 /**
- * The heaviest functions of a V8 CPU profile by self time (issue #22): the chatbridge row of
+ * The heaviest functions of a V8 CPU profile by self time: the chatbridge row of
  * `npm run bench:peers` run with BENCH_PEERS_CPU_PROF=<dir> leaves one .cpuprofile there.
  *
  *   npx tsx bench/peers/profile-summary.ts <file.cpuprofile> [--top 10] [--by function|package]

@@ -6,7 +6,7 @@
  * Two server-side counts per run:
  * - commands: the sum of `calls` in INFO commandstats after CONFIG RESETSTAT,
  *   every command counted: MULTI and EXEC themselves (each costs the client a command to
- *   encode and a reply to parse, as issue #22's harness counted them), those inside
+ *   encode and a reply to parse, as an independent harness counted them), those inside
  *   MULTI…EXEC and those a Lua script calls (INFO, CONFIG, MONITOR left out: the bench's own);
  * - commands sent: from MONITOR, every command a client sent (MULTI and EXEC included, the
  *   commands a script calls not): what the client encodes and whose reply it parses;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:peers`: chatbridge measured side by side with its peers (issue #12):
+ * `npm run bench:peers`: chatbridge measured side by side with its peers:
  * the grammY floors and Vercel's Chat SDK, on one fake Bot API and one Redis,
  * contenders alternated, medians written to the "Side by side with the peers"
  * section of BENCHMARKS.md (the rest of the file is kept).

@@ -68,7 +68,7 @@ export function createServiceApp(options: ServiceOptions): express.Express {
   const seeded = migrateLegacyServiceKeys(ctx.state)
     .then(
       (moved) => {
-        if (moved > 0) ctx.logger.info({ moved }, 'service keys moved to the hash-tagged layout (issue #13)');
+        if (moved > 0) ctx.logger.info({ moved }, 'service keys moved to the hash-tagged layout');
       },
       (error: unknown) =>
         ctx.logger.error(

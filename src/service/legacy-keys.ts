@@ -4,7 +4,7 @@ import type { StateStore } from '../state/types.js';
 import { svcKeys } from './state-keys.js';
 
 /**
- * Set once the service's keys are in the hash-tagged layout (issue #13), so a start
+ * Set once the service's keys are in the hash-tagged layout, so a start
  * after the first costs one GET instead of a SCAN. Deleting it makes the next start
  * look for keys of the old layout again (e.g. after an old version wrote some).
  */

@@ -4,8 +4,8 @@ import { badRequest, formatSize, ServiceError } from './envelope.js';
 /**
  * Reading the raw body of a pre-upload PUT. Nothing here runs before the URL's
  * signature was checked: an unauthenticated caller never makes the service
- * allocate or read anything (issue #7: sixteen bogus 99 MB PUTs took a process
- * to 1.7 GB when every body was buffered first).
+ * allocate or read anything (buffering every body first let a handful of bogus
+ * large PUTs take a process to gigabytes).
  */
 
 /**
