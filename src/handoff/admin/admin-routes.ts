@@ -111,7 +111,8 @@ function conversationParam(req: Request, res: Response, platforms: readonly Plat
   }
   const problem = conversationIdProblem(conversation, platforms);
   if (problem) {
-    res.status(400).json({ error: problem });
+    // Well formed, but no conversation of its platform can have this id.
+    res.status(404).json({ error: problem });
     return null;
   }
   return conversation;

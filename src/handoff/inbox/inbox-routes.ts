@@ -137,7 +137,10 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     }
     return session;
   };
-  /** The conversation of the path when the session may see it, or null once a 400/404 page was sent. */
+  /**
+   * The conversation of the path when the session may see it, or null once a 400/404 page was sent: 400 for an address
+   * that is not <bot>:<platform>:<id>, 404 for an id its platform cannot have (too long, not its shape).
+   */
   const conversationOf = (req: Request, res: Response, session: InboxSession): ConversationRef | null => {
     const raw = req.params.id;
     const conversation = typeof raw === 'string' ? parseConversationId(raw) : null;
@@ -147,7 +150,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!conversation || problem) {
       send(
         res,
-        400,
+        conversation ? 404 : 400,
         noticePage(root, 'No such conversation', `This address names no conversation: ${problem}.`, session),
       );
       return null;
