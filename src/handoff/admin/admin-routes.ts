@@ -78,6 +78,11 @@ export function adminRoutes(
     const id = formatConversationId(conversation);
     if (claim.outcome === 'not-paused')
       return void res.status(409).json({ error: `${id} is not waiting for a person; there is nothing to claim.` });
+    if (claim.outcome === 'changed')
+      return void res.status(409).json({
+        error: `${id} was claimed by ${claim.holder ?? 'another operator'} at the same moment; claim it again to take it over.`,
+        ...(claim.holder ? { claimedBy: claim.holder } : {}),
+      });
     res.json({
       conversation: id,
       claimedBy: name.name,

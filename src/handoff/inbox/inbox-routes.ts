@@ -381,10 +381,23 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const session = await postSession(req, res);
     const conversation = session && conversationOf(req, res, session);
     if (!session || !conversation) return;
-    const claim = await desk.claim(conversation, session.operator);
+    // The holder the page showed ('' for nobody); a form without it (an older page) claims from whoever holds it now.
+    const holder = formOf(req).holder;
+    const claim = await desk.claim(
+      conversation,
+      session.operator,
+      holder === undefined ? undefined : { holder: holder === '' ? null : holder },
+    );
     if (claim.outcome === 'not-paused') {
       return showConversation(res, session, conversation, 409, {
         error: 'This conversation is not waiting for a person any more: there is nothing to claim.',
+      });
+    }
+    if (claim.outcome === 'changed') {
+      return showConversation(res, session, conversation, 409, {
+        error: claim.holder
+          ? `${claim.holder} claimed this conversation while you were looking at it: it is theirs. Press Claim again to take it over.`
+          : 'This conversation changed while you were looking at it; nothing was claimed. Look again, then press Claim.',
       });
     }
     res.redirect(303, conversationPath(root, formatConversationId(conversation)));
