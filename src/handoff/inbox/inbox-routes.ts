@@ -34,13 +34,13 @@ import { clearSessionCookie, sessionCookie, setSessionCookie } from './cookie.js
 import { sendFile, userFile } from './files.js';
 import { RequestGuard, setPageHeaders } from './guard.js';
 import type { InboxLinks } from './sign-in-link.js';
-import { inboxScript, serveInboxEvents } from './live/index.js';
+import { endSessionStreams, inboxScript, serveInboxEvents } from './live/index.js';
 import { conversationPage, type ConversationView } from './pages/conversation.js';
 import { conversationPath, conversationTitle } from './pages/format.js';
 import { historyPage } from './pages/history.js';
 import { linkPage, noticePage, signInPage } from './pages/sign-in.js';
 import { waitingPage } from './pages/waiting.js';
-import type { InboxSession, InboxSessions } from './sessions.js';
+import { sessionDigest, type InboxSession, type InboxSessions } from './sessions.js';
 import type { SignInLimit } from './sign-in-limit.js';
 
 /** Conversations read in full on the waiting list; the rest are counted. */
@@ -95,6 +95,11 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   });
   router.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
 
+  /** Ends a session: gone from the store, and its open streams ended in every process. */
+  const endSession = async (id: string): Promise<void> => {
+    await sessions.delete(id);
+    await endSessionStreams(options.feed, sessionDigest(id));
+  };
   const sessionOf = async (req: Request): Promise<InboxSession | null> => {
     const id = sessionCookie(req);
     return id ? sessions.read(id) : null;
@@ -258,7 +263,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const name = operatorName(body.name);
     if (!name.ok) return void send(res, 400, signInPage(root, { error: name.message, ...(next ? { next } : {}) }));
     const previous = sessionCookie(req);
-    if (previous) await sessions.delete(previous);
+    if (previous) await endSession(previous);
     const session = await sessions.create({ bots: 'all' }, name.name);
     setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
     logger.info({ operator: session.operator }, 'an operator signed in to the inbox');
@@ -275,7 +280,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
           403,
           noticePage(root, 'Request refused', `You are still signed in: ${problem}.`, session),
         );
-      await sessions.delete(session.id);
+      await endSession(session.id);
     }
     clearSessionCookie(req, res, root);
     res.redirect(303, root);
@@ -329,7 +334,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       // A reader already signed in for other chatbots keeps them, and gains this one.
       const bots: InboxViewer['bots'] =
         current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
-      if (current) await sessions.delete(current.id);
+      if (current) await endSession(current.id);
       const session = await sessions.create({ bots }, name.name);
       setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
       logger.info({ operator: session.operator, bot }, 'an operator signed in to the inbox with an e-mail link');
@@ -340,7 +345,10 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   router.get('/events', async (req, res) => {
     const session = await sessionOf(req);
     if (!session) return void res.status(401).type('text').send('Sign in to the inbox first.');
-    serveInboxEvents(options.feed, req, res, session.viewer);
+    serveInboxEvents(options.feed, req, res, session.viewer, {
+      digest: sessionDigest(session.id),
+      expiresAt: session.expiresAt,
+    });
   });
 
   router.get('/history', async (req, res) => {
