@@ -41,7 +41,8 @@ import { historyPage } from './pages/history.js';
 import { linkPage, noticePage, signInPage } from './pages/sign-in.js';
 import { waitingPage } from './pages/waiting.js';
 import { sessionDigest, type InboxSession, type InboxSessions } from './sessions.js';
-import type { SignInLimit } from './sign-in-limit.js';
+import { signInAddress, trustsProxy, type SignInLimit } from './sign-in-limit.js';
+import { UNTRUSTED_PROXY_WARNING } from './proxy-hint.js';
 
 /** Conversations read in full on the waiting list; the rest are counted. */
 export const WAITING_PAGE_SIZE = 100;
@@ -94,6 +95,14 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     next();
   });
   router.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
+  let proxyWarned = false;
+  router.use((req, _res, next) => {
+    if (!proxyWarned && req.get('x-forwarded-for') !== undefined && !trustsProxy(req)) {
+      proxyWarned = true;
+      logger.warn({ proxy: req.socket.remoteAddress }, UNTRUSTED_PROXY_WARNING);
+    }
+    next();
+  });
 
   /** Ends a session: gone from the store, and its open streams ended in every process. */
   const endSession = async (id: string): Promise<void> => {
@@ -232,10 +241,17 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       return void send(res, 403, noticePage(root, 'Request refused', `Nobody was signed in: ${crossSite}.`));
     const body = formOf(req);
     const next = safeNext(root, body.next);
-    const address = req.ip ?? 'unknown';
+    const { address, untrustedProxy } = signInAddress(req);
     const attempt = await options.signIns.attempt(address);
     if (!attempt.allowed) {
-      logger.warn({ address }, 'inbox sign-in attempts over the limit');
+      const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+      if (attempt.limited === 'account')
+        logger.error(
+          { address, untrustedProxy },
+          'Too many wrong admin tokens at the inbox sign-in from every address together: nobody signs in for the rest of the ' +
+            'window. Someone is guessing; behind a reverse proxy set TRUST_PROXY (http.trustProxy) so that guesses are counted per client.',
+        );
+      else logger.warn({ address }, 'inbox sign-in attempts over the limit');
       res.set('Retry-After', String(attempt.retryAfterSeconds));
       return void send(
         res,
@@ -243,7 +259,9 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         noticePage(
           root,
           'Too many attempts',
-          `Too many sign-in attempts from your address. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes.`,
+          attempt.limited === 'address'
+            ? `Too many sign-in attempts from your address. Try again in ${minutes} minutes.`
+            : `Too many wrong admin tokens were tried, from anywhere: the sign-in rests. Try again in ${minutes} minutes.`,
         ),
       );
     }
