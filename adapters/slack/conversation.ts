@@ -4,8 +4,11 @@
  * thread). One service session per id, so a thread is a conversation of its own.
  */
 
-/** C… channels, G… private channels and group DMs, D… DMs; then an optional thread ts. */
-export const CONVERSATION_ID_PATTERN = /^[CDG][A-Z0-9]{2,}(?::\d+\.\d+)?$/;
+/**
+ * C… channels, G… private channels and group DMs, D… DMs (short uppercase ids: 9 to 11 characters today, up to 24
+ * taken); then an optional thread ts (seconds since 1970, a dot, a sequence number).
+ */
+export const CONVERSATION_ID_PATTERN = /^[CDG][A-Z0-9]{2,23}(?::\d{1,12}\.\d{1,8})?$/;
 export const CONVERSATION_ID_EXPECTED =
   'a Slack channel id (D…, C…, G…), optionally followed by :<thread ts>, e.g. D0123ABCD or C0123ABCD:1712345678.000100';
 

@@ -8,8 +8,11 @@ export interface TelegramTarget {
   threadId?: number;
 }
 
-/** `<chat id>` or `<chat id>:<topic id>`; the admin API checks an id against it (see module.ts). */
-export const CONVERSATION_ID_PATTERN = /^(-?\d+)(?::(\d+))?$/;
+/**
+ * `<chat id>` or `<chat id>:<topic id>`; the admin API and the inbox check an id against it (see module.ts). A chat id
+ * is a signed 64-bit integer (at most 19 digits and the sign), a topic id a message id (a 32-bit integer).
+ */
+export const CONVERSATION_ID_PATTERN = /^(-?\d{1,19})(?::(\d{1,10}))?$/;
 export const CONVERSATION_ID_EXPECTED =
   '<chat id>, or <chat id>:<topic id> for a forum topic (e.g. 12345 or -1001234:7)';
 

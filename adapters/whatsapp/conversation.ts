@@ -6,8 +6,12 @@
  */
 import type { WaChatId } from './library.js';
 
-/** The chats the bot answers in: private chats and groups. The admin API checks an id against it (module.ts). */
-export const CONVERSATION_ID_PATTERN = /^[0-9A-Za-z._:-]{1,64}@(c\.us|lid|g\.us)$/;
+/**
+ * The chats the bot answers in: private chats and groups. The admin API and the inbox check an id against it (module.ts).
+ * A number has at most 15 digits (E.164); a linked id and a group id are longer numbers (a group's once `<number>-<time>`).
+ */
+export const CONVERSATION_ID_PATTERN =
+  /^(?:[0-9A-Za-z._-]{1,15}@c\.us|[0-9A-Za-z._-]{1,24}@lid|[0-9A-Za-z._-]{1,40}@g\.us)$/;
 export const CONVERSATION_ID_EXPECTED =
   'a WhatsApp chat id: <number>@c.us or <id>@lid for a person, <id>@g.us for a group (e.g. 4915112345678@c.us)';
 

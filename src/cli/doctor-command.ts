@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createTransport } from 'nodemailer';
 import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import type { PlatformModule } from '../contract.js';
+import { untrustedProxyHint } from '../handoff/index.js';
 import { configuredPlatforms, loadGatewayConfig, PLATFORMS } from '../runtime/platforms.js';
 import { createStateStore, describeTopology, RedisStateStore } from '../state/index.js';
 import { checkNodeRelease } from './node-releases.js';
@@ -42,6 +43,26 @@ async function smtpCheck(config: Config): Promise<string> {
   }
 }
 
+/**
+ * A reverse proxy the gateway was not told to trust, as far as the configuration shows it: PUBLIC_URL on https or on
+ * another port than the gateway's. The gateway also says so in its log at the first inbox request with X-Forwarded-For.
+ */
+function proxyCheck(config: Config): UpstreamCheckResult {
+  if (config.http.trustProxy !== false && config.http.trustProxy !== 0)
+    return {
+      status: 'ok',
+      detail: `TRUST_PROXY is ${String(config.http.trustProxy)}: X-Forwarded-For names the client`,
+    };
+  const hint = untrustedProxyHint(config);
+  if (hint) return { status: 'warn', detail: hint };
+  return {
+    status: 'ok',
+    detail:
+      'TRUST_PROXY is not set, and PUBLIC_URL shows no proxy in front (checked: https, or another port than PORT); ' +
+      'the gateway warns in its log if inbox requests carry X-Forwarded-For',
+  };
+}
+
 function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[] {
   const checks: Check[] = [
     { name: 'node', run: async () => checkNodeRelease(process.version, new Date()) },
@@ -79,6 +100,7 @@ function checksFor(config: Config, platforms: readonly PlatformModule[]): Check[
   ];
   checks.push(...platformChecks(config, platforms));
   checks.push({ name: 'smtp', run: () => smtpCheck(config) });
+  checks.push({ name: 'proxy', run: async () => proxyCheck(config) });
   return checks;
 }
 

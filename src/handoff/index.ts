@@ -45,4 +45,4 @@ export {
 } from './pause/index.js';
 export { ResumeLinks, resolveLinkSecret, type VerifiedToken } from './link/index.js';
 export { HandoffAdminClient } from './admin/index.js';
-export type { OperatorPage } from './inbox/index.js';
+export { untrustedProxyHint, type OperatorPage } from './inbox/index.js';

@@ -19,6 +19,7 @@ import {
   inboxRouter,
   SignInLimit,
   startInboxFeed,
+  untrustedProxyHint,
   type OperatorPage,
 } from './inbox/index.js';
 import { ResumeLinks, resolveLinkSecret, resumeRoute } from './link/index.js';
@@ -31,7 +32,7 @@ const SMTP_CONNECTION_TIMEOUT_MS = 15_000;
 const SMTP_GREETING_TIMEOUT_MS = 15_000;
 const SMTP_SOCKET_TIMEOUT_MS = 30_000;
 
-export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port' | 'inbox'>;
+export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port' | 'inbox' | 'http'>;
 
 export interface InstallHandoffOptions {
   gateway: Gateway;
@@ -88,6 +89,8 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   // The inbox exists only with an admin token (its sign-in is that token), as /admin does.
   const adminToken = config.admin.token;
   const feed = adminToken ? await startInboxFeed({ state, logger: logger.child({ part: 'inbox' }) }) : undefined;
+  const proxyHint = adminToken ? untrustedProxyHint(config) : null;
+  if (proxyHint) logger.warn(proxyHint);
   const inboxLinks = adminToken ? new InboxLinks(secret, baseUrl) : undefined;
   const controller = new HandoffController({
     gateway,

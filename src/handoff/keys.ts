@@ -55,6 +55,8 @@ export const inboxKeys = {
   session: (idDigest: string) => `inbox:session:${idDigest}`,
   /** Sign-in attempts from one client address in the current window (counter, TTL the window). */
   signInAttempts: (address: string) => `inbox:sign-in:${address}`,
+  /** Sign-in attempts against one account (the admin token) from every address in the current window (counter, TTL the window). */
+  signInAccountAttempts: (account: string) => `inbox:sign-in-account:${account}`,
 };
 
 /** A new mail id, naming the shard of the conversation it is about: `c<shard>-<uuid>`. */

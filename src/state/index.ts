@@ -10,6 +10,7 @@ export type {
   AtomicResults,
   ClaimHeadCommand,
   ConversationQueueKeys,
+  HashCompareResult,
   HeadClaim,
   QueueAdvanceOptions,
   QueueAdvanceResult,

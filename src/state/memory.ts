@@ -5,6 +5,7 @@ import {
   DEFAULT_KEY_PREFIX,
   type AtomicCommand,
   type ConversationQueueKeys,
+  type HashCompareResult,
   type HeadClaim,
   type QueueAdvanceOptions,
   type QueueAdvanceResult,
@@ -13,6 +14,16 @@ import {
   type QueueOfferResult,
   type StateStore,
 } from './types.js';
+
+/** The commands that read or claim: not writes, so not what a compare and set runs. */
+const READ_OPS: ReadonlySet<AtomicCommand['op']> = new Set([
+  'get',
+  'hashGetAll',
+  'listLength',
+  'setMembers',
+  'sortedRangeByScore',
+  'claimHead',
+]);
 
 type Value =
   | { type: 'string'; data: string }
@@ -292,6 +303,21 @@ export class MemoryStateStore implements StateStore {
     // Every command is started before anything is awaited: their bodies change the
     // entries synchronously, so no other caller's work can run in between.
     return Promise.all(commands.map((c) => this.runOne(c)));
+  }
+
+  async hashCompareAndRun(
+    key: string,
+    expected: Readonly<Record<string, string | null>>,
+    writes: readonly AtomicCommand[],
+  ): Promise<HashCompareResult> {
+    if (this.checkSlots) assertCommandsInOneSlot('hashCompareAndRun', this.prefix, writes, [key]);
+    if (writes.some((c) => READ_OPS.has(c.op))) throw new Error('hashCompareAndRun takes writes only');
+    // Read and decided synchronously, and the writes started before anything is awaited: nobody comes in between.
+    const hash = this.typed(key, 'hash', false)?.data;
+    const holds = Object.entries(expected).every(([field, value]) => (hash?.get(field) ?? null) === value);
+    if (!holds) return { applied: false, current: Object.fromEntries(hash ?? []) };
+    await this.runAll(writes);
+    return { applied: true };
   }
 
   // The queue steps below touch the entries synchronously (no await in between),

@@ -87,6 +87,18 @@ export interface StateStore {
    */
   pipeline(commands: readonly AtomicCommand[]): Promise<unknown[]>;
 
+  /**
+   * Compare and set on a hash: when every field of `expected` holds the value given in the hash at `key` (null: the
+   * field is absent), runs `writes` in the same atomic step (a Lua script on Redis) and answers `{ applied: true }`;
+   * otherwise writes nothing and answers the hash as it is. The writes are writes only (no reads, no claimHead), and
+   * share `key`'s slot. For a decision two processes may take at once on the same record (an operator's claim).
+   */
+  hashCompareAndRun(
+    key: string,
+    expected: Readonly<Record<string, string | null>>,
+    writes: readonly AtomicCommand[],
+  ): Promise<HashCompareResult>;
+
   /*
    * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, a lock owned by the
    * one process that answers it, and a set indexing the conversations that have
@@ -218,6 +230,9 @@ export interface AtomicResults {
 
 /** The result of one command in `atomic()` / `batch()`. */
 export type AtomicResult<C extends AtomicCommand> = AtomicResults[C['op']];
+
+/** What `hashCompareAndRun` found: its writes applied, or the hash as it was instead ({} when absent). */
+export type HashCompareResult = { applied: true } | { applied: false; current: Record<string, string> };
 
 export const DEFAULT_KEY_PREFIX = 'cb:';
 

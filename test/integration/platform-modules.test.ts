@@ -211,7 +211,7 @@ describe('a fourth platform added as a module, with no edit outside its folder a
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       });
     const refused = await get('main:pigeon:sparrow');
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(404);
     expect(((await refused.json()) as { error: string }).error).toBe(
       '"sparrow" is not a pigeon conversation id; expected coop-<number>, e.g. coop-7.',
     );

@@ -78,6 +78,11 @@ export function adminRoutes(
     const id = formatConversationId(conversation);
     if (claim.outcome === 'not-paused')
       return void res.status(409).json({ error: `${id} is not waiting for a person; there is nothing to claim.` });
+    if (claim.outcome === 'changed')
+      return void res.status(409).json({
+        error: `${id} was claimed by ${claim.holder ?? 'another operator'} at the same moment; claim it again to take it over.`,
+        ...(claim.holder ? { claimedBy: claim.holder } : {}),
+      });
     res.json({
       conversation: id,
       claimedBy: name.name,
@@ -111,7 +116,8 @@ function conversationParam(req: Request, res: Response, platforms: readonly Plat
   }
   const problem = conversationIdProblem(conversation, platforms);
   if (problem) {
-    res.status(400).json({ error: problem });
+    // Well formed, but no conversation of its platform can have this id.
+    res.status(404).json({ error: problem });
     return null;
   }
   return conversation;

@@ -34,14 +34,15 @@ import { clearSessionCookie, sessionCookie, setSessionCookie } from './cookie.js
 import { sendFile, userFile } from './files.js';
 import { RequestGuard, setPageHeaders } from './guard.js';
 import type { InboxLinks } from './sign-in-link.js';
-import { inboxScript, serveInboxEvents } from './live/index.js';
+import { endSessionStreams, inboxScript, serveInboxEvents } from './live/index.js';
 import { conversationPage, type ConversationView } from './pages/conversation.js';
 import { conversationPath, conversationTitle } from './pages/format.js';
 import { historyPage } from './pages/history.js';
 import { linkPage, noticePage, signInPage } from './pages/sign-in.js';
 import { waitingPage } from './pages/waiting.js';
-import type { InboxSession, InboxSessions } from './sessions.js';
-import type { SignInLimit } from './sign-in-limit.js';
+import { sessionDigest, type InboxSession, type InboxSessions } from './sessions.js';
+import { signInAddress, trustsProxy, type SignInLimit } from './sign-in-limit.js';
+import { UNTRUSTED_PROXY_WARNING } from './proxy-hint.js';
 
 /** Conversations read in full on the waiting list; the rest are counted. */
 export const WAITING_PAGE_SIZE = 100;
@@ -94,7 +95,20 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     next();
   });
   router.use(express.urlencoded({ extended: false, limit: FORM_LIMIT }));
+  let proxyWarned = false;
+  router.use((req, _res, next) => {
+    if (!proxyWarned && req.get('x-forwarded-for') !== undefined && !trustsProxy(req)) {
+      proxyWarned = true;
+      logger.warn({ proxy: req.socket.remoteAddress }, UNTRUSTED_PROXY_WARNING);
+    }
+    next();
+  });
 
+  /** Ends a session: gone from the store, and its open streams ended in every process. */
+  const endSession = async (id: string): Promise<void> => {
+    await sessions.delete(id);
+    await endSessionStreams(options.feed, sessionDigest(id));
+  };
   const sessionOf = async (req: Request): Promise<InboxSession | null> => {
     const id = sessionCookie(req);
     return id ? sessions.read(id) : null;
@@ -137,7 +151,10 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     }
     return session;
   };
-  /** The conversation of the path when the session may see it, or null once a 400/404 page was sent. */
+  /**
+   * The conversation of the path when the session may see it, or null once a 400/404 page was sent: 400 for an address
+   * that is not <bot>:<platform>:<id>, 404 for an id its platform cannot have (too long, not its shape).
+   */
   const conversationOf = (req: Request, res: Response, session: InboxSession): ConversationRef | null => {
     const raw = req.params.id;
     const conversation = typeof raw === 'string' ? parseConversationId(raw) : null;
@@ -147,7 +164,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     if (!conversation || problem) {
       send(
         res,
-        400,
+        conversation ? 404 : 400,
         noticePage(root, 'No such conversation', `This address names no conversation: ${problem}.`, session),
       );
       return null;
@@ -224,10 +241,17 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       return void send(res, 403, noticePage(root, 'Request refused', `Nobody was signed in: ${crossSite}.`));
     const body = formOf(req);
     const next = safeNext(root, body.next);
-    const address = req.ip ?? 'unknown';
+    const { address, untrustedProxy } = signInAddress(req);
     const attempt = await options.signIns.attempt(address);
     if (!attempt.allowed) {
-      logger.warn({ address }, 'inbox sign-in attempts over the limit');
+      const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+      if (attempt.limited === 'account')
+        logger.error(
+          { address, untrustedProxy },
+          'Too many wrong admin tokens at the inbox sign-in from every address together: nobody signs in for the rest of the ' +
+            'window. Someone is guessing; behind a reverse proxy set TRUST_PROXY (http.trustProxy) so that guesses are counted per client.',
+        );
+      else logger.warn({ address }, 'inbox sign-in attempts over the limit');
       res.set('Retry-After', String(attempt.retryAfterSeconds));
       return void send(
         res,
@@ -235,7 +259,9 @@ export function inboxRouter(options: InboxRouterOptions): Router {
         noticePage(
           root,
           'Too many attempts',
-          `Too many sign-in attempts from your address. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} minutes.`,
+          attempt.limited === 'address'
+            ? `Too many sign-in attempts from your address. Try again in ${minutes} minutes.`
+            : `Too many wrong admin tokens were tried, from anywhere: the sign-in rests. Try again in ${minutes} minutes.`,
         ),
       );
     }
@@ -255,7 +281,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const name = operatorName(body.name);
     if (!name.ok) return void send(res, 400, signInPage(root, { error: name.message, ...(next ? { next } : {}) }));
     const previous = sessionCookie(req);
-    if (previous) await sessions.delete(previous);
+    if (previous) await endSession(previous);
     const session = await sessions.create({ bots: 'all' }, name.name);
     setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
     logger.info({ operator: session.operator }, 'an operator signed in to the inbox');
@@ -272,7 +298,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
           403,
           noticePage(root, 'Request refused', `You are still signed in: ${problem}.`, session),
         );
-      await sessions.delete(session.id);
+      await endSession(session.id);
     }
     clearSessionCookie(req, res, root);
     res.redirect(303, root);
@@ -326,7 +352,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
       // A reader already signed in for other chatbots keeps them, and gains this one.
       const bots: InboxViewer['bots'] =
         current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
-      if (current) await sessions.delete(current.id);
+      if (current) await endSession(current.id);
       const session = await sessions.create({ bots }, name.name);
       setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
       logger.info({ operator: session.operator, bot }, 'an operator signed in to the inbox with an e-mail link');
@@ -337,7 +363,10 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   router.get('/events', async (req, res) => {
     const session = await sessionOf(req);
     if (!session) return void res.status(401).type('text').send('Sign in to the inbox first.');
-    serveInboxEvents(options.feed, req, res, session.viewer);
+    serveInboxEvents(options.feed, req, res, session.viewer, {
+      digest: sessionDigest(session.id),
+      expiresAt: session.expiresAt,
+    });
   });
 
   router.get('/history', async (req, res) => {
@@ -378,10 +407,23 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     const session = await postSession(req, res);
     const conversation = session && conversationOf(req, res, session);
     if (!session || !conversation) return;
-    const claim = await desk.claim(conversation, session.operator);
+    // The holder the page showed ('' for nobody); a form without it (an older page) claims from whoever holds it now.
+    const holder = formOf(req).holder;
+    const claim = await desk.claim(
+      conversation,
+      session.operator,
+      holder === undefined ? undefined : { holder: holder === '' ? null : holder },
+    );
     if (claim.outcome === 'not-paused') {
       return showConversation(res, session, conversation, 409, {
         error: 'This conversation is not waiting for a person any more: there is nothing to claim.',
+      });
+    }
+    if (claim.outcome === 'changed') {
+      return showConversation(res, session, conversation, 409, {
+        error: claim.holder
+          ? `${claim.holder} claimed this conversation while you were looking at it: it is theirs. Press Claim again to take it over.`
+          : 'This conversation changed while you were looking at it; nothing was claimed. Look again, then press Claim.',
       });
     }
     res.redirect(303, conversationPath(root, formatConversationId(conversation)));

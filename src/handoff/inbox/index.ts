@@ -10,4 +10,5 @@ export {
 export { InboxLinks, INBOX_LINK_PATH, type InboxLinkClaim, type VerifiedInboxToken } from './sign-in-link.js';
 export { InboxSessions, type InboxSession } from './sessions.js';
 export { SignInLimit } from './sign-in-limit.js';
+export { untrustedProxyHint } from './proxy-hint.js';
 export { startInboxFeed } from './live/index.js';

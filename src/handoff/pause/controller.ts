@@ -42,7 +42,16 @@ export interface HandoffControllerOptions {
 
 export type ResumeOutcome = 'resumed' | 'not-paused';
 export type ClaimOutcome =
-  { outcome: 'claimed'; from?: string } | { outcome: 'already-yours' } | { outcome: 'not-paused' };
+  | { outcome: 'claimed'; from?: string }
+  | { outcome: 'already-yours' }
+  | { outcome: 'not-paused' }
+  /** Someone claimed it after the operator looked (`holder`, absent when the pause changed otherwise): nothing written. */
+  | { outcome: 'changed'; holder?: string };
+
+/** Whom the operator saw holding the conversation when they pressed Claim (null: nobody); unknown to the admin API. */
+export interface SeenHolder {
+  holder: string | null;
+}
 
 export class HandoffController {
   readonly pauses: PauseStore;
@@ -227,22 +236,40 @@ export class HandoffController {
   /**
    * Marks a paused conversation as `operator`'s (their display name): kept with the pause,
    * written in the transcript, told to every open inbox page. Taking over another operator's
-   * claim is allowed (they may have gone home); the transcript says who had it.
+   * claim is allowed (they may have gone home); the transcript says who had it. One compare and set
+   * on the pause: the claim is written only if the holder is still the one the operator saw (`seen`,
+   * else the one read here), so of two operators pressing at once one wins and the other is told who
+   * did; pressing again (a double submit) is already-yours, and records nothing.
    */
-  async claim(conversation: ConversationRef, operator: string, now = Date.now()): Promise<ClaimOutcome> {
+  async claim(
+    conversation: ConversationRef,
+    operator: string,
+    seen?: SeenHolder,
+    now = Date.now(),
+  ): Promise<ClaimOutcome> {
     const record = await this.activePause(conversation, now);
     if (!record) return { outcome: 'not-paused' };
     if (record.claim?.by === operator) return { outcome: 'already-yours' };
-    const from = record.claim?.by;
+    const from = seen ? (seen.holder ?? undefined) : record.claim?.by;
     const text = from
       ? `${operator} took the conversation over from ${from}.`
       : `${operator} claimed the conversation.`;
-    await this.options.state.atomic([
-      ...this.pauses.claimCommands(record, operator, now),
-      ...this.options.gateway.transcript.appendCommands(conversation, [
+    const written = await this.pauses.claimIf(
+      record,
+      from ?? null,
+      operator,
+      now,
+      this.options.gateway.transcript.appendCommands(conversation, [
         { at: now, role: 'system', text, event: 'claimed', operator },
       ]),
-    ]);
+    );
+    if (!written.claimed) {
+      const current = written.now;
+      if (!current || current.handoffId !== record.handoffId || current.expiresAt <= now)
+        return { outcome: 'not-paused' };
+      if (current.claim?.by === operator) return { outcome: 'already-yours' };
+      return current.claim ? { outcome: 'changed', holder: current.claim.by } : { outcome: 'changed' };
+    }
     this.options.logger.info(
       {
         conversation: formatConversationId(conversation),

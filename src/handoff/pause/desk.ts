@@ -8,7 +8,7 @@ import { PlatformError, type ConversationRef } from '../../contract.js';
 import type { StateStore, AtomicCommandOf, AtomicResult } from '../../state/index.js';
 import { rangeEveryShard } from '../../state/shard-walk.js';
 import { parseConversationId } from '../conversation-id.js';
-import type { ClaimOutcome, HandoffController, ResumeOutcome } from './controller.js';
+import type { ClaimOutcome, HandoffController, ResumeOutcome, SeenHolder } from './controller.js';
 import type { HandBack } from './hand-back-history.js';
 import type { InboxViewer } from './inbox-changes.js';
 import { handoffKeys } from '../keys.js';
@@ -150,8 +150,9 @@ export class OperatorDesk {
     }
   }
 
-  claim(conversation: ConversationRef, operator: string): Promise<ClaimOutcome> {
-    return this.options.controller.claim(conversation, operator);
+  /** `seen`: whom the operator's page showed holding it, so that a claim made meanwhile is not silently taken over. */
+  claim(conversation: ConversationRef, operator: string, seen?: SeenHolder): Promise<ClaimOutcome> {
+    return this.options.controller.claim(conversation, operator, seen);
   }
 
   /** Ends the handoff as the hand-back link does: the user is told, the bot answers the next message. */

@@ -9,6 +9,7 @@ export {
   type ClaimOutcome,
   type HandoffControllerOptions,
   type ResumeOutcome,
+  type SeenHolder,
 } from './controller.js';
 export {
   OPERATOR_MESSAGE_MAX_CHARS,

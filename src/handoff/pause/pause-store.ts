@@ -68,16 +68,26 @@ export class PauseStore {
   }
 
   /**
-   * Marks the paused conversation as `by`'s. The hash keeps its expiry: should the pause end
-   * between the caller's read and this write, the claim's lone fields expire with it (a new
-   * pause starts from a clean hash) and decode as no pause at all.
+   * Marks the paused conversation as `by`'s, with `also` (its transcript entry) in the same step, only if it is still
+   * the pause of `record` and still held by `holder` (null: nobody): a compare and set, so that of two operators
+   * claiming at once one wins and the other is told, and a double submit claims once. Otherwise nothing is written and
+   * the pause as it is now comes back (null once it ended).
    */
-  claimCommands(record: PauseRecord, by: string, at: number): AtomicCommand[] {
+  async claimIf(
+    record: PauseRecord,
+    holder: string | null,
+    by: string,
+    at: number,
+    also: readonly AtomicCommand[],
+  ): Promise<{ claimed: true } | { claimed: false; now: PauseRecord | null }> {
     const key = handoffKeys.pause(record.conversation);
-    return [
+    const result = await this.state.hashCompareAndRun(key, { handoffId: record.handoffId, claimedBy: holder }, [
       { op: 'hashSet', key, fields: { claimedBy: by, claimedAt: String(at) } },
+      // The hash keeps its expiry (the pause's rest), renewed from the record the check has just confirmed.
       { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - at), 1) + EXPIRED_PAUSE_NOTICE_MS },
-    ];
+      ...also,
+    ]);
+    return result.applied ? { claimed: true } : { claimed: false, now: decode(record.conversation, result.current) };
   }
 
   /**

@@ -1,11 +1,11 @@
 /**
  * The writes that ride on a queue advance, encoded as arguments of its Lua script
- * (scripts.ts QUEUE_ADVANCE_WITH), so the whole advance is one EVALSHA: no MULTI/EXEC
+ * (scripts.ts QUEUE_ADVANCE; the writes of a hash's compare and set too), so the whole advance is one EVALSHA: no MULTI/EXEC
  * around it, and no reply per write for the gateway to parse (every command sent costs the
  * gateway CPU). Consecutive DELs become one multi-key DEL (the keys share a slot).
  *
  * Each call is: its key count, its other argument count, its name, its keys as indexes into
- * KEYS (the script's first three keys are the queue's), its other arguments.
+ * KEYS (the script's first keys are its own: the queue's three), its other arguments.
  */
 import type { AtomicCommand } from '../types.js';
 
@@ -85,10 +85,14 @@ function untouchedSince(calls: readonly Call[], from: number, key: string): bool
   return true;
 }
 
-/** `fullKey` gives the store's prefixed key. Null when a command is not one the script takes, or too long for it. */
+/**
+ * `fullKey` gives the store's prefixed key; `leadingKeys`, how many keys of the script come before the writes' (the
+ * queue's three by default). Null when a command is not one the script takes, or too long for it.
+ */
 export function encodeWrites(
   commands: readonly AtomicCommand[],
   fullKey: (key: string) => string,
+  leadingKeys = QUEUE_KEY_COUNT,
 ): EncodedWrites | null {
   const calls: Call[] = [];
   let delAt = -1;
@@ -112,7 +116,7 @@ export function encodeWrites(
     for (const key of call.keys) {
       let index = indexes.get(key);
       if (index === undefined) {
-        index = QUEUE_KEY_COUNT + keys.push(key);
+        index = leadingKeys + keys.push(key);
         indexes.set(key, index);
       }
       args.push(index);

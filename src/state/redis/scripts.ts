@@ -49,16 +49,14 @@ if not head then
 end
 if head == ARGV[4] then return {1} end
 return {2, head}`;
-/*
- * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
- * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
- * in the MULTI this replaces; the script then answers with the first failure. 'cb-rpush' is
- * script-writes.ts's LIST_PUSH: RPUSH; PEXPIRE when a lifetime is given and the push created the list
- * or renewal is asked; LTRIM only when the list grew past the cap. LPOP with a
- * count needs Redis ≥ 6.2 (chatbridge requires 6.2: GETEX).
+
+/**
+ * The writes script-writes.ts encodes, run from ARGV[first] on (a Lua expression): each call its key count, its other
+ * argument count, its name, its keys as indexes into KEYS, its arguments. A write that fails does not stop the others;
+ * `failure` holds the first error for the script to answer with.
  */
-const QUEUE_ADVANCE = `local failure
-local i = 5
+const runWrites = (first: string): string => `local failure
+local i = ${first}
 while i <= #ARGV do
   local nkeys, nargs = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
   local call = { ARGV[i + 2] }
@@ -79,7 +77,17 @@ while i <= #ARGV do
   if type(reply) == 'table' and reply.err and not failure then failure = reply.err end
   i = i + 3 + nkeys + nargs
 end
-local result
+`;
+
+/*
+ * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
+ * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
+ * in the MULTI this replaces; the script then answers with the first failure. 'cb-rpush' is
+ * script-writes.ts's LIST_PUSH: RPUSH; PEXPIRE when a lifetime is given and the push created the list
+ * or renewal is asked; LTRIM only when the list grew past the cap. LPOP with a
+ * count needs Redis ≥ 6.2 (chatbridge requires 6.2: GETEX).
+ */
+const QUEUE_ADVANCE = `${runWrites('5')}local result
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then
   result = {0}
 else
@@ -101,6 +109,21 @@ else
 end
 if failure then return redis.error_reply(failure) end
 return result`;
+
+/*
+ * Compare and set on a hash (StateStore.hashCompareAndRun). KEYS: 1 the hash, 2… the writes' keys. ARGV: 1 the count
+ * of expected fields, then per field its name, '1' (must hold the value) or '0' (must be absent) and the value; then the
+ * writes. {1} once written; {0, the hash's fields and values} when a field differs, nothing written.
+ */
+const HASH_COMPARE_AND_RUN = `local n = tonumber(ARGV[1])
+for f = 0, n - 1 do
+  local found = redis.call('HGET', KEYS[1], ARGV[2 + 3 * f])
+  local present, value = ARGV[3 + 3 * f], ARGV[4 + 3 * f]
+  if (present == '1' and found ~= value) or (present == '0' and found) then return {0, redis.call('HGETALL', KEYS[1])} end
+end
+${runWrites('2 + 3 * n')}
+if failure then return redis.error_reply(failure) end
+return {1}`;
 
 /** QUEUE_CLAIM's reply: [0] taken, [1] claimed with the expected head, [2, head] claimed with another head, [3] empty. */
 export type ClaimReply = [number, string?];
@@ -140,12 +163,15 @@ export type ScriptedRedis = Redis & {
   ): Promise<ClaimReply>;
   /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo and the writes. */
   cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string?]>;
+  /** The key count first (1 + the writes' keys), then the keys, then the expected fields and the writes. */
+  cbHashCompareAndRun(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string[]?]>;
 };
 
 /** Defined commands are available on MULTI too; ioredis' typings do not know them. */
 export interface ScriptedMulti {
   cbQueueClaim(...args: (string | number)[]): unknown;
   cbQueueAdvance(...args: (string | number)[]): unknown;
+  cbHashCompareAndRun(...args: (string | number)[]): unknown;
 }
 
 /** Defines every script on the connection (on a Cluster too: it has the same defineCommand). */
@@ -157,5 +183,6 @@ export function defineScripts(redis: Redis): ScriptedRedis {
   redis.defineCommand('cbQueueClaim', { numberOfKeys: 3, lua: QUEUE_CLAIM });
   // No numberOfKeys: the writes' keys vary, so the count is the first argument.
   redis.defineCommand('cbQueueAdvance', { lua: QUEUE_ADVANCE });
+  redis.defineCommand('cbHashCompareAndRun', { lua: HASH_COMPARE_AND_RUN });
   return redis as ScriptedRedis;
 }

@@ -5,7 +5,7 @@ import type { ChannelListener, SubscribeOptions } from '../channels.js';
 import { openClient } from './client.js';
 import { RedisPubSub } from './pubsub.js';
 import { execOrThrow, queueOnChain, runOnChain } from './chain.js';
-import { scoredMembers } from './replies.js';
+import { pairsToObject, scoredMembers } from './replies.js';
 import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './scripts.js';
 import { encodeWrites } from './script-writes.js';
 import { assertOneSlot } from '../slots.js';
@@ -14,6 +14,7 @@ import {
   DEFAULT_KEY_PREFIX,
   type AtomicCommand,
   type ConversationQueueKeys,
+  type HashCompareResult,
   type QueueAdvanceOptions,
   type QueueAdvanceResult,
   type QueueClaim,
@@ -369,6 +370,29 @@ export class RedisStateStore implements StateStore {
     return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
   }
 
+  async hashCompareAndRun(
+    key: string,
+    expected: Readonly<Record<string, string | null>>,
+    writes: readonly AtomicCommand[],
+  ): Promise<HashCompareResult> {
+    if (this.checkSlots) assertCommandsInOneSlot('hashCompareAndRun', this.prefix, writes, [key]);
+    const encoded = encodeWrites(writes, (full) => this.k(full), 1);
+    if (!encoded) throw new Error('hashCompareAndRun takes writes only, of at most a few thousand values each');
+    const fields = Object.entries(expected);
+    const keysAndArgs = [
+      this.k(key),
+      ...encoded.keys,
+      fields.length,
+      ...fields.flatMap(([field, value]) => [field, value === null ? '0' : '1', value ?? '']),
+      ...encoded.args,
+    ];
+    const keyCount = 1 + encoded.keys.length;
+    const [applied, current] = this.cluster
+      ? ((await this.scriptAlone('cbHashCompareAndRun', keyCount, keysAndArgs)) as [number, string[]?])
+      : await this.redis.cbHashCompareAndRun(keyCount, ...keysAndArgs);
+    return applied === 1 ? { applied: true } : { applied: false, current: pairsToObject(current ?? []) };
+  }
+
   /**
    * The advance on a cluster, alone in a pipeline of its own. Its key count comes first, so ioredis'
    * auto-pipelining would group it by the slot of that number rather than of its keys, and the
@@ -376,10 +400,19 @@ export class RedisStateStore implements StateStore {
    * tick). An explicit pipeline is sent to the node of its keys.
    */
   private async advanceAlone(keyCount: number, keysAndArgs: (string | number)[]): Promise<[number, string?]> {
+    return (await this.scriptAlone('cbQueueAdvance', keyCount, keysAndArgs)) as [number, string?];
+  }
+
+  /** A script whose key count comes first, alone in a pipeline of its own (see advanceAlone). */
+  private async scriptAlone(
+    script: 'cbQueueAdvance' | 'cbHashCompareAndRun',
+    keyCount: number,
+    keysAndArgs: (string | number)[],
+  ): Promise<unknown> {
     const pipeline = this.redis.pipeline();
-    (pipeline as unknown as ScriptedMulti).cbQueueAdvance(keyCount, ...keysAndArgs);
+    (pipeline as unknown as ScriptedMulti)[script](keyCount, ...keysAndArgs);
     const [reply] = await execOrThrow(pipeline);
-    return reply as [number, string?];
+    return reply;
   }
 
   async deleteByPrefix(subPrefix = ''): Promise<number> {

@@ -15,6 +15,16 @@ describe('conversation id shapes checked by the admin API (issue #7 item 11)', (
     expect(conversationIdProblem({ bot: 'main', platform: 'telegram', id: '12:ab' }, PLATFORMS)).not.toBeNull();
   });
 
+  it('refuse ids past their platform’s bounds: a Telegram chat id of more than 19 digits, a long Slack id, any id past 256 characters', () => {
+    const problem = (platform: string, id: string) => conversationIdProblem({ bot: 'main', platform, id }, PLATFORMS);
+    expect(problem('telegram', '-1234567890123456789')).toBeNull();
+    expect(problem('telegram', '12345678901234567890')).not.toBeNull();
+    expect(problem('slack', `C${'A'.repeat(30)}`)).not.toBeNull();
+    expect(problem('whatsapp', '4915112345678@c.us')).toBeNull();
+    expect(problem('whatsapp', '4915112345678000@c.us')).not.toBeNull();
+    expect(problem('constructor', 'x'.repeat(300))).toMatch(/at most 256 characters/);
+  });
+
   it("come from the platform modules given: without Telegram's module, a Telegram id is not checked", () => {
     expect(conversationIdProblem({ bot: 'main', platform: 'telegram', id: 'not-a-chat' }, [])).toBeNull();
   });

@@ -214,6 +214,32 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(await store.ttlMs('{t}none')).toBe(-2);
     });
 
+    it('hashCompareAndRun writes only while the hash holds what is expected, and answers the hash otherwise', async () => {
+      await store.hashSet('{t}pause', { handoffId: 'h1' });
+      const claim = (by: string): AtomicCommand[] => [
+        { op: 'hashSet', key: '{t}pause', fields: { claimedBy: by } },
+        { op: 'listPush', key: '{t}log', values: [`${by} claimed`], maxLength: 10, ttlMs: 60_000 },
+      ];
+      const [first, second] = await Promise.all([
+        store.hashCompareAndRun('{t}pause', { handoffId: 'h1', claimedBy: null }, claim('Bruno')),
+        store.hashCompareAndRun('{t}pause', { handoffId: 'h1', claimedBy: null }, claim('Carla')),
+      ]);
+      expect(first).toEqual({ applied: true });
+      expect(second).toEqual({ applied: false, current: { handoffId: 'h1', claimedBy: 'Bruno' } });
+      expect(await store.listRange('{t}log', 0, -1)).toEqual(['Bruno claimed']);
+      expect(await store.hashCompareAndRun('{t}pause', { claimedBy: 'Bruno' }, claim('Carla'))).toEqual({
+        applied: true,
+      });
+      expect(await store.hashCompareAndRun('{t}gone', { handoffId: 'h1' }, claim('Dana'))).toEqual({
+        applied: false,
+        current: {},
+      });
+      expect(await store.listRange('{t}log', 0, -1)).toEqual(['Bruno claimed', 'Carla claimed']);
+      await expect(
+        store.hashCompareAndRun('{t}pause', {}, [{ op: 'set', key: '{other}x', value: '1' }]),
+      ).rejects.toThrow();
+    });
+
     describe('conversation queue', () => {
       const keys = { queue: 'cq:{q}:queue', lock: 'cq:{q}:lock', pending: 'cq:{q}:pending', member: 'conv-1' };
       const offer = (entry: string, dedupeKey = `cq:{q}:dedupe:${entry}`, maxLength = 3) =>

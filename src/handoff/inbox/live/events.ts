@@ -5,7 +5,7 @@
  * one held-back change (never a growing buffer).
  */
 import type { Request, Response } from 'express';
-import { feedClosed, onFeedClose, onFeedResync } from './feed.js';
+import { feedClosed, onFeedClose, onFeedResync, onSessionEnded } from './feed.js';
 import type { InboxChange, InboxFeed, InboxViewer } from '../../pause/index.js';
 
 /** A comment line this often keeps proxies (and the browser) from closing an idle stream. */
@@ -14,6 +14,16 @@ export const HEARTBEAT_MS = 25_000;
 const BACKLOG_LIMIT_BYTES = 16 * 1024;
 /** What EventSource waits before reconnecting after the stream ends (e.g. a replica stopped). */
 const RECONNECT_MS = 2_000;
+/** setTimeout's longest delay (about 24.8 days); a later expiry is checked again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** The session a stream is served to: it ends when the session does (signed out anywhere, or expired). */
+export interface StreamSession {
+  /** The session id's digest, as the store keeps it and as its end is told (feed.ts endSessionStreams). */
+  digest: string;
+  /** ms since epoch. */
+  expiresAt: number;
+}
 
 interface Stream {
   res: Response;
@@ -25,6 +35,9 @@ interface Stream {
    * whatever the event, the page reads its regions again, and then sees every change before it.
    */
   held: string | undefined;
+  session: StreamSession | undefined;
+  /** Ends the stream at its session's expiry. */
+  expiry: NodeJS.Timeout | undefined;
 }
 
 class StreamHub {
@@ -32,6 +45,7 @@ class StreamHub {
   private readonly unsubscribe: () => void;
   private readonly unhookClose: () => void;
   private readonly unhookResync: () => void;
+  private readonly unhookSessionEnded: () => void;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
@@ -44,6 +58,10 @@ class StreamHub {
     this.unhookResync = onFeedResync(feed, () => {
       for (const stream of this.streams) write(stream, 'event: resync\ndata: {}\n\n');
     });
+    // Signed out (in any process): its streams say nothing more.
+    this.unhookSessionEnded = onSessionEnded(feed, (digest) => {
+      for (const stream of [...this.streams]) if (stream.session?.digest === digest) this.end(stream);
+    });
     this.heartbeat = setInterval(() => {
       for (const stream of this.streams)
         if (stream.res.writableLength < BACKLOG_LIMIT_BYTES) stream.res.write(': heartbeat\n\n');
@@ -54,6 +72,7 @@ class StreamHub {
 
   add(stream: Stream): void {
     this.streams.add(stream);
+    if (stream.session) this.endAtExpiry(stream, stream.session.expiresAt);
     const remove = (): void => this.remove(stream);
     stream.res.on('close', remove);
     stream.res.on('drain', () => {
@@ -63,7 +82,21 @@ class StreamHub {
     });
   }
 
+  private endAtExpiry(stream: Stream, expiresAt: number): void {
+    const left = expiresAt - Date.now();
+    if (left <= 0) return this.end(stream);
+    stream.expiry = setTimeout(() => this.endAtExpiry(stream, expiresAt), Math.min(left, LONGEST_TIMER_MS));
+    stream.expiry.unref();
+  }
+
+  /** Ends one stream: nothing more is written to it (EventSource comes back, and is refused without a session). */
+  private end(stream: Stream): void {
+    this.remove(stream);
+    stream.res.end();
+  }
+
   private remove(stream: Stream): void {
+    clearTimeout(stream.expiry);
     if (!this.streams.delete(stream)) return;
     if (this.streams.size === 0) this.dispose();
   }
@@ -75,16 +108,21 @@ class StreamHub {
   }
 
   private endAll(): void {
-    for (const stream of [...this.streams]) stream.res.end();
+    for (const stream of [...this.streams]) {
+      clearTimeout(stream.expiry);
+      stream.res.end();
+    }
     this.dispose();
   }
 
   private dispose(): void {
+    for (const stream of this.streams) clearTimeout(stream.expiry);
     this.streams.clear();
     clearInterval(this.heartbeat);
     this.unsubscribe();
     this.unhookClose();
     this.unhookResync();
+    this.unhookSessionEnded();
     this.onEmpty();
   }
 }
@@ -105,9 +143,16 @@ function visible(change: InboxChange, stream: Stream): boolean {
  * GET /inbox/events[?conversation=<formatted id>]: an SSE stream of the changes `viewer` may see
  * (`event: change`, `data: <InboxChange JSON>`), a comment heartbeat every 25 s, ended by feed.close().
  * Also `event: resync` when changes may have been missed (the feed's Redis subscription came back).
- * The caller has checked the session; a conversation the viewer may not see simply never sends.
+ * The caller has checked the session; a conversation the viewer may not see simply never sends. With `session`, the
+ * stream ends when that session does: signed out in any process (feed.ts endSessionStreams), or at its expiry.
  */
-export function serveInboxEvents(feed: InboxFeed, req: Request, res: Response, viewer: InboxViewer): void {
+export function serveInboxEvents(
+  feed: InboxFeed,
+  req: Request,
+  res: Response,
+  viewer: InboxViewer,
+  session?: StreamSession,
+): void {
   const param = req.query.conversation;
   if (param !== undefined && typeof param !== 'string') {
     res.status(400).type('text/plain').send('conversation must be given once, as <bot>:<platform>:<id>.');
@@ -141,5 +186,5 @@ export function serveInboxEvents(feed: InboxFeed, req: Request, res: Response, v
   // Small events should leave at once rather than wait for Nagle's algorithm.
   req.socket.setNoDelay(true);
   res.write(`retry: ${RECONNECT_MS}\n\n`);
-  hub.add({ res, viewer, conversation: param === '' ? undefined : param, held: undefined });
+  hub.add({ res, viewer, conversation: param === '' ? undefined : param, held: undefined, session, expiry: undefined });
 }

@@ -1,7 +1,8 @@
 /**
  * The inbox feed: one subscription per process to the changes every process publishes (a channel
  * of the state store: Redis pub/sub, so also on a Cluster), fanned out to this process's listeners
- * (the open SSE streams). An open inbox page costs a listener, never a Redis connection.
+ * (the open SSE streams). An open inbox page costs a listener, never a Redis connection. A second channel tells
+ * every process which session ended, so that its streams end wherever they are served.
  * Changes may arrive out of order (on a Cluster each PUBLISH may enter at another node); nothing
  * depends on their order: a page told of any change reads its regions again.
  */
@@ -13,20 +14,43 @@ import { INBOX_CHANGE_KINDS, type InboxChange, type InboxChangeKind, type InboxF
 
 /** The channel, under the store's prefix: `cb:inbox:changes`. */
 export const INBOX_CHANNEL = 'inbox:changes';
+/** Where a session's end is told to every process (its id's digest, as the store keeps it): `cb:inbox:session-ended`. */
+export const SESSION_ENDED_CHANNEL = 'inbox:session-ended';
+/** A session id's digest: SHA-256 in base64url (sessions.ts). */
+const SESSION_DIGEST = /^[A-Za-z0-9_-]{43}$/;
 
-/** What the feed tells the streams besides changes: it closed, or it may have missed changes. */
+/** What the feed tells the streams besides changes: it closed, it may have missed changes, a session ended. */
 interface FeedHooks {
   close: Set<() => void>;
   resync: Set<() => void>;
+  sessionEnded: Set<(digest: string) => void>;
+  /** Tells every process that the session of `digest` ended. */
+  endSession(digest: string): Promise<void>;
 }
 const feedHooks = new WeakMap<InboxFeed, FeedHooks>();
 const closedFeeds = new WeakSet<InboxFeed>();
 
-function hook(feed: InboxFeed, kind: keyof FeedHooks, callback: () => void): () => void {
+function hook(feed: InboxFeed, kind: 'close' | 'resync', callback: () => void): () => void {
   const hooks = feedHooks.get(feed)?.[kind];
   if (!hooks) return () => {};
   hooks.add(callback);
   return () => void hooks.delete(callback);
+}
+
+/** Runs `callback` with a session's digest when that session ends (signed out, replaced), in whichever process. */
+export function onSessionEnded(feed: InboxFeed, callback: (digest: string) => void): () => void {
+  const hooks = feedHooks.get(feed)?.sessionEnded;
+  if (!hooks) return () => {};
+  hooks.add(callback);
+  return () => void hooks.delete(callback);
+}
+
+/**
+ * Ends the open streams of the session of `digest` in every process sharing the store (published on its channel; when
+ * that fails, at least this process's). Never throws: the session itself is already gone from the store.
+ */
+export async function endSessionStreams(feed: InboxFeed, digest: string): Promise<void> {
+  await feedHooks.get(feed)?.endSession(digest);
 }
 
 /** Runs `callback` when `feed` closes; returns its removal. A feed not made by startInboxFeed never tells. */
@@ -50,7 +74,33 @@ export function feedClosed(feed: InboxFeed): boolean {
 export async function startInboxFeed(options: { state: StateStore; logger: Logger }): Promise<InboxFeed> {
   const { state, logger } = options;
   const listeners = new Set<(change: InboxChange) => void>();
-  const hooks: FeedHooks = { close: new Set(), resync: new Set() };
+  const sessionEnded = new Set<(digest: string) => void>();
+  const endLocally = (digest: string): void => {
+    for (const callback of [...sessionEnded]) {
+      try {
+        callback(digest);
+      } catch (error) {
+        logger.warn({ err: error }, 'An inbox stream failed on the end of its session');
+      }
+    }
+  };
+  const hooks: FeedHooks = {
+    close: new Set(),
+    resync: new Set(),
+    sessionEnded,
+    async endSession(digest) {
+      try {
+        // This process hears it back through its own subscription, like every other process.
+        await state.publish(SESSION_ENDED_CHANNEL, digest);
+      } catch (error) {
+        logger.warn(
+          { err: error },
+          "Could not tell the other gateway processes that an inbox session ended; their streams of it end at the session's expiry",
+        );
+        endLocally(digest);
+      }
+    },
+  };
   let closed = false;
 
   const deliver = (change: InboxChange): void => {
@@ -91,6 +141,12 @@ export async function startInboxFeed(options: { state: StateStore; logger: Logge
     },
   );
 
+  const unsubscribeEnds = await state.subscribe(SESSION_ENDED_CHANNEL, (message) => {
+    if (SESSION_DIGEST.test(message)) endLocally(message);
+    else
+      logger.warn({ channel: SESSION_ENDED_CHANNEL }, 'Ignored a message on the inbox channel that is not a session');
+  });
+
   const feed: InboxFeed = {
     async publish({ conversation, kind }: { conversation: ConversationRef; kind: InboxChangeKind }): Promise<void> {
       if (closed) return;
@@ -124,8 +180,13 @@ export async function startInboxFeed(options: { state: StateStore; logger: Logge
       run(hooks.close, 'close');
       hooks.close.clear();
       hooks.resync.clear();
-      await unsubscribe().catch((error: unknown) =>
-        logger.debug({ err: error }, 'Unsubscribing the inbox feed failed (the store is closing)'),
+      sessionEnded.clear();
+      await Promise.all(
+        [unsubscribe, unsubscribeEnds].map((stop) =>
+          stop().catch((error: unknown) =>
+            logger.debug({ err: error }, 'Unsubscribing the inbox feed failed (the store is closing)'),
+          ),
+        ),
       );
     },
   };

@@ -53,12 +53,18 @@ ${pause ? waitingFacts(pause, now) : html`<dt>Status</dt><dd>Handed back: the as
 ${
   pause
     ? html`<div class="actions">
-${pause.claim?.by === session.operator ? '' : html`<form method="post" action="${path}/claim">${csrfField(session)}<button type="submit">Claim</button></form>`}
+${pause.claim?.by === session.operator ? '' : claimForm(path, session, pause)}
 <form method="post" action="${path}/hand-back">${csrfField(session)}<button type="submit">Hand back</button></form>
 </div>`
     : ''
 }
 </section>`;
+}
+
+/** Claim, carrying whom the page shows holding it: a claim made meanwhile is refused, not silently taken over. */
+function claimForm(path: string, session: InboxSession, pause: PauseRecord): Html {
+  const holder = html`<input type="hidden" name="holder" value="${pause.claim?.by ?? ''}">`;
+  return html`<form method="post" action="${path}/claim">${csrfField(session)}${holder}<button type="submit">Claim</button></form>`;
 }
 
 function waitingFacts(pause: PauseRecord, now: number): Html {
