@@ -14,35 +14,32 @@
  *   GET  /events[?conversation=…]           live changes (Server-Sent Events, live/)
  *   GET  /assets/inbox.js, /assets/inbox.css
  *   GET  /<a platform's admin page>         e.g. /whatsapp/<bot>/qr, for an operator who may see the bot
- * Every operator action goes through the OperatorDesk, as the admin API's do.
+ * Every operator action goes through the OperatorDesk, as the admin API's do. The sign-in routes are in
+ * sign-in-routes.ts, a conversation's in conversation-routes.ts, the platforms' pages in operator-pages.ts; what
+ * every route asks of a request (its session, its conversation) in inbox-requests.ts.
  */
-import express, {
-  type ErrorRequestHandler,
-  type Request,
-  type RequestHandler,
-  type Response,
-  type Router,
-} from 'express';
-import type { ConversationRef, PlatformModule } from '../../contract.js';
-import type { Logger } from '../../logger.js';
-import { sameSecret } from '../../http/admin-auth.js';
-import { conversationIdProblem, formatConversationId, parseConversationId } from '../conversation-id.js';
-import { OperatorDesk, operatorName, type InboxFeed, type InboxViewer, type ReplyOutcome } from '../pause/index.js';
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import type { PlatformModule } from '../../contract.js';
 import type { Gateway } from '../../gateway/index.js';
+import type { Logger } from '../../logger.js';
+import type { InboxFeed, OperatorDesk } from '../pause/index.js';
 import { inboxStylesheet } from './assets.js';
-import { clearSessionCookie, sessionCookie, setSessionCookie } from './cookie.js';
-import { sendFile, userFile } from './files.js';
+import { mountConversations } from './conversation-routes.js';
 import { RequestGuard, setPageHeaders } from './guard.js';
-import type { InboxLinks } from './sign-in-link.js';
-import { endSessionStreams, inboxScript, serveInboxEvents } from './live/index.js';
-import { conversationPage, type ConversationView } from './pages/conversation.js';
-import { conversationPath, conversationTitle } from './pages/format.js';
+import { inboxRoot, InboxRequests, send } from './inbox-requests.js';
+import { inboxScript, serveInboxEvents } from './live/index.js';
+import { mountOperatorPages, operatorPageLinks, type OperatorPage } from './operator-pages.js';
 import { historyPage } from './pages/history.js';
-import { linkPage, noticePage, signInPage } from './pages/sign-in.js';
+import { noticePage, signInPage } from './pages/sign-in.js';
 import { waitingPage } from './pages/waiting.js';
-import { sessionDigest, type InboxSession, type InboxSessions } from './sessions.js';
-import { signInAddress, trustsProxy, type SignInLimit } from './sign-in-limit.js';
 import { UNTRUSTED_PROXY_WARNING } from './proxy-hint.js';
+import { sessionDigest, type InboxSessions } from './sessions.js';
+import type { InboxLinks } from './sign-in-link.js';
+import { trustsProxy, type SignInLimit } from './sign-in-limit.js';
+import { mountSignIn } from './sign-in-routes.js';
+
+export { inboxRoot } from './inbox-requests.js';
+export type { OperatorPage } from './operator-pages.js';
 
 /** Conversations read in full on the waiting list; the rest are counted. */
 export const WAITING_PAGE_SIZE = 100;
@@ -67,26 +64,11 @@ export interface InboxRouterOptions {
   logger: Logger;
 }
 
-/**
- * A platform's page for operators (an adapter route declared `access: 'admin'`, such as the WhatsApp link page),
- * served at `/inbox<path>` to a signed-in operator who may see `bot`: the session cookie, never a token in a URL.
- */
-export interface OperatorPage {
-  path: string;
-  bot: string;
-  /** "WhatsApp link": the waiting list's link to it. */
-  title: string;
-  handler: RequestHandler;
-}
-
-/** An operator page is the platform's own markup (inline style, an SVG): no script, no form, no frame. */
-const OPERATOR_PAGE_CSP =
-  "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
-
 export function inboxRouter(options: InboxRouterOptions): Router {
-  const { desk, sessions, logger } = options;
+  const { desk, logger } = options;
   const guard = new RequestGuard(options.publicUrl);
   const root = inboxRoot(options.publicUrl);
+  const requests = new InboxRequests({ root, guard, ...options });
   const router = express.Router();
   router.get('/assets/inbox.css', inboxStylesheet());
   router.get('/assets/inbox.js', inboxScript());
@@ -104,264 +86,20 @@ export function inboxRouter(options: InboxRouterOptions): Router {
     next();
   });
 
-  /** Ends a session: gone from the store, and its open streams ended in every process. */
-  const endSession = async (id: string): Promise<void> => {
-    await sessions.delete(id);
-    await endSessionStreams(options.feed, sessionDigest(id));
-  };
-  const sessionOf = async (req: Request): Promise<InboxSession | null> => {
-    const id = sessionCookie(req);
-    return id ? sessions.read(id) : null;
-  };
-  /** The session of a page request, or null once the sign-in form was sent in its place. */
-  const pageSession = async (req: Request, res: Response): Promise<InboxSession | null> => {
-    const session = await sessionOf(req);
-    if (!session) send(res, 401, signInPage(root, { next: `${root}${req.url}` }));
-    return session;
-  };
-  /** The session of a POST that passed the cross-site checks, or null once the refusal was sent. */
-  const postSession = async (req: Request, res: Response): Promise<InboxSession | null> => {
-    const session = await sessionOf(req);
-    if (!session) {
-      send(
-        res,
-        401,
-        noticePage(
-          root,
-          'Please sign in again',
-          'Your inbox session has ended (signed out, or it expired). Nothing was changed.',
-        ),
-      );
-      return null;
-    }
-    const problem = guard.csrfProblem(req, session);
-    if (problem) {
-      logger.warn({ problem, path: req.path }, 'refused an inbox request that looked cross-site');
-      send(
-        res,
-        403,
-        noticePage(
-          root,
-          'Request refused',
-          `Nothing was changed: ${problem}. Open the inbox and try again from its page.`,
-          session,
-        ),
-      );
-      return null;
-    }
-    return session;
-  };
-  /**
-   * The conversation of the path when the session may see it, or null once a 400/404 page was sent: 400 for an address
-   * that is not <bot>:<platform>:<id>, 404 for an id its platform cannot have (too long, not its shape).
-   */
-  const conversationOf = (req: Request, res: Response, session: InboxSession): ConversationRef | null => {
-    const raw = req.params.id;
-    const conversation = typeof raw === 'string' ? parseConversationId(raw) : null;
-    const problem = conversation
-      ? conversationIdProblem(conversation, options.platforms)
-      : 'it is not <bot>:<platform>:<conversation id>';
-    if (!conversation || problem) {
-      send(
-        res,
-        conversation ? 404 : 400,
-        noticePage(root, 'No such conversation', `This address names no conversation: ${problem}.`, session),
-      );
-      return null;
-    }
-    if (!OperatorDesk.sees(session.viewer, conversation.bot)) {
-      send(
-        res,
-        404,
-        noticePage(
-          root,
-          'Not in your inbox',
-          "Your sign-in (an e-mail link) is for another chatbot's conversations. Sign in with the admin token to see every chatbot.",
-          session,
-        ),
-      );
-      return null;
-    }
-    return conversation;
-  };
-  const showConversation = async (
-    res: Response,
-    session: InboxSession,
-    conversation: ConversationRef,
-    status = 200,
-    view: ConversationView = {},
-  ) => {
-    send(res, status, conversationPage(root, session, await desk.open(conversation), Date.now(), view));
-  };
-
   const operatorPages = options.operatorPages ?? [];
-  for (const operatorPage of operatorPages) {
-    router.use(operatorPage.path, async (req, res, next) => {
-      const session = await sessionOf(req);
-      if (!session) return void send(res, 401, signInPage(root, { next: `${root}${operatorPage.path}` }));
-      // A platform's admin page can link a number to the bot (whoever scans its QR becomes the bot): only a session
-      // signed in with the admin token opens it, never one an e-mail's link signed in for a conversation.
-      if (session.viewer.bots !== 'all') {
-        return void send(
-          res,
-          404,
-          noticePage(
-            root,
-            'Not in your inbox',
-            `Your sign-in (an e-mail link) opens its conversations only. Sign in with the admin token to open ` +
-              `${operatorPage.title} of bot ${operatorPage.bot}.`,
-            session,
-          ),
-        );
-      }
-      res.set('Content-Security-Policy', OPERATOR_PAGE_CSP);
-      operatorPage.handler(req, res, next);
-    });
-  }
+  mountOperatorPages(router, requests, operatorPages);
 
   router.get('/', async (req, res) => {
-    const session = await sessionOf(req);
+    const session = await requests.sessionOf(req);
     if (!session) return void send(res, 200, signInPage(root));
-    const pages = operatorPages
-      .filter(() => session.viewer.bots === 'all')
-      .map((operatorPage) => ({
-        href: `${root}${operatorPage.path}`,
-        title: `${operatorPage.title} (bot ${operatorPage.bot})`,
-      }));
-    send(
-      res,
-      200,
-      waitingPage(root, session, await desk.waiting(session.viewer, WAITING_PAGE_SIZE), Date.now(), pages),
-    );
+    const waiting = await desk.waiting(session.viewer, WAITING_PAGE_SIZE);
+    send(res, 200, waitingPage(root, session, waiting, Date.now(), operatorPageLinks(root, session, operatorPages)));
   });
 
-  router.post('/sign-in', async (req, res) => {
-    const crossSite = guard.crossSiteProblem(req);
-    if (crossSite)
-      return void send(res, 403, noticePage(root, 'Request refused', `Nobody was signed in: ${crossSite}.`));
-    const body = formOf(req);
-    const next = safeNext(root, body.next);
-    const { address, untrustedProxy } = signInAddress(req);
-    const attempt = await options.signIns.attempt(address);
-    if (!attempt.allowed) {
-      const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
-      if (attempt.limited === 'account')
-        logger.error(
-          { address, untrustedProxy },
-          'Too many wrong admin tokens at the inbox sign-in from every address together: nobody signs in for the rest of the ' +
-            'window. Someone is guessing; behind a reverse proxy set TRUST_PROXY (http.trustProxy) so that guesses are counted per client.',
-        );
-      else logger.warn({ address }, 'inbox sign-in attempts over the limit');
-      res.set('Retry-After', String(attempt.retryAfterSeconds));
-      return void send(
-        res,
-        429,
-        noticePage(
-          root,
-          'Too many attempts',
-          attempt.limited === 'address'
-            ? `Too many sign-in attempts from your address. Try again in ${minutes} minutes.`
-            : `Too many wrong admin tokens were tried, from anywhere: the sign-in rests. Try again in ${minutes} minutes.`,
-        ),
-      );
-    }
-    if (!sameSecret(body.token ?? '', options.adminToken)) {
-      logger.info({ address }, 'inbox sign-in with a wrong admin token');
-      return void send(
-        res,
-        401,
-        signInPage(root, {
-          error: 'That is not the admin token (ADMIN_TOKEN). Check it and try again.',
-          name: body.name ?? '',
-          ...(next ? { next } : {}),
-        }),
-      );
-    }
-    await options.signIns.succeeded(address);
-    const name = operatorName(body.name);
-    if (!name.ok) return void send(res, 400, signInPage(root, { error: name.message, ...(next ? { next } : {}) }));
-    const previous = sessionCookie(req);
-    if (previous) await endSession(previous);
-    const session = await sessions.create({ bots: 'all' }, name.name);
-    setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
-    logger.info({ operator: session.operator }, 'an operator signed in to the inbox');
-    res.redirect(303, next ?? root);
-  });
-
-  router.post('/sign-out', async (req, res) => {
-    const session = await sessionOf(req);
-    if (session) {
-      const problem = guard.csrfProblem(req, session);
-      if (problem)
-        return void send(
-          res,
-          403,
-          noticePage(root, 'Request refused', `You are still signed in: ${problem}.`, session),
-        );
-      await endSession(session.id);
-    }
-    clearSessionCookie(req, res, root);
-    res.redirect(303, root);
-  });
-
-  router.get('/link', async (req, res) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const claim = verifiedLink(root, res, options.links, token);
-    if (!claim) return;
-    const session = await sessionOf(req);
-    const opened = await desk.open(claim.conversation);
-    send(
-      res,
-      200,
-      linkPage(root, {
-        token,
-        conversation: conversationTitle(
-          opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user,
-          claim.conversation.platform,
-        ),
-        chatbot: opened.chatbot,
-        ...(session ? { name: session.operator } : {}),
-      }),
-    );
-  });
-
-  router.post('/link', async (req, res) => {
-    const crossSite = guard.crossSiteProblem(req);
-    if (crossSite)
-      return void send(res, 403, noticePage(root, 'Request refused', `Nobody was signed in: ${crossSite}.`));
-    const body = formOf(req);
-    const claim = verifiedLink(root, res, options.links, body.token ?? '');
-    if (!claim) return;
-    const name = operatorName(body.name);
-    if (!name.ok) {
-      const opened = await desk.open(claim.conversation);
-      return void send(
-        res,
-        400,
-        linkPage(root, {
-          token: body.token ?? '',
-          conversation: conversationTitle(opened.pause?.user, claim.conversation.platform),
-          chatbot: opened.chatbot,
-          error: name.message,
-        }),
-      );
-    }
-    const { bot } = claim.conversation;
-    const current = await sessionOf(req);
-    if (!current || !OperatorDesk.sees(current.viewer, bot) || current.operator !== name.name) {
-      // A reader already signed in for other chatbots keeps them, and gains this one.
-      const bots: InboxViewer['bots'] =
-        current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
-      if (current) await endSession(current.id);
-      const session = await sessions.create({ bots }, name.name);
-      setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
-      logger.info({ operator: session.operator, bot }, 'an operator signed in to the inbox with an e-mail link');
-    }
-    res.redirect(303, conversationPath(root, formatConversationId(claim.conversation)));
-  });
+  mountSignIn(router, requests, { ...options, guard });
 
   router.get('/events', async (req, res) => {
-    const session = await sessionOf(req);
+    const session = await requests.sessionOf(req);
     if (!session) return void res.status(401).type('text').send('Sign in to the inbox first.');
     serveInboxEvents(options.feed, req, res, session.viewer, {
       digest: sessionDigest(session.id),
@@ -370,96 +108,14 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   });
 
   router.get('/history', async (req, res) => {
-    const session = await pageSession(req, res);
+    const session = await requests.pageSession(req, res);
     if (!session) return;
     const entries = await desk.history(session.viewer, HISTORY_PAGE_SIZE);
     const names = await desk.chatbotNames(new Set(entries.map((entry) => entry.conversation.bot)));
     send(res, 200, historyPage(root, session, entries, names));
   });
 
-  router.get('/conversations/:id', async (req, res) => {
-    const session = await pageSession(req, res);
-    const conversation = session && conversationOf(req, res, session);
-    if (!session || !conversation) return;
-    await showConversation(res, session, conversation);
-  });
-
-  router.post('/conversations/:id/messages', async (req, res) => {
-    const session = await postSession(req, res);
-    const conversation = session && conversationOf(req, res, session);
-    if (!session || !conversation) return;
-    const text = formOf(req).text ?? '';
-    if (!(await desk.open(conversation)).pause) {
-      return showConversation(res, session, conversation, 409, {
-        error: 'This conversation was handed back to the assistant: your reply was not sent.',
-        draft: text,
-      });
-    }
-    const outcome = await desk.reply(conversation, text, session.operator);
-    if (outcome.sent) return void res.redirect(303, conversationPath(root, formatConversationId(conversation)));
-    await showConversation(res, session, conversation, replyStatus(outcome), {
-      error: replyError(outcome),
-      draft: text,
-    });
-  });
-
-  router.post('/conversations/:id/claim', async (req, res) => {
-    const session = await postSession(req, res);
-    const conversation = session && conversationOf(req, res, session);
-    if (!session || !conversation) return;
-    // The holder the page showed ('' for nobody); a form without it (an older page) claims from whoever holds it now.
-    const holder = formOf(req).holder;
-    const claim = await desk.claim(
-      conversation,
-      session.operator,
-      holder === undefined ? undefined : { holder: holder === '' ? null : holder },
-    );
-    if (claim.outcome === 'not-paused') {
-      return showConversation(res, session, conversation, 409, {
-        error: 'This conversation is not waiting for a person any more: there is nothing to claim.',
-      });
-    }
-    if (claim.outcome === 'changed') {
-      return showConversation(res, session, conversation, 409, {
-        error: claim.holder
-          ? `${claim.holder} claimed this conversation while you were looking at it: it is theirs. Press Claim again to take it over.`
-          : 'This conversation changed while you were looking at it; nothing was claimed. Look again, then press Claim.',
-      });
-    }
-    res.redirect(303, conversationPath(root, formatConversationId(conversation)));
-  });
-
-  router.post('/conversations/:id/hand-back', async (req, res) => {
-    const session = await postSession(req, res);
-    const conversation = session && conversationOf(req, res, session);
-    if (!session || !conversation) return;
-    const outcome = await desk.handBack(conversation, { operator: session.operator });
-    if (outcome === 'not-paused') {
-      return showConversation(res, session, conversation, 409, {
-        error: 'This conversation was already back with the assistant. Nothing was changed.',
-      });
-    }
-    res.redirect(303, conversationPath(root, formatConversationId(conversation)));
-  });
-
-  router.get('/conversations/:id/files/:entry/:n', async (req, res) => {
-    const session = await pageSession(req, res);
-    const conversation = session && conversationOf(req, res, session);
-    if (!session || !conversation) return;
-    const at = Number(req.params.entry);
-    const n = Number(req.params.n);
-    if (!Number.isSafeInteger(at) || !Number.isSafeInteger(n) || n < 0) {
-      return void send(
-        res,
-        404,
-        noticePage(root, 'No such file', 'This address names no file of the conversation.', session),
-      );
-    }
-    const file = await userFile(options.gateway, (await desk.open(conversation)).transcript, conversation, at, n);
-    if (!file.ok)
-      return void send(res, file.status, noticePage(root, 'The file cannot be shown', file.message, session));
-    sendFile(res, file);
-  });
+  mountConversations(router, requests, options);
 
   router.use((req, res) => {
     send(res, 404, noticePage(root, 'Not found', `The inbox has no page ${req.path}.`));
@@ -504,81 +160,4 @@ export function inboxDisabled(publicUrl: string | undefined): Router {
     );
   });
   return router;
-}
-
-function send(res: Response, status: number, body: string): void {
-  res.status(status).type('html').send(body);
-}
-
-function formOf(req: Request): Record<string, string | undefined> {
-  const body = (req.body ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [key, typeof value === 'string' ? value : undefined]),
-  );
-}
-
-/** A path inside the inbox (under `root`) to go back to after signing in; anything else (another site, `//evil`) is dropped. */
-function safeNext(root: string, next: string | undefined): string | undefined {
-  if (!next?.startsWith(root) || next.includes('\\')) return undefined;
-  return /^(\/[^/]|\?|$)/.test(next.slice(root.length)) ? next : undefined;
-}
-
-/**
- * The inbox's path as a browser sees it: /inbox, under PUBLIC_URL's path when it has one (a reverse proxy that
- * mounts the gateway at https://example.com/support/ and strips the prefix: the gateway still serves /inbox).
- */
-export function inboxRoot(publicUrl: string | undefined): string {
-  const prefix = publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '';
-  return `${prefix}/inbox`;
-}
-
-function verifiedLink(
-  root: string,
-  res: Response,
-  links: InboxLinks,
-  token: string,
-): { conversation: ConversationRef } | null {
-  if (!token) {
-    send(
-      res,
-      400,
-      noticePage(root, 'This link is incomplete', 'The link has no token. Open the whole link from the e-mail.'),
-    );
-    return null;
-  }
-  const verified = links.verify(token);
-  if (verified.ok) return verified;
-  if (verified.reason === 'expired') {
-    send(
-      res,
-      410,
-      noticePage(
-        root,
-        'This link has expired',
-        'Inbox links work for handoff.inboxLinkHours after the e-mail (7 days unless configured). Sign in with the admin token instead.',
-      ),
-    );
-  } else {
-    send(
-      res,
-      400,
-      noticePage(
-        root,
-        'This link is not valid',
-        'The link was changed or cut off, or it was signed with another secret (HANDOFF_SECRET). Sign in with the admin token instead.',
-      ),
-    );
-  }
-  return null;
-}
-
-function replyStatus(outcome: Exclude<ReplyOutcome, { sent: true }>): number {
-  if (outcome.problem === 'invalid') return 400;
-  if (outcome.problem === 'not-served') return 404;
-  return outcome.kind === 'rate-limited' || outcome.kind === 'unreachable' ? 503 : 422;
-}
-
-function replyError(outcome: Exclude<ReplyOutcome, { sent: true }>): string {
-  if (outcome.problem !== 'platform') return `Your reply was not sent: ${outcome.message}`;
-  return `Your reply was not sent: the platform said "${outcome.message}".`;
 }
