@@ -12,7 +12,7 @@ import express from 'express';
 import { pino, type Logger } from 'pino';
 import { buildConfigSchema, type Config } from '../../../src/config/schema.js';
 import { createGateway, type Gateway, type GatewayPolicy } from '../../../src/gateway/index.js';
-import type { Capabilities } from '../../../src/contract.js';
+import type { Adapter, Capabilities } from '../../../src/contract.js';
 import { installHandoff, type InstalledHandoff, type OutboxPolicy } from '../../../src/handoff/index.js';
 import { GatewayMetrics } from '../../../src/http/metrics.js';
 import { HttpServer } from '../../../src/http/server.js';
@@ -143,24 +143,44 @@ export interface ProcessOptions {
   policy?: Partial<GatewayPolicy>;
 }
 
-export async function startHandoffProcess(options: ProcessOptions): Promise<HandoffProcess> {
-  const config = buildConfigSchema(PLATFORMS).parse({ admin: { token: ADMIN_TOKEN }, ...options.config });
-  const adapter = new RecordingAdapter(
-    'main',
-    'fakechat',
-    { ...PLAIN_CAPABILITIES, ...options.capabilities },
-    options.screen,
-  );
-  const logger = options.logger ?? silentLogger();
+/** A gateway "process" of the handoff tests, built as `chatbridge start` builds one, on the test's adapters. */
+export interface GatewayWithHandoff {
+  gateway: Gateway;
+  handoff: InstalledHandoff;
+  /** `http://127.0.0.1:<port>` of this process's HTTP server. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The core with the handoff installed and the one HTTP server (admin API, hand-back link, inbox), started: what every
+ * in-process stack of the handoff and inbox tests runs, whatever platform it puts under it.
+ */
+export async function startGatewayWithHandoff(options: {
+  state: StateStore;
+  upstream: ChatbotServiceApi;
+  config: Config;
+  settings: ChatbotSettings;
+  adapters: Adapter[];
+  logger: Logger;
+  policy?: Partial<GatewayPolicy>;
+  outbox?: Partial<OutboxPolicy>;
+}): Promise<GatewayWithHandoff> {
+  const { config, logger } = options;
   const gateway = createGateway({
     state: options.state,
     upstream: options.upstream,
-    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: options.settings ?? HANDOFF_SETTINGS }],
-    adapters: [adapter],
+    bots: config.bots.map((bot) => ({ id: bot.id, serialNumber: bot.serialNumber, settings: options.settings })),
+    adapters: options.adapters,
     logger,
     policy: { stopGraceMs: 1_000, ...options.policy },
   });
-  const http = new HttpServer({ metrics: new GatewayMetrics(), ready: async () => undefined, adminToken: ADMIN_TOKEN });
+  const http = new HttpServer({
+    metrics: new GatewayMetrics(),
+    ready: async () => undefined,
+    trustProxy: config.http.trustProxy,
+    ...(config.admin.token ? { adminToken: config.admin.token } : {}),
+  });
   const port = await http.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   const handoff = await installHandoff({
@@ -176,9 +196,42 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
   await gateway.start();
   return {
     gateway,
-    adapter,
     handoff,
     url,
+    async stop() {
+      await gateway.stop();
+      await handoff.stop();
+      await http.close();
+    },
+  };
+}
+
+export async function startHandoffProcess(options: ProcessOptions): Promise<HandoffProcess> {
+  const config = buildConfigSchema(PLATFORMS).parse({
+    admin: { token: ADMIN_TOKEN },
+    bots: [{ id: 'main', serialNumber: DEMO_SERIAL_NUMBER }],
+    ...options.config,
+  });
+  const adapter = new RecordingAdapter(
+    'main',
+    'fakechat',
+    { ...PLAIN_CAPABILITIES, ...options.capabilities },
+    options.screen,
+  );
+  const started = await startGatewayWithHandoff({
+    state: options.state,
+    upstream: options.upstream,
+    config,
+    settings: options.settings ?? HANDOFF_SETTINGS,
+    adapters: [adapter],
+    logger: options.logger ?? silentLogger(),
+    ...(options.policy ? { policy: options.policy } : {}),
+    ...(options.outbox ? { outbox: options.outbox } : {}),
+  });
+  const { url } = started;
+  return {
+    ...started,
+    adapter,
     async admin(method, path, body) {
       const response = await fetch(`${url}${path}`, {
         method,
@@ -190,15 +243,9 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
       });
       return { status: response.status, body: await response.json() };
     },
-    async stop() {
-      await gateway.stop();
-      await handoff.stop();
-      await http.close();
-    },
   };
 }
 
-/** A logger whose JSON lines a test can read. */
 export function recordingLogger(): { logger: Logger; lines: { level: number; msg: string; [key: string]: unknown }[] } {
   const lines: { level: number; msg: string }[] = [];
   const logger = pino(

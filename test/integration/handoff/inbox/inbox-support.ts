@@ -5,16 +5,14 @@
  * page's Origin), redirects not followed, so that each step can be looked at.
  */
 import { buildConfigSchema, type Config } from '../../../../src/config/schema.js';
-import { createGateway, type Gateway, type GatewayPolicy } from '../../../../src/gateway/index.js';
-import { installHandoff, type InstalledHandoff } from '../../../../src/handoff/index.js';
-import { GatewayMetrics } from '../../../../src/http/metrics.js';
-import { HttpServer } from '../../../../src/http/server.js';
+import type { Gateway, GatewayPolicy } from '../../../../src/gateway/index.js';
+import type { InstalledHandoff } from '../../../../src/handoff/index.js';
 import { silentLogger, type Logger } from '../../../../src/logger.js';
 import { PLATFORMS } from '../../../../src/runtime/platforms.js';
 import type { StateStore } from '../../../../src/state/index.js';
 import type { ChatbotServiceApi } from '../../../../src/upstream/api.js';
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter } from '../../../../fakes/memory/index.js';
-import { ADMIN_TOKEN, DEMO_SERIAL_NUMBER, FAST_OUTBOX, HANDOFF_SETTINGS, TEST_HANDOFF } from '../stack.js';
+import { ADMIN_TOKEN, DEMO_SERIAL_NUMBER, HANDOFF_SETTINGS, startGatewayWithHandoff, TEST_HANDOFF } from '../stack.js';
 
 export { ADMIN_TOKEN };
 /** The in-memory platform's name in these tests. */
@@ -65,47 +63,21 @@ export async function startInboxProcess(options: InboxProcessOptions): Promise<I
   const platform = options.platform ?? new MemoryPlatform({ name: PLATFORM });
   // No edits: every answer arrives as one message, easy to read back.
   const adapters = ['main', OTHER_BOT].map((bot) => createMemoryAdapter({ platform, bot, methods: { edit: false } }));
-  const logger = options.logger ?? silentLogger();
-  const gateway = createGateway({
+  const started = await startGatewayWithHandoff({
     state: options.state,
     upstream: options.upstream,
-    bots: config.bots.map((bot) => ({ id: bot.id, serialNumber: bot.serialNumber, settings: HANDOFF_SETTINGS })),
-    adapters,
-    logger,
-    policy: { stopGraceMs: 1_000, ...options.policy },
-  });
-  const http = new HttpServer({
-    metrics: new GatewayMetrics(),
-    ready: async () => undefined,
-    trustProxy: config.http.trustProxy,
-    ...(adminToken ? { adminToken } : {}),
-  });
-  const port = await http.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${port}`;
-  const handoff = await installHandoff({
-    gateway,
-    state: options.state,
     config,
-    logger,
-    http,
-    selfUrl: url,
-    outbox: FAST_OUTBOX,
-    platforms: PLATFORMS,
+    settings: HANDOFF_SETTINGS,
+    adapters,
+    logger: options.logger ?? silentLogger(),
+    ...(options.policy ? { policy: options.policy } : {}),
   });
-  await gateway.start();
   return {
+    ...started,
     state: options.state,
-    gateway,
-    handoff,
     platform,
     adapters,
-    url,
-    browser: (headers = {}) => new Browser(url, headers),
-    async stop() {
-      await gateway.stop();
-      await handoff.stop();
-      await http.close();
-    },
+    browser: (headers = {}) => new Browser(started.url, headers),
   };
 }
 
