@@ -12,6 +12,12 @@ export interface UserMedia {
   mimeType: string;
   /** What GET /{media-id} announces as file_size, when a test wants it to differ from the bytes. */
   declaredSize?: number;
+  /**
+   * What Meta no longer has when the gateway asks, as happens once media is old: the media id
+   * (`GET /{media-id}` answers 400, code 100, "does not exist"), or the file behind its url (the
+   * media host answers 404 for every url issued, as it does for an expired one).
+   */
+  vanished?: 'media-id' | 'file';
 }
 
 export interface UserMessage {
@@ -67,13 +73,16 @@ function baseType(mimeType: string): string {
 function store(world: World, media: UserMedia): { id: string; mime_type: string; sha256: string } {
   const id = world.newMediaId();
   const sha256 = createHash('sha256').update(media.bytes).digest('base64');
-  world.media.set(id, {
-    id,
-    bytes: media.bytes,
-    mimeType: media.mimeType,
-    sha256,
-    fileSize: media.declaredSize ?? media.bytes.byteLength,
-  });
+  if (media.vanished !== 'media-id') {
+    world.media.set(id, {
+      id,
+      bytes: media.bytes,
+      mimeType: media.mimeType,
+      sha256,
+      fileSize: media.declaredSize ?? media.bytes.byteLength,
+      ...(media.vanished === 'file' ? { fileGone: true } : {}),
+    });
+  }
   return { id, mime_type: media.mimeType, sha256 };
 }
 
