@@ -21,6 +21,11 @@ export interface UserMedia {
 }
 
 export interface UserMessage {
+  /**
+   * The user: their number (wa_id, digits), or their business-scoped user id (`US.1349…`) for a
+   * user Meta names by it alone (a username, no number shown): then the message carries
+   * `from_user_id` and the contact `user_id`, with no `from` or `wa_id`.
+   */
   from: string;
   name?: string;
   text?: string;
@@ -36,7 +41,16 @@ export interface UserMessage {
   contacts?: true;
   /** What Meta posts for a message it cannot render to the API (a user's edit or revoke among them): type `unsupported`, error 131051. */
   unsupported?: true;
+  /**
+   * Meta's notice that the user's business-scoped user id changed from `from` to `newUserId`: a
+   * `system` message of type `user_changed_user_id` with no `from` and no contact, the new id in
+   * `system.user_id` and both in its body ("User <name> changed from <old> to <new>").
+   */
+  userIdChanged?: { newUserId: string };
 }
+
+/** Meta's business-scoped user id: a country code, a dot, up to 128 letters and digits. */
+export const isBusinessScopedId = (id: string): boolean => /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/.test(id);
 
 const KINDS = [
   'text',
@@ -51,6 +65,7 @@ const KINDS = [
   'location',
   'contacts',
   'unsupported',
+  'userIdChanged',
 ] as const;
 
 /** Meta's supported media types (the notes, "Media": image jpeg/png, audio aac/mp4/mpeg/amr/ogg, video mp4/3gpp, sticker webp). */
@@ -160,6 +175,18 @@ export function inboundMessage(
       sticker: { ...store(world, { bytes: STICKER_BYTES, mimeType: 'image/webp' }), animated: false },
     };
   if (location) return { type: 'location', location };
+  if (message.userIdChanged) {
+    const { newUserId } = message.userIdChanged;
+    const name = message.name ?? 'User';
+    return {
+      type: 'system',
+      system: {
+        body: `User ${name} changed from ${message.from} to ${newUserId}`,
+        user_id: newUserId,
+        type: 'user_changed_user_id',
+      },
+    };
+  }
   if (message.unsupported) {
     const error = {
       code: 131051,
