@@ -35,6 +35,7 @@ export function restoreLocalAttachment(
         (error: unknown) => {
           throw new AttachmentUnavailableError(`The file ${path} can no longer be read; send it again.`, {
             cause: error,
+            reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'failed',
           });
         },
       );

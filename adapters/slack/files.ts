@@ -120,6 +120,7 @@ async function download(
       await response.body.dump();
       throw new AttachmentUnavailableError(
         `Slack file download answered HTTP ${response.statusCode}; the file may have been deleted, ask the user to share it again.`,
+        { reason: response.statusCode === 404 || response.statusCode === 410 ? 'gone' : 'failed' },
       );
     }
     if (/text\/html/i.test(String(response.headers['content-type'] ?? ''))) {

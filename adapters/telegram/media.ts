@@ -50,13 +50,14 @@ async function resolvePath(
     if (error instanceof GrammyError && /file is too big/i.test(error.description)) {
       throw new AttachmentUnavailableError(
         'Telegram refuses to let bots download files over 20 MB. Run a local Bot API server (TELEGRAM_API_ROOT, localApi: true) to lift the limit.',
-        { cause: error },
+        { cause: error, reason: 'too-large' },
       );
     }
     if (error instanceof GrammyError) {
       throw new AttachmentUnavailableError(
         `Telegram getFile failed (${error.description}); the file may have expired.`,
-        { cause: error },
+        // A file_id Telegram answers 400/404 for is one it no longer has; anything else did not work this time.
+        { cause: error, reason: error.error_code === 400 || error.error_code === 404 ? 'gone' : 'failed' },
       );
     }
     throw error;
@@ -80,6 +81,7 @@ async function download(
     await response.body.dump();
     throw new AttachmentUnavailableError(
       `Telegram file download answered HTTP ${response.statusCode}; the link may have expired, ask the user to resend.`,
+      { reason: response.statusCode === 404 || response.statusCode === 410 ? 'gone' : 'failed' },
     );
   }
   const contentLength = Number(response.headers['content-length']);
@@ -135,6 +137,7 @@ export function telegramAttachment(source: FileSource, file: AnnouncedFile): Inb
         throw new AttachmentUnavailableError(
           `This file is ${megabytes(file.size)}; Telegram lets bots download at most ${megabytes(platformLimit)}. ` +
             'A local Bot API server (TELEGRAM_API_ROOT, localApi: true) lifts the limit.',
+          { reason: 'too-large' },
         );
       }
       const resolved = await resolvePath(source, file.fileId, signal);

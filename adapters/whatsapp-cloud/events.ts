@@ -1,9 +1,16 @@
 /**
  * What Meta posts to the webhook, parsed with schemas of the fields the adapter reads
- * (/work/shared/notes/whatsapp-cloud.md, "Envelope", "Inbound message", "Statuses"): a body of
- * another shape is refused with the reason (the route answers 400) instead of failing in a
- * handler. Fields the adapter does not read pass unchecked, so a field Meta adds breaks nothing;
- * a message of a type the adapter does not know still parses (inbound.ts decides what to do).
+ * (/work/shared/notes/whatsapp-cloud.md, "Envelope", "Inbound message", "Statuses"): a body that
+ * is not Meta's envelope is refused with the reason (the route answers 400) instead of failing in
+ * a handler. Inside it, each message and each status is parsed on its own: one Meta sends in a
+ * shape the adapter does not read (a `system` notice without `from`, a field Meta changed) is set
+ * aside with the reason (`unreadable`; the route logs it and answers 200), and the rest of the
+ * batch is taken, since Meta would otherwise post the whole batch again for 7 days. Fields the
+ * adapter does not read pass unchecked, so a field Meta adds breaks nothing; a message of a type
+ * the adapter does not know still parses (inbound.ts decides what to do).
+ *
+ * A user is named by `from` (their number, `wa_id`) or, for a user Meta names only by their
+ * business-scoped user id (a username, no number), by `from_user_id` (contacts: `user_id`).
  */
 import { z } from 'zod';
 
@@ -25,7 +32,10 @@ const media = z.looseObject({
 });
 
 export const cloudMessageSchema = z.looseObject({
-  from: text.min(1),
+  /** The user's number; absent for a user Meta names only by their business-scoped user id, and in a `system` notice. */
+  from: optionalText,
+  /** The user's business-scoped user id (BSUID). */
+  from_user_id: optionalText,
   id: text.min(1),
   timestamp: unixSeconds,
   type: text.min(1),
@@ -45,6 +55,8 @@ export const cloudMessageSchema = z.looseObject({
   /** A template's quick-reply button pressed. */
   button: z.looseObject({ text: optionalText, payload: optionalText }).optional(),
   reaction: z.looseObject({ message_id: optionalText, emoji: optionalText }).optional(),
+  /** Meta's notice about the user (`user_changed_number`, `user_changed_user_id`). */
+  system: z.looseObject({ type: optionalText, body: optionalText, user_id: optionalText }).optional(),
 });
 
 export type CloudMessage = z.infer<typeof cloudMessageSchema>;
@@ -72,10 +84,16 @@ export type CloudStatus = z.infer<typeof cloudStatusSchema>;
 const messagesValue = z.looseObject({
   metadata: z.looseObject({ phone_number_id: text.min(1), display_phone_number: optionalText }),
   contacts: z
-    .array(z.looseObject({ wa_id: optionalText, profile: z.looseObject({ name: optionalText }).nullish() }))
+    .array(
+      z.looseObject({
+        wa_id: optionalText,
+        user_id: optionalText,
+        profile: z.looseObject({ name: optionalText }).nullish(),
+      }),
+    )
     .optional(),
-  messages: z.array(cloudMessageSchema).optional(),
-  statuses: z.array(cloudStatusSchema).optional(),
+  messages: z.array(z.unknown()).optional(),
+  statuses: z.array(z.unknown()).optional(),
 });
 
 const envelopeSchema = z.object({
@@ -87,12 +105,14 @@ const envelopeSchema = z.object({
   ),
 });
 
-/** One `messages` change: for which number, from whom (names by wa_id), what. */
+/** One `messages` change: for which number, from whom (names by wa_id and by user_id), what. */
 export interface MessagesChange {
   phoneNumberId: string;
   names: ReadonlyMap<string, string>;
   messages: CloudMessage[];
   statuses: CloudStatus[];
+  /** Messages and statuses in a shape the adapter does not read: where, Meta's id when it had one, and why. */
+  unreadable: { at: string; id?: string; reason: string }[];
 }
 
 export type ParsedWebhook =
@@ -101,6 +121,30 @@ export type ParsedWebhook =
 function describe(error: z.ZodError): string {
   const issue = error.issues[0];
   return issue ? `${issue.path.join('.') || '<root>'}: ${issue.message}` : 'not a WhatsApp Business Account webhook';
+}
+
+/** Each item that parses; the others are set aside in `unreadable` with where they were and why. */
+function eachParsed<T>(
+  items: unknown[],
+  schema: z.ZodType<T>,
+  at: string,
+  unreadable: MessagesChange['unreadable'],
+): T[] {
+  const parsed: T[] = [];
+  for (const [index, item] of items.entries()) {
+    const result = schema.safeParse(item);
+    if (result.success) {
+      parsed.push(result.data);
+      continue;
+    }
+    const id = typeof item === 'object' && item !== null && 'id' in item ? (item as { id: unknown }).id : undefined;
+    unreadable.push({
+      at: `${at}.${index}`,
+      ...(typeof id === 'string' ? { id } : {}),
+      reason: describe(result.error),
+    });
+  }
+  return parsed;
 }
 
 /** The body Meta posted (raw bytes already checked against the signature), or why it is not one. */
@@ -125,14 +169,16 @@ export function parseWebhook(raw: string): ParsedWebhook {
       if (!value.success) return { ok: false, reason: `entry.${e}.changes.${c}.value.${describe(value.error)}` };
       const names = new Map<string, string>();
       for (const contact of value.data.contacts ?? []) {
-        if (contact.wa_id && contact.profile?.name) names.set(contact.wa_id, contact.profile.name);
+        const name = contact.profile?.name;
+        if (!name) continue;
+        if (contact.wa_id) names.set(contact.wa_id, name);
+        if (contact.user_id) names.set(contact.user_id, name);
       }
-      changes.push({
-        phoneNumberId: value.data.metadata.phone_number_id,
-        names,
-        messages: value.data.messages ?? [],
-        statuses: value.data.statuses ?? [],
-      });
+      const at = `entry.${e}.changes.${c}.value`;
+      const unreadable: MessagesChange['unreadable'] = [];
+      const messages = eachParsed(value.data.messages ?? [], cloudMessageSchema, `${at}.messages`, unreadable);
+      const statuses = eachParsed(value.data.statuses ?? [], cloudStatusSchema, `${at}.statuses`, unreadable);
+      changes.push({ phoneNumberId: value.data.metadata.phone_number_id, names, messages, statuses, unreadable });
     }
   }
   return { ok: true, changes, otherFields };

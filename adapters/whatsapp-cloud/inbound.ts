@@ -1,16 +1,21 @@
 /**
  * A message of Meta's webhook → the core's `Inbound`, or the reason it is not answered. One
- * conversation per user (`from`, their wa_id); the wamid is the dedupe key of a redelivery.
+ * conversation per user: `from` (their wa_id), or `from_user_id` (their business-scoped user id)
+ * for a user Meta names only by that (conversation.ts; index.ts maps a changed id to the
+ * conversation it had); the wamid is the dedupe key of a redelivery.
  *
  *   text                      the words; a command word (`help`, `listings Austin`) becomes /help…
  *   image, video, audio,      a file the core fetches when it needs it (media.ts); the caption is
  *   document, sticker         the text; a voice note (audio.voice) is 'voice', converted to WAV
  *   interactive, button       a reply button or list row pressed: a core button's value comes back
  *                             as `action`, a suggested question is asked as text (interactive.ts)
- *   reaction, location,       the core answers with what the bot can read (an attachment it
- *   contacts, order           cannot read, as for any such file)
+ *   location, contacts,       the core answers with what the bot can read (an attachment it
+ *   order                     cannot read, as for any such file)
+ *   reaction                  not answered: an emoji on a message in the chat (the bot's answer,
+ *                             mostly) is an acknowledgement, not a question; "I can't read this
+ *                             kind of file" would be wrong, and any answer noise
  *   anything else             not answered: `unsupported` (a user's edit or revoke arrives so),
- *                             `system`, a reaction taken back, types Meta adds later
+ *                             `system` (index.ts reads `user_changed_user_id`), types Meta adds later
  */
 import {
   textForCore,
@@ -19,7 +24,7 @@ import {
   type Inbound,
   type InboundAttachment,
 } from '../../src/contract.js';
-import { CONVERSATION_ID_PATTERN } from './conversation.js';
+import { isBusinessScopedId, isPhoneId } from './conversation.js';
 import type { CloudMessage } from './events.js';
 import type { GraphClient } from './graph.js';
 import { ACTION_ID_PREFIX, SUGGESTION_ID_PREFIX } from './interactive.js';
@@ -36,7 +41,7 @@ export interface InboundContext {
 export type Ignored = { ignored: string };
 
 /** Kinds the chatbot cannot read and that carry no file: the user is told what it can read. */
-const UNREADABLE = new Set(['reaction', 'location', 'contacts', 'order']);
+const UNREADABLE = new Set(['location', 'contacts', 'order']);
 
 type Body = Pick<Inbound, 'text' | 'attachments'> & Partial<Pick<Inbound, 'action'>>;
 
@@ -99,26 +104,41 @@ function bodyOf(message: CloudMessage, context: InboundContext): Body | Ignored 
     default:
       break;
   }
-  if (message.type === 'reaction' && !message.reaction?.emoji) return { ignored: 'a reaction taken back' };
+  if (message.type === 'reaction') return { ignored: 'a reaction (an acknowledgement, not a question)' };
   if (UNREADABLE.has(message.type))
     return { text: '', attachments: [unreadableAttachment(message.type) as InboundAttachment] };
   return { ignored: `message type "${message.type}"` };
 }
 
+/**
+ * Who sent it, as Meta names them: their number when Meta shows it (the conversations kept so
+ * far are keyed by it), else their business-scoped user id; undefined when neither is usable.
+ */
+export function senderOf(message: Pick<CloudMessage, 'from' | 'from_user_id'>): string | undefined {
+  if (message.from !== undefined && isPhoneId(message.from)) return message.from;
+  if (message.from_user_id !== undefined && isBusinessScopedId(message.from_user_id)) return message.from_user_id;
+  return undefined;
+}
+
+/** `conversationId`: the sender's conversation when it is not their own id (a business-scoped id that changed). */
 export function messageToInbound(
   message: CloudMessage,
   names: ReadonlyMap<string, string>,
   context: InboundContext,
+  conversationId?: string,
 ): Inbound | Ignored {
-  // Meta's wa_id is the number; anything else cannot be answered with `to` (and is not a conversation id).
-  if (!CONVERSATION_ID_PATTERN.test(message.from))
-    return { ignored: `a sender that is not a WhatsApp number (${message.from})` };
+  const sender = senderOf(message);
+  if (sender === undefined)
+    return {
+      ignored: `a sender that is neither a WhatsApp number nor a business-scoped user id (${message.from ?? message.from_user_id ?? 'none'})`,
+    };
   const body = bodyOf(message, context);
   if ('ignored' in body) return body;
-  const name = names.get(message.from);
+  const name = names.get(sender) ?? (message.from_user_id ? names.get(message.from_user_id) : undefined);
+  const id = conversationId ?? sender;
   return {
-    conversation: { bot: context.bot, platform: PLATFORM, id: message.from },
-    user: { id: message.from, ...(name ? { name } : {}) },
+    conversation: { bot: context.bot, platform: PLATFORM, id },
+    user: { id, ...(name ? { name } : {}) },
     text: body.text,
     attachments: body.attachments,
     isGroup: false,

@@ -25,7 +25,8 @@ import { cloudCapabilities } from './capabilities.js';
 import { NumberedChoices } from './choices.js';
 import type { CloudMessage, MessagesChange } from './events.js';
 import { GraphClient } from './graph.js';
-import { isIgnored, messageToInbound, PLATFORM } from './inbound.js';
+import { idChange, CloudIdentities } from './identities.js';
+import { isIgnored, messageToInbound, PLATFORM, senderOf } from './inbound.js';
 import { restoreMediaAttachment } from './media.js';
 import { CloudOutbound } from './outbound.js';
 import { StatusLog } from './statuses.js';
@@ -77,6 +78,7 @@ export function createWhatsAppCloudAdapter(
   const gate = new WebhookGate(`WhatsApp Cloud bot "${bot}" is starting`);
   const order = new SerialByKey();
   const choices = new NumberedChoices(options.storage, logger);
+  const identities = new CloudIdentities(options.storage, logger);
   const greeter =
     options.welcomeNewUsers === false
       ? undefined
@@ -92,6 +94,7 @@ export function createWhatsAppCloudAdapter(
     graph,
     phoneNumberId: options.phoneNumberId,
     choices,
+    addressOf: (conversationId) => identities.addressOf(conversationId),
     logger,
     stopping: () => stopping.signal,
     ...(options.rateLimitBackoff ? { rateLimitBackoff: options.rateLimitBackoff } : {}),
@@ -107,12 +110,28 @@ export function createWhatsAppCloudAdapter(
   };
 
   const handle = async (message: CloudMessage, names: ReadonlyMap<string, string>): Promise<void> => {
-    const result = messageToInbound(message, names, { bot, graph, words });
+    const sender = senderOf(message);
+    const conversationId = sender === undefined ? undefined : await identities.conversationOf(sender);
+    const result = messageToInbound(message, names, { bot, graph, words }, conversationId);
     if (isIgnored(result)) {
       logger.debug({ reason: result.ignored, message: message.id }, 'whatsapp-cloud: message not answered');
       return;
     }
     await deliver(result);
+  };
+
+  /** Meta's notice that a user's business-scoped id changed: the new id joins their conversation. */
+  const noticeOf = async (message: CloudMessage): Promise<void> => {
+    if (message.system?.type !== 'user_changed_user_id') {
+      logger.debug({ type: message.system?.type, message: message.id }, 'whatsapp-cloud: system notice not answered');
+      return;
+    }
+    const change = idChange(message);
+    if (!change) {
+      logger.warn({ message: message.id }, 'whatsapp-cloud: a user_changed_user_id notice without both ids; skipped');
+      return;
+    }
+    await identities.changed(change.previous, change.next);
   };
 
   const dispatch = async (changes: readonly MessagesChange[]): Promise<void> => {
@@ -129,8 +148,22 @@ export function createWhatsAppCloudAdapter(
         }
         continue;
       }
+      for (const item of change.unreadable) {
+        // Acknowledged with the rest: Meta would post the whole batch again for 7 days, and it would not read better then.
+        logger.warn(
+          { bot, ...item },
+          'whatsapp-cloud: skipped a message or status of a shape the adapter does not read',
+        );
+      }
       for (const status of change.statuses) statuses.record(status);
-      for (const message of change.messages) queued.push(order.run(message.from, () => handle(message, change.names)));
+      // Notices first: a user's text after their id changed, in the same batch, belongs to the conversation they had.
+      const notices = change.messages.filter((message) => message.type === 'system');
+      for (const notice of notices) await noticeOf(notice);
+      for (const message of change.messages) {
+        if (message.type === 'system') continue;
+        const key = senderOf(message) ?? message.id;
+        queued.push(order.run(key, () => handle(message, change.names)));
+      }
     }
     // Every message handed over (or failed) before the answer: a 500 makes Meta send them all again.
     const settled = await Promise.allSettled(queued);

@@ -10,6 +10,7 @@
  * A reply button's body holds at most 1,024 characters: a longer text goes first as a message
  * of its own, and the buttons follow under a short line. Pure: outbound.ts sends the parts.
  */
+import { addressFields } from './conversation.js';
 import type { OutboundMessage } from '../../src/contract.js';
 import { CLOUD_MAX_MESSAGE_LENGTH } from './capabilities.js';
 
@@ -176,7 +177,7 @@ function wordsWithin(line: string): string[] {
 
 /** The Graph body of one part, to the user `to`. */
 export function graphBody(to: string, part: Part): Record<string, unknown> {
-  const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
+  const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', ...addressFields(to) };
   if (part.kind === 'text') return { ...envelope, type: 'text', text: { body: part.text, preview_url: false } };
   const action =
     part.kind === 'buttons'

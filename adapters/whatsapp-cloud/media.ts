@@ -16,7 +16,7 @@ import {
   type AttachmentKind,
   type InboundAttachment,
 } from '../../src/contract.js';
-import { MetaApiError } from './errors.js';
+import { META_CODES, MetaApiError } from './errors.js';
 import type { GraphClient } from './graph.js';
 
 /** Redirects followed from a media url; the token stays with the url's own origin. */
@@ -51,10 +51,12 @@ async function mediaInfo(graph: GraphClient, mediaId: string, signal?: AbortSign
     answer = await graph.get([mediaId], 'GET /{media-id}', signal);
   } catch (error) {
     // Meta keeps a user's media for a limited time (about 30 days); an id it no longer knows is gone.
+    // A refused token (401, code 190) is not the file's fault: it says nothing of whether the file is there.
     if (error instanceof MetaApiError && error.httpStatus >= 400 && error.httpStatus < 500) {
+      const tokenRefused = error.httpStatus === 401 || error.code === META_CODES.accessToken;
       throw new AttachmentUnavailableError(
         `WhatsApp no longer gives this file (${error.message}); ask the user to send it again.`,
-        { cause: error },
+        { cause: error, reason: tokenRefused ? 'failed' : 'gone' },
       );
     }
     throw error;
@@ -78,7 +80,8 @@ async function mediaInfo(graph: GraphClient, mediaId: string, signal?: AbortSign
   };
 }
 
-type Download = { bytes: Uint8Array } | { expired: true };
+/** `gone`: the media host answered 404/410 (no such file at this url), not 401/403 (the token). */
+type Download = { bytes: Uint8Array } | { expired: true; gone: boolean };
 
 async function download(
   graph: GraphClient,
@@ -111,7 +114,7 @@ async function download(
       response.statusCode === 403
     ) {
       await response.body.dump();
-      return { expired: true };
+      return { expired: true, gone: response.statusCode === 404 || response.statusCode === 410 };
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       await response.body.dump();
@@ -163,6 +166,7 @@ export async function fetchMedia(
     if (attempt >= 2)
       throw new AttachmentUnavailableError(
         "WhatsApp refused the file's download link twice (expired, or the token is not allowed); ask the user to send it again.",
+        { reason: result.gone ? 'gone' : 'failed' },
       );
   }
 }

@@ -46,6 +46,8 @@ export interface CloudOutboundOptions {
   graph: GraphClient;
   phoneNumberId: string;
   choices: NumberedChoices;
+  /** Where a conversation's messages go: its id, or the newest business-scoped id of its user (identities.ts). */
+  addressOf(conversationId: string): Promise<string>;
   logger: Logger;
   /** Aborted when the adapter stops (a new one each start): a wait on a rate limit ends at once. */
   stopping(): AbortSignal;
@@ -67,6 +69,7 @@ export class CloudOutbound implements Outbound {
 
   async send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
     const to = recipientOf(conversation.id);
+    const address = await this.options.addressOf(to);
     const choices = choicesOf(message);
     const plan = planMessage(message.text, choices);
     // Before the message: the user may answer a number as soon as they read it. Numbers sent
@@ -74,13 +77,14 @@ export class CloudOutbound implements Outbound {
     if (plan.numbered) await this.options.choices.remember(to, plan.numbered);
     const forgetting = plan.numbered ? undefined : this.options.choices.forget(to);
     try {
-      return await this.sendParts(to, message, plan);
+      return await this.sendParts(to, address, message, plan);
     } finally {
       await forgetting;
     }
   }
 
-  private async sendParts(to: string, message: OutboundMessage, initial: Plan): Promise<SentMessage> {
+  /** `to`: the conversation (what choices and partial sends are kept by); `address`: whom Meta writes to. */
+  private async sendParts(to: string, address: string, message: OutboundMessage, initial: Plan): Promise<SentMessage> {
     let plan = initial;
     const key = partialKey(to, message);
     const earlier = this.partialOf(key);
@@ -88,7 +92,7 @@ export class CloudOutbound implements Outbound {
     for (let index = earlier?.sent ?? 0; index < plan.parts.length; index++) {
       const part = plan.parts[index]!;
       try {
-        lastId = await this.post(to, part, message.progress === true);
+        lastId = await this.post(address, part, message.progress === true);
       } catch (error) {
         if (part.kind !== 'text' && error instanceof MetaApiError && error.code === META_CODES.parameterValueNotValid) {
           // Meta refused the buttons or the list after all: the choices go as numbered text, never lost.

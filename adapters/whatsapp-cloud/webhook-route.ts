@@ -6,7 +6,8 @@
  *   GET   the subscription handshake: `hub.challenge` when hub.mode=subscribe and hub.verify_token
  *         matches (constant time); 403 otherwise.
  *   POST  401  X-Hub-Signature-256 does not verify over the raw bytes: not from Meta.
- *         400  signed, but not Meta's shape (events.ts says where).
+ *         400  signed, but not Meta's envelope (events.ts says where); a message or status
+ *              inside it that the adapter cannot read is logged and skipped, the rest taken.
  *         200  the user messages for this number are queued (each one accepted by the core);
  *              statuses and changes of other fields are acknowledged (statuses.ts logs them).
  *         503  (Retry-After) the bot cannot take messages yet: starting after a bounded wait, or stopping.

@@ -86,6 +86,7 @@ async function download(message: Pick<WaMessage, 'downloadMedia'>, size: number 
   if (media === null) {
     throw new AttachmentUnavailableError(
       'WhatsApp no longer has this file (its media expired on the phone and the server); ask the user to send it again.',
+      { reason: 'gone' },
     );
   }
   if (media === undefined) {
@@ -134,6 +135,7 @@ export function restoreMediaAttachment(
       if (!message) {
         throw new AttachmentUnavailableError(
           'WhatsApp Web no longer knows the message of this file; ask the user to send it again.',
+          { reason: 'gone' },
         );
       }
       return download(message, info.size, maxBytes);

@@ -206,6 +206,11 @@ export class MemoryPlatform {
     return this.attachment(ref, info);
   }
 
+  /** The platform no longer has the file: fetching it fails as 'gone'. */
+  forgetFile(ref: string): void {
+    this.files.delete(ref);
+  }
+
   /** A fetchable attachment for a stored file: refuses more than `maxBytes` before handing out a byte. */
   attachment(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
     return {
@@ -216,6 +221,7 @@ export class MemoryPlatform {
         if (!file)
           throw new AttachmentUnavailableError(
             `The platform has no file ${ref} (any more); ask the user to send it again.`,
+            { reason: 'gone' },
           );
         const size = file.declaredSize ?? file.bytes.length;
         if (size > maxBytes || file.bytes.length > maxBytes)

@@ -171,6 +171,8 @@ export interface FakeSlack {
     bytes: Uint8Array,
     meta: { name: string; mimetype: string; filetype?: string; subtype?: string; declaredSize?: number },
   ): SlackFileObject;
+  /** The file is deleted from Slack: its download URLs answer 404. */
+  deleteFile(fileId: string): void;
   /** The bot's messages in a channel as the user sees them now, in order; with `threadTs`, one thread's. */
   visibleMessages(channel: string, threadTs?: string): VisibleMessage[];
   /** Every Web API call, or those of one method, in order. */
@@ -256,6 +258,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     build: new SlackPayloadBuilders(identity, () => world.nextTs()),
     socket,
     addConversation: (info) => world.addConversation(info),
+    deleteFile: (fileId) => {
+      if (!world.files.delete(fileId)) throw new Error(`fake Slack: deleteFile: no file ${fileId}`);
+    },
     addFile: (bytes, meta) => {
       const id = world.nextFileId();
       const filetype = meta.filetype ?? meta.name.split('.').at(-1) ?? 'binary';

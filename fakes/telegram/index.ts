@@ -63,6 +63,8 @@ export interface FakeTelegram {
   readonly botInfo: UserFromGetMe;
   /** Registers a file a user could send; use the returned ref in `userSends`. */
   addFile(bytes: Uint8Array, meta?: { fileName?: string; mimeType?: string; declaredSize?: number }): FileRef;
+  /** Telegram no longer has the file: getFile answers 400 "invalid file_id", its path 404. */
+  forgetFile(fileId: string): void;
   /** Queues any update (update_id assigned unless given). */
   sendUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update;
   /** A user writes (text, media, album part, reply…); returns the queued update. */
@@ -145,6 +147,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       const f = world.addFile(bytes, { ...meta, folder: meta.mimeType?.split('/')[0] });
       return { file_id: f.file_id, file_unique_id: f.file_unique_id, file_size: f.file_size };
     },
+    forgetFile: (fileId) => world.forgetFile(fileId),
     sendUpdate: (update) => queue.push(update),
     userSends: (input) =>
       queue.push({ message: buildUserMessage(world, input) } as Omit<Update, 'update_id'>) as Update & {

@@ -129,6 +129,13 @@ export class World extends EventEmitter {
     return file;
   }
 
+  forgetFile(fileId: string): void {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`fake Telegram: forgetFile: no file ${fileId}`);
+    this.files.delete(fileId);
+    this.filesByPath.delete(file.file_path);
+  }
+
   file(fileId: string): StoredFile | undefined {
     return this.files.get(fileId);
   }

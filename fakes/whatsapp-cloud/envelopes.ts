@@ -3,6 +3,7 @@
  * "Statuses"): `{object: "whatsapp_business_account", entry: [{id: <WABA id>, changes: [{field,
  * value}]}]}`, with a user's message, a status of a business message, or another field's change.
  */
+import { isBusinessScopedId } from './inbound.js';
 
 export interface Business {
   wabaId: string;
@@ -24,7 +25,10 @@ function metadata(business: Business): Record<string, string> {
 }
 
 export interface InboundEntry {
+  /** `waId`: the number, or the business-scoped user id of a user Meta names by it alone. */
   user: { waId: string; name: string };
+  /** A notice about the user (a `system` message): no sender in it, no contact for it. */
+  notice?: boolean;
   wamid: string;
   atMs: number;
   /** The part after from/id/timestamp (`{type: 'text', text: {body}}`…). */
@@ -33,13 +37,22 @@ export interface InboundEntry {
 
 /** User messages in one change, as Meta batches them: each sender once in contacts[], the messages in order. */
 export function messageEnvelope(business: Business, entries: readonly InboundEntry[]): Envelope {
-  const contacts = new Map(entries.map(({ user }) => [user.waId, { profile: { name: user.name }, wa_id: user.waId }]));
+  const contacts = new Map(
+    entries
+      .filter((entry) => !entry.notice)
+      .map(({ user }) => [
+        user.waId,
+        isBusinessScopedId(user.waId)
+          ? { profile: { name: user.name }, user_id: user.waId }
+          : { profile: { name: user.name }, wa_id: user.waId },
+      ]),
+  );
   return envelope(business, 'messages', {
     messaging_product: 'whatsapp',
     metadata: metadata(business),
-    contacts: [...contacts.values()],
-    messages: entries.map(({ user, wamid, atMs, message }) => ({
-      from: user.waId,
+    ...(contacts.size > 0 ? { contacts: [...contacts.values()] } : {}),
+    messages: entries.map(({ user, wamid, atMs, message, notice }) => ({
+      ...(notice ? {} : isBusinessScopedId(user.waId) ? { from_user_id: user.waId } : { from: user.waId }),
       id: wamid,
       timestamp: String(Math.floor(atMs / 1000)),
       ...message,

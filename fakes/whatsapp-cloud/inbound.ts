@@ -12,9 +12,20 @@ export interface UserMedia {
   mimeType: string;
   /** What GET /{media-id} announces as file_size, when a test wants it to differ from the bytes. */
   declaredSize?: number;
+  /**
+   * What Meta no longer has when the gateway asks, as happens once media is old: the media id
+   * (`GET /{media-id}` answers 400, code 100, "does not exist"), or the file behind its url (the
+   * media host answers 404 for every url issued, as it does for an expired one).
+   */
+  vanished?: 'media-id' | 'file';
 }
 
 export interface UserMessage {
+  /**
+   * The user: their number (wa_id, digits), or their business-scoped user id (`US.1349…`) for a
+   * user Meta names by it alone (a username, no number shown): then the message carries
+   * `from_user_id` and the contact `user_id`, with no `from` or `wa_id`.
+   */
   from: string;
   name?: string;
   text?: string;
@@ -30,7 +41,16 @@ export interface UserMessage {
   contacts?: true;
   /** What Meta posts for a message it cannot render to the API (a user's edit or revoke among them): type `unsupported`, error 131051. */
   unsupported?: true;
+  /**
+   * Meta's notice that the user's business-scoped user id changed from `from` to `newUserId`: a
+   * `system` message of type `user_changed_user_id` with no `from` and no contact, the new id in
+   * `system.user_id` and both in its body ("User <name> changed from <old> to <new>").
+   */
+  userIdChanged?: { newUserId: string };
 }
+
+/** Meta's business-scoped user id: a country code, a dot, up to 128 letters and digits. */
+export const isBusinessScopedId = (id: string): boolean => /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/.test(id);
 
 const KINDS = [
   'text',
@@ -45,6 +65,7 @@ const KINDS = [
   'location',
   'contacts',
   'unsupported',
+  'userIdChanged',
 ] as const;
 
 /** Meta's supported media types (the notes, "Media": image jpeg/png, audio aac/mp4/mpeg/amr/ogg, video mp4/3gpp, sticker webp). */
@@ -67,13 +88,16 @@ function baseType(mimeType: string): string {
 function store(world: World, media: UserMedia): { id: string; mime_type: string; sha256: string } {
   const id = world.newMediaId();
   const sha256 = createHash('sha256').update(media.bytes).digest('base64');
-  world.media.set(id, {
-    id,
-    bytes: media.bytes,
-    mimeType: media.mimeType,
-    sha256,
-    fileSize: media.declaredSize ?? media.bytes.byteLength,
-  });
+  if (media.vanished !== 'media-id') {
+    world.media.set(id, {
+      id,
+      bytes: media.bytes,
+      mimeType: media.mimeType,
+      sha256,
+      fileSize: media.declaredSize ?? media.bytes.byteLength,
+      ...(media.vanished === 'file' ? { fileGone: true } : {}),
+    });
+  }
   return { id, mime_type: media.mimeType, sha256 };
 }
 
@@ -151,6 +175,18 @@ export function inboundMessage(
       sticker: { ...store(world, { bytes: STICKER_BYTES, mimeType: 'image/webp' }), animated: false },
     };
   if (location) return { type: 'location', location };
+  if (message.userIdChanged) {
+    const { newUserId } = message.userIdChanged;
+    const name = message.name ?? 'User';
+    return {
+      type: 'system',
+      system: {
+        body: `User ${name} changed from ${message.from} to ${newUserId}`,
+        user_id: newUserId,
+        type: 'user_changed_user_id',
+      },
+    };
+  }
   if (message.unsupported) {
     const error = {
       code: 131051,

@@ -270,13 +270,16 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
 
   /** Meta knows a message (its wamid, the window it opens) before it posts it. */
   const receive = (message: UserMessage): InboundEntry => {
+    const notice = message.userIdChanged !== undefined;
     const entry: InboundEntry = {
       user: { waId: message.from, name: message.name ?? `User ${message.from.slice(-4)}` },
       wamid: world.newWamid(),
       atMs: clock(),
       message: inboundMessage(world, message, identity.displayPhoneNumber),
+      ...(notice ? { notice } : {}),
     };
-    world.recordInbound(message.from, entry.wamid, entry.atMs);
+    // A notice is Meta's, not a message of the user's: it opens no window.
+    if (!notice) world.recordInbound(message.from, entry.wamid, entry.atMs);
     return entry;
   };
 

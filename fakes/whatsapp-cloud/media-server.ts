@@ -46,7 +46,7 @@ export function createMediaApp(world: World, accessToken: string): express.Expre
       res.status(401).json({ error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
       return;
     }
-    if (world.now() > issued.expiresAt) {
+    if (world.now() > issued.expiresAt || media.fileGone) {
       world.download({ mediaId: mid, authorized, bytes: 0 });
       res.status(404).type('text/plain').send('URL signature expired');
       return;

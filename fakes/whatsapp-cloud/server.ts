@@ -15,7 +15,7 @@ import {
   type ThroughputLimiter,
 } from './limits.js';
 import { issueMediaUrl } from './media-server.js';
-import { parseSendRequest, type MessageContent } from './validation.js';
+import { BSUID, parseSendRequest, type MessageContent } from './validation.js';
 import type { World } from './world.js';
 
 /** The Graph API version the fake answers under (the adapter's default base is …/v23.0). */
@@ -117,7 +117,7 @@ function send(deps: GraphDeps, body: unknown): Answer {
     status: 200,
     body: {
       messaging_product: 'whatsapp',
-      contacts: [{ input, wa_id: to }],
+      contacts: [BSUID.test(to) ? { input: to, user_id: to } : { input, wa_id: to }],
       messages: [{ id: wamid, ...(content.type === 'template' ? { message_status: 'accepted' } : {}) }],
     },
   };

@@ -31,7 +31,17 @@ export type SendRequest =
 
 const MEDIA_TYPES = new Set(['image', 'audio', 'video', 'document', 'sticker']);
 const MESSAGE_TYPES = new Set(['text', 'interactive', 'template', 'reaction', 'location', 'contacts', ...MEDIA_TYPES]);
-const ENVELOPE_KEYS = ['messaging_product', 'recipient_type', 'to', 'type', 'context', 'biz_opaque_callback_data'];
+const ENVELOPE_KEYS = [
+  'messaging_product',
+  'recipient_type',
+  'to',
+  'recipient',
+  'type',
+  'context',
+  'biz_opaque_callback_data',
+];
+/** A business-scoped user id (BSUID): a country code, a dot, up to 128 letters and digits (`US.13491208655302741918`). */
+export const BSUID = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
 
 function media(type: string, value: unknown): NonNullable<MessageContent['media']> {
   const body = object(value, type);
@@ -137,14 +147,22 @@ export function parseSendRequest(raw: unknown): SendRequest {
   if (body.recipient_type !== undefined && body.recipient_type !== 'individual') {
     throw invalidParameter(`Param recipient_type must be one of {INDIVIDUAL} - got "${String(body.recipient_type)}".`);
   }
+  // A user known only by their BSUID (a username, no number) is written with `recipient`; `to` wins when both are given.
+  if (body.to === undefined && body.recipient !== undefined) {
+    const recipient = required(body.recipient, 'recipient');
+    if (!BSUID.test(recipient))
+      throw invalidParameter(`Param recipient "${recipient}" is not a valid business-scoped user ID.`);
+    return { kind: 'message', to: recipient, content: { ...content(type, body), ...replyContext(body) } };
+  }
   const to = required(body.to, 'to').replace(/[\s+()-]/g, '');
   if (!/^\d{6,15}$/.test(to))
     throw invalidParameter(`Param to "${String(body.to)}" is not a valid WhatsApp phone number.`);
-  let replyTo: string | undefined;
-  if (body.context !== undefined) {
-    const context = object(body.context, 'context');
-    onlyKeys(context, ['message_id'], 'context');
-    replyTo = required(context.message_id, "context['message_id']");
-  }
-  return { kind: 'message', to, content: { ...content(type, body), ...(replyTo ? { replyTo } : {}) } };
+  return { kind: 'message', to, content: { ...content(type, body), ...replyContext(body) } };
+}
+
+function replyContext(body: Record<string, unknown>): { replyTo?: string } {
+  if (body.context === undefined) return {};
+  const context = object(body.context, 'context');
+  onlyKeys(context, ['message_id'], 'context');
+  return { replyTo: required(context.message_id, "context['message_id']") };
 }

@@ -51,6 +51,8 @@ export interface StoredMedia {
   sha256: string;
   /** What GET /{media-id} announces (the real size unless a test made it lie). */
   fileSize: number;
+  /** The media host no longer has the bytes: every url issued for it answers 404. */
+  fileGone?: boolean;
 }
 
 export interface IssuedMediaUrl {

@@ -392,13 +392,26 @@ export class AttachmentTooLargeError extends Error {
 }
 
 /**
+ * Why the platform cannot give us a file, in the terms the user is told:
+ *
+ *   'gone'       the platform no longer has it (expired, deleted, a media id it forgot)
+ *   'too-large'  the platform will not hand a bot a file this big (Telegram's 20 MB getFile limit)
+ *   'failed'     anything else (refused, a process that cannot reach it): "could not download"
+ */
+export type UnavailableReason = 'gone' | 'too-large' | 'failed';
+
+/**
  * The platform cannot give us the bytes (expired link, Telegram's 20 MB getFile
- * limit, a media message WhatsApp no longer has). Not retryable by the core.
+ * limit, a media message WhatsApp no longer has). Not retryable by the core; the
+ * message is answered without the file, and `reason` says why to the user.
  */
 export class AttachmentUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly reason: UnavailableReason;
+
+  constructor(message: string, options?: { cause?: unknown; reason?: UnavailableReason }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AttachmentUnavailableError';
+    this.reason = options?.reason ?? 'failed';
   }
 }
 

@@ -150,8 +150,14 @@ export const userTexts = {
       `I couldn't play this ${noun}; it seems to be damaged. Please record or send it again.`,
     transcoderMissing: (ext: string) =>
       `I can't convert ${ext.toUpperCase()} audio here. Please record a voice message instead, or send the audio as WAV.`,
-    unavailable: (noun: MediaNoun | 'file') =>
-      `I couldn't download this ${noun} from the chat. Please send it again, or send a smaller one.`,
+    /** The platform no longer has the file (its link expired, it was deleted, the platform forgot it). */
+    gone: (noun: MediaNoun | 'file') =>
+      `I couldn't read this ${noun}: the chat no longer has its file (it expired or was deleted). Please send it again.`,
+    /** The platform would not give the file for another reason (refused, out of reach). */
+    unavailable: (noun: MediaNoun | 'file') => `I couldn't download this ${noun} from the chat. Please send it again.`,
+    /** After the refusals of files that could not be read, when the message's text (or its other files) is answered anyway. */
+    answeredWithout: (files: number) =>
+      files === 1 ? "I'm answering your message without it." : "I'm answering your message without them.",
     /** The service refused a file the gateway let through; `reason` is the service's, ending in a full stop. */
     refusedByService: (noun: string, reason: string) =>
       `The assistant did not accept this ${noun}: ${reason} Please describe what you need in text instead.`,

@@ -104,6 +104,8 @@ describeAdapterConformance({
     '429 on the final': 'a terminal has no rate limit; nothing answers 429',
     'unreachable on the final': 'the terminal is written locally; it cannot be unreachable',
     'crash and takeover': 'a terminal belongs to one gateway process; no second process can answer in it',
+    'media gone':
+      'a :file line reads the local disk as it is typed; a file cannot vanish between that and the answer but by a race',
   },
   createDriver: consoleDriver,
 });

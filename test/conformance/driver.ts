@@ -14,6 +14,7 @@ export const SCENARIOS = [
   'duplicate delivery',
   'media accepted',
   'media refused',
+  'media gone',
   'button pressed',
   '429 on the final',
   'unreachable on the final',
@@ -44,6 +45,8 @@ export interface ConformanceDriver {
   userSends(text: string): Promise<void>;
   /** The user sends a file with a caption. */
   userSendsFile(file: UserFile, caption: string): Promise<void>;
+  /** The user sends a file with a caption that the platform no longer has when the gateway fetches it (expired, deleted). */
+  userSendsGoneFile?(file: UserFile, caption: string): Promise<void>;
   /** The platform delivers one message of the user twice (a redelivered update, a retried event). */
   userSendsTwice?(text: string): Promise<void>;
   /** The labels of the buttons on the newest message that has buttons. */

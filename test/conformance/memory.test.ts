@@ -30,6 +30,16 @@ async function memoryDriver(): Promise<ConformanceDriver> {
       });
       await platform.userSends('main', CONVERSATION, caption, { attachments: [attachment] });
     },
+    async userSendsGoneFile(file, caption) {
+      const attachment = platform.addFile({
+        bytes: file.bytes,
+        fileName: file.fileName,
+        mimeType: file.mimeType,
+        kind: file.as === 'photo' ? 'image' : 'document',
+      });
+      platform.forgetFile(attachment.ref!);
+      await platform.userSends('main', CONVERSATION, caption, { attachments: [attachment] });
+    },
     async userSendsTwice(text) {
       const message = platform.inbound('main', CONVERSATION, text);
       await platform.deliver(message);

@@ -126,6 +126,17 @@ async function slackDriver(): Promise<ConformanceDriver> {
       };
       await post(fake.build.fileShare({ channel: DM, text: caption, files: [shared] }));
     },
+    async userSendsGoneFile(file, caption) {
+      const hosted = fake.addFile(file.bytes, { name: file.fileName, mimetype: file.mimeType });
+      fake.deleteFile(hosted.id);
+      const viaProxy = (url: string) => url.replace(fake.baseUrl, proxy.url);
+      const shared = {
+        ...hosted,
+        url_private: viaProxy(hosted.url_private),
+        url_private_download: viaProxy(hosted.url_private_download),
+      };
+      await post(fake.build.fileShare({ channel: DM, text: caption, files: [shared] }));
+    },
     async userSendsTwice(text) {
       // Slack's redelivery: the same event (same event_id) again, with X-Slack-Retry-Num.
       const event = fake.build.messageIm({ channel: DM, text });

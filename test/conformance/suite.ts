@@ -53,6 +53,8 @@ const TITLES: Record<Scenario, string> = {
   'duplicate delivery': 'a message the platform delivers twice is answered once',
   'media accepted': 'a photo reaches the service as an image and is answered',
   'media refused': 'a file the service does not take is refused with what to send instead',
+  'media gone':
+    'a photo the platform no longer has is said to be gone, and its caption is answered as a question without it',
   'button pressed': 'pressing a button (listings Next) shows the next page',
   '429 on the final': 'a 429 on the final answer is waited out and the answer arrives complete, once',
   'unreachable on the final':
@@ -132,6 +134,25 @@ const SCENARIO_BODIES: Record<Scenario, Body> = {
     expect(driver.screen().at(-1)).toMatch(/photo|image|video|voice|audio/i);
     expect(stack.service.uploads).toEqual([]);
     expect(stack.service.questions).toEqual([]);
+  },
+
+  async 'media gone'(stack, driver) {
+    const question = 'gone photo question';
+    await need(
+      driver,
+      'userSendsGoneFile',
+      'media gone',
+    )({ bytes: JPEG, fileName: 'house.jpg', mimeType: 'image/jpeg', as: 'photo' }, question);
+    await stack.until(() => driver.screen().includes(fullAnswer(question)), 'the answer to the caption');
+    const screen = driver.screen();
+    const note = screen.findIndex((text) => /no longer has its file/.test(text));
+    // Said before the answer, with why (gone, not too large) and that the message is answered without it.
+    expect(note).toBeGreaterThanOrEqual(0);
+    expect(note).toBeLessThan(screen.indexOf(fullAnswer(question)));
+    expect(screen[note]).toMatch(/answering your message without it/);
+    expect(screen[note]).not.toMatch(/smaller/);
+    expect(stack.service.uploads).toEqual([]);
+    expect(stack.service.questions).toEqual([question]);
   },
 
   async 'button pressed'(stack, driver) {

@@ -51,6 +51,11 @@ async function telegramDriver(): Promise<ConformanceDriver> {
       const ref = fake.addFile(file.bytes, { fileName: file.fileName, mimeType: file.mimeType });
       send({ [file.as]: ref, ...(caption ? { caption } : {}) });
     },
+    async userSendsGoneFile(file, caption) {
+      const ref = fake.addFile(file.bytes, { fileName: file.fileName, mimeType: file.mimeType });
+      fake.forgetFile(ref.file_id);
+      send({ [file.as]: ref, ...(caption ? { caption } : {}) });
+    },
     async userSendsTwice(text) {
       fake.redeliver(send({ text }));
     },

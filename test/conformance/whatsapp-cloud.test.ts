@@ -83,6 +83,11 @@ async function whatsappCloudDriver(): Promise<ConformanceDriver> {
       if (file.as === 'photo') await send({ image: { bytes, mimeType: file.mimeType, ...withCaption } });
       else await send({ document: { bytes, mimeType: file.mimeType, filename: file.fileName, ...withCaption } });
     },
+    async userSendsGoneFile(file, caption) {
+      const bytes = Buffer.from(file.bytes);
+      // Meta no longer knows the media id when the gateway asks for it.
+      await send({ image: { bytes, mimeType: file.mimeType, vanished: 'media-id', ...(caption ? { caption } : {}) } });
+    },
     async userSendsTwice(text) {
       // Meta's webhook is at least once: the same message (same wamid) posted twice.
       await fake.userSends({ from: USER, name: 'Conny', text }, { duplicate: true });

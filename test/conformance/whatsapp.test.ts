@@ -95,6 +95,14 @@ async function whatsappDriver(): Promise<ConformanceDriver> {
         media: { bytes: file.bytes, mimetype: file.mimeType, filename: file.fileName },
       });
     },
+    async userSendsGoneFile(file, caption) {
+      await send({
+        text: caption,
+        type: file.as === 'photo' ? 'image' : 'document',
+        // downloadMedia() resolves null: WhatsApp no longer has the file.
+        media: { bytes: file.bytes, mimetype: file.mimeType, filename: file.fileName, expired: true },
+      });
+    },
     async userSendsTwice(text) {
       // WhatsApp Web emits one message twice (same id) now and then.
       const message = await send({ text });

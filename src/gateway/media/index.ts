@@ -18,6 +18,13 @@ export { prepareAttachments, type PrepareContext } from './prepare.js';
 export { readCapped } from '../../contract.js';
 export { countGifFrames, sniffMedia, type MediaCategory, type SniffedMedia } from './sniff.js';
 export { toWav, type ToWavOptions } from './transcode.js';
-export { isMediaRefusal, type MediaClass, type MediaRefusal, type PreparedMedia, type RefusalReason } from './types.js';
+export {
+  isMediaRefusal,
+  isUnreadFile,
+  type MediaClass,
+  type MediaRefusal,
+  type PreparedMedia,
+  type RefusalReason,
+} from './types.js';
 export { encodeWav } from './wav.js';
 export { serviceMediaRefusal } from './service-refusal.js';

@@ -23,7 +23,7 @@ import {
 } from './media-policy.js';
 import { sniffMedia, type SniffedMedia } from './sniff.js';
 import { toWav } from './transcode.js';
-import type { MediaClass, MediaRefusal, PreparedMedia } from './types.js';
+import { isUnreadFile, type MediaClass, type MediaRefusal, type PreparedMedia } from './types.js';
 
 export interface PrepareContext {
   settings: MediaSettings;
@@ -50,23 +50,35 @@ const refuse = (reason: MediaRefusal['reason'], message: string): MediaRefusal =
  * reply with. Order: policy on what the platform declared (no download yet) →
  * size-capped download → sniff → policy on the real bytes → voice/audio to WAV →
  * upload. Nothing is uploaded unless every attachment passed, so a refused
- * message leaves no orphan files. Upload errors (service down) are thrown as is.
+ * message leaves no orphan files. A file that cannot be read (gone from the
+ * platform, too large) is set aside in `unread` and the others go on: the
+ * message's question still deserves its answer. When no file could be read, that
+ * is the refusal. Upload errors (service down) are thrown as is.
  */
 export async function prepareAttachments(
   attachments: InboundAttachment[],
   context: PrepareContext,
 ): Promise<PreparedMedia | MediaRefusal> {
-  if (attachments.length === 0) return { chatAskType: 'Text', fileIds: [], notes: [] };
+  if (attachments.length === 0) return { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
   const limits: MediaLimits = { ...MEDIA_LIMITS, ...context.limits };
 
   const early = checkDeclared(attachments, context, limits);
   if (early) return early;
 
-  const fetched: Fetched[] = [];
+  // A file that cannot be read (gone, too large) is left out, and the rest of the message answered.
+  const unread: MediaRefusal[] = [];
+  const candidates: InboundAttachment[] = [];
   for (const attachment of attachments) {
+    if (attachment.size !== undefined && attachment.size > downloadCap(attachment, context, limits))
+      unread.push(tooLargeToFetch(attachment, context, limits, attachment.size));
+    else candidates.push(attachment);
+  }
+  const fetched: Fetched[] = [];
+  for (const attachment of candidates) {
     const result = await fetchAndSniff(attachment, context, limits);
-    if ('reason' in result) return result;
-    fetched.push(result);
+    if ('reason' in result && isUnreadFile(result)) unread.push(result);
+    else if ('reason' in result) return result;
+    else fetched.push(result);
   }
   const mixed = checkCombination(
     fetched.map((file) => file.mediaClass),
@@ -74,14 +86,20 @@ export async function prepareAttachments(
   );
   if (mixed) return mixed;
 
+  const kept: Fetched[] = [];
   const payloads: Uint8Array[] = [];
   for (const file of fetched) {
     const payload = file.mediaClass === 'audio' ? await convertAudio(file, context, limits) : file.bytes;
-    if ('reason' in payload) return payload;
-    payloads.push(payload);
+    if ('reason' in payload && isUnreadFile(payload)) unread.push(payload);
+    else if ('reason' in payload) return payload;
+    else {
+      kept.push(file);
+      payloads.push(payload);
+    }
   }
+  if (kept.length === 0 && unread.length > 0) return allUnread(unread);
 
-  const uploads = fetched.map((file, index) => {
+  const uploads = kept.map((file, index) => {
     const isWav = file.mediaClass === 'audio';
     return context.upload({
       bytes: payloads[index] ?? file.bytes,
@@ -90,12 +108,20 @@ export async function prepareAttachments(
     });
   });
   const fileIds = (await Promise.all(uploads)).map((uploaded) => uploaded.fileId);
-  const [first] = fetched;
+  const [first] = kept;
   return {
     chatAskType: first ? ASK_TYPE[first.mediaClass] : 'Text',
     fileIds,
-    notes: fetched.map(noteFor),
+    notes: kept.map(noteFor),
+    unread,
   };
+}
+
+/** No file of the message could be read: one refusal saying why for each (the same sentence once). */
+function allUnread(unread: MediaRefusal[]): MediaRefusal {
+  const [first] = unread;
+  const sentences = [...new Set(unread.map((refusal) => refusal.message))];
+  return { reason: first?.reason ?? 'unavailable', message: sentences.join(' ') };
 }
 
 /** Everything that can be refused from the platform's announcement alone, before any byte is fetched. */
@@ -116,11 +142,6 @@ function checkDeclared(
   }
   const combination = checkCombination(known, limits);
   if (combination) return combination;
-  for (const attachment of attachments) {
-    if (attachment.size !== undefined && attachment.size > downloadCap(attachment, context, limits)) {
-      return tooLargeToFetch(attachment, context, limits, attachment.size);
-    }
-  }
   return undefined;
 }
 
@@ -158,6 +179,25 @@ function tooLargeToFetch(
   return refuse('too-large', userTexts.media.tooLargeFile(serviceCap, size));
 }
 
+/** The platform would not give the file: said with its reason (gone, over the platform's limit, or failed). */
+function unavailable(
+  attachment: InboundAttachment,
+  error: AttachmentUnavailableError,
+  context: PrepareContext,
+): MediaRefusal {
+  const declared = declaredClass(attachment.kind);
+  const noun = declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file';
+  if (error.reason === 'too-large')
+    return refuse(
+      'too-large',
+      userTexts.media.tooLargeToDownload(noun, context.capabilities.maxDownloadBytes, attachment.size),
+    );
+  return refuse(
+    'unavailable',
+    error.reason === 'gone' ? userTexts.media.gone(noun) : userTexts.media.unavailable(noun),
+  );
+}
+
 async function fetchAndSniff(
   attachment: InboundAttachment,
   context: PrepareContext,
@@ -173,13 +213,7 @@ async function fetchAndSniff(
       const known = attachment.size !== undefined && attachment.size > cap ? attachment.size : undefined;
       return tooLargeToFetch(attachment, context, limits, known);
     }
-    if (error instanceof AttachmentUnavailableError) {
-      const declared = declaredClass(attachment.kind);
-      return refuse(
-        'unavailable',
-        userTexts.media.unavailable(declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file'),
-      );
-    }
+    if (error instanceof AttachmentUnavailableError) return unavailable(attachment, error, context);
     throw error;
   }
   // An adapter that ignored maxBytes must not get past the limit either.

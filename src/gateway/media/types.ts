@@ -14,12 +14,26 @@ export interface MediaRefusal {
 export interface PreparedMedia {
   chatAskType: ChatAskType;
   fileIds: number[];
-  /** One per attachment, e.g. "photo (image/jpeg, 120 KB)". */
+  /** One per attachment sent, e.g. "photo (image/jpeg, 120 KB)". */
   notes: string[];
+  /**
+   * Files that could not be read (gone from the platform, or too large), one refusal each. The
+   * message is answered without them: its text and the other files are asked, and the user is told
+   * why each was left out (with nothing else to ask, the refusals are the whole reply).
+   */
+  unread: MediaRefusal[];
 }
 
 export function isMediaRefusal(result: PreparedMedia | MediaRefusal): result is MediaRefusal {
   return 'reason' in result;
+}
+
+/**
+ * A refusal of the file itself, not of what the user asked: it could not be read (gone from the
+ * platform, or too large to take). The message's text is still a question and is answered without it.
+ */
+export function isUnreadFile(refusal: MediaRefusal): boolean {
+  return refusal.reason === 'unavailable' || refusal.reason === 'too-large';
 }
 
 /** The three kinds of media the service takes; each maps to one ClientAsk mode. */

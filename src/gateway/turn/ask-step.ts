@@ -8,7 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AskStreamEvent, ClientAskRequest } from '../../upstream/api.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { TurnContext } from './turn-context.js';
-import { isMediaRefusal, prepareAttachments, type PreparedMedia } from '../media/index.js';
+import {
+  isMediaRefusal,
+  isUnreadFile,
+  prepareAttachments,
+  type MediaRefusal,
+  type PreparedMedia,
+} from '../media/index.js';
 import type { Step } from './pipeline.js';
 import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
 import { resetTurnAttempts } from './poison-limit.js';
@@ -16,7 +22,13 @@ import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
 import { userTexts } from '../user-texts.js';
 
-const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [] };
+const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
+
+/** Why each unreadable file was left out (the same sentence once), and that the message is answered without them. */
+function unreadNote(unread: MediaRefusal[], files: number): string {
+  const reasons = [...new Set(unread.map((refusal) => refusal.message))];
+  return [...reasons, userTexts.media.answeredWithout(files)].join(' ');
+}
 
 export function askStep(): Step {
   return async (ctx) => {
@@ -24,12 +36,21 @@ export function askStep(): Step {
     const typingOptions = { replyingTo: ctx.inbound.platformMessageId };
     let typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
     let answer: AsyncIterable<AskStreamEvent>;
+    let toldUnread = false;
     for (;;) {
       try {
-        const media = await prepareMedia(ctx);
-        if (isMediaRefusal(media)) return await stopThen(typing, () => ctx.reply(media.message));
-        if (ctx.inbound.text.trim() === '' && media.fileIds.length === 0)
+        const prepared = await prepareMedia(ctx);
+        const hasText = ctx.inbound.text.trim() !== '';
+        if (isMediaRefusal(prepared) && !(hasText && isUnreadFile(prepared)))
+          return await stopThen(typing, () => ctx.reply(prepared.message));
+        const media = isMediaRefusal(prepared) ? { ...TEXT_ONLY, unread: [prepared] } : prepared;
+        if (!hasText && media.fileIds.length === 0)
           return await stopThen(typing, () => ctx.reply(userTexts.nothingToAnswer));
+        if (media.unread.length > 0 && !toldUnread) {
+          // Said before the answer (and once, however often the service is waited for): why a file is left out.
+          await ctx.reply(unreadNote(media.unread, ctx.inbound.attachments.length - media.fileIds.length));
+          toldUnread = true;
+        }
         answer = await openAnswer(ctx, {
           content: ctx.inbound.text,
           ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),

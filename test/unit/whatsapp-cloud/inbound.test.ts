@@ -107,7 +107,6 @@ describe('WhatsApp Cloud messages to the core', () => {
 
   it('gives what the bot cannot read to the core as a file it cannot read, so the user is told what it can read', () => {
     for (const fields of [
-      { type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } },
       { type: 'location', location: { latitude: 30.26, longitude: -97.74 } },
       { type: 'contacts', contacts: [{ name: { formatted_name: 'Ada' } }] },
     ]) {
@@ -117,16 +116,29 @@ describe('WhatsApp Cloud messages to the core', () => {
     }
   });
 
-  it('answers no edit, revoke, system notice, reaction taken back, or type Meta adds later', () => {
+  it('makes a user Meta names only by their business-scoped id a conversation keyed by that id', () => {
+    const bsuid = 'US.13491208655302741918';
+    const sent = message({ type: 'text', text: { body: 'Homes in Austin?' }, from: undefined, from_user_id: bsuid });
+    const result = messageToInbound(sent, new Map([[bsuid, 'Robin']]), context) as Inbound;
+    expect(result.conversation).toEqual({ bot: 'main', platform: 'whatsapp-cloud', id: bsuid });
+    expect(result.user).toEqual({ id: bsuid, name: 'Robin' });
+    // Its number, when Meta shows it too, keys it as before.
+    const both = messageToInbound(message({ type: 'text', text: { body: 'hi' }, from_user_id: bsuid }), names, context);
+    expect((both as Inbound).conversation.id).toBe(USER);
+  });
+
+  it('answers no edit, revoke, system notice, reaction, or type Meta adds later', () => {
     expect(ignored({ type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }] })).toMatch(
       /unsupported/,
     );
     expect(ignored({ type: 'system', system: { body: 'Ana changed her number' } })).toMatch(/system/);
-    expect(ignored({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '' } })).toMatch(/taken back/);
+    // A reaction (to the bot's answer, mostly) is an acknowledgement; taken back, it is nothing either.
+    expect(ignored({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '👍' } })).toMatch(/reaction/);
+    expect(ignored({ type: 'reaction', reaction: { message_id: 'wamid.X', emoji: '' } })).toMatch(/reaction/);
     expect(ignored({ type: 'hologram' })).toMatch(/hologram/);
     expect(ignored({ type: 'image' })).toMatch(/without its image/);
-    expect(ignored({ type: 'text', text: { body: 'hi' }, from: 'US.13491208655302741918' })).toMatch(
-      /not a WhatsApp number/,
+    expect(ignored({ type: 'text', text: { body: 'hi' }, from: 'someone else' })).toMatch(
+      /neither a WhatsApp number nor a business-scoped user id/,
     );
   });
 });
@@ -162,10 +174,39 @@ describe('WhatsApp Cloud webhook bodies', () => {
       ok: false,
       reason: expect.stringContaining('object'),
     });
-    const noFrom = envelope({ messages: [{ id: 'wamid.1', timestamp: '1', type: 'text', text: { body: 'x' } }] });
-    expect(parseWebhook(JSON.stringify(noFrom))).toMatchObject({
+    const noMetadata = {
+      object: 'whatsapp_business_account',
+      entry: [{ changes: [{ field: 'messages', value: {} }] }],
+    };
+    expect(parseWebhook(JSON.stringify(noMetadata))).toMatchObject({
       ok: false,
-      reason: expect.stringContaining('messages.0.from'),
+      reason: expect.stringContaining('metadata'),
     });
+  });
+
+  it('takes a batch message by message: one it cannot read is set aside with the reason, the rest kept', () => {
+    const notice = {
+      id: 'wamid.NOTICE',
+      timestamp: '1',
+      type: 'system',
+      system: { body: 'User Uli changed from DE.1 to DE.2', user_id: 'DE.2', type: 'user_changed_user_id' },
+    };
+    const parsed = parseWebhook(
+      JSON.stringify(
+        envelope({
+          messages: [notice, { id: 'wamid.NOTIME', type: 'text' }, message({ type: 'text', text: { body: 'hi' } })],
+          statuses: [{ status: 'read' }],
+        }),
+      ),
+    );
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const [change] = parsed.changes;
+    expect(change!.messages.map((m) => m.id)).toEqual(['wamid.NOTICE', expect.stringMatching(/^wamid\./)]);
+    expect(change!.messages[0]!.system?.user_id).toBe('DE.2');
+    expect(change!.unreadable).toEqual([
+      { at: 'entry.0.changes.0.value.messages.1', id: 'wamid.NOTIME', reason: expect.stringContaining('timestamp') },
+      { at: 'entry.0.changes.0.value.statuses.0', reason: expect.stringContaining('id') },
+    ]);
   });
 });

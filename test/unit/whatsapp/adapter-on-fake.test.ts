@@ -192,11 +192,13 @@ describe('files', () => {
       text: 'old photo',
       media: { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mimetype: 'image/jpeg', expired: true },
     });
-    await until(fake, () => fake.screen(CHAT).length > 1, 'a reply to the expired photo');
-    expect(fake.screen(CHAT).at(-1)).toBe(
-      "I couldn't download this photo from the chat. Please send it again, or send a smaller one.",
+    await until(fake, () => fake.screen(CHAT).length > 2, 'a note on the expired photo and the answer to its caption');
+    expect(fake.screen(CHAT).at(-2)).toBe(
+      "I couldn't read this photo: the chat no longer has its file (it expired or was deleted). Please send it again. " +
+        "I'm answering your message without it.",
     );
     expect(service.uploads).toEqual([]);
+    expect(service.questions).toEqual(['old photo']);
   });
 
   it('refuses a file too large by the size WhatsApp announces, without downloading it', async () => {

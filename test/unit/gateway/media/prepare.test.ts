@@ -20,13 +20,18 @@ function expectRefused(result: PreparedMedia | MediaRefusal, reason: MediaRefusa
 
 describe('prepareAttachments: what gets through', () => {
   it('leaves a message without attachments in Text mode', async () => {
-    expect(await setup().prepare([])).toEqual({ chatAskType: 'Text', fileIds: [], notes: [] });
+    expect(await setup().prepare([])).toEqual({ chatAskType: 'Text', fileIds: [], notes: [], unread: [] });
   });
 
   it('uploads a photo as-is and asks in Image mode', async () => {
     const { prepare, received } = setup();
     const result = expectPrepared(await prepare([attachment('image', fixture('tiny.jpg'))]));
-    expect(result).toEqual({ chatAskType: 'Image', fileIds: [101], notes: ['photo (image/jpeg, 765 bytes)'] });
+    expect(result).toEqual({
+      chatAskType: 'Image',
+      fileIds: [101],
+      notes: ['photo (image/jpeg, 765 bytes)'],
+      unread: [],
+    });
     expect(received).toHaveLength(1);
     expect(received[0]?.bytes).toEqual(fixture('tiny.jpg'));
     expect(received[0]).toMatchObject({ fileName: 'image-1.jpg', contentType: 'image/jpeg' });
@@ -53,6 +58,7 @@ describe('prepareAttachments: what gets through', () => {
       chatAskType: 'Audio',
       fileIds: [101],
       notes: ['voice message (audio/ogg; codecs=opus, 4 KB, 2 s)'],
+      unread: [],
     });
     expect(received[0]).toMatchObject({ fileName: 'audio-1.wav', contentType: 'audio/wav' });
     const wav = readWav(received[0]?.bytes ?? new Uint8Array());

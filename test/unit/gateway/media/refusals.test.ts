@@ -172,17 +172,60 @@ describe('refusals: formats', () => {
 });
 
 describe('refusals: downloads', () => {
-  it('says the file could not be downloaded when the platform will not give it', async () => {
+  it('says the file could not be downloaded when the platform will not give it, with no reason to blame', async () => {
+    const { prepare } = setup();
+    const refused: InboundAttachment = {
+      kind: 'image',
+      fetch: async () => {
+        throw new AttachmentUnavailableError('Slack answered its sign-in page');
+      },
+    };
+    expect(expectRefused(await prepare([refused]), 'unavailable')).toBe(
+      "I couldn't download this photo from the chat. Please send it again.",
+    );
+  });
+
+  it('says the file is gone when the platform no longer has it (never "send a smaller one")', async () => {
     const { prepare } = setup();
     const gone: InboundAttachment = {
       kind: 'image',
       fetch: async () => {
-        throw new AttachmentUnavailableError('Telegram getFile: file is too big');
+        throw new AttachmentUnavailableError('media id unknown', { reason: 'gone' });
       },
     };
     expect(expectRefused(await prepare([gone]), 'unavailable')).toBe(
-      "I couldn't download this photo from the chat. Please send it again, or send a smaller one.",
+      "I couldn't read this photo: the chat no longer has its file (it expired or was deleted). Please send it again.",
     );
+  });
+
+  it("says the file is too large for the platform when the platform refuses one that size (Telegram's getFile)", async () => {
+    const { prepare } = setup();
+    const big: InboundAttachment = {
+      kind: 'image',
+      fetch: async () => {
+        throw new AttachmentUnavailableError('Telegram getFile: file is too big', { reason: 'too-large' });
+      },
+    };
+    expect(expectRefused(await prepare([big]), 'too-large')).toMatch(
+      /^This photo is too large; on this platform I can only download files up to /,
+    );
+  });
+
+  it('leaves out a photo that is gone and sends the others, saying which was left out', async () => {
+    const { prepare } = setup();
+    const gone: InboundAttachment = {
+      kind: 'image',
+      fetch: async () => {
+        throw new AttachmentUnavailableError('media id unknown', { reason: 'gone' });
+      },
+    };
+    const result = await prepare([gone, attachment('image', fixture('tiny.jpg'))]);
+    expect(isMediaRefusal(result)).toBe(false);
+    const prepared = result as PreparedMedia;
+    expect(prepared.fileIds).toHaveLength(1);
+    expect(prepared.unread.map((refusal) => refusal.message)).toEqual([
+      "I couldn't read this photo: the chat no longer has its file (it expired or was deleted). Please send it again.",
+    ]);
   });
 
   it('lets an upload failure through to the caller, which replies that the service is down', async () => {
