@@ -108,8 +108,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
           signingSecret: options.signingSecret!,
           logger,
           admit: (maxWaitMs) => gate.admit(maxWaitMs),
-          // Admitted: the identity is known.
-          dispatch: (input) => dispatch(input, identity!),
+          // Admitted: the identity is known. Answered within the core's bound for a webhook (InboundSink.bounded).
+          dispatch: (input) => sink.bounded(() => dispatch(input, identity!)),
         })
       : undefined;
   const routes: HttpRoute[] = eventsRoute

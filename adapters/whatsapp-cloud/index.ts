@@ -144,7 +144,8 @@ export function createWhatsAppCloudAdapter(
     verifyToken: options.verifyToken,
     logger,
     admit: (maxWaitMs) => gate.admit(maxWaitMs),
-    dispatch,
+    // The choices and the greeting read Redis too: the whole request is answered within the core's bound.
+    dispatch: (changes) => sink.bounded(() => dispatch(changes)),
   });
   const routes: HttpRoute[] = [
     { path: webhookPath(bot), handler: route },

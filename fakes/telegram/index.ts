@@ -51,6 +51,8 @@ export interface FakeTelegramOptions {
    * behind a load balancer are exercised with several.
    */
   webhookConnections?: number;
+  /** How long a webhook request may take before it counts as failed and is sent again (default 10 s). */
+  webhookTimeoutMs?: number;
   /** The fake's clock (ms); message dates and flood limits use it. Default Date.now. */
   now?: () => number;
 }
@@ -117,6 +119,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     options.webhookRetryDelayMs ?? 100,
     () => world.changed(),
     options.webhookConnections ?? 1,
+    options.webhookTimeoutMs,
   );
   const flood = new FloodControl(options.rateLimit, now);
   const failures = new FailureScript();

@@ -309,6 +309,15 @@ export interface Outbound {
 export interface InboundSink {
   /** Accepts a message; resolves once it is durably queued (not answered). */
   accept(message: Inbound): Promise<void>;
+  /**
+   * Runs the whole hand-over of one webhook request (the adapter's own reads of its storage and
+   * its accept() calls) within the time the core gives a redelivering platform's request
+   * (`gateway.webhookAcceptMs`): past it, or while the state store is down, it rejects with
+   * `NotQueuedError` and the route answers 503; the work may still finish, and the platform's
+   * redelivery is then dropped as a duplicate. accept() alone is bounded the same way. Present on
+   * the sink handed to an adapter that declares `redeliversOnAcceptFailure`; without it, run the work as is.
+   */
+  bounded?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Whether an adapter is connected to its platform, for readiness (/readyz). */
