@@ -171,6 +171,12 @@ export interface SentMessage {
  * again, ends the turn, logs a warning with `platformCode` and counts it (`windowClosed`);
  * an operator's message refused so is answered 422 with the adapter's words, which say a
  * template is needed.
+ * 'unauthorized': the platform refuses the bot's credentials, whatever the call (a token revoked
+ * or rotated: Telegram 401, Slack `invalid_auth` / `token_revoked` / `account_inactive`, Meta's
+ * code 190). Not this call's fault, and nothing the core can fix: the adapter reports itself not
+ * connected with the variable to fix (the kit's CredentialWatch), and the core waits the call out
+ * as it does an unreachable platform, up to the outage horizon, so that the answer goes out once
+ * the operator puts a working token in place.
  * `method` and `sent` name the failed call for the log (as grammY's GrammyError names its method
  * and payload): the error is logged as `err`, and its own fields are part of the line.
  */
@@ -194,6 +200,7 @@ export class PlatformError extends Error {
       | 'window-closed'
       | 'unsupported'
       | 'unreachable'
+      | 'unauthorized'
       | 'other',
     /** For rate-limited: how long the platform asks us to wait. */
     readonly retryAfterMs?: number,
