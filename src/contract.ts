@@ -14,4 +14,9 @@ export * from './contract/adapter.js';
 export * from './contract/markup.js';
 export type * from './contract/platform-module.js';
 export * from './contract/kit/index.js';
-export { WebhookGate, type WebhookAdmission } from './contract/webhook-gate.js';
+export {
+  NOT_QUEUED_RETRY_AFTER_SECONDS,
+  NotQueuedError,
+  WebhookGate,
+  type WebhookAdmission,
+} from './contract/webhook-gate.js';

@@ -7,6 +7,10 @@
 import { ErrorCode, type WebAPICallError } from '@slack/web-api';
 import { PlatformError } from '../../src/contract.js';
 
+/** What to fix when Slack refuses the bot token (the words of the log and of /readyz). */
+export const TOKEN_REFUSED =
+  'Slack refuses the bot token (invalid_auth, token_revoked or account_inactive): set a working SLACK_BOT_TOKEN (bots[].slack.botToken)';
+
 /** Slack's `error` strings (ok:false), by the kind the core reacts to. */
 const PLATFORM_ERRORS: Record<string, PlatformError['kind']> = {
   msg_too_long: 'too-long',
@@ -31,6 +35,12 @@ const PLATFORM_ERRORS: Record<string, PlatformError['kind']> = {
   method_deprecated: 'unsupported',
   feature_not_enabled: 'unsupported',
   not_allowed_token_type: 'unsupported',
+  // The bot token was revoked, the app uninstalled or the bot user deactivated: every call fails so until it is fixed.
+  invalid_auth: 'unauthorized',
+  not_authed: 'unauthorized',
+  token_revoked: 'unauthorized',
+  token_expired: 'unauthorized',
+  account_inactive: 'unauthorized',
   // Slack failed on its side: try again later.
   internal_error: 'unreachable',
   fatal_error: 'unreachable',
@@ -62,12 +72,9 @@ export function toPlatformError(error: unknown, method: string, sent?: string): 
         );
       case ErrorCode.PlatformError: {
         const slackError = String(error.data.error);
-        return new PlatformError(
-          `Slack ${method} failed: ${slackError}`,
-          PLATFORM_ERRORS[slackError] ?? 'other',
-          undefined,
-          call,
-        );
+        const kind = PLATFORM_ERRORS[slackError] ?? 'other';
+        const fix = kind === 'unauthorized' ? `; ${TOKEN_REFUSED}` : '';
+        return new PlatformError(`Slack ${method} failed: ${slackError}${fix}`, kind, undefined, call);
       }
       case ErrorCode.HTTPError:
         // A 5xx (or a proxy's error page): Slack failed on its side, not a refusal of this call.

@@ -8,14 +8,21 @@
  *        (logged once with the reason: Slack would only send the same body again).
  *   503  (Retry-After) the bot cannot take events yet: still starting after a bounded wait,
  *        the Web API unreachable (who the bot is, auth.test, is unknown), or stopping.
- *   500  the message could not be queued (Redis): Slack sends it again.
+ *   503  (Retry-After) the message could not be queued within gateway.webhookAcceptMs, or Redis
+ *        refused it (the core logs the outage once): Slack sends it again.
+ *   500  the message could not be queued for another reason: Slack sends it again.
  *
  * Slack sends each request again when it gets anything but a 2xx within 3 s (a few times,
  * then gives up), so a 4xx or 5xx is only for what a later delivery can fix.
  */
 import { defaultBodyLimit, verifySlackRequest } from '@slack/bolt';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { Logger, WebhookAdmission } from '../../src/contract.js';
+import {
+  NOT_QUEUED_RETRY_AFTER_SECONDS,
+  NotQueuedError,
+  type Logger,
+  type WebhookAdmission,
+} from '../../src/contract.js';
 import { parseSlackHttpBody, type SlackInput } from './events.js';
 
 /**
@@ -108,6 +115,11 @@ export function slackEventsRouter(options: SlackEventsRouteOptions): RequestHand
     try {
       await options.dispatch(request);
     } catch (error) {
+      if (error instanceof NotQueuedError) {
+        logger.debug({ bot, reason: error.message }, 'slack: answered 503, Slack will send the event again');
+        res.status(503).set('Retry-After', String(NOT_QUEUED_RETRY_AFTER_SECONDS)).json({ error: error.message });
+        return;
+      }
       logger.error({ err: error, bot }, 'slack: an event was not queued; answered 500, Slack will send it again');
       res.status(500).json({ error: 'not queued, retry later' });
       return;

@@ -8,11 +8,20 @@
  */
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { SerialByKey, SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Logger } from '../../src/contract.js';
+import {
+  CredentialWatch,
+  SerialByKey,
+  SinkHolder,
+  WebhookGate,
+  type Adapter,
+  type HttpRoute,
+  type Logger,
+} from '../../src/contract.js';
 import { AssistantPane } from './assistant.js';
 import { slackCapabilities } from './capabilities.js';
 import { createWebClient } from './client.js';
 import { createSlackDispatch } from './dispatch.js';
+import { TOKEN_REFUSED } from './errors.js';
 import { slackEventsRouter } from './events-route.js';
 import { restoreSlackAttachment, type SlackFileSource } from './files.js';
 import { SlackConnection } from './connection.js';
@@ -67,7 +76,15 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const mode = slackMode(options);
   const client: WebClient = createWebClient(options.botToken, options.apiUrl, logger);
   const assistant = new AssistantPane(client, logger);
-  const outbound = new SlackOutbound(client, assistant);
+  // A token revoked after the start: not connected (/readyz) until a call or the probe gets through; the core waits the answers out.
+  const credentials = new CredentialWatch({
+    reason: `${TOKEN_REFUSED}, for bot "${options.bot}"`,
+    probe: async () => {
+      await client.auth.test();
+    },
+    logger,
+  });
+  const outbound = credentials.watch(new SlackOutbound(client, assistant));
   const threads = new ThreadMemory(client, logger);
   const sink = new SinkHolder({
     who: `Slack bot "${options.bot}"`,
@@ -108,8 +125,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
           signingSecret: options.signingSecret!,
           logger,
           admit: (maxWaitMs) => gate.admit(maxWaitMs),
-          // Admitted: the identity is known.
-          dispatch: (input) => dispatch(input, identity!),
+          // Admitted: the identity is known. Answered within the core's bound for a webhook (InboundSink.bounded).
+          dispatch: (input) => sink.bounded(() => dispatch(input, identity!)),
         })
       : undefined;
   const routes: HttpRoute[] = eventsRoute
@@ -169,10 +186,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
           `Slack's Web API did not answer auth.test for bot "${options.bot}" (${status.reason ?? 'unreachable'}); trying again`,
         );
     },
-    status: () => connection.status(),
+    status: () => credentials.status() ?? connection.status(),
     async stop() {
       gate.close(`Slack bot "${options.bot}" is stopping`);
       connection.stop();
+      credentials.stop();
       if (socketStarted && socketApp) {
         socketStarted = false;
         await socketApp

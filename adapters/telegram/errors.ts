@@ -16,6 +16,10 @@ const RULES: { pattern: RegExp; kind: PlatformError['kind'] }[] = [
   { pattern: /message to (edit|delete) not found|chat not found/i, kind: 'not-found' },
 ];
 
+/** What to fix when Telegram refuses the token (the words of the log and of /readyz). */
+export const TOKEN_REFUSED =
+  'Telegram refuses the bot token (401 Unauthorized): set a working TELEGRAM_BOT_TOKEN (bots[].telegram.token, from @BotFather)';
+
 /** `sent`: what the call sent (`describeSent`), named in the error with the method for the log. */
 export function toPlatformError(error: unknown, method: string, sent?: string): PlatformError {
   const call = { cause: error, method, ...(sent !== undefined ? { sent } : {}) };
@@ -25,6 +29,9 @@ export function toPlatformError(error: unknown, method: string, sent?: string): 
       const seconds = error.parameters.retry_after ?? 1;
       return new PlatformError(what, 'rate-limited', seconds * 1000, call);
     }
+    // The token was revoked or replaced (BotFather /revoke): every call fails so until the operator sets the new one.
+    if (error.error_code === 401)
+      return new PlatformError(`${what}; ${TOKEN_REFUSED}`, 'unauthorized', undefined, call);
     // An unknown method answers 404: the server predates it (e.g. sendMessageDraft before Bot API 9.3).
     if (error.error_code === 404) return new PlatformError(what, 'unsupported', undefined, call);
     // Telegram failed on its side (500, 502 "Bad Gateway"…): not a refusal of this call, try again later.

@@ -7,7 +7,14 @@ import { Bot, GrammyError } from 'grammy';
 import type { BotCommand, UserFromGetMe } from 'grammy/types';
 import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SinkHolder, WebhookGate, type Adapter, type HttpRoute, type Inbound } from '../../src/contract.js';
+import {
+  CredentialWatch,
+  SinkHolder,
+  WebhookGate,
+  type Adapter,
+  type HttpRoute,
+  type Inbound,
+} from '../../src/contract.js';
 import type { Logger } from '../../src/contract.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
 import { telegramCapabilities, withoutDrafts } from './capabilities.js';
@@ -18,6 +25,7 @@ import { TokenBucket, type PacingOptions } from './pacing.js';
 import { startPolling } from './polling.js';
 import { telegramWebhookRouter, webhookPath } from './webhook.js';
 import { telegramConnection } from './connection.js';
+import { TOKEN_REFUSED } from './errors.js';
 import { undiciFetch } from './transport.js';
 
 export interface TelegramAdapterOptions {
@@ -75,8 +83,16 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   const capabilities = telegramCapabilities({ localApi });
   const sink = new SinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
   let runner: RunnerHandle | undefined;
+  // A token revoked after the start: not connected (/readyz) until a call or the probe gets through; the core waits the answers out.
+  const credentials = new CredentialWatch({
+    reason: `${TOKEN_REFUSED}, for bot "${options.bot}"`,
+    probe: async (signal) => {
+      await bot.api.getMe(signal as Parameters<Bot['api']['getMe']>[0]);
+    },
+    logger,
+  });
   // This instance's own pace: nothing else in the process shares its state.
-  const outbound = new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing));
+  const outbound = credentials.watch(new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing)));
   const groupOutbound = withoutDrafts(outbound);
   // Webhook mode: updates wait here (bounded) until the adapter has its sink and grammY knows the bot (getMe).
   const gate = new WebhookGate(`telegram bot "${options.bot}" is starting`);
@@ -184,7 +200,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       const begin = () => {
         if (!sink.holding) return;
         if (options.mode === 'polling') {
-          runner = startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger });
+          runner = startPolling(bot, { allowedUpdates: ALLOWED_UPDATES, logger, credentials });
         }
         gate.open();
         logger.info({ bot: options.bot, username: bot.botInfo.username, mode: options.mode }, 'telegram: started');
@@ -202,10 +218,11 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
           `the Bot API is not reachable for telegram bot "${options.bot}" (${connection.status().reason ?? 'unreachable'}); trying again`,
         );
     },
-    status: () => connection.status(),
+    status: () => credentials.status() ?? connection.status(),
     async stop() {
       gate.close(`telegram bot "${options.bot}" is stopping`);
       connection.stop();
+      credentials.stop();
       // No getUpdates from here on; updates still being handled stay unconfirmed.
       const stopping = runner?.isRunning() ? runner.stop() : undefined;
       runner = undefined;

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createConcurrentSink, createRunner, createSource, type RunnerHandle } from '@grammyjs/runner';
 import { BotError, GrammyError, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import { retryWithBackoff, type Backoff, type Logger } from '../../src/contract.js';
+import { retryWithBackoff, type Backoff, type CredentialWatch, type Logger } from '../../src/contract.js';
 
 /** Fetched updates not yet queued, at most; also the largest batch getUpdates returns. */
 export const MAX_UNQUEUED_UPDATES = 100;
@@ -99,11 +99,21 @@ export class UpdateLedger {
 export interface PollingOptions {
   allowedUpdates: readonly string[];
   logger: Logger;
+  /** Told when Telegram refuses the token (401) and when getUpdates works again. */
+  credentials?: Pick<CredentialWatch, 'refusedBy' | 'accepted'>;
 }
 
-/** Whether retrying getUpdates cannot help: 401 token revoked, 409 another poller or a webhook. */
+/**
+ * Whether retrying getUpdates cannot help: 409, another poller or a webhook. A 401 (the token
+ * refused) is tried again with backoff, the bot reported not connected meanwhile: polling goes
+ * on by itself once Telegram takes the token again, and Telegram keeps the updates until then.
+ */
 function isUnrecoverable(error: unknown): boolean {
-  return error instanceof GrammyError && (error.error_code === 401 || error.error_code === 409);
+  return error instanceof GrammyError && error.error_code === 409;
+}
+
+function isTokenRefused(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 401;
 }
 
 /** grammY declares its signal parameter with the abort-controller polyfill's type; Node's AbortSignal works the same. */
@@ -139,8 +149,8 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
 
   const getUpdates = (offset: number, signal: AbortSignal) =>
     retryWithBackoff(
-      () =>
-        bot.api.getUpdates(
+      async () => {
+        const updates = await bot.api.getUpdates(
           {
             offset,
             limit: MAX_UNQUEUED_UPDATES,
@@ -148,12 +158,17 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
             allowed_updates: [...options.allowedUpdates] as never,
           },
           signal as GrammySignal,
-        ),
+        );
+        options.credentials?.accepted();
+        return updates;
+      },
       {
         backoff: POLL_RETRY,
         signal,
         retryIf: (error) => !signal.aborted && !isUnrecoverable(error),
         onFailure: async (error, attemptNumber) => {
+          // Logged once by the watch, not once per try.
+          if (isTokenRefused(error)) return options.credentials?.refusedBy(error);
           // The error goes through the logger, which redacts the token from the request URL.
           logger.warn(
             { err: error, attempt: attemptNumber },
@@ -209,8 +224,7 @@ export function startPolling(bot: Bot, options: PollingOptions): RunnerHandle {
   runner.task()?.catch((error: unknown) => {
     logger.error(
       { err: error },
-      'telegram: polling stopped: Telegram refused getUpdates ' +
-        '(401: the token was revoked, check TELEGRAM_BOT_TOKEN; 409: another process polls this bot or a webhook is set). ' +
+      'telegram: polling stopped: Telegram refused getUpdates with 409 (another process polls this bot, or a webhook is set). ' +
         'Restart the gateway once that is fixed.',
     );
   });

@@ -1,12 +1,19 @@
 /**
  * The webhook endpoint (POST /telegram/<bot>): the secret is checked before a byte
  * of the body is read, so nobody without it can make the gateway parse anything;
- * then the body is parsed with a limit that fits real updates.
+ * then the body is parsed with a limit that fits real updates. An update the core could not
+ * queue in time (gateway.webhookAcceptMs, Redis out) is answered 503, another failure 500:
+ * Telegram sends either again.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { webhookCallback, type Bot } from 'grammy';
-import type { Logger, WebhookAdmission } from '../../src/contract.js';
+import { BotError, webhookCallback, type Bot } from 'grammy';
+import {
+  NOT_QUEUED_RETRY_AFTER_SECONDS,
+  NotQueuedError,
+  type Logger,
+  type WebhookAdmission,
+} from '../../src/contract.js';
 
 /**
  * Largest webhook body parsed. An update is a message (text ≤ 4,096 characters, a caption
@@ -79,6 +86,16 @@ export function telegramWebhookRouter(bot: Bot, options: WebhookOptions): Reques
         return;
       }
       callback(req, res).catch((error: unknown) => {
+        const cause = error instanceof BotError ? error.error : error;
+        if (cause instanceof NotQueuedError && !res.headersSent) {
+          // The core logged the outage once; the request is answered in time, and Telegram sends it again.
+          logger.debug(
+            { bot: options.bot, reason: cause.message },
+            'telegram: answered 503, Telegram will send it again',
+          );
+          res.status(503).set('Retry-After', String(NOT_QUEUED_RETRY_AFTER_SECONDS)).json({ error: cause.message });
+          return;
+        }
         logger.error(
           { err: error, bot: options.bot },
           'telegram: webhook update not queued; Telegram will redeliver it',

@@ -7,6 +7,7 @@
  *   131047 more than 24 h since the user's last message                → 'window-closed'
  *   5xx, 1, 2, 131000 (Meta failed on its side), 131057 (maintenance)  → 'unreachable'
  *   100 naming a text longer than allowed                              → 'too-long'
+ *   190 (the access token expired or was revoked), or a 401 without a code  → 'unauthorized'
  *   anything else                                                      → 'other'
  *
  * The message carries Meta's code, error_subcode and fbtrace_id (what Meta's support asks
@@ -44,6 +45,10 @@ const META_SIDE = new Set<number>([
 ]);
 /** How Meta words a parameter over its length: "Param text['body'] must be at most 4096 characters long." */
 const TOO_LONG = /must be at most \d+ characters/i;
+
+/** What to fix when Meta refuses the token (the words of the log and of /readyz). */
+export const ACCESS_TOKEN_REFUSED =
+  'Meta refuses the access token: set a working WHATSAPP_CLOUD_ACCESS_TOKEN (bots[].whatsappCloud.accessToken)';
 
 /** A Graph API answer other than 2xx, with Meta's error object when it sent one. */
 export class MetaApiError extends Error {
@@ -165,7 +170,7 @@ export function toPlatformError(error: unknown, options: { retryAfterMs?: number
     return as('unreachable', `${error.message}; Meta failed on its side, the gateway tries again`);
   if (code === META_CODES.invalidParameter && TOO_LONG.test(`${error.meta.message ?? ''} ${error.meta.details ?? ''}`))
     return as('too-long');
-  if (code === META_CODES.accessToken)
-    return as('other', `${error.message}; check WHATSAPP_CLOUD_ACCESS_TOKEN (bots[].whatsappCloud.accessToken)`);
+  if (code === META_CODES.accessToken || (code === undefined && error.httpStatus === 401))
+    return as('unauthorized', `${error.message}; ${ACCESS_TOKEN_REFUSED}`);
   return as('other');
 }

@@ -8,6 +8,7 @@
  */
 import {
   CommandWords,
+  CredentialWatch,
   DEFAULT_COMMANDS,
   FirstContactGreeter,
   greetingBefore,
@@ -22,6 +23,7 @@ import {
   type PlatformStorage,
 } from '../../src/contract.js';
 import { cloudCapabilities } from './capabilities.js';
+import { ACCESS_TOKEN_REFUSED } from './errors.js';
 import { NumberedChoices } from './choices.js';
 import type { CloudMessage, MessagesChange } from './events.js';
 import { GraphClient } from './graph.js';
@@ -90,7 +92,15 @@ export function createWhatsAppCloudAdapter(
   /** Numbers whose messages reached this bot's webhook, warned about once each. */
   const otherNumbers = new Set<string>();
 
-  const outbound = new CloudOutbound({
+  // A revoked token: not connected (/readyz) until a call or the probe gets through; the core waits the answers out.
+  const credentials = new CredentialWatch({
+    reason: `${ACCESS_TOKEN_REFUSED}, for bot "${bot}"`,
+    probe: async (signal) => {
+      await graph.get([options.phoneNumberId], 'GET /{phone-number-id}', signal);
+    },
+    logger,
+  });
+  const cloudOutbound = new CloudOutbound({
     graph,
     phoneNumberId: options.phoneNumberId,
     choices,
@@ -100,6 +110,7 @@ export function createWhatsAppCloudAdapter(
     ...(options.rateLimitBackoff ? { rateLimitBackoff: options.rateLimitBackoff } : {}),
     ...(options.rateLimitPatienceMs !== undefined ? { rateLimitPatienceMs: options.rateLimitPatienceMs } : {}),
   });
+  const outbound = credentials.watch(cloudOutbound);
 
   const deliver = async (inbound: Inbound): Promise<void> => {
     const message = await choices.resolve(inbound);
@@ -177,7 +188,8 @@ export function createWhatsAppCloudAdapter(
     verifyToken: options.verifyToken,
     logger,
     admit: (maxWaitMs) => gate.admit(maxWaitMs),
-    dispatch,
+    // The choices and the greeting read Redis too: the whole request is answered within the core's bound.
+    dispatch: (changes) => sink.bounded(() => dispatch(changes)),
   });
   const routes: HttpRoute[] = [
     { path: webhookPath(bot), handler: route },
@@ -193,17 +205,20 @@ export function createWhatsAppCloudAdapter(
     // Meta retries a webhook that was not answered 200 for up to 7 days.
     redeliversOnAcceptFailure: true,
     restoreAttachment: (ref, info) => restoreMediaAttachment(graph, ref, info),
+    // Nothing to connect to: connected unless Meta refuses the token.
+    status: () => credentials.status() ?? { connected: true },
     async start(newSink, info) {
       if (info?.commands.length) words = new CommandWords(info.commands);
       if (stopping.signal.aborted) stopping = new AbortController();
       sink.hold(newSink);
-      // Nothing to connect: Meta posts to us. The token is checked by `chatbridge doctor`, and a refused one is logged with each send.
+      // Nothing to connect: Meta posts to us. The token is checked by `chatbridge doctor`; a refused one makes the bot not connected.
       gate.open();
       logger.info({ bot, phoneNumberId: options.phoneNumberId }, 'whatsapp-cloud: started');
     },
     async stop() {
       gate.close(`WhatsApp Cloud bot "${bot}" is stopping`);
       stopping.abort();
+      credentials.stop();
       // What was received is handed over; Meta sends what was not acknowledged again.
       await order.idle();
       sink.release();

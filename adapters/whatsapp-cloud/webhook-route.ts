@@ -11,12 +11,19 @@
  *         200  the user messages for this number are queued (each one accepted by the core);
  *              statuses and changes of other fields are acknowledged (statuses.ts logs them).
  *         503  (Retry-After) the bot cannot take messages yet: starting after a bounded wait, or stopping.
- *         500  a message could not be queued (Redis): Meta sends the webhook again, and the
- *              messages already queued are dropped as duplicates then.
+ *         503  (Retry-After) the messages could not be queued within gateway.webhookAcceptMs, or
+ *              Redis refused them (the core logs the outage once): Meta sends the webhook again, and
+ *              the messages queued meanwhile are dropped as duplicates then.
+ *         500  a message could not be queued for another reason: Meta sends the webhook again.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { Logger, WebhookAdmission } from '../../src/contract.js';
+import {
+  NOT_QUEUED_RETRY_AFTER_SECONDS,
+  NotQueuedError,
+  type Logger,
+  type WebhookAdmission,
+} from '../../src/contract.js';
 import { parseWebhook, type MessagesChange } from './events.js';
 import { SIGNATURE_HEADER, signatureProblem } from './signature.js';
 
@@ -105,6 +112,11 @@ export function cloudWebhookRouter(options: WebhookRouteOptions): RequestHandler
     try {
       await options.dispatch(parsed.changes);
     } catch (error) {
+      if (error instanceof NotQueuedError) {
+        logger.debug({ bot, reason: error.message }, 'whatsapp-cloud: answered 503, Meta will send the webhook again');
+        res.status(503).set('Retry-After', String(NOT_QUEUED_RETRY_AFTER_SECONDS)).json({ error: error.message });
+        return;
+      }
       logger.error(
         { err: error, bot },
         'whatsapp-cloud: a message was not queued; answered 500, Meta will send the webhook again',

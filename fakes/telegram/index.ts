@@ -51,6 +51,8 @@ export interface FakeTelegramOptions {
    * behind a load balancer are exercised with several.
    */
   webhookConnections?: number;
+  /** How long a webhook request may take before it counts as failed and is sent again (default 10 s). */
+  webhookTimeoutMs?: number;
   /** The fake's clock (ms); message dates and flood limits use it. Default Date.now. */
   now?: () => number;
 }
@@ -76,6 +78,11 @@ export interface FakeTelegram {
     data: string;
     from?: UserLike;
   }): Update & { callback_query: CallbackQuery };
+  /**
+   * While `refused`, every Bot API call answers as Telegram does for a revoked token:
+   * `{"ok":false,"error_code":401,"description":"Unauthorized"}` (updates wait, as Telegram keeps them).
+   */
+  refuseToken(refused: boolean): void;
   /** Delivers an update again with the same update_id (dedupe tests). */
   redeliver(update: Update): void;
   chatLog(chatId: number): LoggedCall[];
@@ -119,6 +126,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     options.webhookRetryDelayMs ?? 100,
     () => world.changed(),
     options.webhookConnections ?? 1,
+    options.webhookTimeoutMs,
   );
   const flood = new FloodControl(options.rateLimit, now);
   const failures = new FailureScript();
@@ -131,7 +139,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     localServer: options.localServer ?? false,
     draftSupport: options.drafts ?? ('supported' as DraftSupport),
   };
-  const app = createFakeTelegramApp({ token, world, failures, context, downloads });
+  let tokenRefused = false;
+  const app = createFakeTelegramApp({ token, world, failures, context, downloads, tokenRefused: () => tokenRefused });
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(s)));
@@ -168,6 +177,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return queue.push({ callback_query } as Omit<Update, 'update_id'>) as Update & { callback_query: CallbackQuery };
     },
     redeliver: (update) => queue.redeliver(update),
+    refuseToken: (refused) => {
+      tokenRefused = refused;
+    },
     chatLog: (chatId) => world.chatLog(chatId),
     visibleMessages: (chatId) => world.visibleMessages(chatId),
     drafts: (chatId) => world.drafts(chatId),

@@ -17,6 +17,8 @@ export interface ServerDeps {
   context: Omit<MethodContext, 'signal'>;
   /** Paths of files downloaded through /file/bot…, in order. */
   downloads: string[];
+  /** Whether the token is revoked now (FakeTelegram.refuseToken): every call answers 401 as for a wrong token. */
+  tokenRefused?: () => boolean;
 }
 
 function send(res: Response, status: number, body: unknown): void {
@@ -80,6 +82,8 @@ async function handleMethod(deps: ServerDeps, req: Request, res: Response, metho
   try {
     params = new Params(rawRequest(req));
     chatId = chatIdOf(params);
+    // A revoked token: Telegram's answer to a wrong one, logged with the call so a test can see the refusals.
+    if (deps.tokenRefused?.()) throw new ApiError(401, 'Unauthorized');
     const failure = deps.failures.next(entry.name);
     if (failure) {
       throw new ApiError(

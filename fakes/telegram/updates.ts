@@ -48,6 +48,8 @@ export class UpdateQueue {
     private readonly onChange: () => void,
     /** Webhook requests open at once (Telegram: setWebhook's max_connections, default 40). */
     private readonly webhookConnections = 1,
+    /** A webhook request not answered within this long failed (as 'network-error') and is sent again. */
+    private readonly webhookTimeoutMs = 10_000,
   ) {}
 
   push(update: Omit<Update, 'update_id'> & { update_id?: number }): Update {
@@ -191,7 +193,7 @@ export class UpdateQueue {
         method: 'POST',
         headers,
         body: JSON.stringify(update),
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(this.webhookTimeoutMs),
       });
       await response.arrayBuffer();
       return response.status;

@@ -168,6 +168,11 @@ export interface FakeWhatsAppCloud {
     httpStatus?: number;
     via?: 'response' | 'status';
   }): void;
+  /**
+   * While `refused`, every Graph API call answers as Meta does for a revoked token (401, code 190,
+   * error_subcode 460), though the token is the same one: Meta checks it on every call.
+   */
+  refuseToken(refused: boolean): void;
   /** Requests to the media origin: the media id, whether the token came, bytes served (0 when refused). */
   mediaDownloads(): MediaDownload[];
   /** Every webhook try and the gateway's answer. */
@@ -249,6 +254,8 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
     })().catch(() => undefined);
   };
 
+  /** FakeWhatsAppCloud.refuseToken. */
+  let tokenRefused = false;
   const graph = await listen(
     createGraphApp({
       world,
@@ -257,6 +264,7 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
       pair: new PairLimiter(pairRule, clock),
       throughput: new ThroughputLimiter(throughput, clock),
       mediaOrigin: () => media.origin,
+      tokenRefused: () => tokenRefused,
       onSent: (to, wamid) => {
         if (options.statusWebhooks === false) return;
         sentCount += 1;
@@ -349,6 +357,9 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
     failNext: ({ times = 1, ...failure }) => failures.add(failure, times),
     mediaDownloads: () => [...world.downloads],
     webhookAttempts: () => [...world.webhookAttempts],
+    refuseToken: (refused) => {
+      tokenRefused = refused;
+    },
     isSubscribed: () => world.subscribed,
     waitFor: (condition, waitOptions) => waitForChange('fake WhatsApp Cloud', world, condition, waitOptions),
     close: async () => {

@@ -36,6 +36,8 @@ export interface GraphDeps {
   pair: PairLimiter;
   throughput: ThroughputLimiter;
   mediaOrigin: () => string;
+  /** Whether the access token is revoked now (FakeWhatsAppCloud.refuseToken): every call answers 190. */
+  tokenRefused: () => boolean;
   /** A message was accepted and shown: the fake posts its statuses. */
   onSent: (to: string, wamid: string) => void;
   /** A message was accepted but a scripted failure follows in a `failed` status. */
@@ -61,7 +63,19 @@ function authorize(deps: GraphDeps, req: Request): void {
       message: 'Invalid OAuth access token - Cannot parse access token',
     });
   }
+  // Meta's words for a token whose session was invalidated (revoked, the system user removed, a password changed).
+  if (deps.tokenRefused()) {
+    throw new CloudApiError(META_CODES.accessToken, undefined, {
+      subcode: SESSION_INVALIDATED,
+      message:
+        'Error validating access token: The session has been invalidated because the user changed their password ' +
+        'or Facebook has changed the session for security reasons.',
+    });
+  }
 }
+
+/** Meta's error_subcode for a token whose session was invalidated. */
+const SESSION_INVALIDATED = 460;
 
 function jsonBody(req: Request): unknown {
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';

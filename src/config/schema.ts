@@ -189,6 +189,8 @@ const coreSchema = z
       .object({
         platformOutageHorizonMs: z.number().int().min(0).optional(),
         upstreamOutageHorizonMs: z.number().int().min(0).optional(),
+        /** How long a webhook may take to queue its messages before it is answered 503 and the platform retries (default 2 s). */
+        webhookAcceptMs: positiveInt.optional(),
         /** Most answers one process writes at once; the rest wait their turn, queued (default 256). */
         maxAnswersInFlight: positiveInt.optional(),
         lockTtlMs: positiveInt.optional(),

@@ -171,6 +171,12 @@ export interface SentMessage {
  * again, ends the turn, logs a warning with `platformCode` and counts it (`windowClosed`);
  * an operator's message refused so is answered 422 with the adapter's words, which say a
  * template is needed.
+ * 'unauthorized': the platform refuses the bot's credentials, whatever the call (a token revoked
+ * or rotated: Telegram 401, Slack `invalid_auth` / `token_revoked` / `account_inactive`, Meta's
+ * code 190). Not this call's fault, and nothing the core can fix: the adapter reports itself not
+ * connected with the variable to fix (the kit's CredentialWatch), and the core waits the call out
+ * as it does an unreachable platform, up to the outage horizon, so that the answer goes out once
+ * the operator puts a working token in place.
  * `method` and `sent` name the failed call for the log (as grammY's GrammyError names its method
  * and payload): the error is logged as `err`, and its own fields are part of the line.
  */
@@ -194,6 +200,7 @@ export class PlatformError extends Error {
       | 'window-closed'
       | 'unsupported'
       | 'unreachable'
+      | 'unauthorized'
       | 'other',
     /** For rate-limited: how long the platform asks us to wait. */
     readonly retryAfterMs?: number,
@@ -309,6 +316,15 @@ export interface Outbound {
 export interface InboundSink {
   /** Accepts a message; resolves once it is durably queued (not answered). */
   accept(message: Inbound): Promise<void>;
+  /**
+   * Runs the whole hand-over of one webhook request (the adapter's own reads of its storage and
+   * its accept() calls) within the time the core gives a redelivering platform's request
+   * (`gateway.webhookAcceptMs`): past it, or while the state store is down, it rejects with
+   * `NotQueuedError` and the route answers 503; the work may still finish, and the platform's
+   * redelivery is then dropped as a duplicate. accept() alone is bounded the same way. Present on
+   * the sink handed to an adapter that declares `redeliversOnAcceptFailure`; without it, run the work as is.
+   */
+  bounded?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Whether an adapter is connected to its platform, for readiness (/readyz). */

@@ -9,6 +9,23 @@
  * platform retries (503), never one that says the request itself was wrong.
  */
 
+/**
+ * A delivery that could not be queued within the time a redelivering platform's request may take
+ * (GatewayPolicy.webhookAcceptMs), or not at all because the state store is down. The core has
+ * logged the outage once; the route answers 503 without a line of its own, and the platform sends
+ * the request again. Work that was cut off may still finish: the redelivery is then a duplicate,
+ * which the core drops, so the user is answered once.
+ */
+export class NotQueuedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NotQueuedError';
+  }
+}
+
+/** Seconds a route's 503 for a NotQueuedError suggests (Retry-After): a state store outage is usually seconds. */
+export const NOT_QUEUED_RETRY_AFTER_SECONDS = 5;
+
 export type WebhookAdmission = { admitted: true } | { admitted: false; reason: string };
 
 type GateState = 'starting' | 'open' | 'closed';

@@ -44,6 +44,12 @@ export interface GatewayPolicy {
    * is unreachable (a transient failure before the answer started). 0 = apologise at once.
    */
   upstreamOutageHorizonMs: number;
+  /**
+   * How long a webhook request (a platform that sends it again when not answered 2xx) may take
+   * to queue its messages; past it, or while Redis refuses, it is answered 503 and the platform
+   * sends it again (intake/webhook-accept.ts).
+   */
+  webhookAcceptMs: number;
 }
 
 /**
@@ -114,6 +120,16 @@ export const PLATFORM_OUTAGE_HORIZON_MS = 60 * 60_000;
 /** An hour, for the same reason: the user was told the answer will come, and it still matters then. */
 export const UPSTREAM_OUTAGE_HORIZON_MS = 60 * 60_000;
 
+/**
+ * 2 s: a healthy Redis queues a message in a millisecond or two (a burst of 100 webhooks was all
+ * answered within half a second), so 2 s means Redis is not answering. Slack sends a request again
+ * when it has no answer within 3 s, and counts the lateness against the app; Meta and Telegram wait
+ * longer but count a late answer as a failure all the same. A 503 within 2 s costs the user the
+ * platform's next try, which is what an outage costs anyway; a request held open costs that and a
+ * connection for as long as the outage lasts.
+ */
+export const WEBHOOK_ACCEPT_MS = 2_000;
+
 export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   dedupeTtlMs: DEDUPE_TTL_MS,
   lockTtlMs: LOCK_TTL_MS,
@@ -129,6 +145,7 @@ export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   listingsPageSize: LISTINGS_PAGE_SIZE,
   platformOutageHorizonMs: PLATFORM_OUTAGE_HORIZON_MS,
   upstreamOutageHorizonMs: UPSTREAM_OUTAGE_HORIZON_MS,
+  webhookAcceptMs: WEBHOOK_ACCEPT_MS,
 });
 
 export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPolicy {
@@ -146,6 +163,12 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
   if (!(Number.isSafeInteger(policy.sessionIdleTtlMs) && policy.sessionIdleTtlMs > 0)) {
     throw new Error(
       `Gateway policy: sessionIdleTtlMs must be a positive whole number of milliseconds (got ${policy.sessionIdleTtlMs}); the default is 90 days.`,
+    );
+  }
+  if (!(Number.isInteger(policy.webhookAcceptMs) && policy.webhookAcceptMs >= 1)) {
+    throw new Error(
+      `Gateway policy: webhookAcceptMs (gateway.webhookAcceptMs) must be a whole number of milliseconds of at least 1 ` +
+        `(got ${policy.webhookAcceptMs}); the default is ${WEBHOOK_ACCEPT_MS}, under Slack's 3 s.`,
     );
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);

@@ -170,7 +170,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     observer: services.observer,
     logger,
   });
-  const lifecycle = new AdapterLifecycle(routes.all(), logger);
+  const lifecycle = new AdapterLifecycle(routes.all(), logger, policy.webhookAcceptMs);
   let sweepTimer: NodeJS.Timeout | undefined;
 
   async function periodic(): Promise<void> {

@@ -30,6 +30,8 @@ export interface SlackHttpGatewayOptions {
   slack?: FakeSlack;
   /** The Web API base the gateway is given (SLACK_API_URL); default the fake's, e.g. a TCP proxy in front of it instead. */
   apiUrl?: string;
+  /** More variables for the process (a REDIS_URL of the test's own). */
+  env?: Record<string, string>;
 }
 
 /** Generous: two cores shared with other test runs, and a start takes ~2 s on an idle machine. */
@@ -45,6 +47,7 @@ export async function startSlackHttpGateway(options: SlackHttpGatewayOptions = {
     SLACK_BOT_TOKEN: slack.botToken,
     SLACK_SIGNING_SECRET: slack.signingSecret,
     SLACK_API_URL: options.apiUrl ?? slack.apiUrl,
+    ...options.env,
   };
   const gateway = options.early
     ? await startChatbridge(env, { port: await freePort(), early: true })

@@ -44,12 +44,20 @@ export class SinkHolder implements InboundSink {
   }
 
   async accept(message: Inbound): Promise<void> {
-    if (!this.sink) {
-      const { who, what, then } = this.words;
-      throw new AdapterNotStartedError(
-        `${who} received ${what} before start() or after stop()${then ? `; ${then}` : ''}`,
-      );
-    }
-    await this.sink.accept(message);
+    await this.started().accept(message);
+  }
+
+  /** One webhook request's hand-over within the core's bound (InboundSink.bounded), or as is when the sink has none. */
+  async bounded<T>(work: () => Promise<T>): Promise<T> {
+    const sink = this.started();
+    return sink.bounded ? sink.bounded(work) : work();
+  }
+
+  private started(): InboundSink {
+    if (this.sink) return this.sink;
+    const { who, what, then } = this.words;
+    throw new AdapterNotStartedError(
+      `${who} received ${what} before start() or after stop()${then ? `; ${then}` : ''}`,
+    );
   }
 }

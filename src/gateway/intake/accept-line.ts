@@ -28,11 +28,15 @@ export class AcceptLine {
     return this.line.length;
   }
 
-  /** Runs `work` once a place is free (at once when one is), and gives the place back when it settles. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` once a place is free (at once when one is), and gives the place back when it settles.
+   * When `signal` aborts while it still waits for a place, it leaves the line and rejects with the
+   * signal's reason, having done nothing (its webhook was answered already; the platform sends it again).
+   */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     // A place handed over by the one leaving is already counted as taken (no one can jump the line).
     if (this.active < this.capacity) this.active++;
-    else await new Promise<void>((resolve) => this.line.push(resolve));
+    else await this.waitForPlace(signal);
     try {
       return await work();
     } finally {
@@ -40,5 +44,22 @@ export class AcceptLine {
       if (next) next();
       else this.active--;
     }
+  }
+
+  private waitForPlace(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<void>((resolve, reject) => {
+      const leave = (): void => {
+        const at = this.line.indexOf(take);
+        if (at >= 0) this.line.splice(at, 1);
+        reject(signal?.reason as Error);
+      };
+      const take = (): void => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      this.line.push(take);
+    });
   }
 }

@@ -1,13 +1,15 @@
 /**
  * Starting and stopping the adapters, each with the sink its platform needs:
- * the gateway's own sink for a platform that redelivers a message whose accept()
- * failed (a webhook), or that sink wrapped in a PatientSink for one that does not
- * (long polling): there a message that could not be queued because the state
- * store is down is held in memory and queued once it is back (patient-sink.ts).
+ * for a platform that redelivers a message whose accept() failed (a webhook), the
+ * gateway's own sink bounded in time (webhook-accept.ts: answered within
+ * gateway.webhookAcceptMs, whatever Redis does); for one that does not (long polling),
+ * that sink wrapped in a PatientSink: there a message that could not be queued because
+ * the state store is down is held in memory and queued once it is back (patient-sink.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import { PatientSink } from './patient-sink.js';
+import { WebhookAccept, type CancellableSink } from './webhook-accept.js';
 import type { Adapter, InboundSink } from '../../contract.js';
 
 /**
@@ -30,15 +32,19 @@ export class AdapterLifecycle {
   constructor(
     private readonly adapters: readonly Adapter[],
     private readonly logger: Logger,
+    /** GatewayPolicy.webhookAcceptMs. */
+    private readonly webhookAcceptMs: number,
   ) {}
 
   /** Starts every adapter in turn; rejects with the first that cannot start (a refused token). */
-  async start(sink: InboundSink, info: AdapterStartInfo): Promise<void> {
+  async start(sink: InboundSink & CancellableSink, info: AdapterStartInfo): Promise<void> {
+    // One for every webhook: an outage of the one Redis is logged once, not once per platform.
+    const bounded = new WebhookAccept(sink, { limitMs: this.webhookAcceptMs, logger: this.logger });
     for (const adapter of this.adapters) {
       const patient = !adapter.redeliversOnAcceptFailure ? this.patientSinkFor(adapter, sink) : undefined;
       if (patient) this.patient.set(adapter, patient);
       try {
-        await adapter.start(patient ?? sink, info);
+        await adapter.start(patient ?? bounded, info);
       } catch (error) {
         patient?.close();
         this.patient.delete(adapter);

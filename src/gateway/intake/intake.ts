@@ -71,8 +71,9 @@ export class Intake implements PacedSink {
     this.closed = true;
   }
 
-  async accept(inbound: Inbound): Promise<void> {
-    const fullQueue = await this.line.run(() => this.queueNow(inbound));
+  /** `signal`: the accept was given up while it waited for its turn (its webhook was answered 503); it then does nothing. */
+  async accept(inbound: Inbound, signal?: AbortSignal): Promise<void> {
+    const fullQueue = await this.line.run(() => this.queueNow(inbound), signal);
     if (fullQueue === undefined) return;
     // After its place in line is given back: a platform that is down may hold this reply up to a
     // minute (OUT_OF_TURN_REPLY_RETRY), and the messages behind it must not wait for that.

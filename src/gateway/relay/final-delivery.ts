@@ -15,12 +15,13 @@ import type { PacingPolicy } from './types.js';
 import {
   canEdit,
   isPlatformError,
+  isPlatformOutage,
   LAST_RESORT_ATTEMPTS,
   LAST_RESORT_BUDGET_MS,
   retryPlatformCall,
 } from '../reply/index.js';
 
-export { DEFAULT_RETRY_AFTER_MS, isPlatformError } from '../reply/index.js';
+export { DEFAULT_RETRY_AFTER_MS, isPlatformError, isPlatformOutage } from '../reply/index.js';
 
 export interface DeliveryContext {
   outbound: Outbound;
@@ -365,12 +366,8 @@ async function tryReplace(
     await withFinalRetries(context, () => replace(text, buttons));
   } catch (error) {
     // These concern the text, not the message: a new message would be refused too. An unreachable
-    // platform was retried up to the horizon already: a new message would not get through either.
-    if (
-      isPlatformError(error, 'bad-format') ||
-      isPlatformError(error, 'too-long') ||
-      isPlatformError(error, 'unreachable')
-    )
+    // platform (or one refusing the token) was retried up to the horizon already: a new message would not get through either.
+    if (isPlatformError(error, 'bad-format') || isPlatformError(error, 'too-long') || isPlatformOutage(error))
       throw error;
     if (!isPlatformError(error, 'not-modified')) {
       const aboutButtons = buttons && (isPlatformError(error, 'unsupported') || isPlatformError(error, 'other'));

@@ -4,7 +4,7 @@ import type { Capabilities, ConversationRef, Outbound } from '../../contract.js'
 import {
   canEdit,
   canStopStream,
-  isPlatformError,
+  isPlatformOutage,
   isRetriedPlatformError,
   REPLY_RETRY_POLICY,
   retryPlatformCall,
@@ -246,7 +246,7 @@ function noteCalls(record: InflightRecord, logger: Logger, wait: NoteWait | unde
             },
           })
         : call(),
-    placeRefused: (error) => !isPlatformError(error, 'unreachable') && wait?.signal?.aborted !== true,
+    placeRefused: (error) => !isPlatformOutage(error) && wait?.signal?.aborted !== true,
     logger,
   };
 }

@@ -6,6 +6,7 @@ export { canDraft, canEdit, canStopStream, canStreamNatively, outboundIn } from 
 export {
   DEFAULT_RETRY_AFTER_MS,
   isPlatformError,
+  isPlatformOutage,
   isRetriedPlatformError,
   LAST_RESORT_ATTEMPTS,
   LAST_RESORT_BUDGET_MS,

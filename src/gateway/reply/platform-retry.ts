@@ -8,7 +8,10 @@
  *   (the caller may fall back, e.g. to a new message).
  * - 'unreachable' (network error, 5xx): nobody said how long; we back off
  *   exponentially for as long as the platform stays unreachable, up to the
- *   outage horizon, then give up.
+ *   outage horizon, then give up. 'unauthorized' (the bot's token refused,
+ *   revoked or rotated) is waited out the same way: an outage of the platform
+ *   as far as this call can tell, which lasts until the operator sets a working
+ *   token (the adapter reports itself not connected meanwhile).
  *
  * Anything else is a refusal of this very call and is thrown at once. Every
  * wait ends early when `signal` aborts (the gateway stops or loses the lock).
@@ -53,7 +56,7 @@ export interface PlatformRetryOptions {
   signal?: AbortSignal | undefined;
   /** Told of each 429 met (for metrics). */
   onRateLimited?(error: PlatformError): void;
-  /** Told of each failed try while the platform is unreachable (for a log line). */
+  /** Told of each failed try while the platform is unreachable or refuses the token (for a log line). */
   onUnreachable?(error: PlatformError, attempt: number): void;
 }
 
@@ -62,11 +65,20 @@ export function isPlatformError(error: unknown, kind: PlatformError['kind']): er
 }
 
 /**
+ * The platform cannot take any call now, for reasons that are not this call's: it is unreachable,
+ * or it refuses the bot's token until the operator fixes it. Waited out up to the outage horizon;
+ * a new message instead of an edit would not get through either.
+ */
+export function isPlatformOutage(error: unknown): error is PlatformError {
+  return isPlatformError(error, 'unreachable') || isPlatformError(error, 'unauthorized');
+}
+
+/**
  * The failures retryPlatformCall tries again (429, unreachable): the platform may well take
  * the same call later, so a caller that cannot wait here keeps what it had to show for later.
  */
 export function isRetriedPlatformError(error: unknown): error is PlatformError {
-  return isPlatformError(error, 'rate-limited') || isPlatformError(error, 'unreachable');
+  return isPlatformError(error, 'rate-limited') || isPlatformOutage(error);
 }
 
 export async function retryPlatformCall<T>(call: () => Promise<T>, options: PlatformRetryOptions): Promise<T> {
@@ -88,7 +100,7 @@ export async function retryPlatformCall<T>(call: () => Promise<T>, options: Plat
         if (rateLimitedTries >= policy.rateLimitAttempts || waitedOnRateLimitMs + waitMs > policy.rateLimitBudgetMs)
           throw error;
         waitedOnRateLimitMs += waitMs;
-      } else if (isPlatformError(error, 'unreachable')) {
+      } else if (isPlatformOutage(error)) {
         unreachableTries++;
         const remainingMs = policy.outageHorizonMs - (performance.now() - startedAt);
         if (remainingMs <= 0) throw error;

@@ -22,7 +22,7 @@ import { describeAttachment, transcriptFile } from '../stores/index.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import type { HeadOrigin } from '../drain/index.js';
-import { isPlatformError } from '../reply/index.js';
+import { isPlatformOutage } from '../reply/index.js';
 import { userTexts } from '../user-texts.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
@@ -116,10 +116,12 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
         "the platform's reply window has closed; the reply is not sent, nor tried again",
       );
       turn.services.observer.windowClosed?.(turn.conversation);
-    } else if (isPlatformError(error, 'unreachable')) {
+    } else if (isPlatformOutage(error)) {
       logger.error(
         { err: error, horizonMs: turn.services.policy.platformOutageHorizonMs },
-        'the platform stayed unreachable past the outage horizon; the reply is dropped',
+        error.kind === 'unauthorized'
+          ? "the platform refused the bot's token past the outage horizon; the reply is dropped"
+          : 'the platform stayed unreachable past the outage horizon; the reply is dropped',
       );
     } else {
       logger.error({ err: error }, 'the platform refused our reply; the user may not have seen an answer');

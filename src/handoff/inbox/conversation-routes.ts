@@ -121,7 +121,10 @@ export function mountConversations(
 function replyStatus(outcome: Exclude<ReplyOutcome, { sent: true }>): number {
   if (outcome.problem === 'invalid') return 400;
   if (outcome.problem === 'not-served') return 404;
-  return outcome.kind === 'rate-limited' || outcome.kind === 'unreachable' ? 503 : 422;
+  // What a later try may get through (the platform busy, unreachable, or refusing the bot's token until it is fixed).
+  return outcome.kind === 'rate-limited' || outcome.kind === 'unreachable' || outcome.kind === 'unauthorized'
+    ? 503
+    : 422;
 }
 
 function replyError(outcome: Exclude<ReplyOutcome, { sent: true }>): string {

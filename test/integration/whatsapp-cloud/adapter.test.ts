@@ -311,8 +311,13 @@ describe('WhatsApp Cloud outbound', () => {
     const { fake, adapter } = await setup({ adapter: { accessToken: token } });
     await fake.userSends({ from: USER, text: 'hi' });
     const refused = await refusal(adapter.outbound.send(conversation, { text: 'x' }));
-    expect(refused.kind).toBe('other');
+    // Refused for the token, not for this message: the core waits it out, the adapter says it is not connected.
+    expect(refused.kind).toBe('unauthorized');
     expect(refused.platformCode).toBe('190');
+    expect(adapter.status?.()).toMatchObject({
+      connected: false,
+      reason: expect.stringMatching(/WHATSAPP_CLOUD_ACCESS_TOKEN/),
+    });
     expect(refused.message).toMatch(/WHATSAPP_CLOUD_ACCESS_TOKEN/);
     expect(refused.message).not.toContain(token);
   });

@@ -82,7 +82,7 @@ describe('Meta errors as PlatformError kinds', () => {
     const token = toPlatformError(
       meta(401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' }),
     );
-    expect(token.kind).toBe('other');
+    expect(token.kind).toBe('unauthorized');
     expect(token.message).toMatch(/WHATSAPP_CLOUD_ACCESS_TOKEN/);
     const other = toPlatformError(
       meta(400, { code: 131026, error_subcode: 2494010, message: '(#131026) Message Undeliverable' }),

@@ -1,5 +1,5 @@
 import type { Button, PlatformUser, SentMessage } from '../../../contract.js';
-import { isPlatformError, type DeliveryContext } from '../final-delivery.js';
+import { isPlatformError, isPlatformOutage, type DeliveryContext } from '../final-delivery.js';
 import type { InflightAnswer } from '../inflight.js';
 import type { UpdateOutcome } from '../pacer.js';
 import type { RendererKind } from '../types.js';
@@ -50,7 +50,7 @@ export function skippedUpdate(context: RenderContext, error: unknown): UpdateOut
     context.stats.rateLimited++;
     return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 0 };
   }
-  if (isPlatformError(error, 'unreachable')) return { kind: 'rate-limited', retryAfterMs: UNREACHABLE_UPDATE_PAUSE_MS };
+  if (isPlatformOutage(error)) return { kind: 'rate-limited', retryAfterMs: UNREACHABLE_UPDATE_PAUSE_MS };
   return null;
 }
 

@@ -1,5 +1,5 @@
 import type { Button, NativeStream, SentMessage } from '../../../contract.js';
-import { deliverButtons, deliverFinal, isPlatformError, withFinalRetries } from '../final-delivery.js';
+import { deliverButtons, deliverFinal, isPlatformOutage, withFinalRetries } from '../final-delivery.js';
 import { UpdatePacer, type UpdateOutcome } from '../pacer.js';
 import { renderFinal, renderIntermediate } from '../rendering.js';
 import { piecesOf, stableStreamPrefix } from '../text-cuts.js';
@@ -56,8 +56,8 @@ export class NativeRenderer implements StreamRenderer {
     try {
       await this.end(stream, rest);
     } catch (error) {
-      // An unreachable platform was retried up to the outage horizon: a new message would not get through either.
-      if (isPlatformError(error, 'unreachable')) throw error;
+      // An unreachable platform (or one refusing the token) was retried up to the outage horizon: a new message would not get through either.
+      if (isPlatformOutage(error)) throw error;
       this.context.logger.warn(
         { err: error },
         'the native stream could not be ended; the rest of the answer follows in new messages',
