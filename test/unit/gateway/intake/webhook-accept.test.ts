@@ -6,9 +6,9 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { NotQueuedError, type Inbound } from '../../../src/contract.js';
-import { AcceptLine } from '../../../src/gateway/intake/accept-line.js';
-import { WebhookAccept } from '../../../src/gateway/intake/webhook-accept.js';
+import { NotQueuedError, type Inbound } from '../../../../src/contract.js';
+import { AcceptLine } from '../../../../src/gateway/intake/accept-line.js';
+import { WebhookAccept } from '../../../../src/gateway/intake/webhook-accept.js';
 
 const LIMIT_MS = 50;
 const inbound = { platformMessageId: 'm1' } as Inbound;
