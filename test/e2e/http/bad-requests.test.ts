@@ -64,13 +64,14 @@ describe('chatbridge start, as a process, given malformed requests on its HTTP p
     expect(form.status).toBe(400);
   });
 
-  it('answers 400 naming the expected shape for a Telegram conversation id that is not a chat id', async () => {
+  it('answers 404 naming the expected shape for a Telegram conversation id that is not a chat id', async () => {
     const response = await admin('/conversations/main%3Atelegram%3Anot-a-chat/messages', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'hello from a person' }),
     });
-    expect(response.status).toBe(400);
+    // Well formed, but no Telegram chat can have this id: no such conversation.
+    expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: expect.stringContaining('<chat id>') as string });
     expect(fake.globalLog().some((call) => call.method === 'sendMessage')).toBe(false);
   });

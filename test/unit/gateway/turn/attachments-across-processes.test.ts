@@ -115,15 +115,16 @@ describe('attachments of a message answered by another gateway process', () => {
     expect(adapterA.liveFetches).toBe(0);
   });
 
-  it('still asks the user to send the file again when the attachment has no ref', async () => {
+  it('asks the user to send the file again when the attachment has no ref, and answers the caption without it', async () => {
     const { a, b, service, held, adapterA, adapterB } = await twoProcesses();
     await adapterA.say('c1', 'what is this?', { attachments: [adapterA.photo('file-1', false)] });
     await held;
     await a.gateway.stop();
     expect(await b.gateway.sweep()).toBe(1);
 
-    await eventually(() => expect(adapterB.textsIn('c1')).toHaveLength(1));
-    expect(adapterB.textsIn('c1')[0]).toMatch(/send it again/);
+    await eventually(() => expect(adapterB.textsIn('c1')).toHaveLength(2));
+    expect(adapterB.textsIn('c1')[0]).toMatch(/send it again\. I'm answering your message without it\.$/);
+    expect(adapterB.textsIn('c1')[1]).toBe('You said: what is this?');
     expect(service.uploads).toEqual([]);
     expect(adapterB.restored).toEqual([]);
   });
