@@ -93,7 +93,8 @@ describe('an operator in the inbox', () => {
     expect(page.html).toContain('<button type="submit">Send</button>');
     expect(page.html).toContain('<button type="submit">Claim</button>');
     expect(page.html).toContain('<button type="submit">Hand back</button>');
-    expect(kinds()).toContain('handed-over');
+    // The change comes back through Redis pub/sub, after the request's answer.
+    await eventually(() => expect(kinds()).toContain('handed-over'));
     // Wired by installHandoff: the user's messages to the person reach the feed too (once in the transcript).
     await eventually(() => expect(kinds()).toContain('user-message'));
     // Reading sends nothing to the user.
@@ -130,7 +131,8 @@ describe('an operator in the inbox', () => {
       text: 'Hi Ana, this is **Bruno** from Oakridge.\nHow can I help?',
     });
     expect((await bruno.get(C1)).html).toMatch(/<span class="speaker">Bruno \(operator\)<\/span>/);
-    expect(kinds()).toContain('operator-message');
+    // The change comes back through Redis pub/sub, after the request's answer.
+    await eventually(() => expect(kinds()).toContain('operator-message'));
 
     const empty = await post(bruno, `${C1}/messages`, { text: '   ' });
     expect(empty.status).toBe(400);
@@ -169,7 +171,8 @@ describe('an operator in the inbox', () => {
     expect(mine.html).toMatch(/<dt>Claimed by<\/dt><dd>Bruno \(<time/);
     // Bruno's own page offers no Claim any more.
     expect(mine.html).not.toContain('<button type="submit">Claim</button>');
-    expect(kinds()).toContain('claimed');
+    // The change comes back through Redis pub/sub, after the request's answer.
+    await eventually(() => expect(kinds()).toContain('claimed'));
 
     const carla = process.browser();
     await carla.signIn('Carla');
@@ -203,7 +206,8 @@ describe('an operator in the inbox', () => {
     const back = await post(bruno, `${C1}/hand-back`);
     expect(back.status).toBe(303);
     expect(process.platform.textsIn('c1').at(-1)).toBe(userTexts.handoff.botIsBack);
-    expect(kinds()).toContain('handed-back');
+    // The change comes back through Redis pub/sub, after the request's answer.
+    await eventually(() => expect(kinds()).toContain('handed-back'));
 
     const list = await bruno.get('/inbox');
     expect(list.html).not.toContain('Ana Lima');
