@@ -1,7 +1,8 @@
 /**
  * The adapter contract: the one file a platform adapter imports from the project
  * (docs/architecture.md, "The adapter contract"). Two parts, the second built on the first, and a kit:
- * - src/contract/adapter.ts: one bot on one platform (inbound, outbound, capabilities, errors);
+ * - src/contract/adapter.ts: one bot on one platform (inbound, outbound, capabilities), with its errors in
+ *   platform-error.ts (a refused call) and attachment-errors.ts (a file it cannot give, and the capped reader);
  *   src/contract/markup.ts: the markup renderer its capabilities declare, and its building blocks;
  * - src/contract/platform-module.ts: what each adapters/<platform>/module.ts exports (config
  *   section, environment, factory, doctor, routes), which the runtime iterates over;
@@ -11,6 +12,8 @@
  *   the core uses its backoff too.
  */
 export * from './contract/adapter.js';
+export * from './contract/platform-error.js';
+export * from './contract/attachment-errors.js';
 export * from './contract/markup.js';
 export type * from './contract/platform-module.js';
 export * from './contract/kit/index.js';

@@ -8,7 +8,8 @@
  * core waits the refused answers out as it does for an unreachable platform
  * (src/gateway/reply/platform-retry.ts), so they go out once the token works.
  */
-import { PlatformError, type AdapterStatus, type Logger, type NativeStream, type Outbound } from '../adapter.js';
+import type { AdapterStatus, Logger, NativeStream, Outbound } from '../adapter.js';
+import { PlatformError } from '../platform-error.js';
 import { retryWithBackoff } from './backoff.js';
 import { RECONNECT_BACKOFF } from './stay-connected.js';
 
