@@ -5,7 +5,7 @@
  * to its top-level setting (CHATBRIDGE_CONSOLE → `console`).
  */
 import type { PlatformModule } from '../contract.js';
-import { sectionKeyOf } from './schema.js';
+import { DOORS_KEY, sectionKeyOf } from './schema.js';
 
 /** `list`: comma-separated (REDIS_CLUSTER_NODES=a:1,b:2), blanks dropped. */
 type Coerce = 'string' | 'int' | 'bool' | 'list';
@@ -55,6 +55,8 @@ export function envOverrides(platforms: readonly PlatformModule[]): EnvOverride[
     }
     for (const { env, key, type } of platform.env)
       all.push({ env, path: ['bots', 0, sectionKeyOf(platform), key], type });
+    for (const { env, key, type } of platform.operatorDoor?.env ?? [])
+      all.push({ env, path: ['bots', 0, DOORS_KEY, platform.name, key], type });
   }
   const seen = new Set<string>();
   for (const { env } of all) {

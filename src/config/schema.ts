@@ -255,8 +255,11 @@ function trustProxyFromText(value: unknown): unknown {
   return /^\d+$/.test(text) ? Number(text) : value.trim();
 }
 
+/** Where a bot's operator doors are configured: `bots[].handoff.<platform name>` (OperatorDoorModule). */
+export const DOORS_KEY = 'handoff';
+
 /** Keys of a bot that are the core's; a platform cannot be named like one. */
-const BOT_KEYS = new Set(Object.keys(botSchema.shape));
+const BOT_KEYS = new Set([...Object.keys(botSchema.shape), DOORS_KEY]);
 
 /** Where the parsed settings of the local platforms go (Config.localPlatforms): no top-level setting or local platform may be named so. */
 const LOCAL_SETTINGS_KEY = 'localPlatforms';
@@ -272,6 +275,12 @@ export type Config = Omit<z.infer<typeof coreSchema>, 'bots'> & {
   localPlatforms: Readonly<Record<string, unknown>>;
 };
 
+/** A bot's section of one operator door (`bots[].handoff.<platform name>`), when it has one. */
+export function doorSectionOf(bot: BotConfig, platform: BotPlatformModule): unknown {
+  const doors = bot[DOORS_KEY];
+  return doors && typeof doors === 'object' ? (doors as Record<string, unknown>)[platform.name] : undefined;
+}
+
 /** Where a platform's section is in `bots[]`: its `sectionKey`, or its name. */
 export function sectionKeyOf(platform: BotPlatformModule): string {
   return platform.sectionKey ?? platform.name;
@@ -283,6 +292,7 @@ export function sectionKeyOf(platform: BotPlatformModule): string {
  */
 export function buildConfigSchema(platforms: readonly PlatformModule[]): z.ZodType<Config> {
   const sections: Record<string, z.ZodOptional<z.ZodType>> = {};
+  const doors: Record<string, z.ZodOptional<z.ZodType>> = {};
   const localSettings: Record<string, z.ZodType> = {};
   const names = new Set<string>();
   for (const platform of platforms) {
@@ -295,9 +305,12 @@ export function buildConfigSchema(platforms: readonly PlatformModule[]): z.ZodTy
     }
     names.add(key);
     if (platform.kind === 'local') localSettings[platform.name] = platform.setting;
-    else sections[key] = platform.configSection.optional();
+    else {
+      sections[key] = platform.configSection.optional();
+      if (platform.operatorDoor) doors[platform.name] = platform.operatorDoor.configSection.optional();
+    }
   }
-  const bot = botSchema.extend(sections).strict();
+  const bot = botSchema.extend({ ...sections, [DOORS_KEY]: z.object(doors).strict().optional() }).strict();
   const schema = coreSchema
     .extend({
       bots: z

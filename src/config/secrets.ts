@@ -1,6 +1,6 @@
 import type { PlatformModule } from '../contract.js';
 import { urlPassword } from '../logger.js';
-import { sectionKeyOf, type Config } from './schema.js';
+import { doorSectionOf, sectionKeyOf, type Config } from './schema.js';
 
 /**
  * Every secret the configuration holds: tokens, keys, passwords in URLs, webhook and handoff
@@ -24,9 +24,13 @@ export function configSecrets(config: Config, platforms: readonly PlatformModule
     for (const platform of platforms) {
       if (platform.kind === 'local') continue;
       const section = bot[sectionKeyOf(platform)];
-      if (section === undefined || !platform.secrets) continue;
-      const { values = [], urls = [] } = platform.secrets(section);
-      secrets.push(...values, ...urls.flatMap(urlPassword));
+      const door = doorSectionOf(bot, platform);
+      const found = [
+        section !== undefined ? platform.secrets?.(section) : undefined,
+        door !== undefined ? platform.operatorDoor?.secrets?.(door) : undefined,
+      ];
+      for (const { values = [], urls = [] } of found.filter((each) => each !== undefined))
+        secrets.push(...values, ...urls.flatMap(urlPassword));
     }
   }
   return secrets.filter((secret): secret is string => Boolean(secret));

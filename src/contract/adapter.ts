@@ -122,6 +122,10 @@ export interface Capabilities {
   maxFilesPerMessage: number;
   /** Largest file the platform lets the bot download (bytes). */
   maxDownloadBytes: number;
+  /** Largest file the bot may send with `Outbound.sendFile` (bytes); absent where it sends none. */
+  maxUploadBytes?: number;
+  /** Longest caption of a file as the platform counts it; absent: captions are not shown (the text goes first). */
+  maxCaptionLength?: number;
   /**
    * How long the platform may deliver one message again (ms), when that is longer than the
    * core's own dedupe memory (GatewayPolicy.dedupeTtlMs, 20 minutes): Meta retries a WhatsApp
@@ -177,9 +181,28 @@ export interface NativeStream {
   stop(markdown: string): Promise<void>;
 }
 
+/** A file the gateway sends to a user: an operator's photo or document. */
+export interface OutboundFile {
+  bytes: Uint8Array;
+  fileName: string;
+  /** Sniffed from the bytes when known; an image is sent as a photo where the platform shows photos. */
+  mimeType?: string;
+  /**
+   * Rendered in `capabilities.markup`, within the platform's caption limit (the core sends a longer
+   * text as a message of its own before the file); absent for none.
+   */
+  caption?: string;
+}
+
 /** Everything the core can ask a platform to do in one conversation. */
 export interface Outbound {
   send(conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage>;
+  /**
+   * Present where the bot can send a file to a user (Telegram sendPhoto/sendDocument, Slack's
+   * external upload, WhatsApp media): an operator's photos and documents go through it. A file
+   * over the platform's limit is refused with PlatformError 'too-long' naming the limit.
+   */
+  sendFile?(conversation: ConversationRef, file: OutboundFile): Promise<SentMessage>;
   /** Present when the platform can edit a message it sent (within `capabilities.editWindowMs`). */
   edit?(
     conversation: ConversationRef,

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { Adapter, ConversationRef } from './adapter.js';
+import type { OperatorDoor } from './operator-door.js';
 import type { Logger } from '../logger.js';
 
 // ---- Platform modules: what each adapters/<platform>/module.ts exports, and the runtime
@@ -118,6 +119,44 @@ export interface BotPlatformModule<Section = unknown> {
   /** `chatbridge doctor`: checks the credentials; resolves to what it found, rejects with what to fix. */
   doctor?(section: Section, bot: string): Promise<string>;
   secrets?(section: Section): PlatformSecrets;
+  /**
+   * Where the operators of a bot's handoffs can answer on this platform (`bots[].handoff.<name>`):
+   * a Slack channel, a Telegram forum. Absent: the platform offers no door.
+   */
+  readonly operatorDoor?: OperatorDoorModule<Section>;
+}
+
+// ---- Operator doors: a platform where operators answer handed-over conversations, whatever
+// platform the user is on (src/contract/operator-door.ts). Configured per bot in
+// `bots[].handoff.<platform name>`; the door may share the bot's own app or bot on that platform.
+
+/** What a door's factory gets: a platform context, and the bot's own presence on the door's platform. */
+export interface OperatorDoorContext<Section = unknown> extends PlatformContext {
+  /**
+   * The bot's own section of this platform and the adapter built from it, when it runs this
+   * platform for its users: a door without credentials of its own uses that app or bot, and takes
+   * its events of the operators' chat from that adapter (Slack sends an app's events to one URL).
+   */
+  own?: { section: Section; adapter?: Adapter };
+}
+
+/**
+ * A platform's operator door, as its module declares it. `DoorSection` is the parsed
+ * `bots[].handoff.<platform name>` section. Methods, so that modules of different sections type-check in one list.
+ */
+export interface OperatorDoorModule<Section = unknown, DoorSection = unknown> {
+  /** The zod schema of `bots[].handoff.<platform name>` (strict). */
+  readonly configSection: z.ZodType<DoorSection>;
+  /** Environment variables that set keys of the first bot's door section, e.g. HANDOFF_SLACK_CHANNEL → `channel`. */
+  readonly env: readonly PlatformEnvOverride[];
+  /**
+   * One door for one bot; undefined when it cannot run (it says why in the log, naming the setting).
+   * Throws an Error naming the setting when the section cannot work at all (no credentials anywhere).
+   */
+  create(door: DoorSection, context: OperatorDoorContext<Section>): OperatorDoor | undefined;
+  /** `chatbridge doctor`: the door's credentials, chat and rights; resolves to what it found, rejects naming what to fix. */
+  doctor?(door: DoorSection, own: Section | undefined, bot: string): Promise<string>;
+  secrets?(door: DoorSection): PlatformSecrets;
 }
 
 // ---- Local platforms: the console. A local platform serves the person who started the
