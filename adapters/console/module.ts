@@ -20,6 +20,7 @@ const HEADLESS_NOTICE =
 export const consoleModule: PlatformModule<ConsoleSetting> = {
   kind: 'local',
   name: 'console',
+  displayName: 'Console',
   setting: consoleSetting,
   env: { env: 'CHATBRIDGE_CONSOLE', type: 'string' },
   opens(setting, { stdinIsTTY, platformConfigured }) {

@@ -27,6 +27,7 @@ export const MISSING_RECEIVER_WARNING =
 
 export const slackModule: PlatformModule<SlackSection> = {
   name: 'slack',
+  displayName: 'Slack',
   configSection: slackSection,
   env: [
     { env: 'SLACK_BOT_TOKEN', key: 'botToken', type: 'string' },

@@ -60,6 +60,7 @@ async function checkToken(section: TelegramSection, bot: string): Promise<string
 
 export const telegramModule: PlatformModule<TelegramSection> = {
   name: 'telegram',
+  displayName: 'Telegram',
   configSection: telegramSection,
   env: [
     { env: 'TELEGRAM_BOT_TOKEN', key: 'token', type: 'string' },

@@ -32,6 +32,7 @@ export type WhatsAppCloudSection = z.infer<typeof cloudSection>;
 
 export const whatsappCloudModule: PlatformModule<WhatsAppCloudSection> = {
   name: 'whatsapp-cloud',
+  displayName: 'WhatsApp',
   sectionKey: 'whatsappCloud',
   configSection: cloudSection,
   env: [

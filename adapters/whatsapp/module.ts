@@ -35,6 +35,7 @@ export type WhatsappSection = z.infer<typeof whatsappSection>;
 
 export const whatsappModule: PlatformModule<WhatsappSection> = {
   name: 'whatsapp',
+  displayName: 'WhatsApp',
   configSection: whatsappSection,
   env: [
     { env: 'WHATSAPP_ENABLED', key: 'enabled', type: 'bool' },

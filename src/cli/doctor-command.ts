@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createTransport } from 'nodemailer';
-import { redisSetting, redisTopology, type Config } from '../config/index.js';
+import { doorSectionOf, redisSetting, redisTopology, sectionKeyOf, type Config } from '../config/index.js';
 import type { PlatformModule } from '../contract.js';
 import { untrustedProxyHint } from '../handoff/index.js';
 import { configuredPlatforms, loadGatewayConfig, PLATFORMS } from '../runtime/platforms.js';
@@ -14,14 +14,25 @@ export interface Check {
   run(): Promise<string | UpstreamCheckResult>;
 }
 
-/** One check per (bot, platform) configured whose module has one, named `<platform>:<bot>`. */
+/**
+ * One check per (bot, platform) configured whose module has one, named `<platform>:<bot>`, and one per
+ * operator door configured (`bots[].handoff.<platform>`), named `handoff-<platform>:<bot>`.
+ */
 export function platformChecks(config: Config, platforms: readonly PlatformModule[]): Check[] {
-  return config.bots.flatMap((bot) =>
-    configuredPlatforms(bot, platforms).flatMap(({ platform, section }) => {
+  return config.bots.flatMap((bot) => [
+    ...configuredPlatforms(bot, platforms).flatMap(({ platform, section }) => {
       const doctor = platform.doctor?.bind(platform);
       return doctor ? [{ name: `${platform.name}:${bot.id}`, run: () => doctor(section, bot.id) }] : [];
     }),
-  );
+    ...platforms.flatMap((platform) => {
+      if (platform.kind === 'local' || !platform.operatorDoor?.doctor) return [];
+      const door = doorSectionOf(bot, platform);
+      if (door === undefined) return [];
+      const doctor = platform.operatorDoor.doctor.bind(platform.operatorDoor);
+      const own = bot[sectionKeyOf(platform)];
+      return [{ name: `handoff-${platform.name}:${bot.id}`, run: () => doctor(door, own, bot.id) }];
+    }),
+  ]);
 }
 
 /** Handoff e-mails: connects and greets the SMTP server (and logs in, when the URL has credentials). */

@@ -103,6 +103,8 @@ export interface BotPlatformModule<Section = unknown> {
    * (`bots[].whatsappCloud`), like the other keys of the configuration.
    */
   readonly sectionKey?: string;
+  /** The platform's name in words, for people ("WhatsApp" for `whatsapp-cloud`): operators' cards, topic names. */
+  readonly displayName?: string;
   /** The zod schema of `bots[].<sectionKey or name>` (strict: a typo is refused with its path). */
   readonly configSection: z.ZodType<Section>;
   /** Environment variables that override keys of the first bot's section. */
@@ -203,6 +205,8 @@ export interface LocalPlatformModule<Setting = unknown> {
   readonly kind: 'local';
   /** The adapter's `platform`, and the key of its setting at the top of the configuration, e.g. "console". */
   readonly name: string;
+  /** The platform's name in words, for people ("the console"). */
+  readonly displayName?: string;
   /** The zod schema of its setting, with its default (its value when the file does not name it). */
   readonly setting: z.ZodType<Setting>;
   /** The environment variable that sets it, e.g. CHATBRIDGE_CONSOLE. */

@@ -25,3 +25,4 @@ export { escapeHtml, htmlVisibleText } from './html.js';
 // HTML pages and e-mails (re-exported by the contract for the pages an adapter serves).
 export { html, Html, type HtmlValue } from './html-template.js';
 export { plainMarkup } from './plain.js';
+export { escapeMarkdown } from './markdown-escape.js';

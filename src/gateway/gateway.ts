@@ -33,7 +33,14 @@ import {
   type TurnEventSource,
   type TurnReadSource,
 } from './turn/index.js';
-import { ChatbotSettingsMirror, MonthTally, SessionMap, TranscriptStore, type TranscriptRole } from './stores/index.js';
+import {
+  ChatbotSettingsMirror,
+  describeAttachment,
+  MonthTally,
+  SessionMap,
+  TranscriptStore,
+  type TranscriptRole,
+} from './stores/index.js';
 import {
   CommandRegistry,
   commandStep,
@@ -44,7 +51,7 @@ import {
   startCommand,
 } from './commands/index.js';
 import { ConversationQueue, Drains, LocalAttachments } from './drain/index.js';
-import { OUT_OF_TURN_REPLY_RETRY, sendReply, type ReplyExtras } from './reply/index.js';
+import { OUT_OF_TURN_REPLY_RETRY, sendFile, sendReply, type FileToSend, type ReplyExtras } from './reply/index.js';
 
 export interface GatewayOptions {
   state: StateStore;
@@ -94,7 +101,17 @@ export interface Gateway {
   say(
     conversation: ConversationRef,
     markdown: string,
-    options?: { role?: TranscriptRole; isGroup?: boolean; operator?: string } & ReplyExtras,
+    options?: { role?: TranscriptRole; isGroup?: boolean; operator?: string; via?: string } & ReplyExtras,
+  ): Promise<void>;
+  /**
+   * Sends a file to a conversation outside a turn (an operator's photo or document), with
+   * `caption` (Markdown), and records it as say() does, the file described. A platform that
+   * sends no files, or a file over its limit, is refused with a PlatformError saying why.
+   */
+  sendFile(
+    conversation: ConversationRef,
+    file: FileToSend,
+    options?: { caption?: string; role?: TranscriptRole; isGroup?: boolean; operator?: string; via?: string },
   ): Promise<void>;
   /**
    * A file a user sent, fetchable again from its durable ref through the adapter serving the
@@ -198,7 +215,27 @@ export function createGateway(options: GatewayOptions): Gateway {
     outboundFor,
     sweep: () => drains.sweep(),
     answered: async (conversation) => (await queue.waiting(conversation)) === 0,
-    async say(conversation, markdown, { role = 'bot', isGroup = false, operator, ...extras } = {}) {
+    async sendFile(conversation, file, { caption = '', role = 'bot', isGroup = false, operator, via } = {}) {
+      const target = outboundFor(conversation, isGroup);
+      if (!target) throw notServedError(conversation);
+      await sendFile(target.outbound, target.capabilities, conversation, file, caption, OUT_OF_TURN_REPLY_RETRY);
+      const kind = file.mimeType?.startsWith('image/') ? 'image' : 'document';
+      const described = describeAttachment({
+        kind,
+        fileName: file.fileName,
+        size: file.bytes.byteLength,
+        ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+      });
+      await services.transcript.append(conversation, {
+        at: Date.now(),
+        role,
+        text: caption,
+        attachments: [described],
+        ...(operator ? { operator } : {}),
+        ...(via ? { via } : {}),
+      });
+    },
+    async say(conversation, markdown, { role = 'bot', isGroup = false, operator, via, ...extras } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);
       await sendReply(
@@ -215,6 +252,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         role,
         text: markdown,
         ...(operator ? { operator } : {}),
+        ...(via ? { via } : {}),
       });
     },
     restoreAttachment(conversation, ref, info) {

@@ -40,7 +40,7 @@ export {
   parseConversationMember,
   pendingMembers,
 } from './state-keys.js';
-export { sendReply, type ReplyExtras } from './reply/index.js';
+export { sendReply, type FileToSend, type ReplyExtras } from './reply/index.js';
 /**
  * The sentences a user reads (the handoff's among them, `userTexts.handoff`); `replies` is the
  * same object under the name the gateway's replies are known by in tests and callers.

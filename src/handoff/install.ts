@@ -6,7 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/index.js';
-import type { PlatformModule } from '../contract.js';
+import type { OperatorDoor, PlatformModule } from '../contract.js';
 import type { Gateway } from '../gateway/index.js';
 import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
@@ -25,7 +25,8 @@ import {
 import { ResumeLinks, resolveLinkSecret, resumeRoute } from './link/index.js';
 import { Outbox, type MailTransport } from './mail/index.js';
 import { HandoffController, OperatorDesk, registerTriggers, type DeskBot, type InboxFeed } from './pause/index.js';
-import { DEFAULT_OUTBOX_POLICY, type OutboxPolicy } from './policy.js';
+import { DEFAULT_OUTBOX_POLICY, INBOX_LINK_HOURS, type OutboxPolicy } from './policy.js';
+import { startThreads, type OperatorThreads, type ThreadWorkerPolicy } from './threads/index.js';
 
 /** SMTP timeouts, well inside the outbox lease so a hung server fails the send rather than the claim. */
 const SMTP_CONNECTION_TIMEOUT_MS = 15_000;
@@ -55,6 +56,10 @@ export interface InstallHandoffOptions {
   bots?: readonly DeskBot[];
   /** The platforms' admin pages (the WhatsApp link page), served in the inbox to operators who may see their bot. */
   operatorPages?: readonly OperatorPage[];
+  /** The operator doors of each bot (a Slack channel, a Telegram forum): a thread per handoff there. */
+  doors?: ReadonlyMap<string, readonly OperatorDoor[]>;
+  /** The doors' worker timings (tests shorten them). */
+  threads?: Partial<ThreadWorkerPolicy>;
 }
 
 export interface InstalledHandoff {
@@ -65,6 +70,8 @@ export interface InstalledHandoff {
   readonly feed: InboxFeed | undefined;
   readonly outbox: Outbox;
   readonly links: ResumeLinks;
+  /** The operator doors' threads; none when no bot has a door. */
+  readonly threads: OperatorThreads | undefined;
   stop(): Promise<void>;
 }
 
@@ -92,6 +99,14 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   const proxyHint = adminToken ? untrustedProxyHint(config) : null;
   if (proxyHint) logger.warn(proxyHint);
   const inboxLinks = adminToken ? new InboxLinks(secret, baseUrl) : undefined;
+  // Every change of a handoff is told to the inbox's open pages and to the operators' threads.
+  let threads: OperatorThreads | undefined;
+  const changes: Pick<InboxFeed, 'publish'> = {
+    async publish(change) {
+      await feed?.publish(change);
+      await threads?.changed(change.conversation);
+    },
+  };
   const controller = new HandoffController({
     gateway,
     state,
@@ -99,13 +114,28 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     logger,
     links,
     outbox,
-    ...(feed ? { feed } : {}),
+    feed: changes,
     ...(inboxLinks ? { inboxLinks } : {}),
   });
   const desk = new OperatorDesk({ controller, gateway, state, bots: options.bots ?? config.bots });
   const platforms = options.platforms ?? [];
+  if (options.doors && options.doors.size > 0) {
+    threads = await startThreads({
+      gateway,
+      state,
+      controller,
+      desk,
+      doors: options.doors,
+      baseUrl,
+      inboxUrl: (conversation) =>
+        inboxLinks?.forMail(conversation, config.handoff.inboxLinkHours ?? INBOX_LINK_HOURS).inboxUrl,
+      platformName: platformNames(platforms),
+      logger: logger.child({ part: 'threads' }),
+      ...(options.threads ? { policy: options.threads } : {}),
+    });
+  }
 
-  const unregister = registerTriggers(gateway, controller, config, feed);
+  const unregister = registerTriggers(gateway, controller, config, changes);
   http.mount('/handoff', resumeRoute(controller, links, logger));
   http.mount(
     '/inbox',
@@ -134,13 +164,21 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     feed,
     outbox,
     links,
+    threads,
     async stop() {
       unregister();
+      await threads?.stop();
       await outbox.stop();
       // Ends the open inbox pages' streams, so that the HTTP server can close.
       await feed?.close();
     },
   };
+}
+
+/** A platform's name in words, from its module ("whatsapp-cloud" → "WhatsApp"); a platform without one, capitalised. */
+function platformNames(platforms: readonly PlatformModule[]): (platform: string) => string {
+  const names = new Map(platforms.map((platform) => [platform.name, platform.displayName]));
+  return (platform) => names.get(platform) ?? platform.charAt(0).toUpperCase() + platform.slice(1);
 }
 
 function buildTransport(url: string | undefined): MailTransport | null {

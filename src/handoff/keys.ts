@@ -46,6 +46,20 @@ export const handoffKeys = {
   history: 'handoff:history',
 };
 
+/** The operator doors' keys (src/handoff/threads/): a conversation's threads, and how each is found again. */
+export const threadKeys = {
+  /** Hash of a conversation's threads: field = the door's platform, value = JSON ThreadRecord. Kept as long as a transcript. */
+  threads: (c: ConversationRef) => `handoff:threads:${tagged(c)}`,
+  /** The conversation (`<bot>:<platform>:<id>`) a door's thread belongs to; no tag: read alone, by what an operator wrote in. */
+  threadOf: (door: string, bot: string, thread: string) => `handoff:thread-of:${door}:${bot}:${thread}`,
+  /** Sorted set of one shard's conversations whose threads are behind (member `<bot>:<platform>:<id>`, score = due, ms). */
+  due: (tag: string) => `handoff:threads:due:${tag}`,
+  /** One process's claim of a conversation's threads while it brings them up to date (lock token). */
+  lease: (c: ConversationRef) => `handoff:threads-lease:${tagged(c)}`,
+  /** A door's message or button press already handled (its platform id): a redelivery does nothing. */
+  seen: (door: string, bot: string, id: string) => `handoff:thread-seen:${door}:${bot}:${id}`,
+};
+
 /** The operator inbox's keys (src/handoff/inbox/). No tags: none is ever in a MULTI with another key. */
 export const inboxKeys = {
   /**

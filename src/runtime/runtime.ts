@@ -17,6 +17,7 @@ import {
 } from '../state/index.js';
 import { ChatbotServiceClient } from '../upstream/index.js';
 import { buildAdapters } from './adapters.js';
+import { buildDoors } from './doors.js';
 import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
 import { PLATFORMS } from './platforms.js';
 import { readinessCheck, unconnectedAdapters } from './readiness.js';
@@ -118,7 +119,11 @@ async function seedDemo(state: StateStore, logger: Logger, config: Config): Prom
 }
 
 /** Every route the adapters declare (webhooks, the WhatsApp QR page …), on the gateway's one port; admin-only ones behind the admin token. */
-function mountAdapterRoutes(http: HttpServer, adapters: readonly Adapter[], adminToken: string | undefined): void {
+function mountAdapterRoutes(
+  http: HttpServer,
+  adapters: readonly Pick<Adapter, 'routes'>[],
+  adminToken: string | undefined,
+): void {
   for (const adapter of adapters) {
     for (const route of adapter.routes ?? []) {
       if (route.access !== 'admin') {
@@ -174,7 +179,8 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
   // Created once the gateway exists (it seeds the gateway's settings mirror); a check before start() is a no-op.
   const watch: { current?: StateLossWatch } = {};
 
-  mountAdapterRoutes(http, built.adapters, config.admin.token);
+  const doors = buildDoors(config, logger, { platforms, adapters: built.adapters, state });
+  mountAdapterRoutes(http, [...built.adapters, ...[...doors.values()].flat()], config.admin.token);
   // The slowest step of a start (the builtin engine's token ranks), done before the port opens:
   // webhooks that arrive once it is open wait for the adapters' start, and this shortens that wait.
   if (embedded) await prepareService(config.service);
@@ -247,6 +253,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     platforms,
     bots,
     operatorPages: operatorPagesOf(built.adapters),
+    doors,
   });
   // Before the adapters start: a local platform asks its host only once started.
   built.host.bind(gateway, handoff.controller);

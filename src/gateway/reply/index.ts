@@ -17,3 +17,4 @@ export {
   type PlatformRetryPolicy,
 } from './platform-retry.js';
 export { OUT_OF_TURN_REPLY_RETRY, REPLY_RETRY_POLICY, sendReply, type ReplyExtras } from './send-reply.js';
+export { sendFile, type FileToSend } from './send-file.js';

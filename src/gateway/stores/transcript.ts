@@ -42,6 +42,13 @@ export interface TranscriptEntry {
   operator?: string;
   /** A system entry that marks a moment of the handoff. */
   event?: TranscriptEvent;
+  /**
+   * Where an operator wrote it (operator entries): an operator door's platform ("slack",
+   * "telegram"); absent for the inbox and the admin API. A door never echoes its own.
+   */
+  via?: string;
+  /** An operator's private note: kept for the other operators, never sent to the user. */
+  note?: true;
 }
 
 export interface TranscriptLimits {

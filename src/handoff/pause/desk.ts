@@ -126,7 +126,7 @@ export class OperatorDesk {
    * Sends `text` to the user on their platform as `operator` (their name, kept in the transcript;
    * none from the admin API). A failed delivery comes back with the platform's reason.
    */
-  async reply(conversation: ConversationRef, text: string, operator?: string): Promise<ReplyOutcome> {
+  async reply(conversation: ConversationRef, text: string, operator?: string, via?: string): Promise<ReplyOutcome> {
     if (text.trim() === '' || text.length > OPERATOR_MESSAGE_MAX_CHARS) {
       return {
         sent: false,
@@ -142,7 +142,7 @@ export class OperatorDesk {
       };
     }
     try {
-      await this.options.controller.sayAsOperator(conversation, text, operator);
+      await this.options.controller.sayAsOperator(conversation, text, operator, via);
       return { sent: true };
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
@@ -156,9 +156,13 @@ export class OperatorDesk {
   }
 
   /** Ends the handoff as the hand-back link does: the user is told, the bot answers the next message. */
-  handBack(conversation: ConversationRef, by: { operator: string } | { door: string }): Promise<ResumeOutcome> {
+  /** `by.door`: where it was done (the admin API, "Slack"); an operator's without it is the inbox's. */
+  handBack(
+    conversation: ConversationRef,
+    by: { operator: string; door?: string } | { door: string },
+  ): Promise<ResumeOutcome> {
     return 'operator' in by
-      ? this.options.controller.resume(conversation, { by: 'the inbox', operator: by.operator })
+      ? this.options.controller.resume(conversation, { by: by.door ?? 'the inbox', operator: by.operator })
       : this.options.controller.resume(conversation, { by: by.door });
   }
 

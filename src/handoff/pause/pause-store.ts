@@ -52,6 +52,7 @@ export class PauseStore {
       reason: record.reason,
       isGroup: record.isGroup ? '1' : '0',
       ...(record.user ? { user: JSON.stringify(record.user) } : {}),
+      ...(record.claim ? { claimedBy: record.claim.by, claimedAt: String(record.claim.at) } : {}),
     };
     return [
       // A leftover expired hash may still be there: start from a clean one.

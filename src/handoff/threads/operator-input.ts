@@ -1,0 +1,154 @@
+/**
+ * What operators do in a door's thread, as the other doors do it: a message goes to the user on
+ * their platform as the bot (a conversation back with the bot is taken over first), `note:` keeps
+ * it among operators, files go as files, Claim and Hand back act as in the inbox. Each message or
+ * press counts once however often the platform delivers it and however many processes hear it;
+ * whatever the user's platform refused is answered in the thread with the reason.
+ */
+import { fileTypeFromBuffer } from 'file-type';
+import {
+  AttachmentTooLargeError,
+  PlatformError,
+  type ConversationRef,
+  type InboundAttachment,
+  type OperatorActionEvent,
+  type OperatorDoor,
+  type OperatorMessage,
+  type OperatorSink,
+} from '../../contract.js';
+import type { Gateway } from '../../gateway/index.js';
+import type { Logger } from '../../logger.js';
+import { formatConversationId } from '../conversation-id.js';
+import type { HandoffController, OperatorDesk } from '../pause/index.js';
+import type { ThreadStore } from './thread-store.js';
+
+/** A message that starts so is a note for the other operators (any case), never sent to the user. */
+const NOTE_PREFIX = /^\s*note:\s*/i;
+
+export interface OperatorInputOptions {
+  bot: string;
+  door: OperatorDoor;
+  desk: OperatorDesk;
+  controller: HandoffController;
+  gateway: Gateway;
+  store: ThreadStore;
+  logger: Logger;
+  platformName(platform: string): string;
+}
+
+export class OperatorInput implements OperatorSink {
+  constructor(private readonly options: OperatorInputOptions) {}
+
+  async message(message: OperatorMessage): Promise<void> {
+    const { door } = this.options;
+    // Alerts mode: the thread is the card's, operators answer from the inbox.
+    if (!door.relays) return;
+    await this.once(message.thread, `m:${message.messageId}`, (conversation) => this.handle(conversation, message));
+  }
+
+  async action(action: OperatorActionEvent): Promise<void> {
+    await this.once(action.thread, `a:${action.actionId}`, (conversation) => this.act(conversation, action));
+  }
+
+  /** Runs `work` for the thread's conversation the first time this id is seen; forgets it when the work fails. */
+  private async once(
+    thread: string,
+    id: string,
+    work: (conversation: ConversationRef) => Promise<void>,
+  ): Promise<void> {
+    const { store, door, bot } = this.options;
+    const conversation = await store.conversationOf(door.platform, bot, thread);
+    // A thread that is none of the handoff's (an operators' chat is theirs too).
+    if (!conversation) return;
+    if (!(await store.firstSight(door.platform, bot, id))) return;
+    try {
+      await work(conversation);
+    } catch (error) {
+      await store.forget(door.platform, bot, id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async handle(conversation: ConversationRef, message: OperatorMessage): Promise<void> {
+    const { controller, desk, door } = this.options;
+    const name = message.operator.name;
+    const where = this.options.platformName(door.platform);
+    if (NOTE_PREFIX.test(message.text)) {
+      await controller.note(conversation, message.text.replace(NOTE_PREFIX, ''), name, door.platform);
+      return;
+    }
+    const threads = await this.options.store.read(conversation);
+    const thread = threads.get(door.platform);
+    // Paused before anything goes: the bot stays quiet from this moment.
+    await controller.takeOver(conversation, name, where, {
+      isGroup: thread?.isGroup ?? false,
+      ...(thread?.user ? { user: thread.user } : {}),
+    });
+    const refusals: string[] = [];
+    if (message.text.trim() !== '') {
+      const outcome = await desk.reply(conversation, message.text, name, door.platform);
+      if (!outcome.sent) refusals.push(`Not delivered: ${outcome.message}`);
+    }
+    for (const file of message.files) {
+      const refused = await this.sendFile(conversation, file, name);
+      if (refused) refusals.push(refused);
+    }
+    if (refusals.length > 0 && thread) await door.post(thread.ref, { markdown: refusals.join('\n') });
+  }
+
+  /** The operator's file to the user; what was refused, in words, or null when it went. */
+  private async sendFile(
+    conversation: ConversationRef,
+    file: InboundAttachment,
+    operator: string,
+  ): Promise<string | null> {
+    const { gateway, controller, door } = this.options;
+    const name = file.fileName ?? `${file.kind === 'image' ? 'photo' : 'file'}`;
+    const limit = Math.min(
+      door.maxFileBytes,
+      gateway.outboundFor(conversation)?.capabilities.maxUploadBytes ?? door.maxFileBytes,
+    );
+    let bytes: Uint8Array;
+    try {
+      bytes = await file.fetch({ maxBytes: limit });
+    } catch (error) {
+      if (error instanceof AttachmentTooLargeError)
+        return `Not delivered: ${name} is larger than the user's platform takes from a bot (${Math.floor(limit / 1024 / 1024)} MB).`;
+      return `Not delivered: ${name} could not be read from ${this.options.platformName(door.platform)} (${(error as Error).message}).`;
+    }
+    const mimeType = (await fileTypeFromBuffer(bytes))?.mime ?? file.mimeType;
+    try {
+      await controller.sendFileAsOperator(
+        conversation,
+        { bytes, fileName: name, ...(mimeType ? { mimeType } : {}) },
+        { operator, via: door.platform },
+      );
+      return null;
+    } catch (error) {
+      if (error instanceof PlatformError) return `Not delivered: ${name}: ${error.message}`;
+      throw error;
+    }
+  }
+
+  private async act(conversation: ConversationRef, action: OperatorActionEvent): Promise<void> {
+    const { desk, door, store, logger } = this.options;
+    const name = action.operator.name;
+    const where = this.options.platformName(door.platform);
+    let answer: string | undefined;
+    if (action.kind === 'claim') {
+      const outcome = await desk.claim(conversation, name);
+      if (outcome.outcome === 'not-paused')
+        answer = `The conversation is back with the assistant; ${door.relays ? 'write here to take it over.' : 'nothing to claim.'}`;
+    } else {
+      const outcome = await desk.handBack(conversation, { operator: name, door: where });
+      if (outcome === 'not-paused') answer = 'The conversation was already back with the assistant.';
+    }
+    logger.info(
+      { conversation: formatConversationId(conversation), operator: name, action: action.kind },
+      'operator action in a thread',
+    );
+    if (!answer) return;
+    const thread = (await store.read(conversation)).get(door.platform);
+    if (thread) await door.post(thread.ref, { markdown: `${name}: ${answer}` });
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Runs the threads' syncs: a conversation whose handoff changed is put on its shard's due list
+ * (in Redis, so that any process may do it) and synced at once by this one; every process also
+ * looks at the due lists every `pollMs` for what another left (it crashed, or its sync failed and
+ * waits to be tried again). One sync of a conversation at a time, across processes (a lease).
+ * A failed sync is tried again later, longer each time while it keeps failing: the operators'
+ * platform may be down for hours, and the user's conversation never waits for it.
+ */
+import type { ConversationRef } from '../../contract.js';
+import { backoffDelay } from '../../contract.js';
+import type { Logger } from '../../logger.js';
+import { formatConversationId } from '../conversation-id.js';
+import type { ThreadStore } from './thread-store.js';
+
+export interface ThreadWorkerPolicy {
+  /** How often each process looks for due conversations (a change in this process is synced at once). */
+  pollMs: number;
+  /** First delay after a failed sync; doubles per failure in a row, up to retryCapMs. */
+  retryBaseMs: number;
+  retryCapMs: number;
+  /** A sync's lease: longer than a sync takes with the platform's retries (a dead process's lapses). */
+  leaseMs: number;
+  /** Conversations synced at once by one process. */
+  concurrency: number;
+}
+
+export const DEFAULT_THREAD_WORKER_POLICY: ThreadWorkerPolicy = {
+  pollMs: 1_000,
+  retryBaseMs: 2_000,
+  retryCapMs: 5 * 60_000,
+  leaseMs: 2 * 60_000,
+  concurrency: 8,
+};
+
+export class ThreadWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly running = new Set<string>();
+  private readonly waiting = new Map<string, ConversationRef>();
+  /** Failures in a row per conversation, for the retry delay (this process's memory; a restart starts over). */
+  private readonly failures = new Map<string, number>();
+  private polling = false;
+  private stopped = false;
+
+  constructor(
+    private readonly options: {
+      store: ThreadStore;
+      sync(conversation: ConversationRef): Promise<void>;
+      logger: Logger;
+      policy: ThreadWorkerPolicy;
+    },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.poll(), this.options.policy.pollMs);
+    void this.poll();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    while (this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** The conversation's handoff changed: due now for every process, synced here at once. */
+  async changed(conversation: ConversationRef): Promise<void> {
+    try {
+      await this.options.store.markDue(conversation, Date.now());
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error, conversation: formatConversationId(conversation) },
+        "the operators' thread could not be marked for an update; it is updated at the next change",
+      );
+    }
+    this.schedule(conversation);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    try {
+      const due = await this.options.store.due(Date.now(), this.options.policy.concurrency * 4);
+      for (const conversation of due) this.schedule(conversation);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, "the operators' threads due could not be read; trying again");
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private schedule(conversation: ConversationRef): void {
+    if (this.stopped) return;
+    const id = formatConversationId(conversation);
+    if (this.running.has(id)) {
+      // Synced again once the run in progress ends: it may have read before this change.
+      this.waiting.set(id, conversation);
+      return;
+    }
+    if (this.running.size >= this.options.policy.concurrency) return; // Still due in Redis: the next poll.
+    this.running.add(id);
+    void this.run(conversation, id).finally(() => {
+      this.running.delete(id);
+      const again = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (again) this.schedule(again);
+    });
+  }
+
+  private async run(conversation: ConversationRef, id: string): Promise<void> {
+    const { store, policy, logger } = this.options;
+    let token: string | null = null;
+    try {
+      token = await store.lease(conversation, policy.leaseMs);
+      // Another process is on it; it stays due, so whatever it missed is seen at a next poll.
+      if (!token) return;
+      // Due again when the lease ends: a process that dies in the middle leaves it for another.
+      const until = Date.now() + policy.leaseMs;
+      await store.markDue(conversation, until);
+      await this.options.sync(conversation);
+      this.failures.delete(id);
+      await store.done(conversation, until);
+    } catch (error) {
+      const failures = (this.failures.get(id) ?? 0) + 1;
+      this.failures.set(id, failures);
+      const delay = backoffDelay(failures, { firstMs: policy.retryBaseMs, maxMs: policy.retryCapMs, jitter: 0.2 });
+      logger.warn(
+        { err: error, conversation: id, failures, retryInMs: delay },
+        "the operators' thread could not be brought up to date; trying again",
+      );
+      await store.markDue(conversation, Date.now() + delay).catch(() => undefined);
+    } finally {
+      if (token) await store.release(conversation, token).catch(() => undefined);
+    }
+  }
+}
