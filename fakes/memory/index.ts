@@ -6,6 +6,7 @@
  */
 export { createMemoryAdapter, type MemoryAdapter, type MemoryAdapterOptions, type MemoryMethods } from './adapter.js';
 export { MEMORY_CAPABILITIES } from './capabilities.js';
+export { MemoryOperatorsPlatform, type MemoryThread } from './operators.js';
 export {
   MemoryPlatform,
   type MemoryCall,

@@ -16,8 +16,8 @@ const CARD_EXCERPT_CHARS = 300;
 export type CardState =
   | { kind: 'waiting' }
   | { kind: 'claimed'; by: string; at: number }
-  /** Handed back (`by` someone) or the pause ran out (no `by`). */
-  | { kind: 'ended'; at: number; by?: string };
+  /** Handed back: by an operator (`by`), or as the transcript says (`said`: the admin API, the e-mail's link); neither: the pause ran out. */
+  | { kind: 'ended'; at: number; by?: string; said?: string };
 
 export interface CardFacts {
   user?: PlatformUser;
@@ -75,7 +75,9 @@ function stateLine(facts: CardFacts, user: string): string {
     case 'ended': {
       const what = state.by
         ? `**Handed back to the assistant by ${escapeMarkdown(state.by)}** at ${clock(state.at)}.`
-        : `**The pause ran out** at ${clock(state.at)}: the assistant answers again.`;
+        : state.said
+          ? `**${escapeMarkdown(state.said.replace(/\.$/, ''))}** at ${clock(state.at)}.`
+          : `**The pause ran out** at ${clock(state.at)}: the assistant answers again.`;
       return facts.relays ? `${what} Write in this thread to take the conversation over again.` : what;
     }
   }

@@ -207,7 +207,7 @@ function stateOf(pause: PauseRecord): CardState {
 function endedState(transcript: readonly TranscriptEntry[], record: ThreadRecord, now: number): CardState {
   const back = transcript.findLast((entry) => entry.event === 'handed-back' && entry.at >= record.since);
   if (back?.operator) return { kind: 'ended', at: back.at, by: back.operator };
-  return { kind: 'ended', at: back?.at ?? now };
+  return back ? { kind: 'ended', at: back.at, said: back.text } : { kind: 'ended', at: now };
 }
 
 /**

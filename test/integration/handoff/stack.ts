@@ -12,7 +12,7 @@ import express from 'express';
 import { pino, type Logger } from 'pino';
 import { buildConfigSchema, type Config } from '../../../src/config/schema.js';
 import { createGateway, type Gateway, type GatewayPolicy } from '../../../src/gateway/index.js';
-import type { Adapter, Capabilities } from '../../../src/contract.js';
+import type { Adapter, Capabilities, OperatorDoor } from '../../../src/contract.js';
 import { installHandoff, type InstalledHandoff, type OutboxPolicy } from '../../../src/handoff/index.js';
 import { GatewayMetrics } from '../../../src/http/metrics.js';
 import { HttpServer } from '../../../src/http/server.js';
@@ -62,6 +62,9 @@ export const TEST_HANDOFF: Config['handoff'] = {
 
 /** Outbox timings short enough for a test to see retries (tests wait for outcomes, never for times). */
 export const FAST_OUTBOX = { pollIntervalMs: 50, retryBaseMs: 50, retryCapMs: 200, leaseMs: 5_000 };
+
+/** The threads' worker timings, short enough for a test to see a retry after an outage. */
+export const FAST_THREADS = { pollMs: 50, retryBaseMs: 50, retryCapMs: 200, leaseMs: 5_000 };
 
 export interface HandoffStack {
   client: ChatbotServiceClient;
@@ -141,6 +144,8 @@ export interface ProcessOptions {
   outbox?: Partial<OutboxPolicy>;
   /** Over the gateway's default policy. */
   policy?: Partial<GatewayPolicy>;
+  /** This process's operator doors. */
+  doors?: OperatorDoor[];
 }
 
 /** A gateway "process" of the handoff tests, built as `chatbridge start` builds one, on the test's adapters. */
@@ -165,6 +170,8 @@ export async function startGatewayWithHandoff(options: {
   logger: Logger;
   policy?: Partial<GatewayPolicy>;
   outbox?: Partial<OutboxPolicy>;
+  /** The operator doors of bot "main" (a thread per handoff there). */
+  doors?: OperatorDoor[];
 }): Promise<GatewayWithHandoff> {
   const { config, logger } = options;
   const gateway = createGateway({
@@ -192,6 +199,7 @@ export async function startGatewayWithHandoff(options: {
     selfUrl: url,
     outbox: { ...FAST_OUTBOX, ...options.outbox },
     platforms: PLATFORMS,
+    ...(options.doors ? { doors: new Map([['main', options.doors]]), threads: FAST_THREADS } : {}),
   });
   await gateway.start();
   return {
@@ -227,6 +235,7 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
     logger: options.logger ?? silentLogger(),
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.outbox ? { outbox: options.outbox } : {}),
+    ...(options.doors ? { doors: options.doors } : {}),
   });
   const { url } = started;
   return {

@@ -69,6 +69,11 @@ export class RecordingAdapter implements Adapter {
     return this.memory.stop();
   }
 
+  /** The platform keeps the files users send: any process fetches them again by ref. */
+  restoreAttachment(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+    return this.world.attachment(ref, info);
+  }
+
   conversation(id: string): ConversationRef {
     return this.world.conversation(this.bot, id);
   }

@@ -52,7 +52,7 @@ class RefAdapter extends RecordingAdapter {
     };
   }
 
-  restoreAttachment(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
+  override restoreAttachment(ref: string, info: Omit<InboundAttachment, 'fetch' | 'ref'>): InboundAttachment {
     this.restored.push(ref);
     return {
       ...info,
