@@ -133,12 +133,13 @@ export class CloudOutbound implements Outbound {
     const plan = planCloudFile(file, 'POST /{phone-number-id}/media');
     const caption = file.caption?.trim() ? file.caption : undefined;
     const sent = describeSent({ to, text: caption, files: 1 });
-    if (caption && plan.message === 'audio') await this.send(conversation, { text: caption });
     const address = await this.options.addressOf(to);
     // A file is the bot saying something else: numbers sent before mean nothing now (as in send()).
     const forgetting = this.options.choices.forget(to);
     try {
       const mediaId = await this.upload(file, plan, sent);
+      // After the upload (the likelier failure), so that a retried file does not repeat its caption for nothing.
+      if (caption && plan.message === 'audio') await this.send(conversation, { text: caption });
       const media = {
         id: mediaId,
         ...(caption && plan.message !== 'audio' ? { caption } : {}),
