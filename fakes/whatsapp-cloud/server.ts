@@ -219,7 +219,8 @@ async function uploadMedia(deps: GraphDeps, req: Request): Promise<Answer> {
   };
 }
 
-async function route(deps: GraphDeps, req: Request): Promise<Answer> {
+/** Synchronous but for an upload (its multipart body is parsed asynchronously): see answer(). */
+function route(deps: GraphDeps, req: Request): Answer | Promise<Answer> {
   authorize(deps, req);
   const [id, edge, ...rest] = req.path.split('/').filter(Boolean);
   const { identity } = deps;
@@ -238,16 +239,37 @@ async function route(deps: GraphDeps, req: Request): Promise<Answer> {
   });
 }
 
-async function answer(deps: GraphDeps, req: Request, res: Response): Promise<void> {
-  let result: Answer;
-  let errorCode: number | undefined;
+/** Meta's error as the answer; anything else is the fake's own failure. */
+function failed(error: unknown): { result: Answer; errorCode: number } {
+  if (!(error instanceof CloudApiError)) throw error;
+  return { result: { status: error.httpStatus, body: error.body() }, errorCode: error.code };
+}
+
+/**
+ * Answers and logs a call. A message is shown, logged and answered in one go (a test that waits for
+ * what the user sees finds the call logged too); only an upload awaits its body first.
+ */
+function answer(deps: GraphDeps, req: Request, res: Response): void | Promise<void> {
+  let routed: Answer | Promise<Answer>;
   try {
-    result = await route(deps, req);
+    routed = route(deps, req);
   } catch (error) {
-    if (!(error instanceof CloudApiError)) throw error;
-    result = { status: error.httpStatus, body: error.body() };
-    errorCode = error.code;
+    return finish(deps, req, res, failed(error));
   }
+  if (routed instanceof Promise)
+    return routed.then(
+      (result) => finish(deps, req, res, { result }),
+      (error: unknown) => finish(deps, req, res, failed(error)),
+    );
+  finish(deps, req, res, { result: routed });
+}
+
+function finish(
+  deps: GraphDeps,
+  req: Request,
+  res: Response,
+  { result, errorCode }: { result: Answer; errorCode?: number },
+): void {
   let body: unknown = result.logged;
   if (body === undefined && !/^multipart\//i.test(req.headers['content-type'] ?? '')) {
     try {
@@ -274,7 +296,11 @@ export function createGraphApp(deps: GraphDeps): express.Express {
   // Raw bytes: the token is checked before the body is read, as Graph does. Room for a 100 MB document's upload.
   app.use(express.raw({ type: () => true, limit: '101mb' }));
   app.use(`/${GRAPH_VERSION}`, (req, res, next) => {
-    answer(deps, req, res).catch(next);
+    try {
+      void answer(deps, req, res)?.catch(next);
+    } catch (error) {
+      next(error);
+    }
   });
   app.use((req, res) => {
     res.status(400).json(
