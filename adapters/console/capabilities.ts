@@ -6,6 +6,9 @@ import { plainMarkup, type Capabilities } from '../../src/contract.js';
  * outbound that can redraw (`RedrawingConsoleOutbound`, with `edit`), a pipe one that
  * cannot, so a piped answer arrives once, whole.
  */
+/** The largest file the console saves for the person at the terminal (a WhatsApp document's size). */
+export const CONSOLE_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
 export function consoleCapabilities(): Capabilities {
   return {
     maxMessageLength: 100_000,
@@ -15,5 +18,8 @@ export function consoleCapabilities(): Capabilities {
     buttons: true,
     maxFilesPerMessage: 10,
     maxDownloadBytes: 100 * 1024 * 1024,
+    // Files are saved to a directory, their captions printed under them (outbound.ts).
+    maxUploadBytes: CONSOLE_MAX_UPLOAD_BYTES,
+    maxCaptionLength: 100_000,
   };
 }

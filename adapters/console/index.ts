@@ -20,6 +20,8 @@ export interface ConsoleAdapterOptions {
   onClose?: () => void;
   /** Where the gateway's log goes while the console is open, named in the greeting. */
   logFile?: string;
+  /** Where files sent to the person at the terminal are saved; default `chatbridge-files/` in the OS temp dir. */
+  filesDir?: string;
   /**
    * The gateway around it (given by the runtime, see module.ts): whether the messages are
    * answered, and the handoff, whose operator at a terminal is the user. Without one the console
@@ -86,6 +88,7 @@ export function createConsoleAdapter(options: ConsoleAdapterOptions): ConsoleAda
     output,
     () => prompt(true),
     () => void noteHandoff(),
+    options.filesDir,
   );
 
   /** Resolves once every message accepted so far is answered (its queue is empty); at once without a host. */

@@ -1,5 +1,15 @@
 import type { Writable } from 'node:stream';
-import type { Button, ConversationRef, OutboundMessage, Outbound, SentMessage } from '../../src/contract.js';
+import {
+  PlatformError,
+  type Button,
+  type ConversationRef,
+  type OutboundFile,
+  type OutboundMessage,
+  type Outbound,
+  type SentMessage,
+} from '../../src/contract.js';
+import { CONSOLE_MAX_UPLOAD_BYTES } from './capabilities.js';
+import { defaultFilesDir, saveFile, sizeText } from './saved-files.js';
 
 const BOT_PREFIX = 'bot> ';
 
@@ -21,11 +31,13 @@ export class ConsoleOutbound implements Outbound {
   /**
    * @param onPrinted after each print (the prompt is drawn again under it)
    * @param onSent after each new message (not each redraw): the console checks for a handoff
+   * @param filesDir where files sent to the terminal are saved (saved-files.ts)
    */
   constructor(
     protected readonly out: Writable & { columns?: number },
     private readonly onPrinted: () => void,
     private readonly onSent: () => void = () => {},
+    private readonly filesDir: string = defaultFilesDir(),
   ) {}
 
   async send(_conversation: ConversationRef, message: OutboundMessage): Promise<SentMessage> {
@@ -34,6 +46,37 @@ export class ConsoleOutbound implements Outbound {
     if (message.suggestions?.length) text += `\nTry: ${message.suggestions.map((s) => `"${s}"`).join(', ')}`;
     this.print(id, text);
     this.lastButtons = message.buttons ?? [];
+    this.onSent();
+    return { id };
+  }
+
+  /**
+   * A file for the person at the terminal (an operator's photo or document): saved to a file of
+   * its own, its name, size and path printed, its caption under them.
+   */
+  async sendFile(_conversation: ConversationRef, file: OutboundFile): Promise<SentMessage> {
+    if (file.bytes.byteLength > CONSOLE_MAX_UPLOAD_BYTES)
+      throw new PlatformError(
+        `The console saves files of at most ${sizeText(CONSOLE_MAX_UPLOAD_BYTES)}; "${file.fileName}" is ${sizeText(file.bytes.byteLength)}`,
+        'too-long',
+        undefined,
+        { method: 'sendFile' },
+      );
+    let saved: string;
+    try {
+      saved = await saveFile(this.filesDir, file.fileName, file.bytes);
+    } catch (error) {
+      throw new PlatformError(
+        `The console could not save "${file.fileName}" in ${this.filesDir}: ${(error as Error).message}`,
+        'other',
+        undefined,
+        { cause: error, method: 'sendFile' },
+      );
+    }
+    const id = String(++this.lastId);
+    const caption = file.caption?.trim() ? `\n${file.caption}` : '';
+    this.print(id, `📎 ${file.fileName} (${sizeText(file.bytes.byteLength)}) saved to ${saved}${caption}`);
+    this.lastButtons = [];
     this.onSent();
     return { id };
   }

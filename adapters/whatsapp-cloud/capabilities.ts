@@ -1,4 +1,5 @@
 import { whatsappMarkup, type Capabilities } from '../../src/contract.js';
+import { CLOUD_MAX_CAPTION_LENGTH, CLOUD_MAX_UPLOAD_BYTES } from './outbound-file.js';
 
 /** Meta's text-messages page: a text body holds at most 4,096 characters. */
 export const CLOUD_MAX_MESSAGE_LENGTH = 4096;
@@ -32,5 +33,8 @@ export const cloudCapabilities: Capabilities = Object.freeze({
   // One media per message; several photos arrive as several messages.
   maxFilesPerMessage: 1,
   maxDownloadBytes: CLOUD_MAX_DOWNLOAD_BYTES,
+  // A document of 100 MB; photos 5 MB, audio and video 16 MB (outbound-file.ts refuses more by type).
+  maxUploadBytes: CLOUD_MAX_UPLOAD_BYTES,
+  maxCaptionLength: CLOUD_MAX_CAPTION_LENGTH,
   redeliveryWindowMs: CLOUD_REDELIVERY_WINDOW_MS,
 });

@@ -4,13 +4,15 @@
  * object, a call that got no answer a GraphUnreachableError (errors.ts maps both). Nothing is
  * retried here: the caller decides (outbound.ts waits out rate limits, the core the rest).
  */
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 import { GraphUnreachableError, MetaApiError } from './errors.js';
 
 /** Meta's Graph API with the version the adapter is written against (WHATSAPP_CLOUD_API_URL overrides it). */
 export const DEFAULT_GRAPH_API_URL = 'https://graph.facebook.com/v23.0';
 /** A call that has not answered by then counts as unreachable (and is retried by the core). */
 export const GRAPH_TIMEOUT_MS = 30_000;
+/** A media upload may carry 100 MB: it has this long (100 MB at about 3 Mbit/s). */
+export const GRAPH_UPLOAD_TIMEOUT_MS = 5 * 60_000;
 
 export interface GraphOptions {
   /** The Graph base with its version, e.g. https://graph.facebook.com/v23.0 (a fake or a proxy in tests). */
@@ -35,6 +37,11 @@ export class GraphClient {
     return this.call('POST', path, body, call, signal);
   }
 
+  /** A multipart POST (the media upload): undici writes the boundary and each part's Content-Type. */
+  postForm(path: readonly string[], form: FormData, call: string, signal?: AbortSignal): Promise<unknown> {
+    return this.call('POST', path, form, call, signal, GRAPH_UPLOAD_TIMEOUT_MS);
+  }
+
   /** The header every call carries, and the media download (media.ts) with it. */
   authorization(): string {
     return `Bearer ${this.options.accessToken}`;
@@ -46,9 +53,11 @@ export class GraphClient {
     body: unknown,
     call: string,
     signal?: AbortSignal,
+    timeoutMs = this.options.timeoutMs ?? GRAPH_TIMEOUT_MS,
   ): Promise<unknown> {
     const url = `${this.base}/${path.map(encodeURIComponent).join('/')}`;
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? GRAPH_TIMEOUT_MS);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const form = body instanceof FormData;
     let status: number;
     let text: string;
     try {
@@ -56,9 +65,9 @@ export class GraphClient {
         method,
         headers: {
           authorization: this.authorization(),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
       status = response.statusCode;

@@ -1,6 +1,7 @@
 /**
  * The core's `Outbound` on the Cloud API: `send` (text, or text with choices as reply buttons,
- * a list or numbered text: interactive.ts) and `typing` (the read mark with the typing
+ * a list or numbered text: interactive.ts), `sendFile` (an operator's photo or document, uploaded
+ * then sent by its media id: outbound-file.ts) and `typing` (the read mark with the typing
  * indicator, on the very message being answered). No `edit`, `draft` or `startStream`: Meta
  * cannot change a business message once sent, so the core shows "typing…" and sends the answer
  * whole at its end, split within 4,096 characters (README, "Long answers").
@@ -14,19 +15,23 @@
  * over. Every other refusal is a PlatformError at once (errors.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FormData } from 'undici';
 import {
   backoffDelay,
   describeSent,
   GREETING_ID_PREFIX,
+  PlatformError,
   type Backoff,
   type ConversationRef,
   type Logger,
   type Outbound,
+  type OutboundFile,
   type OutboundMessage,
   type SentMessage,
 } from '../../src/contract.js';
 import type { NumberedChoices } from './choices.js';
-import { recipientOf } from './conversation.js';
+import { addressFields, recipientOf } from './conversation.js';
+import { planCloudFile, type CloudFilePlan } from './outbound-file.js';
 import { isRateLimit, META_CODES, MetaApiError, toPlatformError } from './errors.js';
 import type { GraphClient } from './graph.js';
 import { choicesOf, graphBody, numberedPlan, planMessage, type Part, type Plan } from './interactive.js';
@@ -92,7 +97,7 @@ export class CloudOutbound implements Outbound {
     for (let index = earlier?.sent ?? 0; index < plan.parts.length; index++) {
       const part = plan.parts[index]!;
       try {
-        lastId = await this.post(address, part, message.progress === true);
+        lastId = await this.post(graphBody(address, part), describePart(to, part), message.progress === true);
       } catch (error) {
         if (part.kind !== 'text' && error instanceof MetaApiError && error.code === META_CODES.parameterValueNotValid) {
           // Meta refused the buttons or the list after all: the choices go as numbered text, never lost.
@@ -117,6 +122,70 @@ export class CloudOutbound implements Outbound {
     return { id: lastId };
   }
 
+  /**
+   * An operator's photo or document (outbound-file.ts decides how it goes, or refuses it before any
+   * upload): `POST /{phone-number-id}/media` gives a media id, then the message names it. An audio
+   * shows no caption: its caption goes first as a text. Meta's refusals map as a text's do (a closed
+   * 24-hour window is 'window-closed': the upload succeeds, the message is refused).
+   */
+  async sendFile(conversation: ConversationRef, file: OutboundFile): Promise<SentMessage> {
+    const to = recipientOf(conversation.id);
+    const plan = planCloudFile(file, 'POST /{phone-number-id}/media');
+    const caption = file.caption?.trim() ? file.caption : undefined;
+    const sent = describeSent({ to, text: caption, files: 1 });
+    const address = await this.options.addressOf(to);
+    // A file is the bot saying something else: numbers sent before mean nothing now (as in send()).
+    const forgetting = this.options.choices.forget(to);
+    try {
+      const mediaId = await this.upload(file, plan, sent);
+      // After the upload (the likelier failure), so that a retried file does not repeat its caption for nothing.
+      if (caption && plan.message === 'audio') await this.send(conversation, { text: caption });
+      const media = {
+        id: mediaId,
+        ...(caption && plan.message !== 'audio' ? { caption } : {}),
+        ...(plan.message === 'document' ? { filename: file.fileName } : {}),
+      };
+      const body = {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        ...addressFields(address),
+        type: plan.message,
+        [plan.message]: media,
+      };
+      return { id: await this.post(body, sent, false) };
+    } catch (error) {
+      throw toPlatformError(error, { sent });
+    } finally {
+      await forgetting;
+    }
+  }
+
+  /** The file uploaded to the number's media (Meta keeps it 30 days); its media id. */
+  private async upload(file: OutboundFile, plan: CloudFilePlan, sent: string): Promise<string> {
+    const form = new FormData();
+    form.append('messaging_product', 'whatsapp');
+    form.append('type', plan.mimeType);
+    // Meta reads the type from the file part's own Content-Type: without it, it sees application/octet-stream and refuses.
+    form.append('file', new Blob([file.bytes], { type: plan.mimeType }), file.fileName);
+    let answer: unknown;
+    try {
+      answer = await this.options.graph.postForm(
+        [this.options.phoneNumberId, 'media'],
+        form,
+        'POST /{phone-number-id}/media',
+      );
+    } catch (error) {
+      throw toPlatformError(error, { sent });
+    }
+    const id = (answer as { id?: unknown }).id;
+    if (typeof id !== 'string' || id === '')
+      throw new PlatformError('WhatsApp Cloud POST /{phone-number-id}/media answered no media id', 'other', undefined, {
+        method: 'POST /{phone-number-id}/media',
+        sent,
+      });
+    return id;
+  }
+
   async typing(conversation: ConversationRef, replyingTo?: { platformMessageId: string }): Promise<void> {
     recipientOf(conversation.id);
     // The greeting before a first message carries that message's id after its prefix.
@@ -139,7 +208,7 @@ export class CloudOutbound implements Outbound {
    * A rate limit that outlasts the wait is a PlatformError with the next pause; any other refusal
    * comes as Meta said it (send() reads its code).
    */
-  private async post(to: string, part: Part, progress: boolean): Promise<string> {
+  private async post(body: Record<string, unknown>, sent: string, progress: boolean): Promise<string> {
     const backoff = this.options.rateLimitBackoff ?? RATE_LIMIT_BACKOFF;
     const patienceMs = this.options.rateLimitPatienceMs ?? RATE_LIMIT_PATIENCE_MS;
     const started = Date.now();
@@ -147,7 +216,7 @@ export class CloudOutbound implements Outbound {
       try {
         const answer = (await this.options.graph.post(
           [this.options.phoneNumberId, 'messages'],
-          graphBody(to, part),
+          body,
           'POST /{phone-number-id}/messages',
         )) as { messages?: { id?: unknown }[] };
         const id = answer.messages?.[0]?.id;
@@ -155,12 +224,12 @@ export class CloudOutbound implements Outbound {
       } catch (error) {
         if (!isRateLimit(error)) throw error;
         const waitMs = backoffDelay(failures, backoff);
-        const limited = toPlatformError(error, { retryAfterMs: waitMs, sent: describePart(to, part) });
+        const limited = toPlatformError(error, { retryAfterMs: waitMs, sent });
         const stopping = this.options.stopping();
         if (progress || stopping.aborted || Date.now() - started + waitMs > patienceMs) throw limited;
         if (failures === 1)
           this.options.logger.info(
-            { conversation: to, code: limited.platformCode, waitMs },
+            { sent, code: limited.platformCode, waitMs },
             'whatsapp-cloud: Meta rate-limited a message; waiting, then trying again',
           );
         await sleep(waitMs, undefined, { signal: stopping }).catch(() => {

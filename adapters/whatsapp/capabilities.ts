@@ -1,4 +1,5 @@
 import { whatsappMarkup, type Capabilities } from '../../src/contract.js';
+import { WHATSAPP_MAX_CAPTION_LENGTH, WHATSAPP_MAX_UPLOAD_BYTES } from './outbound-file.js';
 
 /**
  * WhatsApp takes 65,536 characters in one message, but a wall of text reads badly on a
@@ -35,5 +36,8 @@ export function whatsappCapabilities(options: { editIntervalMs?: number } = {}):
     // One WhatsApp message carries one file; an album arrives as separate messages.
     maxFilesPerMessage: 1,
     maxDownloadBytes: WHATSAPP_MAX_DOWNLOAD_BYTES,
+    // A document of 100 MB (photos and videos up to 16 MB go as media, larger ones as documents: outbound-file.ts).
+    maxUploadBytes: WHATSAPP_MAX_UPLOAD_BYTES,
+    maxCaptionLength: WHATSAPP_MAX_CAPTION_LENGTH,
   };
 }

@@ -126,6 +126,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     logger,
     client: () => connection.client(),
     notReadyReason: () => connection.status().reason,
+    library: options.library ?? loadWhatsAppLibrary,
   });
 
   return {

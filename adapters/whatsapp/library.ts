@@ -86,6 +86,8 @@ export interface WaSendOptions {
   /** Send an audio file as a voice note (OGG/Opus). */
   sendAudioAsVoice?: boolean;
   caption?: string;
+  /** Send a photo or a video as a file (its quality and name kept) rather than as media. */
+  sendMediaAsDocument?: boolean;
   /** Do not mark the chat seen when sending (the adapter marks it itself when it answers). */
   sendSeen?: boolean;
   linkPreview?: boolean;

@@ -1,6 +1,7 @@
 /**
  * The core's `Outbound` on whatsapp-web.js: text (already rendered in WhatsApp's
- * `*bold*` `_italic_` `~strike~` marks) with `sendMessage`, the answer growing by
+ * `*bold*` `_italic_` `~strike~` marks) with `sendMessage`, an operator's file as the library's
+ * `MessageMedia` (outbound-file.ts: a photo or a video, else a document), the answer growing by
  * `message.edit`, "typing…" with `sendStateTyping`. The chat is marked seen when the bot
  * answers in it, and its "typing…" is cleared then. Every failure is a `PlatformError`;
  * with no ready client in this process the platform counts as unreachable, so the core
@@ -12,13 +13,16 @@ import {
   type ConversationRef,
   type Logger,
   type Outbound,
+  type OutboundFile,
   type OutboundMessage,
   type SentMessage,
 } from '../../src/contract.js';
 import { WHATSAPP_EDIT_WINDOW_MS, WHATSAPP_MAX_MESSAGE_LENGTH } from './capabilities.js';
 import { chatIdOf } from './conversation.js';
 import { notReadyError, toPlatformError } from './errors.js';
-import type { WaClient, WaMessage } from './library.js';
+import type { WaClient, WaMessage, WhatsAppLibrary } from './library.js';
+import { loadWhatsAppLibrary } from './load-library.js';
+import { planWebFile } from './outbound-file.js';
 
 /**
  * WhatsApp has no reply keyboard: suggested replies (the chatbot's SuggestedMessage, with the
@@ -47,6 +51,8 @@ export interface WhatsAppOutboundOptions {
   client(): WaClient | undefined;
   /** Why there is no ready client, for the error. */
   notReadyReason?(): string | undefined;
+  /** The library whose `MessageMedia` a file is sent as (its sendMessage knows a file by that class); default whatsapp-web.js. */
+  library?(): Promise<WhatsAppLibrary>;
   now?(): number;
 }
 
@@ -78,6 +84,39 @@ export class WhatsAppOutbound implements Outbound {
         sent: describeSent({ to: chatId, text: message.text }),
       });
     this.remember(sent, client);
+    return { id: sent.id._serialized };
+  }
+
+  /**
+   * An operator's photo or document: `new MessageMedia(mimetype, base64, filename, size)` and
+   * `sendMessage(chat, media, { caption, sendMediaAsDocument })`. Over 100 MB it is refused
+   * ('too-long') before anything is read into base64.
+   */
+  async sendFile(conversation: ConversationRef, file: OutboundFile): Promise<SentMessage> {
+    const chatId = chatIdOf(conversation.id);
+    const plan = planWebFile(file, 'sendMessage');
+    const caption = file.caption?.trim() ? file.caption : undefined;
+    const described = describeSent({ to: chatId, text: caption, files: 1 });
+    const client = this.ready('sendMessage');
+    const { MessageMedia } = await (this.options.library ?? loadWhatsAppLibrary)();
+    const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+    const media = new MessageMedia(plan.mimeType, bytes.toString('base64'), file.fileName, file.bytes.byteLength);
+    await this.answering(client, chatId);
+    let sent: WaMessage | null | undefined;
+    try {
+      sent = await client.sendMessage(chatId, media, {
+        ...(caption ? { caption } : {}),
+        ...(plan.asDocument ? { sendMediaAsDocument: true } : {}),
+        sendSeen: false,
+      });
+    } catch (error) {
+      throw toPlatformError(error, 'sendMessage', described);
+    }
+    if (!sent)
+      throw new PlatformError(`WhatsApp sendMessage sent no file to ${chatId}`, 'other', undefined, {
+        method: 'sendMessage',
+        sent: described,
+      });
     return { id: sent.id._serialized };
   }
 

@@ -20,6 +20,8 @@ export const META_CODES = {
   somethingWentWrong: 131000,
   /** WhatsApp: "Parameter value is not valid" (interactive limits). */
   parameterValueNotValid: 131009,
+  /** WhatsApp: "Media upload error" (a file over its type's size, a media id a message cannot show). */
+  mediaUpload: 131053,
   /** WhatsApp: "Re-engagement message" (more than 24 h since the user's last message). */
   reEngagement: 131047,
   /** WhatsApp: "(Business Account, Consumer Account) pair rate limit hit". */
@@ -36,6 +38,7 @@ const TITLES: Record<number, string> = {
   131009: 'Parameter value is not valid',
   131026: 'Message Undeliverable',
   131047: 'Re-engagement message',
+  131053: 'Media upload error',
   131056: '(Business Account, Consumer Account) pair rate limit hit',
   131057: 'Account in maintenance mode',
 };

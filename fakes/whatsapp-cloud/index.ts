@@ -8,7 +8,9 @@
  *   (validation.ts: text ≤ 4,096, reply buttons and lists within their limits, no `edit` or any
  *   unknown key), the read + typing call on a real inbound wamid, 131047 past 24 h since the user's
  *   last message (templates exempt), 130429 over the number's throughput, 131056 over the pair rate
- *   limit (limits.ts). `GET /{media-id}`, `GET /{phone-number-id}`, `…/{waba-id}/subscribed_apps`.
+ *   limit (limits.ts). `POST /{phone-number-id}/media` (uploads.ts: Meta's types and sizes by type),
+ *   media messages by the id of an upload (the user's file kept in `visibleMessages`),
+ *   `GET /{media-id}`, `GET /{phone-number-id}`, `…/{waba-id}/subscribed_apps`.
  * - Media at `mediaOrigin`: URLs valid 5 minutes that need the token (media-server.ts).
  * - Webhooks (webhooks.ts): Meta's envelope, non-ASCII escaped, signed over the bytes sent,
  *   posted again until a 200; duplicates and held (reordered) deliveries on request; statuses of
@@ -82,6 +84,7 @@ export {
   MAX_ROW_TITLE,
 } from './interactive.js';
 export { MAX_CAPTION, MAX_TEXT_BODY } from './validation.js';
+export { UPLOAD_LIMITS } from './uploads.js';
 export { metaJson, signature as signWebhook } from './webhooks.js';
 export type {
   Envelope,
@@ -150,7 +153,7 @@ export interface FakeWhatsAppCloud {
   postRaw(body: string | Buffer, options?: { signature?: string | null }): Promise<{ status: number; body: string }>;
   /** Posts one change of another field (account_update, message_template_status_update…), signed; the gateway's status. */
   postOtherField(field: string): Promise<number>;
-  /** What a user sees from the business, in order: text, interactive, media, templates, with their wamids. */
+  /** What a user sees from the business, in order: text, interactive, media (with the file's bytes), templates, with their wamids. */
   visibleMessages(user: string): VisibleCloudMessage[];
   /** Every Graph API call, in order. */
   calls(): LoggedCloudCall[];

@@ -2,7 +2,8 @@
  * The Graph API face of the fake, under `/<version>`: the bearer token on every call (401, code
  * 190), `POST /{phone-number-id}/messages` (sends and the read/typing call, checked by
  * validation.ts, then scripted failures, throughput, the 24-hour window and the pair rate limit,
- * in that order), `GET /{media-id}` (a URL on the media origin), `GET /{phone-number-id}` (what
+ * in that order; a media message by the id of an upload, its file kept for the user),
+ * `POST /{phone-number-id}/media` (uploads.ts), `GET /{media-id}` (a URL on the media origin), `GET /{phone-number-id}` (what
  * doctor reads), `GET|POST|DELETE /{waba-id}/subscribed_apps`. Every call is logged.
  */
 import express, { type Request, type Response } from 'express';
@@ -15,6 +16,7 @@ import {
   type ThroughputLimiter,
 } from './limits.js';
 import { issueMediaUrl } from './media-server.js';
+import { mediaForMessage, upload } from './uploads.js';
 import { BSUID, parseSendRequest, type MessageContent } from './validation.js';
 import type { World } from './world.js';
 
@@ -44,7 +46,8 @@ export interface GraphDeps {
   onFailedLater: (to: string, wamid: string, code: number) => void;
 }
 
-type Answer = { status: number; body: unknown };
+/** `logged`: what the call log shows of a body that is not JSON (an upload: its fields and the file's name, type and size). */
+type Answer = { status: number; body: unknown; logged?: unknown };
 
 function bearer(req: Request): string | undefined {
   const header = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
@@ -112,6 +115,8 @@ function send(deps: GraphDeps, body: unknown): Answer {
     return { status: 200, body: { success: true } };
   }
   const { to, content } = request;
+  // Checked with the body, before any limit: a message naming no upload, or one it cannot show, never counts.
+  const media = content.media?.id !== undefined ? mediaForMessage(world, content.type, content.media.id) : undefined;
   const scripted = deps.failures.next(to);
   if (scripted && scripted.via !== 'status') throw scriptedError(scripted);
   if (!deps.throughput.take()) throw new CloudApiError(META_CODES.throughput);
@@ -123,7 +128,12 @@ function send(deps: GraphDeps, body: unknown): Answer {
   if (scripted) {
     deps.onFailedLater(to, wamid, scripted.code);
   } else {
-    world.show({ id: wamid, to, at: world.now(), ...(content satisfies MessageContent) });
+    const file = media && {
+      bytes: media.bytes,
+      mimeType: media.mimeType,
+      ...((content.media?.filename ?? media.fileName) ? { fileName: content.media?.filename ?? media.fileName } : {}),
+    };
+    world.show({ id: wamid, to, at: world.now(), ...(content satisfies MessageContent), ...(file ? { file } : {}) });
     deps.onSent(to, wamid);
   }
   const input = body && typeof body === 'object' && 'to' in body ? (body as { to: unknown }).to : to;
@@ -199,7 +209,18 @@ function subscribedApps(deps: GraphDeps, method: string): Answer {
   throw unknownObject(method, deps.identity.wabaId);
 }
 
-function route(deps: GraphDeps, req: Request): Answer {
+async function uploadMedia(deps: GraphDeps, req: Request): Promise<Answer> {
+  const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const media = await upload(deps.world, req.headers['content-type'] ?? '', body);
+  return {
+    status: 200,
+    body: { id: media.id },
+    logged: { file: { name: media.fileName, type: media.mimeType, size: media.fileSize } },
+  };
+}
+
+/** Synchronous but for an upload (its multipart body is parsed asynchronously): see answer(). */
+function route(deps: GraphDeps, req: Request): Answer | Promise<Answer> {
   authorize(deps, req);
   const [id, edge, ...rest] = req.path.split('/').filter(Boolean);
   const { identity } = deps;
@@ -207,6 +228,8 @@ function route(deps: GraphDeps, req: Request): Answer {
   if (edge === undefined && req.method === 'GET') return getObject(deps, id);
   if (id === identity.phoneNumberId && edge === 'messages' && rest.length === 0 && req.method === 'POST')
     return send(deps, jsonBody(req));
+  if (id === identity.phoneNumberId && edge === 'media' && rest.length === 0 && req.method === 'POST')
+    return uploadMedia(deps, req);
   if (id === identity.wabaId && edge === 'subscribed_apps' && rest.length === 0)
     return subscribedApps(deps, req.method);
   const known = id === identity.phoneNumberId || id === identity.wabaId || deps.world.media.has(id);
@@ -216,21 +239,44 @@ function route(deps: GraphDeps, req: Request): Answer {
   });
 }
 
-function answer(deps: GraphDeps, req: Request, res: Response): void {
-  let result: Answer;
-  let errorCode: number | undefined;
+/** Meta's error as the answer; anything else is the fake's own failure. */
+function failed(error: unknown): { result: Answer; errorCode: number } {
+  if (!(error instanceof CloudApiError)) throw error;
+  return { result: { status: error.httpStatus, body: error.body() }, errorCode: error.code };
+}
+
+/**
+ * Answers and logs a call. A message is shown, logged and answered in one go (a test that waits for
+ * what the user sees finds the call logged too); only an upload awaits its body first.
+ */
+function answer(deps: GraphDeps, req: Request, res: Response): void | Promise<void> {
+  let routed: Answer | Promise<Answer>;
   try {
-    result = route(deps, req);
+    routed = route(deps, req);
   } catch (error) {
-    if (!(error instanceof CloudApiError)) throw error;
-    result = { status: error.httpStatus, body: error.body() };
-    errorCode = error.code;
+    return finish(deps, req, res, failed(error));
   }
-  let body: unknown;
-  try {
-    body = jsonBody(req);
-  } catch {
-    body = undefined;
+  if (routed instanceof Promise)
+    return routed.then(
+      (result) => finish(deps, req, res, { result }),
+      (error: unknown) => finish(deps, req, res, failed(error)),
+    );
+  finish(deps, req, res, { result: routed });
+}
+
+function finish(
+  deps: GraphDeps,
+  req: Request,
+  res: Response,
+  { result, errorCode }: { result: Answer; errorCode?: number },
+): void {
+  let body: unknown = result.logged;
+  if (body === undefined && !/^multipart\//i.test(req.headers['content-type'] ?? '')) {
+    try {
+      body = jsonBody(req);
+    } catch {
+      body = undefined;
+    }
   }
   deps.world.log({
     method: req.method,
@@ -247,9 +293,15 @@ function answer(deps: GraphDeps, req: Request, res: Response): void {
 export function createGraphApp(deps: GraphDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  // Raw bytes: the token is checked before the body is read, as Graph does.
-  app.use(express.raw({ type: () => true, limit: '10mb' }));
-  app.use(`/${GRAPH_VERSION}`, (req, res) => answer(deps, req, res));
+  // Raw bytes: the token is checked before the body is read, as Graph does. Room for a 100 MB document's upload.
+  app.use(express.raw({ type: () => true, limit: '101mb' }));
+  app.use(`/${GRAPH_VERSION}`, (req, res, next) => {
+    try {
+      void answer(deps, req, res)?.catch(next);
+    } catch (error) {
+      next(error);
+    }
+  });
   app.use((req, res) => {
     res.status(400).json(
       new CloudApiError(META_CODES.unknownPath, undefined, {

@@ -15,6 +15,8 @@ export interface VisibleCloudMessage extends MessageContent {
   to: string;
   /** ms since epoch, by the fake's clock. */
   at: number;
+  /** A media message's file as the user gets it (sent by the id of an upload). */
+  file?: { bytes: Buffer; mimeType: string; fileName?: string };
 }
 
 export interface LoggedCloudCall {
@@ -53,6 +55,10 @@ export interface StoredMedia {
   fileSize: number;
   /** The media host no longer has the bytes: every url issued for it answers 404. */
   fileGone?: boolean;
+  /** The business uploaded it (POST /{phone-number-id}/media): a message may name it. */
+  uploaded?: boolean;
+  /** The file part's name at upload. */
+  fileName?: string;
 }
 
 export interface IssuedMediaUrl {

@@ -25,7 +25,7 @@ import {
 } from './world.js';
 
 export type { ClientView, LoggedCall, MessageData, UserMedia, UserMessageInput, WorldOptions };
-export { MAX_TEXT_LENGTH, TYPING_MS } from './world.js';
+export { MAX_DOCUMENT_BYTES, MAX_MEDIA_BYTES, MAX_TEXT_LENGTH, TYPING_MS } from './world.js';
 export { readZip, writeZip } from './zip.js';
 
 export interface FakeWhatsApp {

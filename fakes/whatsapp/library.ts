@@ -22,7 +22,7 @@ import type {
   WhatsAppLibrary,
 } from '../../adapters/whatsapp/library.js';
 import type { HelloAnswer, MessageData, WorldToClient } from './protocol.js';
-import { SESSION_CLOSED } from './protocol.js';
+import { MAX_FRAME_BYTES, SESSION_CLOSED } from './protocol.js';
 import { FakeRemoteAuth } from './remote-auth.js';
 
 export class FakeMessageMedia implements WaMessageMedia {
@@ -96,6 +96,9 @@ export class FakeClient extends EventEmitter implements WaClient {
   }
 
   async sendMessage(chatId: string, content: string | WaMessageMedia, options: WaSendOptions = {}): Promise<WaMessage> {
+    // The real one knows a file by `instanceof MessageMedia`; anything else would not go as a file.
+    if (typeof content !== 'string' && !(content instanceof FakeMessageMedia))
+      throw new Error('fake whatsapp-web.js: sendMessage takes text or a MessageMedia (new library.MessageMedia(…))');
     const plain =
       typeof content === 'string'
         ? content
@@ -136,7 +139,7 @@ export class FakeClient extends EventEmitter implements WaClient {
     const url = this.url ?? process.env.FAKE_WHATSAPP_URL;
     if (!url)
       throw new Error('fake whatsapp-web.js: set FAKE_WHATSAPP_URL to the fake WhatsApp (startFakeWhatsApp().url)');
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, { maxPayload: MAX_FRAME_BYTES });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       // The real client's words when WhatsApp Web cannot be reached.

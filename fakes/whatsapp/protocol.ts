@@ -46,3 +46,6 @@ export type MediaData = WaMessageMedia;
 /** Puppeteer's words when the page or the browser connection is gone (CdpSession.js). */
 export const SESSION_CLOSED =
   'Protocol error (Runtime.callFunctionOn): Session closed. Most likely the page has been closed.';
+
+/** A 100 MB document travels as base64 in one frame (133 MB): more than ws's default 100 MiB. */
+export const MAX_FRAME_BYTES = 256 * 1024 * 1024;

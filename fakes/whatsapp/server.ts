@@ -4,7 +4,7 @@
  */
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
-import type { ClientToWorld, Hello, WorldToClient } from './protocol.js';
+import { MAX_FRAME_BYTES, type ClientToWorld, type Hello, type WorldToClient } from './protocol.js';
 import type { World } from './world.js';
 
 export interface FakeWhatsAppServer {
@@ -13,7 +13,7 @@ export interface FakeWhatsAppServer {
 }
 
 export async function startWorldServer(world: World): Promise<FakeWhatsAppServer> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: MAX_FRAME_BYTES });
   await new Promise<void>((resolve, reject) => {
     wss.once('listening', resolve);
     wss.once('error', reject);

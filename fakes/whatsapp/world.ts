@@ -13,6 +13,10 @@ import { SESSION_CLOSED } from './protocol.js';
 export const MAX_TEXT_LENGTH = 65_536;
 /** "typing…" disappears this long after sendStateTyping. */
 export const TYPING_MS = 25_000;
+/** WhatsApp's largest photo, video or audio sent as media; a larger file goes only as a document. */
+export const MAX_MEDIA_BYTES = 16 * 1024 * 1024;
+/** WhatsApp's largest document. */
+export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
 
 export interface WorldOptions {
   /** The bot's number, digits only. Default '15550001111'. */
@@ -348,11 +352,16 @@ export class World extends EventEmitter {
     return this.renderLog.filter((r) => r.chat === chat).map((r) => r.text);
   }
 
-  /** Media the bot sent in the chat. */
-  sentMedia(chat: string): Array<MediaData & { caption: string; asVoice: boolean }> {
+  /** Media the bot sent in the chat; `type` is how the user sees it ('image', 'video', 'document', 'ptt'…). */
+  sentMedia(chat: string): Array<MediaData & { caption: string; asVoice: boolean; type: string }> {
     return this.botMessages(chat)
       .filter((m) => m.media)
-      .map((m) => ({ ...(m.media as MediaData), caption: m.data.body, asVoice: m.data.type === 'ptt' }));
+      .map((m) => ({
+        ...(m.media as MediaData),
+        caption: m.data.body,
+        asVoice: m.data.type === 'ptt',
+        type: m.data.type,
+      }));
   }
 
   /** The bot's messages in the chat (data as the library would return them). */
@@ -448,12 +457,19 @@ export class World extends EventEmitter {
         `Evaluation failed: Error: message too long (${caption.length} characters; WhatsApp accepts ${MAX_TEXT_LENGTH})`,
       );
     }
-    const messageId = randomId();
     const type = isText
       ? 'chat'
       : options.sendAudioAsVoice === true && content.mimetype.startsWith('audio/')
         ? 'ptt'
-        : mediaType(content.mimetype);
+        : options.sendMediaAsDocument === true
+          ? 'document'
+          : mediaType(content.mimetype);
+    if (!isText) {
+      const size = Buffer.byteLength(content.data, 'base64');
+      // WhatsApp Web's upload fails with no useful words past its limits (wwebjs/whatsapp-web.js#18761: "Evaluation failed: a").
+      if (size > (type === 'document' ? MAX_DOCUMENT_BYTES : MAX_MEDIA_BYTES)) throw new Error('Evaluation failed: a');
+    }
+    const messageId = randomId();
     const data: MessageData = {
       id: { _serialized: `true_${chatId}_${messageId}`, fromMe: true, remote: chatId, id: messageId },
       body: caption,

@@ -796,6 +796,90 @@ describe('fake WhatsApp Cloud: media sizes and links', () => {
   });
 });
 
+describe('fake WhatsApp Cloud: uploads and media messages', () => {
+  /** POST /{phone-number-id}/media with a file part of `type` ('' for none, as a client that forgets it). */
+  async function upload(
+    fake: FakeWhatsAppCloud,
+    file: { bytes: Uint8Array; type: string; name: string },
+    fields: Record<string, string> = { messaging_product: 'whatsapp' },
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob([file.bytes], file.type ? { type: file.type } : {}), file.name);
+    const response = await fetch(`${fake.apiUrl}/${fake.phoneNumberId}/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.accessToken}` },
+      body: form,
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("answers an upload's media id, which a message then sends: the user gets the bytes, file name and caption", async () => {
+    const { cloud } = await start();
+    await cloud.userSends({ from: USER, text: 'hi' });
+    const pdf = Buffer.from('%PDF-1.4 plan');
+    const uploaded = await upload(cloud, { bytes: pdf, type: 'application/pdf', name: 'plan.pdf' });
+    expect(uploaded.status).toBe(200);
+    const id = String(uploaded.json.id);
+    expect(id).toMatch(/^\d+$/);
+    const sent = await graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, {
+      messaging_product: 'whatsapp',
+      to: USER,
+      type: 'document',
+      document: { id, filename: 'Plan.pdf', caption: 'The plan' },
+    });
+    expect(sent.status).toBe(200);
+    const [seen] = cloud.visibleMessages(USER);
+    expect([seen!.type, seen!.text, seen!.file?.fileName, seen!.file?.mimeType]).toEqual([
+      'document',
+      'The plan',
+      'Plan.pdf',
+      'application/pdf',
+    ]);
+    expect(seen!.file!.bytes.equals(pdf)).toBe(true);
+  });
+
+  it('refuses a file part without its own type as Meta does, listing the types it takes, and a type it does not take', async () => {
+    const { cloud } = await start();
+    const untyped = await upload(
+      cloud,
+      { bytes: Buffer.from('x'), type: '', name: 'a.png' },
+      {
+        messaging_product: 'whatsapp',
+        type: 'image/png',
+      },
+    );
+    expect(untyped.status).toBe(400);
+    expect(errorOf(untyped.json).code).toBe(100);
+    expect(errorOf(untyped.json).message).toMatch(
+      /^\(#100\) Param file must be a file with one of the following types: audio\/aac, .*image\/png.*\. Received file of type 'application\/octet-stream'\.$/,
+    );
+    const zip = await upload(cloud, { bytes: Buffer.from('PK'), type: 'application/zip', name: 'a.zip' });
+    expect(errorOf(zip.json).message).toMatch(/Received file of type 'application\/zip'/);
+    const noProduct = await upload(cloud, { bytes: Buffer.from('x'), type: 'text/plain', name: 'a.txt' }, {});
+    expect(errorOf(noProduct.json).error_data?.details).toMatch(/messaging_product is required/);
+  });
+
+  it("refuses a file over its type's size (a photo over 5 MB), and a message naming no upload or one it cannot show", async () => {
+    const { cloud } = await start();
+    await cloud.userSends({ from: USER, text: 'hi' });
+    const big = await upload(cloud, { bytes: new Uint8Array(5 * 1024 * 1024 + 1), type: 'image/jpeg', name: 'a.jpg' });
+    expect([big.status, errorOf(big.json).code]).toEqual([400, 131053]);
+    expect(errorOf(big.json).error_data?.details).toMatch(/5MB/);
+    const send = (type: string, id: string) =>
+      graph(cloud, 'POST', `/${cloud.phoneNumberId}/messages`, {
+        messaging_product: 'whatsapp',
+        to: USER,
+        type,
+        [type]: { id },
+      });
+    expect(errorOf((await send('image', '123456')).json).code).toBe(100);
+    const pdf = await upload(cloud, { bytes: Buffer.from('%PDF'), type: 'application/pdf', name: 'a.pdf' });
+    expect(errorOf((await send('image', String(pdf.json.id))).json).code).toBe(131053);
+    expect(cloud.visibleMessages(USER)).toEqual([]);
+  });
+});
+
 /** The media id of the last user message the receiver got. */
 function findMediaId(from: Receiver): string {
   const last = from.received.at(-1)!;

@@ -253,6 +253,28 @@ describe('fake WhatsApp: conversations', () => {
     expect(await image.downloadMedia()).toBeUndefined();
   });
 
+  it("files from the bot: a MessageMedia only, as media up to 16 MB or as a document up to 100 MB, past them WhatsApp Web's opaque failure", async () => {
+    const client = await linkedClient();
+    const { MessageMedia } = fake.library;
+    const base64 = (size: number) => Buffer.alloc(size, 1).toString('base64');
+    await client.sendMessage(USER_CHAT, new MessageMedia('image/jpeg', base64(10), 'a.jpg'), { caption: 'photo' });
+    await client.sendMessage(USER_CHAT, new MessageMedia('application/pdf', base64(10), 'b.pdf'), { caption: 'doc' });
+    await client.sendMessage(USER_CHAT, new MessageMedia('image/png', base64(10), 'c.png'), {
+      sendMediaAsDocument: true,
+    });
+    expect(fake.sentMedia(USER_CHAT).map((m) => [m.type, m.filename, m.caption])).toEqual([
+      ['image', 'a.jpg', 'photo'],
+      ['document', 'b.pdf', 'doc'],
+      ['document', 'c.png', ''],
+    ]);
+    const plain = { mimetype: 'image/jpeg', data: base64(10) };
+    await expect(client.sendMessage(USER_CHAT, plain)).rejects.toThrow(/MessageMedia/);
+    const large = new MessageMedia('video/mp4', base64(16 * 1024 * 1024 + 1), 'v.mp4');
+    await expect(client.sendMessage(USER_CHAT, large)).rejects.toThrow('Evaluation failed: a');
+    await client.sendMessage(USER_CHAT, large, { sendMediaAsDocument: true });
+    expect(fake.sentMedia(USER_CHAT).at(-1)?.type).toBe('document');
+  });
+
   it('typing lasts until cleared or the next message; seen when marked', async () => {
     const client = await linkedClient();
     const chat = await client.getChatById(USER_CHAT);
