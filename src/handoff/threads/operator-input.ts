@@ -5,6 +5,7 @@
  * press counts once however often the platform delivers it and however many processes hear it;
  * whatever the user's platform refused is answered in the thread with the reason.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileTypeFromBuffer } from 'file-type';
 import {
   AttachmentTooLargeError,
@@ -21,6 +22,10 @@ import type { Logger } from '../../logger.js';
 import { formatConversationId } from '../conversation-id.js';
 import type { HandoffController, OperatorDesk } from '../pause/index.js';
 import type { ThreadStore } from './thread-store.js';
+
+/** Lookups of a thread not known yet, and the pause between them: ample for a thread being opened. */
+const UNKNOWN_THREAD_LOOKUPS = 4;
+const UNKNOWN_THREAD_PAUSE_MS = 250;
 
 /** A message that starts so is a note for the other operators (any case), never sent to the user. */
 const NOTE_PREFIX = /^\s*note:\s*/i;
@@ -57,7 +62,7 @@ export class OperatorInput implements OperatorSink {
     work: (conversation: ConversationRef) => Promise<void>,
   ): Promise<void> {
     const { store, door, bot } = this.options;
-    const conversation = await store.conversationOf(door.platform, bot, thread);
+    const conversation = await this.conversationOf(thread);
     // A thread that is none of the handoff's (an operators' chat is theirs too).
     if (!conversation) return;
     if (!(await store.firstSight(door.platform, bot, id))) return;
@@ -66,6 +71,19 @@ export class OperatorInput implements OperatorSink {
     } catch (error) {
       await store.forget(door.platform, bot, id).catch(() => undefined);
       throw error;
+    }
+  }
+
+  /**
+   * The thread's conversation. A thread is shown on its platform a moment before the gateway has
+   * noted whose it is: a message or press in that moment is looked up again, a few times.
+   */
+  private async conversationOf(thread: string): Promise<ConversationRef | null> {
+    const { store, door, bot } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      const conversation = await store.conversationOf(door.platform, bot, thread);
+      if (conversation || attempt >= UNKNOWN_THREAD_LOOKUPS) return conversation;
+      await sleep(UNKNOWN_THREAD_PAUSE_MS);
     }
   }
 

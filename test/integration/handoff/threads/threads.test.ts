@@ -84,7 +84,13 @@ describe('operators answer in a thread of their own platform', () => {
       await desk.write(thread.id, bruno, 'Yes, and **visits** are on Saturdays.');
       expect(process.adapter.textsIn('c1').at(-1)).toBe('Yes, and visits are on Saturdays.');
       const transcript = await process.gateway.transcript.read(process.adapter.conversation('c1'));
-      expect(transcript.at(-1)).toMatchObject({ role: 'operator', operator: 'Bruno Costa', via: 'memory-desk' });
+      expect(transcript.filter((entry) => entry.role === 'operator')).toEqual([
+        expect.objectContaining({
+          operator: 'Bruno Costa',
+          via: 'memory-desk',
+          text: 'Yes, and **visits** are on Saturdays.',
+        }),
+      ]);
       // The thread does not get its own operator's words back.
       await process.adapter.say('c1', 'Great, thanks', ana);
       await eventually(() => expect(thread.posts.map((post) => post.markdown)).toContain('Great, thanks'));
@@ -98,7 +104,9 @@ describe('operators answer in a thread of their own platform', () => {
       await desk.write(thread.id, bruno, 'NOTE: she called yesterday too');
       expect(process.adapter.textsIn('c1')).toHaveLength(before);
       const transcript = await process.gateway.transcript.read(process.adapter.conversation('c1'));
-      expect(transcript.at(-1)).toMatchObject({ role: 'operator', note: true, text: 'she called yesterday too' });
+      expect(transcript.filter((entry) => entry.role === 'operator')).toEqual([
+        expect.objectContaining({ note: true, text: 'she called yesterday too', operator: 'Bruno Costa' }),
+      ]);
     });
 
     it('claims from the card, hands back from it: the user is told, the card says who and when, the thread closes', async () => {
@@ -227,7 +235,10 @@ describe('operators answer in a thread of their own platform', () => {
       });
       expect(post.files?.map((file) => [file.fileName, file.bytes.byteLength])).toEqual([['small.pdf', 20]]);
       expect(post.markdown).toMatch(
-        /large\\\.pdf: too large to post here, \[open it through the gateway\]\(http:\/\/127\.0\.0\.1:\d+\/inbox\/conversations\/main%3Afakechat%3Ac1\/files\/\d+\/1\)/,
+        new RegExp(
+          String.raw`large\\\.pdf: too large to post here, \[open it through the gateway\]` +
+            String.raw`\(http://127\.0\.0\.1:\d+/inbox/conversations/main%3Afakechat%3Ac1/files/\d+/1\)`,
+        ),
       );
     });
   });
