@@ -43,6 +43,7 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .entry .text { margin: 0.15rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .entry.user .speaker { color: var(--accent); }
 .entry.event { color: var(--muted); font-style: italic; font-size: 0.875rem; text-align: center; }
+.entry.note { border-left: 3px solid var(--muted); padding-left: 0.5rem; font-style: italic; }
 .files { margin: 0.25rem 0 0; padding-left: 1.25rem; }
 .photo { max-width: 16rem; max-height: 16rem; display: block; }
 .reply { display: flex; flex-direction: column; gap: 0.35rem; margin-top: 1rem; }

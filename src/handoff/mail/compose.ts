@@ -54,7 +54,9 @@ function describeUser(user: PlatformUser | undefined): string {
 function speaker(entry: TranscriptEntry): string {
   const label = ROLE_LABELS[entry.role];
   if (entry.role === 'user' && entry.user?.name) return `${label} (${entry.user.name})`;
-  return entry.role === 'operator' && entry.operator ? `${label} (${entry.operator})` : label;
+  if (entry.role !== 'operator') return label;
+  const who = [entry.operator, entry.note ? 'a note, not sent to the user' : undefined].filter(Boolean);
+  return who.length > 0 ? `${label} (${who.join(', ')})` : label;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');

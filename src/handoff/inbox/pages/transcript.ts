@@ -1,6 +1,6 @@
 /** A conversation's transcript as the inbox shows it: every message as text, events as notes, files through the gateway. */
 import { describeAttachment, type TranscriptEntry, type TranscriptFile } from '../../../gateway/index.js';
-import { conversationPath, time, userName } from './format.js';
+import { conversationPath, platformName, time, userName } from './format.js';
 import { html, type Html } from '../../../format/index.js';
 
 /** Who said it, as a reader names them. */
@@ -10,8 +10,10 @@ export function speakerOf(entry: TranscriptEntry, chatbot: string): string {
       return userName(entry.user);
     case 'bot':
       return `${chatbot} (assistant)`;
-    case 'operator':
-      return entry.operator ? `${entry.operator} (operator)` : 'An operator';
+    case 'operator': {
+      const what = [entry.note ? 'a note' : 'operator', entry.via ? `in ${platformName(entry.via)}` : undefined];
+      return `${entry.operator ?? 'An operator'} (${what.filter(Boolean).join(', ')})`;
+    }
     case 'system':
       return 'chatbridge';
   }
@@ -36,7 +38,8 @@ function entryOf(root: string, id: string, entry: TranscriptEntry, chatbot: stri
   const files = entry.files ?? [];
   // An entry written before files were kept has only their descriptions.
   const described = files.length === 0 ? (entry.attachments ?? []) : [];
-  return html`<article class="entry ${entry.role}">
+  // A note is for operators only: the page sets it apart from what the user was sent.
+  return html`<article class="entry ${entry.role}${entry.note ? ' note' : ''}">
 <p class="meta"><span class="speaker">${speakerOf(entry, chatbot)}</span> ${time(entry.at)}</p>
 ${entry.text ? html`<p class="text">${entry.text}</p>` : ''}
 ${files.length > 0 ? html`<ul class="files">${files.map((file, n) => fileOf(root, id, entry, file, n))}</ul>` : ''}
