@@ -5,7 +5,7 @@
  */
 import { Api, GrammyError } from 'grammy';
 import { z } from 'zod';
-import type { OperatorDoorModule, PlatformModule } from '../../src/contract.js';
+import type { BotPlatformModule, OperatorDoorModule } from '../../src/contract.js';
 import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversation.js';
 import { createTelegramAdapter } from './index.js';
 import { DEFAULT_API_ROOT } from './media.js';
@@ -73,7 +73,7 @@ const telegramOperatorDoor: OperatorDoorModule<TelegramSection, OperatorDoorSect
   }),
 };
 
-export const telegramModule: PlatformModule<TelegramSection> = {
+export const telegramModule: BotPlatformModule<TelegramSection> = {
   name: 'telegram',
   configSection: telegramSection,
   env: [
