@@ -10,6 +10,8 @@ import type { Update, UserFromGetMe } from 'grammy/types';
 import {
   describeSent,
   renderChunks,
+  retryWithBackoff,
+  type Backoff,
   type Logger,
   type OperatorDoor,
   type OperatorSink,
@@ -24,6 +26,9 @@ import { isMessageNotModified, isTopicNotModified, toDoorError } from './errors.
 import { telegramMarkup } from '../markdown.js';
 import { toDoorEvent } from './updates.js';
 
+/** How the door tries a sink that failed again (long polling): soon at first, then every 15 s. */
+const SINK_RETRY: Backoff = { firstMs: 500, maxMs: 15_000, jitter: 0.2 };
+
 /** Telegram's limit on a topic's name. */
 export const MAX_TOPIC_NAME_LENGTH = 128;
 
@@ -31,6 +36,11 @@ export const MAX_TOPIC_NAME_LENGTH = 128;
 export interface DoorReceiver {
   start(handle: (update: Update, me: UserFromGetMe) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Whether Telegram sends an update again when its handling failed (a webhook answered 500). Long
+   * polling confirms an update once handled, so the door itself tries the sink again instead.
+   */
+  readonly redelivers: boolean;
   /** A receiver that polls under a lease: whether this process polls now. */
   polls?(): boolean;
 }
@@ -65,6 +75,8 @@ export class TelegramOperatorDoor implements OperatorDoor {
   /** Multipart upload limit; a photo over 10 MB goes as a document. */
   readonly maxFileBytes = MAX_UPLOAD_BYTES;
   private sink: OperatorSink | undefined;
+  /** Aborted by stop(): ends the tries of an update the sink has not taken yet. */
+  private stopping = new AbortController();
   private resolvedChat: number | string;
 
   constructor(private readonly options: TelegramDoorOptions) {
@@ -73,10 +85,13 @@ export class TelegramOperatorDoor implements OperatorDoor {
 
   async start(sink: OperatorSink): Promise<void> {
     this.sink = sink;
+    this.stopping = new AbortController();
     await this.options.receiver.start((update, me) => this.handle(update, me));
   }
 
   async stop(): Promise<void> {
+    // First, so that a poller's stop does not wait for an update being tried again.
+    this.stopping.abort(new Error('the Telegram operator door stopped'));
     await this.options.receiver.stop();
     this.sink = undefined;
   }
@@ -99,10 +114,25 @@ export class TelegramOperatorDoor implements OperatorDoor {
         );
     }
     if (event.kind === 'other-press') return;
-    const sink = this.sink;
-    if (!sink) throw new Error('the Telegram operator door received an update before start() or after stop()');
-    if (event.kind === 'message') await sink.message(event.message);
-    else await sink.action(event.action);
+    const handOver = (): Promise<void> => {
+      const sink = this.sink;
+      if (!sink) throw new Error('the Telegram operator door received an update before start() or after stop()');
+      return event.kind === 'message' ? sink.message(event.message) : sink.action(event.action);
+    };
+    if (this.options.receiver.redelivers) return handOver();
+    // Polled: the update stays unconfirmed while it is tried again (and the topic's later ones wait
+    // behind it, in order); after a stop, Telegram gives it to the next poller.
+    const signal = this.stopping.signal;
+    await retryWithBackoff(handOver, {
+      backoff: SINK_RETRY,
+      signal,
+      retryIf: () => !signal.aborted,
+      onFailure: (error, attempt) =>
+        this.options.logger.warn(
+          { err: error, attempt, updateId: update.update_id },
+          "telegram door: the handoff did not take an operator's message or press; trying again",
+        ),
+    });
   }
 
   async open(card: ThreadCard, previous?: ThreadRef): Promise<ThreadRef> {

@@ -24,12 +24,15 @@ export const DOOR_START_WAIT_MS = 5_000;
 /** The bot's own adapter hands the door its group's updates. */
 export class SharedBotReceiver implements DoorReceiver {
   readonly link: DivertedChat;
+  /** In webhook mode a failed update is answered 500, and Telegram sends it again. */
+  readonly redelivers: boolean;
   private handle: Handle | undefined;
   private readonly waiting = new Set<() => void>();
 
   constructor(adapter: TelegramAdapter, chat: number | string) {
     // At once, before the adapter starts: no update of the group ever reaches the users' intake.
     this.link = adapter.divertChat(chat, (update, me) => this.deliver(update, me));
+    this.redelivers = adapter.redeliversOnAcceptFailure === true;
   }
 
   start(handle: Handle): Promise<void> {
@@ -77,6 +80,8 @@ export interface OwnBotOptions {
 /** The door's own bot (HANDOFF_TELEGRAM_BOT_TOKEN), polling while this process holds the lease. */
 export class OwnBotReceiver implements DoorReceiver {
   readonly bot: Bot;
+  /** Long polling: an update is confirmed once handled, whether it worked or not. */
+  readonly redelivers = false;
   private readonly polling: LeasedPolling;
   private handle: Handle | undefined;
 

@@ -48,8 +48,17 @@ export const CARD: ThreadCard = {
 export class RecordingSink implements OperatorSink {
   readonly messages: OperatorMessage[] = [];
   readonly actions: OperatorActionEvent[] = [];
+  /** How many of the next calls fail, as when the handoff cannot reach Redis. */
+  failuresToCome = 0;
+  /** Calls that failed so. */
+  failed = 0;
 
   message(message: OperatorMessage): Promise<void> {
+    if (this.failuresToCome > 0) {
+      this.failuresToCome--;
+      this.failed++;
+      return Promise.reject(new Error('test sink: the handoff cannot reach its store'));
+    }
     this.messages.push(message);
     return Promise.resolve();
   }

@@ -40,6 +40,18 @@ describe.each(['polling', 'webhook'] as const)('Telegram operator door on the bo
     expect(stack!.intake.received.map((m) => m.text)).toEqual(['hello bot']);
     expect(stack!.sink.messages.map((m) => m.text)).toEqual(['for the user']);
   });
+
+  it('delivers a message the handoff could not take at first, once, when it can', async () => {
+    const thread = await openTopic({ mode });
+    stack!.sink.failuresToCome = 2;
+    const update = stack!.fake.memberWrites({ chat: FORUM, thread, from: ANA, text: 'while Redis is down' });
+    await until(() => stack!.sink.messages.length === 1, 'the message after the outage');
+    expect(stack!.sink.failed).toBe(2);
+    expect(stack!.sink.messages.map((m) => m.messageId)).toEqual([`${FORUM}:${update.message.message_id}`]);
+    // Polling tried it again itself; a webhook answered 500 and Telegram sent it again.
+    const attempts = stack!.fake.webhookAttempts().filter((a) => a.update_id === update.update_id);
+    expect(attempts.map((a) => a.status)).toEqual(mode === 'webhook' ? [500, 500, 200] : []);
+  });
 });
 
 describe('Telegram operator door: what people write and press', () => {
