@@ -15,6 +15,7 @@ import { LOCAL_API_MAX_DOWNLOAD_BYTES, PUBLIC_API_MAX_DOWNLOAD_BYTES } from '../
 import { announcedFiles } from '../inbound.js';
 import { telegramAttachment, type FileSource } from '../media.js';
 import { actionOfData } from './card.js';
+import { entitiesToMarkdown } from './entities.js';
 
 /** The typed commands of a topic and the actions they are. */
 const COMMANDS: Record<string, ThreadActionKind> = { handback: 'hand-back', claim: 'claim' };
@@ -75,7 +76,10 @@ function messageEvent(message: Message, context: DoorUpdateContext): DoorEvent |
   }
   const limit = context.files.localApi ? LOCAL_API_MAX_DOWNLOAD_BYTES : PUBLIC_API_MAX_DOWNLOAD_BYTES;
   const files = announcedFiles(message, limit).map((file) => telegramAttachment(context.files, file));
-  const text = message.text ?? message.caption ?? '';
+  const text =
+    message.text !== undefined
+      ? entitiesToMarkdown(message.text, message.entities)
+      : entitiesToMarkdown(message.caption ?? '', message.caption_entities);
   // Service messages (a topic created, closed, a member joined) carry neither.
   if (text === '' && files.length === 0) return undefined;
   return {
