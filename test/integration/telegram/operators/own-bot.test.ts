@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TelegramOperatorDoor } from '../../../../adapters/telegram/operators/index.js';
+import { DOOR_POLL_LEASE } from '../../../../adapters/telegram/operators/leased-polling.js';
 import { telegramModule } from '../../../../adapters/telegram/module.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { platformStorage } from '../../../../src/runtime/platform-storage.js';
@@ -53,6 +54,23 @@ describe('Telegram operator door with a bot of its own (HANDOFF_TELEGRAM_BOT_TOK
     await fake.waitFor(() => standbySink.messages.length === 1, { what: 'the second message' });
     expect(standbySink.messages.map((m) => m.text)).toEqual(['second']);
     expect(fake.globalLog().some((call) => call.errorCode === 409)).toBe(false);
+  });
+
+  it('takes over from a holder that died without giving the lease up, once the lease runs out', async () => {
+    fake = await startFakeTelegram({ rateLimit: false });
+    fake.createForum({ id: FORUM });
+    store = isolatedRedisStore('telegram-door');
+    const storage = platformStorage(store, 'telegram', 'main');
+    // A replica that took the lease and then died: nobody renews it.
+    expect(await storage.acquireLease(DOOR_POLL_LEASE, LEASE.ttlMs)).not.toBeNull();
+    const door = ownBotDoor(fake, storage, LEASE);
+    doors.push(door);
+    const sink = new RecordingSink();
+    await door.start(sink);
+    await fake.waitFor(() => door.polls(), { what: 'the standby taking over', timeoutMs: 10_000 });
+    const thread = Number((await door.open(CARD)).id);
+    fake.memberWrites({ chat: FORUM, thread, from: ANA, text: 'after the takeover' });
+    await fake.waitFor(() => sink.messages.length === 1, { what: 'the message' });
   });
 
   it('drops its own bot’s messages in the topic (the card, what it posted)', async () => {
