@@ -61,6 +61,8 @@ export type DivertedUpdateHandler = (update: Update, me: UserFromGetMe) => Promi
 export interface DivertedChat {
   api: Api;
   files: FileSource;
+  /** The bot-wide pace of its messages (pacing.ts), which the door's messages count against too. */
+  pacer: TokenBucket;
 }
 
 export type TelegramAdapter = Adapter & {
@@ -115,8 +117,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     },
     logger,
   });
-  // This instance's own pace: nothing else in the process shares its state.
-  const outbound = credentials.watch(new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing)));
+  // This instance's own pace: nothing else in the process shares its state (but a door sharing the bot, divertChat).
+  const pacer = new TokenBucket(options.pacing);
+  const outbound = credentials.watch(new TelegramOutbound(bot.api, logger, pacer));
   const groupOutbound = withoutDrafts(outbound);
   // Webhook mode: updates wait here (bounded) until the adapter has its sink and grammY knows the bot (getMe).
   const gate = new WebhookGate(`telegram bot "${options.bot}" is starting`);
@@ -216,7 +219,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     restoreAttachment: (ref, info) => restoreTelegramAttachment(files, ref, info),
     divertChat(chat, handler) {
       diverted = { chat, handler };
-      return { api: bot.api, files };
+      return { api: bot.api, files, pacer };
     },
     async start(newSink, info) {
       // The "/" menu: the commands the gateway answers, unless the options name others.

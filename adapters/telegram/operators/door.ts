@@ -5,6 +5,7 @@
  * the sink (updates.ts). How updates arrive is the receiver's business (the bot's own adapter,
  * or a poller of the door's own bot under a lease: receivers.ts).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import {
@@ -21,6 +22,7 @@ import {
 } from '../../../src/contract.js';
 import { MAX_CAPTION_LENGTH, MAX_UPLOAD_BYTES, fileMethod, sendFileBytes } from '../files.js';
 import type { FileSource } from '../media.js';
+import type { TokenBucket } from '../pacing.js';
 import { MAX_MESSAGE_LENGTH, renderCard } from './card.js';
 import { isMessageNotModified, isTopicNotModified, toDoorError } from './errors.js';
 import { telegramMarkup } from '../markdown.js';
@@ -51,6 +53,8 @@ export interface TelegramDoorOptions {
   api: Api;
   files: FileSource;
   receiver: DoorReceiver;
+  /** The bot-wide pace of messages: the adapter's own when the door shares its bot. */
+  pacer: TokenBucket;
   logger: Logger;
 }
 
@@ -152,6 +156,7 @@ export class TelegramOperatorDoor implements OperatorDoor {
       thread = topic.message_thread_id;
     }
     const rendered = renderCard(card);
+    await this.paced();
     const sent = await this.call(
       'sendMessage',
       () =>
@@ -170,6 +175,7 @@ export class TelegramOperatorDoor implements OperatorDoor {
   async updateCard(thread: ThreadRef, card: ThreadCard): Promise<void> {
     const chat = await this.chatId();
     const rendered = renderCard(card);
+    await this.paced();
     await this.settle(
       'editMessageText',
       () =>
@@ -194,6 +200,7 @@ export class TelegramOperatorDoor implements OperatorDoor {
     const caption = asCaption.length === 1 ? asCaption[0] : undefined;
     if (post.markdown && caption === undefined) {
       for (const chunk of renderChunks(post.markdown, telegramMarkup, MAX_MESSAGE_LENGTH)) {
+        await this.paced();
         await this.call(
           'sendMessage',
           () =>
@@ -208,6 +215,7 @@ export class TelegramOperatorDoor implements OperatorDoor {
     }
     for (const file of files) {
       const method = fileMethod(file);
+      await this.paced();
       await this.call(
         method,
         () => sendFileBytes(this.options.api, chat, file, { threadId, ...(caption ? { caption } : {}) }),
@@ -234,6 +242,12 @@ export class TelegramOperatorDoor implements OperatorDoor {
     const chat = await this.call('getChat', () => this.options.api.getChat(this.options.chat));
     this.resolvedChat = chat.id;
     return chat.id;
+  }
+
+  /** Waits for a message's slot in the bot-wide pace (a door's posts are never urgent enough to skip). */
+  private async paced(): Promise<void> {
+    const slot = this.options.pacer.reserve({ mayRefuse: false });
+    if (typeof slot === 'number' && slot > 0) await sleep(slot);
   }
 
   /** One Bot API call, its refusal in the contract's terms. */

@@ -6,6 +6,7 @@
 import type { OperatorDoorContext } from '../../../src/contract.js';
 import { isTelegramAdapter } from '../index.js';
 import { DEFAULT_API_ROOT } from '../media.js';
+import { TokenBucket } from '../pacing.js';
 import type { TelegramSection } from '../module.js';
 import { TelegramOperatorDoor } from './door.js';
 import type { PollLeaseTimings } from './leased-polling.js';
@@ -43,6 +44,7 @@ export function createTelegramOperatorDoor(
       chat: section.chat,
       api: receiver.link.api,
       files: receiver.link.files,
+      pacer: receiver.link.pacer,
       receiver,
       logger,
     });
@@ -62,6 +64,8 @@ export function createTelegramOperatorDoor(
     chat: section.chat,
     api: receiver.bot.api,
     files: { api: receiver.bot.api, token, apiRoot, localApi },
+    // A bot of its own has its own bot-wide pace.
+    pacer: new TokenBucket(),
     receiver,
     logger,
   });
