@@ -1,4 +1,5 @@
 import type { Capabilities, Outbound } from '../../src/contract.js';
+import { MAX_CAPTION_LENGTH, MAX_UPLOAD_BYTES } from './files.js';
 import { telegramMarkup } from './markdown.js';
 
 /** getFile on the public Bot API server: "bots can download files of up to 20MB". */
@@ -23,6 +24,9 @@ export function telegramCapabilities(options: { localApi: boolean }): Capabiliti
     buttons: true,
     maxFilesPerMessage: 10,
     maxDownloadBytes: options.localApi ? LOCAL_API_MAX_DOWNLOAD_BYTES : PUBLIC_API_MAX_DOWNLOAD_BYTES,
+    // Multipart uploads on the public Bot API server (a photo over 10 MB goes as a document).
+    maxUploadBytes: MAX_UPLOAD_BYTES,
+    maxCaptionLength: MAX_CAPTION_LENGTH,
   };
 }
 
@@ -35,6 +39,7 @@ export function telegramCapabilities(options: { localApi: boolean }): Capabiliti
 export function withoutDrafts(outbound: Outbound): Outbound {
   return {
     send: (conversation, message) => outbound.send(conversation, message),
+    ...(outbound.sendFile ? { sendFile: outbound.sendFile.bind(outbound) } : {}),
     ...(outbound.edit ? { edit: outbound.edit.bind(outbound) } : {}),
     ...(outbound.startStream ? { startStream: outbound.startStream.bind(outbound) } : {}),
     ...(outbound.stopStream ? { stopStream: outbound.stopStream.bind(outbound) } : {}),

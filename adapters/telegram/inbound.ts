@@ -66,7 +66,8 @@ function photoFile(message: Message, limit: number): AnnouncedFile | undefined {
   return chosen && { kind: 'image', fileId: chosen.file_id, size: chosen.file_size };
 }
 
-function announcedFiles(message: Message, limit: number): AnnouncedFile[] {
+/** The files of a message as Telegram announced them (an operator door's messages too). */
+export function announcedFiles(message: Message, limit: number): AnnouncedFile[] {
   const files: (AnnouncedFile | undefined)[] = [
     photoFile(message, limit),
     message.voice && {

@@ -3,8 +3,8 @@
  * @grammyjs/runner or a webhook handler the gateway mounts at /telegram/<bot>.
  * See README.md for BotFather setup and the choice between the two modes.
  */
-import { Bot, GrammyError } from 'grammy';
-import type { BotCommand, UserFromGetMe } from 'grammy/types';
+import { Bot, GrammyError, type Api } from 'grammy';
+import type { BotCommand, Update, UserFromGetMe } from 'grammy/types';
 import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -26,6 +26,7 @@ import { startPolling } from './polling.js';
 import { telegramWebhookRouter, webhookPath } from './webhook.js';
 import { telegramConnection } from './connection.js';
 import { TOKEN_REFUSED } from './errors.js';
+import { isDoorChat } from './operators/updates.js';
 import { undiciFetch } from './transport.js';
 
 export interface TelegramAdapterOptions {
@@ -53,10 +54,35 @@ export interface TelegramAdapterOptions {
   pacing?: PacingOptions;
 }
 
+/** Takes one update of a diverted chat; a rejection fails it as the intake's would (webhook 500, Telegram sends it again). */
+export type DivertedUpdateHandler = (update: Update, me: UserFromGetMe) => Promise<void>;
+
+/** What a door sharing the bot calls the Bot API with, as this bot. */
+export interface DivertedChat {
+  api: Api;
+  files: FileSource;
+  /** The bot-wide pace of its messages (pacing.ts), which the door's messages count against too. */
+  pacer: TokenBucket;
+}
+
 export type TelegramAdapter = Adapter & {
   /** Webhook mode: the endpoint at webhookPath(bot), which the runtime mounts; none when polling. */
   readonly routes: readonly HttpRoute[];
+  /**
+   * Hands every update of one chat (its messages and button presses) to `handler` instead of the
+   * users' intake, in polling and webhook mode alike: the operators' group of an operator door that
+   * shares this bot (operators/). `chat`: its id, or a public group's @username. Call before
+   * start(); one chat per adapter (a second call replaces the first).
+   */
+  divertChat(chat: number | string, handler: DivertedUpdateHandler): DivertedChat;
 };
+
+/** The adapters this folder built: a door sharing a bot checks that the bot's adapter is one. */
+const telegramAdapters = new WeakSet<Adapter>();
+
+export function isTelegramAdapter(adapter: Adapter | undefined): adapter is TelegramAdapter {
+  return adapter !== undefined && telegramAdapters.has(adapter);
+}
 
 /** Only what the adapter handles; anything else would be fetched for nothing. */
 const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
@@ -91,8 +117,9 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     },
     logger,
   });
-  // This instance's own pace: nothing else in the process shares its state.
-  const outbound = credentials.watch(new TelegramOutbound(bot.api, logger, new TokenBucket(options.pacing)));
+  // This instance's own pace: nothing else in the process shares its state (but a door sharing the bot, divertChat).
+  const pacer = new TokenBucket(options.pacing);
+  const outbound = credentials.watch(new TelegramOutbound(bot.api, logger, pacer));
   const groupOutbound = withoutDrafts(outbound);
   // Webhook mode: updates wait here (bounded) until the adapter has its sink and grammY knows the bot (getMe).
   const gate = new WebhookGate(`telegram bot "${options.bot}" is starting`);
@@ -105,6 +132,12 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
 
   // One chat's updates are handled in order, so the core queues them in the order they were sent.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString()));
+  let diverted: { chat: number | string; handler: DivertedUpdateHandler } | undefined;
+  // The operators' group of a door sharing this bot: none of its updates reach the users' intake.
+  bot.use(async (ctx, next) => {
+    if (diverted && ctx.chat && isDoorChat(ctx.chat, diverted.chat)) await diverted.handler(ctx.update, ctx.me);
+    else await next();
+  });
   bot.on('message', async (ctx) => {
     const inbound = messageToInbound(ctx.message, context(ctx.me));
     if (ctx.message.media_group_id) albums.add(ctx.message.media_group_id, inbound);
@@ -170,7 +203,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     },
   });
 
-  return {
+  const adapter: TelegramAdapter = {
     platform: 'telegram',
     bot: options.bot,
     capabilities,
@@ -184,6 +217,10 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     // Needs only the Bot API (getFile + download), not start(): a process that never polled
     // can still fetch a file another process accepted.
     restoreAttachment: (ref, info) => restoreTelegramAttachment(files, ref, info),
+    divertChat(chat, handler) {
+      diverted = { chat, handler };
+      return { api: bot.api, files, pacer };
+    },
     async start(newSink, info) {
       // The "/" menu: the commands the gateway answers, unless the options name others.
       menu =
@@ -233,4 +270,6 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
       sink.release();
     },
   };
+  telegramAdapters.add(adapter);
+  return adapter;
 }

@@ -5,10 +5,13 @@
  */
 import { Api, GrammyError } from 'grammy';
 import { z } from 'zod';
-import type { PlatformModule } from '../../src/contract.js';
+import type { BotPlatformModule, OperatorDoorModule } from '../../src/contract.js';
 import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversation.js';
 import { createTelegramAdapter } from './index.js';
 import { DEFAULT_API_ROOT } from './media.js';
+import { doctorOperatorDoor } from './operators/doctor.js';
+import { createTelegramOperatorDoor } from './operators/index.js';
+import { operatorDoorEnv, operatorDoorSection, type OperatorDoorSection } from './operators/section.js';
 
 /** getMe is one small call; past this, doctor reports the Bot API as unreachable rather than hanging. */
 const DOCTOR_TIMEOUT_SECONDS = 10;
@@ -58,7 +61,19 @@ async function checkToken(section: TelegramSection, bot: string): Promise<string
   }
 }
 
-export const telegramModule: PlatformModule<TelegramSection> = {
+/** Where the operators of a bot's handoffs answer on Telegram: a supergroup with topics, one per user. */
+const telegramOperatorDoor: OperatorDoorModule<TelegramSection, OperatorDoorSection> = {
+  configSection: operatorDoorSection,
+  env: operatorDoorEnv,
+  create: (door, context) => createTelegramOperatorDoor(door, context),
+  doctor: doctorOperatorDoor,
+  secrets: (door) => ({
+    values: door.token ? [door.token, door.token.split(':').slice(1).join(':')] : [],
+    urls: [door.apiRoot],
+  }),
+};
+
+export const telegramModule: BotPlatformModule<TelegramSection> = {
   name: 'telegram',
   displayName: 'Telegram',
   configSection: telegramSection,
@@ -91,4 +106,6 @@ export const telegramModule: PlatformModule<TelegramSection> = {
     values: [section.token, section.token.split(':').slice(1).join(':'), section.webhookSecret],
     urls: [section.apiRoot],
   }),
+  // A supergroup with topics, one per user (operators/): bots[].handoff.telegram, HANDOFF_TELEGRAM_*.
+  operatorDoor: telegramOperatorDoor,
 };

@@ -15,9 +15,11 @@ import {
   type Button,
   type ConversationRef,
   type Outbound,
+  type OutboundFile,
   type OutboundMessage,
   type SentMessage,
 } from '../../src/contract.js';
+import { fileMethod, sendFileBytes } from './files.js';
 import { parseConversationId } from './conversation.js';
 import { toDraftError, toPlatformError } from './errors.js';
 import type { TokenBucket } from './pacing.js';
@@ -76,6 +78,22 @@ export class TelegramOutbound implements Outbound {
         'sendMessage',
         describeSent({ to: chatId, text: message.text, buttons: message.buttons?.length }),
       );
+    }
+  }
+
+  /** A photo (an image within 10 MB) or a document, the caption in HTML; paced like a message. */
+  async sendFile(conversation: ConversationRef, file: OutboundFile): Promise<SentMessage> {
+    const { chatId, threadId } = parseConversationId(conversation.id);
+    const method = fileMethod(file);
+    await this.paced(method, false);
+    try {
+      const sent = await sendFileBytes(this.api, chatId, file, {
+        ...(file.caption ? { caption: file.caption } : {}),
+        ...(threadId !== undefined ? { threadId } : {}),
+      });
+      return { id: String(sent.message_id) };
+    } catch (error) {
+      throw toPlatformError(error, method, describeSent({ to: chatId, text: file.caption, files: 1 }));
     }
   }
 

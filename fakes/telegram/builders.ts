@@ -54,6 +54,7 @@ export function toChat(chat: ChatLike, from: User): Chat {
     id,
     type: given.type ?? 'supergroup',
     title: given.title ?? `Group ${-id}`,
+    ...(given.username ? { username: given.username } : {}),
     ...(given.is_forum ? { is_forum: true } : {}),
   } as Chat;
 }

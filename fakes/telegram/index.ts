@@ -13,6 +13,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { CallbackQuery, Message, Update, UserFromGetMe } from 'grammy/types';
 import { buildUserMessage, toUser, type UserLike, type UserMessage } from './builders.js';
+import { forumChat, forumState, type ForumSetup, type TopicState } from './forum-state.js';
+import { requireForum, THREAD_NOT_FOUND } from './forum.js';
 import type { DraftSupport } from './context.js';
 import { FailureScript, FloodControl, type InjectedFailure, type RateLimitOptions } from './limits.js';
 import { createFakeTelegramApp } from './server.js';
@@ -21,6 +23,8 @@ import { World, type DraftCall, type FileRef, type LoggedCall, type VisibleMessa
 import { waitForChange } from '../wait-for.js';
 
 export type {
+  ForumSetup,
+  TopicState,
   DraftSupport,
   FileRef,
   InjectedFailure,
@@ -71,6 +75,26 @@ export interface FakeTelegram {
   sendUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update;
   /** A user writes (text, media, album part, reply…); returns the queued update. */
   userSends(message: UserMessage): Update & { message: Message };
+  /**
+   * A supergroup (default: with topics on, the bot an admin allowed to manage topics), answered by
+   * getChat and getChatMember; setting up the same id again replaces its settings and keeps its topics.
+   */
+  createForum(setup: ForumSetup): void;
+  /** A person deletes a topic in the app: later calls naming it fail "message thread not found". */
+  deleteTopic(chat: number, thread: number): void;
+  /** A topic's name and state (open or closed, deleted). */
+  topic(chat: number, thread: number): TopicState | undefined;
+  /** Every topic of a forum, deleted ones too, oldest first. */
+  topics(chat: number): TopicState[];
+  /** Every message in a topic (people's, the bot's, service messages), oldest first, as they are now. */
+  topicMessages(chat: number, thread: number): Message[];
+  /**
+   * A person writes in a topic of a forum (text, caption, photo, document…): a message with
+   * message_thread_id and is_topic_message; from defaults to user 1001.
+   */
+  memberWrites(input: Omit<UserMessage, 'chat' | 'thread'> & { chat: number; thread: number }): Update & {
+    message: Message;
+  };
   /** A user presses an inline button under a bot message. */
   pressButton(input: {
     chat: number;
@@ -175,6 +199,36 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         data,
       } as CallbackQuery;
       return queue.push({ callback_query } as Omit<Update, 'update_id'>) as Update & { callback_query: CallbackQuery };
+    },
+    createForum: (setup) => {
+      const known = world.forums.get(setup.id);
+      const forum = forumState(setup);
+      if (known) forum.topics = known.topics;
+      world.forums.set(setup.id, forum);
+      world.changed();
+    },
+    deleteTopic: (chat, thread) => {
+      const topic = requireForum(world.forums, chat, 'deleteTopic').topics.get(thread);
+      if (!topic) throw new Error(`fake Telegram: deleteTopic: chat ${chat} has no topic ${thread}`);
+      topic.deleted = true;
+      world.changed();
+    },
+    topic: (chat, thread) => {
+      const topic = world.forums.get(chat)?.topics.get(thread);
+      return topic && { ...topic };
+    },
+    topics: (chat) => [...(world.forums.get(chat)?.topics.values() ?? [])].map((topic) => ({ ...topic })),
+    topicMessages: (chat, thread) =>
+      world.messagesOf(chat).filter((m) => m.is_topic_message === true && m.message_thread_id === thread),
+    memberWrites: (input) => {
+      const forum = requireForum(world.forums, input.chat, 'memberWrites');
+      const topic = forum.topics.get(input.thread);
+      if (!topic || topic.deleted)
+        throw new Error(`fake Telegram: memberWrites: ${THREAD_NOT_FOUND} (${input.thread})`);
+      const chat = forumChat(forum) as Extract<UserMessage['chat'], object>;
+      return queue.push({
+        message: buildUserMessage(world, { ...input, chat, thread: input.thread }),
+      } as Omit<Update, 'update_id'>) as Update & { message: Message };
     },
     redeliver: (update) => queue.redeliver(update),
     refuseToken: (refused) => {

@@ -16,6 +16,12 @@ import {
   type MethodHandler,
 } from './context.js';
 import type { ReplyMarkup, VisibleMessage } from './world.js';
+import { checkThread } from './forum.js';
+
+/** sendPhoto takes photos of at most 10 MB. */
+export const MAX_PHOTO_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Other files uploaded with multipart/form-data: at most 50 MB. */
+export const MAX_MULTIPART_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 function parseText(source: string, parseMode: string | undefined): ParsedText {
   const mode = parseMode?.toLowerCase();
@@ -106,6 +112,7 @@ const sendMessage: MethodHandler = (ctx, params) => {
   const parsed = parseMessageText(params);
   const markup = params.json<ReplyMarkup>('reply_markup');
   validateMarkup(markup);
+  checkThread(ctx, chatId, params);
   takeMessageSlot(ctx, chatId);
   const message = storeBotMessage(
     ctx,
@@ -215,6 +222,10 @@ function sendMedia(field: 'photo' | 'document' | 'voice' | 'audio' | 'video'): M
     if (caption.text.length > MAX_CAPTION_LENGTH) throw new BadRequest('message caption is too long');
     const markup = params.json<ReplyMarkup>('reply_markup');
     validateMarkup(markup);
+    const uploaded = input.upload?.bytes.byteLength ?? 0;
+    if (uploaded > MAX_MULTIPART_UPLOAD_BYTES) throw new ApiError(413, 'Request Entity Too Large');
+    if (field === 'photo' && uploaded > MAX_PHOTO_UPLOAD_BYTES) throw new BadRequest('PHOTO_SAVE_FILE_INVALID');
+    checkThread(ctx, chatId, params);
     const stored = input.upload
       ? ctx.world.addFile(input.upload.bytes, {
           fileName: input.upload.fileName,

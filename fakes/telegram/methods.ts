@@ -1,5 +1,6 @@
 /** The fake's non-message methods, and the one table of every method it knows. */
 import { ApiError, MAX_DOWNLOAD_BYTES, type MethodHandler } from './context.js';
+import { forumMethods } from './forum.js';
 import { messagingMethods } from './messaging.js';
 import { BadRequest } from './params.js';
 
@@ -110,6 +111,7 @@ const known: Record<string, MethodHandler> = {
   answerCallbackQuery,
   setMyCommands,
   ...messagingMethods,
+  ...forumMethods,
 };
 
 /** Method names are case-insensitive in the Bot API. */

@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { InlineKeyboardMarkup, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, ForceReply } from 'grammy/types';
 import type { MessageEntity } from './html.js';
+import { forumChat, type ForumState } from './forum-state.js';
 
 export interface StoredFile {
   file_id: string;
@@ -78,6 +79,8 @@ export class World extends EventEmitter {
   readonly commands: Record<string, unknown>[] = [];
   /** Callback queries the fake created (pressButton), by id, and how the bot answered them. */
   readonly callbackQueries = new Map<string, CallbackAnswer>();
+  /** Supergroups set up with FakeTelegram.createForum, by chat id. */
+  readonly forums = new Map<number, ForumState>();
   tooManyRequests = 0;
 
   constructor(readonly now: () => number) {
@@ -166,9 +169,16 @@ export class World extends EventEmitter {
 
   /** The chat as Telegram described it in the latest message there, if any. */
   chatInfo(chatId: number): Message['chat'] | undefined {
+    const forum = this.forums.get(chatId);
+    if (forum) return forumChat(forum);
     const messages = this.chats.get(chatId)?.messages;
     if (!messages || messages.size === 0) return undefined;
     return [...messages.values()].at(-1)?.chat;
+  }
+
+  /** Every message of a chat as it is now, oldest first. */
+  messagesOf(chatId: number): Message[] {
+    return [...(this.chats.get(chatId)?.messages.values() ?? [])].sort((a, b) => a.message_id - b.message_id);
   }
 
   message(chatId: number, messageId: number): Message | undefined {

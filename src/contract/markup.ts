@@ -19,6 +19,9 @@ export {
   Html,
   htmlVisibleText,
   plainMarkup,
+  // An operator door renders the handoff's Markdown itself (a card, a post), in its platform's markup.
+  renderChunks,
+  renderMarkdown,
   serializeMarkers,
   serializeNested,
 } from '../format/index.js';
