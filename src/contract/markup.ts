@@ -19,6 +19,8 @@ export {
   Html,
   htmlVisibleText,
   plainMarkup,
+  // Standard Markdown in a platform's markup, split within its limit: what an operator door posts.
+  renderChunks,
   serializeMarkers,
   serializeNested,
 } from '../format/index.js';

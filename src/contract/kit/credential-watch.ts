@@ -65,7 +65,8 @@ export class CredentialWatch {
   /** `outbound` with every call watched: a refusal of the credentials marks them refused, any success works again. */
   watch<O extends Outbound>(outbound: O): O {
     const watched: Outbound = { send: (...args) => this.call(() => outbound.send(...args)) };
-    const { edit, draft, startStream, stopStream, typing } = outbound;
+    const { edit, draft, startStream, stopStream, typing, sendFile } = outbound;
+    if (sendFile) watched.sendFile = (...args) => this.call(() => sendFile.apply(outbound, args));
     if (edit) watched.edit = (...args) => this.call(() => edit.apply(outbound, args));
     if (draft) watched.draft = (...args) => this.call(() => draft.apply(outbound, args));
     if (stopStream) watched.stopStream = (...args) => this.call(() => stopStream.apply(outbound, args));
