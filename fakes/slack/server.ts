@@ -19,7 +19,7 @@ export interface ServerDeps {
 }
 
 /** Form fields that web-api JSON-stringifies (arrays and objects). */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'prompts', 'metadata', 'loading_messages']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'prompts', 'metadata', 'loading_messages', 'files']);
 
 /** Slack's answer to a file URL fetched without a valid token: a login page, with status 200. */
 const LOGIN_PAGE =
