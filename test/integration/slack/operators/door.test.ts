@@ -109,8 +109,17 @@ describe('the Slack operator door, its own app over HTTP', () => {
     const bot = fake.build.botMessage({ channel: OPS_CHANNEL, thread_ts: thread.id, text: 'another bot' });
     const edit = fake.build.messageChanged({ channel: OPS_CHANNEL, ts: thread.id, text: 'edited' });
     const topLevel = fake.humanWrites({ channel: OPS_CHANNEL, user: OPERATOR.id, text: 'anyone around?' });
+    // A file the door uploaded comes back as a file_share of the app's own user, without bot_id.
+    const ownUpload = fake.humanWrites({
+      channel: OPS_CHANNEL,
+      thread_ts: thread.id,
+      user: fake.identity.botUserId,
+      text: '',
+      files: [fake.addFile(new Uint8Array([1]), { name: 'a.bin', mimetype: 'application/octet-stream' })],
+    });
     const elsewhere = fake.humanWrites({ channel: 'C0OTHER001', thread_ts: thread.id, user: OPERATOR.id, text: 'x' });
-    for (const body of [own, bot, edit, topLevel, elsewhere]) expect((await deliver(body))?.status).toBe(200);
+    for (const body of [own, bot, edit, topLevel, ownUpload, elsewhere])
+      expect((await deliver(body))?.status).toBe(200);
     expect(sink.messages).toEqual([]);
   });
 
