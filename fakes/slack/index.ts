@@ -19,7 +19,19 @@
  *   conversations.info (ids D… are DMs, C… public channels, G… private, unless
  *   declared with addConversation), conversations.replies (the bot's messages of a
  *   thread, with their metadata: Bolt's Assistant reads its thread context there),
- *   apps.connections.open (app token only).
+ *   apps.connections.open (app token only). Every bot-token answer carries `x-oauth-scopes`.
+ * - A channel people work in with the app (an operators' channel): channels declared with
+ *   addConversation and `is_member` (the app outside a public channel: `not_in_channel`;
+ *   outside a private one: `channel_not_found`; `guessConversations: false` makes any
+ *   undeclared id `channel_not_found`); chat.getPermalink; users.info (addUser; `missing_scope`
+ *   without users:read, the e-mail only with users:read.email); upload v2
+ *   (files.getUploadURLExternal, over `maxUploadBytes` `file_upload_size_restricted`; the bytes
+ *   POSTed raw or multipart to its URL; files.completeUploadExternal into a channel or thread,
+ *   shown as the bot's message with its files). World helpers: `humanWrites` (a person's
+ *   message, a thread reply with thread_ts, files from addFile) and `humanPresses` (a press of
+ *   a button the bot's message shows) return what Slack sends the app, to deliver with
+ *   `postSigned` (signed; `retryNum` sets X-Slack-Retry-Num) or `socket.push*`; `threadMessages`
+ *   reads a thread back as the channel shows it.
  * - Files: `addFile` returns the `files[]` object of a file_share event; its
  *   `url_private(_download)` is served with the bot token, and without it answers
  *   200 with an HTML login page, as Slack does.
