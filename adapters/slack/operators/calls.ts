@@ -50,6 +50,32 @@ export function doorError(error: unknown, method: string, settings: DoorSettings
   return mapped;
 }
 
+/** Most waits for Slack's rate limit within one post; a longer one is left to the handoff. */
+const MAX_WAIT_MS = 30_000;
+const MAX_WAITS = 3;
+
+/**
+ * A call made after others of the same post went through (its second chunk, its files): a rate
+ * limit is waited out here, because the handoff retries a failed post whole, and would post
+ * its first chunks twice. Slack allows about one message per second per channel.
+ */
+export async function doorCallContinuing<T>(
+  method: string,
+  settings: DoorSettings,
+  call: () => Promise<T>,
+  sent?: string,
+): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await doorCall(method, settings, call, sent);
+    } catch (error) {
+      const wait = error instanceof PlatformError && error.kind === 'rate-limited' ? (error.retryAfterMs ?? 1000) : -1;
+      if (wait < 0 || wait > MAX_WAIT_MS || waits >= MAX_WAITS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 export async function doorCall<T>(
   method: string,
   settings: DoorSettings,
@@ -62,9 +88,7 @@ export async function doorCall<T>(
     // uploadFile's own refusal (a file over the limit) or a mapped one: its cause is Slack's answer.
     if (error instanceof PlatformError) {
       const cause = error.cause;
-      return Promise.reject(
-        slackErrorOf(cause) ? doorError(cause, error.method ?? method, settings, error.sent) : error,
-      );
+      throw slackErrorOf(cause) ? doorError(cause, error.method ?? method, settings, error.sent) : error;
     }
     throw doorError(error, method, settings, sent);
   }

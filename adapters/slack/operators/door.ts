@@ -25,7 +25,7 @@ import { slackMarkup } from '../markdown.js';
 import { messageBlocks } from '../outbound.js';
 import { SLACK_MAX_UPLOAD_BYTES, uploadFile } from '../upload.js';
 import { cardBlocks, cardText } from './card.js';
-import { doorCall, type DoorSettings } from './calls.js';
+import { doorCall, doorCallContinuing, type DoorSettings } from './calls.js';
 import { createDoorEventHandler } from './events.js';
 import { OperatorDirectory } from './operators.js';
 import type { DoorReceiver } from './receivers.js';
@@ -74,7 +74,6 @@ export class SlackOperatorDoor implements OperatorDoor {
           files: this.options.files,
           operators: new OperatorDirectory(this.client, this.options.logger),
           ownUserId: () => this.ownUserId,
-          logger: this.options.logger,
         },
         () => this.sink,
       ),
@@ -122,10 +121,13 @@ export class SlackOperatorDoor implements OperatorDoor {
 
   async post(thread: ThreadRef, post: ThreadPost): Promise<void> {
     const { channel } = this.options;
+    // The first call may fail as it is (nothing was posted); the later ones wait out a rate limit.
+    let calls = 0;
+    const call = <T>(method: string, run: () => Promise<T>, sent?: string): Promise<T> =>
+      (calls++ === 0 ? doorCall : doorCallContinuing)(method, this.settings, run, sent);
     for (const chunk of renderChunks(post.markdown, slackMarkup, SLACK_MAX_MESSAGE_LENGTH)) {
-      await doorCall(
+      await call(
         'chat.postMessage',
-        this.settings,
         () =>
           this.client.chat.postMessage({
             channel,
@@ -139,7 +141,7 @@ export class SlackOperatorDoor implements OperatorDoor {
       );
     }
     for (const file of post.files ?? []) {
-      await doorCall('files.uploadV2', this.settings, () =>
+      await call('files.uploadV2', () =>
         uploadFile(this.client, { bytes: file.bytes, fileName: file.fileName, channel, threadTs: thread.id }),
       );
     }

@@ -8,7 +8,6 @@
  */
 import {
   SerialByKey,
-  type Logger,
   type OperatorActionEvent,
   type OperatorMessage,
   type OperatorSink,
@@ -31,7 +30,6 @@ export interface DoorEventsOptions {
   operators: OperatorDirectory;
   /** The app's own bot user (auth.test), once known; its posts carry bot_id anyway. */
   ownUserId(): string | undefined;
-  logger: Logger;
 }
 
 /** Handles what Slack sent; resolves once the sink dealt with it, rejects when it could not (Slack retries over HTTP). */

@@ -60,6 +60,18 @@ describe('the Slack operator door, its own app over HTTP', () => {
     expect(replies.every((m) => m.text.length <= 3000)).toBe(true);
   });
 
+  it("waits out Slack's rate limit between a long post's messages, so none is posted twice or lost", async () => {
+    const rateLimits = { 'chat.postMessage': { perMinute: 60, burst: 2, per: 'channel' as const } };
+    stack = await startDoorStack({ setup: 'http', fake: { rateLimits } });
+    const { door, fake } = stack;
+    const thread = await door.open(CARD);
+    await door.post(thread, { markdown: Array.from({ length: 1500 }, (_, i) => `w${i}`).join(' ') });
+    const replies = fake.visibleMessages(OPS_CHANNEL, thread.id).map((m) => m.text);
+    expect(fake.tooManyRequestsCount()).toBeGreaterThan(0);
+    expect(replies.length).toBeGreaterThanOrEqual(3);
+    expect(replies.join(' ').split(/\s+/)).toEqual(Array.from({ length: 1500 }, (_, i) => `w${i}`));
+  });
+
   it("hands a person's reply in the thread to the handoff, named by users.info, with their e-mail", async () => {
     stack = await startDoorStack({ setup: 'http' });
     const { door, fake, sink, deliver } = stack;
