@@ -88,6 +88,27 @@ describe("the Slack operator door on the bot's own Slack app", () => {
     expect(intake.map((m) => [m.conversation.id, m.text])).toEqual([['D0DM000001', 'Is the flat free?']]);
   });
 
+  it("takes the operators' channel from the bot's adapter over Socket Mode too", async () => {
+    stack = await startDoorStack({ setup: 'shared-socket' });
+    const { door, fake, sink, intake, deliver } = stack;
+    const thread = await door.open(CARD);
+    await deliver(fake.humanWrites({ channel: OPS_CHANNEL, thread_ts: thread.id, user: OPERATOR.id, text: 'mine' }));
+    await deliver(
+      fake.humanPresses({
+        channel: OPS_CHANNEL,
+        messageTs: thread.id,
+        actionId: 'chatbridge_operator_claim',
+        user: OPERATOR.id,
+      }),
+    );
+    await deliver(fake.build.messageIm({ channel: 'D0DM000001', text: 'hello bot' }));
+    await fake.waitFor(() => sink.messages.length === 1 && sink.actions.length === 1 && intake.length === 1, {
+      what: 'the door and the intake each given theirs',
+    });
+    expect(sink.messages[0]).toMatchObject({ text: 'mine', operator: { name: 'Ana' } });
+    expect(intake.map((m) => m.text)).toEqual(['hello bot']);
+  });
+
   it('answers 500 for the channel while the door cannot take it, so that Slack sends it again', async () => {
     stack = await startDoorStack({ setup: 'shared' });
     const { door, fake, sink, deliver, intake } = stack;

@@ -57,7 +57,8 @@ export class RecordingSink implements OperatorSink {
   }
 }
 
-export type DoorSetup = 'http' | 'socket' | 'shared';
+/** The door's own app over HTTP or Socket Mode, or the bot's own app (its adapter over HTTP, or over Socket Mode). */
+export type DoorSetup = 'http' | 'socket' | 'shared' | 'shared-socket';
 
 export interface DoorStack {
   fake: FakeSlack;
@@ -107,8 +108,11 @@ export async function startDoorStack(options: DoorStackOptions): Promise<DoorSta
 
   let adapter: SlackAdapter | undefined;
   let door: OperatorDoor;
-  if (options.setup === 'shared') {
-    const own = { botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: fake.apiUrl };
+  if (options.setup === 'shared' || options.setup === 'shared-socket') {
+    const own =
+      options.setup === 'shared'
+        ? { botToken: fake.botToken, signingSecret: fake.signingSecret, apiUrl: fake.apiUrl }
+        : { botToken: fake.botToken, appToken: fake.appToken, apiUrl: fake.apiUrl };
     adapter = createSlackAdapter({ bot: 'main', ...own, logger });
     door = doorModule.create(section({}), { ...context, own: { section: own, adapter } })!;
   } else {
@@ -121,7 +125,8 @@ export async function startDoorStack(options: DoorStackOptions): Promise<DoorSta
   const { server, base } = await listen([...(door.routes ?? []), ...(adapter?.routes ?? [])]);
   await door.start(sink);
   await adapter?.start({ accept: async (inbound) => void intake.push(inbound) });
-  if (options.setup === 'socket') await fake.waitFor(() => fake.socket.openConnections() > 0, { what: 'the socket' });
+  if (options.setup === 'socket' || options.setup === 'shared-socket')
+    await fake.waitFor(() => fake.socket.openConnections() > 0, { what: 'the socket' });
   const eventsUrl =
     options.setup === 'http'
       ? `${base}/slack/operators/events`
