@@ -4,7 +4,8 @@
  * through Bolt: socket-mode.ts); both parse what Slack sends with one set of schemas
  * (events.ts) and hand it to one dispatcher (dispatch.ts). Over HTTP an event is
  * acknowledged once queued: a message the gateway could not queue answers 500, and Slack
- * sends it again.
+ * sends it again. An operator door sharing the app (operators/) takes the events of its
+ * channel through `divertChannel`; they never reach the user intake.
  */
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
