@@ -1,5 +1,6 @@
 import type { Capabilities } from '../../src/contract.js';
 import { slackMarkup } from './markdown.js';
+import { SLACK_MAX_UPLOAD_BYTES } from './upload.js';
 
 /**
  * One message is one `section` block (so that buttons can always go with it in an
@@ -29,4 +30,7 @@ export const slackCapabilities: Capabilities = {
   // One file_share message may carry several files.
   maxFilesPerMessage: 10,
   maxDownloadBytes: SLACK_MAX_DOWNLOAD_BYTES,
+  maxUploadBytes: SLACK_MAX_UPLOAD_BYTES,
+  // A file's comment is a message's text: the same mrkdwn within the same limit.
+  maxCaptionLength: SLACK_MAX_MESSAGE_LENGTH,
 };

@@ -4,7 +4,8 @@
  * through Bolt: socket-mode.ts); both parse what Slack sends with one set of schemas
  * (events.ts) and hand it to one dispatcher (dispatch.ts). Over HTTP an event is
  * acknowledged once queued: a message the gateway could not queue answers 500, and Slack
- * sends it again.
+ * sends it again. An operator door sharing the app (operators/) takes the events of its
+ * channel through `divertChannel`; they never reach the user intake.
  */
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
@@ -20,13 +21,14 @@ import {
 import { AssistantPane } from './assistant.js';
 import { slackCapabilities } from './capabilities.js';
 import { createWebClient } from './client.js';
-import { createSlackDispatch } from './dispatch.js';
+import { createSlackDispatch, type SlackDispatch } from './dispatch.js';
 import { TOKEN_REFUSED } from './errors.js';
 import { slackEventsRouter } from './events-route.js';
 import { restoreSlackAttachment, type SlackFileSource } from './files.js';
 import { SlackConnection } from './connection.js';
 import { createSocketModeApp } from './socket-mode.js';
 import { checkSocketModeToken } from './socket-token.js';
+import type { SlackInput } from './events.js';
 import type { SlackIdentity } from './inbound.js';
 import { outboundForConversation, SlackOutbound } from './outbound.js';
 import { ThreadMemory } from './threads.js';
@@ -49,11 +51,38 @@ export interface SlackAdapterOptions {
 
 export type SlackMode = 'http' | 'socket';
 
+/** Takes what Slack sends from one channel instead of the user intake (an operator door's channel). */
+export type ChannelHandler = (input: SlackInput) => Promise<void>;
+
 export type SlackAdapter = Adapter & {
   readonly mode: SlackMode;
   /** HTTP mode: the events endpoints, which the runtime mounts; none in Socket Mode. */
   readonly routes: readonly HttpRoute[];
+  /** The app's Web API client, for an operator door that shares this app (operators/). */
+  readonly client: WebClient;
+  /** How this app downloads files people share, for the same door. */
+  readonly fileSource: SlackFileSource;
+  /**
+   * Hands the messages and button presses of `channel` (an operators' channel) to `handler`
+   * instead of the user intake; everything else (DMs, other channels, slash commands) is
+   * unchanged. Set before start. Over HTTP the request answers 200 once `handler` resolved,
+   * 500 when it rejected (Slack sends it again); over Socket Mode it is acknowledged first.
+   */
+  divertChannel(channel: string, handler: ChannelHandler): void;
 };
+
+/** The adapters this folder built: an operator door shares only one of these. */
+const built = new WeakSet<Adapter>();
+
+export function isSlackAdapter(adapter: Adapter | undefined): adapter is SlackAdapter {
+  return adapter !== undefined && built.has(adapter);
+}
+
+/** Whether Slack's request comes from `channel`: a message (or mention) there, or a press on a message there. */
+function fromChannel(input: SlackInput, channel: string): boolean {
+  if (input.kind === 'event') return input.event.type !== 'assistant_thread_started' && input.event.channel === channel;
+  return input.kind === 'action' && input.payload.channel?.id === channel;
+}
 
 /** Where a bot's events, interactivity and slash commands arrive (HTTP mode). */
 export function eventsPath(bot: string): string {
@@ -97,7 +126,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const gate = new WebhookGate(`Slack bot "${options.bot}" is starting`);
 
   const files: SlackFileSource = { botToken: options.botToken, ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}) };
-  const dispatch = createSlackDispatch({
+  let diversion: { channel: string; handler: ChannelHandler } | undefined;
+  /** The diverted channel's handling, or undefined for the user intake's. */
+  const diverted = (input: SlackInput): Promise<void> | undefined =>
+    diversion && fromChannel(input, diversion.channel) ? diversion.handler(input) : undefined;
+  const intake = createSlackDispatch({
     bot: options.bot,
     files,
     threads,
@@ -105,6 +138,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     deliver: (inbound) => sink.accept(inbound),
     order,
   });
+  const dispatch: SlackDispatch = (input, identity) => diverted(input) ?? intake(input, identity);
 
   const socketApp: App | undefined =
     mode === 'socket'
@@ -125,8 +159,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
           signingSecret: options.signingSecret!,
           logger,
           admit: (maxWaitMs) => gate.admit(maxWaitMs),
-          // Admitted: the identity is known. Answered within the core's bound for a webhook (InboundSink.bounded).
-          dispatch: (input) => sink.bounded(() => dispatch(input, identity!)),
+          // Admitted: the identity is known. Answered within the core's bound for a webhook (InboundSink.bounded);
+          // a diverted channel's within its door's own time.
+          dispatch: (input) => diverted(input) ?? sink.bounded(() => intake(input, identity!)),
         })
       : undefined;
   const routes: HttpRoute[] = eventsRoute
@@ -146,13 +181,18 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   });
   let socketStarted = false;
 
-  return {
+  const adapter: SlackAdapter = {
     platform: 'slack',
     bot: options.bot,
     mode,
     capabilities: slackCapabilities,
     outbound,
     routes,
+    client,
+    fileSource: files,
+    divertChannel(channel, handler) {
+      diversion = { channel, handler };
+    },
     outboundFor: (conversation) => outboundForConversation(outbound, conversation),
     restoreAttachment: (ref, info) => restoreSlackAttachment(files, ref, info),
     // HTTP: an event the gateway could not queue answers 500 and Slack retries it (3 times, up to
@@ -202,4 +242,6 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       sink.release();
     },
   };
+  built.add(adapter);
+  return adapter;
 }

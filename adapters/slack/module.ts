@@ -1,13 +1,14 @@
 /**
  * Slack as a platform module: its `bots[].slack` section, its SLACK_* variables, its
  * adapter (index.ts: HTTP Events mode with the signing secret, Socket Mode with the
- * app token) and the shape of its conversation ids.
+ * app token), the shape of its conversation ids, and its operator door (`bots[].handoff.slack`).
  */
 import { z } from 'zod';
 import type { PlatformModule } from '../../src/contract.js';
 import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversation.js';
 import { createSlackAdapter } from './index.js';
 import { checkSlackCredentials } from './doctor.js';
+import { slackOperatorDoor } from './operators/module.js';
 
 const slackSection = z
   .object({
@@ -57,4 +58,6 @@ export const slackModule: PlatformModule<SlackSection> = {
     values: [section.botToken, section.appToken, section.signingSecret],
     urls: [section.apiUrl],
   }),
+  // Operators answer in a Slack channel, one thread per handoff (operators/).
+  operatorDoor: slackOperatorDoor,
 };

@@ -2,7 +2,8 @@
  * Answers on Slack through the Web API: chat.postMessage and chat.update (mrkdwn in
  * one section block, buttons in an actions block), the native stream
  * (chat.startStream / appendStream / stopStream, standard Markdown) in threads, and
- * assistant.threads.setStatus as "typing" in assistant threads. Every refusal is a
+ * assistant.threads.setStatus as "typing" in assistant threads, and an operator's files
+ * (upload v2, upload.ts). Every refusal is a
  * PlatformError (errors.ts).
  */
 import type { WebClient } from '@slack/web-api';
@@ -11,6 +12,7 @@ import type {
   ConversationRef,
   NativeStream,
   Outbound,
+  OutboundFile,
   OutboundMessage,
   PlatformUser,
   SentMessage,
@@ -19,6 +21,7 @@ import { describeSent, PlatformError } from '../../src/contract.js';
 import type { AssistantPane } from './assistant.js';
 import { isDirectMessage, parseConversationId } from './conversation.js';
 import { slackCall } from './errors.js';
+import { uploadFile } from './upload.js';
 
 /** Block Kit: a button's text holds at most 75 characters. */
 const BUTTON_LABEL_MAX = 75;
@@ -87,6 +90,19 @@ export class SlackOutbound implements Outbound {
     // Slack has no reply keyboard; in the assistant pane the suggestions become its prompts.
     if (message.suggestions?.length) await this.assistant?.offerPrompts(conversation.id, message.suggestions);
     return { id: result.ts };
+  }
+
+  /** Upload v2 into the conversation's channel (its thread, where it is one), the caption as the file's comment. */
+  async sendFile(conversation: ConversationRef, file: OutboundFile): Promise<SentMessage> {
+    const { channel, thread_ts: threadTs } = place(conversation);
+    const id = await uploadFile(this.client, {
+      bytes: file.bytes,
+      fileName: file.fileName,
+      channel,
+      ...(threadTs ? { threadTs } : {}),
+      ...(file.caption ? { comment: file.caption } : {}),
+    });
+    return { id };
   }
 
   async edit(
@@ -192,6 +208,7 @@ export function outboundForConversation(outbound: SlackOutbound, conversation: C
   const { channel, threadTs } = parseConversationId(conversation.id);
   const base: Outbound = {
     send: (c, m) => outbound.send(c, m),
+    sendFile: (c, f) => outbound.sendFile(c, f),
     edit: (c, m, t, o) => outbound.edit(c, m, t, o),
   };
   if (!threadTs) return base;

@@ -27,6 +27,12 @@ export interface MethodContext {
   scopes: string[];
   /** The fake's Socket Mode URL for a new connection. */
   socketUrl: () => string;
+  /** Where an upload v2's bytes go (files.getUploadURLExternal's `upload_url`). */
+  uploadUrl: (fileId: string) => string;
+  /** Where a file the bot shared is downloaded (its `url_private`). */
+  fileUrl: (fileId: string, name: string) => string;
+  /** Largest file files.getUploadURLExternal accepts (`file_upload_size_restricted` above). */
+  maxUploadBytes: number;
 }
 
 export type MethodParams = Record<string, unknown>;
@@ -58,3 +64,11 @@ export const MAX_BLOCKS = 50;
 /** Per streaming call (startStream, appendStream, stopStream). */
 export const MAX_STREAM_MARKDOWN = 12_000;
 export const MAX_SUGGESTED_PROMPTS = 4;
+/** Slack's largest upload: 1 GB. */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+
+/** `missing_scope` as Slack answers it: the scope needed, and those the token has. */
+export function requireScope(ctx: MethodContext, ...anyOf: string[]): void {
+  if (anyOf.some((scope) => ctx.scopes.includes(scope))) return;
+  throw new SlackApiError('missing_scope', { needed: anyOf.join(','), provided: ctx.scopes.join(',') });
+}

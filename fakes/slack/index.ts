@@ -19,7 +19,19 @@
  *   conversations.info (ids D… are DMs, C… public channels, G… private, unless
  *   declared with addConversation), conversations.replies (the bot's messages of a
  *   thread, with their metadata: Bolt's Assistant reads its thread context there),
- *   apps.connections.open (app token only).
+ *   apps.connections.open (app token only). Every bot-token answer carries `x-oauth-scopes`.
+ * - A channel people work in with the app (an operators' channel): channels declared with
+ *   addConversation and `is_member` (the app outside a public channel: `not_in_channel`;
+ *   outside a private one: `channel_not_found`; `guessConversations: false` makes any
+ *   undeclared id `channel_not_found`); chat.getPermalink; users.info (addUser; `missing_scope`
+ *   without users:read, the e-mail only with users:read.email); upload v2
+ *   (files.getUploadURLExternal, over `maxUploadBytes` `file_upload_size_restricted`; the bytes
+ *   POSTed raw or multipart to its URL; files.completeUploadExternal into a channel or thread,
+ *   shown as the bot's message with its files). World helpers: `humanWrites` (a person's
+ *   message, a thread reply with thread_ts, files from addFile) and `humanPresses` (a press of
+ *   a button the bot's message shows) return what Slack sends the app, to deliver with
+ *   `postSigned` (signed; `retryNum` sets X-Slack-Retry-Num) or `socket.push*`; `threadMessages`
+ *   reads a thread back as the channel shows it.
  * - Files: `addFile` returns the `files[]` object of a file_share event; its
  *   `url_private(_download)` is served with the bot token, and without it answers
  *   200 with an HTML login page, as Slack does.
@@ -70,6 +82,10 @@ import {
   type VisibleMessage,
 } from './world.js';
 import { waitForChange } from '../wait-for.js';
+import { MAX_UPLOAD_BYTES } from './context.js';
+import { PeopleInChannels, type HumanMessageInput, type HumanPressInput } from './people.js';
+import { signedEventRequest, type SignedRequestOptions } from './signing.js';
+import type { FakeUser, ThreadMessage } from './world.js';
 
 export { DEFAULT_RATE_RULES, DEFAULT_USER, interactivityForm, slashCommandForm };
 export {
@@ -80,7 +96,14 @@ export {
   type SignedRequestOptions,
   type SlackRequestBody,
 } from './signing.js';
-export { MAX_BLOCKS, MAX_STREAM_MARKDOWN, MAX_SUGGESTED_PROMPTS, MAX_TEXT_LENGTH } from './context.js';
+export {
+  MAX_BLOCKS,
+  MAX_STREAM_MARKDOWN,
+  MAX_SUGGESTED_PROMPTS,
+  MAX_TEXT_LENGTH,
+  MAX_UPLOAD_BYTES,
+} from './context.js';
+export type { FakeUser, HumanMessageInput, HumanPressInput, ThreadMessage };
 export type {
   AssistantCall,
   AssistantThreadEvent,
@@ -134,6 +157,13 @@ export interface FakeSlackOptions {
   imUser?: string;
   /** The fake's clock (ms): message ts and rate limits use it. Default Date.now. */
   now?: () => number;
+  /** Largest upload (files.getUploadURLExternal `length`); default Slack's 1 GB. */
+  maxUploadBytes?: number;
+  /**
+   * Whether an id never declared with addConversation is a conversation, guessed from its first
+   * letter (default true); false: it answers `channel_not_found`, as a wrong channel id does.
+   */
+  guessConversations?: boolean;
 }
 
 export interface FakeSlackSocket {
@@ -191,6 +221,27 @@ export interface FakeSlack {
   setRateLimits(rules: RateRules | false): void;
   setStreaming(support: StreamingSupport): void;
   setScopes(scopes: string[]): void;
+  /** A person of the workspace (users.info). */
+  addUser(user: FakeUser): FakeUser;
+  /**
+   * A person writes in a channel (a thread reply with `thread_ts`), optionally sharing files
+   * from addFile: kept in the channel (threadMessages, conversations.replies) and returned as
+   * the `message` event Slack sends the app, to deliver with `postSigned` or `socket.pushEvent`.
+   */
+  humanWrites(input: HumanMessageInput): EventCallback<UserMessageEvent>;
+  /**
+   * A person presses a button of one of the bot's messages (found by its action_id in the
+   * message's blocks as they are now; throws when there is none): the `block_actions` payload,
+   * to deliver with `postSigned` (as a form) or `socket.pushInteractive`.
+   */
+  humanPresses(input: HumanPressInput): Record<string, unknown>;
+  /** A thread as the channel shows it: its root and replies, the bot's and people's. */
+  threadMessages(channel: string, threadTs: string): ThreadMessage[];
+  /**
+   * POSTs a signed request to an app's endpoint as Slack does: an event as JSON, an interactivity
+   * payload (`type: block_actions`) as its `payload` form field; `retryNum` sets X-Slack-Retry-Num.
+   */
+  postSigned(url: string, body: object, options?: SignedRequestOptions): Promise<Response>;
   /** Resolves once `predicate` holds (checked on every change and every 25 ms); rejects after timeoutMs (default 5000). */
   waitFor(predicate: () => boolean, options?: { timeoutMs?: number; what?: string }): Promise<void>;
   close(): Promise<void>;
@@ -208,6 +259,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
   const tokens = { bot: options.botToken ?? 'xoxb-fake-bot-token', app: options.appToken ?? 'xapp-1-fake-app-token' };
   const world = new World(now, options.imUser ?? DEFAULT_USER);
+  world.guessConversations = options.guessConversations ?? true;
   const failures = new FailureScript();
   const limiter = new RateLimiter(options.rateLimits, now);
   const settings = {
@@ -222,6 +274,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     scopes: settings.scopes,
     // Called only while serving requests, so after `endpoint` below exists.
     socketUrl: () => endpoint.url(baseUrl),
+    uploadUrl: (fileId) => `${baseUrl}/upload/v1/${fileId}`,
+    fileUrl: (fileId, name) => `${baseUrl}/files-pri/${identity.teamId}-${fileId}/${encodeURIComponent(name)}`,
+    maxUploadBytes: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
   });
   const app = createFakeSlackApp({ world, failures, limiter, context, tokens });
   const server: Server = await new Promise((resolve, reject) => {
@@ -248,14 +303,35 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
   };
 
+  const build = new SlackPayloadBuilders(identity, () => world.nextTs());
+  const people = new PeopleInChannels(world, identity, build);
+  const signingSecret = options.signingSecret ?? 'fake-signing-secret';
+
   return {
     baseUrl,
     apiUrl: `${baseUrl}/api/`,
     botToken: tokens.bot,
     appToken: tokens.app,
-    signingSecret: options.signingSecret ?? 'fake-signing-secret',
+    signingSecret,
     identity,
-    build: new SlackPayloadBuilders(identity, () => world.nextTs()),
+    build,
+    addUser: (user) => {
+      world.users.set(user.id, user);
+      return user;
+    },
+    humanWrites: (input) => people.writes(input),
+    humanPresses: (input) => people.presses(input),
+    threadMessages: (channel, threadTs) =>
+      world.threadMessages(channel, threadTs, { userId: identity.botUserId, botId: identity.botId }),
+    postSigned: (url, body, opts) =>
+      signedEventRequest(
+        url,
+        signingSecret,
+        (body as { type?: unknown }).type === 'block_actions'
+          ? interactivityForm(body as Record<string, unknown>)
+          : body,
+        opts,
+      ),
     socket,
     addConversation: (info) => world.addConversation(info),
     deleteFile: (fileId) => {

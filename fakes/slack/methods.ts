@@ -13,26 +13,9 @@ import {
   type MethodParams,
   type TokenKind,
 } from './context.js';
-import type { ConversationInfo, VisibleMessage } from './world.js';
-
-function str(params: MethodParams, name: string): string | undefined {
-  const value = params[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  return typeof value === 'string' ? value : String(value);
-}
-
-function required(params: MethodParams, name: string, error = 'invalid_arguments'): string {
-  const value = str(params, name);
-  if (value === undefined)
-    throw new SlackApiError(error, { response_metadata: { messages: [`[ERROR] missing required field: ${name}`] } });
-  return value;
-}
-
-function conversationOf(ctx: MethodContext, id: string): ConversationInfo {
-  const conversation = ctx.world.conversation(id);
-  if (!conversation) throw new SlackApiError('channel_not_found');
-  return conversation;
-}
+import type { VisibleMessage } from './world.js';
+import { channelMethods } from './channel-methods.js';
+import { conversationOf, joinedConversation, required, str } from './params.js';
 
 function blocksOf(params: MethodParams): unknown[] | undefined {
   const blocks = params.blocks;
@@ -106,7 +89,7 @@ const authTest: MethodHandler = (ctx) => ({
 
 const postMessage: MethodHandler = (ctx, params) => {
   const channel = required(params, 'channel', 'channel_not_found');
-  conversationOf(ctx, channel);
+  joinedConversation(ctx, channel);
   const text = checkedText(params);
   const blocks = blocksOf(params);
   if (text === undefined && !blocks?.length) throw new SlackApiError('no_text');
@@ -146,7 +129,7 @@ const postMessage: MethodHandler = (ctx, params) => {
 
 const update: MethodHandler = (ctx, params) => {
   const channel = required(params, 'channel', 'channel_not_found');
-  conversationOf(ctx, channel);
+  joinedConversation(ctx, channel);
   const message = existing(ctx, channel, required(params, 'ts', 'message_not_found'));
   if (message.state === 'streaming') throw new SlackApiError('cant_update_message');
   const text = checkedText(params);
@@ -282,26 +265,22 @@ const conversationsInfo: MethodHandler = (ctx, params) => ({
   body: { channel: conversationOf(ctx, required(params, 'channel', 'channel_not_found')) },
 });
 
-/** The bot's messages of a thread (the parent, if the bot wrote it, then the replies); the fake keeps no user messages. */
+/** The messages of a thread: the bot's, and those people wrote through the world helpers (`humanWrites`). */
 const conversationsReplies: MethodHandler = (ctx, params) => {
   const channel = required(params, 'channel', 'channel_not_found');
-  conversationOf(ctx, channel);
+  joinedConversation(ctx, channel);
   const ts = required(params, 'ts', 'thread_not_found');
   const oldest = str(params, 'oldest');
   const limit = Number(str(params, 'limit') ?? 1000);
+  const metadata = new Map(ctx.world.visibleMessages(channel).map((m) => [m.ts, m.metadata]));
   const messages = ctx.world
-    .visibleMessages(channel)
-    .filter((m) => (m.ts === ts || m.thread_ts === ts) && (oldest === undefined || m.ts >= oldest))
+    .threadMessages(channel, ts, { userId: ctx.identity.botUserId, botId: ctx.identity.botId })
+    .filter((m) => oldest === undefined || m.ts >= oldest)
     .slice(0, limit)
     .map((m) => ({
       type: 'message',
-      user: ctx.identity.botUserId,
-      bot_id: ctx.identity.botId,
-      text: m.text,
-      ts: m.ts,
-      ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
-      ...(m.blocks ? { blocks: m.blocks } : {}),
-      ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+      ...m,
+      ...(metadata.get(m.ts) !== undefined ? { metadata: metadata.get(m.ts) } : {}),
     }));
   return { body: { messages, has_more: false } };
 };
@@ -314,6 +293,7 @@ export interface MethodEntry {
 }
 
 export const methods: ReadonlyMap<string, MethodEntry> = new Map<string, MethodEntry>([
+  ...channelMethods,
   ['auth.test', { handler: authTest, token: 'bot' }],
   ['chat.postMessage', { handler: postMessage, token: 'bot' }],
   ['chat.update', { handler: update, token: 'bot' }],

@@ -19,7 +19,7 @@ export interface ServerDeps {
 }
 
 /** Form fields that web-api JSON-stringifies (arrays and objects). */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'prompts', 'metadata', 'loading_messages']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'chunks', 'prompts', 'metadata', 'loading_messages', 'files']);
 
 /** Slack's answer to a file URL fetched without a valid token: a login page, with status 200. */
 const LOGIN_PAGE =
@@ -106,6 +106,8 @@ function handleMethod(deps: ServerDeps, req: Request, res: Response, method: str
     }
     if (!entry) throw new SlackApiError('unknown_method');
     checkToken(deps, bearer(req) ?? (typeof params.token === 'string' ? params.token : undefined), entry.token);
+    // Slack names a bot token's scopes on every Web API answer, refusals included (web-api: response_metadata.scopes).
+    if (entry.token === 'bot') res.set('x-oauth-scopes', deps.context().scopes.join(','));
     const limited = deps.limiter.take(method, channelOf(params));
     if (limited) {
       log(429, 'ratelimited');
@@ -141,6 +143,39 @@ function handleFile(deps: ServerDeps, req: Request, res: Response, fileId: strin
   res.status(200).type(file.mimetype).send(Buffer.from(file.bytes));
 }
 
+/** The file's bytes from an upload POST: the one file part of a multipart body, or the body itself. */
+async function uploadedBytes(req: Request): Promise<Uint8Array> {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) return new Uint8Array(raw);
+  const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
+  for (const value of form.values()) if (typeof value !== 'string') return new Uint8Array(await value.arrayBuffer());
+  throw new Error('no file part');
+}
+
+async function handleUpload(deps: ServerDeps, req: Request, res: Response, fileId: string): Promise<void> {
+  const upload = deps.world.uploads.get(fileId);
+  if (!upload || upload.completed) {
+    res.status(404).type('text/plain').send('upload not found');
+    return;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await uploadedBytes(req);
+  } catch {
+    res.status(400).type('text/plain').send('unreadable upload');
+    return;
+  }
+  // Slack takes the length announced by files.getUploadURLExternal; more bytes than that are refused.
+  if (bytes.byteLength > upload.length) {
+    res.status(413).type('text/plain').send(`upload larger than the announced ${upload.length} bytes`);
+    return;
+  }
+  upload.bytes = bytes;
+  deps.world.changed();
+  res.status(200).type('text/plain').send(`OK - ${bytes.byteLength}`);
+}
+
 export function createFakeSlackApp(deps: ServerDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -152,6 +187,11 @@ export function createFakeSlackApp(deps: ServerDeps): express.Express {
   app.get(['/files-pri/:teamFile/:name', '/files-pri/:teamFile/download/:name'], (req, res) => {
     const fileId = String(req.params.teamFile).split('-').at(-1) ?? '';
     handleFile(deps, req, res, fileId);
+  });
+
+  // Upload v2's second step: the bytes, raw or as multipart form data (web-api sends the latter), no token needed.
+  app.post('/upload/v1/:fileId', express.raw({ type: () => true, limit: '1100mb' }), (req, res) => {
+    void handleUpload(deps, req, res, String(req.params.fileId));
   });
 
   // Body parser failures answer in the Web API's envelope too.

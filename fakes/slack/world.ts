@@ -29,8 +29,8 @@ export interface VisibleMessage {
   /** The text as the user sees it now: mrkdwn/Markdown source, not rendered. */
   text: string;
   blocks?: unknown[];
-  /** chat.postMessage or chat.startStream. */
-  sentWith: 'chat.postMessage' | 'chat.startStream';
+  /** chat.postMessage, chat.startStream, or files.completeUploadExternal (a file shared by the bot). */
+  sentWith: 'chat.postMessage' | 'chat.startStream' | 'files.completeUploadExternal';
   /** chat.update calls applied, or append/stop calls for a stream. */
   edits: number;
   /** 'streaming' between startStream and stopStream; 'done' otherwise. */
@@ -39,6 +39,8 @@ export interface VisibleMessage {
   otherChunks: unknown[];
   /** Markdown (streams) or mrkdwn (postMessage/update). */
   format: 'markdown' | 'mrkdwn';
+  /** Files the bot shared with the message (files.completeUploadExternal), with their bytes. */
+  files?: SharedFile[];
   recipient_user_id?: string;
   recipient_team_id?: string;
   /** Message metadata (`{event_type, event_payload}`) as last sent; Bolt's Assistant keeps thread context there. */
@@ -55,6 +57,64 @@ export interface ConversationInfo {
   name?: string;
   /** For an IM: the other user. */
   user?: string;
+  /**
+   * For a channel: whether the app is in it (conversations.info reports it). An app outside a
+   * public channel cannot post there (`not_in_channel`); a private channel it is not in does
+   * not exist for it (`channel_not_found`). Default true.
+   */
+  is_member?: boolean;
+}
+
+/** A file the bot shared (upload v2), as a test reads it back. */
+export interface SharedFile {
+  id: string;
+  name: string;
+  title: string;
+  bytes: Uint8Array;
+}
+
+/** A person of the workspace, as users.info describes them. */
+export interface FakeUser {
+  id: string;
+  /** The handle (users.info `name`). Default: the id in lower case. */
+  name?: string;
+  real_name?: string;
+  display_name?: string;
+  /** Shown by users.info only to a token with users:read.email. */
+  email?: string;
+  is_bot?: boolean;
+}
+
+/** A message a person wrote in a channel (the world helpers `humanWrites`), kept to read a thread back. */
+export interface HumanMessage {
+  ts: string;
+  channel: string;
+  thread_ts?: string;
+  user: string;
+  text: string;
+  files?: { id: string; name: string }[];
+}
+
+/** One message of a thread as everyone in the channel sees it: the bot's or a person's. */
+export interface ThreadMessage {
+  ts: string;
+  thread_ts?: string;
+  /** The bot user's id for the bot's messages. */
+  user: string;
+  /** Set on the bot's own messages, as Slack sets it. */
+  bot_id?: string;
+  text: string;
+  blocks?: unknown[];
+  files?: { id: string; name: string }[];
+}
+
+/** An upload v2 in progress: announced by files.getUploadURLExternal, bytes POSTed to its URL, then completed. */
+export interface PendingUpload {
+  id: string;
+  filename: string;
+  length: number;
+  bytes?: Uint8Array;
+  completed: boolean;
 }
 
 export interface AssistantCall {
@@ -98,6 +158,11 @@ export class World extends EventEmitter {
   readonly files = new Map<string, StoredFile>();
   readonly downloads: FileDownload[] = [];
   readonly socketAcks: SocketAck[] = [];
+  readonly users = new Map<string, FakeUser>();
+  readonly humanMessages: HumanMessage[] = [];
+  readonly uploads = new Map<string, PendingUpload>();
+  /** Whether an undeclared id is a conversation (guessed from its first letter), or `channel_not_found`. */
+  guessConversations = true;
   tooManyRequests = 0;
   private tsCounter = 0;
   private fileCounter = 0;
@@ -139,9 +204,9 @@ export class World extends EventEmitter {
 
   /** A conversation the test declared, or one guessed from its id (D… = DM, C… = public channel, G… = private). */
   conversation(id: string): ConversationInfo | undefined {
-    return (
-      this.conversations.get(id) ?? (/^[CDG][A-Z0-9]+$/.test(id) ? World.guess(id, this.defaultImUser) : undefined)
-    );
+    const declared = this.conversations.get(id);
+    if (declared || !this.guessConversations) return declared;
+    return /^[CDG][A-Z0-9]+$/.test(id) ? World.guess(id, this.defaultImUser) : undefined;
   }
 
   private static guess(id: string, imUser: string): ConversationInfo {
@@ -153,7 +218,7 @@ export class World extends EventEmitter {
       is_group: kind === 'G',
       is_private: kind !== 'C',
       is_mpim: false,
-      ...(kind === 'D' ? { user: imUser } : { name: `channel-${id.toLowerCase()}` }),
+      ...(kind === 'D' ? { user: imUser } : { name: `channel-${id.toLowerCase()}`, is_member: true }),
     };
   }
 
@@ -172,6 +237,25 @@ export class World extends EventEmitter {
       .filter((m) => m.channel === channel && (threadTs === undefined || m.thread_ts === threadTs))
       .sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0))
       .map((m) => ({ ...m }));
+  }
+
+  /** A thread as the channel shows it: its root and replies, the bot's and people's, in ts order. */
+  threadMessages(channel: string, threadTs: string, bot: { userId: string; botId: string }): ThreadMessage[] {
+    const ofBot = this.visibleMessages(channel)
+      .filter((m) => m.ts === threadTs || m.thread_ts === threadTs)
+      .map((m): ThreadMessage => ({
+        ts: m.ts,
+        ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+        user: bot.userId,
+        bot_id: bot.botId,
+        text: m.text,
+        ...(m.blocks ? { blocks: m.blocks } : {}),
+        ...(m.files ? { files: m.files.map(({ id, name }) => ({ id, name })) } : {}),
+      }));
+    const ofPeople = this.humanMessages
+      .filter((m) => m.channel === channel && (m.ts === threadTs || m.thread_ts === threadTs))
+      .map(({ channel: _channel, ...m }): ThreadMessage => m);
+    return [...ofBot, ...ofPeople].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
   }
 
   private static key(channel: string, ts: string): string {
