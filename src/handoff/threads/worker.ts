@@ -7,7 +7,7 @@
  * platform may be down for hours, and the user's conversation never waits for it.
  */
 import type { ConversationRef } from '../../contract.js';
-import { backoffDelay } from '../../contract.js';
+import { backoffDelay, PlatformError } from '../../contract.js';
 import type { Logger } from '../../logger.js';
 import { formatConversationId } from '../conversation-id.js';
 import type { ThreadStore } from './thread-store.js';
@@ -122,13 +122,23 @@ export class ThreadWorker {
       const failures = (this.failures.get(id) ?? 0) + 1;
       this.failures.set(id, failures);
       const delay = backoffDelay(failures, { firstMs: policy.retryBaseMs, maxMs: policy.retryCapMs, jitter: 0.2 });
-      logger.warn(
-        { err: error, conversation: id, failures, retryInMs: delay },
-        "the operators' thread could not be brought up to date; trying again",
-      );
+      const fields = { err: error, conversation: id, failures, retryInMs: delay };
+      if (isPlatformOutage(error))
+        logger.warn(fields, "the operators' platform is unreachable or busy; the thread is updated once it answers");
+      // Anything else is the set-up (a channel the app left, rights taken away): the error names the setting.
+      else
+        logger.error(
+          fields,
+          "the operators' platform refused the thread's update; fix the setting named, it is tried again",
+        );
       await store.markDue(conversation, Date.now() + delay).catch(() => undefined);
     } finally {
       if (token) await store.release(conversation, token).catch(() => undefined);
     }
   }
+}
+
+/** Waited out, not the operator's to fix: the platform unreachable or asking to slow down. */
+function isPlatformOutage(error: unknown): boolean {
+  return error instanceof PlatformError && (error.kind === 'unreachable' || error.kind === 'rate-limited');
 }
