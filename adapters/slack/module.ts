@@ -3,23 +3,14 @@
  * adapter (index.ts: HTTP Events mode with the signing secret, Socket Mode with the
  * app token), the shape of its conversation ids, and its operator door (`bots[].handoff.slack`).
  */
-import { z } from 'zod';
 import type { PlatformModule } from '../../src/contract.js';
 import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversation.js';
 import { createSlackAdapter } from './index.js';
 import { checkSlackCredentials } from './doctor.js';
 import { slackOperatorDoor } from './operators/module.js';
+import { slackSection, type SlackSection } from './section.js';
 
-const slackSection = z
-  .object({
-    botToken: z.string().startsWith('xoxb-', 'a bot token starting with xoxb-'),
-    appToken: z.string().startsWith('xapp-', 'an app-level token starting with xapp-').optional(),
-    signingSecret: z.string().min(1).optional(),
-    apiUrl: z.string().url().optional(),
-  })
-  .strict();
-
-export type SlackSection = z.infer<typeof slackSection>;
+export type { SlackSection } from './section.js';
 
 /** Logged for a bot with a Slack token but no way to receive events. */
 export const MISSING_RECEIVER_WARNING =

@@ -4,7 +4,6 @@
  * The runtime, the config loader and doctor know Telegram only through this object.
  */
 import { Api, GrammyError } from 'grammy';
-import { z } from 'zod';
 import type { BotPlatformModule, OperatorDoorModule } from '../../src/contract.js';
 import { CONVERSATION_ID_EXPECTED, CONVERSATION_ID_PATTERN } from './conversation.js';
 import { createTelegramAdapter } from './index.js';
@@ -12,33 +11,12 @@ import { DEFAULT_API_ROOT } from './media.js';
 import { doctorOperatorDoor } from './operators/doctor.js';
 import { createTelegramOperatorDoor } from './operators/index.js';
 import { operatorDoorEnv, operatorDoorSection, type OperatorDoorSection } from './operators/section.js';
+import { telegramSection, type TelegramSection } from './section.js';
+
+export type { TelegramSection } from './section.js';
 
 /** getMe is one small call; past this, doctor reports the Bot API as unreachable rather than hanging. */
 const DOCTOR_TIMEOUT_SECONDS = 10;
-
-const telegramSection = z
-  .object({
-    token: z.string().regex(/^\d+:[\w-]+$/, 'a BotFather token like 123456:ABC-DEF…'),
-    /** A local Bot API server (also lifts the 20 MB download limit). */
-    apiRoot: z.string().url().optional(),
-    localApi: z.boolean().default(false),
-    mode: z.enum(['polling', 'webhook']).default('polling'),
-    /** 1–256 characters of A-Z a-z 0-9 _ - (Telegram's rule for secret_token). */
-    webhookSecret: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,256}$/, '1–256 characters of A-Z, a-z, 0-9, _ and -')
-      .optional(),
-    /** Public HTTPS base URL of this gateway; the webhook is <webhookPublicUrl>/telegram/<bot id>. */
-    webhookPublicUrl: z.string().url().optional(),
-    /**
-     * Bot-wide pace of messages (pacing.ts), default Telegram's 30/s. Only for a Bot API
-     * without that limit: a fake in benchmarks (bench/peers), a test server.
-     */
-    messagesPerSecond: z.number().int().positive().optional(),
-  })
-  .strict();
-
-export type TelegramSection = z.infer<typeof telegramSection>;
 
 /** `chatbridge doctor`: the token works (getMe), against the configured Bot API server. */
 async function checkToken(section: TelegramSection, bot: string): Promise<string> {

@@ -5,7 +5,7 @@
  * upload URL, files.completeUploadExternal into a channel or thread), with Slack's errors.
  */
 import { MAX_TEXT_LENGTH, requireScope, SlackApiError, type MethodHandler, type MethodParams } from './context.js';
-import type { MethodEntry } from './methods.js';
+import type { MethodEntry } from './context.js';
 import { conversationOf, joinedConversation, newMessage, required, str } from './params.js';
 import type { SharedFile } from './world.js';
 

@@ -48,6 +48,12 @@ export type MethodHandler = (ctx: MethodContext, params: MethodParams) => Method
 /** Which token a method wants: most want the bot token; apps.connections.open the app-level token. */
 export type TokenKind = 'bot' | 'app';
 
+/** A Web API method of the fake: what answers it, and which token it takes. */
+export interface MethodEntry {
+  handler: MethodHandler;
+  token: TokenKind;
+}
+
 /** An answer `{ok:false, error}` (HTTP 200, as Slack answers method errors). */
 export class SlackApiError extends Error {
   constructor(

@@ -11,10 +11,12 @@ import {
   type MethodContext,
   type MethodHandler,
   type MethodParams,
-  type TokenKind,
 } from './context.js';
 import type { VisibleMessage } from './world.js';
 import { channelMethods } from './channel-methods.js';
+import type { MethodEntry } from './context.js';
+
+export type { MethodEntry } from './context.js';
 import { conversationOf, joinedConversation, required, str } from './params.js';
 
 function blocksOf(params: MethodParams): unknown[] | undefined {
@@ -286,11 +288,6 @@ const conversationsReplies: MethodHandler = (ctx, params) => {
 };
 
 const connectionsOpen: MethodHandler = (ctx) => ({ body: { url: ctx.socketUrl() } });
-
-export interface MethodEntry {
-  handler: MethodHandler;
-  token: TokenKind;
-}
 
 export const methods: ReadonlyMap<string, MethodEntry> = new Map<string, MethodEntry>([
   ...channelMethods,

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { OperatorDoorContext, OperatorDoorModule } from '../../../src/contract.js';
 import { createWebClient } from '../client.js';
 import { isSlackAdapter } from '../index.js';
-import type { SlackSection } from '../module.js';
+import type { SlackSection } from '../section.js';
 import { checkOperatorDoor } from './doctor.js';
 import { SlackOperatorDoor } from './door.js';
 import { httpReceiver, sharedReceiver, socketReceiver } from './receivers.js';

@@ -6,7 +6,7 @@
 import { Api, GrammyError } from 'grammy';
 import type { ChatFullInfo, ChatMember } from 'grammy/types';
 import { DEFAULT_API_ROOT } from '../media.js';
-import type { TelegramSection } from '../module.js';
+import type { TelegramSection } from '../section.js';
 import type { OperatorDoorSection } from './section.js';
 
 /** One small call each; past this, the Bot API is reported unreachable rather than waited for. */

@@ -7,7 +7,7 @@ import type { OperatorDoorContext } from '../../../src/contract.js';
 import { isTelegramAdapter } from '../index.js';
 import { DEFAULT_API_ROOT } from '../media.js';
 import { TokenBucket } from '../pacing.js';
-import type { TelegramSection } from '../module.js';
+import type { TelegramSection } from '../section.js';
 import { TelegramOperatorDoor } from './door.js';
 import type { PollLeaseTimings } from './leased-polling.js';
 import { OwnBotReceiver, SharedBotReceiver } from './receivers.js';
