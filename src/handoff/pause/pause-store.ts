@@ -108,6 +108,22 @@ export class PauseStore {
   }
 
   /**
+   * Conversations whose pause ran out by `now` and that nobody has ended yet (the user has not
+   * written since), taken off the index: each caller gets them once. Their hashes stay until the
+   * user's next message (which ends the pause and tells them the bot is back).
+   */
+  async takeExpired(now = Date.now()): Promise<ConversationRef[]> {
+    const expired = await rangeEveryShard(this.state, handoffKeys.paused, 0, now);
+    if (expired.length === 0) return [];
+    const removed = (await this.state.batch(
+      expired.map(({ tag, member }) => ({ op: 'sortedRemove', key: handoffKeys.paused(tag), member }) as const),
+    )) as number[];
+    return expired.flatMap(({ member }, index) =>
+      Number(removed[index]) > 0 ? (parseConversationId(member) ?? []) : [],
+    );
+  }
+
+  /**
    * Conversations paused now (not expired), soonest expiry first, from every shard's index: one
    * batch reads every shard (expired entries are dropped from their shard as they are found), one
    * more reads the pauses.

@@ -55,6 +55,9 @@ export async function startThreads(options: ThreadsOptions): Promise<OperatorThr
   const worker = new ThreadWorker({
     store,
     sync: (conversation) => sync.sync(conversation),
+    // Only conversations of bots with doors are this worker's; the others' stay for listActive to drop.
+    takeExpired: async () =>
+      (await controller.pauses.takeExpired()).filter((conversation) => options.doors.has(conversation.bot)),
     logger,
     policy: { ...DEFAULT_THREAD_WORKER_POLICY, ...options.policy },
   });

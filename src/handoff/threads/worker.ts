@@ -22,6 +22,8 @@ export interface ThreadWorkerPolicy {
   leaseMs: number;
   /** Conversations synced at once by one process. */
   concurrency: number;
+  /** How often a process looks for pauses that ran out with nobody writing (their cards must say so). */
+  expiryCheckMs: number;
 }
 
 export const DEFAULT_THREAD_WORKER_POLICY: ThreadWorkerPolicy = {
@@ -30,10 +32,12 @@ export const DEFAULT_THREAD_WORKER_POLICY: ThreadWorkerPolicy = {
   retryCapMs: 5 * 60_000,
   leaseMs: 2 * 60_000,
   concurrency: 8,
+  expiryCheckMs: 30_000,
 };
 
 export class ThreadWorker {
   private timer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
   private readonly running = new Set<string>();
   private readonly waiting = new Map<string, ConversationRef>();
   /** Failures in a row per conversation, for the retry delay (this process's memory; a restart starts over). */
@@ -45,6 +49,8 @@ export class ThreadWorker {
     private readonly options: {
       store: ThreadStore;
       sync(conversation: ConversationRef): Promise<void>;
+      /** Pauses that ran out unnoticed, each handed to one process once. */
+      takeExpired(): Promise<ConversationRef[]>;
       logger: Logger;
       policy: ThreadWorkerPolicy;
     },
@@ -52,12 +58,23 @@ export class ThreadWorker {
 
   start(): void {
     this.timer = setInterval(() => void this.poll(), this.options.policy.pollMs);
+    this.expiryTimer = setInterval(() => void this.expire(), this.options.policy.expiryCheckMs);
     void this.poll();
+  }
+
+  /** A pause that ran out is a change like any other: due for every process. */
+  private async expire(): Promise<void> {
+    try {
+      for (const conversation of await this.options.takeExpired()) await this.changed(conversation);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'the pauses that ran out could not be read; trying again');
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.expiryTimer);
     while (this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 

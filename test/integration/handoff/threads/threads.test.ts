@@ -32,11 +32,13 @@ describe('operators answer in a thread of their own platform', () => {
     for (const process of processes.splice(0)) await process.stop();
     await stack.close();
   });
-  const start = async (options: { screen?: MemoryPlatform; state?: HandoffStack['store'] } = {}) => {
+  const start = async (
+    options: { screen?: MemoryPlatform; state?: HandoffStack['store']; pauseHours?: number } = {},
+  ) => {
     const process = await startHandoffProcess({
       state: options.state ?? stack.store,
       upstream: stack.client,
-      config: { handoff: TEST_HANDOFF },
+      config: { handoff: { ...TEST_HANDOFF, ...(options.pauseHours ? { pauseHours: options.pauseHours } : {}) } },
       doors: [desk.door()],
       ...(options.screen ? { screen: options.screen } : {}),
     });
@@ -134,6 +136,15 @@ describe('operators answer in a thread of their own platform', () => {
       expect(handBack.status).toBe(200);
       await eventually(() => expect(thread.open).toBe(false));
       expect(thread.card.markdown).toContain('Handed back to the assistant');
+    });
+
+    it('says on the card that the pause ran out, and closes the thread, when the user writes nothing more', async () => {
+      // Two seconds of pause.
+      const process = await start({ pauseHours: 2 / 3600 });
+      const thread = await handOver(process);
+      await eventually(() => expect(thread.open).toBe(false));
+      expect(thread.card.markdown).toContain('**The pause ran out**');
+      expect(thread.card.actions).toEqual([]);
     });
 
     it('takes a handed-back conversation over before a late message goes, and opens a new thread linking the old one', async () => {
