@@ -119,7 +119,7 @@ function actors({ slack, telegram, gateway }: Stack) {
     },
     /** The gateway's posts in a thread, oldest first (the root excluded). */
     posts: (thread: string) => slack.visibleMessages(OPS_CHANNEL, thread),
-    /** An operator writes in a thread; Slack POSTs the event (again, with retryNum). */
+    /** An operator writes in a thread: Slack POSTs the event to the operators' app; resolves with the event. */
     async writes(
       thread: string,
       text: string,
@@ -206,7 +206,12 @@ describe('chatbridge start: Telegram users, operators in a thread of a Slack cha
     expect(body).toContain('*Ada Tester (@ada)* on Telegram, writing to *Oakridge Homes assistant*');
     expect(body).toMatch(/^Why: .*talk to a person/m);
     expect(body).toContain(`> *Ada Tester:* ${ASK_FOR_A_PERSON}`);
-    expect(body).toMatch(/<http:\/\/127\.0\.0\.1:\d+\/inbox\/link\?token=[^|]+\|Open in the inbox>/);
+    const inboxLink = /<(http:\/\/127\.0\.0\.1:\d+\/inbox\/link\?token=[^|]+)\|Open in the inbox>/.exec(body);
+    expect(inboxLink).not.toBeNull();
+    // The link opens Ada's conversation in the gateway's inbox.
+    const linkPage = await fetch(inboxLink![1]!);
+    expect(linkPage.status).toBe(200);
+    expect(await linkPage.text()).toContain('Ada Tester');
     expect(body).toContain('*Waiting for a person.*');
     expect(buttonsOf(card)).toEqual(['Claim', 'Hand back']);
   });
