@@ -20,7 +20,7 @@ import {
 import type { Gateway } from '../../gateway/index.js';
 import type { Logger } from '../../logger.js';
 import { formatConversationId } from '../conversation-id.js';
-import type { HandoffController, OperatorDesk } from '../pause/index.js';
+import { OPERATOR_MESSAGE_MAX_CHARS, type HandoffController, type OperatorDesk } from '../pause/index.js';
 import type { ThreadStore } from './thread-store.js';
 
 /** Lookups of a thread not known yet, and the pause between them: ample for a thread being opened. */
@@ -103,24 +103,30 @@ export class OperatorInput implements OperatorSink {
       ...(thread?.user ? { user: thread.user } : {}),
     });
     const refusals: string[] = [];
-    if (message.text.trim() !== '') {
+    // The text goes with the first file as its caption, as the operator sent it; alone when there is none.
+    const captioned = message.files.length > 0 && message.text.length <= OPERATOR_MESSAGE_MAX_CHARS;
+    if (!captioned && (message.text.trim() !== '' || message.files.length === 0)) {
       const outcome = await desk.reply(conversation, message.text, name, door.platform);
       if (!outcome.sent) refusals.push(`Not delivered: ${outcome.message}`);
     }
-    for (const file of message.files) {
-      const refused = await this.sendFile(conversation, file, name);
+    for (const [index, file] of message.files.entries()) {
+      const caption = captioned && index === 0 ? message.text : '';
+      const refused = await this.sendFile(conversation, file, name, caption);
       if (refused) refusals.push(refused);
     }
     if (refusals.length > 0 && thread) await door.post(thread.ref, { markdown: refusals.join('\n') });
   }
 
-  /** The operator's file to the user; what was refused, in words, or null when it went. */
+  /** The operator's file to the user, with `caption`; what was refused, in words, or null when it went. */
   private async sendFile(
     conversation: ConversationRef,
     file: InboundAttachment,
     operator: string,
+    caption: string,
   ): Promise<string | null> {
     const { gateway, controller, door } = this.options;
+    if (!gateway.outboundFor(conversation))
+      return `Not delivered: no adapter of this gateway serves ${conversation.platform} for bot "${conversation.bot}".`;
     const name = file.fileName ?? `${file.kind === 'image' ? 'photo' : 'file'}`;
     const limit = Math.min(
       door.maxFileBytes,
@@ -139,7 +145,7 @@ export class OperatorInput implements OperatorSink {
       await controller.sendFileAsOperator(
         conversation,
         { bytes, fileName: name, ...(mimeType ? { mimeType } : {}) },
-        { operator, via: door.platform },
+        { operator, via: door.platform, ...(caption.trim() !== '' ? { caption } : {}) },
       );
       return null;
     } catch (error) {
