@@ -78,15 +78,17 @@ export class ThreadSync {
       if (door.relays) await this.relay(door, conversation, record, transcript);
       return;
     }
-    if (!existing?.open) return;
+    if (!existing) return;
     // What the user wrote before the hand-back still reaches the thread, then the card says it ended.
-    if (door.relays) await this.relay(door, conversation, existing, transcript);
+    if (existing.open && door.relays) await this.relay(door, conversation, existing, transcript);
+    // Also once closed: a sync that ran between the pause's end and its transcript entry said "ran out".
     await this.showCard(
       door,
       conversation,
       existing,
       await this.cardOf(door, conversation, existing, null, transcript, now),
     );
+    if (!existing.open) return;
     try {
       await door.close(existing.ref);
     } catch (error) {

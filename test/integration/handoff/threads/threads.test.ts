@@ -122,7 +122,7 @@ describe('operators answer in a thread of their own platform', () => {
       await desk.press(thread.id, carla, 'hand-back');
       expect(process.adapter.textsIn('c1').at(-1)).toBe(userTexts.handoff.botIsBack);
       await eventually(() => expect(thread.open).toBe(false));
-      expect(thread.card.markdown).toContain('**Handed back to the assistant by Carla Dias**');
+      await eventually(() => expect(thread.card.markdown).toContain('**Handed back to the assistant by Carla Dias**'));
       expect(thread.card.actions).toEqual([]);
     });
 
@@ -135,7 +135,7 @@ describe('operators answer in a thread of their own platform', () => {
       );
       expect(handBack.status).toBe(200);
       await eventually(() => expect(thread.open).toBe(false));
-      expect(thread.card.markdown).toContain('Handed back to the assistant');
+      await eventually(() => expect(thread.card.markdown).toContain('Handed back to the assistant by the admin API'));
     });
 
     it('says on the card that the pause ran out, and closes the thread, when the user writes nothing more', async () => {
