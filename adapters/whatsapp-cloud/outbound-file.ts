@@ -12,7 +12,7 @@
  *
  * Pure: outbound.ts uploads and sends.
  */
-import { PlatformError, type OutboundFile } from '../../src/contract.js';
+import { outboundFileType, PlatformError, type OutboundFile } from '../../src/contract.js';
 
 const MB = 1024 * 1024;
 /** Meta's largest media: a document of 100 MB. */
@@ -55,48 +55,10 @@ export const CLOUD_UPLOAD_TYPES: Readonly<Record<string, UploadType>> = {
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': DOCUMENT,
 };
 
-/** A file name's extension, for a type the bytes cannot tell (text) or tell only as their container (Office's zip or CFB). */
-const BY_EXTENSION: Readonly<Record<string, string>> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  mp4: 'video/mp4',
-  '3gp': 'video/3gpp',
-  aac: 'audio/aac',
-  m4a: 'audio/mp4',
-  mp3: 'audio/mpeg',
-  amr: 'audio/amr',
-  ogg: 'audio/ogg',
-  opus: 'audio/ogg',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  ppt: 'application/vnd.ms-powerpoint',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-};
-
-/**
- * What a sniffer says of bytes it reads only as a container, or of bytes it cannot read: the name
- * decides then. A type read from the bytes otherwise wins over the name (a ".pdf" that is a PNG is a PNG).
- */
-const UNDECIDED = new Set(['', 'application/octet-stream', 'application/zip', 'application/x-cfb']);
-
 export interface CloudFilePlan {
   /** The type Meta is told at upload (the file part's Content-Type and the `type` field). */
   mimeType: string;
   message: CloudFileMessage;
-}
-
-function baseType(mimeType: string | undefined): string {
-  return (mimeType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-function extensionOf(fileName: string): string {
-  const dot = fileName.lastIndexOf('.');
-  return dot === -1 ? '' : fileName.slice(dot + 1).toLowerCase();
 }
 
 /** Whole megabytes when round, one decimal otherwise: "5 MB", "7.3 MB". */
@@ -115,8 +77,7 @@ export function planCloudFile(file: OutboundFile, method: string): CloudFilePlan
       `WhatsApp Cloud takes files of at most ${megabytes(CLOUD_MAX_UPLOAD_BYTES)}; "${file.fileName}" is ${megabytes(size)}`,
       'too-long',
     );
-  const declared = baseType(file.mimeType);
-  const mimeType = UNDECIDED.has(declared) ? (BY_EXTENSION[extensionOf(file.fileName)] ?? declared) : declared;
+  const mimeType = outboundFileType(file);
   const type = CLOUD_UPLOAD_TYPES[mimeType];
   if (!type)
     throw refuse(

@@ -10,7 +10,7 @@
  * A document's type is the file's (or, when the bytes did not tell, its name's), so that the phone
  * opens it with the right app. Pure: outbound.ts sends.
  */
-import { PlatformError, type OutboundFile } from '../../src/contract.js';
+import { outboundFileType, PlatformError, type OutboundFile } from '../../src/contract.js';
 
 const MB = 1024 * 1024;
 /** WhatsApp's largest document. */
@@ -22,28 +22,6 @@ export const WHATSAPP_MAX_CAPTION_LENGTH = 1024;
 
 /** What WhatsApp Web shows as a photo or a video rather than a file (other images, e.g. WebP, become stickers). */
 const AS_MEDIA = new Set(['image/jpeg', 'image/png', 'video/mp4']);
-
-/** A type by the file name, when the bytes did not tell it (text) or told only their container (Office's zip). */
-const BY_EXTENSION: Readonly<Record<string, string>> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  mp4: 'video/mp4',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  ppt: 'application/vnd.ms-powerpoint',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  zip: 'application/zip',
-};
-
-const UNDECIDED = new Set(['', 'application/octet-stream', 'application/zip', 'application/x-cfb']);
 
 export interface WebFilePlan {
   mimeType: string;
@@ -65,10 +43,6 @@ export function planWebFile(file: OutboundFile, method: string): WebFilePlan {
       undefined,
       { method, sent: `file "${file.fileName}" (${megabytes(size)})` },
     );
-  const declared = (file.mimeType ?? '').split(';')[0]!.trim().toLowerCase();
-  const extension = file.fileName.includes('.') ? file.fileName.slice(file.fileName.lastIndexOf('.') + 1) : '';
-  const mimeType = UNDECIDED.has(declared)
-    ? (BY_EXTENSION[extension.toLowerCase()] ?? (declared || 'application/octet-stream'))
-    : declared;
+  const mimeType = outboundFileType(file) || 'application/octet-stream';
   return { mimeType, asDocument: !(AS_MEDIA.has(mimeType) && size <= WHATSAPP_MAX_MEDIA_BYTES) };
 }

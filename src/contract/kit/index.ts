@@ -11,5 +11,6 @@ export { backoffDelay, retryWithBackoff, type Backoff, type RetryWithBackoffOpti
 export { ConnectRefusedError, RECONNECT_BACKOFF, StayConnected, type StayConnectedOptions } from './stay-connected.js';
 export { CredentialWatch, isUnauthorized, type CredentialWatchOptions } from './credential-watch.js';
 export { SerialByKey } from './serial-by-key.js';
+export { outboundFileType } from './file-type.js';
 export { AdapterNotStartedError, SinkHolder, type NotStartedWords } from './sink-holder.js';
 export * from './whatsapp/index.js';
