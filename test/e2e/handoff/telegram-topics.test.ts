@@ -4,12 +4,15 @@
  * HANDOFF_TELEGRAM_CHAT on the same bot) and WhatsApp Cloud for its users, ADMIN_TOKEN, on the
  * default set-up (the embedded demo chatbot, whose handoff settings are in config/demo/chatbot.yaml).
  * Real grammY in the process talks to the fake Telegram in this one; the fake Cloud API posts
- * its webhooks to the process.
+ * its webhooks to the process. Last, two such processes in webhook mode on one Redis behind a
+ * round-robin load balancer: still one topic per handoff, each operator message delivered once.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from 'grammy/types';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../../../fakes/round-robin-proxy.js';
 import { startFakeTelegram, type FakeTelegram, type TopicState } from '../../../fakes/telegram/index.js';
 import {
   SERVICE_WINDOW_MS,
@@ -34,9 +37,12 @@ const FORUM = -1001500000001;
 const BRUNO = { id: 701, first_name: 'Bruno', last_name: 'Costa', username: 'bruno_support' };
 const CARLA = { id: 702, first_name: 'Carla', last_name: 'Dias' };
 const PNG = readFileSync(join(import.meta.dirname, '../../fixtures/media/tiny.png'));
+/** A document's first bytes: enough for the type to be read from them. */
 const PDF = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a]);
-/** Outcomes across two processes and a chatbot turn; generous for a loaded machine. */
-const WAIT_MS = 8_000;
+/** Outcomes across two processes and a chatbot turn: ample on a loaded machine; a passing run takes far less. */
+const WAIT_MS = 15_000;
+/** Each specification waits for several outcomes in turn. */
+const SPEC_TIMEOUT = { timeout: 60_000 };
 
 interface TelegramUser {
   id: number;
@@ -45,7 +51,7 @@ interface TelegramUser {
   username?: string;
 }
 
-describe('chatbridge start: operators answer from a Telegram forum topic per handoff', () => {
+describe('chatbridge start: operators answer from a Telegram forum topic per handoff', SPEC_TIMEOUT, () => {
   let telegram: FakeTelegram;
   let cloud: FakeWhatsAppCloud;
   let gateway: ChatbridgeProcess;
@@ -356,5 +362,93 @@ describe('chatbridge start: operators answer from a Telegram forum topic per han
     });
     expect(output).toMatch(/^FAIL .*HANDOFF_TELEGRAM_CHAT.*is not a supergroup with topics/m);
     expect(code).toBe(1);
+  });
+});
+
+describe('chatbridge start: a Telegram topic per handoff with two replicas on one Redis', SPEC_TIMEOUT, () => {
+  let telegram: FakeTelegram;
+  let proxy: RoundRobinProxy;
+  const replicas: ChatbridgeProcess[] = [];
+  const users: TelegramUser[] = [
+    { id: 5201, first_name: 'Gus', last_name: 'Lind' },
+    { id: 5202, first_name: 'Hana', last_name: 'Sato' },
+    { id: 5203, first_name: 'Ivo', last_name: 'Petrov' },
+  ];
+  const topicName = (user: TelegramUser) => `${user.first_name} ${user.last_name} · Telegram`;
+  const screen = (user: TelegramUser) => telegram.visibleMessages(user.id).map((m) => m.text);
+
+  beforeAll(async () => {
+    // Several webhook requests at once, as Telegram opens them, so both replicas are busy together.
+    telegram = await startFakeTelegram({ rateLimit: false, webhookConnections: 4, webhookRetryDelayMs: 50 });
+    telegram.createForum({ id: FORUM, title: 'Oakridge support' });
+    proxy = await startRoundRobinProxy();
+    const prefix = `cbtest:e2e-topics:${randomUUID().slice(0, 8)}:`;
+    const env = {
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      TELEGRAM_MODE: 'webhook',
+      TELEGRAM_WEBHOOK_URL: proxy.url,
+      ADMIN_TOKEN,
+      HANDOFF_TELEGRAM_CHAT: String(FORUM),
+    };
+    replicas.push(await startChatbridge(env, { prefix }));
+    replicas.push(await startChatbridge(env, { prefix }));
+    proxy.setBackends(replicas.map((replica) => replica.port));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const replica of replicas) await replica.stop();
+    // Both share the prefix: the last one's cleanup deletes the keys.
+    await replicas.at(-1)?.cleanup();
+    await proxy?.close();
+    await telegram?.close();
+  });
+
+  it('opens one topic per handoff, and delivers each member message once, a redelivered one too', async () => {
+    for (const user of users) telegram.userSends({ chat: user.id, from: user, text: '/human' });
+    await telegram.waitFor(() => users.every((user) => screen(user).includes(HANDOFF_REPLY)), {
+      timeoutMs: WAIT_MS,
+      what: 'the handoff reply to every user',
+    });
+    const topicOf = (user: TelegramUser) => telegram.topics(FORUM).find((t) => t.name === topicName(user));
+    await telegram.waitFor(() => users.every((user) => topicOf(user) !== undefined), {
+      timeoutMs: WAIT_MS,
+      what: 'a topic per user',
+    });
+    expect(
+      telegram
+        .topics(FORUM)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(users.map(topicName).sort());
+
+    // The members' messages reach the first replica, their copies the second: each counts once across both.
+    const [first, second] = replicas.map((replica) => replica.port) as [number, number];
+    proxy.setBackends([first]);
+    const written = users.map((user) =>
+      telegram.memberWrites({
+        chat: FORUM,
+        thread: topicOf(user)!.message_thread_id,
+        from: BRUNO,
+        text: `Hello ${user.first_name}, Bruno here.`,
+      }),
+    );
+    await telegram.waitFor(
+      () => users.every((user) => screen(user).includes(`Hello ${user.first_name}, Bruno here.`)),
+      {
+        timeoutMs: WAIT_MS,
+        what: "the member's message to every user",
+      },
+    );
+    proxy.setBackends([second]);
+    for (const update of written) telegram.redeliver(update);
+    const answeredTwice = (updateId: number) =>
+      telegram.webhookAttempts().filter((a) => a.update_id === updateId && a.status === 200).length === 2;
+    await telegram.waitFor(() => written.every((update) => answeredTwice(update.update_id)), {
+      timeoutMs: WAIT_MS,
+      what: 'every redelivery taken',
+    });
+    for (const user of users)
+      expect(screen(user).filter((text) => text === `Hello ${user.first_name}, Bruno here.`)).toHaveLength(1);
   });
 });
