@@ -244,6 +244,41 @@ describe('chatbridge start: operators answer from a Telegram forum topic per han
     expect(telegramScreen(ben)).toContain('The floor plan');
   });
 
+  it("does the same for a WhatsApp user: their words and photo in the topic, a member's reply and photo on WhatsApp", async () => {
+    const pia = '4915100000302';
+    await cloud.userSends({ from: pia, name: 'Pia Roth', text: 'I want to talk to a person' });
+    await cloud.waitFor(() => cloudScreen(pia).includes(HANDOFF_REPLY), {
+      timeoutMs: WAIT_MS,
+      what: 'the handoff reply on WhatsApp',
+    });
+    const thread = await waitForTopic('Pia Roth · WhatsApp');
+
+    await cloud.userSends({ from: pia, name: 'Pia Roth', text: 'Is there parking at 300 Bowie St?' });
+    await cloud.userSends({ from: pia, name: 'Pia Roth', image: { bytes: PNG, mimeType: 'image/png' } });
+    await until(
+      () =>
+        relayed(thread).some((m) => m.text === 'Is there parking at 300 Bowie St?') &&
+        relayed(thread).some((m) => m.photo !== undefined),
+      "the user's text and photo in the topic",
+    );
+
+    telegram.memberWrites({ chat: FORUM, thread, from: BRUNO, text: 'Yes, two spaces in the garage.' });
+    telegram.memberWrites({
+      chat: FORUM,
+      thread,
+      from: BRUNO,
+      photo: telegram.addFile(PNG, { mimeType: 'image/png' }),
+      caption: 'The garage',
+    });
+    await cloud.waitFor(() => cloud.visibleMessages(pia).some((m) => m.type === 'image'), {
+      timeoutMs: WAIT_MS,
+      what: "the member's photo on WhatsApp",
+    });
+    expect(cloudScreen(pia)).toContain('Yes, two spaces in the garage.');
+    const photo = cloud.visibleMessages(pia).find((m) => m.type === 'image')!;
+    expect(photo.file?.bytes).toEqual(PNG);
+  });
+
   it('Claim says who claimed; /handback tells the user the assistant is back, says who, closes the topic; the bot answers again', async () => {
     const cleo: TelegramUser = { id: 5103, first_name: 'Cleo', last_name: 'Martin' };
     const thread = await telegramHandOver(cleo, 'Cleo Martin · Telegram');
