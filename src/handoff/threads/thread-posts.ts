@@ -4,6 +4,7 @@
  * through the other doors (the inbox, the other platform), notes marked. The bot's words and the
  * handoff's moments are the card's; what was written in this door is already there.
  */
+import { fileTypeFromBuffer } from 'file-type';
 import {
   AttachmentTooLargeError,
   type ConversationRef,
@@ -70,7 +71,9 @@ async function fetchUserFile(
     };
   try {
     const bytes = await attachment.fetch({ maxBytes: context.door.maxFileBytes });
-    return { bytes, fileName: name, ...(file.mimeType ? { mimeType: file.mimeType } : {}) };
+    // Some platforms name no type (a Telegram photo): read from the bytes, so a photo goes as a photo.
+    const mimeType = file.mimeType ?? (await fileTypeFromBuffer(bytes))?.mime;
+    return { bytes, fileName: name, ...(mimeType ? { mimeType } : {}) };
   } catch (error) {
     if (error instanceof AttachmentTooLargeError) {
       const id = encodeURIComponent(formatConversationId(context.conversation));
