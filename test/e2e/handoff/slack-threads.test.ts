@@ -35,7 +35,7 @@ const ASK_FOR_A_PERSON = 'I want to talk to a person';
 /** A question the demo chatbot answers with listings. */
 const QUESTION = 'Do you have homes for sale in Austin?';
 const ANSWER_MARK = 'MLS TX-10452';
-const WAIT = { timeoutMs: 20_000 };
+const WAIT = { timeoutMs: 45_000 };
 
 interface TelegramUser {
   id: number;

@@ -40,7 +40,7 @@ const PNG = readFileSync(join(import.meta.dirname, '../../fixtures/media/tiny.pn
 /** A document's first bytes: enough for the type to be read from them. */
 const PDF = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a]);
 /** Outcomes across two processes and a chatbot turn: ample on a loaded machine; a passing run takes far less. */
-const WAIT_MS = 15_000;
+const WAIT_MS = 45_000;
 /** Each specification waits for several outcomes in turn. */
 const SPEC_TIMEOUT = { timeout: 60_000 };
 
