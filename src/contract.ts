@@ -9,9 +9,9 @@
  * - src/contract/operator-door.ts: a door where operators answer handoffs (a Slack channel's threads,
  *   a Telegram forum's topics), which a platform module may offer;
  * the kit, src/contract/kit/: machinery every adapter needs, written once (backoff, staying connected,
- *   ordering per conversation, the sink between start() and stop()) and, in kit/whatsapp/, what
- *   both WhatsApp adapters need (commands as words, the first-contact greeting, WhatsApp's markers);
- *   the core uses its backoff too.
+ *   ordering per conversation, the sink between start() and stop(), one lease holder across replicas)
+ *   and, in kit/whatsapp/, what both WhatsApp adapters need (commands as words, the first-contact
+ *   greeting, WhatsApp's markers); the core uses its backoff too.
  */
 export * from './contract/adapter.js';
 export * from './contract/platform-error.js';

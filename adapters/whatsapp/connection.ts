@@ -8,9 +8,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backoffDelay, type AdapterStatus, type Logger, type PlatformStorage } from '../../src/contract.js';
+import {
+  backoffDelay,
+  DEFAULT_LEASE_TIMINGS,
+  type AdapterStatus,
+  type HeldLease,
+  type LeaseTimings,
+  type Logger,
+  type PlatformStorage,
+} from '../../src/contract.js';
 import { checkChromium, ChromiumMissingError, chromiumNeedsNoSandbox, puppeteerOptions } from './browser.js';
-import { BrowserLease, DEFAULT_LEASE_TIMINGS, type LeaseTimings } from './lease.js';
+import { browserLease } from './lease.js';
 import type { WaClient, WaClientOptions, WhatsAppLibrary } from './library.js';
 import { printQrToTerminal } from './qr-terminal.js';
 import { RedisSessionStore } from './session-store.js';
@@ -80,7 +88,7 @@ const LOGOUT = 'LOGOUT';
 export class WhatsAppConnection {
   private readonly timings: ConnectionTimings;
   private readonly logger: Logger;
-  private readonly lease: BrowserLease;
+  private readonly lease: HeldLease;
   /** Where RemoteAuth unpacks the browser profile (this process's own, made at start and removed on stop), and the store reading it. */
   private profile: { dataPath: string; store: RedisSessionStore } | undefined;
   private current: { client: WaClient; generation: number; ready: boolean } | undefined;
@@ -100,7 +108,7 @@ export class WhatsAppConnection {
   constructor(readonly options: WhatsAppConnectionOptions) {
     this.timings = { ...DEFAULT_CONNECTION_TIMINGS, ...options.timings };
     this.logger = options.logger;
-    this.lease = new BrowserLease(
+    this.lease = browserLease(
       options.storage,
       this.logger,
       {

@@ -9,7 +9,7 @@ import { DEFAULT_API_ROOT } from '../media.js';
 import { TokenBucket } from '../pacing.js';
 import type { TelegramSection } from '../section.js';
 import { TelegramOperatorDoor } from './door.js';
-import type { PollLeaseTimings } from './leased-polling.js';
+import type { LeaseTimings } from '../../../src/contract.js';
 import { OwnBotReceiver, SharedBotReceiver } from './receivers.js';
 import type { OperatorDoorSection } from './section.js';
 
@@ -17,8 +17,8 @@ export { TelegramOperatorDoor } from './door.js';
 export { operatorDoorSection, operatorDoorEnv, type OperatorDoorSection } from './section.js';
 
 export interface DoorFactoryOptions {
-  /** The polling lease's timings (tests); default DEFAULT_POLL_LEASE_TIMINGS. */
-  leaseTimings?: PollLeaseTimings;
+  /** The polling lease's timings (tests); default the kit's DEFAULT_LEASE_TIMINGS. */
+  leaseTimings?: LeaseTimings;
 }
 
 const trimRoot = (root: string): string => root.replace(/\/+$/, '');

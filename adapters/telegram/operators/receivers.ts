@@ -6,11 +6,11 @@
 import { sequentialize } from '@grammyjs/runner';
 import { Bot } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
-import type { Logger, PlatformStorage } from '../../../src/contract.js';
+import type { LeaseTimings, Logger, PlatformStorage } from '../../../src/contract.js';
 import type { DivertedChat, TelegramAdapter } from '../index.js';
 import { undiciFetch } from '../transport.js';
 import type { DoorReceiver } from './door.js';
-import { LeasedPolling, type PollLeaseTimings } from './leased-polling.js';
+import { LeasedPolling } from './leased-polling.js';
 
 type Handle = (update: Update, me: UserFromGetMe) => Promise<void>;
 
@@ -74,7 +74,7 @@ export interface OwnBotOptions {
   apiRoot: string;
   storage: PlatformStorage;
   logger: Logger;
-  leaseTimings?: PollLeaseTimings;
+  leaseTimings?: LeaseTimings;
 }
 
 /** The door's own bot (HANDOFF_TELEGRAM_BOT_TOKEN), polling while this process holds the lease. */

@@ -5,7 +5,7 @@
  * (as `chatbridge start` does on stop) and exits.
  */
 import { pino } from 'pino';
-import { BrowserLease } from '../../../adapters/whatsapp/lease.js';
+import { browserLease } from '../../../adapters/whatsapp/lease.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
 import { RedisStateStore } from '../../../src/state/index.js';
 
@@ -14,12 +14,16 @@ const ttlMs = Number(ttl);
 const state = new RedisStateStore({ url: url!, prefix: prefix! });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 let standbySaid = false;
-const lease = new BrowserLease(
+const lease = browserLease(
   platformStorage(state, 'whatsapp', 'main'),
   pino({ level: 'silent' }),
   {
-    acquired: () => say('ACQUIRED'),
-    lost: () => say('LOST'),
+    acquired: () => {
+      say('ACQUIRED');
+    },
+    lost: () => {
+      say('LOST');
+    },
     standby: () => {
       if (!standbySaid) say('STANDBY');
       standbySaid = true;

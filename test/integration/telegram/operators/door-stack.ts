@@ -14,8 +14,8 @@ import {
   type OperatorDoorSection,
   type TelegramOperatorDoor,
 } from '../../../../adapters/telegram/operators/index.js';
-import type { PollLeaseTimings } from '../../../../adapters/telegram/operators/leased-polling.js';
 import type {
+  LeaseTimings,
   OperatorActionEvent,
   OperatorDoorContext,
   OperatorMessage,
@@ -156,7 +156,7 @@ export async function startSharedDoor(
 export function ownBotDoor(
   fake: FakeTelegram,
   storage: PlatformStorage,
-  leaseTimings: PollLeaseTimings,
+  leaseTimings: LeaseTimings,
 ): TelegramOperatorDoor {
   return createTelegramOperatorDoor(
     doorSection({ chat: String(FORUM), token: fake.token, apiRoot: fake.apiRoot }),
