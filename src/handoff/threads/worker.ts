@@ -13,8 +13,13 @@ import { formatConversationId } from '../conversation-id.js';
 import type { ThreadStore } from './thread-store.js';
 
 export interface ThreadWorkerPolicy {
-  /** How often each process looks for due conversations (a change in this process is synced at once). */
+  /**
+   * How often each process looks for due conversations: a safety net (a change is synced at once by
+   * the process where it happened), for what a dead process left and the retries after a failure.
+   */
   pollMs: number;
+  /** A change met by another process's sync in progress is tried again this soon, while that sync lasts. */
+  busyRetryMs: number;
   /** First delay after a failed sync; doubles per failure in a row, up to retryCapMs. */
   retryBaseMs: number;
   retryCapMs: number;
@@ -27,7 +32,8 @@ export interface ThreadWorkerPolicy {
 }
 
 export const DEFAULT_THREAD_WORKER_POLICY: ThreadWorkerPolicy = {
-  pollMs: 1_000,
+  pollMs: 5_000,
+  busyRetryMs: 250,
   retryBaseMs: 2_000,
   retryCapMs: 5 * 60_000,
   leaseMs: 2 * 60_000,
@@ -42,6 +48,8 @@ export class ThreadWorker {
   private readonly waiting = new Map<string, ConversationRef>();
   /** Failures in a row per conversation, for the retry delay (this process's memory; a restart starts over). */
   private readonly failures = new Map<string, number>();
+  /** Tries in a row that found another process's sync in progress, per conversation. */
+  private readonly busy = new Map<string, number>();
   private polling = false;
   private stopped = false;
 
@@ -122,13 +130,30 @@ export class ThreadWorker {
     });
   }
 
+  private retryWhileBusy(conversation: ConversationRef): void {
+    const id = formatConversationId(conversation);
+    const tries = (this.busy.get(id) ?? 0) + 1;
+    const { busyRetryMs, leaseMs } = this.options.policy;
+    if (tries * busyRetryMs > leaseMs) {
+      this.busy.delete(id);
+      return;
+    }
+    this.busy.set(id, tries);
+    setTimeout(() => this.schedule(conversation), busyRetryMs).unref();
+  }
+
   private async run(conversation: ConversationRef, id: string): Promise<void> {
     const { store, policy, logger } = this.options;
     let token: string | null = null;
     try {
       token = await store.lease(conversation, policy.leaseMs);
-      // Another process is on it; it stays due, so whatever it missed is seen at a next poll.
-      if (!token) return;
+      if (!token) {
+        // Another process is on it and may have read before this change: it stays due, and is tried
+        // again here soon rather than at the next poll.
+        this.retryWhileBusy(conversation);
+        return;
+      }
+      this.busy.delete(id);
       // Due again when the lease ends: a process that dies in the middle leaves it for another.
       const until = Date.now() + policy.leaseMs;
       await store.markDue(conversation, until);

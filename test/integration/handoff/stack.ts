@@ -64,7 +64,14 @@ export const TEST_HANDOFF: Config['handoff'] = {
 export const FAST_OUTBOX = { pollIntervalMs: 50, retryBaseMs: 50, retryCapMs: 200, leaseMs: 5_000 };
 
 /** The threads' worker timings, short enough for a test to see a retry after an outage. */
-export const FAST_THREADS = { pollMs: 50, retryBaseMs: 50, retryCapMs: 200, leaseMs: 5_000, expiryCheckMs: 50 };
+export const FAST_THREADS = {
+  pollMs: 50,
+  busyRetryMs: 50,
+  retryBaseMs: 50,
+  retryCapMs: 200,
+  leaseMs: 5_000,
+  expiryCheckMs: 50,
+};
 
 export interface HandoffStack {
   client: ChatbotServiceClient;
