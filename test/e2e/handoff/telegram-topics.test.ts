@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from 'grammy/types';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../../fakes/round-robin-proxy.js';
 import { startFakeTelegram, type FakeTelegram, type TopicState } from '../../../fakes/telegram/index.js';
@@ -145,6 +145,15 @@ describe('chatbridge start: operators answer from a Telegram forum topic per han
     await gateway?.cleanup();
     await telegram?.close();
     await cloud?.close();
+  });
+  // A failed specification shows what the gateway logged above info: why something never arrived.
+  afterEach((context) => {
+    if (context.task.result?.state !== 'fail') return;
+    const worrying = gateway
+      .log()
+      .split('\n')
+      .filter((line) => /"level":(40|50|60)/.test(line));
+    console.error(`chatbridge's warnings and errors:\n${worrying.slice(-30).join('\n')}`);
   });
 
   it('opens a topic per user who asks for a person, on Telegram and on WhatsApp, whose first message is the card', async () => {
