@@ -73,7 +73,7 @@ const stageZones = STAGES.flatMap((stage, index) => {
  * src/handoff, the shared leaves any part may use, and the composition (install.ts, index.ts) that
  * imports them all.
  */
-const HANDOFF_PARTS = ['mail', 'pause', 'link', 'admin', 'inbox', 'threads'];
+const HANDOFF_PARTS = ['mail', 'pause', 'digests', 'link', 'admin', 'inbox', 'threads'];
 const HANDOFF_LEAVES = ['src/handoff/conversation-id.ts', 'src/handoff/keys.ts', 'src/handoff/policy.ts'];
 const HANDOFF_COMPOSITION = ['src/handoff/install.ts', 'src/handoff/index.ts'];
 const handoffZones = [
