@@ -114,7 +114,12 @@ export class OperatorInput implements OperatorSink {
       const refused = await this.sendFile(conversation, file, name, caption);
       if (refused) refusals.push(refused);
     }
-    if (refusals.length > 0 && thread) await door.post(thread.ref, { markdown: refusals.join('\n') });
+    if (refusals.length === 0) return;
+    this.options.logger.warn(
+      { conversation: formatConversationId(conversation), refusals },
+      "an operator's message from a thread was not delivered; the thread is told why",
+    );
+    if (thread) await door.post(thread.ref, { markdown: refusals.join('\n') });
   }
 
   /** The operator's file to the user, with `caption`; what was refused, in words, or null when it went. */
