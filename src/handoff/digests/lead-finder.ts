@@ -1,0 +1,212 @@
+/**
+ * Who counts as a lead on a day, and why: the user asked about or was shown listings, asked for a
+ * person, wrote a phone number or an e-mail address, or shared a contact card. Read from that
+ * day's transcript entries only: a lead holds nothing the transcript does not.
+ */
+import { userTexts, type TranscriptEntry } from '../../gateway/index.js';
+import type { ListingItem } from '../../upstream/api.js';
+import { countryOf, findEmails, findPhones, ownNumber, type CountryCode } from './contacts.js';
+import type { DayConversation, Lead, LeadReason, ListingFact } from './types.js';
+
+export interface FindLeadOptions {
+  /** The platform in words ("WhatsApp") for its adapter name ("whatsapp-cloud"). */
+  platformName(platform: string): string;
+  /** The conversation in the inbox (signed), when the inbox is on. */
+  inboxUrl?: string;
+  /**
+   * Whose plan a number written in national form follows; by default the country of a WhatsApp
+   * user's own number (a German number's user writes "0151…"), else only `+…` numbers are read.
+   */
+  defaultCountry?: CountryCode;
+}
+
+/** The order reasons are listed in, whatever order they were met in. */
+const REASON_ORDER: readonly LeadReason[] = ['listings', 'person', 'phone', 'email', 'contact'];
+
+/**
+ * A contact card as the WhatsApp adapters keep it: an unreadable "file" named after its message
+ * type (whatsapp-web.js `vcard`, `multi_vcard`; the Cloud API's `contacts`). Telegram and Slack
+ * adapters do not pass contacts on.
+ */
+const CONTACT_FILE_NAMES = new Set(['whatsapp-vcard', 'whatsapp-multi_vcard', 'whatsapp-contacts']);
+
+/** `/listings`, `/listings Austin`, `/listings@my_bot San Francisco 2` (a trailing number is the page). */
+const LISTINGS_COMMAND = /^\/listings(?:@\w+)?(?:\s+([\s\S]*))?$/i;
+/** A listings button whose label the platform did not give back: `(pressed a button: listings:2:Austin)`. */
+const LISTINGS_BUTTON_VALUE = /^\(pressed a button: listings:\d*:?([\s\S]*)\)$/;
+/** The bot's page of listings (userTexts.listings.header): `**Listings in Austin** · page 1 of 3`. */
+const LISTINGS_HEADER = /^\*\*Listings(?: in ([\s\S]+?))?\*\* · page \d+ of \d+/;
+
+export function findLead(
+  conversation: DayConversation,
+  listings: readonly ListingFact[],
+  options: FindLeadOptions,
+): Lead | null {
+  const own = ownNumber(conversation);
+  const country = options.defaultCountry ?? countryOf(own);
+  const reasons = new Set<LeadReason>();
+  const matched = new Map<string, ListingFact>();
+  const cities = new Map<string, string>();
+  const phones = new Set<string>();
+  const emails = new Map<string, string>();
+  let lastMessage: string | undefined;
+  const addCity = (city: string) => {
+    const name = city.trim();
+    if (name && !cities.has(name.toLowerCase())) cities.set(name.toLowerCase(), name);
+  };
+  const matchListings = (text: string, withCities: boolean) => {
+    for (const listing of listingsIn(text, listings)) {
+      reasons.add('listings');
+      matched.set(listingKey(listing), matched.get(listingKey(listing)) ?? listing);
+    }
+    if (!withCities) return;
+    for (const city of citiesIn(text, listings)) {
+      reasons.add('listings');
+      addCity(city);
+    }
+  };
+
+  for (const entry of conversation.entries) {
+    if (entry.role === 'system') {
+      if (entry.event === 'handed-over') reasons.add('person');
+      continue;
+    }
+    if (entry.role === 'bot') {
+      const header = LISTINGS_HEADER.exec(entry.text);
+      if (header) {
+        reasons.add('listings');
+        if (header[1]) addCity(unescapeMarkdown(header[1]));
+      }
+      matchListings(entry.text, false);
+      continue;
+    }
+    if (entry.role !== 'user') continue;
+    const request = listingsRequest(entry.text);
+    if (request) {
+      reasons.add('listings');
+      if (request.city) addCity(request.city);
+    }
+    matchListings(entry.text, true);
+    for (const phone of findPhones(entry.text, country)) {
+      reasons.add('phone');
+      phones.add(phone);
+    }
+    for (const email of findEmails(entry.text)) {
+      reasons.add('email');
+      if (!emails.has(email.toLowerCase())) emails.set(email.toLowerCase(), email);
+    }
+    if (sharedContact(entry)) reasons.add('contact');
+    const said = entry.text.trim() || (entry.attachments ?? []).join(', ');
+    if (said) lastMessage = said;
+  }
+
+  if (reasons.size === 0) return null;
+  // Their own number is how to reach them, listed first; it alone does not make them a lead.
+  const allPhones = own ? [own, ...[...phones].filter((phone) => phone !== own)] : [...phones];
+  return {
+    conversation: conversation.conversation,
+    ...(conversation.user ? { user: conversation.user } : {}),
+    platform: options.platformName(conversation.conversation.platform),
+    phones: allPhones,
+    emails: [...emails.values()],
+    listings: [...matched.values()],
+    cities: [...cities.values()],
+    ...(lastMessage !== undefined ? { lastMessage } : {}),
+    reasons: REASON_ORDER.filter((reason) => reasons.has(reason)),
+    ...(options.inboxUrl ? { inboxUrl: options.inboxUrl } : {}),
+  };
+}
+
+/** A user's request for listings (the command, or a press of its paging buttons), with the city when it names one. */
+function listingsRequest(text: string): { city: string } | null {
+  const trimmed = text.trim();
+  const command = LISTINGS_COMMAND.exec(trimmed);
+  if (command) {
+    const words = (command[1] ?? '').split(/\s+/).filter(Boolean);
+    if (words.length > 0 && /^\d{1,4}$/.test(words[words.length - 1] ?? '')) words.pop();
+    return { city: words.join(' ') };
+  }
+  // A button's label, as the platforms give it back (read now: userTexts may be replaced or translated).
+  if (trimmed === userTexts.listings.nextButton || trimmed === userTexts.listings.previousButton) return { city: '' };
+  const pressed = LISTINGS_BUTTON_VALUE.exec(trimmed);
+  return pressed ? { city: pressed[1] ?? '' } : null;
+}
+
+function sharedContact(entry: TranscriptEntry): boolean {
+  if ((entry.files ?? []).some((file) => file.fileName !== undefined && CONTACT_FILE_NAMES.has(file.fileName))) {
+    return true;
+  }
+  return (entry.attachments ?? []).some((description) =>
+    [...CONTACT_FILE_NAMES].some((name) => description.includes(`(${name}`)),
+  );
+}
+
+const listingKey = (listing: ListingFact) => `${listing.mls}\u0000${listing.address}`;
+
+/** Lower case, one space between words: how a mention is compared. */
+const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** `text` holds `phrase` as whole words (case-blind): "Austin" in "homes in austin?", not in "Austinville". */
+function mentions(text: string, phrase: string): boolean {
+  const needle = normalize(phrase);
+  if (!needle) return false;
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(needle, from);
+    if (at < 0) return false;
+    const before = text[at - 1];
+    const after = text[at + needle.length];
+    if (!isWordChar(before) && !isWordChar(after)) return true;
+    from = at + 1;
+  }
+}
+
+const isWordChar = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}]/u.test(char);
+
+/** Listings named in `text` by their MLS number or their street address. */
+function listingsIn(text: string, listings: readonly ListingFact[]): ListingFact[] {
+  const normal = normalize(text);
+  return listings.filter(
+    (listing) =>
+      // Too short an MLS number or address would match by chance ("12", "Main").
+      (listing.mls.trim().length >= 4 && mentions(normal, listing.mls)) ||
+      (listing.address.trim().length >= 6 && mentions(normal, listing.address)),
+  );
+}
+
+/** The listings' cities named in `text`, as the listings spell them. */
+function citiesIn(text: string, listings: readonly ListingFact[]): string[] {
+  const normal = normalize(text);
+  const cities = new Map<string, string>();
+  for (const listing of listings) {
+    const key = normalize(listing.city);
+    if (key.length >= 2 && !cities.has(key)) cities.set(key, listing.city.trim());
+  }
+  return [...cities.entries()].filter(([key]) => mentions(normal, key)).map(([, city]) => city);
+}
+
+const unescapeMarkdown = (text: string) => text.replace(/\\(.)/g, '$1');
+
+/** The service's listings as a lead's facts: MLS number, street address, city, price with its currency symbol. */
+export function listingFacts(items: readonly ListingItem[]): ListingFact[] {
+  return items.map((item) => ({
+    mls: field(item.MLSNumber),
+    address: field(item.Address),
+    city: field(item.City),
+    price: priceOf(item),
+  }));
+}
+
+/** A field of the service's JSON, which may hold null or a number where a string is declared. */
+const field = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+
+/** "$450,000", or "$2,100/month" for a rental: as the /listings page shows it. */
+function priceOf(item: ListingItem): string {
+  const rent = /rent/i.test(field(item.SaleType)) && field(item.RentPrice);
+  const amount = rent ? field(item.RentPrice) : field(item.Price) || field(item.SalePrice);
+  if (!amount) return '';
+  const number = Number(amount);
+  const shown = Number.isFinite(number) ? number.toLocaleString('en-US', { maximumFractionDigits: 2 }) : amount;
+  return `${field(item.CurrencySymbol)}${shown}${rent ? '/month' : ''}`;
+}
