@@ -20,14 +20,25 @@ const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{
  * (`0151 12345678`, `(512) 555-0100`) only when `defaultCountry` says whose plan they follow.
  */
 export function findPhones(text: string, defaultCountry?: CountryCode): string[] {
-  const found = findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined);
-  const phones = new Set<string>();
-  for (const match of found) {
-    const raw = text.slice(match.startsAt, match.endsAt).trim();
-    if (DATE_LIKE.test(raw)) continue;
-    phones.add(match.number.number);
+  return [...new Set(phoneMatches(text, defaultCountry).map((match) => match.number))];
+}
+
+/**
+ * `text` with its phone numbers and e-mail addresses blanked out: what else it says. A number's
+ * digits must not pass for an MLS number ("030 1234567" is no listing).
+ */
+export function withoutContacts(text: string, defaultCountry?: CountryCode): string {
+  let rest = text.replace(EMAIL, (address) => ' '.repeat(address.length));
+  for (const { startsAt, endsAt } of phoneMatches(rest, defaultCountry)) {
+    rest = rest.slice(0, startsAt) + ' '.repeat(endsAt - startsAt) + rest.slice(endsAt);
   }
-  return [...phones];
+  return rest;
+}
+
+function phoneMatches(text: string, defaultCountry?: CountryCode) {
+  return findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)
+    .filter((match) => !DATE_LIKE.test(text.slice(match.startsAt, match.endsAt).trim()))
+    .map((match) => ({ number: match.number.number, startsAt: match.startsAt, endsAt: match.endsAt }));
 }
 
 /**
@@ -38,13 +49,18 @@ export function findPhones(text: string, defaultCountry?: CountryCode): string[]
 const EMAIL =
   /(?<![\w.%+-])[\w%+-]+(?:\.[\w%+-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(?![a-z0-9-]*@)(?![\w-])/giu;
 
+/** WhatsApp's ids look like addresses (`4915112345678@c.us`) and are none. */
+const WHATSAPP_ID_DOMAINS = new Set(['c.us', 'g.us', 's.whatsapp.net']);
+
 /** The e-mail addresses in `text`, each once (the domain lower-cased: it is case-blind), in the order written. */
 export function findEmails(text: string): string[] {
   const emails = new Map<string, string>();
   for (const match of text.matchAll(EMAIL)) {
     const address = match[0];
     const at = address.lastIndexOf('@');
-    const normal = `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}`;
+    const domain = address.slice(at + 1).toLowerCase();
+    if (WHATSAPP_ID_DOMAINS.has(domain)) continue;
+    const normal = `${address.slice(0, at)}@${domain}`;
     const key = normal.toLowerCase();
     if (!emails.has(key)) emails.set(key, normal);
   }

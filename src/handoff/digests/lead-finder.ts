@@ -5,7 +5,7 @@
  */
 import { userTexts, type TranscriptEntry } from '../../gateway/index.js';
 import type { ListingItem } from '../../upstream/api.js';
-import { countryOf, findEmails, findPhones, ownNumber, type CountryCode } from './contacts.js';
+import { countryOf, findEmails, findPhones, ownNumber, withoutContacts, type CountryCode } from './contacts.js';
 import type { DayConversation, Lead, LeadReason, ListingFact } from './types.js';
 
 export interface FindLeadOptions {
@@ -86,7 +86,7 @@ export function findLead(
       reasons.add('listings');
       if (request.city) addCity(request.city);
     }
-    matchListings(entry.text, true);
+    matchListings(withoutContacts(entry.text, country), true);
     for (const phone of findPhones(entry.text, country)) {
       reasons.add('phone');
       phones.add(phone);
