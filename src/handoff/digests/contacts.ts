@@ -14,32 +14,56 @@ export type { CountryCode };
  */
 const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 
-/**
- * The phone numbers in `text`, in E.164 (`+4915112345678`), each once, in the order written.
- * Numbers in international form (`+1 512 555 0100`, `+49 151…`) always; numbers in national form
- * (`0151 12345678`, `(512) 555-0100`) only when `defaultCountry` says whose plan they follow.
- */
-export function findPhones(text: string, defaultCountry?: CountryCode): string[] {
-  return [...new Set(phoneMatches(text, defaultCountry).map((match) => match.number))];
+export interface Contacts {
+  /** In E.164, each once, in the order written. */
+  phones: string[];
+  /** Each once (the domain lower-cased: it is case-blind), in the order written. */
+  emails: string[];
+  /** The text with those blanked out: what else it says ("030 1234567" must not pass for an MLS number). */
+  rest: string;
 }
 
 /**
- * `text` with its phone numbers and e-mail addresses blanked out: what else it says. A number's
- * digits must not pass for an MLS number ("030 1234567" is no listing).
+ * The phone numbers and e-mail addresses in `text`. Numbers in international form
+ * (`+1 512 555 0100`, `+49 151…`) always; numbers in national form (`0151 12345678`,
+ * `(512) 555-0100`) only when `defaultCountry` says whose plan they follow. The addresses are read
+ * first: the digits of `ana.4915112345678@example.com` are no number.
  */
-export function withoutContacts(text: string, defaultCountry?: CountryCode): string {
-  let rest = text.replace(EMAIL, (address) => ' '.repeat(address.length));
-  for (const { startsAt, endsAt } of phoneMatches(rest, defaultCountry)) {
-    rest = rest.slice(0, startsAt) + ' '.repeat(endsAt - startsAt) + rest.slice(endsAt);
+export function readContacts(text: string, defaultCountry?: CountryCode): Contacts {
+  const emails = new Map<string, string>();
+  let rest = text.replace(EMAIL, (address) => {
+    const at = address.lastIndexOf('@');
+    const domain = address.slice(at + 1).toLowerCase();
+    if (WHATSAPP_ID_DOMAINS.has(domain)) return address;
+    const normal = `${address.slice(0, at)}@${domain}`;
+    if (!emails.has(normal.toLowerCase())) emails.set(normal.toLowerCase(), normal);
+    return ' '.repeat(address.length);
+  });
+  const phones = new Set<string>();
+  // No number has fewer than six digits: most messages are passed over without the library's scan.
+  if (SIX_DIGITS.test(rest)) {
+    const found = findPhoneNumbersInText(rest, defaultCountry ? { defaultCountry } : undefined);
+    // Blanked with as many spaces: the positions of the numbers after it stay.
+    for (const { startsAt, endsAt, number } of found) {
+      if (DATE_LIKE.test(rest.slice(startsAt, endsAt).trim())) continue;
+      phones.add(number.number);
+      rest = rest.slice(0, startsAt) + ' '.repeat(endsAt - startsAt) + rest.slice(endsAt);
+    }
   }
-  return rest;
+  return { phones: [...phones], emails: [...emails.values()], rest };
 }
 
-function phoneMatches(text: string, defaultCountry?: CountryCode) {
-  return findPhoneNumbersInText(text, defaultCountry ? { defaultCountry } : undefined)
-    .filter((match) => !DATE_LIKE.test(text.slice(match.startsAt, match.endsAt).trim()))
-    .map((match) => ({ number: match.number.number, startsAt: match.startsAt, endsAt: match.endsAt }));
+/** The phone numbers in `text` (readContacts). */
+export function findPhones(text: string, defaultCountry?: CountryCode): string[] {
+  return readContacts(text, defaultCountry).phones;
 }
+
+/** The e-mail addresses in `text` (readContacts). */
+export function findEmails(text: string): string[] {
+  return readContacts(text).emails;
+}
+
+const SIX_DIGITS = /(?:\d\D{0,3}){5}\d/;
 
 /**
  * An address: a local part of the usual characters, no dot first, last or twice in a row; a
@@ -51,21 +75,6 @@ const EMAIL =
 
 /** WhatsApp's ids look like addresses (`4915112345678@c.us`) and are none. */
 const WHATSAPP_ID_DOMAINS = new Set(['c.us', 'g.us', 's.whatsapp.net']);
-
-/** The e-mail addresses in `text`, each once (the domain lower-cased: it is case-blind), in the order written. */
-export function findEmails(text: string): string[] {
-  const emails = new Map<string, string>();
-  for (const match of text.matchAll(EMAIL)) {
-    const address = match[0];
-    const at = address.lastIndexOf('@');
-    const domain = address.slice(at + 1).toLowerCase();
-    if (WHATSAPP_ID_DOMAINS.has(domain)) continue;
-    const normal = `${address.slice(0, at)}@${domain}`;
-    const key = normal.toLowerCase();
-    if (!emails.has(key)) emails.set(key, normal);
-  }
-  return [...emails.values()];
-}
 
 /** `4915112345678` → `+4915112345678`, when those digits can be a number of some country's plan. */
 function fromDigits(digits: string): string | undefined {

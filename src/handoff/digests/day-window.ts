@@ -41,7 +41,22 @@ export function localHour(now: number, zone: string | undefined): number {
   return DateTime.fromMillis(now, { zone: resolveZone(zone) }).hour;
 }
 
-/** "14:05:09", the time of day of `at` in the window's zone (as the mails show an entry). */
-export function localTime(at: number, zone: string): string {
-  return DateTime.fromMillis(at, { zone: resolveZone(zone) }).toFormat('HH:mm:ss');
+/**
+ * A clock for `zone`: `at` → "14:05:09", its time of day there (as the mails show an entry). One
+ * formatter for all of a day's entries: building a zoned date per entry costs some 70 µs, this 1.
+ */
+export function timeOfDay(zone: string | undefined): (at: number) => string {
+  const format = new Intl.DateTimeFormat('en-GB', {
+    timeZone: resolveZone(zone),
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  return (at) => format.format(at);
+}
+
+/** "14:05:09", the time of day of `at` in `zone`. */
+export function localTime(at: number, zone: string | undefined): string {
+  return timeOfDay(zone)(at);
 }

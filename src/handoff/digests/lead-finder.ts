@@ -5,7 +5,8 @@
  */
 import { userTexts, type TranscriptEntry } from '../../gateway/index.js';
 import type { ListingItem } from '../../upstream/api.js';
-import { countryOf, findEmails, findPhones, ownNumber, withoutContacts, type CountryCode } from './contacts.js';
+import { countryOf, ownNumber, readContacts, type CountryCode } from './contacts.js';
+import { listingMatcher } from './listing-matcher.js';
 import type { DayConversation, Lead, LeadReason, ListingFact } from './types.js';
 
 export interface FindLeadOptions {
@@ -45,7 +46,7 @@ export function findLead(
   const own = ownNumber(conversation);
   const country = options.defaultCountry ?? countryOf(own);
   const reasons = new Set<LeadReason>();
-  const matched = new Map<string, ListingFact>();
+  const matched = new Set<ListingFact>();
   const cities = new Map<string, string>();
   const phones = new Set<string>();
   const emails = new Map<string, string>();
@@ -54,13 +55,15 @@ export function findLead(
     const name = city.trim();
     if (name && !cities.has(name.toLowerCase())) cities.set(name.toLowerCase(), name);
   };
+  const matcher = listingMatcher(listings);
   const matchListings = (text: string, withCities: boolean) => {
-    for (const listing of listingsIn(text, listings)) {
+    const mentioned = matcher.find(text);
+    for (const listing of mentioned.listings) {
       reasons.add('listings');
-      matched.set(listingKey(listing), matched.get(listingKey(listing)) ?? listing);
+      matched.add(listing);
     }
     if (!withCities) return;
-    for (const city of citiesIn(text, listings)) {
+    for (const city of mentioned.cities) {
       reasons.add('listings');
       addCity(city);
     }
@@ -86,12 +89,13 @@ export function findLead(
       reasons.add('listings');
       if (request.city) addCity(request.city);
     }
-    matchListings(withoutContacts(entry.text, country), true);
-    for (const phone of findPhones(entry.text, country)) {
+    const contacts = readContacts(entry.text, country);
+    matchListings(contacts.rest, true);
+    for (const phone of contacts.phones) {
       reasons.add('phone');
       phones.add(phone);
     }
-    for (const email of findEmails(entry.text)) {
+    for (const email of contacts.emails) {
       reasons.add('email');
       if (!emails.has(email.toLowerCase())) emails.set(email.toLowerCase(), email);
     }
@@ -139,50 +143,6 @@ function sharedContact(entry: TranscriptEntry): boolean {
   return (entry.attachments ?? []).some((description) =>
     [...CONTACT_FILE_NAMES].some((name) => description.includes(`(${name}`)),
   );
-}
-
-const listingKey = (listing: ListingFact) => `${listing.mls}\u0000${listing.address}`;
-
-/** Lower case, one space between words: how a mention is compared. */
-const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-
-/** `text` holds `phrase` as whole words (case-blind): "Austin" in "homes in austin?", not in "Austinville". */
-function mentions(text: string, phrase: string): boolean {
-  const needle = normalize(phrase);
-  if (!needle) return false;
-  let from = 0;
-  for (;;) {
-    const at = text.indexOf(needle, from);
-    if (at < 0) return false;
-    const before = text[at - 1];
-    const after = text[at + needle.length];
-    if (!isWordChar(before) && !isWordChar(after)) return true;
-    from = at + 1;
-  }
-}
-
-const isWordChar = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}]/u.test(char);
-
-/** Listings named in `text` by their MLS number or their street address. */
-function listingsIn(text: string, listings: readonly ListingFact[]): ListingFact[] {
-  const normal = normalize(text);
-  return listings.filter(
-    (listing) =>
-      // Too short an MLS number or address would match by chance ("12", "Main").
-      (listing.mls.trim().length >= 4 && mentions(normal, listing.mls)) ||
-      (listing.address.trim().length >= 6 && mentions(normal, listing.address)),
-  );
-}
-
-/** The listings' cities named in `text`, as the listings spell them. */
-function citiesIn(text: string, listings: readonly ListingFact[]): string[] {
-  const normal = normalize(text);
-  const cities = new Map<string, string>();
-  for (const listing of listings) {
-    const key = normalize(listing.city);
-    if (key.length >= 2 && !cities.has(key)) cities.set(key, listing.city.trim());
-  }
-  return [...cities.entries()].filter(([key]) => mentions(normal, key)).map(([, city]) => city);
 }
 
 const unescapeMarkdown = (text: string) => text.replace(/\\(.)/g, '$1');

@@ -9,7 +9,7 @@
 import { html, type Html } from '../../format/index.js';
 import { formatBytes, type TranscriptEntry } from '../../gateway/index.js';
 import { formatConversationId } from '../conversation-id.js';
-import { localTime } from './day-window.js';
+import { timeOfDay } from './day-window.js';
 import type { DayConversation, DayWindow, DigestMail } from './types.js';
 import { counted, DEFAULT_MAX_MAIL_BYTES, encodedBytes, MAIL_FRAME_BYTES, personLabel, shortName } from './words.js';
 
@@ -31,12 +31,14 @@ export class LogsMailBuilder {
   private readonly maxBytes: number;
   private readonly texts: string[] = [];
   private readonly htmls: Html[] = [];
+  private readonly clock: (at: number) => string;
   private used = MAIL_FRAME_BYTES;
   private total = 0;
   private omitted = 0;
 
   constructor(private readonly options: LogsMailOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_MAIL_BYTES;
+    this.clock = timeOfDay(options.window.zone);
   }
 
   /** One conversation of the day (one without entries that day is not one of its conversations). */
@@ -135,7 +137,7 @@ ${this.htmls}
   }
 
   private time(entry: TranscriptEntry): string {
-    return localTime(entry.at, this.options.window.zone);
+    return this.clock(entry.at);
   }
 
   /** Who said it: the user by name, the chatbot, an operator by name (a note marked), the handoff's moments. */

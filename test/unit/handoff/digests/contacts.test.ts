@@ -1,6 +1,12 @@
 /** The ways to reach someone that a text holds: phone numbers as E.164, e-mail addresses, a WhatsApp user's own number. */
 import { describe, expect, it } from 'vitest';
-import { countryOf, findEmails, findPhones, ownNumber } from '../../../../src/handoff/digests/contacts.js';
+import {
+  countryOf,
+  findEmails,
+  findPhones,
+  ownNumber,
+  readContacts,
+} from '../../../../src/handoff/digests/contacts.js';
 
 describe('findPhones', () => {
   it('reads numbers in international form in any notation, as E.164', () => {
@@ -39,6 +45,22 @@ describe('findEmails', () => {
 
   it('refuses what only looks like an address', () => {
     expect(findEmails('a..b@example.com, foo@bar, @handle, me@x.y, a@-bad.com, 4915112345678@c.us')).toEqual([]);
+  });
+});
+
+describe('readContacts', () => {
+  it('reads both, and what the text says besides, with them blanked out', () => {
+    const read = readContacts('Ana: ana@example.com or 0151 12345678, MLS 1234567', 'DE');
+    expect(read.phones).toEqual(['+4915112345678']);
+    expect(read.emails).toEqual(['ana@example.com']);
+    expect(read.rest).toBe(`Ana: ${' '.repeat(15)} or ${' '.repeat(13)}, MLS 1234567`);
+  });
+
+  it('takes no digits of an address for a number', () => {
+    expect(readContacts('ana.4915112345678@example.com', 'DE')).toMatchObject({
+      phones: [],
+      emails: ['ana.4915112345678@example.com'],
+    });
   });
 });
 
