@@ -49,6 +49,7 @@ export class LogsMailBuilder {
     const markup = this.htmlSection(conversation);
     // The text goes twice, in the body and as the attachment.
     const cost = 2 * encodedBytes(text) + encodedBytes(markup.markup);
+    // One that does not fit is left out; a smaller one after it may still fit: as many as the cap allows.
     if (this.used + cost > this.maxBytes) {
       this.omitted += 1;
       return;
@@ -68,9 +69,7 @@ export class LogsMailBuilder {
       `midnight to midnight in ${window.zone} (the times below are in ${window.zone}).`;
     const omitted = this.omittedNote();
     const logs = [intro, ...(omitted ? [omitted] : []), '', this.texts.join('\n\n')].join('\n');
-    const text = [...(omitted ? [omitted, ''] : []), logs, '', `The same logs are attached: ${this.filename()}.`].join(
-      '\n',
-    );
+    const text = [logs, '', `The same logs are attached: ${this.filename()}.`].join('\n');
     const page = html`<!doctype html><html><body style="font-family:sans-serif">
 <p>${intro}</p>
 ${omitted ? html`<p><strong>${omitted}</strong></p>` : null}

@@ -55,6 +55,15 @@ describe('findLead', () => {
     expect(byAddress).toMatchObject({ reasons: ['listings'], listings: [oak] });
   });
 
+  it('counts the listings the bot named in an answer, whatever punctuation is around them', () => {
+    const lead = findLead(
+      telegram([user('something with a lake view?'), bot('Yes: 5 Lake-View Drive (MLS #7654321).')]),
+      listings,
+      options,
+    );
+    expect(lead).toMatchObject({ reasons: ['listings'], listings: [lake], cities: [] });
+  });
+
   it('takes no phone number’s digits for an MLS number', () => {
     const lead = findLead(telegram([user('my office: +49 30 1234567')]), listings, options);
     expect(lead).toMatchObject({ reasons: ['phone'], listings: [] });

@@ -130,7 +130,8 @@ describe('the chat logs mail over its size cap', () => {
     const note =
       `${omitted} conversations are left out of this mail to keep it within 195 KB. Read them all with: ` +
       'chatbridge digest preview --bot main --day 2026-11-26 --kind logs, or in the inbox (https://gw.example/inbox).';
-    expect(mail?.text.startsWith(note)).toBe(true);
+    // Right under the first line, where it is read.
+    expect(mail?.text.split('\n')[1]).toBe(note);
     expect(mail?.html).toContain(note);
     expect(mail?.attachments[0]?.content).toContain(note);
   });
