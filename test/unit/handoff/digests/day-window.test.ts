@@ -42,6 +42,13 @@ describe('dayWindow', () => {
     expect(dayWindow('2026-10-26', 'Europe/Berlin').start).toBe(autumn.end);
   });
 
+  it('starts at the first moment of the day where the change skips midnight (Santiago: 00:00 becomes 01:00)', () => {
+    const day = dayWindow('2026-09-06', 'America/Santiago');
+    expect(day.start).toBe(dayWindow('2026-09-05', 'America/Santiago').end);
+    expect(day.start).toBe(Date.UTC(2026, 8, 6, 4));
+    expect(day.end - day.start).toBe(23 * HOUR);
+  });
+
   it('is in UTC when the zone is unset or unknown', () => {
     expect(dayWindow('2026-11-26', undefined)).toEqual({
       day: '2026-11-26',
