@@ -3,6 +3,7 @@
  * person, wrote a phone number or an e-mail address, or shared a contact card. Read from that
  * day's transcript entries only: a lead holds nothing the transcript does not.
  */
+import type { ConversationRef } from '../../contract.js';
 import { userTexts, type TranscriptEntry } from '../../gateway/index.js';
 import type { ListingItem } from '../../upstream/api.js';
 import { countryOf, ownNumber, readContacts, type CountryCode } from './contacts.js';
@@ -12,8 +13,11 @@ import type { DayConversation, Lead, LeadReason, ListingFact } from './types.js'
 export interface FindLeadOptions {
   /** The platform in words ("WhatsApp") for its adapter name ("whatsapp-cloud"). */
   platformName(platform: string): string;
-  /** The conversation in the inbox (signed), when the inbox is on. */
-  inboxUrl?: string;
+  /**
+   * The conversation in the inbox (signed), when the inbox is on; a function is asked for a lead's
+   * conversation only, so that no link is signed for those who are none.
+   */
+  inboxUrl?: string | ((conversation: ConversationRef) => string | undefined);
   /**
    * Whose plan a number written in national form follows; by default the country of a WhatsApp
    * user's own number (a German number's user writes "0151…"), else only `+…` numbers are read.
@@ -84,13 +88,14 @@ export function findLead(
       continue;
     }
     if (entry.role !== 'user') continue;
+    const contacts = readContacts(entry.text, country);
+    // First: a city is named as the listings spell it ("Austin" for "/listings austin").
+    matchListings(contacts.rest, true);
     const request = listingsRequest(entry.text);
     if (request) {
       reasons.add('listings');
       if (request.city) addCity(request.city);
     }
-    const contacts = readContacts(entry.text, country);
-    matchListings(contacts.rest, true);
     for (const phone of contacts.phones) {
       reasons.add('phone');
       phones.add(phone);
@@ -105,6 +110,8 @@ export function findLead(
   }
 
   if (reasons.size === 0) return null;
+  const inboxUrl =
+    typeof options.inboxUrl === 'function' ? options.inboxUrl(conversation.conversation) : options.inboxUrl;
   // Their own number is how to reach them, listed first; it alone does not make them a lead.
   const allPhones = own ? [own, ...[...phones].filter((phone) => phone !== own)] : [...phones];
   return {
@@ -117,7 +124,7 @@ export function findLead(
     cities: [...cities.values()],
     ...(lastMessage !== undefined ? { lastMessage } : {}),
     reasons: REASON_ORDER.filter((reason) => reasons.has(reason)),
-    ...(options.inboxUrl ? { inboxUrl: options.inboxUrl } : {}),
+    ...(inboxUrl ? { inboxUrl } : {}),
   };
 }
 

@@ -26,6 +26,18 @@ describe('findLead', () => {
     expect(lead?.inboxUrl).toBe('https://gw.example/inbox/c/abc');
   });
 
+  it('names a city as the listings spell it, and asks for an inbox link for leads only', () => {
+    const asked: string[] = [];
+    const inboxUrl = (conversation: { id: string }) => {
+      asked.push(conversation.id);
+      return `https://gw.example/inbox/c/${conversation.id}`;
+    };
+    const lead = findLead(telegram([user('/listings austin')], undefined, '7'), listings, { platformName, inboxUrl });
+    expect(lead).toMatchObject({ cities: ['Austin'], inboxUrl: 'https://gw.example/inbox/c/7' });
+    expect(findLead(telegram([user('hi')], undefined, '8'), listings, { platformName, inboxUrl })).toBeNull();
+    expect(asked).toEqual(['7']);
+  });
+
   it('counts /listings without a city (with the bot’s name after it, as Telegram groups send it)', () => {
     const lead = findLead(telegram([user('/listings@acme_homes_bot')]), listings, options);
     expect(lead).toMatchObject({ reasons: ['listings'], cities: [] });
