@@ -42,6 +42,10 @@ const SUITES: { file: string; title: string }[] = [
     title: 'The operator inbox: 10,000 paused conversations and 500 open pages on one chatbridge process (Redis state)',
   },
   {
+    file: 'digests',
+    title: "The day's chat logs and leads of a chatbot with 10,000 conversations in a day (Redis state)",
+  },
+  {
     file: 'threads',
     title:
       "Operators' threads: a handoff's card, the user's messages and the operators' answers (in-memory platforms, Redis state)",

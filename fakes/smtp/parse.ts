@@ -9,6 +9,8 @@ export interface ParsedMail {
   subject: string;
   text: string;
   html: string;
+  /** Parts sent as attachments (Content-Disposition: attachment), decoded as UTF-8 text. */
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 interface Part {
@@ -19,7 +21,8 @@ interface Part {
 export function parseMail(raw: string): ParsedMail {
   const root = splitPart(raw);
   const leaves = flatten(root);
-  const find = (type: string) => leaves.find((leaf) => contentType(leaf).type === type);
+  const isAttachment = (leaf: Part) => /^attachment/i.test(leaf.headers.get('content-disposition') ?? '');
+  const find = (type: string) => leaves.find((leaf) => !isAttachment(leaf) && contentType(leaf).type === type);
   const text = find('text/plain');
   const html = find('text/html');
   return {
@@ -27,6 +30,11 @@ export function parseMail(raw: string): ParsedMail {
     subject: decodeWords(root.headers.get('subject') ?? ''),
     text: text ? decodeBody(text) : '',
     html: html ? decodeBody(html) : '',
+    attachments: leaves.filter(isAttachment).map((leaf) => ({
+      filename: decodeWords(/filename="?([^";]+)"?/i.exec(leaf.headers.get('content-disposition') ?? '')?.[1] ?? ''),
+      contentType: contentType(leaf).type,
+      content: decodeBody(leaf),
+    })),
   };
 }
 

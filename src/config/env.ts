@@ -40,6 +40,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'SMTP_URL', path: ['smtp', 'url'], type: 'string' },
   { env: 'SMTP_FROM', path: ['smtp', 'from'], type: 'string' },
   { env: 'HANDOFF_SECRET', path: ['handoff', 'secret'], type: 'string' },
+  { env: 'DIGESTS_HOUR', path: ['digests', 'hour'], type: 'int' },
   { env: 'FFMPEG_PATH', path: ['media', 'ffmpegPath'], type: 'string' },
   { env: 'CHATBRIDGE_SHUTDOWN_GRACE_MS', path: ['gateway', 'stopGraceMs'], type: 'int' },
   { env: 'CHATBOT_SERIAL_NUMBER', path: ['bots', 0, 'serialNumber'], type: 'string' },

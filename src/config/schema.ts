@@ -233,6 +233,14 @@ const coreSchema = z
       })
       .strict()
       .default({ sessionHours: 12 }),
+    /** The day's chat logs and leads (EmailForDailyChatLogs, EmailForDailyLeads). */
+    digests: z
+      .object({
+        /** The hour (0–23, in each chatbot's TimeZone) the previous day's digests are sent at. */
+        hour: z.number().int().min(0).max(23).default(8),
+      })
+      .strict()
+      .default({ hour: 8 }),
     media: z
       .object({
         ffmpegPath: z.string().default('ffmpeg'),

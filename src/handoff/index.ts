@@ -46,3 +46,4 @@ export {
 export { ResumeLinks, resolveLinkSecret, type VerifiedToken } from './link/index.js';
 export { HandoffAdminClient } from './admin/index.js';
 export { untrustedProxyHint, type OperatorPage } from './inbox/index.js';
+export { DayIndex, DigestService, type DigestKind, type Digests } from './digests/index.js';

@@ -27,13 +27,16 @@ import { Outbox, type MailTransport } from './mail/index.js';
 import { HandoffController, OperatorDesk, registerTriggers, type DeskBot, type InboxFeed } from './pause/index.js';
 import { DEFAULT_OUTBOX_POLICY, INBOX_LINK_HOURS, type OutboxPolicy } from './policy.js';
 import { startThreads, type OperatorThreads, type ThreadWorkerPolicy } from './threads/index.js';
+import { DayIndex, DigestSchedule, DigestService, type DigestSchedulePolicy } from './digests/index.js';
+import type { ListingPage, ListingQuery } from '../upstream/api.js';
 
 /** SMTP timeouts, well inside the outbox lease so a hung server fails the send rather than the claim. */
 const SMTP_CONNECTION_TIMEOUT_MS = 15_000;
 const SMTP_GREETING_TIMEOUT_MS = 15_000;
 const SMTP_SOCKET_TIMEOUT_MS = 30_000;
 
-export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port' | 'inbox' | 'http'>;
+export type HandoffConfig = Pick<Config, 'handoff' | 'smtp' | 'admin' | 'bots' | 'port' | 'inbox' | 'http'> &
+  Partial<Pick<Config, 'digests'>>;
 
 export interface InstallHandoffOptions {
   gateway: Gateway;
@@ -60,6 +63,10 @@ export interface InstallHandoffOptions {
   doors?: ReadonlyMap<string, readonly OperatorDoor[]>;
   /** The doors' worker timings (tests shorten them). */
   threads?: Partial<ThreadWorkerPolicy>;
+  /** The chatbot's listings, which the day's leads are matched against (the upstream client's listListings). */
+  listListings?(query: ListingQuery): Promise<ListingPage>;
+  /** The digests' schedule (tests shorten the check and move the clock). */
+  digests?: Partial<DigestSchedulePolicy> & { now?: () => number };
 }
 
 export interface InstalledHandoff {
@@ -72,6 +79,10 @@ export interface InstalledHandoff {
   readonly links: ResumeLinks;
   /** The operator doors' threads; none when no bot has a door. */
   readonly threads: OperatorThreads | undefined;
+  /** The day's chat logs and leads of each chatbot. */
+  readonly digests: DigestService;
+  /** When they go (each process looks once a minute). */
+  readonly digestSchedule: DigestSchedule;
   stop(): Promise<void>;
 }
 
@@ -135,6 +146,47 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     });
   }
 
+  const bots = options.bots ?? config.bots;
+  const dayIndex = new DayIndex(state, gateway.policy.transcriptTtlMs);
+  const digests = new DigestService({
+    gateway,
+    state,
+    outbox,
+    index: dayIndex,
+    bots,
+    ...(options.listListings ? { listListings: options.listListings } : {}),
+    chatbotName: async (bot) => (await desk.chatbotNames(new Set([bot]))).get(bot) ?? bot,
+    platformName: platformNames(platforms),
+    inboxUrl: (conversation) =>
+      inboxLinks?.forMail(conversation, config.handoff.inboxLinkHours ?? INBOX_LINK_HOURS).inboxUrl,
+    keepMs: gateway.policy.transcriptTtlMs,
+    logger: logger.child({ part: 'digests' }),
+  });
+  const schedule = new DigestSchedule({
+    service: digests,
+    gateway,
+    state,
+    bots,
+    policy: {
+      hour: options.digests?.hour ?? config.digests?.hour ?? 8,
+      checkEveryMs: options.digests?.checkEveryMs ?? 60_000,
+      buildLockMs: options.digests?.buildLockMs ?? 10 * 60_000,
+    },
+    logger: logger.child({ part: 'digests' }),
+    ...(options.digests?.now ? { now: options.digests.now } : {}),
+  });
+  // Every turn notes its conversation for its chatbot's day, with its own writes.
+  const removeDayIndex = [
+    gateway.pipeline.use('record', async (ctx, next) => {
+      await dayIndex.noteTurn(ctx);
+      await next();
+    }),
+    gateway.events.on('committed', (ctx) => {
+      dayIndex.committed(ctx);
+      return Promise.resolve();
+    }),
+  ];
+
   const unregister = registerTriggers(gateway, controller, config, changes);
   http.mount('/handoff', resumeRoute(controller, links, logger));
   http.mount(
@@ -157,6 +209,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
   );
   adminRoutes(http.adminRouter, desk, controller, outbox, platforms);
   outbox.start();
+  schedule.start();
 
   return {
     controller,
@@ -165,8 +218,12 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     outbox,
     links,
     threads,
+    digests,
+    digestSchedule: schedule,
     async stop() {
       unregister();
+      for (const remove of removeDayIndex) remove();
+      await schedule.stop();
       await threads?.stop();
       await outbox.stop();
       // Ends the open inbox pages' streams, so that the HTTP server can close.

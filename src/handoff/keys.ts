@@ -60,6 +60,19 @@ export const threadKeys = {
   seen: (door: string, bot: string, id: string) => `handoff:thread-seen:${door}:${bot}:${id}`,
 };
 
+/** The day's digests' keys (src/handoff/digests/). */
+export const digestKeys = {
+  /**
+   * Set of the conversations (`<bot>:<platform>:<id>`) of one chatbot that had a turn on one local day, one per
+   * shard (`tag`: the conversations' own), written with a turn's queue advance. Kept as long as a transcript.
+   */
+  active: (tag: string, serial: string, day: string) => `digest:active:${tag}:${serial}:${day}`,
+  /** Hash of a digest queued (at, mail id): once per chatbot, kind and day. `tag`: the digest's own shard (digestRef). */
+  sent: (tag: string, serial: string, kind: string, day: string) => `digest:sent:${tag}:${serial}:${kind}:${day}`,
+  /** One process's claim while it builds a digest (lock token): the others wait for its result. */
+  building: (serial: string, kind: string, day: string) => `digest:building:${serial}:${kind}:${day}`,
+};
+
 /** The operator inbox's keys (src/handoff/inbox/). No tags: none is ever in a MULTI with another key. */
 export const inboxKeys = {
   /**

@@ -254,6 +254,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     bots,
     operatorPages: operatorPagesOf(built.adapters),
     doors,
+    listListings: (query) => upstream.listListings(query),
   });
   // Before the adapters start: a local platform asks its host only once started.
   built.host.bind(gateway, handoff.controller);

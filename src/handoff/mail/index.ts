@@ -10,5 +10,12 @@ export {
   type FollowUpMailInput,
   type HandoffMailInput,
 } from './compose.js';
-export { Outbox, type MailChange, type MailTransport, type OutboxMail, type OutgoingMail } from './outbox.js';
+export {
+  Outbox,
+  type MailAttachment,
+  type MailChange,
+  type MailTransport,
+  type OutboxMail,
+  type OutgoingMail,
+} from './outbox.js';
 export { isPermanentSmtpFailure, smtpResponseCode } from './smtp-errors.js';

@@ -28,7 +28,9 @@ export interface OutboxMail {
   subject: string;
   text: string;
   html: string;
-  /** `<bot>:<platform>:<id>`, for the logs. */
+  /** Files it carries (a digest's CSV or full logs). */
+  attachments?: MailAttachment[];
+  /** `<bot>:<platform>:<id>`, for the logs (a digest's: `digest:<serial>:<kind>:<day>`). */
   conversation: string;
   createdAt: number;
   failures: number;
@@ -42,12 +44,20 @@ export interface OutboxMail {
 /** A change to a waiting mail (its text, say); the id and counters are kept. */
 export type MailChange = (mail: OutboxMail) => Pick<OutboxMail, 'subject' | 'text' | 'html'>;
 
+/** A file a mail carries (the leads' CSV, the full chat logs), as nodemailer takes it. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export interface OutgoingMail {
   from: string;
   to: string;
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
 }
 
 /** The part of a nodemailer Transporter the outbox uses. */
@@ -265,6 +275,7 @@ export class Outbox {
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
         });
       } catch (error) {
         await this.reschedule(tag, mail, error);

@@ -13,7 +13,12 @@ import { pino, type Logger } from 'pino';
 import { buildConfigSchema, type Config } from '../../../src/config/schema.js';
 import { createGateway, type Gateway, type GatewayPolicy } from '../../../src/gateway/index.js';
 import type { Adapter, Capabilities, OperatorDoor } from '../../../src/contract.js';
-import { installHandoff, type InstalledHandoff, type OutboxPolicy } from '../../../src/handoff/index.js';
+import {
+  installHandoff,
+  type InstalledHandoff,
+  type InstallHandoffOptions,
+  type OutboxPolicy,
+} from '../../../src/handoff/index.js';
 import { GatewayMetrics } from '../../../src/http/metrics.js';
 import { HttpServer } from '../../../src/http/server.js';
 import { silentLogger } from '../../../src/logger.js';
@@ -153,6 +158,8 @@ export interface ProcessOptions {
   policy?: Partial<GatewayPolicy>;
   /** This process's operator doors. */
   doors?: OperatorDoor[];
+  /** The digests' schedule: its clock and how often it looks. */
+  digests?: InstallHandoffOptions['digests'];
 }
 
 /** A gateway "process" of the handoff tests, built as `chatbridge start` builds one, on the test's adapters. */
@@ -179,6 +186,8 @@ export async function startGatewayWithHandoff(options: {
   outbox?: Partial<OutboxPolicy>;
   /** The operator doors of bot "main" (a thread per handoff there). */
   doors?: OperatorDoor[];
+  /** The digests' schedule: its clock and how often it looks. */
+  digests?: InstallHandoffOptions['digests'];
 }): Promise<GatewayWithHandoff> {
   const { config, logger } = options;
   const gateway = createGateway({
@@ -207,6 +216,7 @@ export async function startGatewayWithHandoff(options: {
     outbox: { ...FAST_OUTBOX, ...options.outbox },
     platforms: PLATFORMS,
     ...(options.doors ? { doors: new Map([['main', options.doors]]), threads: FAST_THREADS } : {}),
+    ...(options.digests ? { digests: options.digests } : {}),
   });
   await gateway.start();
   return {
@@ -243,6 +253,7 @@ export async function startHandoffProcess(options: ProcessOptions): Promise<Hand
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.outbox ? { outbox: options.outbox } : {}),
     ...(options.doors ? { doors: options.doors } : {}),
+    ...(options.digests ? { digests: options.digests } : {}),
   });
   const { url } = started;
   return {
