@@ -133,13 +133,13 @@ describe("the inbox's Leads page", () => {
     const all = await admin.get(`/inbox/leads.csv?day=${today}`);
     expect(all.status).toBe(200);
     expect(all.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(all.headers.get('content-disposition')).toBe(`attachment; filename="leads-all-${today}.csv"`);
+    expect(all.headers.get('content-disposition')).toBe(`attachment; filename=leads-all-${today}.csv`);
     expect(all.html).toContain('Ana Lima');
     expect(all.html).toContain(ANA_EMAIL);
     expect(all.html).toContain('Bruno Costa');
     expect(all.html).not.toContain('Carla');
     const one = await admin.get('/inbox/leads.csv?bot=main');
-    expect(one.headers.get('content-disposition')).toBe(`attachment; filename="leads-main-${today}.csv"`);
+    expect(one.headers.get('content-disposition')).toBe(`attachment; filename=leads-main-${today}.csv`);
     expect(one.html).toContain('Ana Lima');
     expect(one.html).not.toContain('Bruno Costa');
   });
