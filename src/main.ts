@@ -16,6 +16,7 @@ import { createStateStore } from './state/index.js';
 import { UpstreamError } from './upstream/index.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
 import { registerAskCommand } from './cli/ask-command.js';
+import { registerDigestCommands } from './cli/digest-commands.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHandoffCommands } from './cli/handoff-commands.js';
 import { registerMigrateStateCommand } from './cli/migrate-state.js';
@@ -120,6 +121,7 @@ registerAskCommand(program);
 registerDoctorCommand(program);
 registerAdminCommands(program);
 registerHandoffCommands(program);
+registerDigestCommands(program);
 registerMigrateStateCommand(program);
 registerServiceKeysCommand(program);
 

@@ -7,7 +7,8 @@ import { loadGatewayConfig } from '../runtime/platforms.js';
 import { HandoffAdminClient } from '../handoff/index.js';
 import { printJson } from './context.js';
 
-function adminClient(): HandoffAdminClient {
+/** The running gateway's admin API (the `digest` commands use it too). */
+export function adminClient(): HandoffAdminClient {
   const config = loadGatewayConfig();
   if (!config.admin.token) throw new Error("Set ADMIN_TOKEN (admin.token) to the running gateway's admin token.");
   return new HandoffAdminClient(`http://127.0.0.1:${config.port}`, config.admin.token);

@@ -44,6 +44,18 @@ export {
   type WaitingList,
 } from './pause/index.js';
 export { ResumeLinks, resolveLinkSecret, type VerifiedToken } from './link/index.js';
-export { HandoffAdminClient } from './admin/index.js';
+export { HandoffAdminClient, type DigestPreview, type DigestSendAnswer } from './admin/index.js';
+export {
+  badDayMessage,
+  badKindMessage,
+  DayIndex,
+  DigestService,
+  DIGEST_KINDS,
+  parseDigestDay,
+  parseDigestKind,
+  type DigestKind,
+  type Digests,
+  type DigestSendOutcome,
+  type Lead,
+} from './digests/index.js';
 export { untrustedProxyHint, type OperatorPage } from './inbox/index.js';
-export { DayIndex, DigestService, type DigestKind, type Digests } from './digests/index.js';

@@ -27,7 +27,7 @@ import { Outbox, type MailTransport } from './mail/index.js';
 import { HandoffController, OperatorDesk, registerTriggers, type DeskBot, type InboxFeed } from './pause/index.js';
 import { DEFAULT_OUTBOX_POLICY, INBOX_LINK_HOURS, type OutboxPolicy } from './policy.js';
 import { startThreads, type OperatorThreads, type ThreadWorkerPolicy } from './threads/index.js';
-import { DayIndex, DigestSchedule, DigestService, type DigestSchedulePolicy } from './digests/index.js';
+import { DayIndex, DigestSchedule, DigestService, leadsCsv, type DigestSchedulePolicy } from './digests/index.js';
 import type { ListingPage, ListingQuery } from '../upstream/api.js';
 
 /** SMTP timeouts, well inside the outbox lease so a hung server fails the send rather than the claim. */
@@ -186,6 +186,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
       return Promise.resolve();
     }),
   ];
+  const botIds = bots.map((bot) => bot.id);
 
   const unregister = registerTriggers(gateway, controller, config, changes);
   http.mount('/handoff', resumeRoute(controller, links, logger));
@@ -200,6 +201,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
           platforms,
           operatorPages: options.operatorPages ?? [],
           links: inboxLinks,
+          leads: { digests, csv: leadsCsv, bots: botIds },
           ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
           sessions: new InboxSessions(state, config.inbox.sessionHours),
           signIns: new SignInLimit(state),
@@ -207,7 +209,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
         })
       : inboxDisabled(config.admin.publicUrl),
   );
-  adminRoutes(http.adminRouter, desk, controller, outbox, platforms);
+  adminRoutes(http.adminRouter, desk, controller, outbox, platforms, digests, botIds);
   outbox.start();
   schedule.start();
 

@@ -4,6 +4,20 @@
  * rather than touching Redis itself.
  */
 import { parseConversationId } from '../conversation-id.js';
+import type { DigestAttachment, DigestKind, DigestMail, DigestSendOutcome } from '../digests/index.js';
+
+/** GET /admin/digests/:bot: the mail as it would be sent, each attachment with its size in bytes. */
+export interface DigestPreview {
+  bot: string;
+  kind: DigestKind;
+  day: string;
+  /** The setting's address; null when it holds none. */
+  to: string | null;
+  mail: (Omit<DigestMail, 'attachments'> & { attachments: (DigestAttachment & { size: number })[] }) | null;
+}
+
+/** POST /admin/digests/:bot/send: what was done, with the operator's words for a refusal. */
+export type DigestSendAnswer = DigestSendOutcome & { bot: string; kind: DigestKind; day: string; error?: string };
 
 export class HandoffAdminClient {
   constructor(
@@ -49,7 +63,32 @@ export class HandoffAdminClient {
     return this.call('POST', `${conversationPath(conversation)}/messages`, { text });
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  /** The day's digest of `kind` as it would be sent (`day`: default today in the chatbot's zone). */
+  async digestPreview(bot: string, kind: DigestKind, day?: string): Promise<DigestPreview> {
+    const query = new URLSearchParams({ kind, ...(day ? { day } : {}) });
+    return (await this.call('GET', `${digestPath(bot)}?${query.toString()}`)) as DigestPreview;
+  }
+
+  /**
+   * Queues the digest, once per chatbot, kind and day unless `again`. Already sent (409) and no address (422) are
+   * outcomes to tell the operator, not failures of the call.
+   */
+  async sendDigest(bot: string, kind: DigestKind, day: string, again = false): Promise<DigestSendAnswer> {
+    return (await this.call(
+      'POST',
+      `${digestPath(bot)}/send`,
+      { kind, day, ...(again ? { again } : {}) },
+      [409, 422],
+    )) as DigestSendAnswer;
+  }
+
+  /** `outcomes`: statuses besides 2xx whose JSON answer is returned rather than thrown. */
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    outcomes: readonly number[] = [],
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
@@ -73,7 +112,8 @@ export class HandoffAdminClient {
     } catch {
       // not JSON: keep the text for the error message
     }
-    if (!response.ok) {
+    const outcome = outcomes.includes(response.status) && typeof parsed === 'object' && parsed !== null;
+    if (!response.ok && !outcome) {
       const reason =
         typeof parsed === 'object' && parsed !== null && 'error' in parsed
           ? String((parsed as { error: unknown }).error)
@@ -89,4 +129,9 @@ function conversationPath(conversation: string): string {
     throw new Error(`"${conversation}" is not <bot>:<platform>:<conversation id>, e.g. main:telegram:12345.`);
   }
   return `/admin/conversations/${encodeURIComponent(conversation)}`;
+}
+
+function digestPath(bot: string): string {
+  if (bot.trim() === '') throw new Error('Name the bot (--bot <id>, as in bots[] of the config).');
+  return `/admin/digests/${encodeURIComponent(bot)}`;
 }

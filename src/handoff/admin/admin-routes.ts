@@ -7,12 +7,15 @@
  *   POST /admin/conversations/:id/claim      {"name": "…"}   the conversation is that operator's
  *   GET  /admin/handoff-mail                 e-mails waiting and dead letters
  *   POST /admin/handoff-mail/:id/retry       a dead letter back into the outbox
+ *   GET  /admin/digests/:bot, POST /admin/digests/:bot/send   the day's digests (digest-routes.ts)
  */
 import type { Request, Response, Router } from 'express';
 import type { ConversationRef, PlatformModule } from '../../contract.js';
 import { conversationIdProblem, formatConversationId, parseConversationId } from '../conversation-id.js';
+import type { Digests } from '../digests/index.js';
 import type { Outbox, OutboxMail } from '../mail/index.js';
 import { operatorName, type HandoffController, type OperatorDesk, type PauseRecord } from '../pause/index.js';
+import { digestRoutes } from './digest-routes.js';
 
 /** Platform errors that refuse the operator's message itself (422); the others (rate limits, outages past their retries) are 503s to retry. */
 const PLATFORM_REFUSALS: ReadonlySet<string> = new Set([
@@ -26,7 +29,8 @@ const PLATFORM_REFUSALS: ReadonlySet<string> = new Set([
 
 /**
  * The operators' admin API: what the CLI calls. Every operator action goes through the desk, as
- * the inbox's do. `platforms`: whose conversation-id shapes an id in a path is checked against.
+ * the inbox's do. `platforms`: whose conversation-id shapes an id in a path is checked against. `digests`: the day's
+ * digests of `bots` (the ids of the bots served), under /admin/digests; none: those routes are not mounted.
  */
 export function adminRoutes(
   router: Router,
@@ -34,7 +38,10 @@ export function adminRoutes(
   controller: HandoffController,
   outbox: Outbox,
   platforms: readonly PlatformModule[],
+  digests?: Digests,
+  bots: readonly string[] = [],
 ): void {
+  if (digests) digestRoutes(router, digests, bots);
   router.get('/handoff-mail', async (_req, res) => {
     const [waiting, dead] = await Promise.all([outbox.pending(), outbox.dead()]);
     res.json({ waiting: waiting.map(describeMail), dead: dead.map(describeMail) });

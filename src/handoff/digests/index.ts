@@ -6,6 +6,14 @@
  * (schedule.ts).
  */
 export { DayIndex } from './day-index.js';
-export { DIGEST_MAX_BYTES, DIGEST_SETTING, DigestService, UnknownBotError, type DigestServiceOptions } from './service.js';
+export {
+  DIGEST_MAX_BYTES,
+  DIGEST_SETTING,
+  DigestService,
+  UnknownBotError,
+  type DigestServiceOptions,
+} from './service.js';
 export { DigestSchedule, type DigestSchedulePolicy } from './schedule.js';
 export type * from './types.js';
+export { leadsCsv, LEADS_CSV_COLUMNS } from './leads-csv.js';
+export { badDayMessage, badKindMessage, DIGEST_KINDS, parseDigestDay, parseDigestKind, shiftDay } from './day-param.js';

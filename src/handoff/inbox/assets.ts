@@ -49,6 +49,11 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .reply { display: flex; flex-direction: column; gap: 0.35rem; margin-top: 1rem; }
 .reply textarea { width: 100%; resize: vertical; }
 .reply button { align-self: flex-end; }
+.days { display: flex; gap: 1.5rem; margin: 0.5rem 0 1rem; }
+.table-wrap { overflow-x: auto; }
+.leads { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
+.leads th, .leads td { border: 1px solid var(--line); padding: 0.35rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+.leads ul { margin: 0; padding-left: 1rem; }
 `;
 
 const ETAG = `"${createHash('sha256').update(CSS).digest('base64url').slice(0, 16)}"`;

@@ -11,6 +11,7 @@
  *   POST /conversations/:id/hand-back
  *   GET  /conversations/:id/files/:entry/:n a file the user sent
  *   GET  /history                           handed-back conversations
+ *   GET  /leads[?day=…&bot=…], /leads.csv   a day's leads, and their CSV (leads-routes.ts)
  *   GET  /events[?conversation=…]           live changes (Server-Sent Events, live/)
  *   GET  /assets/inbox.js, /assets/inbox.css
  *   GET  /<a platform's admin page>         e.g. /whatsapp/<bot>/qr, for an operator who may see the bot
@@ -25,6 +26,7 @@ import type { Logger } from '../../logger.js';
 import type { InboxFeed, OperatorDesk } from '../pause/index.js';
 import { inboxStylesheet } from './assets.js';
 import { mountConversations } from './conversation-routes.js';
+import { mountLeads, type LeadsPageOptions } from './leads-routes.js';
 import { RequestGuard, setPageHeaders } from './guard.js';
 import { inboxRoot, InboxRequests, send } from './inbox-requests.js';
 import { inboxScript, serveInboxEvents } from './live/index.js';
@@ -40,6 +42,7 @@ import { mountSignIn } from './sign-in-routes.js';
 
 export { inboxRoot } from './inbox-requests.js';
 export type { OperatorPage } from './operator-pages.js';
+export type { LeadsPageOptions } from './leads-routes.js';
 
 /** Conversations read in full on the waiting list; the rest are counted. */
 export const WAITING_PAGE_SIZE = 100;
@@ -61,6 +64,8 @@ export interface InboxRouterOptions {
   operatorPages?: readonly OperatorPage[];
   /** admin.publicUrl (PUBLIC_URL): a page there is the inbox's own too, and its path prefixes every URL the pages hold. */
   publicUrl?: string;
+  /** The day's digests, for the Leads page; none: the page says this gateway has none. */
+  leads?: LeadsPageOptions;
   logger: Logger;
 }
 
@@ -116,6 +121,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   });
 
   mountConversations(router, requests, options);
+  mountLeads(router, requests, desk, options.leads);
 
   router.use((req, res) => {
     send(res, 404, noticePage(root, 'Not found', `The inbox has no page ${req.path}.`));
