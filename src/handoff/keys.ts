@@ -67,10 +67,10 @@ export const digestKeys = {
    * shard (`tag`: the conversations' own), written with a turn's queue advance. Kept as long as a transcript.
    */
   active: (tag: string, serial: string, day: string) => `digest:active:${tag}:${serial}:${day}`,
-  /** Hash of a digest queued (at, mail id): once per chatbot, kind and day. `tag`: the digest's own shard (digestRef). */
-  sent: (tag: string, serial: string, kind: string, day: string) => `digest:sent:${tag}:${serial}:${kind}:${day}`,
+  /** Hash of a digest queued (at, mail id): once per bot, kind and day. `tag`: the digest's own shard (digestRef). */
+  sent: (tag: string, bot: string, kind: string, day: string) => `digest:sent:${tag}:${bot}:${kind}:${day}`,
   /** One process's claim while it builds a digest (lock token): the others wait for its result. */
-  building: (serial: string, kind: string, day: string) => `digest:building:${serial}:${kind}:${day}`,
+  building: (bot: string, kind: string, day: string) => `digest:building:${bot}:${kind}:${day}`,
 };
 
 /** The operator inbox's keys (src/handoff/inbox/). No tags: none is ever in a MULTI with another key. */

@@ -15,8 +15,10 @@ export async function* dayConversations(
   index: DayIndex,
   serial: string,
   window: DayWindow,
+  /** The bot whose conversations these are (two bots may serve one chatbot: each has its own digests). */
+  bot: string,
 ): AsyncGenerator<DayConversation> {
-  const conversations = await index.conversations(serial, window.day);
+  const conversations = (await index.conversations(serial, window.day)).filter((each) => each.bot === bot);
   for (let from = 0; from < conversations.length; from += CHUNK) {
     const chunk = conversations.slice(from, from + CHUNK);
     const transcripts = await Promise.all(chunk.map((conversation) => gateway.transcript.read(conversation)));

@@ -93,7 +93,7 @@ export class DigestSchedule {
     const key = `${bot.id}:${kind}:${day}`;
     if (this.done.has(key)) return;
     const { state } = this.options;
-    const lockKey = digestKeys.building(bot.serialNumber || bot.id, kind, day);
+    const lockKey = digestKeys.building(bot.id, kind, day);
     const token = await state.acquireLock(lockKey, this.options.policy.buildLockMs);
     if (!token) return;
     try {

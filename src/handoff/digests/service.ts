@@ -70,7 +70,6 @@ export class DigestService implements Digests {
     options: { again?: boolean } = {},
   ): Promise<DigestSendOutcome> {
     const { state, outbox } = this.options;
-    const serial = this.serialOf(bot);
     const settings = await this.settingsOf(bot);
     const setting = DIGEST_SETTING[kind];
     const address = settings[setting]?.trim() ?? '';
@@ -84,8 +83,8 @@ export class DigestService implements Digests {
       };
     }
     const window = dayWindow(day, settings.TimeZone);
-    const ref = digestRef(serial || bot, kind, window.day);
-    const sentKey = digestKeys.sent(conversationTag(ref), serial || bot, kind, window.day);
+    const ref = digestRef(bot, kind, window.day);
+    const sentKey = digestKeys.sent(conversationTag(ref), bot, kind, window.day);
     if (!options.again) {
       const sent = await state.hashGetAll(sentKey);
       if (sent.at) return { queued: false, reason: 'already-sent', at: Number(sent.at) };
@@ -105,7 +104,7 @@ export class DigestService implements Digests {
           text: mail.text,
           html: mail.html,
           attachments: mail.attachments,
-          conversation: `digest:${serial || bot}:${kind}:${window.day}`,
+          conversation: `digest:${bot}:${kind}:${window.day}`,
         },
         now,
         now,
@@ -132,6 +131,7 @@ export class DigestService implements Digests {
       this.options.index,
       this.serialOf(bot),
       window,
+      bot,
     )) {
       const inboxUrl = this.options.inboxUrl(conversation.conversation);
       const lead = findLead(conversation, listings, {
@@ -163,6 +163,7 @@ export class DigestService implements Digests {
       this.options.index,
       this.serialOf(bot),
       window,
+      bot,
     ))
       builder.add(conversation);
     return builder.finish();
@@ -200,8 +201,8 @@ export class DigestService implements Digests {
 }
 
 /** A digest as the outbox files it: the shard of its mail and `sent` record (no conversation of its own). */
-function digestRef(serial: string, kind: DigestKind, day: string): ConversationRef {
-  return { bot: serial, platform: 'digest', id: `${kind}:${day}` };
+function digestRef(bot: string, kind: DigestKind, day: string): ConversationRef {
+  return { bot, platform: 'digest', id: `${kind}:${day}` };
 }
 
 export class UnknownBotError extends Error {
