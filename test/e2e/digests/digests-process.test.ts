@@ -82,6 +82,14 @@ describe("chatbridge start: the day's chat logs and leads by e-mail", () => {
       what: 'an answer to Nora',
     });
     const day = new Date().toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
+    // A turn's transcript entries are written after its answer is shown: wait until the day holds the last one.
+    await eventually(async () => {
+      const preview = await fetch(`http://127.0.0.1:${replicas[1]!.port}/admin/digests/main?kind=logs&day=${day}`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      const body = (await preview.json()) as { mail: { text: string } | null };
+      expect(body.mail?.text).toContain('What a lovely day');
+    }, WAIT_MS);
 
     const [logsA, logsB, leadsA, leadsB] = await Promise.all([
       post(replicas[0]!, { kind: 'logs', day }),
