@@ -117,6 +117,11 @@ export class DigestService implements Digests {
       { bot, kind, day: window.day, mail: id, omitted: mail.omitted },
       `the ${kind === 'logs' ? 'chat logs' : 'leads'} of the day were queued for ${setting}`,
     );
+    if (!outbox.canSend)
+      this.options.logger.warn(
+        { bot, kind, day: window.day },
+        'SMTP_URL (smtp.url) is not set: the digest waits in the outbox until a gateway with SMTP_URL runs.',
+      );
     outbox.wake();
     return { queued: true, mailId: id, to: address };
   }
