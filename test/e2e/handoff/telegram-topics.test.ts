@@ -278,11 +278,12 @@ describe('chatbridge start: operators answer from a Telegram forum topic per han
     });
   });
 
-  // A member's photo to a WhatsApp Cloud user: it passes alone (Node 20, 22 and 24), but in 4 of about 14 runs
-  // of the whole suite on Node 24 the photo did not reach the user within 45 s, with nothing in chatbridge's log
-  // (no refusal, no retry of the door). The cause is not found yet. Photos from a thread to a WhatsApp Cloud user
-  // are covered in process by test/integration/whatsapp-cloud/send-file.test.ts and, through the door's side, by
-  // the Telegram user's specification above.
+  // A member's photo to a WhatsApp Cloud user, right behind their text: it passes on Node 20 and fails every time on
+  // Node 24 (alone too; with a wait between the two it fails only in some runs of the whole suite). At debug level
+  // chatbridge logs the text sent and nothing more: no refusal, no retry, the photo's upload to the Graph API never
+  // reported. The cause is not found yet. Photos to a WhatsApp Cloud user are covered in process by
+  // test/integration/whatsapp-cloud/send-file.test.ts (passing on Node 24), and a member's photo through the door
+  // by the Telegram user's specification above.
   it.skip("a member's text and photo, written back to back, both reach a WhatsApp user", async () => {
     const quinn = '4915100000309';
     await cloud.userSends({ from: quinn, name: 'Quinn Hale', text: 'I want to talk to a person' });
