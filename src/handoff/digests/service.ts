@@ -18,7 +18,16 @@ import { dayWindow } from './day-window.js';
 import { findLead, listingFacts } from './lead-finder.js';
 import { composeLeadsMail } from './leads-mail.js';
 import { LogsMailBuilder } from './logs-mail.js';
-import type { DayWindow, DigestKind, DigestMail, DigestSendOutcome, Digests, Lead, ListingFact } from './types.js';
+import type {
+  DayConversation,
+  DayWindow,
+  DigestKind,
+  DigestMail,
+  DigestSendOutcome,
+  Digests,
+  Lead,
+  ListingFact,
+} from './types.js';
 
 /** The largest digest e-mail, attachments included: well within what SMTP servers take (often 10–25 MB). */
 export const DIGEST_MAX_BYTES = 8 * 1024 * 1024;
@@ -131,21 +140,19 @@ export class DigestService implements Digests {
     const window = dayWindow(day, settings.TimeZone);
     const listings = await this.listings(this.serialOf(bot));
     const leads: Lead[] = [];
-    for await (const conversation of dayConversations(
-      this.options.gateway,
-      this.options.index,
-      this.serialOf(bot),
-      window,
-      bot,
-    )) {
-      const inboxUrl = this.options.inboxUrl(conversation.conversation);
+    for await (const conversation of this.conversationsOf(bot, window)) {
+      // A link is signed only for those who are leads.
       const lead = findLead(conversation, listings, {
         platformName: this.options.platformName,
-        ...(inboxUrl ? { inboxUrl } : {}),
+        inboxUrl: this.options.inboxUrl,
       });
       if (lead) leads.push(lead);
     }
     return leads;
+  }
+
+  private conversationsOf(bot: string, window: DayWindow): AsyncGenerator<DayConversation> {
+    return dayConversations(this.options.gateway, this.options.index, this.serialOf(bot), window, bot);
   }
 
   private async build(bot: string, kind: DigestKind, day: string): Promise<DigestMail | null> {
@@ -163,14 +170,7 @@ export class DigestService implements Digests {
       platformName: this.options.platformName,
       maxBytes: DIGEST_MAX_BYTES,
     });
-    for await (const conversation of dayConversations(
-      this.options.gateway,
-      this.options.index,
-      this.serialOf(bot),
-      window,
-      bot,
-    ))
-      builder.add(conversation);
+    for await (const conversation of this.conversationsOf(bot, window)) builder.add(conversation);
     return builder.finish();
   }
 
