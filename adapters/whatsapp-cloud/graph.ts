@@ -4,7 +4,7 @@
  * object, a call that got no answer a GraphUnreachableError (errors.ts maps both). Nothing is
  * retried here: the caller decides (outbound.ts waits out rate limits, the core the rest).
  */
-import { FormData, request } from 'undici';
+import { request } from 'undici';
 import { GraphUnreachableError, MetaApiError } from './errors.js';
 
 /** Meta's Graph API with the version the adapter is written against (WHATSAPP_CLOUD_API_URL overrides it). */
@@ -61,17 +61,30 @@ export class GraphClient {
     let status: number;
     let text: string;
     try {
-      const response = await request(url, {
-        method,
-        headers: {
-          authorization: this.authorization(),
-          ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-      status = response.statusCode;
-      text = await response.body.text();
+      if (form) {
+        // The runtime's own FormData goes with the runtime's own fetch: undici's request, a package of its
+        // own version, does not always stream another undici's FormData whole (Node 24).
+        const response = await fetch(url, {
+          method,
+          headers: { authorization: this.authorization() },
+          body,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        status = response.status;
+        text = await response.text();
+      } else {
+        const response = await request(url, {
+          method,
+          headers: {
+            authorization: this.authorization(),
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        status = response.statusCode;
+        text = await response.body.text();
+      }
     } catch (error) {
       throw new GraphUnreachableError(call, error);
     }

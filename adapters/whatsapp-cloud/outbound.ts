@@ -15,7 +15,6 @@
  * over. Every other refusal is a PlatformError at once (errors.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FormData } from 'undici';
 import {
   backoffDelay,
   describeSent,
