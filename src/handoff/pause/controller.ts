@@ -8,16 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/index.js';
-import {
-  gatewayKeys,
-  type FileToSend,
-  type Gateway,
-  type TranscriptEntry,
-  type TurnContext,
-  userTexts,
-} from '../../gateway/index.js';
+import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext, userTexts } from '../../gateway/index.js';
 import { describeAttachment } from '../../gateway/index.js';
-import type { ConversationRef, PlatformUser } from '../../contract.js';
+import type { ConversationRef } from '../../contract.js';
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import { formatConversationId } from '../conversation-id.js';
@@ -26,6 +19,7 @@ import { composeHandoffMail, type Outbox } from '../mail/index.js';
 import { HandBackHistory } from './hand-back-history.js';
 import type { InboxChangeKind, InboxFeed } from './inbox-changes.js';
 import type { InboxLinkSigner, ResumeLinkSigner } from './mail-links.js';
+import { OperatorVoice } from './operator-voice.js';
 import { PauseStore, type PauseRecord } from './pause-store.js';
 import { INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from '../policy.js';
 import { describeReason, type HandoffReason } from './reason.js';
@@ -64,10 +58,21 @@ export class HandoffController {
   readonly pauses: PauseStore;
   readonly followUps: FollowUps;
   readonly history: HandBackHistory;
+  /** What an operator writes into a conversation (a message, a file, a note), and a takeover from a door's thread. */
+  readonly voice: OperatorVoice;
 
   constructor(private readonly options: HandoffControllerOptions) {
     this.pauses = new PauseStore(options.state);
     this.history = new HandBackHistory(options.state);
+    this.voice = new OperatorVoice({
+      gateway: options.gateway,
+      state: options.state,
+      logger: options.logger,
+      pauses: this.pauses,
+      pauseMs: () => hoursToMs(options.handoff.pauseHours),
+      activePause: (conversation, now) => this.activePause(conversation, now),
+      publish: (conversation, kind) => this.publish(conversation, kind),
+    });
     this.followUps = new FollowUps({
       state: options.state,
       outbox: options.outbox,
@@ -288,94 +293,6 @@ export class HandoffController {
     );
     await this.publish(conversation, 'claimed');
     return from ? { outcome: 'claimed', from } : { outcome: 'claimed' };
-  }
-
-  /**
-   * An operator wrote, in a door's thread (`where`: "Slack"), to a conversation that is back with the
-   * bot: it is paused again and claimed by them before their message goes, so the bot and a person
-   * never both answer. No e-mail: the person is there already. `last` is what the door's thread
-   * knows of the user (the pause before). The pause already in place wins, when there is one.
-   */
-  async takeOver(
-    conversation: ConversationRef,
-    operator: string,
-    where: string,
-    last: { user?: PlatformUser; isGroup: boolean },
-    now = Date.now(),
-  ): Promise<PauseRecord> {
-    const current = await this.activePause(conversation, now);
-    if (current) return current;
-    const record: PauseRecord = {
-      conversation,
-      handoffId: randomUUID(),
-      since: now,
-      expiresAt: now + hoursToMs(this.options.handoff.pauseHours),
-      reason: `taken over by ${operator} in ${where}`,
-      isGroup: last.isGroup,
-      ...(last.user ? { user: last.user } : {}),
-      claim: { by: operator, at: now },
-    };
-    await this.options.state.atomic([
-      ...this.pauses.writeCommands(record),
-      ...this.options.gateway.transcript.appendCommands(conversation, [
-        {
-          at: now,
-          role: 'system',
-          text: `${operator} took the conversation over in ${where}.`,
-          event: 'handed-over',
-          operator,
-        },
-      ]),
-    ]);
-    this.options.logger.info(
-      { conversation: formatConversationId(conversation), handoffId: record.handoffId, operator, where },
-      'conversation taken over by an operator',
-    );
-    await this.publish(conversation, 'handed-over');
-    return record;
-  }
-
-  /**
-   * An operator's message into the conversation, on its platform, recorded as the operator's
-   * (with their name when known). A platform's refusal is thrown (PlatformError), unrecorded.
-   */
-  async sayAsOperator(conversation: ConversationRef, text: string, operator?: string, via?: string): Promise<void> {
-    const record = await this.pauses.read(conversation);
-    await this.options.gateway.say(conversation, text, {
-      role: 'operator',
-      isGroup: record?.isGroup ?? false,
-      ...(operator ? { operator } : {}),
-      ...(via ? { via } : {}),
-    });
-    await this.publish(conversation, 'operator-message');
-  }
-
-  /** An operator's file into the conversation, as sayAsOperator (a refusal thrown as a PlatformError, unrecorded). */
-  async sendFileAsOperator(
-    conversation: ConversationRef,
-    file: FileToSend,
-    options: { caption?: string; operator?: string; via?: string },
-  ): Promise<void> {
-    const record = await this.pauses.read(conversation);
-    await this.options.gateway.sendFile(conversation, file, {
-      ...options,
-      role: 'operator',
-      isGroup: record?.isGroup ?? false,
-    });
-    await this.publish(conversation, 'operator-message');
-  }
-
-  /** An operator's private note: in the transcript for the other operators, never sent to the user. */
-  async note(conversation: ConversationRef, text: string, operator: string, via?: string): Promise<void> {
-    await this.options.gateway.transcript.append(conversation, {
-      at: Date.now(),
-      role: 'operator',
-      text,
-      operator,
-      note: true,
-      ...(via ? { via } : {}),
-    });
-    await this.publish(conversation, 'operator-message');
   }
 
   /** The hand-back in the transcript and the history; told to the inbox unless the caller does it later. */

@@ -142,7 +142,7 @@ export class OperatorDesk {
       };
     }
     try {
-      await this.options.controller.sayAsOperator(conversation, text, operator, via);
+      await this.options.controller.voice.say(conversation, text, operator, via);
       return { sent: true };
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;

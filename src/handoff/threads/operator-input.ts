@@ -92,13 +92,13 @@ export class OperatorInput implements OperatorSink {
     const name = message.operator.name;
     const where = this.options.platformName(door.platform);
     if (NOTE_PREFIX.test(message.text)) {
-      await controller.note(conversation, message.text.replace(NOTE_PREFIX, ''), name, door.platform);
+      await controller.voice.note(conversation, message.text.replace(NOTE_PREFIX, ''), name, door.platform);
       return;
     }
     const threads = await this.options.store.read(conversation);
     const thread = threads.get(door.platform);
     // Paused before anything goes: the bot stays quiet from this moment.
-    await controller.takeOver(conversation, name, where, {
+    await controller.voice.takeOver(conversation, name, where, {
       isGroup: thread?.isGroup ?? false,
       ...(thread?.user ? { user: thread.user } : {}),
     });
@@ -147,7 +147,7 @@ export class OperatorInput implements OperatorSink {
     }
     const mimeType = (await fileTypeFromBuffer(bytes))?.mime ?? file.mimeType;
     try {
-      await controller.sendFileAsOperator(
+      await controller.voice.sendFile(
         conversation,
         { bytes, fileName: name, ...(mimeType ? { mimeType } : {}) },
         { operator, via: door.platform, ...(caption.trim() !== '' ? { caption } : {}) },
