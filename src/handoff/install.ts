@@ -138,8 +138,8 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
       desk,
       doors: options.doors,
       baseUrl,
-      inboxUrl: (conversation) =>
-        inboxLinks?.forMail(conversation, config.handoff.inboxLinkHours ?? INBOX_LINK_HOURS).inboxUrl,
+      inboxUrl: (conversation, from) =>
+        inboxLinks?.forMail(conversation, config.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, from).inboxUrl,
       platformName: platformNames(platforms),
       logger: logger.child({ part: 'threads' }),
       ...(options.threads ? { policy: options.threads } : {}),

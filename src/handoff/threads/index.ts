@@ -26,7 +26,11 @@ export interface ThreadsOptions {
   /** The doors of each bot (bots without any are left alone). */
   doors: ReadonlyMap<string, readonly OperatorDoor[]>;
   baseUrl: string;
-  inboxUrl(conversation: ConversationRef): string | undefined;
+  /**
+   * The signed link into the inbox, when the inbox is on, valid from `from`: a card signs it from its
+   * handoff's start, so the same card is the same text (and is not edited again for a new token).
+   */
+  inboxUrl(conversation: ConversationRef, from: number): string | undefined;
   platformName(platform: string): string;
   logger: Logger;
   policy?: Partial<ThreadWorkerPolicy>;

@@ -26,7 +26,11 @@ export interface ThreadSyncOptions {
   /** The gateway's public base URL (links through the gateway). */
   baseUrl: string;
   /** The signed link into the inbox for this conversation, when the inbox is on. */
-  inboxUrl(conversation: ConversationRef): string | undefined;
+  /**
+   * The signed link into the inbox, when the inbox is on, valid from `from`: a card signs it from its
+   * handoff's start, so the same card is the same text (and is not edited again for a new token).
+   */
+  inboxUrl(conversation: ConversationRef, from: number): string | undefined;
   chatbotName(bot: string): Promise<string>;
   platformName(platform: string): string;
 }
@@ -110,6 +114,7 @@ export class ThreadSync {
       ref: { id: '', cardMessageId: '' },
       handoffId: pause.handoffId,
       since: pause.since,
+      expiresAt: pause.expiresAt,
       reason: pause.reason,
       open: true,
       relayedAt: handedOverAt(pause, transcript),
@@ -129,7 +134,7 @@ export class ThreadSync {
     const record: ThreadRecord = { ...draft, ref, card: cardDigest(card) };
     // The same thread reopened (a Telegram topic) links to no other.
     if (previous && ref.id === previous.ref.id) delete record.previousUrl;
-    await this.options.store.write(conversation, door.platform, record);
+    await this.options.store.opened(conversation, door.platform, record);
     return record;
   }
 
@@ -196,7 +201,7 @@ export class ThreadSync {
       ...(user ? { user } : {}),
       ...(record.previousUrl ? { previousUrl: record.previousUrl } : {}),
     };
-    const inboxUrl = this.options.inboxUrl(conversation);
+    const inboxUrl = this.options.inboxUrl(conversation, record.since);
     return composeCard(inboxUrl ? { ...facts, inboxUrl } : facts);
   }
 }
@@ -209,7 +214,7 @@ function stateOf(pause: PauseRecord): CardState {
 function endedState(transcript: readonly TranscriptEntry[], record: ThreadRecord, now: number): CardState {
   const back = transcript.findLast((entry) => entry.event === 'handed-back' && entry.at >= record.since);
   if (back?.operator) return { kind: 'ended', at: back.at, by: back.operator };
-  return back ? { kind: 'ended', at: back.at, said: back.text } : { kind: 'ended', at: now };
+  return back ? { kind: 'ended', at: back.at, said: back.text } : { kind: 'ended', at: record.expiresAt ?? now };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface ThreadRecord {
   /** The handoff the thread shows (opened, or reopened, for it): its id, start and reason. */
   handoffId: string;
   since: number;
+  /** When its pause runs out (what the card says once it has, with nobody writing). */
+  expiresAt?: number;
   reason: string;
   /** Whether that handoff is still going: its card has buttons, the Telegram topic is open. */
   open: boolean;
@@ -54,18 +56,23 @@ export class ThreadStore {
     return records;
   }
 
-  /** Keeps the record, and the way back from its thread to the conversation. */
+  /** Keeps a new thread's record, and the way back from the thread to the conversation. */
+  async opened(conversation: ConversationRef, door: string, record: ThreadRecord): Promise<void> {
+    await this.write(conversation, door, record);
+    await this.state.set(
+      threadKeys.threadOf(door, conversation.bot, record.ref.id),
+      formatConversationId(conversation),
+      { ttlMs: this.keepMs },
+    );
+  }
+
+  /** Keeps the record as it is now (the card shown, how far the thread got). */
   async write(conversation: ConversationRef, door: string, record: ThreadRecord): Promise<void> {
     const key = threadKeys.threads(conversation);
     await this.state.atomic([
       { op: 'hashSet', key, fields: { [door]: JSON.stringify(record) } },
       { op: 'expire', key, ttlMs: this.keepMs },
     ]);
-    await this.state.set(
-      threadKeys.threadOf(door, conversation.bot, record.ref.id),
-      formatConversationId(conversation),
-      { ttlMs: this.keepMs },
-    );
   }
 
   /** The conversation a door's thread belongs to; null for a thread that is none of the handoff's. */

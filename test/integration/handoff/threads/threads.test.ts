@@ -80,8 +80,11 @@ describe('operators answer in a thread of their own platform', () => {
     it("posts the user's messages while handed over, and sends an operator's reply to the user under their name", async () => {
       const process = await start();
       const thread = await handOver(process);
+      const cards = thread.cards.length;
       await process.adapter.say('c1', 'Is it still for sale?', ana);
       await eventually(() => expect(thread.posts.map((post) => post.markdown)).toEqual(['Is it still for sale?']));
+      // The card stays as it was: a message is a post, not a new card (its inbox link is signed once).
+      expect(thread.cards).toHaveLength(cards);
 
       await desk.write(thread.id, bruno, 'Yes, and **visits** are on Saturdays.');
       expect(process.adapter.textsIn('c1').at(-1)).toBe('Yes, and visits are on Saturdays.');
