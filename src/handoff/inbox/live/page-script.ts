@@ -99,7 +99,6 @@
   /** EventSource reconnects by itself after a dropped connection, but not after a refusal (non-200): then we do. */
   const listen = (url: string): void => {
     let delay = RECONNECT_FIRST_MS;
-    let opened = false;
     const connect = (): void => {
       const source = new EventSource(url);
       source.addEventListener('change', scheduleRefresh);
@@ -107,9 +106,9 @@
       source.addEventListener('resync', scheduleRefresh);
       source.addEventListener('open', () => {
         delay = RECONNECT_FIRST_MS;
-        // Changes made while the stream was down were not sent: catch up once.
-        if (opened) scheduleRefresh();
-        opened = true;
+        // Changes made before the stream was open were not sent: while it was down, and at the first
+        // open, since the page was rendered (a user's message in that moment): catch up once.
+        scheduleRefresh();
       });
       source.addEventListener('error', () => {
         if (source.readyState !== EventSource.CLOSED) return;
