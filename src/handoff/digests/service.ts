@@ -8,7 +8,7 @@ import type { ConversationRef } from '../../contract.js';
 import { conversationTag, type Gateway } from '../../gateway/index.js';
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
-import type { ListingItem, ListingQuery, ListingPage } from '../../upstream/api.js';
+import type { ChatbotSettings, ListingItem, ListingQuery, ListingPage } from '../../upstream/api.js';
 import { newMailId, digestKeys } from '../keys.js';
 import type { Outbox } from '../mail/index.js';
 import type { DeskBot } from '../pause/index.js';
@@ -62,14 +62,13 @@ export class DigestService implements Digests {
   constructor(private readonly options: DigestServiceOptions) {}
 
   async window(bot: string, day?: string): Promise<DayWindow> {
-    const settings = await this.settingsOf(bot);
-    return dayWindow(day, settings.TimeZone);
+    return (await this.dayOf(bot, day)).window;
   }
 
   async preview(bot: string, kind: DigestKind, day: string): Promise<{ to: string | null; mail: DigestMail | null }> {
-    const settings = await this.settingsOf(bot);
-    const address = settings[DIGEST_SETTING[kind]]?.trim() ?? '';
-    return { to: address.includes('@') ? address : null, mail: await this.build(bot, kind, day) };
+    const { settings, window } = await this.dayOf(bot, day);
+    const address = addressIn(settings, kind);
+    return { to: address.includes('@') ? address : null, mail: await this.build(bot, kind, window) };
   }
 
   async send(
@@ -79,9 +78,9 @@ export class DigestService implements Digests {
     options: { again?: boolean } = {},
   ): Promise<DigestSendOutcome> {
     const { state, outbox } = this.options;
-    const settings = await this.settingsOf(bot);
+    const { settings, window } = await this.dayOf(bot, day);
     const setting = DIGEST_SETTING[kind];
-    const address = settings[setting]?.trim() ?? '';
+    const address = addressIn(settings, kind);
     if (!address.includes('@')) {
       return {
         queued: false,
@@ -91,14 +90,13 @@ export class DigestService implements Digests {
           `set it (chatbridge settings set ${setting}=…) for the ${kind === 'logs' ? 'chat logs' : 'leads'} of bot "${bot}" to be mailed.`,
       };
     }
-    const window = dayWindow(day, settings.TimeZone);
     const ref = digestRef(bot, kind, window.day);
     const sentKey = digestKeys.sent(conversationTag(ref), bot, kind, window.day);
     if (!options.again) {
       const sent = await state.hashGetAll(sentKey);
       if (sent.at) return { queued: false, reason: 'already-sent', at: Number(sent.at) };
     }
-    const mail = await this.build(bot, kind, window.day);
+    const mail = await this.build(bot, kind, window);
     if (!mail) return { queued: false, reason: 'empty' };
     const now = Date.now();
     const id = newMailId(ref);
@@ -136,8 +134,10 @@ export class DigestService implements Digests {
   }
 
   async leads(bot: string, day: string): Promise<Lead[]> {
-    const settings = await this.settingsOf(bot);
-    const window = dayWindow(day, settings.TimeZone);
+    return this.leadsIn(bot, (await this.dayOf(bot, day)).window);
+  }
+
+  private async leadsIn(bot: string, window: DayWindow): Promise<Lead[]> {
     const listings = await this.listings(this.serialOf(bot));
     const leads: Lead[] = [];
     for await (const conversation of this.conversationsOf(bot, window)) {
@@ -155,12 +155,10 @@ export class DigestService implements Digests {
     return dayConversations(this.options.gateway, this.options.index, this.serialOf(bot), window, bot);
   }
 
-  private async build(bot: string, kind: DigestKind, day: string): Promise<DigestMail | null> {
-    const settings = await this.settingsOf(bot);
-    const window = dayWindow(day, settings.TimeZone);
+  private async build(bot: string, kind: DigestKind, window: DayWindow): Promise<DigestMail | null> {
     const chatbot = await this.options.chatbotName(bot);
     if (kind === 'leads') {
-      const leads = await this.leads(bot, window.day);
+      const leads = await this.leadsIn(bot, window);
       return composeLeadsMail({ chatbot, bot, window, leads, maxBytes: DIGEST_MAX_BYTES });
     }
     const builder = new LogsMailBuilder({
@@ -200,9 +198,20 @@ export class DigestService implements Digests {
     return found.serialNumber;
   }
 
-  private settingsOf(bot: string) {
+  private settingsOf(bot: string): Promise<ChatbotSettings> {
     return this.options.gateway.settings.get(this.serialOf(bot));
   }
+
+  /** The bot's chatbot settings, and the day `day` (today when unset) in its zone. */
+  private async dayOf(bot: string, day: string | undefined): Promise<{ settings: ChatbotSettings; window: DayWindow }> {
+    const settings = await this.settingsOf(bot);
+    return { settings, window: dayWindow(day, settings.TimeZone) };
+  }
+}
+
+/** The address a kind of digest goes to, as the setting holds it ('' when unset). */
+function addressIn(settings: ChatbotSettings, kind: DigestKind): string {
+  return settings[DIGEST_SETTING[kind]]?.trim() ?? '';
 }
 
 /** A digest as the outbox files it: the shard of its mail and `sent` record (no conversation of its own). */
