@@ -85,7 +85,35 @@ export interface Inbound {
   sentAt: number;
   /** A button press (callback/interaction) rather than typed text, with its payload. */
   action?: { id: string; value: string };
+  /**
+   * The message this one replies to or quotes (Telegram `reply_to_message`, a WhatsApp quoted
+   * message, a message shared into a Slack message), so that "how much is this one?" can be
+   * answered. The adapter passes the quoted text as the platform gives it; the core caps it.
+   */
+  quoted?: QuotedMessage;
 }
+
+/** What a user's message replies to or quotes. */
+export interface QuotedMessage {
+  /** Its text or caption, as written ('' when it was only a file). */
+  text: string;
+  /** 'bot': one of the bot's own messages (an answer, a listing); 'user': anyone else's. */
+  from: 'bot' | 'user';
+  /** Its author's display name, when the platform tells it and it is not the bot. */
+  author?: string;
+}
+
+/**
+ * A user changed a message they sent before (`InboundSink.revise`): edited it (Telegram
+ * `edited_message`, Slack `message_changed`, WhatsApp Web's `message_edit`, the Cloud API's edit
+ * where Meta sends one) or deleted it (Slack `message_deleted`, WhatsApp's "delete for everyone").
+ * The core answers an edited message in its new form, and a deleted one not at all, when its
+ * answer has not started; after that it only logs the change.
+ */
+export type InboundRevision =
+  /** The message as it reads now, normalized like any Inbound, with the original's `platformMessageId`. */
+  | { kind: 'edited'; message: Inbound }
+  | { kind: 'deleted'; conversation: ConversationRef; user: PlatformUser; platformMessageId: string };
 
 /**
  * What a platform can do, declared once. Whether it can edit, draft or stream natively
@@ -253,6 +281,13 @@ export interface InboundSink {
    * the sink handed to an adapter that declares `redeliversOnAcceptFailure`; without it, run the work as is.
    */
   bounded?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A message accepted before was edited or deleted; resolves once the change is applied to the
+   * queued message, or found too late (its answer started: logged, nothing else). Called in the
+   * same order as accept() for the conversation. Optional only so that a test's sink may leave it
+   * out: every sink the core hands an adapter has it.
+   */
+  revise?(revision: InboundRevision): Promise<void>;
 }
 
 /** Whether an adapter is connected to its platform, for readiness (/readyz). */

@@ -62,6 +62,8 @@ export const userTexts = {
   staleButton: 'That button no longer works; please send the command again.',
   resetDone: 'Started a new conversation. Your next message begins with a clean slate.',
   unknownCommand: (name: string, help: string) => `I don't know the command /${name}.\n\n${help}`,
+  /** /stop while no answer is being written in this conversation. */
+  nothingToStop: 'Nothing is being written right now, so there is nothing to stop.',
 
   // The answer as it is shown (relay/).
   /** Shown instead of an empty answer: platforms refuse empty messages and silence looks broken. */
@@ -72,6 +74,8 @@ export const userTexts = {
   supersededMessage: '…',
   /** Added below an answer cut off by a crash or a lost lock (relay/recovery.ts), on a line of its own. */
   interruptedNote: '(This answer was interrupted. It will be answered again.)',
+  /** Added below an answer the user stopped (/stop), on a line of its own. */
+  stoppedNote: '(Stopped.)',
 
   // The commands (commands/): their descriptions are the lines of /help.
   commandsTitle: '**Commands**',
@@ -81,6 +85,7 @@ export const userTexts = {
     help: 'list the commands',
     reset: 'start a new conversation (the assistant forgets this one)',
     listings: 'browse the listings, optionally in one city',
+    stop: 'stop the answer being written',
     /** The handoff's command (src/handoff). */
     human: 'talk to a person',
   },
