@@ -203,6 +203,12 @@ const coreSchema = z
         stopGraceMs: z.number().int().min(0).optional(),
         /** A conversation silent this long gets a new service session at its next message (default 90 days). */
         sessionIdleTtlMs: positiveInt.optional(),
+        /** Messages of one user within this long of each other are answered as one question (default 1.5 s; 0 = off). */
+        burstMs: z.number().int().min(0).optional(),
+        /** Longest wait for a burst that keeps growing, from its first message (default 6 s). */
+        burstMaxWaitMs: z.number().int().min(0).optional(),
+        /** Characters of a quoted message sent with a reply as its context (default 500). */
+        quoteMaxChars: positiveInt.optional(),
       })
       .strict()
       .default({}),

@@ -50,6 +50,15 @@ export interface GatewayPolicy {
    * sends it again (intake/webhook-accept.ts).
    */
   webhookAcceptMs: number;
+  /**
+   * Messages of one user that follow each other within this long before their answer starts are
+   * answered as one question (turn/burst.ts); the wait is shown as "typing…". 0 = each on its own.
+   */
+  burstMs: number;
+  /** Longest a burst that keeps growing is waited for, from its first message; then it is answered as it is. */
+  burstMaxWaitMs: number;
+  /** Characters of a quoted message (a reply's context) sent to the service with the question. */
+  quoteMaxChars: number;
 }
 
 /**
@@ -130,6 +139,19 @@ export const UPSTREAM_OUTAGE_HORIZON_MS = 60 * 60_000;
  */
 export const WEBHOOK_ACCEPT_MS = 2_000;
 
+/**
+ * 1.5 s: people who write in bubbles ("hi", "I'm looking for", "a 3 bedroom in Austin") send the next
+ * within a second or so on a phone; waiting longer delays every single question by as much. The Vercel
+ * Chat SDK's debounce strategy defaults to a similar window.
+ */
+export const BURST_MS = 1_500;
+
+/** 6 s: four bubbles' worth; someone still typing past it gets an answer to what they wrote so far. */
+export const BURST_MAX_WAIT_MS = 6_000;
+
+/** 500: the gist of a listing or an answer, without sending a whole long answer back with every reply to it. */
+export const QUOTE_MAX_CHARS = 500;
+
 export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   dedupeTtlMs: DEDUPE_TTL_MS,
   lockTtlMs: LOCK_TTL_MS,
@@ -146,6 +168,9 @@ export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   platformOutageHorizonMs: PLATFORM_OUTAGE_HORIZON_MS,
   upstreamOutageHorizonMs: UPSTREAM_OUTAGE_HORIZON_MS,
   webhookAcceptMs: WEBHOOK_ACCEPT_MS,
+  burstMs: BURST_MS,
+  burstMaxWaitMs: BURST_MAX_WAIT_MS,
+  quoteMaxChars: QUOTE_MAX_CHARS,
 });
 
 export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPolicy {
@@ -169,6 +194,18 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
     throw new Error(
       `Gateway policy: webhookAcceptMs (gateway.webhookAcceptMs) must be a whole number of milliseconds of at least 1 ` +
         `(got ${policy.webhookAcceptMs}); the default is ${WEBHOOK_ACCEPT_MS}, under Slack's 3 s.`,
+    );
+  }
+  for (const name of ['burstMs', 'burstMaxWaitMs'] as const) {
+    if (!(Number.isInteger(policy[name]) && policy[name] >= 0)) {
+      throw new Error(
+        `Gateway policy: ${name} (gateway.${name}) must be a whole number of milliseconds, 0 or more (got ${policy[name]}).`,
+      );
+    }
+  }
+  if (!(Number.isInteger(policy.quoteMaxChars) && policy.quoteMaxChars >= 1)) {
+    throw new Error(
+      `Gateway policy: quoteMaxChars (gateway.quoteMaxChars) must be a whole number of at least 1 (got ${policy.quoteMaxChars}).`,
     );
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);

@@ -17,6 +17,7 @@ import { resolvePolicy, type GatewayPolicy } from './gateway-policy.js';
 import { InflightRecorder, recoverConversation, recoverInterruptedAnswers } from './relay/index.js';
 import type { Adapter, Capabilities, ConversationRef, InboundAttachment, InboundSink, Outbound } from '../contract.js';
 import { AdapterLifecycle, AdapterRoutes, Intake, notServedError } from './intake/index.js';
+import { STOP_CHANNEL, conversationMember, parseConversationMember } from './state-keys.js';
 import {
   askStep,
   limitsStep,
@@ -45,6 +46,8 @@ import {
   CommandRegistry,
   commandStep,
   helpCommand,
+  isCommandLike,
+  stopCommand,
   listingsAction,
   listingsCommand,
   resetCommand,
@@ -168,7 +171,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       );
     },
   };
-  const runner = new TurnRunner({ routes, local, pipeline, events, services, logger, starter });
+  // Commands and button presses are answered on their own, never merged into a burst's question.
+  const burst = { policy, standsAlone: isCommandLike };
+  const runner = new TurnRunner({ routes, local, pipeline, events, services, logger, starter, burst });
   const drains = new Drains({
     queue,
     policy,
@@ -186,7 +191,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcript: services.transcript,
     observer: services.observer,
     logger,
+    state,
+    stopAnswer: (conversation, platformMessageId) =>
+      state.publish(STOP_CHANNEL, JSON.stringify([conversationMember(conversation), platformMessageId])),
   });
+  let unsubscribeStops: (() => Promise<void>) | undefined;
   const lifecycle = new AdapterLifecycle(routes.all(), logger, policy.webhookAcceptMs);
   let sweepTimer: NodeJS.Timeout | undefined;
 
@@ -261,6 +270,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     async start() {
       intake.open();
       drains.resume();
+      // A /stop reaches the process writing the answer, whichever accepted it. Missed while Redis is away: the answer ends as written.
+      unsubscribeStops ??= await state.subscribe(STOP_CHANNEL, (message) => {
+        const [member, platformMessageId] = JSON.parse(message) as [string, string];
+        const conversation = parseConversationMember(member);
+        if (conversation && runner.stop(conversation, platformMessageId))
+          logger.info({ conversation }, 'the user stopped the answer being written');
+      });
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
       await lifecycle.start(intake, {
         commands: commands
@@ -277,6 +293,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       clearInterval(sweepTimer);
       await lifecycle.stop();
       await drains.stop(policy.stopGraceMs);
+      await unsubscribeStops?.().catch(() => undefined);
+      unsubscribeStops = undefined;
       // After the last answers: what they added to the month's counts is written now.
       await services.monthTally.stop();
     },
@@ -290,6 +308,7 @@ function builtinCommands(): CommandRegistry {
   commands.register(helpCommand(commands));
   commands.register(resetCommand);
   commands.register(listingsCommand);
+  commands.register(stopCommand);
   commands.registerAction(listingsAction);
   return commands;
 }

@@ -28,6 +28,9 @@ const conv = taggedConversation;
 /** The set of conversations with queued messages in the shard of hash tag `tag`. */
 const pendingKey = (tag: string): string => `queues:pending:${tag}`;
 
+/** The pub/sub channel of /stop requests: every process stops the turn it runs of the conversation named. */
+export const STOP_CHANNEL = 'gateway:stop';
+
 export const gatewayKeys = {
   /** SET NX marker of a platform message already accepted (TTL policy.dedupeTtlMs, or the adapter's longer capabilities.redeliveryWindowMs). */
   dedupe: (c: ConversationRef, platformMessageId: string) => `dedupe:${conv(c)}:${platformMessageId}`,
@@ -53,6 +56,8 @@ export const gatewayKeys = {
   attempts: (c: ConversationRef, platformMessageId: string) => `attempts:${conv(c)}:${platformMessageId}`,
   /** JSON: the queued message waiting for the Chatbot Service to come back, since when, tries so far. */
   upstreamWait: (c: ConversationRef) => `upstream-wait:${conv(c)}`,
+  /** Marks that a /stop (its platform message id) stopped an answer, written with that answer's advance, read by the /stop turn (10 minutes). */
+  stopped: (c: ConversationRef, platformMessageId: string) => `stopped:${conv(c)}:${platformMessageId}`,
   /** Hash mirror of a chatbot's settings, one field per setting, values JSON-encoded. No tag: per chatbot. */
   settings: (serialNumber: string) => `settings:${serialNumber}`,
 };

@@ -223,6 +223,12 @@ export class MemoryStateStore implements StateStore {
   async listLength(key: string): Promise<number> {
     return this.typed(key, 'list', false)?.data.length ?? 0;
   }
+  async listReplace(key: string, index: number, expected: string, value: string): Promise<boolean> {
+    const data = this.typed(key, 'list', false)?.data;
+    if (data?.[index] !== expected) return false;
+    data[index] = value;
+    return true;
+  }
 
   async setAdd(key: string, ...members: string[]): Promise<number> {
     const set = this.typed(key, 'set', true)!;
@@ -392,20 +398,23 @@ export class MemoryStateStore implements StateStore {
     const lock = this.live(keys.lock);
     if (lock?.value.type !== 'string' || lock.value.data !== token) return { owned: false };
     const list = this.typed(keys.queue, 'list', false);
-    list?.data.shift();
+    const answered = options.answered ?? [];
+    const removed = list?.data.splice(0, Math.max(answered.length, 1)) ?? [];
+    const changed = answered.filter((entry, i) => removed[i] !== undefined && removed[i] !== entry).length;
+    const told = answered.length > 0 ? { changed } : {};
     const next = list?.data[0];
     if (next !== undefined && options.letGo) {
       this.entries.delete(this.prefix + keys.lock);
-      return { owned: true, next, letGo: true };
+      return { owned: true, next, letGo: true, ...told };
     }
     if (next !== undefined) {
       lock.expiresAt = Date.now() + lockTtlMs;
-      return { owned: true, next };
+      return { owned: true, next, ...told };
     }
     this.dropIfEmpty(keys.queue);
     this.entries.delete(this.prefix + keys.lock);
     this.unindex(keys);
-    return { owned: true, next: null };
+    return { owned: true, next: null, ...told };
   }
 
   private setString(key: string, value: string, ttlMs?: number): void {
@@ -459,6 +468,8 @@ export class MemoryStateStore implements StateStore {
       }
       case 'listLength':
         return this.listLength(c.key);
+      case 'listRange':
+        return this.listRange(c.key, c.start, c.stop);
       case 'setAdd':
         return this.setAdd(c.key, c.member);
       case 'setRemove':

@@ -42,6 +42,11 @@ export interface StateStore {
   /** Inclusive range with Redis semantics (negative indexes count from the end). */
   listRange(key: string, start: number, stop: number): Promise<string[]>;
   listLength(key: string): Promise<number>;
+  /**
+   * LSET at `index` only while it still holds `expected` (a compare and set: a Lua script on Redis); false when
+   * the entry there changed or the list is shorter. A queued message edited in place (gateway/intake/revise.ts).
+   */
+  listReplace(key: string, index: number, expected: string, value: string): Promise<boolean>;
 
   setAdd(key: string, ...members: string[]): Promise<number>;
   setRemove(key: string, ...members: string[]): Promise<number>;
@@ -117,7 +122,8 @@ export interface StateStore {
   queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null>;
   /**
    * Runs `also` (e.g. transcript and counter updates) and then, if `token` still
-   * owns the lock: removes the head, and either renews the lock and returns the
+   * owns the lock: removes the head (the first `options.answered.length` entries when
+   * given: a burst answered as one), and either renews the lock and returns the
    * next head, or releases the lock and unindexes the conversation when the queue
    * is empty. `owned: false` when the lock was lost (nothing was removed).
    */
@@ -174,6 +180,8 @@ export type AtomicCommand =
    */
   | { op: 'listPush'; key: string; values: string[]; maxLength?: number; ttlMs?: number; renewTtl?: boolean }
   | { op: 'listLength'; key: string }
+  /** As listRange: inclusive, negative indexes count from the end. */
+  | { op: 'listRange'; key: string; start: number; stop: number }
   | { op: 'setAdd'; key: string; member: string }
   | { op: 'setRemove'; key: string; member: string }
   | { op: 'setMembers'; key: string }
@@ -219,6 +227,7 @@ export interface AtomicResults {
   hashGetAll: Record<string, string>;
   listPush: number;
   listLength: number;
+  listRange: string[];
   setAdd: number;
   setRemove: number;
   setMembers: string[];
@@ -261,6 +270,11 @@ export interface QueueOfferOptions {
 
 export interface QueueAdvanceOptions {
   /**
+   * The entries the turn answered, as it read them (default: the head alone). As many are removed, and the
+   * result counts those that changed since (`changed`: a message edited or deleted after its answer started).
+   */
+  answered?: readonly string[];
+  /**
    * Let the lock go even when entries remain (the holder yields to conversations waiting for
    * a slot); the conversation stays indexed in `pending`. The result then says `letGo: true`.
    */
@@ -287,4 +301,6 @@ export type QueueOfferResult =
 export type HeadClaim =
   { outcome: 'claimed' } | { outcome: 'other-head'; head: string } | { outcome: 'taken' } | { outcome: 'empty' };
 
-export type QueueAdvanceResult = { owned: false } | { owned: true; next: string | null; letGo?: boolean };
+/** `changed`: how many of the entries removed differ from those the turn answered (QueueAdvanceOptions.answered). */
+export type QueueAdvanceResult =
+  { owned: false } | { owned: true; next: string | null; letGo?: boolean; changed?: number };

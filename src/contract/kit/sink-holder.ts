@@ -4,7 +4,7 @@
  * refused with an error in the platform's words, so that the adapter's caller fails it
  * the platform's way (a webhook answers 500 and the platform sends it again).
  */
-import type { Inbound, InboundSink } from '../adapter.js';
+import type { Inbound, InboundRevision, InboundSink } from '../adapter.js';
 
 /** A message arrived while the adapter had no sink: before start() or after stop(). */
 export class AdapterNotStartedError extends Error {
@@ -45,6 +45,11 @@ export class SinkHolder implements InboundSink {
 
   async accept(message: Inbound): Promise<void> {
     await this.started().accept(message);
+  }
+
+  /** An edit or a deletion, to a sink that takes them (every sink the core hands an adapter does). */
+  async revise(revision: InboundRevision): Promise<void> {
+    await this.started().revise?.(revision);
   }
 
   /** One webhook request's hand-over within the core's bound (InboundSink.bounded), or as is when the sink has none. */

@@ -33,6 +33,11 @@ export function parseCommand(text: string): { name: string; args: string } | nul
   return { name: match[1]!.toLowerCase(), args: (match[2] ?? '').trim() };
 }
 
+/** A message answered on its own, never merged into a burst's question (turn/burst.ts): a command or a button press. */
+export function isCommandLike(message: { text: string; action?: unknown }): boolean {
+  return message.action !== undefined || parseCommand(message.text) !== null;
+}
+
 export class CommandRegistry {
   private readonly commands = new Map<string, Command>();
   private readonly actions = new Map<string, ButtonAction>();

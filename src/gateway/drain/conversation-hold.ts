@@ -170,8 +170,14 @@ export class ConversationHold implements RidingClaim {
    * when the queue is empty, when it is let go (`letGo`, others wait for a slot), or when it was
    * not ours any more (`owned: false`).
    */
-  async advance(writes: readonly AtomicCommand[], letGo: boolean): Promise<QueueAdvanceResult> {
-    const advanced = await this.site.queue.advance(this.conversation, this.token, writes, { letGo });
+  /** `answered`: the entries the turn answered as it read them (a burst), when not the head alone. */
+  async advance(
+    writes: readonly AtomicCommand[],
+    letGo: boolean,
+    answered?: readonly string[],
+  ): Promise<QueueAdvanceResult> {
+    const options = { letGo, ...(answered ? { answered } : {}) };
+    const advanced = await this.site.queue.advance(this.conversation, this.token, writes, options);
     this.lock = advanced.owned && advanced.next !== null && !advanced.letGo ? 'owned' : 'none';
     return advanced;
   }

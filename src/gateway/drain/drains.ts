@@ -36,8 +36,12 @@ import type { ConversationRef } from '../../contract.js';
  * this head (what it found instead, the hold was told: RidingClaim.found).
  */
 export type HandleResult =
-  /** `committed`: called once `writes` are applied with the queue advance (never throws). */
-  | { outcome: 'done'; writes: AtomicCommand[]; committed?: () => Promise<void> }
+  /**
+   * `committed`: called once `writes` are applied with the queue advance (never throws). `answered`: the
+   * queue's first entries as the turn read and answered them (a burst answered as one; turn/burst.ts), all
+   * removed with the advance; absent, the head alone.
+   */
+  | { outcome: 'done'; writes: AtomicCommand[]; committed?: () => Promise<void>; answered?: string[] }
   | { outcome: 'aborted' }
   | { outcome: 'unclaimed' };
 /**
@@ -323,6 +327,7 @@ export class Drains {
         }
         let writes: AtomicCommand[] = [];
         let committed: (() => Promise<void>) | undefined;
+        let answered: string[] | undefined;
         if (message) {
           const claim = hold.ridingClaim(head);
           const result = await this.options.handle(message, abort.signal, claim, claim ? 'line' : origin);
@@ -335,15 +340,23 @@ export class Drains {
           if (result.outcome === 'aborted') break;
           writes = result.writes;
           committed = result.committed;
+          answered = result.answered;
         } else {
           log.error({ entry: head.slice(0, 200) }, 'dropping an unreadable queue entry');
         }
         // Others wait for a slot: the lock goes with the advance (one round trip), and this conversation goes back in line.
-        const advanced = await hold.advance(writes, this.slots.waitingCount > 0 && !this.stopping);
+        const advanced = await hold.advance(writes, this.slots.waitingCount > 0 && !this.stopping, answered);
         this.options.settled?.(message);
+        for (const entry of answered?.slice(1) ?? []) this.options.settled?.(parseQueuedMessage(entry));
         if (!advanced.owned) {
           log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
           return { end: 'ended' };
+        }
+        if (advanced.changed) {
+          log.info(
+            { changed: advanced.changed },
+            'a message was edited or deleted after its answer started; it is not answered again',
+          );
         }
         await committed?.();
         head = advanced.next;

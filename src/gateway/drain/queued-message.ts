@@ -18,6 +18,10 @@ export interface QueuedMessage {
   origin: string;
   acceptedAt: number;
   inbound: Omit<Inbound, 'attachments'> & { attachments: AttachmentInfo[] };
+  /** Deleted by the user before its answer started (intake/revise.ts): kept in its place, answered by nobody. */
+  deleted?: true;
+  /** Edited by the user before its answer started: `inbound` is the edited message. */
+  edited?: true;
 }
 
 export function toQueuedMessage(inbound: Inbound, id: string, origin: string, acceptedAt: number): QueuedMessage {

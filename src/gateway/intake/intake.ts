@@ -16,7 +16,10 @@ import { AcceptLine } from './accept-line.js';
 import type { GatewayObserver } from '../observer.js';
 import { notServedError, type AdapterRoutes } from './adapter-routes.js';
 import type { PacedSink } from './patient-sink.js';
-import type { Inbound } from '../../contract.js';
+import type { ConversationRef, Inbound, InboundRevision } from '../../contract.js';
+import type { StateStore } from '../../state/index.js';
+import { parseCommand, STOP_COMMAND } from '../commands/index.js';
+import { reviseQueued } from './revise.js';
 import { toQueuedMessage, type ConversationQueue, type Drains, type LocalAttachments } from '../drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendReply } from '../reply/index.js';
 import { userTexts } from '../user-texts.js';
@@ -48,6 +51,12 @@ export interface IntakeOptions {
   transcript: TranscriptStore;
   observer: GatewayObserver;
   logger: Logger;
+  state: StateStore;
+  /**
+   * Stops the answer being written in the conversation, in whichever process writes it (a /stop arrived
+   * while its conversation's lock was held); `platformMessageId` is the /stop's.
+   */
+  stopAnswer(conversation: ConversationRef, platformMessageId: string): Promise<void>;
 }
 
 export class Intake implements PacedSink {
@@ -86,6 +95,14 @@ export class Intake implements PacedSink {
     );
   }
 
+  /** An edit or a deletion of a message accepted before (InboundSink.revise): applied while it waits for its answer. */
+  async revise(revision: InboundRevision): Promise<void> {
+    const conversation = revision.kind === 'edited' ? revision.message.conversation : revision.conversation;
+    if (!this.options.routes.serves(conversation)) throw notServedError(conversation);
+    if (revision.kind === 'edited' && !revision.message.addressed) return;
+    await reviseQueued(this.options.state, this.options.local, revision, this.options.logger);
+  }
+
   /** Queues the message (and starts or lines up its conversation); the length of its conversation's queue when that is full. */
   private async queueNow(inbound: Inbound): Promise<number | undefined> {
     const { routes, queue, local, logger } = this.options;
@@ -112,6 +129,10 @@ export class Intake implements PacedSink {
         throw error;
       });
     const claim = result.outcome === 'queued' ? result.claim : null;
+    // A /stop is queued (recorded, and answered when there was nothing to stop), and told at once to whoever writes an answer.
+    const lockHeld = result.outcome === 'full' || (result.outcome === 'queued' && !claim && result.lockFree !== true);
+    if (lockHeld && !inbound.action && parseCommand(inbound.text)?.name === STOP_COMMAND)
+      await this.options.stopAnswer(conversation, inbound.platformMessageId);
     // No claim came of it (duplicate, full, the lock held elsewhere): the slot goes back at once (it holds no lock yet).
     if (hold && !claim) void hold.end();
     if (result.outcome !== 'queued') local.forget(message.id);

@@ -19,7 +19,14 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../../logger.js';
-import { retryWithBackoff, type Adapter, type Backoff, type Inbound, type InboundSink } from '../../contract.js';
+import {
+  retryWithBackoff,
+  type Adapter,
+  type Backoff,
+  type Inbound,
+  type InboundRevision,
+  type InboundSink,
+} from '../../contract.js';
 import { outboundIn, sendReply } from '../reply/index.js';
 import { userTexts } from '../user-texts.js';
 
@@ -113,6 +120,16 @@ export class PatientSink implements InboundSink {
   /** Messages being queued right now (held while the store is down). */
   get size(): number {
     return this.held;
+  }
+
+  /**
+   * Passed on as it comes: a change to a queued message is worth nothing once that message is answered,
+   * so it is not held through an outage (the failure is logged, the message answered as it was).
+   */
+  async revise(revision: InboundRevision): Promise<void> {
+    await this.sink.revise?.(revision).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, revision: revision.kind }, 'could not apply an edit or a deletion');
+    });
   }
 
   async accept(inbound: Inbound): Promise<void> {

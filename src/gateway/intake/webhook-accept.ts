@@ -14,12 +14,13 @@
  * requests were refused meanwhile: a line per request would be a line per message per retry.
  */
 import type { Logger } from '../../logger.js';
-import { NotQueuedError, type Inbound, type InboundSink } from '../../contract.js';
+import { NotQueuedError, type Inbound, type InboundRevision, type InboundSink } from '../../contract.js';
 import { isStoreOutage } from './patient-sink.js';
 
 /** The gateway's own sink, which can drop an accept that is still waiting for its turn (intake.ts). */
 export interface CancellableSink {
   accept(inbound: Inbound, signal?: AbortSignal): Promise<void>;
+  revise?(revision: InboundRevision): Promise<void>;
 }
 
 export interface WebhookAcceptOptions {
@@ -43,6 +44,10 @@ export class WebhookAccept implements InboundSink {
 
   bounded<T>(work: () => Promise<T>): Promise<T> {
     return this.within(() => work());
+  }
+
+  revise(revision: InboundRevision): Promise<void> {
+    return this.within(async () => this.sink.revise?.(revision));
   }
 
   private async within<T>(work: (cutOff: AbortSignal) => Promise<T>): Promise<T> {

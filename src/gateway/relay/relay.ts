@@ -54,8 +54,12 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   let final: AskFinal | null = null;
   let messages: SentMessage[];
   let finalMarkdown: string;
+  const stopSignal = request.stopSignal;
+  const readUntil =
+    stopSignal && request.signal ? AbortSignal.any([request.signal, stopSignal]) : (stopSignal ?? request.signal);
+  let stopped: boolean;
   try {
-    for await (const event of untilAborted(request.answer, request.signal)) {
+    for await (const event of untilAborted(request.answer, readUntil)) {
       if (event.type === 'final') {
         final = event;
         break;
@@ -66,8 +70,10 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     }
     await renderer.settle();
     if (renderer.failed) renderer = await fallBackToEdit(renderer, context);
+    stopped = final === null && stopSignal?.aborted === true && request.signal?.aborted !== true;
     final ??= incompleteFinal(joined);
     finalMarkdown = finalMarkdownOf(final, joined);
+    if (stopped && request.stoppedNote) finalMarkdown = `${finalMarkdown}\n\n${request.stoppedNote}`.trim();
     messages = await renderer.finish(finalMarkdown, request.buttons);
   } catch (error) {
     await renderer.settle();
@@ -85,7 +91,7 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
   } else {
     await removeRecord(request, context);
   }
-  return { final, messages, renderer: renderer.kind, rateLimitedUpdates: stats.rateLimited };
+  return { final, messages, renderer: renderer.kind, rateLimitedUpdates: stats.rateLimited, stopped };
 }
 
 /** With the caller's end-of-turn transaction when it has one (a crash before it leaves the record for recovery). */

@@ -44,6 +44,13 @@ export interface RelayRequest {
   /** Stops reading the answer: what arrived so far is delivered as an incomplete final. */
   signal?: AbortSignal;
   /**
+   * The user stopped the answer (/stop): reading ends, and what arrived so far is the final answer, with
+   * `stoppedNote` below it; unlike `signal`, nothing is left to answer again.
+   */
+  stopSignal?: AbortSignal;
+  /** The note below a stopped answer (Markdown, a line of its own). */
+  stoppedNote?: string;
+  /**
    * A typing indicator the caller already runs (e.g. while media uploaded); the relay takes it
    * over and stops it, instead of starting a second one whose call would delay the first text.
    */
@@ -66,4 +73,6 @@ export interface RelayResult {
   renderer: RendererKind;
   /** 429 answers met on the way: skipped intermediate updates plus retried final updates. */
   rateLimitedUpdates: number;
+  /** The user stopped it (RelayRequest.stopSignal): `final` holds what was written until then. */
+  stopped: boolean;
 }

@@ -21,6 +21,7 @@ import { resetTurnAttempts } from './poison-limit.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
 import { userTexts } from '../user-texts.js';
+import { questionText } from './question.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
 
@@ -34,11 +35,13 @@ export function askStep(): Step {
   return async (ctx) => {
     // On the message being answered: a platform may show the indicator there (WhatsApp Cloud marks it read).
     const typingOptions = { replyingTo: ctx.inbound.platformMessageId };
-    let typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
+    // Started while a burst settled (turn/burst-wait.ts): carried on rather than shown again.
+    let typing = ctx.typing ?? startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
     let answer: AsyncIterable<AskStreamEvent>;
     let toldUnread = false;
     for (;;) {
       try {
+        if (ctx.stopSignal.aborted) return await stopThen(typing, () => replyStopped(ctx));
         const prepared = await prepareMedia(ctx);
         const hasText = ctx.inbound.text.trim() !== '';
         if (isMediaRefusal(prepared) && !(hasText && isUnreadFile(prepared)))
@@ -52,13 +55,15 @@ export function askStep(): Step {
           toldUnread = true;
         }
         answer = await openAnswer(ctx, {
-          content: ctx.inbound.text,
+          content: questionText(ctx.messages, ctx.services.policy.quoteMaxChars),
           ...(media.fileIds.length > 0 ? { chatAskType: media.chatAskType, fileIds: media.fileIds } : {}),
         });
         break;
       } catch (error) {
         await typing.stop();
+        if (stoppedByUser(ctx)) return await replyStopped(ctx);
         if (!(await waitForService(ctx, error))) {
+          if (stoppedByUser(ctx)) return await replyStopped(ctx);
           // The service refused the files (uploads off there, its own limit): say so, with its reason.
           const refusal = serviceMediaRefusal(ctx.inbound.attachments, error);
           if (refusal) return await ctx.reply(refusal);
@@ -80,6 +85,8 @@ export function askStep(): Step {
       inflight: ctx.services.inflight,
       logger: ctx.logger,
       signal: ctx.signal,
+      stopSignal: ctx.stopSignal,
+      stoppedNote: userTexts.stoppedNote,
       // The indicator shown while media uploaded and ClientAsk opened carries on until the first text.
       typing,
       // Removed in the same transaction that takes the message off the queue.
@@ -95,7 +102,11 @@ export function askStep(): Step {
       rateLimitedUpdates: result.rateLimitedUpdates,
       seconds: (Date.now() - ctx.startedAt) / 1000,
     });
-    ctx.record('bot', result.final.answer);
+    ctx.record(
+      'bot',
+      result.stopped ? `${result.final.answer}\n\n${userTexts.stoppedNote}`.trim() : result.final.answer,
+    );
+    if (result.stopped) ctx.logger.info('the user stopped the answer; it ends where it was');
     // The afterAnswer listeners are told once the pipeline is done (turn/run-turn.ts).
     ctx.answer = result.final;
   };
@@ -131,8 +142,13 @@ async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean
       'the Chatbot Service is still unreachable; the message stays queued',
     );
   }
-  await sleep(wait.retryAfterMs, undefined, { signal: ctx.signal });
-  return true;
+  // A /stop ends the wait (the caller tells the user); only the turn's own signal cuts it off.
+  await sleep(wait.retryAfterMs, undefined, { signal: AbortSignal.any([ctx.signal, ctx.stopSignal]) }).catch(
+    (sleepError: unknown) => {
+      if (ctx.signal.aborted) throw sleepError;
+    },
+  );
+  return !ctx.stopSignal.aborted;
 }
 
 const waitedForService = new WeakSet<TurnContext>();
@@ -151,6 +167,17 @@ const answerStarted = new WeakSet<TurnContext>();
 
 export function hasAnswerStarted(ctx: TurnContext): boolean {
   return answerStarted.has(ctx);
+}
+
+/** Stopped by the user, not cut off: the turn goes on to its end. */
+function stoppedByUser(ctx: TurnContext): boolean {
+  return ctx.stopSignal.aborted && !ctx.signal.aborted;
+}
+
+/** Stopped before any of the answer was shown: the note alone says so. */
+async function replyStopped(ctx: TurnContext): Promise<void> {
+  ctx.logger.info('the user stopped the answer before it started');
+  await ctx.reply(userTexts.stoppedNote);
 }
 
 /** A reply instead of an answer: the typing indicator goes first, so it does not outlive the reply. */
@@ -186,9 +213,11 @@ async function openAnswer(
     const sessionId =
       ctx.sessionId ??
       (await sessions.ensure(ctx.conversation, ctx.bot.serialNumber, undefined, { signal: ctx.signal }));
-    const iterator = upstream.askStream({ ...request, sessionId }, { signal: ctx.signal })[Symbol.asyncIterator]();
+    // A /stop closes the service's stream too: the answer is not written on for nobody.
+    const signal = AbortSignal.any([ctx.signal, ctx.stopSignal]);
+    const iterator = upstream.askStream({ ...request, sessionId }, { signal })[Symbol.asyncIterator]();
     try {
-      return prepend(await untilAborted(iterator.next(), ctx.signal), iterator);
+      return prepend(await untilAborted(iterator.next(), signal), iterator);
     } catch (error) {
       void iterator.return?.()?.catch(() => undefined);
       if (attempt > 1 || !isUnknownSession(error)) throw error;

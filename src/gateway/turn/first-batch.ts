@@ -6,6 +6,8 @@
  *     them at its position, and they are given back when that step is not reached);
  *   - reads the conversation's session and renews its idle lifetime;
  *   - lists answers a previous holder left half-shown (recovered before answering), in the same case;
+ *   - reads the queue's first entries: the head as it is now (edited, or deleted, since it was queued) and,
+ *     with bursts on, the messages after it that may be answered with it (turn/burst.ts);
  *   - runs the reads features added (the handoff's pause), whose results their
  *     steps take from the turn instead of asking Redis again.
  */
@@ -24,6 +26,7 @@ import { MONTHLY_COUNTER_TTL_MS } from '../stores/index.js';
 import { ATTEMPTS_TTL_MS } from './poison-limit.js';
 import { inflightConversationKey } from '../relay/index.js';
 import type { HeadOrigin, RidingClaim } from '../drain/index.js';
+import { BURST_READ_MAX } from './burst.js';
 
 /** A read a feature adds to every turn's first batch, with its result decoded. */
 export interface TurnRead<T> {
@@ -151,6 +154,13 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   // Renewed on use (read and renewed in one command): a conversation idle for sessionIdleTtlMs starts a new session (stores/session-map.ts).
   const session = batch.add({ op: 'get', key: sessionKey, ttlMs: ctx.services.policy.sessionIdleTtlMs });
   const leftovers = again ? batch.add({ op: 'setMembers', key: inflightConversationKey(ctx.conversation) }) : undefined;
+  const queueKey = gatewayKeys.queue(ctx.conversation);
+  const queued = batch.add({
+    op: 'listRange',
+    key: queueKey,
+    start: 0,
+    stop: ctx.services.policy.burstMs > 0 ? BURST_READ_MAX - 1 : 0,
+  });
   // A feature's read is of the conversation's keys (its tag), or the MULTI fails its slot check.
   const features = reads.all().map((read) => read.add(batch, ctx));
   // The counters, untagged. Reserved now, given back when nothing is answered: concurrent conversations cannot overshoot the cap.
@@ -186,6 +196,7 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   // Whatever this turn ends with, once its writes are committed the message is off the queue (one DEL with the turn's others).
   ctx.later({ op: 'del', key: attemptsKey });
   ctx.prefetched.session = results.of(session);
+  ctx.prefetched.queued = results.of(queued);
   ctx.prefetched.reservation = reservation;
   for (const file of features) file(results);
   if (counted && leftovers) return { attempt: results.of(counted), leftovers: results.of(leftovers) };

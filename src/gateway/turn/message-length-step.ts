@@ -14,11 +14,12 @@ import {
 } from '../../upstream/limits.js';
 import type { Step } from './pipeline.js';
 import { userTexts } from '../user-texts.js';
+import { questionText } from './question.js';
 
 export function messageLengthStep(): Step {
   return async (ctx, next) => {
-    // What the ask step sends as ClientAsk `content`.
-    const content = ctx.inbound.text;
+    // What the ask step sends as ClientAsk `content`: the turn's messages with what they quote.
+    const content = questionText(ctx.messages, ctx.services.policy.quoteMaxChars);
     if (!isClientAskContentTooLong(content)) return next();
     const length = clientAskContentLength(content);
     ctx.logger.info(

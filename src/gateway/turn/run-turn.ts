@@ -22,6 +22,8 @@ import { describeAttachment, transcriptFile } from '../stores/index.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import type { HeadOrigin } from '../drain/index.js';
+import type { Gathered } from './burst-wait.js';
+import { markIfStopped } from './stop-request.js';
 import { isPlatformOutage } from '../reply/index.js';
 import { userTexts } from '../user-texts.js';
 
@@ -29,7 +31,8 @@ import { userTexts } from '../user-texts.js';
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
 
 export type TurnOutcome =
-  | { outcome: 'done' }
+  /** `answered`: the queue's entries the turn answered (turn/burst-wait.ts), when not its head alone. */
+  | { outcome: 'done'; answered?: string[] }
   /** Cut off (stopping, or the lock moved): the message stays queued and is answered again in full. */
   | { outcome: 'aborted' };
 
@@ -49,6 +52,7 @@ export async function runTurn(
   events: TurnEvents,
   starter: TurnStarter,
   origin: HeadOrigin,
+  gather?: (turn: Turn) => Promise<Gathered | undefined>,
 ): Promise<TurnOutcome> {
   // Deleted with the message's removal from the queue, however this turn ends it.
   turn.later({ op: 'del', key: upstreamWaitKey(turn) });
@@ -62,32 +66,39 @@ export async function runTurn(
       );
   }
   let cutOff = false;
+  let gathered: Gathered | undefined;
   try {
     // Cut off while the note waited for the platform: the next holder gives the note, then the answer.
     if (turn.signal.aborted) {
       cutOff = true;
       return { outcome: 'aborted' };
     }
+    gathered = await gather?.(turn);
+    const done = { outcome: 'done', ...(gathered ? { answered: gathered.answered } : {}) } as const;
+    // Every message of it deleted before its answer started: nobody is answered.
+    if (gathered?.empty) return done;
     if (hasUsedUpAttempts(turn, attempt)) {
       recordUserMessage(turn);
       await safeReply(turn, () => givePoisonReply(turn));
-      return { outcome: 'done' };
+      return done;
     }
     await pipeline(turn);
+    markIfStopped(turn);
     if (turn.answer) {
       // Still part of the turn: a listener's failure is reported like a step's.
       for (const listener of events.of('afterAnswer')) await listener(turn.answer, turn);
       turn.later({ op: 'del', key: gatewayKeys.failures(turn.conversation) });
     }
-    return { outcome: 'done' };
+    return done;
   } catch (error) {
     if (turn.signal.aborted) {
       cutOff = true;
       return { outcome: 'aborted' };
     }
     await reportFailure(turn, error, events);
-    return { outcome: 'done' };
+    return { outcome: 'done', ...(gathered ? { answered: gathered.answered } : {}) };
   } finally {
+    await turn.typing?.stop();
     await releaseUnchecked(turn, cutOff);
   }
 }
@@ -185,11 +196,13 @@ export function recordMessageStep(): Step {
   };
 }
 
+/** Each message as the user wrote it, a burst's one by one. */
 function recordUserMessage(ctx: TurnContext): void {
-  const { inbound } = ctx;
-  const text = inbound.action ? inbound.text || `(pressed a button: ${inbound.action.value})` : inbound.text;
-  const attachments = inbound.attachments.map(describeAttachment);
-  // The files' refs too, so that the inbox can show them through the gateway (never a platform URL).
-  const files = inbound.attachments.map(transcriptFile);
-  ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments, files } : {}) });
+  for (const inbound of ctx.messages) {
+    const text = inbound.action ? inbound.text || `(pressed a button: ${inbound.action.value})` : inbound.text;
+    const attachments = inbound.attachments.map(describeAttachment);
+    // The files' refs too, so that the inbox can show them through the gateway (never a platform URL).
+    const files = inbound.attachments.map(transcriptFile);
+    ctx.record('user', text, { user: inbound.user, ...(attachments.length > 0 ? { attachments, files } : {}) });
+  }
 }

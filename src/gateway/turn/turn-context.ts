@@ -19,7 +19,7 @@ import type {
   TranscriptStore,
 } from '../stores/index.js';
 import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../../contract.js';
-import type { InflightRecorder } from '../relay/index.js';
+import type { InflightRecorder, TypingHandle } from '../relay/index.js';
 import { sendReply, type ReplyExtras } from '../reply/index.js';
 
 /** A configured bot: which chatbot of the service answers its conversations. */
@@ -46,7 +46,20 @@ export interface GatewayServices {
 }
 
 export interface TurnContext {
+  /**
+   * What the turn answers: its one message, or the messages of a burst as one (turn/burst.ts: their
+   * texts one per line, their files together; the head's id, user and conversation).
+   */
   readonly inbound: Inbound;
+  /** The messages the turn answers, as the user wrote them (one, or a burst's), for the transcript and the question. */
+  readonly messages: readonly Inbound[];
+  /**
+   * Aborted when the user stops the answer (/stop): the answer ends where it is, marked as stopped, and
+   * the turn goes on to its end (unlike `signal`, which cuts the turn off and leaves its messages queued).
+   */
+  readonly stopSignal: AbortSignal;
+  /** "typing…" started while the turn waited for a burst to settle; the ask step carries it on. */
+  typing?: TypingHandle;
   /** When the turn started (ms since epoch). */
   readonly startedAt: number;
   readonly conversation: ConversationRef;
@@ -85,6 +98,8 @@ export interface TurnContext {
 export interface Prefetched {
   session?: string | null;
   reservation?: Reservation;
+  /** The conversation's first queued entries, the head first (turn/burst.ts). */
+  queued?: string[];
 }
 
 export interface TurnInit {
@@ -95,10 +110,14 @@ export interface TurnInit {
   logger: Logger;
   signal: AbortSignal;
   services: GatewayServices;
+  stopSignal?: AbortSignal;
 }
 
 export class Turn implements TurnContext {
-  readonly inbound: Inbound;
+  inbound: Inbound;
+  messages: readonly Inbound[];
+  readonly stopSignal: AbortSignal;
+  typing?: TypingHandle;
   readonly conversation: ConversationRef;
   readonly bot: GatewayBot;
   readonly outbound: Outbound;
@@ -116,6 +135,8 @@ export class Turn implements TurnContext {
 
   constructor(init: TurnInit) {
     this.inbound = init.inbound;
+    this.messages = [init.inbound];
+    this.stopSignal = init.stopSignal ?? new AbortController().signal;
     this.conversation = init.inbound.conversation;
     this.bot = init.bot;
     this.outbound = init.outbound;
@@ -127,6 +148,25 @@ export class Turn implements TurnContext {
 
   /** When this turn started, for the answer-time metric. */
   readonly startedAt = Date.now();
+
+  /** The messages this turn answers (a burst's, turn/burst.ts), the first being the head it started with. */
+  answerTogether(messages: readonly Inbound[]): void {
+    const [first] = messages;
+    if (!first) return;
+    this.messages = messages;
+    this.inbound =
+      messages.length === 1
+        ? first
+        : {
+            ...first,
+            text: messages
+              .map((message) => message.text)
+              .filter((text) => text.trim() !== '')
+              .join('\n'),
+            attachments: messages.flatMap((message) => message.attachments),
+            sentAt: messages.at(-1)!.sentAt,
+          };
+  }
 
   settings(): Promise<ChatbotSettings> {
     return this.services.settings.get(this.bot.serialNumber);

@@ -2,16 +2,25 @@
  * Running one queued message: its attachments restored (live when this process
  * accepted it, rebuilt from their refs by the serving adapter otherwise), a Turn
  * for it, the pipeline and the turn's events (turn/run-turn.ts), and the outcome the drain
- * acts on: the writes to make with its removal from the queue, or "cut off".
+ * acts on: the writes to make with its removal from the queue, or "cut off". A message
+ * that may start a burst waits for it first, "typing…" shown (turn/burst.ts); the turn
+ * then answers the burst's messages together. The turns running here can be stopped by
+ * their user (`stop`, /stop).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import { Turn, type GatewayBot, type GatewayServices } from './turn-context.js';
-import type { Adapter, Capabilities, ConversationRef, Outbound } from '../../contract.js';
+import type { Adapter, Capabilities, ConversationRef, Inbound, Outbound } from '../../contract.js';
 import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
 import { runTurn, tellCommitted, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
 import type { HandleResult, HeadOrigin, LocalAttachments, QueuedMessage, RidingClaim } from '../drain/index.js';
+import { conversationMember } from '../state-keys.js';
+import { startTyping, type TypingHandle } from '../relay/index.js';
+import { mayBurst, settledAt, type BurstRules } from './burst.js';
+import { gatherBurst } from './burst-wait.js';
+import { StopRequest } from './stop-request.js';
 
 /**
  * Which adapter, outbound and bot serve a conversation in this process (the intake's
@@ -34,10 +43,30 @@ export interface TurnRunnerOptions {
   services: GatewayServices;
   logger: Logger;
   starter: TurnStarter;
+  burst: BurstRules;
+}
+
+interface Prepared {
+  inbound: Inbound;
+  served: { outbound: Outbound; capabilities: Capabilities };
+  bot: GatewayBot;
+  turnLogger: Logger;
+  stop: AbortController;
 }
 
 export class TurnRunner {
+  /** The stop of each conversation's turn running here. */
+  private readonly running = new Map<string, AbortController>();
+
   constructor(private readonly options: TurnRunnerOptions) {}
+
+  /** Stops the turn of `conversation` running in this process, if there is one (true then). */
+  stop(conversation: ConversationRef, byMessage: string): boolean {
+    const stop = this.running.get(conversationMember(conversation));
+    if (!stop || stop.signal.aborted) return false;
+    stop.abort(new StopRequest(byMessage));
+    return true;
+  }
 
   /**
    * Answers `message`; `signal` aborts when the gateway stops or loses the conversation's lock.
@@ -51,7 +80,7 @@ export class TurnRunner {
     claim: RidingClaim | undefined,
     origin: HeadOrigin,
   ): Promise<HandleResult> {
-    const { routes, local, pipeline, events, services, logger } = this.options;
+    const { routes, local, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
     const served = routes.outboundFor(message.inbound.conversation, message.inbound.isGroup);
     const inbound = local.restore(message, adapter);
@@ -65,6 +94,40 @@ export class TurnRunner {
       turnLogger.error('no adapter serves this conversation here any more; the message is dropped');
       return { outcome: 'done', writes: [] };
     }
+    const member = conversationMember(conversation);
+    const stop = new AbortController();
+    this.running.set(member, stop);
+    try {
+      return await this.runRegistered(message, signal, claim, origin, { inbound, served, bot, turnLogger, stop });
+    } finally {
+      if (this.running.get(member) === stop) this.running.delete(member);
+    }
+  }
+
+  private async runRegistered(
+    message: QueuedMessage,
+    signal: AbortSignal,
+    claim: RidingClaim | undefined,
+    origin: HeadOrigin,
+    { inbound, served, bot, turnLogger, stop }: Prepared,
+  ): Promise<HandleResult> {
+    const { routes, local, pipeline, events, services, burst } = this.options;
+    const conversation = inbound.conversation;
+    let typing: TypingHandle | undefined;
+    if (mayBurst(message, burst)) {
+      const waitMs = settledAt(message, burst) - Date.now();
+      // The wait is shown as the answer being written, as soon as an answer without it would show it.
+      typing = startTyping(served.outbound, served.capabilities, conversation, {
+        replyingTo: inbound.platformMessageId,
+      });
+      if (waitMs > 0) {
+        await sleep(waitMs, undefined, { signal: AbortSignal.any([signal, stop.signal]) }).catch(() => undefined);
+      }
+      if (signal.aborted) {
+        await typing.stop();
+        return { outcome: 'aborted' };
+      }
+    }
     const turn = new Turn({
       inbound,
       bot,
@@ -73,17 +136,29 @@ export class TurnRunner {
       logger: turnLogger,
       signal,
       services,
+      stopSignal: stop.signal,
     });
+    if (typing) turn.typing = typing;
+    const adapter = routes.adapterOf(conversation);
+    const restore = (queued: QueuedMessage) => (queued.id === message.id ? inbound : local.restore(queued, adapter));
     const starter = claim
       ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) }
       : this.options.starter;
     try {
-      const result = await runTurn(turn, (ctx) => pipeline.run(ctx), events, starter, origin);
+      const result = await runTurn(
+        turn,
+        (ctx) => pipeline.run(ctx),
+        events,
+        starter,
+        origin,
+        (ctx) => gatherBurst(ctx as Turn, message, burst, restore),
+      );
       if (result.outcome !== 'done') return result;
       const { writes, written } = turn.pendingWrites();
       return {
         outcome: 'done',
         writes,
+        ...(result.answered ? { answered: result.answered } : {}),
         committed: () => {
           written();
           return tellCommitted(turn, events);

@@ -87,6 +87,9 @@ export function queueOnChain(chain: ChainableCommander, c: AtomicCommand, fullKe
     case 'listLength':
       chain.llen(key);
       return 1;
+    case 'listRange':
+      chain.lrange(key, c.start, c.stop);
+      return 1;
     case 'setAdd':
       chain.sadd(key, c.member);
       return 1;

@@ -72,6 +72,7 @@ function callsOf(c: AtomicCommand, key: string): Call[] | null {
     case 'get':
     case 'hashGetAll':
     case 'listLength':
+    case 'listRange':
     case 'setMembers':
     case 'sortedRangeByScore':
     case 'claimHead':

@@ -81,34 +81,49 @@ end
 
 /*
  * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
- * writes' keys; ARGV 5… the calls. A write that fails does not stop the others nor the advance, as
+ * writes' keys; ARGV 1-4 token, lock TTL, member, letGo; 5 how many entries were answered, 6 their SHA-1s joined
+ * by commas ('' to compare none); ARGV 7… the calls. The reply: {owned (0 lost, 1 kept, 2 let go), the next head or
+ * '', how many answered entries changed}. A write that fails does not stop the others nor the advance, as
  * in the MULTI this replaces; the script then answers with the first failure. 'cb-rpush' is
  * script-writes.ts's LIST_PUSH: RPUSH; PEXPIRE when a lifetime is given and the push created the list
  * or renewal is asked; LTRIM only when the list grew past the cap. LPOP with a
  * count needs Redis ≥ 6.2 (chatbridge requires 6.2: GETEX).
  */
-const QUEUE_ADVANCE = `${runWrites('5')}local result
+const QUEUE_ADVANCE = `${runWrites('7')}local result
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then
   result = {0}
 else
-  -- The answered head and the next in one pop; the next goes back (a queue of one, the usual, costs no second command).
-  local popped = redis.call('LPOP', KEYS[1], 2)
-  local head = popped and popped[2]
+  -- The answered entries and the next in one pop; the next goes back (a queue of one, the usual, costs no second command).
+  local count = tonumber(ARGV[5])
+  local popped = redis.call('LPOP', KEYS[1], count + 1)
+  local head = popped and popped[count + 1]
+  -- ARGV[6]: the SHA-1 of each entry as the turn answered it; one that differs was edited or deleted since.
+  local changed = 0
+  local i = 1
+  for hash in string.gmatch(ARGV[6], '[^,]+') do
+    if popped and popped[i] and redis.sha1hex(popped[i]) ~= hash then changed = changed + 1 end
+    i = i + 1
+  end
   if head then redis.call('LPUSH', KEYS[1], head) end
   if head and ARGV[4] == '1' then
     redis.call('DEL', KEYS[2])
-    result = {2, head}
+    result = {2, head, changed}
   elseif head then
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
-    result = {1, head}
+    result = {1, head, changed}
   else
     redis.call('DEL', KEYS[2])
     redis.call('SREM', KEYS[3], ARGV[3])
-    result = {1}
+    result = {1, '', changed}
   end
 end
 if failure then return redis.error_reply(failure) end
 return result`;
+
+/** LSET only while the entry at the index is the one expected (StateStore.listReplace). KEYS: 1 the list. */
+const LIST_REPLACE = `if redis.call('LINDEX', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('LSET', KEYS[1], ARGV[1], ARGV[3])
+return 1`;
 
 /*
  * Compare and set on a hash (StateStore.hashCompareAndRun). KEYS: 1 the hash, 2… the writes' keys. ARGV: 1 the count
@@ -124,6 +139,9 @@ end
 ${runWrites('2 + 3 * n')}
 if failure then return redis.error_reply(failure) end
 return {1}`;
+
+/** QUEUE_ADVANCE's reply: [0] lost, or [1 kept | 2 let go, the next head or '', how many answered entries changed]. */
+export type AdvanceReply = [number, string?, number?];
 
 /** QUEUE_CLAIM's reply: [0] taken, [1] claimed with the expected head, [2, head] claimed with another head, [3] empty. */
 export type ClaimReply = [number, string?];
@@ -161,8 +179,9 @@ export type ScriptedRedis = Redis & {
     member: string,
     expectedHead: string,
   ): Promise<ClaimReply>;
-  /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo and the writes. */
-  cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string?]>;
+  /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo, count, hashes and the writes. */
+  cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<AdvanceReply>;
+  cbListReplace(key: string, index: number, expected: string, value: string): Promise<number>;
   /** The key count first (1 + the writes' keys), then the keys, then the expected fields and the writes. */
   cbHashCompareAndRun(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string[]?]>;
 };
@@ -184,5 +203,6 @@ export function defineScripts(redis: Redis): ScriptedRedis {
   // No numberOfKeys: the writes' keys vary, so the count is the first argument.
   redis.defineCommand('cbQueueAdvance', { lua: QUEUE_ADVANCE });
   redis.defineCommand('cbHashCompareAndRun', { lua: HASH_COMPARE_AND_RUN });
+  redis.defineCommand('cbListReplace', { numberOfKeys: 1, lua: LIST_REPLACE });
   return redis as ScriptedRedis;
 }

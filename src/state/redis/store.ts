@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Cluster, type ChainableCommander, type Redis } from 'ioredis';
 import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from '../command-keys.js';
 import type { ChannelListener, SubscribeOptions } from '../channels.js';
@@ -6,7 +6,7 @@ import { openClient } from './client.js';
 import { RedisPubSub } from './pubsub.js';
 import { execOrThrow, queueOnChain, runOnChain } from './chain.js';
 import { pairsToObject, scoredMembers } from './replies.js';
-import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './scripts.js';
+import { defineScripts, type AdvanceReply, type ScriptedMulti, type ScriptedRedis } from './scripts.js';
 import { encodeWrites } from './script-writes.js';
 import { assertOneSlot } from '../slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
@@ -207,6 +207,9 @@ export class RedisStateStore implements StateStore {
   async listLength(key: string): Promise<number> {
     return this.redis.llen(this.k(key));
   }
+  async listReplace(key: string, index: number, expected: string, value: string): Promise<boolean> {
+    return (await this.redis.cbListReplace(this.k(key), index, expected, value)) === 1;
+  }
 
   async setAdd(key: string, ...members: string[]): Promise<number> {
     if (members.length === 0) return 0;
@@ -348,9 +351,11 @@ export class RedisStateStore implements StateStore {
   ): Promise<QueueAdvanceResult> {
     if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
     const queue = [this.k(keys.queue), this.k(keys.lock), this.k(keys.pending)];
-    const args = [token, lockTtlMs, keys.member, options.letGo ? '1' : '0'];
+    const answered = options.answered ?? [];
+    const hashes = answered.map((entry) => createHash('sha1').update(entry).digest('hex')).join(',');
+    const args = [token, lockTtlMs, keys.member, options.letGo ? '1' : '0', Math.max(answered.length, 1), hashes];
     const writes = encodeWrites(also, (key) => this.k(key));
-    let reply: [number, string?];
+    let reply: AdvanceReply;
     if (writes) {
       // One EVALSHA with the writes inside (ioredis sends EVAL the first time per connection).
       const keysAndArgs = [...queue, ...writes.keys, ...args, ...writes.args];
@@ -363,11 +368,17 @@ export class RedisStateStore implements StateStore {
       for (const c of also) queueOnChain(multi, c, (key) => this.k(key));
       (multi as unknown as ScriptedMulti).cbQueueAdvance(3, ...queue, ...args);
       const results = await execOrThrow(multi);
-      reply = results[results.length - 1] as [number, string?];
+      reply = results[results.length - 1] as AdvanceReply;
     }
-    const [owned, next] = reply;
+    const [owned, next, changed] = reply;
     if (owned === 0) return { owned: false };
-    return { owned: true, next: next ?? null, ...(owned === 2 ? { letGo: true } : {}) };
+    return {
+      owned: true,
+      // '' is no entry: every queued one is JSON.
+      next: next || null,
+      ...(owned === 2 ? { letGo: true } : {}),
+      ...(answered.length > 0 ? { changed: changed ?? 0 } : {}),
+    };
   }
 
   async hashCompareAndRun(
@@ -399,8 +410,8 @@ export class RedisStateStore implements StateStore {
    * group fails as soon as a command of another node joins it (many conversations advancing in one
    * tick). An explicit pipeline is sent to the node of its keys.
    */
-  private async advanceAlone(keyCount: number, keysAndArgs: (string | number)[]): Promise<[number, string?]> {
-    return (await this.scriptAlone('cbQueueAdvance', keyCount, keysAndArgs)) as [number, string?];
+  private async advanceAlone(keyCount: number, keysAndArgs: (string | number)[]): Promise<AdvanceReply> {
+    return (await this.scriptAlone('cbQueueAdvance', keyCount, keysAndArgs)) as AdvanceReply;
   }
 
   /** A script whose key count comes first, alone in a pipeline of its own (see advanceAlone). */
