@@ -1,20 +1,21 @@
 /**
  * What one understood request from Slack asks of the bot (events.ts has parsed it), in
  * either mode: which messages become an `Inbound` for the core (inbound.ts decides what is
- * a user's message; threads.ts whether a channel thread is the bot's), and the assistant
- * pane's extras. Resolves once what was for the bot is queued; rejects only when queuing
+ * a user's message; threads.ts whether a channel thread is the bot's), which edits and
+ * deletions revise one (revisions.ts), and the assistant pane's extras. Resolves once what was for the bot is queued; rejects only when queuing
  * failed (over HTTP the request then answers 500 and Slack sends it again).
  *
  * One channel's requests are handled one at a time, in the order they came: a thread reply
  * first asks Slack whose thread it is (threads.ts), and a later message must not reach the
  * core before it meanwhile.
  */
-import type { Inbound, SerialByKey } from '../../src/contract.js';
+import type { Inbound, InboundRevision, SerialByKey } from '../../src/contract.js';
 import type { AssistantPane } from './assistant.js';
 import type { SlackInput } from './events.js';
 import { slackAttachments, type SlackFileSource } from './files.js';
 import {
   actionToInbound,
+  agentSessionStoppedToInbound,
   assistantThreadToInbound,
   commandToInbound,
   isUserMessage,
@@ -25,6 +26,7 @@ import {
   type SlackMessageEvent,
 } from './inbound.js';
 import { BUTTON_ACTION_PREFIX } from './outbound.js';
+import { deleteToRevision, editToRevision } from './revisions.js';
 import type { ThreadMemory } from './threads.js';
 
 export interface SlackDispatchOptions {
@@ -34,6 +36,8 @@ export interface SlackDispatchOptions {
   assistant: AssistantPane;
   /** Hands a message to the core; resolves once it is queued. */
   deliver(inbound: Inbound): Promise<void>;
+  /** Hands an edit or deletion of a message to the core; resolves once it is applied (or found too late). */
+  revise(revision: InboundRevision): Promise<void>;
   /** Where one channel's requests wait for the ones before them (the adapter's stop() waits for it to be idle). */
   order: SerialByKey;
 }
@@ -55,7 +59,7 @@ export function channelOf(input: SlackInput): string {
 }
 
 export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatch {
-  const { bot, files, threads, assistant, deliver, order } = options;
+  const { bot, files, threads, assistant, deliver, revise, order } = options;
   const context = (identity: SlackIdentity, teamId: string | undefined): InboundContext => ({
     bot,
     identity,
@@ -68,6 +72,13 @@ export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatc
     identity: SlackIdentity,
     teamId: string | undefined,
   ): Promise<void> => {
+    // In the channel's order with its messages (order.run below), so a change never overtakes what it changes.
+    if (event.subtype === 'message_changed' || event.subtype === 'message_deleted') {
+      const changed = event.subtype === 'message_changed' ? editToRevision : deleteToRevision;
+      const revision = await changed(event, context(identity, teamId), threads);
+      if (revision) await revise(revision);
+      return;
+    }
     if (!isUserMessage(event, identity)) return;
     if (event.channel_type === 'im') {
       // A DM: its top level is one conversation, each thread (the assistant pane's too) another.
@@ -108,6 +119,8 @@ export function createSlackDispatch(options: SlackDispatchOptions): SlackDispatc
         const { event, teamId } = input;
         if (event.type === 'assistant_thread_started')
           return deliver(assistantThreadToInbound(event, context(identity, teamId)));
+        if (event.type === 'agent_session_stopped')
+          return deliver(agentSessionStoppedToInbound(event, context(identity, teamId)));
         return event.type === 'app_mention' ? mention(event, identity, teamId) : message(event, identity, teamId);
       }
       case 'command':

@@ -34,12 +34,42 @@ const slackFile = z.object({
   mode: optionalText,
 });
 
-/** A `message` (any subtype) or an `app_mention`. */
-const messageEvent = z.object({
-  type: z.enum(['message', 'app_mention']),
+const optionalFlag = z
+  .boolean()
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/**
+ * One of a message's legacy `attachments[]`: a message shared into it (`is_share`, Slack's "Share
+ * message") or a pasted link to a message that Slack unfurled (`is_msg_unfurl`), with its text and
+ * author; or a link preview or an app's attachment, which the adapter does not read. One it cannot
+ * read counts as such a one, never as a malformed message (the message is still answered).
+ */
+const attachment = z
+  .object({
+    is_share: optionalFlag,
+    is_msg_unfurl: optionalFlag,
+    text: optionalText,
+    fallback: optionalText,
+    author_id: optionalText,
+    author_name: optionalText,
+    author_subname: optionalText,
+    bot_id: optionalText,
+  })
+  .catch({
+    is_share: undefined,
+    is_msg_unfurl: undefined,
+    text: undefined,
+    fallback: undefined,
+    author_id: undefined,
+    author_name: undefined,
+    author_subname: undefined,
+    bot_id: undefined,
+  });
+
+/** What every message carries, at the top of a `message` event or inside a `message_changed` / `message_deleted`. */
+const messageFields = {
   subtype: optionalText,
-  channel: id,
-  channel_type: optionalText,
   user: optionalText,
   bot_id: optionalText,
   team: optionalText,
@@ -51,6 +81,46 @@ const messageEvent = z.object({
     .nullish()
     .transform((value) => value ?? undefined),
   files: z.array(slackFile).optional(),
+  attachments: z.array(attachment).optional(),
+};
+
+/** The message a `message_changed` carries as it reads now (`message`) and as it read before (`previous_message`). */
+const innerMessage = z
+  .object({
+    ...messageFields,
+    edited: z
+      .object({ user: optionalText, ts: optionalText })
+      .nullish()
+      .transform((value) => value ?? undefined),
+  })
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/**
+ * A `message` (any subtype) or an `app_mention`. An edit (`message_changed`) carries the message in
+ * `message` and `previous_message`; a deletion (`message_deleted`) the deleted one's ts in
+ * `deleted_ts` and the message in `previous_message`; their own `ts` is the change's.
+ */
+const messageEvent = z.object({
+  type: z.enum(['message', 'app_mention']),
+  channel: id,
+  channel_type: optionalText,
+  ...messageFields,
+  message: innerMessage,
+  previous_message: innerMessage,
+  deleted_ts: optionalTs,
+});
+
+/**
+ * The user pressed the stop button of an agent session (an app declared as an agent in Slack's
+ * settings, its session in the thread set to "processing").
+ */
+const agentSessionStopped = z.object({
+  type: z.literal('agent_session_stopped'),
+  channel: id,
+  user: id,
+  thread_ts: slackTs,
+  event_ts: slackTs,
 });
 
 const assistantThreadStarted = z.object({
@@ -115,14 +185,17 @@ const bodyKind = z.looseObject({
 });
 
 export type SlackMessageEvent = z.infer<typeof messageEvent>;
+export type SlackInnerMessage = NonNullable<z.infer<typeof innerMessage>>;
+export type SlackAttachment = z.infer<typeof attachment>;
 export type SlackAssistantThreadEvent = z.infer<typeof assistantThreadStarted>;
+export type SlackAgentSessionStoppedEvent = z.infer<typeof agentSessionStopped>;
 export type SlackBlockActions = z.infer<typeof blockActions>;
 export type SlackCommandPayload = z.infer<typeof slashCommand>;
 
 /** An event the adapter acts on, with the envelope's team. */
 export type SlackEventInput = {
   kind: 'event';
-  event: SlackMessageEvent | SlackAssistantThreadEvent;
+  event: SlackMessageEvent | SlackAssistantThreadEvent | SlackAgentSessionStoppedEvent;
   teamId: string | undefined;
   eventId: string | undefined;
 };
@@ -158,7 +231,9 @@ function classifyEvent(body: unknown): SlackRequest {
       ? messageEvent
       : event.type === 'assistant_thread_started'
         ? assistantThreadStarted
-        : undefined;
+        : event.type === 'agent_session_stopped'
+          ? agentSessionStopped
+          : undefined;
   // assistant_thread_context_changed and anything else subscribed later: acknowledging is all Slack needs.
   if (!schema) return { kind: 'ignored', what: `event ${event.type}` };
   const parsed = schema.safeParse(event);

@@ -2,14 +2,29 @@
  * Slack events, slash commands and button presses → `Inbound`. Which messages are
  * answered: every DM (top level, or a thread of its own), a mention in a channel
  * (answered in its thread), and later messages of a thread the bot answers in
- * (threads.ts). Bots, the bot itself, edits and deletions are not.
+ * (threads.ts). Bots and the bot itself are not; edits and deletions are revisions
+ * of a message (revisions.ts), never a new one. A message that shares another carries
+ * it as `quoted`.
  */
-import type { Inbound, InboundAttachment, PlatformUser } from '../../src/contract.js';
+import type { Inbound, InboundAttachment, PlatformUser, QuotedMessage } from '../../src/contract.js';
 import { conversationId, isDirectMessage, tsToMs, type SlackPlace } from './conversation.js';
 import type { SlackFile } from './files.js';
-import type { SlackAssistantThreadEvent, SlackBlockActions, SlackCommandPayload, SlackMessageEvent } from './events.js';
+import type {
+  SlackAgentSessionStoppedEvent,
+  SlackAssistantThreadEvent,
+  SlackAttachment,
+  SlackBlockActions,
+  SlackCommandPayload,
+  SlackMessageEvent,
+} from './events.js';
 
-export type { SlackAssistantThreadEvent, SlackBlockActions, SlackCommandPayload, SlackMessageEvent };
+export type {
+  SlackAgentSessionStoppedEvent,
+  SlackAssistantThreadEvent,
+  SlackBlockActions,
+  SlackCommandPayload,
+  SlackMessageEvent,
+};
 
 /** Who the bot is on Slack (auth.test), to recognise its own mentions and messages. */
 export interface SlackIdentity {
@@ -29,7 +44,7 @@ const USER_MESSAGE_SUBTYPES = new Set<string | undefined>([undefined, 'file_shar
  * Words a DM user can type instead of a command: Slack takes "/reset" as an unknown slash
  * command, so the same words work as plain text in DMs (and after the `/chatbot` slash command).
  */
-export const COMMAND_WORDS = ['help', 'start', 'reset', 'human', 'listings'] as const;
+export const COMMAND_WORDS = ['help', 'start', 'reset', 'human', 'listings', 'stop'] as const;
 const COMMAND_WORD_PATTERN = new RegExp(`^(${COMMAND_WORDS.join('|')})(?:\\s+([\\s\\S]*))?$`, 'i');
 
 /** "reset" → "/reset", "listings Austin" → "/listings Austin"; anything else unchanged. */
@@ -43,17 +58,37 @@ export function commandFromWords(text: string): string | undefined {
   return args ? `/${word} ${args}` : `/${word}`;
 }
 
-/** Slack's message text as the user wrote it: our mention removed, links unwrapped, &amp; &lt; &gt; decoded. */
-export function plainText(text: string, botUserId: string): string {
+/** Slack's text as written: our mention removed, links unwrapped, &amp; &lt; &gt; decoded. */
+function decodedText(text: string, botUserId: string): string {
   return text
     .replaceAll(`<@${botUserId}>`, '')
     .replace(/<((?:https?|mailto):[^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/<((?:https?|mailto):[^>]+)>/g, '$1')
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
-    .replaceAll('&amp;', '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replaceAll('&amp;', '&');
+}
+
+/** Slack's message text as the user wrote it, on one line: our mention removed, links unwrapped, &amp; &lt; &gt; decoded. */
+export function plainText(text: string, botUserId: string): string {
+  return decodedText(text, botUserId).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The message shared into this one (`is_share`: Slack's "Share message"; `is_msg_unfurl`: a pasted
+ * link to a message, unfurled), as `Inbound.quoted`: its lines kept, from the bot when its author is
+ * the bot. Other attachments (link previews, apps' attachments) are no quote.
+ */
+export function sharedMessageOf(
+  attachments: readonly SlackAttachment[] | undefined,
+  identity: SlackIdentity,
+): QuotedMessage | undefined {
+  const shared = attachments?.find((a) => a.is_share === true || a.is_msg_unfurl === true);
+  if (!shared) return undefined;
+  const text = decodedText(shared.text ?? shared.fallback ?? '', identity.botUserId).trim();
+  if (shared.author_id === identity.botUserId || shared.bot_id === identity.botId) return { text, from: 'bot' };
+  const author = shared.author_name || shared.author_subname;
+  return { text, from: 'user', ...(author ? { author } : {}) };
 }
 
 export function isUserMessage(event: SlackMessageEvent, identity: SlackIdentity): boolean {
@@ -66,7 +101,7 @@ export function mentionsBot(event: SlackMessageEvent, identity: SlackIdentity): 
   return (event.text ?? '').includes(`<@${identity.botUserId}>`);
 }
 
-function userOf(event: SlackMessageEvent, teamId: string | undefined): PlatformUser {
+export function userOf(event: SlackMessageEvent, teamId: string | undefined): PlatformUser {
   const profile = event.user_profile;
   const name = profile?.display_name || profile?.real_name;
   const team = event.team ?? teamId;
@@ -96,16 +131,18 @@ export function messageToInbound(event: SlackMessageEvent, place: SlackPlace, co
   const dm = isDirectMessage(event.channel);
   const text = plainText(event.text ?? '', context.identity.botUserId);
   const attachments = context.attachments?.(event.files) ?? [];
+  const quoted = sharedMessageOf(event.attachments, context.identity);
   return {
     conversation: { bot: context.bot, platform: 'slack', id: conversationId(place) },
     user: userOf(event, context.teamId),
-    // A file's text is its caption, never a command.
-    text: dm && attachments.length === 0 ? (commandFromWords(text) ?? text) : text,
+    // A file's text is its caption, never a command; nor is the comment on a shared message.
+    text: dm && attachments.length === 0 && !quoted ? (commandFromWords(text) ?? text) : text,
     attachments,
     isGroup: !dm,
     addressed: true,
     platformMessageId: event.ts,
     sentAt: tsToMs(event.ts),
+    ...(quoted ? { quoted } : {}),
   };
 }
 
@@ -172,6 +209,24 @@ export function assistantThreadToInbound(event: SlackAssistantThreadEvent, conte
     isGroup: false,
     addressed: true,
     platformMessageId: `assistant-thread:${threadTs}`,
+    sentAt: tsToMs(event.event_ts),
+  };
+}
+
+/**
+ * The user pressed the stop button of an agent session (Slack's `agent_session_stopped`): "/stop" in
+ * the session's thread. One press per event: its event_ts is the dedupe key.
+ */
+export function agentSessionStoppedToInbound(event: SlackAgentSessionStoppedEvent, context: InboundContext): Inbound {
+  const { channel, thread_ts: threadTs, user } = event;
+  return {
+    conversation: { bot: context.bot, platform: 'slack', id: conversationId({ channel, threadTs }) },
+    user: { id: user, ...(context.teamId ? { team: context.teamId } : {}) },
+    text: '/stop',
+    attachments: [],
+    isGroup: !isDirectMessage(channel),
+    addressed: true,
+    platformMessageId: `agent-session-stopped:${event.event_ts}`,
     sentAt: tsToMs(event.event_ts),
   };
 }

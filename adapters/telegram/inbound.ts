@@ -1,14 +1,15 @@
 /**
  * Telegram message / callback query → the core's `Inbound`: who wrote, in which
  * conversation, whether the bot was addressed (always in private chats; in
- * groups only when mentioned, replied to or commanded), text or caption, and
- * lazily fetched attachments.
+ * groups only when mentioned, replied to or commanded), text or caption,
+ * lazily fetched attachments, and what it replies to (quoted.ts).
  */
 import type { CallbackQuery, Message, MessageEntity, UserFromGetMe } from 'grammy/types';
 import type { Inbound, InboundAttachment, PlatformUser } from '../../src/contract.js';
 import { LOCAL_API_MAX_DOWNLOAD_BYTES, PUBLIC_API_MAX_DOWNLOAD_BYTES } from './capabilities.js';
 import { conversationId } from './conversation.js';
 import { telegramAttachment, type AnnouncedFile, type FileSource } from './media.js';
+import { quotedOf } from './quoted.js';
 
 export interface InboundContext {
   bot: string;
@@ -128,6 +129,7 @@ export function messageToInbound(message: Message, context: InboundContext): Inb
     telegramAttachment(context.files, file),
   );
   const threadId = message.is_topic_message ? message.message_thread_id : undefined;
+  const quoted = quotedOf(message, context.botInfo);
   return {
     conversation: { bot: context.bot, platform: 'telegram', id: conversationId(message.chat.id, threadId) },
     user: userOf(message),
@@ -137,6 +139,7 @@ export function messageToInbound(message: Message, context: InboundContext): Inb
     addressed,
     platformMessageId: String(message.message_id),
     sentAt: message.date * 1000,
+    ...(quoted ? { quoted } : {}),
   };
 }
 

@@ -7,18 +7,13 @@ import { Bot, GrammyError, type Api } from 'grammy';
 import type { BotCommand, Update, UserFromGetMe } from 'grammy/types';
 import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CredentialWatch,
-  SinkHolder,
-  WebhookGate,
-  type Adapter,
-  type HttpRoute,
-  type Inbound,
-} from '../../src/contract.js';
+import { CredentialWatch, WebhookGate, type Adapter, type HttpRoute, type Inbound } from '../../src/contract.js';
 import type { Logger } from '../../src/contract.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
 import { telegramCapabilities, withoutDrafts } from './capabilities.js';
 import { callbackToInbound, messageToInbound, type InboundContext } from './inbound.js';
+import { editToRevision, stopToInbound } from './revisions.js';
+import { RevisingSinkHolder } from './revising-sink.js';
 import { DEFAULT_API_ROOT, restoreTelegramAttachment, type FileSource } from './media.js';
 import { TelegramOutbound } from './outbound.js';
 import { TokenBucket, type PacingOptions } from './pacing.js';
@@ -85,7 +80,7 @@ export function isTelegramAdapter(adapter: Adapter | undefined): adapter is Tele
 }
 
 /** Only what the adapter handles; anything else would be fetched for nothing. */
-const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query', 'stopped_message_generation'] as const;
 /** On stop, a pending album is handed to the gateway for at most this long (Redis may be down). */
 const STOP_GRACE_MS = 5_000;
 
@@ -107,7 +102,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   });
   const files: FileSource = { api: bot.api, token: options.token, apiRoot, localApi };
   const capabilities = telegramCapabilities({ localApi });
-  const sink = new SinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
+  const sink = new RevisingSinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
   let runner: RunnerHandle | undefined;
   // A token revoked after the start: not connected (/readyz) until a call or the probe gets through; the core waits the answers out.
   const credentials = new CredentialWatch({
@@ -142,6 +137,14 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
     const inbound = messageToInbound(ctx.message, context(ctx.me));
     if (ctx.message.media_group_id) albums.add(ctx.message.media_group_id, inbound);
     else await deliver(inbound);
+  });
+  // In the chat's order with its messages (sequentialize above), so an edit never overtakes what it edits.
+  bot.on('edited_message', async (ctx) => {
+    const revision = editToRevision(ctx.editedMessage, context(ctx.me));
+    if (revision) await sink.revise(revision);
+  });
+  bot.on('stopped_message_generation', async (ctx) => {
+    await deliver(stopToInbound(ctx.stoppedMessageGeneration, ctx.update.update_id, context(ctx.me)));
   });
   bot.on('callback_query:data', async (ctx) => {
     // Stop the client's spinner first; the answer itself comes as a message.

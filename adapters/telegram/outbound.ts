@@ -1,7 +1,7 @@
 /**
  * The core's `Outbound` on the Bot API: text always as HTML (the core renders
  * telegram-html), suggestions as a reply keyboard, buttons as an inline
- * keyboard (also on an edit), drafts with sendMessageDraft, typing with
+ * keyboard (also on an edit), drafts with sendMessageDraft (with a stop button), typing with
  * sendChatAction. Every refusal becomes a `PlatformError`. Messages and edits
  * are paced bot-wide (pacing.ts); drafts and chat actions are not messages.
  */
@@ -129,6 +129,10 @@ export class TelegramOutbound implements Outbound {
       await this.api.sendMessageDraft(chatId, draftId, text, {
         parse_mode: 'HTML',
         ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+        // A stop button under the draft: pressed, it arrives as "/stop" (revisions.ts); the partial draft stays
+        // shown until the core sends what was written, marked as stopped.
+        can_stop: true,
+        keep_on_stop: true,
       });
     } catch (error) {
       throw toDraftError(error, describeSent({ to: chatId, message: draftId, text }));

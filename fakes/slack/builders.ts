@@ -63,6 +63,31 @@ export interface SlackFileObject {
   is_external: false;
 }
 
+/** A message someone shares (Slack's "Share message") or links to: what its attachment shows of it. */
+export interface SharedMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  /** Its author's user id: a person's, or the bot user's for one of the bot's messages. */
+  user: string;
+  /** A person's shown name (Slack's author_name); absent: the id. */
+  author_name?: string;
+  /** Set on a bot's message, as Slack sets it. */
+  bot_id?: string;
+}
+
+/** A change to a message a user sent before: `original` is the event it arrived as (from messageIm, threadMessage…). */
+export type MessageChangeInput =
+  | {
+      original: UserMessageEvent;
+      /** The text as edited; absent: unchanged. */
+      text?: string;
+      /** A message link in it unfurled by Slack (is_msg_unfurl), as Slack adds it after posting. */
+      unfurled?: SharedMessage;
+    }
+  /** Without the original: only its place, author and new text (Slack sends no previous_message then). */
+  | { channel: string; ts: string; text: string; user?: string };
+
 export interface UserMessageInput {
   channel: string;
   /** The user's id (default 'U0USER0001'). */
@@ -180,37 +205,125 @@ export class SlackPayloadBuilders {
     );
   }
 
-  messageChanged(input: { channel: string; ts: string; text: string; user?: string }): EventCallback {
+  /**
+   * A message changed (`message_changed`): edited by its author (`edited` set), or a message link in it
+   * unfurled by Slack (an attachment added, no `edited`). The event's own ts is the change's; the
+   * message keeps its ts, and `previous_message` is the message as it was.
+   */
+  messageChanged(input: MessageChangeInput): EventCallback {
     const eventTs = this.nextTs();
+    if (!('original' in input)) {
+      return this.envelope({
+        ...this.changeOf(input.channel, channelTypeOf(input.channel), eventTs),
+        subtype: 'message_changed',
+        message: {
+          type: 'message',
+          user: input.user ?? DEFAULT_USER,
+          text: input.text,
+          ts: input.ts,
+          edited: { user: input.user ?? DEFAULT_USER, ts: eventTs },
+        },
+      });
+    }
+    const before = storedMessage(input.original);
+    const edited = input.text !== undefined && input.text !== input.original.text;
+    const attachments = [
+      ...((before.attachments as unknown[] | undefined) ?? []),
+      ...(input.unfurled ? [this.sharedAttachment(input.unfurled, { share: false })] : []),
+    ];
     return this.envelope({
-      type: 'message',
+      ...this.changeOf(input.original.channel, channelTypeOfEvent(input.original), eventTs),
       subtype: 'message_changed',
-      channel: input.channel,
-      hidden: true,
-      ts: eventTs,
-      event_ts: eventTs,
-      channel_type: input.channel.startsWith('D') ? 'im' : 'channel',
       message: {
-        type: 'message',
-        user: input.user ?? DEFAULT_USER,
-        text: input.text,
-        ts: input.ts,
-        edited: { user: input.user ?? DEFAULT_USER, ts: eventTs },
+        ...before,
+        ...(edited ? { text: input.text, edited: { user: input.original.user, ts: eventTs } } : {}),
+        ...(attachments.length > 0 ? { attachments } : {}),
       },
+      previous_message: before,
     });
   }
 
-  messageDeleted(input: { channel: string; ts: string }): EventCallback {
+  /** A user deletes a message (`message_deleted`): its ts in `deleted_ts`, the message as it was in `previous_message`. */
+  messageDeleted(input: { original: UserMessageEvent } | { channel: string; ts: string }): EventCallback {
+    const eventTs = this.nextTs();
+    if (!('original' in input)) {
+      return this.envelope({
+        ...this.changeOf(input.channel, channelTypeOf(input.channel), eventTs),
+        subtype: 'message_deleted',
+        deleted_ts: input.ts,
+      });
+    }
+    return this.envelope({
+      ...this.changeOf(input.original.channel, channelTypeOfEvent(input.original), eventTs),
+      subtype: 'message_deleted',
+      deleted_ts: input.original.ts,
+      previous_message: storedMessage(input.original),
+    });
+  }
+
+  /** What every change to a message carries: its channel, and its own ts (the change's, not the message's). */
+  private changeOf(channel: string, channelType: string, eventTs: string): SlackEvent {
+    return { type: 'message', channel, hidden: true, ts: eventTs, event_ts: eventTs, channel_type: channelType };
+  }
+
+  /**
+   * A user shares a message into a DM or channel (Slack's "Share message"), with a comment in `text`
+   * ('' for none): a message whose attachment holds the shared one (`is_share`, `is_msg_unfurl`).
+   */
+  messageShare(input: UserMessageInput & { shared: SharedMessage }): EventCallback<UserMessageEvent> {
+    return this.envelope(
+      this.message(input, channelTypeOf(input.channel), {
+        attachments: [this.sharedAttachment(input.shared, { share: true })],
+      }),
+    );
+  }
+
+  /** The attachment Slack shows for a shared or linked message: its text, author, where it was posted. */
+  private sharedAttachment(shared: SharedMessage, how: { share: boolean }): Record<string, unknown> {
+    const id = this.identity;
+    const link = `https://${id.teamName.toLowerCase()}.slack.com/archives/${shared.channel}/p${shared.ts.replace('.', '')}`;
+    const author = shared.bot_id ? 'chatbridge' : (shared.author_name ?? shared.user);
+    return {
+      ts: shared.ts,
+      channel_id: shared.channel,
+      channel_team: id.teamId,
+      ...(shared.channel.startsWith('D') ? {} : { channel_name: `channel-${shared.channel.toLowerCase()}` }),
+      is_msg_unfurl: true,
+      ...(how.share ? { is_share: true } : {}),
+      id: 1,
+      original_url: link,
+      from_url: link,
+      fallback: `[${shared.ts}] ${author}: ${shared.text}`,
+      text: shared.text,
+      author_id: shared.user,
+      author_name: author,
+      author_subname: author,
+      author_link: `https://${id.teamName.toLowerCase()}.slack.com/team/${shared.user}`,
+      ...(shared.bot_id ? { bot_id: shared.bot_id } : {}),
+      mrkdwn_in: ['text'],
+      color: 'D0D0D0',
+      footer: shared.channel.startsWith('D') ? 'Direct message' : `Posted in #channel-${shared.channel.toLowerCase()}`,
+    };
+  }
+
+  /**
+   * The user presses the stop button of an agent session in a thread (`agent_session_stopped`);
+   * `streaming` lists the bot's streams Slack stopped ([] when none was open).
+   */
+  agentSessionStopped(input: {
+    channel: string;
+    thread_ts: string;
+    user?: string;
+    streaming?: string[];
+  }): EventCallback {
     const eventTs = this.nextTs();
     return this.envelope({
-      type: 'message',
-      subtype: 'message_deleted',
+      type: 'agent_session_stopped',
       channel: input.channel,
-      hidden: true,
-      ts: eventTs,
+      user: input.user ?? DEFAULT_USER,
+      thread_ts: input.thread_ts,
+      streaming_message_ts: input.streaming ?? [],
       event_ts: eventTs,
-      deleted_ts: input.ts,
-      channel_type: input.channel.startsWith('D') ? 'im' : 'channel',
     });
   }
 
@@ -348,4 +461,20 @@ export function interactivityForm(payload: Record<string, unknown>): URLSearchPa
 /** The HTTP body Slack posts for a slash command: the fields, form-encoded. */
 export function slashCommandForm(fields: Record<string, string>): URLSearchParams {
   return new URLSearchParams(fields);
+}
+
+/** im for D… ids, group for G…, channel for the rest, as Slack's `channel_type` says. */
+function channelTypeOf(channel: string): string {
+  return channel.startsWith('D') ? 'im' : channel.startsWith('G') ? 'group' : 'channel';
+}
+
+/** The channel_type a message event came with (an app_mention has none: its channel says). */
+function channelTypeOfEvent(event: UserMessageEvent): string {
+  return typeof event.channel_type === 'string' ? event.channel_type : channelTypeOf(event.channel);
+}
+
+/** A message as Slack keeps it and repeats it in a change: the event it arrived as, without the event's own fields. */
+function storedMessage(event: UserMessageEvent): Record<string, unknown> {
+  const { event_ts: _eventTs, channel: _channel, channel_type: _channelType, ...message } = event;
+  return { ...message, type: 'message' };
 }

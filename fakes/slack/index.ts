@@ -39,7 +39,10 @@
  *   `hello`, `socket.pushEvent/pushInteractive/pushSlashCommand` send envelopes,
  *   acks are recorded (`socketAcks`, `socket.waitForAck`).
  * - Events over HTTP: `build.*` makes payloads (messageIm, appMention, threadMessage,
- *   fileShare, assistantThreadStarted, blockActions, slashCommand, urlVerification…),
+ *   fileShare, assistantThreadStarted, blockActions, slashCommand, urlVerification…; a user's
+ *   edit or deletion of a message they sent, from the event it arrived as: messageChanged,
+ *   messageDeleted; a shared message: messageShare, with `messageToShare` for one the channel
+ *   holds; agentSessionStopped),
  *   `signedEventRequest(url, secret, body, {retryNum})` POSTs them signed (v0); `signedRawRequest`
  *   signs bytes as given (a body of any shape).
  *
@@ -57,6 +60,8 @@ import {
   slashCommandForm,
   type AssistantThreadEvent,
   type EventCallback,
+  type MessageChangeInput,
+  type SharedMessage,
   type SlackEvent,
   type SlackFileObject,
   type UserMessageEvent,
@@ -108,6 +113,8 @@ export type {
   AssistantCall,
   AssistantThreadEvent,
   ConversationInfo,
+  MessageChangeInput,
+  SharedMessage,
   EnvelopeType,
   EventCallback,
   FileDownload,
@@ -238,6 +245,12 @@ export interface FakeSlack {
   /** A thread as the channel shows it: its root and replies, the bot's and people's. */
   threadMessages(channel: string, threadTs: string): ThreadMessage[];
   /**
+   * One of the bot's messages (or a person's written with humanWrites) as someone would share it:
+   * put it in `build.messageShare({shared})` or `build.messageChanged({unfurled})`. Throws when the
+   * channel has no such message.
+   */
+  messageToShare(channel: string, ts: string): SharedMessage;
+  /**
    * POSTs a signed request to an app's endpoint as Slack does: an event as JSON, an interactivity
    * payload (`type: block_actions`) as its `payload` form field; `retryNum` sets X-Slack-Retry-Num.
    */
@@ -321,6 +334,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     humanWrites: (input) => people.writes(input),
     humanPresses: (input) => people.presses(input),
+    messageToShare: (channel, ts) => {
+      const ofBot = world.message(channel, ts);
+      if (ofBot) return { channel, ts, text: ofBot.text, user: identity.botUserId, bot_id: identity.botId };
+      const ofPerson = world.humanMessages.find((m) => m.channel === channel && m.ts === ts);
+      if (!ofPerson) throw new Error(`fake Slack: messageToShare: ${channel} has no message ${ts}`);
+      const person = world.users.get(ofPerson.user);
+      const name = person?.real_name ?? person?.display_name;
+      return { channel, ts, text: ofPerson.text, user: ofPerson.user, ...(name ? { author_name: name } : {}) };
+    },
     threadMessages: (channel, threadTs) =>
       world.threadMessages(channel, threadTs, { userId: identity.botUserId, botId: identity.botId }),
     postSigned: (url, body, opts) =>

@@ -29,6 +29,11 @@ export interface UserMessage {
   media_group_id?: string;
   /** A message id in the same chat (user's or bot's), or the message itself. */
   reply_to_message?: number | Message;
+  /**
+   * With reply_to_message: the part of the replied message's text (or caption) the user picked to
+   * quote (Message.quote); it must occur in that text, as Telegram requires.
+   */
+  quote?: string;
   /** Forum topic id (message_thread_id), for groups with topics. */
   thread?: number;
 }
@@ -160,9 +165,45 @@ export function buildUserMessage(world: World, input: UserMessage): Message {
       throw new Error(
         `reply_to_message ${String(input.reply_to_message)} is not a message of chat ${chatId}; send it first`,
       );
-    message.reply_to_message = replied;
+    // Telegram leaves out the replied message's own reply_to_message.
+    const { reply_to_message: _nested, ...repliedAlone } = replied;
+    message.reply_to_message = repliedAlone;
+    if (input.quote !== undefined) message.quote = quoteOf(repliedAlone as Message, input.quote);
+  } else if (input.quote !== undefined) {
+    throw new Error('quote needs reply_to_message: a quote is part of the message replied to');
   }
   const built = message as unknown as Message;
   world.storeMessage(built);
   return built;
+}
+
+/** Message.quote as Telegram builds it: the picked part, where it starts (UTF-16 units), picked by hand. */
+function quoteOf(replied: Message, part: string): { text: string; position: number; is_manual: true } {
+  const source = replied.text ?? replied.caption ?? '';
+  const position = source.indexOf(part);
+  if (part === '' || position < 0)
+    throw new Error(`quote "${part}" is not part of message ${replied.message_id} ("${source}"): Telegram refuses it`);
+  return { text: part, position, is_manual: true };
+}
+
+/**
+ * The user edits a message they sent: its text (or its caption, for a file) replaced, the entities
+ * Telegram derives again, `edit_date` set; the message stays stored as edited.
+ */
+export function editUserMessage(world: World, chatId: number, messageId: number, text: string): Message {
+  const stored = world.message(chatId, messageId);
+  if (!stored) throw new Error(`fake Telegram: chat ${chatId} has no message ${messageId} to edit`);
+  if (stored.from?.is_bot) throw new Error(`fake Telegram: message ${messageId} is the bot's; a user edits their own`);
+  const entities = serverEntities(text);
+  const field = stored.text === undefined && stored.caption !== undefined ? 'caption' : 'text';
+  const entityField = field === 'text' ? 'entities' : 'caption_entities';
+  const { [entityField]: _old, ...rest } = stored;
+  const edited = {
+    ...rest,
+    [field]: text,
+    ...(entities.length > 0 ? { [entityField]: entities } : {}),
+    edit_date: Math.floor(world.now() / 1000),
+  } as Message;
+  world.storeMessage(edited);
+  return edited;
 }

@@ -12,7 +12,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { CallbackQuery, Message, Update, UserFromGetMe } from 'grammy/types';
-import { buildUserMessage, toUser, type UserLike, type UserMessage } from './builders.js';
+import { buildUserMessage, editUserMessage, toUser, type UserLike, type UserMessage } from './builders.js';
 import { forumChat, forumState, type ForumSetup, type TopicState } from './forum-state.js';
 import { requireForum, THREAD_NOT_FOUND } from './forum.js';
 import type { DraftSupport } from './context.js';
@@ -73,8 +73,26 @@ export interface FakeTelegram {
   forgetFile(fileId: string): void;
   /** Queues any update (update_id assigned unless given). */
   sendUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update;
-  /** A user writes (text, media, album part, reply…); returns the queued update. */
+  /**
+   * A user writes (text, media, album part, reply…); returns the queued update. A reply names the
+   * message it replies to (`reply_to_message`: the user's, someone else's or the bot's, by id), and
+   * may quote part of it (`quote`).
+   */
   userSends(message: UserMessage): Update & { message: Message };
+  /**
+   * The user edits a message they sent (its text, or its caption for a file): the stored message
+   * changes and an `edited_message` update with the message as it reads now (same message_id,
+   * `edit_date` set) is queued.
+   */
+  userEdits(input: { chat: number; messageId: number; text: string }): Update & { edited_message: Message };
+  /**
+   * The user presses the stop button under the bot's draft in a private chat (the latest draft, or
+   * `draftId`'s): a `stopped_message_generation` update. Throws when that draft had no stop button
+   * (sendMessageDraft without `can_stop`), as the user would see none.
+   */
+  userStopsDraft(input: { chat: number; draftId?: number }): Update & {
+    stopped_message_generation: NonNullable<Update['stopped_message_generation']>;
+  };
   /**
    * A supergroup (default: with topics on, the bot an admin allowed to manage topics), answered by
    * getChat and getChatMember; setting up the same id again replaces its settings and keeps its topics.
@@ -186,6 +204,24 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       queue.push({ message: buildUserMessage(world, input) } as Omit<Update, 'update_id'>) as Update & {
         message: Message;
       },
+    userEdits: ({ chat, messageId, text }) =>
+      queue.push({ edited_message: editUserMessage(world, chat, messageId, text) } as Omit<
+        Update,
+        'update_id'
+      >) as Update & { edited_message: Message },
+    userStopsDraft: ({ chat, draftId }) => {
+      const drafts = world.drafts(chat).filter((d) => draftId === undefined || d.draft_id === draftId);
+      const draft = drafts.at(-1);
+      if (!draft) throw new Error(`fake Telegram: userStopsDraft: chat ${chat} has no draft ${draftId ?? ''}`.trim());
+      if (!draft.can_stop)
+        throw new Error(
+          `fake Telegram: userStopsDraft: draft ${draft.draft_id} was sent without can_stop (no stop button)`,
+        );
+      const privateChat = world.chatInfo(chat) ?? { id: chat, type: 'private', first_name: `User${chat}` };
+      return queue.push({
+        stopped_message_generation: { chat: privateChat, draft_id: draft.draft_id },
+      } as Omit<Update, 'update_id'>) as ReturnType<FakeTelegram['userStopsDraft']>;
+    },
     pressButton: ({ chat, messageId, data, from }) => {
       const message = world.message(chat, messageId);
       if (!message) throw new Error(`pressButton: chat ${chat} has no message ${messageId}`);

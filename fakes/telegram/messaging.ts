@@ -177,7 +177,13 @@ const sendMessageDraft: MethodHandler = (ctx, params) => {
   if (draftId === 0) throw new BadRequest('draft_id must be non-zero');
   const parsed = parseText(params.optionalString('text') ?? '', params.optionalString('parse_mode'));
   if (parsed.text.length > MAX_MESSAGE_LENGTH) throw new BadRequest('message is too long');
-  ctx.world.chat(chatId).drafts.push({ draft_id: draftId, text: parsed.text, at: ctx.world.now() });
+  ctx.world.chat(chatId).drafts.push({
+    draft_id: draftId,
+    text: parsed.text,
+    at: ctx.world.now(),
+    ...(params.has('can_stop') ? { can_stop: params.boolean('can_stop') } : {}),
+    ...(params.has('keep_on_stop') ? { keep_on_stop: params.boolean('keep_on_stop') } : {}),
+  });
   return { result: true, visibleText: parsed.text };
 };
 

@@ -210,6 +210,11 @@ export class UpdateQueue {
 
 /** The chat an update belongs to, or the update alone when it names none. */
 function chatKey(update: Update): string {
-  const message = update.message ?? update.edited_message ?? update.channel_post ?? update.callback_query?.message;
+  const message =
+    update.message ??
+    update.edited_message ??
+    update.channel_post ??
+    update.callback_query?.message ??
+    update.stopped_message_generation;
   return message ? `chat:${message.chat.id}` : `update:${update.update_id}`;
 }

@@ -57,6 +57,10 @@ export interface DraftCall {
   draft_id: number;
   text: string;
   at: number;
+  /** The draft showed a stop button (`can_stop`). */
+  can_stop?: boolean;
+  /** Pressing it keeps the draft shown (`keep_on_stop`). */
+  keep_on_stop?: boolean;
 }
 
 interface ChatState {

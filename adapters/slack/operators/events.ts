@@ -86,7 +86,7 @@ export function createDoorEventHandler(
   };
 
   return async (input) => {
-    if (input.kind === 'event' && input.event.type !== 'assistant_thread_started') {
+    if (input.kind === 'event' && (input.event.type === 'message' || input.event.type === 'app_mention')) {
       const event = input.event;
       await order.run(event.thread_ts ?? event.ts, () => message(event));
       return;

@@ -88,7 +88,7 @@ describe('Slack adapter (HTTP Events mode)', () => {
     ]);
   });
 
-  it('does not pass on bot messages, edits, deletions or plain channel messages; DM words become commands', async () => {
+  it('passes on no bot message, edit, deletion or plain channel message as a message; DM words become commands', async () => {
     const { fake, sink, post } = await setup();
     const first = fake.build.messageIm({ channel: DM, text: 'first' });
     await post(first);

@@ -407,3 +407,55 @@ describe('fake Slack: signed events into a real Bolt app', () => {
     expect(slack.visibleMessages(DM, threadTs.thread_ts)[0]?.text).toBe('Here are three.');
   });
 });
+
+describe('fake Slack: what a user does to messages', () => {
+  it('edits a message in place: the change has its own ts, the message keeps its own and `previous_message` holds it as it was', async () => {
+    await start();
+    const original = slack.build.messageIm({ channel: DM, thread_ts: '1700000000.000100', text: 'helo' });
+    const change = slack.build.messageChanged({ original: original.event, text: 'hello' }).event;
+    expect(change).toMatchObject({
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: DM,
+      channel_type: 'im',
+      message: {
+        ts: original.event.ts,
+        thread_ts: '1700000000.000100',
+        text: 'hello',
+        edited: { user: original.event.user },
+      },
+      previous_message: { ts: original.event.ts, text: 'helo' },
+    });
+    expect(change.ts).not.toBe(original.event.ts);
+    expect(change).not.toHaveProperty('user');
+  });
+
+  it('deletes a message: its ts in `deleted_ts`, the message as it was in `previous_message`', async () => {
+    await start();
+    const original = slack.build.messageIm({ channel: DM, text: 'never mind' });
+    expect(slack.build.messageDeleted({ original: original.event }).event).toMatchObject({
+      subtype: 'message_deleted',
+      deleted_ts: original.event.ts,
+      previous_message: { ts: original.event.ts, user: original.event.user, text: 'never mind' },
+    });
+  });
+
+  it("shares one of the bot's messages as an `is_share` attachment naming the bot, and refuses a message it does not hold", async () => {
+    await start();
+    const posted = await client.chat.postMessage({ channel: DM, text: 'Loft, Austin' });
+    const shared = slack.messageToShare(DM, posted.ts!);
+    const event = slack.build.messageShare({ channel: DM, text: 'this one?', shared }).event;
+    expect(event.attachments).toEqual([
+      expect.objectContaining({
+        is_share: true,
+        is_msg_unfurl: true,
+        text: 'Loft, Austin',
+        author_id: slack.identity.botUserId,
+        bot_id: slack.identity.botId,
+        ts: posted.ts,
+      }),
+    ]);
+    expect(() => slack.messageToShare(DM, '1.000001')).toThrow(/has no message/);
+  });
+});

@@ -360,3 +360,46 @@ describe('fake Telegram: update delivery', () => {
     }
   });
 });
+
+describe('fake Telegram: what a user does to messages', () => {
+  it("edits a user message in place (text, entities, edit_date) and refuses to edit the bot's", async () => {
+    await start({ rateLimit: false });
+    const sent = fake.userSends({ chat: PRIVATE, text: 'hi' });
+    const update = fake.userEdits({ chat: PRIVATE, messageId: sent.message.message_id, text: '/help me' });
+    expect(update.edited_message).toMatchObject({
+      message_id: sent.message.message_id,
+      text: '/help me',
+      entities: [{ type: 'bot_command', offset: 0, length: 5 }],
+    });
+    expect(update.edited_message.edit_date).toBeGreaterThanOrEqual(sent.message.date);
+    const own = await api.sendMessage(PRIVATE, 'from the bot');
+    expect(() => fake.userEdits({ chat: PRIVATE, messageId: own.message_id, text: 'x' })).toThrow(/the bot's/);
+  });
+
+  it('replies with the replied message (without its own reply) and a quote that must be part of it', async () => {
+    await start({ rateLimit: false });
+    const own = await api.sendMessage(PRIVATE, 'Loft, Austin: $2,100');
+    const first = fake.userSends({ chat: PRIVATE, text: 'this one?', reply_to_message: own.message_id });
+    const second = fake.userSends({
+      chat: PRIVATE,
+      text: 'and that?',
+      reply_to_message: first.message.message_id,
+      quote: 'one',
+    });
+    expect(second.message.reply_to_message).not.toHaveProperty('reply_to_message');
+    expect(second.message.quote).toEqual({ text: 'one', position: 5, is_manual: true });
+    expect(first.message.reply_to_message?.from?.is_bot).toBe(true);
+    expect(() =>
+      fake.userSends({ chat: PRIVATE, text: 'no', reply_to_message: own.message_id, quote: 'Dallas' }),
+    ).toThrow(/not part of/);
+  });
+
+  it('presses the stop button only under a draft that has one', async () => {
+    await start();
+    await api.sendMessageDraft(PRIVATE, 3, 'thinking');
+    expect(() => fake.userStopsDraft({ chat: PRIVATE })).toThrow(/without can_stop/);
+    await api.sendMessageDraft(PRIVATE, 4, 'thinking', { can_stop: true });
+    const update = fake.userStopsDraft({ chat: PRIVATE });
+    expect(update.stopped_message_generation).toMatchObject({ chat: { id: PRIVATE, type: 'private' }, draft_id: 4 });
+  });
+});
