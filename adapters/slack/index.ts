@@ -12,6 +12,7 @@ import type { WebClient } from '@slack/web-api';
 import {
   CredentialWatch,
   SerialByKey,
+  SinkHolder,
   WebhookGate,
   type Adapter,
   type HttpRoute,
@@ -30,7 +31,6 @@ import { checkSocketModeToken } from './socket-token.js';
 import type { SlackInput } from './events.js';
 import type { SlackIdentity } from './inbound.js';
 import { outboundForConversation, SlackOutbound } from './outbound.js';
-import { RevisingSinkHolder } from './revising-sink.js';
 import { ThreadMemory } from './threads.js';
 
 export interface SlackAdapterOptions {
@@ -115,7 +115,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   });
   const outbound = credentials.watch(new SlackOutbound(client, assistant));
   const threads = new ThreadMemory(client, logger);
-  const sink = new RevisingSinkHolder({
+  const sink = new SinkHolder({
     who: `Slack bot "${options.bot}"`,
     what: 'an event',
     then: 'Slack will send it again',

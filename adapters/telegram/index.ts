@@ -7,13 +7,19 @@ import { Bot, GrammyError, type Api } from 'grammy';
 import type { BotCommand, Update, UserFromGetMe } from 'grammy/types';
 import { sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CredentialWatch, WebhookGate, type Adapter, type HttpRoute, type Inbound } from '../../src/contract.js';
+import {
+  CredentialWatch,
+  SinkHolder,
+  WebhookGate,
+  type Adapter,
+  type HttpRoute,
+  type Inbound,
+} from '../../src/contract.js';
 import type { Logger } from '../../src/contract.js';
 import { ALBUM_WINDOW_MS, AlbumCollector } from './album.js';
 import { telegramCapabilities, withoutDrafts } from './capabilities.js';
 import { callbackToInbound, messageToInbound, type InboundContext } from './inbound.js';
 import { editToRevision, stopToInbound } from './revisions.js';
-import { RevisingSinkHolder } from './revising-sink.js';
 import { DEFAULT_API_ROOT, restoreTelegramAttachment, type FileSource } from './media.js';
 import { TelegramOutbound } from './outbound.js';
 import { TokenBucket, type PacingOptions } from './pacing.js';
@@ -102,7 +108,7 @@ export function createTelegramAdapter(options: TelegramAdapterOptions): Telegram
   });
   const files: FileSource = { api: bot.api, token: options.token, apiRoot, localApi };
   const capabilities = telegramCapabilities({ localApi });
-  const sink = new RevisingSinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
+  const sink = new SinkHolder({ who: `telegram bot "${options.bot}"`, what: 'an update' });
   let runner: RunnerHandle | undefined;
   // A token revoked after the start: not connected (/readyz) until a call or the probe gets through; the core waits the answers out.
   const credentials = new CredentialWatch({
