@@ -31,14 +31,14 @@ const media = z.looseObject({
   caption: optionalText,
 });
 
-export const cloudMessageSchema = z.looseObject({
-  /** The user's number; absent for a user Meta names only by their business-scoped user id, and in a `system` notice. */
-  from: optionalText,
-  /** The user's business-scoped user id (BSUID). */
-  from_user_id: optionalText,
-  id: text.min(1),
-  timestamp: unixSeconds,
+/** What a message says, by its type: a message's own fields, and an edit's message as it reads now. */
+const messageContent = z.looseObject({
   type: text.min(1),
+  /**
+   * The message this one replies to (Meta names it by its wamid; `from` is who wrote it), or the one
+   * that carried the buttons pressed. A forwarded message has a context without an id.
+   */
+  context: z.looseObject({ id: optionalText, from: optionalText }).optional(),
   text: z.looseObject({ body: text }).optional(),
   image: media.optional(),
   video: media.optional(),
@@ -59,7 +59,26 @@ export const cloudMessageSchema = z.looseObject({
   system: z.looseObject({ type: optionalText, body: optionalText, user_id: optionalText }).optional(),
 });
 
+export const cloudMessageSchema = messageContent.extend({
+  /** The user's number; absent for a user Meta names only by their business-scoped user id, and in a `system` notice. */
+  from: optionalText,
+  /** The user's business-scoped user id (BSUID). */
+  from_user_id: optionalText,
+  id: text.min(1),
+  timestamp: unixSeconds,
+  /**
+   * `type: "edit"`: the user edited a message of theirs (within 15 minutes), `message` is it as it reads
+   * now. Meta's "Edit messages webhook reference" (developers.facebook.com/documentation/business-messaging/
+   * whatsapp/webhooks/reference/messages/edit); sent only for a number also on the WhatsApp Business app
+   * ("Coexistence"). Elsewhere an edit comes as `unsupported` (`unsupported.type: "edit"`), with neither.
+   */
+  edit: z.looseObject({ original_message_id: text.min(1), message: messageContent }).optional(),
+  /** `type: "revoke"`: the user deleted a message of theirs for everyone (Meta's "Revoke messages webhook reference"; Coexistence only too). */
+  revoke: z.looseObject({ original_message_id: text.min(1) }).optional(),
+});
+
 export type CloudMessage = z.infer<typeof cloudMessageSchema>;
+export type CloudMessageContent = z.infer<typeof messageContent>;
 
 export const cloudStatusSchema = z.looseObject({
   id: text.min(1),

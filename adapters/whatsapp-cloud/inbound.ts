@@ -14,8 +14,13 @@
  *   reaction                  not answered: an emoji on a message in the chat (the bot's answer,
  *                             mostly) is an acknowledgement, not a question; "I can't read this
  *                             kind of file" would be wrong, and any answer noise
- *   anything else             not answered: `unsupported` (a user's edit or revoke arrives so),
- *                             `system` (index.ts reads `user_changed_user_id`), types Meta adds later
+ *   edit, revoke              never a new question: a change to a message sent before (revisions.ts)
+ *   anything else             not answered: `unsupported` (a user's edit or revoke arrives so on a
+ *                             number Meta sends no `edit`/`revoke` for), `system` (index.ts reads
+ *                             `user_changed_user_id`), types Meta adds later
+ *
+ * A text or a file that replies to a message names it in `context.id`; the bot's own messages are
+ * found by that id (sent-texts.ts) and carried as `quoted`.
  */
 import {
   textForCore,
@@ -25,7 +30,7 @@ import {
   type InboundAttachment,
 } from '../../src/contract.js';
 import { isBusinessScopedId, isPhoneId } from './conversation.js';
-import type { CloudMessage } from './events.js';
+import type { CloudMessage, CloudMessageContent } from './events.js';
 import type { GraphClient } from './graph.js';
 import { ACTION_ID_PREFIX, SUGGESTION_ID_PREFIX } from './interactive.js';
 import { documentKind, mediaAttachment, unreadableAttachment } from './media.js';
@@ -105,6 +110,8 @@ function bodyOf(message: CloudMessage, context: InboundContext): Body | Ignored 
       break;
   }
   if (message.type === 'reaction') return { ignored: 'a reaction (an acknowledgement, not a question)' };
+  if (message.type === 'edit' || message.type === 'revoke')
+    return { ignored: `a user's ${message.type} of a message sent before (a revision, not a question)` };
   if (UNREADABLE.has(message.type))
     return { text: '', attachments: [unreadableAttachment(message.type) as InboundAttachment] };
   return { ignored: `message type "${message.type}"` };
@@ -120,6 +127,26 @@ export function senderOf(message: Pick<CloudMessage, 'from' | 'from_user_id'>): 
   return undefined;
 }
 
+/**
+ * The conversation and the user of a message (a change to one too). `conversationId`: the sender's
+ * conversation when it is not their own id (a business-scoped id that changed).
+ */
+export function senderConversation(
+  message: CloudMessage,
+  names: ReadonlyMap<string, string>,
+  bot: string,
+  conversationId?: string,
+): Pick<Inbound, 'conversation' | 'user'> | Ignored {
+  const sender = senderOf(message);
+  if (sender === undefined)
+    return {
+      ignored: `a sender that is neither a WhatsApp number nor a business-scoped user id (${message.from ?? message.from_user_id ?? 'none'})`,
+    };
+  const name = names.get(sender) ?? (message.from_user_id ? names.get(message.from_user_id) : undefined);
+  const id = conversationId ?? sender;
+  return { conversation: { bot, platform: PLATFORM, id }, user: { id, ...(name ? { name } : {}) } };
+}
+
 /** `conversationId`: the sender's conversation when it is not their own id (a business-scoped id that changed). */
 export function messageToInbound(
   message: CloudMessage,
@@ -127,18 +154,12 @@ export function messageToInbound(
   context: InboundContext,
   conversationId?: string,
 ): Inbound | Ignored {
-  const sender = senderOf(message);
-  if (sender === undefined)
-    return {
-      ignored: `a sender that is neither a WhatsApp number nor a business-scoped user id (${message.from ?? message.from_user_id ?? 'none'})`,
-    };
+  const who = senderConversation(message, names, context.bot, conversationId);
+  if ('ignored' in who) return who;
   const body = bodyOf(message, context);
   if ('ignored' in body) return body;
-  const name = names.get(sender) ?? (message.from_user_id ? names.get(message.from_user_id) : undefined);
-  const id = conversationId ?? sender;
   return {
-    conversation: { bot: context.bot, platform: PLATFORM, id },
-    user: { id, ...(name ? { name } : {}) },
+    ...who,
     text: body.text,
     attachments: body.attachments,
     isGroup: false,
@@ -147,6 +168,15 @@ export function messageToInbound(
     sentAt: message.timestamp * 1000,
     ...(body.action ? { action: body.action } : {}),
   };
+}
+
+/**
+ * The wamid of the message a user's message quotes, when it quotes one. A button or list reply's
+ * context is the message that carried the buttons: pressing one is not quoting it.
+ */
+export function quotedId(message: CloudMessageContent): string | undefined {
+  if (message.type === 'interactive' || message.type === 'button') return undefined;
+  return message.context?.id || undefined;
 }
 
 export function isIgnored(result: Inbound | Ignored): result is Ignored {

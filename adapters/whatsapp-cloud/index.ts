@@ -1,10 +1,12 @@
 /**
  * The WhatsApp Business Cloud API adapter: Meta's webhook in (webhook-route.ts: signature,
  * shape, each message queued before the 200), the Graph API out (outbound.ts). A user's
- * messages reach the core in the order Meta delivered them (SerialByKey per user), the first
- * one greeted with the WelcomeMessage (the kit's FirstContactGreeter), a reply with a number turned into the
- * choice it names (choices.ts). Webhooks make replicas natural: any process serving the bot
- * takes any message, and fetches any file again by its media id. See README.md.
+ * messages, and their edits and deletions of them (revisions.ts), reach the core in the order
+ * Meta delivered them (SerialByKey per user), the first one greeted with the WelcomeMessage (the
+ * kit's FirstContactGreeter), a reply with a number turned into the choice it names (choices.ts),
+ * a reply to one of the bot's messages carrying what it said (sent-texts.ts). Webhooks make
+ * replicas natural: any process serving the bot takes any message, and fetches any file again by
+ * its media id. See README.md.
  */
 import {
   CommandWords,
@@ -18,6 +20,8 @@ import {
   type Adapter,
   type HttpRoute,
   type Inbound,
+  type InboundRevision,
+  type InboundSink,
   type Logger,
   type PlatformMetrics,
   type PlatformStorage,
@@ -28,9 +32,11 @@ import { NumberedChoices } from './choices.js';
 import type { CloudMessage, MessagesChange } from './events.js';
 import { GraphClient } from './graph.js';
 import { idChange, CloudIdentities } from './identities.js';
-import { isIgnored, messageToInbound, PLATFORM, senderOf } from './inbound.js';
+import { isIgnored, messageToInbound, PLATFORM, quotedId, senderOf, type Ignored } from './inbound.js';
 import { restoreMediaAttachment } from './media.js';
 import { CloudOutbound } from './outbound.js';
+import { deletion, editedMessage } from './revisions.js';
+import { SentTexts } from './sent-texts.js';
 import { StatusLog } from './statuses.js';
 import { cloudWebhookRouter } from './webhook-route.js';
 import type { Backoff } from '../../src/contract.js';
@@ -81,6 +87,9 @@ export function createWhatsAppCloudAdapter(
   const order = new SerialByKey();
   const choices = new NumberedChoices(options.storage, logger);
   const identities = new CloudIdentities(options.storage, logger);
+  const sentTexts = new SentTexts(options.storage, logger);
+  /** The sink start() was given, for revisions: the SinkHolder hands on accept() and bounded() only. */
+  let revising: InboundSink | undefined;
   const greeter =
     options.welcomeNewUsers === false
       ? undefined
@@ -105,6 +114,7 @@ export function createWhatsAppCloudAdapter(
     phoneNumberId: options.phoneNumberId,
     choices,
     addressOf: (conversationId) => identities.addressOf(conversationId),
+    sentTexts,
     logger,
     stopping: () => stopping.signal,
     ...(options.rateLimitBackoff ? { rateLimitBackoff: options.rateLimitBackoff } : {}),
@@ -120,10 +130,62 @@ export function createWhatsAppCloudAdapter(
     if (first) await greeter?.greeted(message.conversation.id);
   };
 
+  /** The message as the core gets it, with the bot's message it quotes. */
+  const inboundOf = async (
+    message: CloudMessage,
+    names: ReadonlyMap<string, string>,
+    conversationId: string | undefined,
+  ): Promise<Inbound | Ignored> => {
+    const inbound = messageToInbound(message, names, { bot, graph, words }, conversationId);
+    if (isIgnored(inbound)) return inbound;
+    const quoting = quotedId(message);
+    const quoted = quoting ? await sentTexts.quoted(inbound.conversation.id, quoting) : undefined;
+    return quoted ? { ...inbound, quoted } : inbound;
+  };
+
+  const revise = async (revision: InboundRevision): Promise<void> => {
+    if (!revising?.revise) {
+      logger.debug(
+        { bot, kind: revision.kind },
+        "whatsapp-cloud: the gateway's sink takes no revisions; change dropped",
+      );
+      return;
+    }
+    await revising.revise(revision);
+  };
+
+  /** A user's edit: never a new question; the message as it reads now, under its original wamid. */
+  const handleEdit = async (
+    message: CloudMessage,
+    names: ReadonlyMap<string, string>,
+    conversationId: string | undefined,
+  ): Promise<void> => {
+    const edited = editedMessage(message);
+    const inbound = edited
+      ? await inboundOf(edited, names, conversationId)
+      : { ignored: 'an edit without its edit object' };
+    if (isIgnored(inbound)) {
+      logger.debug({ reason: inbound.ignored, message: message.id }, 'whatsapp-cloud: edit not taken');
+      return;
+    }
+    await revise({ kind: 'edited', message: await choices.resolve(inbound) });
+  };
+
   const handle = async (message: CloudMessage, names: ReadonlyMap<string, string>): Promise<void> => {
     const sender = senderOf(message);
     const conversationId = sender === undefined ? undefined : await identities.conversationOf(sender);
-    const result = messageToInbound(message, names, { bot, graph, words }, conversationId);
+    if (message.type === 'edit') {
+      await handleEdit(message, names, conversationId);
+      return;
+    }
+    if (message.type === 'revoke') {
+      const revision = deletion(message, names, bot, conversationId);
+      if ('ignored' in revision)
+        logger.debug({ reason: revision.ignored, message: message.id }, 'whatsapp-cloud: deletion not taken');
+      else await revise(revision);
+      return;
+    }
+    const result = await inboundOf(message, names, conversationId);
     if (isIgnored(result)) {
       logger.debug({ reason: result.ignored, message: message.id }, 'whatsapp-cloud: message not answered');
       return;
@@ -211,6 +273,7 @@ export function createWhatsAppCloudAdapter(
       if (info?.commands.length) words = new CommandWords(info.commands);
       if (stopping.signal.aborted) stopping = new AbortController();
       sink.hold(newSink);
+      revising = newSink;
       // Nothing to connect: Meta posts to us. The token is checked by `chatbridge doctor`; a refused one makes the bot not connected.
       gate.open();
       logger.info({ bot, phoneNumberId: options.phoneNumberId }, 'whatsapp-cloud: started');
@@ -222,6 +285,7 @@ export function createWhatsAppCloudAdapter(
       // What was received is handed over; Meta sends what was not acknowledged again.
       await order.idle();
       sink.release();
+      revising = undefined;
     },
   };
 }

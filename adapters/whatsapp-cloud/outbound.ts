@@ -34,6 +34,7 @@ import { planCloudFile, type CloudFilePlan } from './outbound-file.js';
 import { isRateLimit, META_CODES, MetaApiError, toPlatformError } from './errors.js';
 import type { GraphClient } from './graph.js';
 import { choicesOf, graphBody, numberedPlan, planMessage, type Part, type Plan } from './interactive.js';
+import type { SentTexts } from './sent-texts.js';
 
 /** Meta's advice for 131056 is to wait 4^n s; the first pause is 4 s, doubled, never more than 30 s apart. */
 export const RATE_LIMIT_BACKOFF: Backoff = { firstMs: 4_000, maxMs: 30_000, jitter: 0.25 };
@@ -52,6 +53,8 @@ export interface CloudOutboundOptions {
   choices: NumberedChoices;
   /** Where a conversation's messages go: its id, or the newest business-scoped id of its user (identities.ts). */
   addressOf(conversationId: string): Promise<string>;
+  /** What each message sent said, by its wamid, for a reply that quotes it (sent-texts.ts). */
+  sentTexts: SentTexts;
   logger: Logger;
   /** Aborted when the adapter stops (a new one each start): a wait on a rate limit ends at once. */
   stopping(): AbortSignal;
@@ -97,6 +100,7 @@ export class CloudOutbound implements Outbound {
       const part = plan.parts[index]!;
       try {
         lastId = await this.post(graphBody(address, part), describePart(to, part), message.progress === true);
+        await this.options.sentTexts.remember(to, lastId, part.text);
       } catch (error) {
         if (part.kind !== 'text' && error instanceof MetaApiError && error.code === META_CODES.parameterValueNotValid) {
           // Meta refused the buttons or the list after all: the choices go as numbered text, never lost.
@@ -151,7 +155,9 @@ export class CloudOutbound implements Outbound {
         type: plan.message,
         [plan.message]: media,
       };
-      return { id: await this.post(body, sent, false) };
+      const id = await this.post(body, sent, false);
+      await this.options.sentTexts.remember(to, id, caption && plan.message !== 'audio' ? caption : '');
+      return { id };
     } catch (error) {
       throw toPlatformError(error, { sent });
     } finally {

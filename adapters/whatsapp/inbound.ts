@@ -4,7 +4,8 @@
  * mentions the bot's number or replies to one of the bot's messages. Never: the bot's own
  * messages, status updates, broadcasts, channels, reactions, revoked messages and
  * WhatsApp's system notices. A duplicate delivery carries the same `id._serialized`, which
- * the core dedupes on.
+ * the core dedupes on. A message that replies to another carries it as `quoted`: the bot's
+ * own (an answer, a listing) or someone's, with their name when WhatsApp Web knows it.
  */
 import {
   textForCore,
@@ -12,6 +13,7 @@ import {
   type Inbound,
   type InboundAttachment,
   type PlatformUser,
+  type QuotedMessage,
 } from '../../src/contract.js';
 import { chatKind, conversationId, userPart } from './conversation.js';
 import type { WaMessage, WaMessageType } from './library.js';
@@ -78,11 +80,23 @@ function mentionsBot(message: WaMessage, identity: WhatsAppIdentity): boolean {
   return (message.mentionedIds ?? []).map(idText).some((id) => id === identity.wid || userPart(id) === identity.user);
 }
 
-async function repliesToBot(message: WaMessage): Promise<boolean> {
-  if (!message.hasQuotedMsg) return false;
-  // The quoted message may be gone (deleted, not loaded): then it is not a reply to the bot we know of.
-  const quoted = await message.getQuotedMessage().catch(() => undefined);
-  return quoted?.fromMe === true;
+/** The message this one replies to; undefined when it replies to none, or to one that is gone (deleted, not loaded). */
+async function repliedTo(message: WaMessage): Promise<WaMessage | undefined> {
+  if (!message.hasQuotedMsg) return undefined;
+  // The library resolves undefined, or throws, when WhatsApp Web no longer has the quoted message.
+  return (await message.getQuotedMessage().catch(() => undefined)) ?? undefined;
+}
+
+/** Text a user typed: a text message's body, a media message's caption; anything else's body is not text. */
+function readsAsText(type: WaMessageType): boolean {
+  return TEXT_TYPES.has(type) || isMediaType(type);
+}
+
+function quotedOf(quoted: WaMessage): QuotedMessage {
+  const text = readsAsText(quoted.type) ? (quoted.body ?? '').trim() : '';
+  if (quoted.fromMe) return { text, from: 'bot' };
+  const { notifyName } = rawFacts(quoted);
+  return { text, from: 'user', ...(notifyName ? { author: notifyName } : {}) };
 }
 
 /** `@4915112345678 what is…` → `what is…`: the bot's own mention is not part of the question. */
@@ -93,7 +107,7 @@ function withoutOwnMention(text: string, identity: WhatsAppIdentity): string {
     .trim();
 }
 
-function userOf(message: WaMessage, group: boolean): PlatformUser {
+export function userOf(message: WaMessage, group: boolean): PlatformUser {
   const id = group ? (message.author ?? message.from) : message.from;
   const { notifyName } = rawFacts(message);
   return { id, ...(notifyName ? { name: notifyName } : {}) };
@@ -105,15 +119,24 @@ function attachmentsOf(message: WaMessage): InboundAttachment[] {
   return [];
 }
 
-export async function messageToInbound(message: WaMessage, context: InboundContext): Promise<Inbound | Ignored> {
+/**
+ * `body`: the text to read instead of the message's own (an edit's new text, which the edited
+ * message may not show yet).
+ */
+export async function messageToInbound(
+  message: WaMessage,
+  context: InboundContext,
+  options: { body?: string } = {},
+): Promise<Inbound | Ignored> {
   const ignored = ignoredReason(message);
   if (ignored) return { ignored };
   const group = chatKind(message.from) === 'group';
-  const addressed = !group || mentionsBot(message, context.identity) || (await repliesToBot(message));
+  const quoted = await repliedTo(message);
+  const addressed = !group || mentionsBot(message, context.identity) || quoted?.fromMe === true;
   const attachments = attachmentsOf(message);
   const isText = TEXT_TYPES.has(message.type);
   // A media message's body is its caption; an unreadable one's body is not text the user typed.
-  const typed = isText || isMediaType(message.type) ? (message.body ?? '') : '';
+  const typed = readsAsText(message.type) ? (options.body ?? message.body ?? '') : '';
   const text = group ? withoutOwnMention(typed, context.identity) : typed.trim();
   return {
     conversation: { bot: context.bot, platform: 'whatsapp', id: conversationId(message.from) },
@@ -125,6 +148,7 @@ export async function messageToInbound(message: WaMessage, context: InboundConte
     addressed,
     platformMessageId: message.id._serialized,
     sentAt: message.timestamp * 1000,
+    ...(quoted ? { quoted: quotedOf(quoted) } : {}),
   };
 }
 

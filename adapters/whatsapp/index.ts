@@ -1,9 +1,10 @@
 /**
  * The WhatsApp adapter: whatsapp-web.js drives WhatsApp Web in the system's Chromium,
  * through WhatsAppConnection (connection.ts: the bot's lease across replicas, RemoteAuth on
- * Redis, the watchdog). This file wires the messages: a `message` listener attached to every
- * client before its `initialize()`, messages of one chat handed to the core in order, the
- * greeting of a first contact, and the outbound on whichever client is ready.
+ * Redis, the watchdog). This file wires the messages: `message`, `message_edit` and
+ * `message_revoke_everyone` listeners attached to every client before its `initialize()`, a
+ * chat's messages and the users' changes to them handed to the core in the order they came,
+ * the greeting of a first contact, and the outbound on whichever client is ready.
  * See README.md for linking a number and what users get.
  */
 import {
@@ -15,6 +16,8 @@ import {
   SinkHolder,
   type Adapter,
   type Inbound,
+  type InboundRevision,
+  type InboundSink,
   type Logger,
   type PlatformStorage,
 } from '../../src/contract.js';
@@ -27,6 +30,7 @@ import { loadWhatsAppLibrary } from './load-library.js';
 import { restoreMediaAttachment } from './media.js';
 import { WhatsAppOutbound } from './outbound.js';
 import { qrPageRoute } from './qr-page.js';
+import { editToRevision, revokeToRevision } from './revisions.js';
 
 export interface WhatsAppAdapterOptions {
   /** Configured bot id (config `bots[].id`). */
@@ -68,8 +72,13 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     options.welcomeNewChats === false
       ? undefined
       : new FirstContactGreeter(options.storage, logger, { platform: 'whatsapp' });
-  /** One chat's messages reach the core in the order they came (reading a message and the greeting take time). */
+  /**
+   * One chat's messages, and the users' edits and deletions of them, reach the core in the order they
+   * came (reading a message and the greeting take time): an edit never overtakes the message it changes.
+   */
   const order = new SerialByKey();
+  /** The sink start() was given, for revisions: the SinkHolder hands on accept() only. */
+  let revising: InboundSink | undefined;
 
   const deliver = async (inbound: Inbound): Promise<void> => {
     const first = greeter ? await greeter.isFirstContact(inbound) : false;
@@ -78,13 +87,24 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     if (first) await greeter?.greeted(inbound.conversation.id);
   };
 
-  const handle = async (client: WaClient, message: WaMessage): Promise<void> => {
-    const identity = identityOf(client);
-    if (!identity) {
-      // Messages come after `ready`, which sets client.info; without it no mention can be recognised.
-      logger.warn({ bot }, 'whatsapp: a message arrived before the client knew its own number; not answered');
+  const revise = async (revision: InboundRevision): Promise<void> => {
+    if (!revising?.revise) {
+      logger.debug({ bot, kind: revision.kind }, "whatsapp: the gateway's sink takes no revisions; change dropped");
       return;
     }
+    await revising.revise(revision);
+  };
+
+  /** Who the bot is; undefined before `ready` (which sets client.info): then no mention can be recognised. */
+  const identityFor = (client: WaClient, what: string): WhatsAppIdentity | undefined => {
+    const identity = identityOf(client);
+    if (!identity) logger.warn({ bot }, `whatsapp: ${what} arrived before the client knew its own number; not taken`);
+    return identity;
+  };
+
+  const handle = async (client: WaClient, message: WaMessage): Promise<void> => {
+    const identity = identityFor(client, 'a message');
+    if (!identity) return;
     const result = await messageToInbound(message, { bot, identity, words });
     if (isIgnored(result)) {
       logger.debug({ reason: result.ignored, message: message.id?._serialized }, 'whatsapp: message not answered');
@@ -93,17 +113,49 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     await deliver(result);
   };
 
-  const onMessage = (client: WaClient, message: WaMessage): void => {
+  const handleEdit = async (client: WaClient, message: WaMessage, newBody: string, prevBody: string) => {
+    const identity = identityFor(client, 'an edit');
+    if (!identity) return;
+    const revision = await editToRevision(message, newBody, prevBody, { bot, identity, words });
+    if ('ignored' in revision) {
+      logger.debug({ reason: revision.ignored, message: message.id?._serialized }, 'whatsapp: edit not taken');
+      return;
+    }
+    await revise(revision);
+  };
+
+  const handleRevoke = async (message: WaMessage, revoked: WaMessage | null | undefined): Promise<void> => {
+    const revision = revokeToRevision(message, revoked, bot);
+    if ('ignored' in revision) {
+      logger.debug({ reason: revision.ignored, message: message.id?._serialized }, 'whatsapp: deletion not taken');
+      return;
+    }
+    await revise(revision);
+  };
+
+  /** Runs `work` in the chat's order; `what` names it in the log when it fails. */
+  const inOrder = (message: WaMessage, what: string, work: () => Promise<void>): void => {
     const chat = message.from;
-    order
-      .run(chat, () => handle(client, message))
-      .catch((error: unknown) => {
-        // WhatsApp Web does not deliver a message again: all that is left is to say so.
-        logger.error(
-          { err: error, chat, message: message.id?._serialized },
-          'whatsapp: a message could not be handed to the gateway',
-        );
-      });
+    order.run(chat, work).catch((error: unknown) => {
+      // WhatsApp Web does not deliver a message again: all that is left is to say so.
+      logger.error(
+        { err: error, chat, message: message.id?._serialized },
+        `whatsapp: ${what} could not be handed to the gateway`,
+      );
+    });
+  };
+
+  const listen = (client: WaClient): void => {
+    client.on('message', (message) => inOrder(message, 'a message', () => handle(client, message)));
+    client.on('message_edit', (message, newBody, prevBody) => {
+      // Most edits are the bot's own answers growing: dropped here, not queued behind the chat's messages.
+      if (message.fromMe) return;
+      inOrder(message, 'an edit', () => handleEdit(client, message, String(newBody), String(prevBody)));
+    });
+    client.on('message_revoke_everyone', (message, revoked) => {
+      if (message.fromMe) return;
+      inOrder(message, 'a deletion', () => handleRevoke(message, revoked));
+    });
   };
 
   const connection = new WhatsAppConnection({
@@ -116,9 +168,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     ...(options.pairPhone ? { pairPhone: options.pairPhone } : {}),
     ...(options.timings ? { timings: options.timings } : {}),
     ...(options.terminalQr !== undefined ? { terminalQr: options.terminalQr } : {}),
-    attach(client) {
-      client.on('message', (message) => onMessage(client, message));
-    },
+    attach: listen,
   });
 
   const outbound = new WhatsAppOutbound({
@@ -143,10 +193,12 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     async start(newSink, info) {
       if (info?.commands.length) words = new CommandWords(info.commands);
       sink.hold(newSink);
+      revising = newSink;
       try {
         await connection.start();
       } catch (error) {
         sink.release();
+        revising = undefined;
         throw error;
       }
     },
@@ -156,6 +208,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
       // Messages already received are handed over (the core's PatientSink gives up on its own when stopping).
       await order.idle();
       sink.release();
+      revising = undefined;
     },
   };
 }

@@ -65,6 +65,11 @@ export interface WaMessage {
    * downloading it) and `notifyName` (the sender's display name) are read from here.
    */
   rawData: object;
+  /**
+   * On a message revoked for everyone: the id of the message it was (whatsapp-web.js PR #3715). WhatsApp
+   * Web gives the revoked message an id of its own, so this, not `id`, names the message the user deleted.
+   */
+  protocolMessageKey?: WaMessageId;
   /** null: expired or not found (WhatsApp no longer has the file); undefined: the download failed. */
   downloadMedia(): Promise<WaMessageMedia | null | undefined>;
   getQuotedMessage(): Promise<WaMessage>;
@@ -155,6 +160,16 @@ export interface WaClientEvents {
   ready: [];
   /** Incoming messages only (not our own). */
   message: [message: WaMessage];
+  /**
+   * A message's text or caption changed: a user's edit, and also each edit of the bot's own messages
+   * (its answers as they grow). `message` is the edited one, under its original id.
+   */
+  message_edit: [message: WaMessage, newBody: string, prevBody: string];
+  /**
+   * A message deleted for everyone: `message` as it is now (type 'revoked', its text gone), `revoked` as it
+   * was, when the library caught it (it may be undefined or null).
+   */
+  message_revoke_everyone: [message: WaMessage, revoked?: WaMessage | null];
   /** A WAState, 'LOGOUT', or 'Max qrcode retries reached'. After it the client is unusable. */
   disconnected: [reason: string];
   change_state: [state: string];

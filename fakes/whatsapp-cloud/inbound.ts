@@ -42,6 +42,19 @@ export interface UserMessage {
   /** What Meta posts for a message it cannot render to the API (a user's edit or revoke among them): type `unsupported`, error 131051. */
   unsupported?: true;
   /**
+   * With a text or a file: it replies to this message (a wamid the business sent, or one of the
+   * user's): `context: {from, id}`, `from` being who wrote the quoted message.
+   */
+  replyTo?: string;
+  /**
+   * The user edits a message of theirs (its wamid, within Meta's 15 minutes): a text's new body, or a
+   * file's new caption. On a Coexistence number `{type: "edit", edit: {original_message_id, message}}`,
+   * the message as it reads now; elsewhere `unsupported` with `unsupported.type: "edit"`.
+   */
+  edit?: { messageId: string; text: string };
+  /** The user deletes a message of theirs for everyone (within two days): `{type: "revoke", revoke: {original_message_id}}`, or `unsupported`. */
+  revoke?: { messageId: string };
+  /**
    * Meta's notice that the user's business-scoped user id changed from `from` to `newUserId`: a
    * `system` message of type `user_changed_user_id` with no `from` and no contact, the new id in
    * `system.user_id` and both in its body ("User <name> changed from <old> to <new>").
@@ -66,7 +79,31 @@ const KINDS = [
   'contacts',
   'unsupported',
   'userIdChanged',
+  'edit',
+  'revoke',
 ] as const;
+
+/** Meta's limits on a user's changes (its edit and revoke webhook references). */
+export const USER_EDIT_WINDOW_MS = 15 * 60_000;
+export const USER_REVOKE_WINDOW_MS = 2 * 24 * 60 * 60_000;
+
+/** How the fake posts what a user sends. */
+export interface InboundOptions {
+  displayPhoneNumber: string;
+  /** The number is on the WhatsApp Business app too: Meta posts a user's edits and revokes as such. */
+  coexistence: boolean;
+}
+
+/** Meta's words for a message it cannot render to the API; `type` says what it was, when Meta says. */
+function unsupported(type?: string): Record<string, unknown> {
+  const error = {
+    code: 131051,
+    title: 'Message type unknown',
+    message: 'Message type unknown',
+    error_data: { details: 'Message type is currently not supported.' },
+  };
+  return { type: 'unsupported', errors: [error], ...(type ? { unsupported: { type } } : {}) };
+}
 
 /** Meta's supported media types (the notes, "Media": image jpeg/png, audio aac/mp4/mpeg/amr/ogg, video mp4/3gpp, sticker webp). */
 const FORMATS: Record<'image' | 'audio' | 'video', readonly string[]> = {
@@ -110,16 +147,56 @@ function checkFormat(kind: keyof typeof FORMATS, mimeType: string): void {
 }
 
 /** The message's own fields (type and its object, context), after from/id/timestamp. */
-export function inboundMessage(
-  world: World,
-  message: UserMessage,
-  displayPhoneNumber: string,
-): Record<string, unknown> {
+export function inboundMessage(world: World, message: UserMessage, options: InboundOptions): Record<string, unknown> {
   const given = KINDS.filter((kind) => message[kind] !== undefined);
   if (given.length !== 1)
     throw new Error(
       `fake WhatsApp Cloud: userSends takes exactly one of ${KINDS.join(', ')}; got ${given.length ? given.join(', ') : 'none'}`,
     );
+  const fields = contentOf(world, message, options);
+  if (message.replyTo === undefined) return fields;
+  if (!['text', 'image', 'audio', 'video', 'document'].includes(String(fields.type)))
+    throw new Error('fake WhatsApp Cloud: replyTo goes with a text or a file');
+  return { context: replyContext(world, message.replyTo, options.displayPhoneNumber), ...fields };
+}
+
+/** `context` of a reply: the quoted message's wamid, and who wrote it. */
+function replyContext(world: World, wamid: string, displayPhoneNumber: string): { from: string; id: string } {
+  if (world.isSent(wamid)) return { from: displayPhoneNumber, id: wamid };
+  const inbound = world.inboundMessage(wamid);
+  if (!inbound) throw new Error(`fake WhatsApp Cloud: replyTo: no message ${wamid} in the chat`);
+  return { from: inbound.from, id: wamid };
+}
+
+/** A user's message of theirs that they change: theirs, and within Meta's window for the change. */
+function ownMessage(world: World, message: UserMessage, wamid: string, windowMs: number, change: string) {
+  const original = world.inboundMessage(wamid);
+  if (!original || original.from !== message.from)
+    throw new Error(`fake WhatsApp Cloud: ${change}: ${wamid} is not a message of ${message.from}`);
+  if (world.now() - original.at > windowMs)
+    throw new Error(`fake WhatsApp Cloud: ${change}: past Meta's ${windowMs / 60_000} minutes, WhatsApp offers none`);
+  return original;
+}
+
+/** The edited message as it reads now: a text's body, or a file's caption, replaced. */
+function editOf(world: World, message: UserMessage, options: InboundOptions): Record<string, unknown> {
+  const { messageId, text } = message.edit!;
+  const original = ownMessage(world, message, messageId, USER_EDIT_WINDOW_MS, 'edit');
+  const type = String(original.content.type);
+  const object = original.content[type] as Record<string, unknown> | undefined;
+  if (!object || !['text', 'image', 'video', 'document'].includes(type))
+    throw new Error(`fake WhatsApp Cloud: edit: a ${type} message has no text to edit`);
+  const edited = {
+    ...original.content,
+    [type]: type === 'text' ? { ...object, body: text } : { ...object, caption: text },
+  };
+  world.reviseInbound(messageId, edited);
+  if (!options.coexistence) return unsupported('edit');
+  return { type: 'edit', edit: { original_message_id: messageId, message: edited } };
+}
+
+function contentOf(world: World, message: UserMessage, options: InboundOptions): Record<string, unknown> {
+  const { displayPhoneNumber } = options;
   const context = (id: string | undefined): Record<string, unknown> =>
     id ? { context: { from: displayPhoneNumber, id } } : {};
   const { text, image, audio, video, document, buttonReply, listReply, reaction, location } = message;
@@ -187,14 +264,13 @@ export function inboundMessage(
       },
     };
   }
-  if (message.unsupported) {
-    const error = {
-      code: 131051,
-      title: 'Message type unknown',
-      message: 'Message type unknown',
-      error_data: { details: 'Message type is currently not supported.' },
-    };
-    return { type: 'unsupported', errors: [error] };
+  if (message.unsupported) return unsupported();
+  if (message.edit) return editOf(world, message, options);
+  if (message.revoke) {
+    const { messageId } = message.revoke;
+    ownMessage(world, message, messageId, USER_REVOKE_WINDOW_MS, 'revoke');
+    if (!options.coexistence) return unsupported('revoke');
+    return { type: 'revoke', revoke: { original_message_id: messageId } };
   }
   return {
     type: 'contacts',

@@ -120,6 +120,12 @@ export interface FakeWhatsAppCloudOptions {
   clock?: () => number;
   /** Post sent/delivered/read statuses of every accepted message. Default true. */
   statusWebhooks?: boolean;
+  /**
+   * The number is on the WhatsApp Business app as well ("Coexistence"): a user's edit and revoke are
+   * posted as `edit` and `revoke` messages. Default false: as for a number on the Cloud API alone,
+   * they come as `unsupported`.
+   */
+  coexistence?: boolean;
   /** Delays between webhook tries until a 200 (default DEFAULT_REDELIVERY_DELAYS_MS: 9 tries over about 15 s). */
   redeliveryDelaysMs?: readonly number[];
   /** A try without an answer this long counts as failed. Default DEFAULT_ACK_TIMEOUT_MS. */
@@ -286,11 +292,16 @@ export async function startFakeWhatsAppCloud(options: FakeWhatsAppCloudOptions =
       user: { waId: message.from, name: message.name ?? `User ${message.from.slice(-4)}` },
       wamid: world.newWamid(),
       atMs: clock(),
-      message: inboundMessage(world, message, identity.displayPhoneNumber),
+      message: inboundMessage(world, message, {
+        displayPhoneNumber: identity.displayPhoneNumber,
+        coexistence: options.coexistence === true,
+      }),
       ...(notice ? { notice } : {}),
     };
-    // A notice is Meta's, not a message of the user's: it opens no window.
-    if (!notice) world.recordInbound(message.from, entry.wamid, entry.atMs);
+    // A notice is Meta's, not a message of the user's: it opens no window. Nor, here, does a change to
+    // a message sent before (Meta does not say whether an edit or a revoke counts as the user writing).
+    const change = message.edit !== undefined || message.revoke !== undefined;
+    if (!notice && !change) world.recordInbound(message.from, entry.wamid, entry.atMs, entry.message);
     return entry;
   };
 

@@ -80,9 +80,19 @@ interface User {
   inbound: Set<string>;
 }
 
+/** A user's message as Meta posted it: what a later edit of it starts from. */
+export interface InboundRecord {
+  from: string;
+  /** Its fields after from/id/timestamp (`{type: 'text', text: {body}}`…). */
+  content: Record<string, unknown>;
+  at: number;
+}
+
 export class World extends EventEmitter {
   private readonly users = new Map<string, User>();
   private readonly visible = new Map<string, VisibleCloudMessage[]>();
+  /** Users' messages by wamid. */
+  private readonly inboundById = new Map<string, InboundRecord>();
   readonly calls: LoggedCloudCall[] = [];
   readonly readMarks: ReadMark[] = [];
   readonly media = new Map<string, StoredMedia>();
@@ -122,11 +132,29 @@ export class World extends EventEmitter {
   }
 
   /** A user wrote: the wamid becomes one the read call may name, and the 24-hour window opens again. */
-  recordInbound(from: string, wamid: string, at: number): void {
+  recordInbound(from: string, wamid: string, at: number, content: Record<string, unknown> = {}): void {
     const user = this.user(from);
     user.inbound.add(wamid);
     user.lastInboundAt = Math.max(user.lastInboundAt ?? at, at);
+    this.inboundById.set(wamid, { from, content, at });
     this.changed();
+  }
+
+  /** A user's message by its wamid, as Meta posted it. */
+  inboundMessage(wamid: string): InboundRecord | undefined {
+    return this.inboundById.get(wamid);
+  }
+
+  /** The user edited their message: later edits start from this content. */
+  reviseInbound(wamid: string, content: Record<string, unknown>): void {
+    const record = this.inboundById.get(wamid);
+    if (record) record.content = content;
+  }
+
+  /** Whether the business sent a message with this wamid. */
+  isSent(wamid: string): boolean {
+    for (const list of this.visible.values()) if (list.some((message) => message.id === wamid)) return true;
+    return false;
   }
 
   lastInboundAt(user: string): number | undefined {

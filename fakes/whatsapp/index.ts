@@ -50,6 +50,10 @@ export interface FakeWhatsApp {
 
   // users
   userSends(input: UserMessageInput): MessageData;
+  /** The user edits their message (by its id `_serialized`): `message_edit` with the new text. */
+  userEdits(messageId: string, text: string): MessageData;
+  /** The user deletes their message for everyone: `message_revoke_everyone`; returns the revoked message. */
+  userRevokes(messageId: string, options?: { withoutBefore?: boolean }): MessageData;
   redeliver(message: MessageData): void;
   expireMedia(messageId: string): void;
 
@@ -90,6 +94,8 @@ export async function startFakeWhatsApp(options: WorldOptions = {}): Promise<Fak
     disconnect: (reason) => world.disconnect(reason),
     refuseSession: () => world.refuseSession(),
     userSends: (input) => world.userSends(input),
+    userEdits: (id, text) => world.userEdits(id, text),
+    userRevokes: (id, o) => world.userRevokes(id, o),
     redeliver: (message) => world.redeliver(message),
     expireMedia: (id) => world.expireMedia(id),
     goUnreachable: () => world.goUnreachable(),

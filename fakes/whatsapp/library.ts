@@ -46,8 +46,11 @@ export class FakeClient extends EventEmitter implements WaClient {
   private nextCall = 1;
   private destroyed = false;
   private qrShown = 0;
-  /** Messages the world delivered while `ready` was not emitted yet (the profile is still being written): held, as WhatsApp Web does. */
-  private early: MessageData[] | undefined = [];
+  /**
+   * Messages (and edits, deletions) the world delivered while `ready` was not emitted yet (the profile is
+   * still being written): held, as WhatsApp Web does, and emitted in order once ready.
+   */
+  private early: { event: 'message' | 'message_edit' | 'message_revoke_everyone'; args: unknown[] }[] | undefined = [];
 
   constructor(
     readonly options: WaClientOptions,
@@ -180,8 +183,10 @@ export class FakeClient extends EventEmitter implements WaClient {
         void this.linked(first as { number: string; pushname: string; token: string }, true);
         return;
       case 'message':
-        if (this.early) this.early.push(first as MessageData);
-        else this.emit('message', this.message(first as MessageData));
+      case 'message_edit':
+      case 'message_revoke_everyone':
+        if (this.early) this.early.push({ event: message.event, args: message.args });
+        else this.emitMessageEvent(message.event, message.args);
         return;
       case 'change_state':
         this.emit('change_state', String(first));
@@ -200,8 +205,28 @@ export class FakeClient extends EventEmitter implements WaClient {
     this.emit('ready');
     const early = this.early ?? [];
     this.early = undefined;
-    for (const data of early) this.emit('message', this.message(data));
+    for (const { event, args } of early) this.emitMessageEvent(event, args);
     void auth?.afterAuthReady().catch(() => {});
+  }
+
+  /** The messages in an event's arguments become objects with the library's methods, as Client.js builds them. */
+  private emitMessageEvent(event: 'message' | 'message_edit' | 'message_revoke_everyone', args: unknown[]): void {
+    const [first, second, third] = args;
+    switch (event) {
+      case 'message':
+        this.emit('message', this.message(first as MessageData));
+        return;
+      case 'message_edit':
+        this.emit('message_edit', this.message(first as MessageData), String(second), String(third));
+        return;
+      case 'message_revoke_everyone':
+        this.emit(
+          'message_revoke_everyone',
+          this.message(first as MessageData),
+          second ? this.message(second as MessageData) : (second as null | undefined),
+        );
+        return;
+    }
   }
 
   /** As Client.js: LOGOUT → event, then logout (the stored session is deleted); another state → the strategy's disconnect

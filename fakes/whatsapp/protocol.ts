@@ -22,7 +22,13 @@ export interface MessageData {
   duration: string;
   mentionedIds: string[];
   rawData: Record<string, unknown>;
+  /** A message revoked for everyone: the id of the message it was. */
+  protocolMessageKey?: WaMessageId;
 }
+
+/** What the world pushes to a client, as the real client emits it. */
+export type WorldEvent =
+  'qr' | 'code' | 'message' | 'message_edit' | 'message_revoke_everyone' | 'disconnected' | 'linked' | 'change_state';
 
 export interface Hello {
   /** The token in the stored session zip, when the client restored one. */
@@ -39,7 +45,7 @@ export type ClientToWorld = { kind: 'call'; id: number; method: string; params: 
 export type WorldToClient =
   | { kind: 'result'; id: number; ok: true; value: unknown }
   | { kind: 'result'; id: number; ok: false; error: string }
-  | { kind: 'event'; event: 'qr' | 'code' | 'message' | 'disconnected' | 'linked' | 'change_state'; args: unknown[] };
+  | { kind: 'event'; event: WorldEvent; args: unknown[] };
 
 export type MediaData = WaMessageMedia;
 

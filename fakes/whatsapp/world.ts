@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import type { Hello, HelloAnswer, MediaData, MessageData } from './protocol.js';
+import type { Hello, HelloAnswer, MediaData, MessageData, WorldEvent } from './protocol.js';
 import { SESSION_CLOSED } from './protocol.js';
 
 /** WhatsApp Web fails to send a text longer than this. */
@@ -33,7 +33,7 @@ export interface WorldOptions {
 
 /** One connected client (a linked device, or one waiting to be linked), as the world sees it. */
 export interface ClientPort {
-  push(event: 'qr' | 'code' | 'message' | 'disconnected' | 'linked' | 'change_state', args: unknown[]): void;
+  push(event: WorldEvent, args: unknown[]): void;
 }
 
 export type ClientState = 'connecting' | 'waiting-for-qr' | 'waiting-for-code' | 'ready' | 'closed';
@@ -130,7 +130,8 @@ export class World extends EventEmitter {
   private readonly byId = new Map<string, StoredMessage>();
   private readonly log: LoggedCall[] = [];
   private unreachable = false;
-  private pending: MessageData[] = [];
+  /** What happened while the page was unreachable, delivered when it comes back. */
+  private pending: { event: WorldEvent; args: unknown[] }[] = [];
   private getStateHangs = false;
   private refuseEdits = 0;
 
@@ -252,7 +253,7 @@ export class World extends EventEmitter {
     this.unreachable = false;
     const pending = this.pending;
     this.pending = [];
-    for (const message of pending) this.deliver(message);
+    for (const { event, args } of pending) this.deliverEvent(event, args);
     this.changed();
   }
 
@@ -326,6 +327,53 @@ export class World extends EventEmitter {
     this.store(chat, stored);
     this.deliver(data);
     return data;
+  }
+
+  /**
+   * The user edits a message of theirs (its text, or a media message's caption): its body changes and
+   * every ready client gets `message_edit(message, newBody, prevBody)`, the message under its own id.
+   */
+  userEdits(messageId: string, text: string): MessageData {
+    const stored = this.byId.get(messageId);
+    if (!stored) throw new Error(`fake WhatsApp: userEdits: no message ${messageId}`);
+    if (stored.data.fromMe) throw new Error('fake WhatsApp: userEdits: a user edits only their own messages');
+    if (stored.data.type !== 'chat' && !stored.data.hasMedia)
+      throw new Error(`fake WhatsApp: userEdits: a ${stored.data.type} message has no text to edit`);
+    if (this.now() - stored.sentAt > this.editWindowMs)
+      throw new Error('fake WhatsApp: userEdits: past the edit window, WhatsApp offers no edit');
+    const previous = stored.data.body;
+    stored.data = { ...stored.data, body: text };
+    stored.texts.push(text);
+    this.changed();
+    this.deliverEvent('message_edit', [stored.data, text, previous]);
+    return stored.data;
+  }
+
+  /**
+   * The user deletes a message of theirs for everyone. As whatsapp-web.js 1.34 emits it,
+   * `message_revoke_everyone(message, revoked)`: `message` is the revoked one (type 'revoked', no body,
+   * an id of its own, the original's in `protocolMessageKey`), `revoked` the message as it was, under its
+   * original id; `withoutBefore` leaves that out (null), as the library does when it missed the original.
+   */
+  userRevokes(messageId: string, options: { withoutBefore?: boolean } = {}): MessageData {
+    const stored = this.byId.get(messageId);
+    if (!stored) throw new Error(`fake WhatsApp: userRevokes: no message ${messageId}`);
+    if (stored.data.fromMe) throw new Error('fake WhatsApp: userRevokes: a user deletes only their own messages');
+    const before = stored.data;
+    const revokeId = randomId();
+    const after: MessageData = {
+      ...before,
+      id: { ...before.id, id: revokeId, _serialized: before.id._serialized.replace(before.id.id, revokeId) },
+      body: '',
+      type: 'revoked',
+      hasMedia: false,
+      hasQuotedMsg: false,
+      protocolMessageKey: before.id,
+    };
+    stored.data = { ...before, body: '', type: 'revoked', hasMedia: false };
+    this.changed();
+    this.deliverEvent('message_revoke_everyone', [after, options.withoutBefore ? null : before]);
+    return after;
   }
 
   /** WhatsApp delivers the same message again (same id). */
@@ -515,10 +563,13 @@ export class World extends EventEmitter {
       throw new Error(
         `Evaluation failed: Error: message too long (${text.length} characters; WhatsApp accepts ${MAX_TEXT_LENGTH})`,
       );
+    const previous = stored.data.body;
     stored.data = { ...stored.data, body: text };
     stored.texts.push(text);
     this.renderLog.push({ chat: stored.data.to, text });
     this.changed();
+    // As WhatsApp Web: every change of a message's body is `message_edit`, the bot's own too.
+    this.deliverEvent('message_edit', [stored.data, text, previous]);
     return stored.data;
   }
 
@@ -540,12 +591,17 @@ export class World extends EventEmitter {
   }
 
   private deliver(message: MessageData): void {
+    this.deliverEvent('message', [message]);
+  }
+
+  /** To every ready client, or once the page is reachable again. */
+  private deliverEvent(event: WorldEvent, args: unknown[]): void {
     if (this.unreachable) {
-      this.pending.push(message);
+      this.pending.push({ event, args });
       return;
     }
     for (const connection of this.connections.values()) {
-      if (connection.state === 'ready') connection.port.push('message', [message]);
+      if (connection.state === 'ready') connection.port.push(event, args);
     }
   }
 

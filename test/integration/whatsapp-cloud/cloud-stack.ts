@@ -1,7 +1,7 @@
 /**
  * The WhatsApp Cloud adapter on its own, against the fake Cloud API: its routes mounted on an
  * HTTP server as the runtime mounts them (the fake posts its webhooks there), its platform
- * storage on real Redis, and the core's side of the seam a CollectingSink.
+ * storage on real Redis, and the core's side of the seam a RevisingSink (accept and revise).
  */
 import express from 'express';
 import type { Server } from 'node:http';
@@ -17,7 +17,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { platformStorage } from '../../../src/runtime/platform-storage.js';
 import type { StateStore } from '../../../src/state/index.js';
 import { isolatedRedisStore } from '../../support/redis.js';
-import { CollectingSink } from '../telegram/collecting-sink.js';
+import { RevisingSink } from '../../support/revising-sink.js';
 
 /** Tests wait on Meta's rate limits for milliseconds, not seconds. */
 export const QUICK_BACKOFF = { firstMs: 5, maxMs: 20, jitter: 0 };
@@ -25,7 +25,7 @@ export const QUICK_BACKOFF = { firstMs: 5, maxMs: 20, jitter: 0 };
 export interface CloudStack {
   fake: FakeWhatsAppCloud;
   adapter: Adapter & { readonly routes: readonly HttpRoute[] };
-  sink: CollectingSink;
+  sink: RevisingSink;
   /** What the adapter counted through PlatformContext.metrics. */
   failedStatuses: string[];
   /** The gateway's base URL (the adapter's routes). */
@@ -71,13 +71,14 @@ export async function startCloudStack(
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.setWebhook(`${base}/whatsapp-cloud/webhook`);
-  const sink = new CollectingSink();
+  const sink = new RevisingSink();
   await adapter.start(sink, {
     commands: [
       { name: 'start', description: '' },
       { name: 'help', description: '' },
       { name: 'human', description: '' },
       { name: 'listings', description: '', usage: '/listings [city]' },
+      { name: 'stop', description: '' },
     ],
   });
   return {

@@ -161,3 +161,34 @@ describe('media', () => {
     expect(result.attachments[0]!.kind).toBe('sticker');
   });
 });
+
+describe('replies', () => {
+  it("quotes the bot's own message as the bot's, without a name", async () => {
+    const result = await inbound({ body: 'how much?', quoted: { fromMe: true, body: 'Oak Street 12, 3 bedrooms' } });
+    expect(result.quoted).toEqual({ text: 'Oak Street 12, 3 bedrooms', from: 'bot' });
+  });
+
+  it("quotes someone else's message as a user's, named as WhatsApp Web knows them", async () => {
+    const result = await inbound({
+      body: 'me too',
+      quoted: { body: 'a flat near the park', rawData: { notifyName: 'Bo' } },
+    });
+    expect(result.quoted).toEqual({ text: 'a flat near the park', from: 'user', author: 'Bo' });
+  });
+
+  it("quotes a photo by its caption, and a location as no text (its body is WhatsApp's data, not words)", async () => {
+    const photo = await inbound({ quoted: { type: 'image', hasMedia: true, body: 'the kitchen', fromMe: true } });
+    expect(photo.quoted).toEqual({ text: 'the kitchen', from: 'bot' });
+    const location = await inbound({
+      quoted: { type: 'location', body: '/9j/4AAQSkZJRgABAQ', rawData: { notifyName: '' } },
+    });
+    expect(location.quoted).toEqual({ text: '', from: 'user' });
+  });
+
+  it('quotes nothing when the quoted message cannot be loaded', async () => {
+    const message = waMessage({ body: 'and this?', hasQuotedMsg: true });
+    message.getQuotedMessage = () => Promise.reject(new Error('Evaluation failed'));
+    const result = await messageToInbound(message, context);
+    expect(!isIgnored(result) && result.quoted).toBeUndefined();
+  });
+});
