@@ -21,7 +21,6 @@ import {
   type HttpRoute,
   type Inbound,
   type InboundRevision,
-  type InboundSink,
   type Logger,
   type PlatformMetrics,
   type PlatformStorage,
@@ -88,8 +87,6 @@ export function createWhatsAppCloudAdapter(
   const choices = new NumberedChoices(options.storage, logger);
   const identities = new CloudIdentities(options.storage, logger);
   const sentTexts = new SentTexts(options.storage, logger);
-  /** The sink start() was given, for revisions: the SinkHolder hands on accept() and bounded() only. */
-  let revising: InboundSink | undefined;
   const greeter =
     options.welcomeNewUsers === false
       ? undefined
@@ -143,16 +140,7 @@ export function createWhatsAppCloudAdapter(
     return quoted ? { ...inbound, quoted } : inbound;
   };
 
-  const revise = async (revision: InboundRevision): Promise<void> => {
-    if (!revising?.revise) {
-      logger.debug(
-        { bot, kind: revision.kind },
-        "whatsapp-cloud: the gateway's sink takes no revisions; change dropped",
-      );
-      return;
-    }
-    await revising.revise(revision);
-  };
+  const revise = (revision: InboundRevision): Promise<void> => sink.revise(revision);
 
   /** A user's edit: never a new question; the message as it reads now, under its original wamid. */
   const handleEdit = async (
@@ -273,7 +261,6 @@ export function createWhatsAppCloudAdapter(
       if (info?.commands.length) words = new CommandWords(info.commands);
       if (stopping.signal.aborted) stopping = new AbortController();
       sink.hold(newSink);
-      revising = newSink;
       // Nothing to connect: Meta posts to us. The token is checked by `chatbridge doctor`; a refused one makes the bot not connected.
       gate.open();
       logger.info({ bot, phoneNumberId: options.phoneNumberId }, 'whatsapp-cloud: started');
@@ -285,7 +272,6 @@ export function createWhatsAppCloudAdapter(
       // What was received is handed over; Meta sends what was not acknowledged again.
       await order.idle();
       sink.release();
-      revising = undefined;
     },
   };
 }

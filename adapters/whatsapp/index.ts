@@ -17,7 +17,6 @@ import {
   type Adapter,
   type Inbound,
   type InboundRevision,
-  type InboundSink,
   type Logger,
   type PlatformStorage,
 } from '../../src/contract.js';
@@ -77,9 +76,6 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
    * came (reading a message and the greeting take time): an edit never overtakes the message it changes.
    */
   const order = new SerialByKey();
-  /** The sink start() was given, for revisions: the SinkHolder hands on accept() only. */
-  let revising: InboundSink | undefined;
-
   const deliver = async (inbound: Inbound): Promise<void> => {
     const first = greeter ? await greeter.isFirstContact(inbound) : false;
     if (first && !words.isStart(inbound.text)) await sink.accept(greetingBefore(inbound));
@@ -87,13 +83,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     if (first) await greeter?.greeted(inbound.conversation.id);
   };
 
-  const revise = async (revision: InboundRevision): Promise<void> => {
-    if (!revising?.revise) {
-      logger.debug({ bot, kind: revision.kind }, "whatsapp: the gateway's sink takes no revisions; change dropped");
-      return;
-    }
-    await revising.revise(revision);
-  };
+  const revise = (revision: InboundRevision): Promise<void> => sink.revise(revision);
 
   /** Who the bot is; undefined before `ready` (which sets client.info): then no mention can be recognised. */
   const identityFor = (client: WaClient, what: string): WhatsAppIdentity | undefined => {
@@ -193,12 +183,10 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
     async start(newSink, info) {
       if (info?.commands.length) words = new CommandWords(info.commands);
       sink.hold(newSink);
-      revising = newSink;
       try {
         await connection.start();
       } catch (error) {
         sink.release();
-        revising = undefined;
         throw error;
       }
     },
@@ -208,7 +196,6 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions): Adapter 
       // Messages already received are handed over (the core's PatientSink gives up on its own when stopping).
       await order.idle();
       sink.release();
-      revising = undefined;
     },
   };
 }
