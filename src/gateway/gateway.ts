@@ -195,7 +195,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     stopAnswer: (conversation, platformMessageId) =>
       state.publish(STOP_CHANNEL, JSON.stringify([conversationMember(conversation), platformMessageId])),
   });
-  let unsubscribeStops: (() => Promise<void>) | undefined;
+  let stopsSubscription: Promise<() => Promise<void>> | undefined;
   const lifecycle = new AdapterLifecycle(routes.all(), logger, policy.webhookAcceptMs);
   let sweepTimer: NodeJS.Timeout | undefined;
 
@@ -270,13 +270,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     async start() {
       intake.open();
       drains.resume();
-      // A /stop reaches the process writing the answer, whichever accepted it. Missed while Redis is away: the answer ends as written.
-      unsubscribeStops ??= await state.subscribe(STOP_CHANNEL, (message) => {
+      // A /stop reaches the process writing the answer, whichever accepted it. Not awaited: a start while Redis is
+      // away goes on (the store subscribes once it is back); a /stop missed meanwhile lets the answer end as written.
+      stopsSubscription ??= state.subscribe(STOP_CHANNEL, (message) => {
         const [member, platformMessageId] = JSON.parse(message) as [string, string];
         const conversation = parseConversationMember(member);
         if (conversation && runner.stop(conversation, platformMessageId))
           logger.info({ conversation }, 'the user stopped the answer being written');
       });
+      stopsSubscription.catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not subscribe to /stop requests; a /stop then ends no answer early'),
+      );
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
       await lifecycle.start(intake, {
         commands: commands
@@ -293,8 +297,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       clearInterval(sweepTimer);
       await lifecycle.stop();
       await drains.stop(policy.stopGraceMs);
-      await unsubscribeStops?.().catch(() => undefined);
-      unsubscribeStops = undefined;
+      // Not awaited either: a stop must not wait for a Redis that is away.
+      void stopsSubscription?.then((unsubscribe) => unsubscribe()).catch(() => undefined);
+      stopsSubscription = undefined;
       // After the last answers: what they added to the month's counts is written now.
       await services.monthTally.stop();
     },

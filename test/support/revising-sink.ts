@@ -12,13 +12,14 @@ export class RevisingSink extends CollectingSink {
   /** accept() and revise() calls in order. */
   readonly calls: SinkCall[] = [];
 
+  // Noted before the base class tells its waiters, so a test woken by a call sees it in `calls`.
   override async accept(message: Inbound): Promise<void> {
-    await super.accept(message);
     this.calls.push({ accepted: message });
+    await super.accept(message);
   }
 
   override async revise(revision: InboundRevision): Promise<void> {
-    await super.revise(revision);
     this.calls.push({ revised: revision });
+    await super.revise(revision);
   }
 }

@@ -136,7 +136,8 @@ export async function startGatewayProcess(options: {
     ],
     adapters: [adapter],
     logger: silentLogger(),
-    policy: { stopGraceMs: 1_000, ...options.policy },
+    // One answer per message: bursts (turn/burst.ts) are specified in their own tests, with the default window.
+    policy: { stopGraceMs: 1_000, burstMs: 0, ...options.policy },
   });
   await gateway.start();
   return { gateway, adapter, stop: () => gateway.stop() };

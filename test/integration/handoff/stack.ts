@@ -196,7 +196,8 @@ export async function startGatewayWithHandoff(options: {
     bots: config.bots.map((bot) => ({ id: bot.id, serialNumber: bot.serialNumber, settings: options.settings })),
     adapters: options.adapters,
     logger,
-    policy: { stopGraceMs: 1_000, ...options.policy },
+    // One answer per message: bursts (turn/burst.ts) are specified in their own tests.
+    policy: { stopGraceMs: 1_000, burstMs: 0, ...options.policy },
   });
   const http = new HttpServer({
     metrics: new GatewayMetrics(),

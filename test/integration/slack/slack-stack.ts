@@ -73,7 +73,7 @@ export async function startSlackStack(options: SlackStackOptions = {}): Promise<
     ],
     adapters: [adapter],
     logger: silentLogger(),
-    policy: { stopGraceMs: 1_000 },
+    policy: { stopGraceMs: 1_000, burstMs: 0 },
   });
   await gateway.start();
   return {

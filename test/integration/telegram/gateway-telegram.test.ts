@@ -65,7 +65,7 @@ async function start(options: { fake?: FakeTelegramOptions; settings?: ChatbotSe
     ],
     adapters: [adapter],
     logger: silentLogger(),
-    policy: { stopGraceMs: 1_000 },
+    policy: { stopGraceMs: 1_000, burstMs: 0 },
   });
   await gateway.start();
   stack = {

@@ -68,7 +68,7 @@ export async function startCloudGateways(
       adapters: [adapter],
       logger: silentLogger(),
       observer,
-      policy: { stopGraceMs: 1_000 },
+      policy: { stopGraceMs: 1_000, burstMs: 0 },
     });
     await gateway.start();
     gateways.push(gateway);

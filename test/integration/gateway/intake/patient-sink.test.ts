@@ -48,7 +48,7 @@ describe('a message accepted while Redis is unavailable', () => {
       bots: [{ id: 'main', serialNumber: 'serial-1' }],
       adapters: [adapter],
       logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) }),
-      policy: { stopGraceMs: 1_000 },
+      policy: { stopGraceMs: 1_000, burstMs: 0 },
     });
     await gateway.start();
     return redis;
@@ -131,7 +131,7 @@ describe('the users whose messages wait while Redis is frozen', () => {
       bots: [{ id: 'main', serialNumber: 'serial-1' }],
       adapters: [adapter],
       logger: pino({ level: 'silent' }),
-      policy: { stopGraceMs: 1_000 },
+      policy: { stopGraceMs: 1_000, burstMs: 0 },
     });
     await gateway.start();
     patient = new PatientSink(gateway.sink, {

@@ -52,7 +52,7 @@ async function startProcess(
     adapters,
     logger: silentLogger(),
     // The sweep only when a test asks for it.
-    policy: { maxAnswersInFlight, stopGraceMs: 2_000, sweepIntervalMs: 3_600_000 },
+    policy: { maxAnswersInFlight, stopGraceMs: 2_000, sweepIntervalMs: 3_600_000, burstMs: 0 },
   });
   await gateway.start();
   cleanups.push(() => gateway.stop());

@@ -51,7 +51,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ],
     adapters: [adapter],
     logger: silentLogger(),
-    policy: { stopGraceMs: 2_000, ...options.policy },
+    // One answer per message: bursts (turn/burst.ts) are specified in their own tests, with the default window.
+    policy: { stopGraceMs: 2_000, burstMs: 0, ...options.policy },
     ...(options.observer ? { observer: options.observer } : {}),
   });
   await gateway.start();
