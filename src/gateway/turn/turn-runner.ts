@@ -140,7 +140,8 @@ export class TurnRunner {
     });
     if (typing) turn.typing = typing;
     const adapter = routes.adapterOf(conversation);
-    const restore = (queued: QueuedMessage) => (queued.id === message.id ? inbound : local.restore(queued, adapter));
+    // As the queue holds it now: an edit since it was queued counts (intake/revise.ts).
+    const restore = (queued: QueuedMessage) => local.restore(queued, adapter);
     const starter = claim
       ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) }
       : this.options.starter;
