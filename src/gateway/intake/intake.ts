@@ -19,7 +19,7 @@ import type { PacedSink } from './patient-sink.js';
 import type { Inbound } from '../../contract.js';
 import { toQueuedMessage, type ConversationQueue, type Drains, type LocalAttachments } from '../drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendReply } from '../reply/index.js';
-import { userTexts } from '../user-texts.js';
+import type { UserTexts } from '../user-texts.js';
 import { describeAttachment, type TranscriptStore } from '../stores/index.js';
 
 /**
@@ -48,6 +48,8 @@ export interface IntakeOptions {
   transcript: TranscriptStore;
   observer: GatewayObserver;
   logger: Logger;
+  /** What the gateway says in a conversation, in its chatbot's language. */
+  textsOf(conversation: Inbound['conversation']): Promise<UserTexts>;
 }
 
 export class Intake implements PacedSink {
@@ -145,7 +147,7 @@ export class Intake implements PacedSink {
   private async refuseFullQueue(inbound: Inbound, waiting: number): Promise<void> {
     const target = this.options.routes.outboundFor(inbound.conversation, inbound.isGroup);
     if (!target) return;
-    const text = userTexts.queueFull(waiting);
+    const text = (await this.options.textsOf(inbound.conversation)).queueFull(waiting);
     const attachments = inbound.attachments.map(describeAttachment);
     await this.options.transcript.append(
       inbound.conversation,

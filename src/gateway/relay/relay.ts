@@ -40,6 +40,7 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     pacing: resolvePacing(capabilities, request.pacing),
     signal: request.signal,
     outageHorizonMs: request.platformOutageHorizonMs ?? PLATFORM_OUTAGE_HORIZON_MS,
+    ...(request.texts ? { texts: request.texts } : {}),
   };
   const context: RenderContext = {
     ...delivery,
@@ -67,7 +68,7 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     await renderer.settle();
     if (renderer.failed) renderer = await fallBackToEdit(renderer, context);
     final ??= incompleteFinal(joined);
-    finalMarkdown = finalMarkdownOf(final, joined);
+    finalMarkdown = finalMarkdownOf(final, joined, request.texts?.emptyAnswer);
     messages = await renderer.finish(finalMarkdown, request.buttons);
   } catch (error) {
     await renderer.settle();

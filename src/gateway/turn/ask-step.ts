@@ -20,14 +20,14 @@ import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
 import { resetTurnAttempts } from './poison-limit.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
-import { userTexts } from '../user-texts.js';
+import type { UserTexts } from '../user-texts.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
 
 /** Why each unreadable file was left out (the same sentence once), and that the message is answered without them. */
-function unreadNote(unread: MediaRefusal[], files: number): string {
+function unreadNote(unread: MediaRefusal[], files: number, texts: UserTexts): string {
   const reasons = [...new Set(unread.map((refusal) => refusal.message))];
-  return [...reasons, userTexts.media.answeredWithout(files)].join(' ');
+  return [...reasons, files === 1 ? texts.media.answeredWithout.one : texts.media.answeredWithout.many].join(' ');
 }
 
 export function askStep(): Step {
@@ -37,18 +37,19 @@ export function askStep(): Step {
     let typing = startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
     let answer: AsyncIterable<AskStreamEvent>;
     let toldUnread = false;
+    const texts = await ctx.texts();
     for (;;) {
       try {
-        const prepared = await prepareMedia(ctx);
+        const prepared = await prepareMedia(ctx, texts);
         const hasText = ctx.inbound.text.trim() !== '';
         if (isMediaRefusal(prepared) && !(hasText && isUnreadFile(prepared)))
           return await stopThen(typing, () => ctx.reply(prepared.message));
         const media = isMediaRefusal(prepared) ? { ...TEXT_ONLY, unread: [prepared] } : prepared;
         if (!hasText && media.fileIds.length === 0)
-          return await stopThen(typing, () => ctx.reply(userTexts.nothingToAnswer));
+          return await stopThen(typing, () => ctx.reply(texts.nothingToAnswer));
         if (media.unread.length > 0 && !toldUnread) {
           // Said before the answer (and once, however often the service is waited for): why a file is left out.
-          await ctx.reply(unreadNote(media.unread, ctx.inbound.attachments.length - media.fileIds.length));
+          await ctx.reply(unreadNote(media.unread, ctx.inbound.attachments.length - media.fileIds.length, texts));
           toldUnread = true;
         }
         answer = await openAnswer(ctx, {
@@ -58,9 +59,9 @@ export function askStep(): Step {
         break;
       } catch (error) {
         await typing.stop();
-        if (!(await waitForService(ctx, error))) {
+        if (!(await waitForService(ctx, error, texts))) {
           // The service refused the files (uploads off there, its own limit): say so, with its reason.
-          const refusal = serviceMediaRefusal(ctx.inbound.attachments, error);
+          const refusal = serviceMediaRefusal(ctx.inbound.attachments, error, texts.media);
           if (refusal) return await ctx.reply(refusal);
           throw error;
         }
@@ -85,6 +86,7 @@ export function askStep(): Step {
       // Removed in the same transaction that takes the message off the queue.
       commitInflightRemoval: (commands) => ctx.later(...commands),
       platformOutageHorizonMs: ctx.services.policy.platformOutageHorizonMs,
+      texts,
       ...(ctx.answerButtons.length > 0 ? { buttons: ctx.answerButtons } : {}),
     });
     // Cut off (stopping, or the lock moved): the message stays queued and is answered again in full.
@@ -107,7 +109,7 @@ export function askStep(): Step {
  * message is asked again (true). False: give up, the caller reports the failure. Throws
  * the signal's reason when the turn is cut off meanwhile (it stays queued).
  */
-async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean> {
+async function waitForService(ctx: TurnContext, error: unknown, texts: UserTexts): Promise<boolean> {
   if (ctx.signal.aborted || !isServiceUnavailable(error)) return false;
   const wait = await decideUpstreamWait(ctx);
   if (!wait) return false;
@@ -121,7 +123,7 @@ async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean
       'the Chatbot Service is unreachable; the message stays queued and is asked again with backoff',
     );
     await ctx
-      .reply(userTexts.upstreamWaiting)
+      .reply(texts.upstreamWaiting)
       .catch((replyError: unknown) =>
         ctx.logger.error({ err: replyError }, 'could not tell the user the answer will come'),
       );
@@ -159,7 +161,7 @@ async function stopThen(typing: TypingHandle, reply: () => Promise<void>): Promi
   await reply();
 }
 
-async function prepareMedia(ctx: TurnContext) {
+async function prepareMedia(ctx: TurnContext, texts: UserTexts) {
   if (ctx.inbound.attachments.length === 0) return TEXT_ONLY;
   const settings = await ctx.settings();
   const { upstream, ffmpegPath } = ctx.services;
@@ -168,6 +170,7 @@ async function prepareMedia(ctx: TurnContext) {
     capabilities: ctx.capabilities,
     upload: (file) => upstream.uploadFile(file, { signal: ctx.signal }),
     signal: ctx.signal,
+    texts: texts.media,
     ...(ffmpegPath ? { ffmpegPath } : {}),
   });
 }
