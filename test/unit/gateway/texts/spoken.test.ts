@@ -97,6 +97,7 @@ describe('what the gateway says follows the chatbot it speaks for', () => {
     expect(() =>
       createGateway({
         state: new MemoryStateStore({ prefix: 'gw:' }),
+        // Never called: the bots are checked before anything else is built.
         upstream: {} as never,
         bots: [{ id: 'main', serialNumber: SERIAL, texts: { welcomeDefalt: 'Hi!' } as never }],
         adapters: [],
