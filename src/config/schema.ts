@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BotPlatformModule, PlatformModule } from '../contract.js';
 import { parseEndpoint } from '../state/index.js';
 import { DEFAULT_TOKENS_PER_SECOND } from '../service/engines/pace.js';
+import { checkTextOverrides, type TextOverrides } from '../gateway/index.js';
 
 /**
  * The whole configuration (docs/architecture.md). Every setting is documented in
@@ -50,6 +51,19 @@ const redisSchema = z
 
 const settingsSeed = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 
+/**
+ * A bot's own sentences (README "The gateway's languages"): keys of the gateway's catalogue, flat
+ * (`media.sticker: …`) or nested (`media: { sticker: … }`); a key or placeholder the catalogue does
+ * not have is refused by name, with the keys it may stand for.
+ */
+const textOverrides = z
+  .record(z.string(), z.unknown())
+  .superRefine((raw, ctx) => {
+    for (const { key, message } of checkTextOverrides(raw).problems)
+      ctx.addIssue({ code: 'custom', path: [key], message });
+  })
+  .transform((raw): TextOverrides => checkTextOverrides(raw).overrides);
+
 const botSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'lowercase letters, digits, _ and - (max 32)'),
@@ -59,6 +73,8 @@ const botSchema = z
     settings: settingsSeed.default({}),
     /** Handoff trigger phrases; matched case- and accent-insensitively. */
     handoffPhrases: z.array(z.string().min(1)).optional(),
+    /** The bot's own sentences, over every language's (the gateway's words otherwise follow AIResponseLanguage). */
+    texts: textOverrides.optional(),
   })
   .strict();
 

@@ -45,6 +45,7 @@ import {
 import {
   CommandRegistry,
   commandStep,
+  describeCommand,
   helpCommand,
   isCommandLike,
   stopCommand,
@@ -55,6 +56,8 @@ import {
 } from './commands/index.js';
 import { ConversationQueue, Drains, LocalAttachments } from './drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendFile, sendReply, type FileToSend, type ReplyExtras } from './reply/index.js';
+import { assertTextOverrides, BotTexts } from './texts/index.js';
+import { userTexts, type UserTexts } from './user-texts.js';
 
 export interface GatewayOptions {
   state: StateStore;
@@ -129,17 +132,24 @@ export interface Gateway {
   sweep(): Promise<number>;
   /** Whether every message accepted from the conversation is answered: none left in its queue (a local platform asks, through the runtime). */
   answered(conversation: ConversationRef): Promise<boolean>;
+  /**
+   * What the gateway says in a conversation outside a turn (in a turn: `ctx.texts()`): its chatbot's
+   * AIResponseLanguage as set now, with the bot's overrides; English for a bot not configured here.
+   */
+  textsFor(conversation: ConversationRef): Promise<UserTexts>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { state, upstream, logger } = options;
   const policy = resolvePolicy(options.policy);
+  for (const bot of options.bots) assertTextOverrides(bot.texts, `bots: bot "${bot.id}"`);
   const routes = new AdapterRoutes(options.bots, options.adapters);
   const services: GatewayServices = {
     state,
     upstream,
     policy,
     settings: new ChatbotSettingsMirror(state, policy.settingsCacheMs),
+    texts: new BotTexts(),
     transcript: new TranscriptStore(state, { maxEntries: policy.transcriptMaxEntries, ttlMs: policy.transcriptTtlMs }),
     sessions: new SessionMap(state, upstream, policy.sessionIdleTtlMs),
     inflight: new InflightRecorder(state),
@@ -158,6 +168,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     ),
   );
   const outboundFor = (conversation: ConversationRef, isGroup = false) => routes.outboundFor(conversation, isGroup);
+  const bots = new Map(options.bots.map((bot) => [bot.id, bot]));
+  const textsOfBot = async (botId: string): Promise<UserTexts> => {
+    const bot = bots.get(botId);
+    return bot ? services.texts.read(bot, () => services.settings.get(bot.serialNumber)) : userTexts;
+  };
+  const textsFor = (conversation: ConversationRef) => textsOfBot(conversation.bot);
 
   const reads = new TurnReads();
   const starter = {
@@ -165,7 +181,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     // The note on a half-shown answer comes before the answer given again.
     recover: async (conversation: ConversationRef, signal: AbortSignal) => {
       await recoverConversation(
-        { state, outboundFor: (c) => outboundFor(c), logger, outageHorizonMs: policy.platformOutageHorizonMs },
+        {
+          state,
+          outboundFor: (c) => outboundFor(c),
+          logger,
+          outageHorizonMs: policy.platformOutageHorizonMs,
+          textsOf: textsFor,
+        },
         conversation,
         signal,
       );
@@ -194,9 +216,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     stopAnswer: (conversation, platformMessageId) =>
       state.publish(STOP_CHANNEL, JSON.stringify([conversationMember(conversation), platformMessageId])),
+    textsOf: textsFor,
   });
   let stopsSubscription: Promise<() => Promise<void>> | undefined;
-  const lifecycle = new AdapterLifecycle(routes.all(), logger, policy.webhookAcceptMs);
+  const lifecycle = new AdapterLifecycle(routes.all(), logger, policy.webhookAcceptMs, (botId) => {
+    const bot = bots.get(botId);
+    return bot ? services.texts.known(bot) : userTexts;
+  });
   let sweepTimer: NodeJS.Timeout | undefined;
 
   async function periodic(): Promise<void> {
@@ -205,6 +231,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       outboundFor: (conversation) => outboundFor(conversation),
       logger,
       outageHorizonMs: policy.platformOutageHorizonMs,
+      textsOf: textsFor,
     }).catch((error: unknown) => logger.warn({ err: error }, 'recovering interrupted answers failed'));
     await drains
       .sweep()
@@ -224,6 +251,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     outboundFor,
     sweep: () => drains.sweep(),
     answered: async (conversation) => (await queue.waiting(conversation)) === 0,
+    textsFor,
     async sendFile(conversation, file, { caption = '', role = 'bot', isGroup = false, operator, via } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);
@@ -282,10 +310,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         logger.warn({ err: error }, 'could not subscribe to /stop requests; a /stop then ends no answer early'),
       );
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
-      await lifecycle.start(intake, {
-        commands: commands
-          .list()
-          .map(({ name, description, usage }) => ({ name, description, ...(usage ? { usage } : {}) })),
+      // A command menu (Telegram's) in the chatbot's language at start; a language set later reaches /help at once, the menu at the next start.
+      await lifecycle.start(intake, async (botId) => {
+        const texts = await textsOfBot(botId);
+        return {
+          commands: commands.list().map((command) => ({
+            name: command.name,
+            description: describeCommand(command, texts),
+            ...(command.usage ? { usage: command.usage } : {}),
+          })),
+        };
       });
       services.monthTally.start();
       await periodic();

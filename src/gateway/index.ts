@@ -42,8 +42,20 @@ export {
 } from './state-keys.js';
 export { sendReply, type FileToSend, type ReplyExtras } from './reply/index.js';
 /**
- * The sentences a user reads (the handoff's among them, `userTexts.handoff`); `replies` is the
- * same object under the name the gateway's replies are known by in tests and callers.
+ * The sentences a user reads (the handoff's among them, `handoff`), in English; `replies` is the
+ * same object under the name the gateway's replies are known by in tests and callers. A conversation
+ * reads its chatbot's language: `ctx.texts()` in a turn, `gateway.textsFor(conversation)` outside one.
  */
 export { formatBytes, userTexts, userTexts as replies, type UserTexts } from './user-texts.js';
+export {
+  checkTextOverrides,
+  LANGUAGES,
+  languageOf,
+  TEXT_KEYS,
+  userTextsFor,
+  type Language,
+  type TextKey,
+  type TextOverrideProblem,
+  type TextOverrides,
+} from './texts/index.js';
 export * from '../contract.js';

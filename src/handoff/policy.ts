@@ -1,6 +1,6 @@
 /**
- * The handoff's fixed numbers (what it says in a chat is in the core's catalogue, `userTexts.handoff`). Durations that
- * an operator tunes live in the configuration (`handoff.*`); these are the ones
+ * The handoff's fixed numbers (what it says in a chat is in the core's catalogues, the `handoff`
+ * sentences of each language). Durations that an operator tunes live in the configuration (`handoff.*`); these are the ones
  * only a developer should change, plus the outbox timings tests may shorten.
  */
 

@@ -21,12 +21,14 @@ export function gatewayBots(config: Config): GatewayBot[] {
     }
     // The config schema checks the values' kinds; the service validates field by field on Edit.
     const configured = bot.settings as ChatbotSettings;
-    if (bot.serialNumber) return { id: bot.id, serialNumber: bot.serialNumber, settings: configured };
+    const texts = bot.texts ? { texts: bot.texts } : {};
+    if (bot.serialNumber) return { id: bot.id, serialNumber: bot.serialNumber, settings: configured, ...texts };
     // The embedded demo chatbot: the copy is only a fallback, its settings are read from the service (wireSettings).
     return {
       id: bot.id,
       serialNumber: DEMO_SERIAL_NUMBER,
       settings: { ...(demoChatbotSettings() as ChatbotSettings), ...configured },
+      ...texts,
     };
   });
 }

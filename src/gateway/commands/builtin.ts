@@ -1,6 +1,5 @@
 /** /start, /help and /reset. */
 import type { Command, CommandRegistry } from './registry.js';
-import { userTexts } from '../user-texts.js';
 
 /** SuggestedMessage is one string; people separate suggestions with new lines, "|" or ";". */
 export function splitSuggestions(suggested: string | undefined): string[] {
@@ -12,12 +11,10 @@ export function splitSuggestions(suggested: string | undefined): string[] {
 
 export const startCommand: Command = {
   name: 'start',
-  get description() {
-    return userTexts.commandDescriptions.start;
-  },
+  description: (texts) => texts.commandDescriptions.start,
   async run(ctx) {
     const settings = await ctx.settings();
-    const welcome = settings.WelcomeMessage?.trim() || userTexts.welcomeDefault;
+    const welcome = settings.WelcomeMessage?.trim() || (await ctx.texts()).welcomeDefault;
     const suggestions = splitSuggestions(settings.SuggestedMessage);
     const placeholder = settings.UserInputPlaceholder?.trim();
     await ctx.reply(welcome, {
@@ -30,20 +27,19 @@ export const startCommand: Command = {
 export function helpCommand(registry: CommandRegistry): Command {
   return {
     name: 'help',
-    get description() {
-      return userTexts.commandDescriptions.help;
+    description: (texts) => texts.commandDescriptions.help,
+    async run(ctx) {
+      const texts = await ctx.texts();
+      await ctx.reply(`${registry.helpText(texts)}\n\n${texts.helpFooter}`);
     },
-    run: (ctx) => ctx.reply(`${registry.helpText()}\n\n${userTexts.helpFooter}`),
   };
 }
 
 export const resetCommand: Command = {
   name: 'reset',
-  get description() {
-    return userTexts.commandDescriptions.reset;
-  },
+  description: (texts) => texts.commandDescriptions.reset,
   async run(ctx) {
     await ctx.services.sessions.reset(ctx.conversation);
-    await ctx.reply(userTexts.resetDone);
+    await ctx.reply((await ctx.texts()).resetDone);
   },
 };

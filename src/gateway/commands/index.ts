@@ -5,6 +5,7 @@ export {
   CommandRegistry,
   commandStep,
   isCommandLike,
+  describeCommand,
   parseCommand,
   type ButtonAction,
   type Command,

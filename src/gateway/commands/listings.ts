@@ -8,7 +8,6 @@ import {
 } from './listings-page.js';
 import type { ButtonAction, Command } from './registry.js';
 import type { TurnContext } from '../turn/index.js';
-import { userTexts } from '../user-texts.js';
 
 async function showListings(ctx: TurnContext, request: ListingsRequest): Promise<void> {
   const pageSize = ctx.services.policy.listingsPageSize;
@@ -21,16 +20,14 @@ async function showListings(ctx: TurnContext, request: ListingsRequest): Promise
     },
     { signal: ctx.signal },
   );
-  const view = listingsView(request, result, pageSize, ctx.capabilities.buttons);
+  const view = listingsView(request, result, pageSize, ctx.capabilities.buttons, (await ctx.texts()).listings);
   await ctx.reply(view.markdown, view.buttons.length > 0 ? { buttons: view.buttons } : {});
 }
 
 export const listingsCommand: Command = {
   name: 'listings',
   usage: '/listings [city]',
-  get description() {
-    return userTexts.commandDescriptions.listings;
-  },
+  description: (texts) => texts.commandDescriptions.listings,
   run: (ctx, args) => showListings(ctx, parseListingsArgs(args)),
 };
 

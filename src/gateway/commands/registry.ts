@@ -1,5 +1,5 @@
 import type { Step, TurnContext } from '../turn/index.js';
-import { userTexts } from '../user-texts.js';
+import type { UserTexts } from '../user-texts.js';
 /**
  * Commands (`/name args`) and button actions (`prefix:payload`), registered by
  * name. The built-in ones live next to this file; others (the handoff's /human)
@@ -9,8 +9,11 @@ import { userTexts } from '../user-texts.js';
 export interface Command {
   /** Without the slash, lowercase: "listings". */
   name: string;
-  /** One line for /help. */
-  description: string;
+  /**
+   * One line for /help and a platform's command menu: a sentence of the catalogue, so that /help
+   * speaks the chatbot's language (a fixed string is said as it is, in every language).
+   */
+  description: string | ((texts: UserTexts) => string);
   /** Shown in /help instead of `/name`, e.g. "/listings [city]". */
   usage?: string;
   /** Left out of /help. */
@@ -26,6 +29,11 @@ export interface ButtonAction {
 
 /** `/name`, `/name args`, and Telegram's `/name@BotName args`. A path like "/usr/bin" is not a command. */
 const COMMAND_PATTERN = /^\/([a-z0-9_]{1,32})(?:@[a-z0-9_]+)?(?:\s+([\s\S]*))?$/i;
+
+/** A command's line of /help in the language of `texts`. */
+export function describeCommand(command: Pick<Command, 'description'>, texts: UserTexts): string {
+  return typeof command.description === 'string' ? command.description : command.description(texts);
+}
 
 export function parseCommand(text: string): { name: string; args: string } | null {
   const match = COMMAND_PATTERN.exec(text.trim());
@@ -80,10 +88,12 @@ export class CommandRegistry {
     return [...this.commands.values()].filter((command) => !command.hidden);
   }
 
-  /** Markdown list of the commands, for /help and unknown commands. */
-  helpText(): string {
-    const lines = this.list().map((command) => `- \`${command.usage ?? `/${command.name}`}\` — ${command.description}`);
-    return [userTexts.commandsTitle, '', ...lines].join('\n');
+  /** Markdown list of the commands, for /help and unknown commands, in the language of `texts`. */
+  helpText(texts: UserTexts): string {
+    const lines = this.list().map(
+      (command) => `- \`${command.usage ?? `/${command.name}`}\` — ${describeCommand(command, texts)}`,
+    );
+    return [texts.commandsTitle, '', ...lines].join('\n');
   }
 }
 
@@ -98,12 +108,15 @@ export function commandStep(registry: CommandRegistry): Step {
       const found = registry.action(action.value);
       if (found) return found.action.run(ctx, found.payload);
       ctx.logger.debug({ value: action.value }, 'button press with no registered action');
-      return ctx.reply(userTexts.staleButton);
+      return ctx.reply((await ctx.texts()).staleButton);
     }
     const parsed = parseCommand(ctx.inbound.text);
     if (!parsed) return next();
     const command = registry.get(parsed.name);
-    if (!command) return ctx.reply(userTexts.unknownCommand(parsed.name, registry.helpText()));
+    if (!command) {
+      const texts = await ctx.texts();
+      return ctx.reply(texts.unknownCommand(parsed.name, registry.helpText(texts)));
+    }
     await command.run(ctx, parsed.args);
   };
 }

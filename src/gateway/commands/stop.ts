@@ -6,15 +6,12 @@
  */
 import type { Command } from './registry.js';
 import { gatewayKeys } from '../state-keys.js';
-import { userTexts } from '../user-texts.js';
 
 export const STOP_COMMAND = 'stop';
 
 export const stopCommand: Command = {
   name: STOP_COMMAND,
-  get description() {
-    return userTexts.commandDescriptions.stop;
-  },
+  description: (texts) => texts.commandDescriptions.stop,
   async run(ctx) {
     const key = gatewayKeys.stopped(ctx.conversation, ctx.inbound.platformMessageId);
     const stoppedAnAnswer = (await ctx.services.state.get(key)) !== null;
@@ -22,6 +19,6 @@ export const stopCommand: Command = {
       ctx.later({ op: 'del', key });
       return;
     }
-    await ctx.reply(userTexts.nothingToStop);
+    await ctx.reply((await ctx.texts()).nothingToStop);
   },
 };

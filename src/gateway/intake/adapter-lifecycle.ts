@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.js';
 import { PatientSink } from './patient-sink.js';
 import { WebhookAccept, type CancellableSink } from './webhook-accept.js';
 import type { Adapter, InboundSink } from '../../contract.js';
+import type { UserTexts } from '../user-texts.js';
 
 /**
  * How long a stopping adapter may still hand over messages it holds (Telegram: an album
@@ -34,17 +35,22 @@ export class AdapterLifecycle {
     private readonly logger: Logger,
     /** GatewayPolicy.webhookAcceptMs. */
     private readonly webhookAcceptMs: number,
+    /** A bot's sentences in its chatbot's language as last known, without reading the state store (the patient sink's notice). */
+    private readonly knownTexts?: (bot: string) => UserTexts,
   ) {}
 
-  /** Starts every adapter in turn; rejects with the first that cannot start (a refused token). */
-  async start(sink: InboundSink & CancellableSink, info: AdapterStartInfo): Promise<void> {
+  /**
+   * Starts every adapter in turn; rejects with the first that cannot start (a refused token).
+   * `infoFor`: what an adapter of that bot is told (its commands, described in its chatbot's language).
+   */
+  async start(sink: InboundSink & CancellableSink, infoFor: (bot: string) => Promise<AdapterStartInfo>): Promise<void> {
     // One for every webhook: an outage of the one Redis is logged once, not once per platform.
     const bounded = new WebhookAccept(sink, { limitMs: this.webhookAcceptMs, logger: this.logger });
     for (const adapter of this.adapters) {
       const patient = !adapter.redeliversOnAcceptFailure ? this.patientSinkFor(adapter, sink) : undefined;
       if (patient) this.patient.set(adapter, patient);
       try {
-        await adapter.start(patient ?? bounded, info);
+        await adapter.start(patient ?? bounded, await infoFor(adapter.bot));
       } catch (error) {
         patient?.close();
         this.patient.delete(adapter);
@@ -81,6 +87,7 @@ export class AdapterLifecycle {
 
   private patientSinkFor(adapter: Adapter, sink: InboundSink): PatientSink {
     const logger = this.logger.child({ platform: adapter.platform, bot: adapter.bot });
-    return new PatientSink(sink, { logger, adapter });
+    const knownTexts = this.knownTexts;
+    return new PatientSink(sink, { logger, adapter, ...(knownTexts ? { texts: () => knownTexts(adapter.bot) } : {}) });
   }
 }

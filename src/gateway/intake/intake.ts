@@ -22,7 +22,7 @@ import { parseCommand, STOP_COMMAND } from '../commands/index.js';
 import { reviseQueued } from './revise.js';
 import { toQueuedMessage, type ConversationQueue, type Drains, type LocalAttachments } from '../drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendReply } from '../reply/index.js';
-import { userTexts } from '../user-texts.js';
+import type { UserTexts } from '../user-texts.js';
 import { describeAttachment, type TranscriptStore } from '../stores/index.js';
 
 /**
@@ -57,6 +57,8 @@ export interface IntakeOptions {
    * while its conversation's lock was held); `platformMessageId` is the /stop's.
    */
   stopAnswer(conversation: ConversationRef, platformMessageId: string): Promise<void>;
+  /** What the gateway says in a conversation, in its chatbot's language. */
+  textsOf(conversation: Inbound['conversation']): Promise<UserTexts>;
 }
 
 export class Intake implements PacedSink {
@@ -166,7 +168,7 @@ export class Intake implements PacedSink {
   private async refuseFullQueue(inbound: Inbound, waiting: number): Promise<void> {
     const target = this.options.routes.outboundFor(inbound.conversation, inbound.isGroup);
     if (!target) return;
-    const text = userTexts.queueFull(waiting);
+    const text = (await this.options.textsOf(inbound.conversation)).queueFull(waiting);
     const attachments = inbound.attachments.map(describeAttachment);
     await this.options.transcript.append(
       inbound.conversation,

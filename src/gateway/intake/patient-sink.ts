@@ -28,7 +28,7 @@ import {
   type InboundSink,
 } from '../../contract.js';
 import { outboundIn, sendReply } from '../reply/index.js';
-import { userTexts } from '../user-texts.js';
+import { userTexts, type UserTexts } from '../user-texts.js';
 
 /** Messages held in memory at most while the store is down; accept() waits for room beyond it. */
 export const HELD_MESSAGES_MAX = 100;
@@ -94,6 +94,11 @@ export interface PatientSinkOptions {
   logger: Logger;
   /** Where the "your answer will come" notice goes; no notice without it. */
   adapter?: Pick<Adapter, 'outbound' | 'outboundFor' | 'capabilities'>;
+  /**
+   * The notice's words, in the chatbot's language as last known: read without the state store,
+   * which is down when it is said (default English).
+   */
+  texts?: () => Pick<UserTexts, 'answerDelayed'>;
   /** Overrides of the policy constants above (tests). */
   heldMax?: number;
   delayNoticeAfterMs?: number;
@@ -234,7 +239,7 @@ export class PatientSink implements InboundSink {
       outboundIn(adapter, inbound.conversation, inbound.isGroup),
       adapter.capabilities,
       inbound.conversation,
-      userTexts.answerDelayed,
+      (this.options.texts?.() ?? userTexts).answerDelayed,
     ).catch((error: unknown) =>
       logger.warn(
         { err: error, conversation: inbound.conversation },

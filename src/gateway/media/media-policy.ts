@@ -7,7 +7,7 @@
 import type { ChatAskType, ChatbotSettings } from '../../upstream/api.js';
 import type { AttachmentKind } from '../../contract.js';
 import { ACCEPTED_IMAGE_MIMES, ACCEPTED_VIDEO_MIMES, type MediaLimits } from './limits.js';
-import { userTexts, type MediaNoun } from '../user-texts.js';
+import { userTexts, type MediaNoun, type UserTexts } from '../user-texts.js';
 import type { SniffedMedia } from './sniff.js';
 import type { MediaClass, MediaRefusal } from './types.js';
 
@@ -67,33 +67,36 @@ export function nounFor(mediaClass: MediaClass, kind: AttachmentKind): MediaNoun
 }
 
 /** One message = one ClientAsk mode: several images, or exactly one video, or exactly one audio. */
-export function checkCombination(classes: MediaClass[], limits: MediaLimits): MediaRefusal | undefined {
+export function checkCombination(
+  classes: MediaClass[],
+  limits: MediaLimits,
+  texts: UserTexts['media'] = userTexts.media,
+): MediaRefusal | undefined {
   const distinct = new Set(classes);
-  if (distinct.size > 1) return { reason: 'mixed', message: userTexts.media.mixed };
+  if (distinct.size > 1) return { reason: 'mixed', message: texts.mixed };
   const [only] = distinct;
   if (only === undefined) return undefined;
   const max = only === 'image' ? limits.imagesPerMessage : 1;
-  if (classes.length > max)
-    return { reason: 'too-many', message: userTexts.media.tooMany(only, limits.imagesPerMessage) };
+  if (classes.length > max) {
+    const message = only === 'image' ? texts.tooMany.image(limits.imagesPerMessage) : texts.tooMany[only];
+    return { reason: 'too-many', message };
+  }
   return undefined;
 }
 
 /** Formats the service accepts, per mode (spec ClientAsk fileIds rules). Audio is converted instead. */
-export function checkFormat(sniffed: SniffedMedia, mediaClass: MediaClass): MediaRefusal | undefined {
+export function checkFormat(
+  sniffed: SniffedMedia,
+  mediaClass: MediaClass,
+  texts: UserTexts['media'] = userTexts.media,
+): MediaRefusal | undefined {
   if (mediaClass === 'image') {
     if (!ACCEPTED_IMAGE_MIMES.has(sniffed.mime))
-      return { reason: 'unsupported', message: userTexts.media.imageFormat(sniffed.ext) };
-    if (sniffed.mime === 'image/gif' && sniffed.animated)
-      return { reason: 'unsupported', message: userTexts.media.animatedGif };
+      return { reason: 'unsupported', message: texts.imageFormat(sniffed.ext) };
+    if (sniffed.mime === 'image/gif' && sniffed.animated) return { reason: 'unsupported', message: texts.animatedGif };
   }
   if (mediaClass === 'video' && !ACCEPTED_VIDEO_MIMES.has(sniffed.mime)) {
-    return { reason: 'unsupported', message: userTexts.media.videoFormat(sniffed.ext) };
+    return { reason: 'unsupported', message: texts.videoFormat(sniffed.ext) };
   }
   return undefined;
-}
-
-/** "photos, videos and voice messages", for the reply to a file we cannot read. */
-export function acceptedNames(settings: MediaSettings): string[] {
-  const names: Record<MediaClass, string> = { image: 'photos', video: 'videos', audio: 'voice messages' };
-  return enabledClasses(settings).map((mediaClass) => names[mediaClass]);
 }

@@ -6,10 +6,9 @@ import {
   TranscoderUnavailableError,
   UndecodableAudioError,
 } from './errors.js';
-import { MEDIA_LIMITS, type MediaLimits } from './limits.js';
-import { formatBytes, userTexts } from '../user-texts.js';
+import { MEDIA_LIMITS, WAV_SAMPLE_RATE, type MediaLimits } from './limits.js';
+import { formatBytes, userTexts, type MediaNoun, type UserTexts } from '../user-texts.js';
 import {
-  acceptedNames,
   ASK_TYPE,
   checkCombination,
   checkFormat,
@@ -34,7 +33,12 @@ export interface PrepareContext {
   /** ffmpeg for audio that is not OGG/Opus or WAV; default "ffmpeg" on PATH. */
   ffmpegPath?: string;
   signal?: AbortSignal;
+  /** The refusals' sentences, in the chatbot's language (default English). */
+  texts?: UserTexts['media'];
 }
+
+/** 16-bit mono: the bytes of one second of the WAV the audio limit is counted in. */
+const WAV_BYTES_PER_SECOND = WAV_SAMPLE_RATE * 2;
 
 interface Fetched {
   attachment: InboundAttachment;
@@ -61,6 +65,7 @@ export async function prepareAttachments(
 ): Promise<PreparedMedia | MediaRefusal> {
   if (attachments.length === 0) return { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
   const limits: MediaLimits = { ...MEDIA_LIMITS, ...context.limits };
+  const texts = context.texts ?? userTexts.media;
 
   const early = checkDeclared(attachments, context, limits);
   if (early) return early;
@@ -83,6 +88,7 @@ export async function prepareAttachments(
   const mixed = checkCombination(
     fetched.map((file) => file.mediaClass),
     limits,
+    texts,
   );
   if (mixed) return mixed;
 
@@ -130,17 +136,16 @@ function checkDeclared(
   context: PrepareContext,
   limits: MediaLimits,
 ): MediaRefusal | undefined {
+  const texts = context.texts ?? userTexts.media;
   const known: MediaClass[] = [];
   for (const attachment of attachments) {
     const declared = declaredClass(attachment.kind);
-    if (declared === 'sticker') return refuse('unsupported', userTexts.media.sticker);
-    if (declared && !isEnabled(declared, context.settings))
-      return refuse('disabled', userTexts.media.disabled(declared));
-    if (!declared && enabledClasses(context.settings).length === 0)
-      return refuse('disabled', userTexts.media.nothingAccepted);
+    if (declared === 'sticker') return refuse('unsupported', texts.sticker);
+    if (declared && !isEnabled(declared, context.settings)) return refuse('disabled', texts.disabled[declared]);
+    if (!declared && enabledClasses(context.settings).length === 0) return refuse('disabled', texts.nothingAccepted);
     if (declared) known.push(declared);
   }
-  const combination = checkCombination(known, limits);
+  const combination = checkCombination(known, limits, texts);
   if (combination) return combination;
   return undefined;
 }
@@ -163,20 +168,27 @@ function tooLargeToFetch(
   limits: MediaLimits,
   size?: number,
 ): MediaRefusal {
+  const texts = context.texts ?? userTexts.media;
   const serviceCap = serviceCapOf(attachment, context, limits);
   const platformCap = context.capabilities.maxDownloadBytes;
   const declared = declaredClass(attachment.kind);
   if (platformCap < serviceCap) {
     const noun = declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file';
-    return refuse('too-large', userTexts.media.tooLargeToDownload(noun, platformCap, size));
+    return refuse('too-large', tooLargeToDownload(texts, noun, platformCap, size));
   }
   if (declared && declared !== 'sticker') {
+    const noun = nounFor(declared, attachment.kind);
     return refuse(
       'too-large',
-      userTexts.media.tooLarge(nounFor(declared, attachment.kind), declared, serviceCap, size),
+      size === undefined
+        ? texts.tooLarge(noun, declared, serviceCap)
+        : texts.tooLargeOfSize(noun, declared, serviceCap, size),
     );
   }
-  return refuse('too-large', userTexts.media.tooLargeFile(serviceCap, size));
+  return refuse(
+    'too-large',
+    size === undefined ? texts.tooLargeFile(serviceCap) : texts.tooLargeFileOfSize(serviceCap, size),
+  );
 }
 
 /** The platform would not give the file: said with its reason (gone, over the platform's limit, or failed). */
@@ -185,17 +197,12 @@ function unavailable(
   error: AttachmentUnavailableError,
   context: PrepareContext,
 ): MediaRefusal {
+  const texts = context.texts ?? userTexts.media;
   const declared = declaredClass(attachment.kind);
   const noun = declared && declared !== 'sticker' ? nounFor(declared, attachment.kind) : 'file';
   if (error.reason === 'too-large')
-    return refuse(
-      'too-large',
-      userTexts.media.tooLargeToDownload(noun, context.capabilities.maxDownloadBytes, attachment.size),
-    );
-  return refuse(
-    'unavailable',
-    error.reason === 'gone' ? userTexts.media.gone(noun) : userTexts.media.unavailable(noun),
-  );
+    return refuse('too-large', tooLargeToDownload(texts, noun, context.capabilities.maxDownloadBytes, attachment.size));
+  return refuse('unavailable', error.reason === 'gone' ? texts.gone(noun) : texts.unavailable(noun));
 }
 
 async function fetchAndSniff(
@@ -219,20 +226,24 @@ async function fetchAndSniff(
   // An adapter that ignored maxBytes must not get past the limit either.
   if (bytes.length > cap) return tooLargeToFetch(attachment, context, limits, bytes.length);
 
+  const texts = context.texts ?? userTexts.media;
   const sniffed = await sniffMedia(bytes);
   const mediaClass = classOf(sniffed, attachment.kind);
   if (!mediaClass) {
-    const names = acceptedNames(context.settings);
-    return refuse('unsupported', userTexts.media.notMedia(sniffed.ext === 'bin' ? undefined : sniffed.ext, names));
+    const accepted = enabledClasses(context.settings);
+    return refuse(
+      'unsupported',
+      sniffed.ext === 'bin' ? texts.notMedia(accepted) : texts.notMediaOfType(sniffed.ext, accepted),
+    );
   }
-  if (!isEnabled(mediaClass, context.settings)) return refuse('disabled', userTexts.media.disabled(mediaClass));
-  const format = checkFormat(sniffed, mediaClass);
+  if (!isEnabled(mediaClass, context.settings)) return refuse('disabled', texts.disabled[mediaClass]);
+  const format = checkFormat(sniffed, mediaClass, texts);
   if (format) return format;
   const limit = serviceLimit(mediaClass, limits);
   if (bytes.length > limit) {
     return refuse(
       'too-large',
-      userTexts.media.tooLarge(nounFor(mediaClass, attachment.kind), mediaClass, limit, bytes.length),
+      texts.tooLargeOfSize(nounFor(mediaClass, attachment.kind), mediaClass, limit, bytes.length),
     );
   }
   return { attachment, bytes, sniffed, mediaClass };
@@ -243,6 +254,7 @@ async function convertAudio(
   context: PrepareContext,
   limits: MediaLimits,
 ): Promise<Uint8Array | MediaRefusal> {
+  const texts = context.texts ?? userTexts.media;
   const noun = nounFor('audio', file.attachment.kind);
   try {
     return await toWav(file.bytes, file.sniffed, {
@@ -252,12 +264,16 @@ async function convertAudio(
     });
   } catch (error) {
     if (error instanceof TranscoderUnavailableError)
-      return refuse('transcoder-missing', userTexts.media.transcoderMissing(file.sniffed.ext));
-    if (error instanceof UndecodableAudioError) return refuse('unsupported', userTexts.media.undecodableAudio(noun));
+      return refuse('transcoder-missing', texts.transcoderMissing(file.sniffed.ext));
+    if (error instanceof UndecodableAudioError) return refuse('unsupported', texts.undecodableAudio(noun));
     if (error instanceof AttachmentTooLargeError)
-      return refuse('too-large', userTexts.media.tooLong(noun, limits.audioBytes));
+      return refuse('too-large', texts.tooLong(noun, Math.floor(limits.audioBytes / (WAV_BYTES_PER_SECOND * 60))));
     throw error;
   }
+}
+
+function tooLargeToDownload(texts: UserTexts['media'], noun: MediaNoun, limit: number, size?: number): string {
+  return size === undefined ? texts.tooLargeToDownload(noun, limit) : texts.tooLargeToDownloadOfSize(noun, limit, size);
 }
 
 function noteFor(file: Fetched): string {

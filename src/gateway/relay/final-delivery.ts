@@ -9,6 +9,7 @@ import {
 } from '../../contract.js';
 import { EDIT_WINDOW_USABLE_FRACTION } from './relay-policy.js';
 import { userTexts } from '../user-texts.js';
+import type { RelayTexts } from './types.js';
 import { plainMarkup, type PlacedChunk } from '../../format/index.js';
 import { layOutFinal, type LaidOutAnswer } from './rendering.js';
 import type { PacingPolicy } from './types.js';
@@ -33,6 +34,8 @@ export interface DeliveryContext {
   stats: { rateLimited: number };
   /** How long a final call is retried while the platform is unreachable (GatewayPolicy.platformOutageHorizonMs). */
   outageHorizonMs: number;
+  /** The relay's sentences in the chatbot's language (default English). */
+  texts?: RelayTexts;
 }
 
 /** A message on screen holding part of the answer. */
@@ -181,7 +184,12 @@ export async function deliverFinal(
   let onScreen = screen;
   const placed: ScreenSlot[] = [];
   for (let reshaped = 0; ; reshaped++) {
-    const laid = layOutFinal(markdown, { ...capabilities, maxMessageLength: maxLength }, markup);
+    const laid = layOutFinal(
+      markdown,
+      { ...capabilities, maxMessageLength: maxLength },
+      markup,
+      (context.texts ?? userTexts).emptyAnswer,
+    );
     const consumed = { count: 0 };
     try {
       await place(context, laid, startOf(context, laid, options.after ?? ''), onScreen, buttons, placed, consumed);
@@ -314,7 +322,7 @@ function continueAfter(
 export async function deliverButtons(context: DeliveryContext, buttons: Button[] | undefined): Promise<void> {
   if (!context.capabilities.buttons || !buttons?.length) return;
   await withFinalRetries(context, () =>
-    context.outbound.send(context.conversation, { text: userTexts.buttonsMessage, buttons }),
+    context.outbound.send(context.conversation, { text: (context.texts ?? userTexts).buttonsMessage, buttons }),
   );
 }
 
@@ -404,9 +412,10 @@ function sameButtons(a: Button[] | undefined, b: Button[] | undefined): boolean 
 
 /** Messages an intermediate render needed but the final does not (the final came out shorter). */
 async function retireSurplus(context: DeliveryContext, surplus: ScreenSlot[]): Promise<void> {
+  const superseded = (context.texts ?? userTexts).supersededMessage;
   for (const slot of surplus) {
     try {
-      if (slot.replace && slot.text !== userTexts.supersededMessage) await slot.replace(userTexts.supersededMessage);
+      if (slot.replace && slot.text !== superseded) await slot.replace(superseded);
     } catch (error) {
       context.logger.warn(
         { err: error, message: slot.message.id },

@@ -1,6 +1,6 @@
 /** The streaming relay (docs/architecture.md §4): shows a streamed answer on a platform as it is written. */
 export { relayAnswer } from './relay.js';
-export type { PacingPolicy, RelayRequest, RelayResult, RendererKind } from './types.js';
+export type { PacingPolicy, RelayRequest, RelayResult, RelayTexts, RendererKind } from './types.js';
 export { startTyping, TYPING_DEFER_MS, type TypingHandle, type TypingOptions } from './typing.js';
 export { InflightRecorder, InflightAnswer, type InflightRecorderOptions } from './inflight.js';
 export {

@@ -25,10 +25,10 @@ import {
   type ProcessIdentity,
 } from './inflight-record.js';
 import { fitsOneMessage, renderFinal } from './rendering.js';
-import { userTexts } from '../user-texts.js';
+import { userTexts, type UserTexts } from '../user-texts.js';
 
 /**
- * What goes between the half-shown answer and the note on it (userTexts.interruptedNote), by an edit
+ * What goes between the half-shown answer and the note on it (the interruptedNote), by an edit
  * or as the last piece of its native stream: a paragraph of its own. A note sent alone has none.
  */
 export const INTERRUPTED_NOTE_SEPARATOR = '\n\n';
@@ -49,6 +49,8 @@ export interface RecoveryOptions {
    * the record this long after the answer's last update, for the conversation's next holder.
    */
   outageHorizonMs?: number;
+  /** The sentences of a conversation, in its chatbot's language (default English). */
+  textsOf?(conversation: ConversationRef): Promise<Pick<UserTexts, 'interruptedNote'>>;
 }
 
 /**
@@ -266,9 +268,10 @@ async function tellInterrupted(
   }
   const { outbound, capabilities } = target;
   const calls = noteCalls(record, options.logger, wait);
+  const { interruptedNote } = (await options.textsOf?.(record.conversation)) ?? userTexts;
   // The note goes where the answer stopped: the stream, unless messages followed it (the answer fell back to edits).
-  if (await endOpenStream(record, outbound, record.messageIds.length === 0, calls)) return true;
-  const note = renderFinal(userTexts.interruptedNote, capabilities)[0] ?? userTexts.interruptedNote;
+  if (await endOpenStream(record, outbound, record.messageIds.length === 0, calls, interruptedNote)) return true;
+  const note = renderFinal(interruptedNote, capabilities)[0] ?? interruptedNote;
   const lastMessageId = record.messageIds.at(-1);
   const annotated = `${record.lastText}${INTERRUPTED_NOTE_SEPARATOR}${note}`;
   if (lastMessageId && record.lastText && canEdit(outbound) && fitsOneMessage(annotated, capabilities)) {
@@ -298,6 +301,7 @@ async function endOpenStream(
   outbound: Outbound,
   withNote: boolean,
   calls: NoteCalls,
+  interruptedNote: string,
 ): Promise<boolean> {
   const { streamId } = record;
   if (!streamId || !canStopStream(outbound)) return false;
@@ -306,7 +310,7 @@ async function endOpenStream(
       outbound.stopStream(
         record.conversation,
         streamId,
-        withNote ? `${INTERRUPTED_NOTE_SEPARATOR}${userTexts.interruptedNote}` : '',
+        withNote ? `${INTERRUPTED_NOTE_SEPARATOR}${interruptedNote}` : '',
       ),
     );
     return withNote;

@@ -40,6 +40,7 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     pacing: resolvePacing(capabilities, request.pacing),
     signal: request.signal,
     outageHorizonMs: request.platformOutageHorizonMs ?? PLATFORM_OUTAGE_HORIZON_MS,
+    ...(request.texts ? { texts: request.texts } : {}),
   };
   const context: RenderContext = {
     ...delivery,
@@ -72,7 +73,7 @@ export async function relayAnswer(request: RelayRequest): Promise<RelayResult> {
     if (renderer.failed) renderer = await fallBackToEdit(renderer, context);
     stopped = final === null && stopSignal?.aborted === true && request.signal?.aborted !== true;
     final ??= incompleteFinal(joined);
-    finalMarkdown = finalMarkdownOf(final, joined);
+    finalMarkdown = finalMarkdownOf(final, joined, request.texts?.emptyAnswer);
     if (stopped && request.stoppedNote) finalMarkdown = `${finalMarkdown}\n\n${request.stoppedNote}`.trim();
     messages = await renderer.finish(finalMarkdown, request.buttons);
   } catch (error) {

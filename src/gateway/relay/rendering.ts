@@ -17,11 +17,15 @@ import { userTexts } from '../user-texts.js';
  * closed, so the platform never rejects them), the final is not.
  */
 
-/** The Markdown the user must end up seeing. */
-export function finalMarkdownOf(final: AskFinal, joinedFragments: string): string {
+/** The Markdown the user must end up seeing; `emptyAnswer` in the chatbot's language. */
+export function finalMarkdownOf(
+  final: AskFinal,
+  joinedFragments: string,
+  emptyAnswer: string = userTexts.emptyAnswer,
+): string {
   // An incomplete stream has no authoritative answer: what we saw arrive is the best we have.
   const markdown = final.incomplete && joinedFragments.trim() !== '' ? joinedFragments : final.answer;
-  return markdown.trim() === '' ? userTexts.emptyAnswer : markdown;
+  return markdown.trim() === '' ? emptyAnswer : markdown;
 }
 
 export function renderIntermediate(markdown: string, capabilities: Capabilities): string[] {
@@ -59,18 +63,19 @@ export function layOutIntermediate(markdown: string, capabilities: Capabilities)
   };
 }
 
-/** `renderFinal`, laid out: from 0, an answer with nothing visible is userTexts.emptyAnswer. */
+/** `renderFinal`, laid out: from 0, an answer with nothing visible is `emptyAnswer`. */
 export function layOutFinal(
   markdown: string,
   capabilities: Capabilities,
   markup: MarkupRenderer = capabilities.markup,
+  emptyAnswer: string = userTexts.emptyAnswer,
 ): LaidOutAnswer {
   const doc = parseMarkdown(markdown);
   return {
     visible: visibleTextOf(doc, markup),
     chunksFrom: (from) => {
       const chunks = nonEmptyPlaced(renderDocChunksFrom(doc, markup, capabilities.maxMessageLength, from));
-      return chunks.length > 0 || from > 0 ? chunks : [{ text: userTexts.emptyAnswer, from: 0, to: 0 }];
+      return chunks.length > 0 || from > 0 ? chunks : [{ text: emptyAnswer, from: 0, to: 0 }];
     },
   };
 }

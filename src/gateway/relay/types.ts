@@ -4,6 +4,10 @@ import type { Logger } from '../../logger.js';
 import type { AskFinal, AskStreamEvent } from '../../upstream/api.js';
 import type { Button, Capabilities, ConversationRef, Outbound, PlatformUser, SentMessage } from '../../contract.js';
 import type { InflightRecorder } from './inflight.js';
+import type { UserTexts } from '../user-texts.js';
+
+/** The sentences the relay may show: instead of an empty answer, over buttons of their own, in a message no longer needed. */
+export type RelayTexts = Pick<UserTexts, 'emptyAnswer' | 'buttonsMessage' | 'supersededMessage'>;
 
 export type RendererKind = 'draft' | 'native' | 'edit' | 'buffered';
 
@@ -62,6 +66,8 @@ export interface RelayRequest {
   commitInflightRemoval?: (commands: AtomicCommand[]) => void;
   /** How long the final is retried while the platform is unreachable (default PLATFORM_OUTAGE_HORIZON_MS). */
   platformOutageHorizonMs?: number;
+  /** The relay's sentences in the chatbot's language (default English). */
+  texts?: RelayTexts;
 }
 
 export interface RelayResult {

@@ -8,7 +8,6 @@
 import type { ChatbotSettings } from '../../upstream/api.js';
 import type { RateWindow } from './allowance.js';
 import type { Step } from './pipeline.js';
-import { userTexts } from '../user-texts.js';
 
 export type { RateWindow } from './allowance.js';
 
@@ -81,11 +80,11 @@ export function limitsStep(): Step {
     try {
       if (rate && reservation.used > rate.count) {
         ctx.logger.info({ user: ctx.inbound.user.id, used: reservation.used, limit: rate.count }, 'rate limit reached');
-        return await ctx.reply(settings.RateLimitMessage?.trim() || userTexts.rateLimitedDefault);
+        return await ctx.reply(settings.RateLimitMessage?.trim() || (await ctx.texts()).rateLimitedDefault);
       }
       if (cap !== null && reservation.reserved > cap) {
         ctx.logger.warn({ serialNumber: ctx.bot.serialNumber, limit: cap }, 'monthly MessageLimit reached');
-        return await ctx.reply(userTexts.monthlyLimit);
+        return await ctx.reply((await ctx.texts()).monthlyLimit);
       }
       await next();
     } catch (error) {

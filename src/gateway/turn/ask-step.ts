@@ -20,15 +20,15 @@ import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
 import { resetTurnAttempts } from './poison-limit.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
-import { userTexts } from '../user-texts.js';
+import type { UserTexts } from '../user-texts.js';
 import { questionText } from './question.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
 
 /** Why each unreadable file was left out (the same sentence once), and that the message is answered without them. */
-function unreadNote(unread: MediaRefusal[], files: number): string {
+function unreadNote(unread: MediaRefusal[], files: number, texts: UserTexts): string {
   const reasons = [...new Set(unread.map((refusal) => refusal.message))];
-  return [...reasons, userTexts.media.answeredWithout(files)].join(' ');
+  return [...reasons, files === 1 ? texts.media.answeredWithout.one : texts.media.answeredWithout.many].join(' ');
 }
 
 export function askStep(): Step {
@@ -39,19 +39,20 @@ export function askStep(): Step {
     let typing = ctx.typing ?? startTyping(ctx.outbound, ctx.capabilities, ctx.conversation, typingOptions);
     let answer: AsyncIterable<AskStreamEvent>;
     let toldUnread = false;
+    const texts = await ctx.texts();
     for (;;) {
       try {
-        if (ctx.stopSignal.aborted) return await stopThen(typing, () => replyStopped(ctx));
-        const prepared = await prepareMedia(ctx);
+        if (ctx.stopSignal.aborted) return await stopThen(typing, () => replyStopped(ctx, texts));
+        const prepared = await prepareMedia(ctx, texts);
         const hasText = ctx.inbound.text.trim() !== '';
         if (isMediaRefusal(prepared) && !(hasText && isUnreadFile(prepared)))
           return await stopThen(typing, () => ctx.reply(prepared.message));
         const media = isMediaRefusal(prepared) ? { ...TEXT_ONLY, unread: [prepared] } : prepared;
         if (!hasText && media.fileIds.length === 0)
-          return await stopThen(typing, () => ctx.reply(userTexts.nothingToAnswer));
+          return await stopThen(typing, () => ctx.reply(texts.nothingToAnswer));
         if (media.unread.length > 0 && !toldUnread) {
           // Said before the answer (and once, however often the service is waited for): why a file is left out.
-          await ctx.reply(unreadNote(media.unread, ctx.inbound.attachments.length - media.fileIds.length));
+          await ctx.reply(unreadNote(media.unread, ctx.inbound.attachments.length - media.fileIds.length, texts));
           toldUnread = true;
         }
         answer = await openAnswer(ctx, {
@@ -61,11 +62,11 @@ export function askStep(): Step {
         break;
       } catch (error) {
         await typing.stop();
-        if (stoppedByUser(ctx)) return await replyStopped(ctx);
-        if (!(await waitForService(ctx, error))) {
-          if (stoppedByUser(ctx)) return await replyStopped(ctx);
+        if (stoppedByUser(ctx)) return await replyStopped(ctx, texts);
+        if (!(await waitForService(ctx, error, texts))) {
+          if (stoppedByUser(ctx)) return await replyStopped(ctx, texts);
           // The service refused the files (uploads off there, its own limit): say so, with its reason.
-          const refusal = serviceMediaRefusal(ctx.inbound.attachments, error);
+          const refusal = serviceMediaRefusal(ctx.inbound.attachments, error, texts.media);
           if (refusal) return await ctx.reply(refusal);
           throw error;
         }
@@ -86,12 +87,13 @@ export function askStep(): Step {
       logger: ctx.logger,
       signal: ctx.signal,
       stopSignal: ctx.stopSignal,
-      stoppedNote: userTexts.stoppedNote,
+      stoppedNote: texts.stoppedNote,
       // The indicator shown while media uploaded and ClientAsk opened carries on until the first text.
       typing,
       // Removed in the same transaction that takes the message off the queue.
       commitInflightRemoval: (commands) => ctx.later(...commands),
       platformOutageHorizonMs: ctx.services.policy.platformOutageHorizonMs,
+      texts,
       ...(ctx.answerButtons.length > 0 ? { buttons: ctx.answerButtons } : {}),
     });
     // Cut off (stopping, or the lock moved): the message stays queued and is answered again in full.
@@ -102,10 +104,7 @@ export function askStep(): Step {
       rateLimitedUpdates: result.rateLimitedUpdates,
       seconds: (Date.now() - ctx.startedAt) / 1000,
     });
-    ctx.record(
-      'bot',
-      result.stopped ? `${result.final.answer}\n\n${userTexts.stoppedNote}`.trim() : result.final.answer,
-    );
+    ctx.record('bot', result.stopped ? `${result.final.answer}\n\n${texts.stoppedNote}`.trim() : result.final.answer);
     if (result.stopped) ctx.logger.info('the user stopped the answer; it ends where it was');
     // The afterAnswer listeners are told once the pipeline is done (turn/run-turn.ts).
     ctx.answer = result.final;
@@ -118,7 +117,7 @@ export function askStep(): Step {
  * message is asked again (true). False: give up, the caller reports the failure. Throws
  * the signal's reason when the turn is cut off meanwhile (it stays queued).
  */
-async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean> {
+async function waitForService(ctx: TurnContext, error: unknown, texts: UserTexts): Promise<boolean> {
   if (ctx.signal.aborted || !isServiceUnavailable(error)) return false;
   const wait = await decideUpstreamWait(ctx);
   if (!wait) return false;
@@ -132,7 +131,7 @@ async function waitForService(ctx: TurnContext, error: unknown): Promise<boolean
       'the Chatbot Service is unreachable; the message stays queued and is asked again with backoff',
     );
     await ctx
-      .reply(userTexts.upstreamWaiting)
+      .reply(texts.upstreamWaiting)
       .catch((replyError: unknown) =>
         ctx.logger.error({ err: replyError }, 'could not tell the user the answer will come'),
       );
@@ -175,9 +174,9 @@ function stoppedByUser(ctx: TurnContext): boolean {
 }
 
 /** Stopped before any of the answer was shown: the note alone says so. */
-async function replyStopped(ctx: TurnContext): Promise<void> {
+async function replyStopped(ctx: TurnContext, texts: UserTexts): Promise<void> {
   ctx.logger.info('the user stopped the answer before it started');
-  await ctx.reply(userTexts.stoppedNote);
+  await ctx.reply(texts.stoppedNote);
 }
 
 /** A reply instead of an answer: the typing indicator goes first, so it does not outlive the reply. */
@@ -186,7 +185,7 @@ async function stopThen(typing: TypingHandle, reply: () => Promise<void>): Promi
   await reply();
 }
 
-async function prepareMedia(ctx: TurnContext) {
+async function prepareMedia(ctx: TurnContext, texts: UserTexts) {
   if (ctx.inbound.attachments.length === 0) return TEXT_ONLY;
   const settings = await ctx.settings();
   const { upstream, ffmpegPath } = ctx.services;
@@ -195,6 +194,7 @@ async function prepareMedia(ctx: TurnContext) {
     capabilities: ctx.capabilities,
     upload: (file) => upstream.uploadFile(file, { signal: ctx.signal }),
     signal: ctx.signal,
+    texts: texts.media,
     ...(ffmpegPath ? { ffmpegPath } : {}),
   });
 }

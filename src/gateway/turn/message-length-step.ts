@@ -13,7 +13,6 @@ import {
   isClientAskContentTooLong,
 } from '../../upstream/limits.js';
 import type { Step } from './pipeline.js';
-import { userTexts } from '../user-texts.js';
 import { questionText } from './question.js';
 
 export function messageLengthStep(): Step {
@@ -26,6 +25,6 @@ export function messageLengthStep(): Step {
       { length, limit: CLIENT_ASK_CONTENT_MAX_CHARS },
       'message longer than the Chatbot Service takes; the user is told the limit',
     );
-    await ctx.reply(userTexts.messageTooLong(CLIENT_ASK_CONTENT_MAX_CHARS, length));
+    await ctx.reply((await ctx.texts()).messageTooLong(CLIENT_ASK_CONTENT_MAX_CHARS, length));
   };
 }

@@ -16,7 +16,6 @@
  */
 import type { TurnContext as Turn } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
-import { userTexts } from '../user-texts.js';
 
 /** Turns a message may start without finishing; the next one gives up on it. */
 export const MAX_TURN_ATTEMPTS = 3;
@@ -50,5 +49,5 @@ export async function resetTurnAttempts(turn: Turn): Promise<void> {
 
 /** The message leaves the queue: the user is told to send it again differently. */
 export async function givePoisonReply(turn: Turn): Promise<void> {
-  await turn.reply(userTexts.poisonMessage(MAX_TURN_ATTEMPTS));
+  await turn.reply((await turn.texts()).poisonMessage(MAX_TURN_ATTEMPTS));
 }

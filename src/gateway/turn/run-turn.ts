@@ -25,7 +25,6 @@ import type { HeadOrigin } from '../drain/index.js';
 import type { Gathered } from './burst-wait.js';
 import { markIfStopped } from './stop-request.js';
 import { isPlatformOutage } from '../reply/index.js';
-import { userTexts } from '../user-texts.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
 export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
@@ -143,12 +142,12 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
   if (error instanceof UpstreamError && (error.status === 429 || error.code === 429)) {
     // The service applied one of the chatbot's own limits; its message is written for the user.
     logger.info({ err: error }, 'the service refused the message for a limit');
-    await safeReply(turn, () => turn.reply(error.message || userTexts.rateLimitedDefault));
+    await safeReply(turn, async () => turn.reply(error.message || (await turn.texts()).rateLimitedDefault));
     return;
   }
   if (!(error instanceof UpstreamError)) {
     logger.error({ err: error }, 'answering a message failed');
-    await safeReply(turn, () => turn.reply(userTexts.internalError));
+    await safeReply(turn, async () => turn.reply((await turn.texts()).internalError));
     return;
   }
   logger.warn(
@@ -157,7 +156,8 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
   );
   const cutShort = hasAnswerStarted(turn);
   // A transient failure (down, timeout, 5xx) will pass; anything else is the service refusing this message.
-  const text = cutShort ? userTexts.answerCutOff : error.transient ? userTexts.upstreamDown : userTexts.upstreamRefused;
+  const texts = await turn.texts();
+  const text = cutShort ? texts.answerCutOff : error.transient ? texts.upstreamDown : texts.upstreamRefused;
   await safeReply(turn, () => turn.reply(text));
   await countUpstreamFailure(turn, error, events);
 }

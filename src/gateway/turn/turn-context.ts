@@ -21,6 +21,8 @@ import type {
 import type { Button, Capabilities, ConversationRef, Inbound, Outbound } from '../../contract.js';
 import type { InflightRecorder, TypingHandle } from '../relay/index.js';
 import { sendReply, type ReplyExtras } from '../reply/index.js';
+import type { BotTexts, TextOverrides } from '../texts/index.js';
+import type { UserTexts } from '../user-texts.js';
 
 /** A configured bot: which chatbot of the service answers its conversations. */
 export interface GatewayBot {
@@ -28,6 +30,8 @@ export interface GatewayBot {
   serialNumber: string;
   /** Seed of the settings mirror, written at start when the mirror has none. */
   settings?: ChatbotSettings;
+  /** The bot's own sentences (config `bots[].texts`), over every language's (texts/overrides.ts). */
+  texts?: TextOverrides;
 }
 
 /** The long-lived parts every turn uses. */
@@ -35,6 +39,8 @@ export interface GatewayServices {
   state: StateStore;
   upstream: ChatbotServiceApi;
   settings: ChatbotSettingsMirror;
+  /** The sentences of each bot in its chatbot's language. */
+  texts: BotTexts;
   transcript: TranscriptStore;
   sessions: SessionMap;
   inflight: InflightRecorder;
@@ -83,6 +89,8 @@ export interface TurnContext {
   answer?: AskFinal;
   /** The chatbot's settings (mirror, cached in-process). */
   settings(): Promise<ChatbotSettings>;
+  /** What the gateway says, in the chatbot's AIResponseLanguage with the bot's overrides (read once per turn). */
+  texts(): Promise<UserTexts>;
   /** Renders Markdown for the platform, sends it, and records it in the transcript as the bot's. */
   reply(markdown: string, extras?: ReplyExtras): Promise<void>;
   /** Adds a transcript entry, written when the turn ends. */
@@ -132,6 +140,7 @@ export class Turn implements TurnContext {
   answer?: AskFinal;
   private readonly entries: TranscriptEntry[] = [];
   private readonly commands: AtomicCommand[] = [];
+  private textsRead?: Promise<UserTexts>;
 
   constructor(init: TurnInit) {
     this.inbound = init.inbound;
@@ -170,6 +179,10 @@ export class Turn implements TurnContext {
 
   settings(): Promise<ChatbotSettings> {
     return this.services.settings.get(this.bot.serialNumber);
+  }
+
+  texts(): Promise<UserTexts> {
+    return (this.textsRead ??= this.services.texts.read(this.bot, () => this.settings()));
   }
 
   async reply(markdown: string, extras?: ReplyExtras): Promise<void> {

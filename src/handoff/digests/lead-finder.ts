@@ -4,7 +4,7 @@
  * day's transcript entries only: a lead holds nothing the transcript does not.
  */
 import type { ConversationRef } from '../../contract.js';
-import { userTexts, type TranscriptEntry } from '../../gateway/index.js';
+import { LANGUAGES, type TranscriptEntry, type UserTexts } from '../../gateway/index.js';
 import type { ListingItem } from '../../upstream/api.js';
 import { countryOf, ownNumber, readContacts, type CountryCode } from './contacts.js';
 import { listingMatcher } from './listing-matcher.js';
@@ -39,8 +39,16 @@ const CONTACT_FILE_NAMES = new Set(['whatsapp-vcard', 'whatsapp-multi_vcard', 'w
 const LISTINGS_COMMAND = /^\/listings(?:@\w+)?(?:\s+([\s\S]*))?$/i;
 /** A listings button whose label the platform did not give back: `(pressed a button: listings:2:Austin)`. */
 const LISTINGS_BUTTON_VALUE = /^\(pressed a button: listings:\d*:?([\s\S]*)\)$/;
-/** The bot's page of listings (userTexts.listings.header): `**Listings in Austin** · page 1 of 3`. */
-const LISTINGS_HEADER = /^\*\*Listings(?: in ([\s\S]+?))?\*\* · page \d+ of \d+/;
+/**
+ * The bot's page of listings in any language it speaks (`listings.header`, `listings.headerInCity`):
+ * `**Listings in Austin** · page 1 of 3 (25 in all)`, `**Propiedades en Austin** · página 1 de 3 …`.
+ * A bot's own header (an override in its config) is not recognized: its /listings command still is.
+ */
+const LISTINGS_HEADERS: readonly RegExp[] = LANGUAGES.flatMap(({ texts }) => headerPatterns(texts));
+/** The paging buttons' labels, as the platforms give them back, in any language. */
+const LISTINGS_BUTTONS = new Set(
+  LANGUAGES.flatMap(({ texts }) => [texts.listings.nextButton, texts.listings.previousButton]),
+);
 
 export function findLead(
   conversation: DayConversation,
@@ -79,7 +87,7 @@ export function findLead(
       continue;
     }
     if (entry.role === 'bot') {
-      const header = LISTINGS_HEADER.exec(entry.text);
+      const header = listingsHeader(entry.text);
       if (header) {
         reasons.add('listings');
         if (header[1]) addCity(unescapeMarkdown(header[1]));
@@ -137,8 +145,7 @@ function listingsRequest(text: string): { city: string } | null {
     if (words.length > 0 && /^\d{1,4}$/.test(words[words.length - 1] ?? '')) words.pop();
     return { city: words.join(' ') };
   }
-  // A button's label, as the platforms give it back (read now: userTexts may be replaced or translated).
-  if (trimmed === userTexts.listings.nextButton || trimmed === userTexts.listings.previousButton) return { city: '' };
+  if (LISTINGS_BUTTONS.has(trimmed)) return { city: '' };
   const pressed = LISTINGS_BUTTON_VALUE.exec(trimmed);
   return pressed ? { city: pressed[1] ?? '' } : null;
 }
@@ -153,6 +160,28 @@ function sharedContact(entry: TranscriptEntry): boolean {
 }
 
 const unescapeMarkdown = (text: string) => text.replace(/\\(.)/g, '$1');
+
+/** A listings page's header: its match, with the city (as the page wrote it, escaped) when it names one. */
+function listingsHeader(text: string): RegExpExecArray | null {
+  for (const pattern of LISTINGS_HEADERS) {
+    const match = pattern.exec(text);
+    if (match) return match;
+  }
+  return null;
+}
+
+/** The catalogue's two headers as patterns: the city a group, the numbers any grouped digits. */
+function headerPatterns(texts: UserTexts): RegExp[] {
+  const CITY = '\u0000';
+  const pattern = (header: string) =>
+    new RegExp(
+      `^${header
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace(CITY, '([\\s\\S]+?)')
+        .replace(/[789]/g, '\\d[\\d.,\\s]*')}`,
+    );
+  return [pattern(texts.listings.headerInCity(CITY, 7, 8, 9)), pattern(texts.listings.header(7, 8, 9))];
+}
 
 /** The service's listings as a lead's facts: MLS number, street address, city, price with its currency symbol. */
 export function listingFacts(items: readonly ListingItem[]): ListingFact[] {

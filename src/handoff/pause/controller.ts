@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/index.js';
-import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext, userTexts } from '../../gateway/index.js';
+import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../../gateway/index.js';
 import { describeAttachment } from '../../gateway/index.js';
 import type { ConversationRef } from '../../contract.js';
 import type { Logger } from '../../logger.js';
@@ -121,7 +121,7 @@ export class HandoffController {
   async start(ctx: TurnContext, reason: HandoffReason, context: TranscriptEntry[] = []): Promise<void> {
     const { conversation } = ctx;
     if (await this.activePause(conversation)) {
-      await ctx.reply(userTexts.handoff.alreadyWithAPerson);
+      await ctx.reply((await ctx.texts()).handoff.alreadyWithAPerson);
       return;
     }
     const settings = await ctx.settings();
@@ -176,7 +176,7 @@ export class HandoffController {
     );
     this.reportMailing(ctx, email, mailable);
     await this.publish(conversation, 'handed-over');
-    await ctx.reply(settings.TalkToHumanResponseMessage?.trim() || userTexts.handoff.defaultReply);
+    await ctx.reply(settings.TalkToHumanResponseMessage?.trim() || (await ctx.texts()).handoff.defaultReply);
   }
 
   /** The e-mail's link into the inbox (signed, for this chatbot's conversations), when the inbox is on. */
@@ -233,7 +233,8 @@ export class HandoffController {
       false,
     );
     try {
-      await this.options.gateway.say(conversation, userTexts.handoff.botIsBack, { isGroup: record.isGroup });
+      const { handoff } = await this.options.gateway.textsFor(conversation);
+      await this.options.gateway.say(conversation, handoff.botIsBack, { isGroup: record.isGroup });
     } catch (error) {
       this.options.logger.warn(
         { err: error, conversation: formatConversationId(conversation) },

@@ -6,7 +6,7 @@
  * inbox told of what the user wrote to a person, once it is in the transcript.
  */
 import type { Config } from '../../config/index.js';
-import { parseCommand, type Gateway, type TurnContext, type TurnRead, userTexts } from '../../gateway/index.js';
+import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../../gateway/index.js';
 import type { HandoffController } from './controller.js';
 import type { InboxFeed } from './inbox-changes.js';
 import type { PauseRecord } from './pause-store.js';
@@ -53,7 +53,7 @@ export function registerTriggers(
     }),
     gateway.commands.register({
       name: HANDOFF_COMMAND,
-      description: 'talk to a person',
+      description: (texts) => texts.commandDescriptions.human,
       run: (ctx) => start(ctx, { kind: 'command' }),
     }),
     gateway.commands.registerAction({
@@ -107,10 +107,10 @@ async function pauseGate(
   const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched;
   if (!record) return 'continue';
   if (record.expiresAt <= Date.now()) {
-    if (await controller.endExpired(ctx.conversation)) await ctx.reply(userTexts.handoff.botIsBack);
+    if (await controller.endExpired(ctx.conversation)) await ctx.reply((await ctx.texts()).handoff.botIsBack);
     return 'continue';
   }
-  if (asksForAPerson(ctx)) await ctx.reply(userTexts.handoff.alreadyWithAPerson);
+  if (asksForAPerson(ctx)) await ctx.reply((await ctx.texts()).handoff.alreadyWithAPerson);
   await controller.noteWhilePaused(ctx, record);
   return 'stop';
 }
@@ -122,11 +122,12 @@ function asksForAPerson(ctx: TurnContext): boolean {
 }
 
 async function offer(ctx: TurnContext): Promise<void> {
+  const { handoff } = await ctx.texts();
   if (ctx.capabilities.buttons) {
-    await ctx.reply(userTexts.handoff.offer, {
-      buttons: [{ label: userTexts.handoff.offerButton, value: `${HANDOFF_ACTION_PREFIX}:offer` }],
+    await ctx.reply(handoff.offer, {
+      buttons: [{ label: handoff.offerButton, value: `${HANDOFF_ACTION_PREFIX}:offer` }],
     });
   } else {
-    await ctx.reply(userTexts.handoff.offerWithoutButtons);
+    await ctx.reply(handoff.offerWithoutButtons);
   }
 }

@@ -126,13 +126,20 @@ export async function startGatewayProcess(options: {
   screen?: MemoryPlatform;
   policy?: GatewayOptions['policy'];
   settings?: GatewayOptions['bots'][number]['settings'];
+  /** The bot's own sentences (config `bots[].texts`), checked. */
+  texts?: GatewayOptions['bots'][number]['texts'];
 }): Promise<GatewayProcess> {
   const adapter = new RecordingAdapter('main', 'fakechat', undefined, options.screen);
   const gateway = createGateway({
     state: options.state,
     upstream: options.upstream,
     bots: [
-      { id: 'main', serialNumber: DEMO_SERIAL_NUMBER, ...(options.settings ? { settings: options.settings } : {}) },
+      {
+        id: 'main',
+        serialNumber: DEMO_SERIAL_NUMBER,
+        ...(options.settings ? { settings: options.settings } : {}),
+        ...(options.texts ? { texts: options.texts } : {}),
+      },
     ],
     adapters: [adapter],
     logger: silentLogger(),

@@ -8,7 +8,7 @@ import {
   recoverInterruptedAnswers,
   relayAnswer,
 } from '../../../../src/gateway/relay/index.js';
-import { userTexts } from '../../../../src/gateway/index.js';
+import { userTexts, userTextsFor } from '../../../../src/gateway/index.js';
 import { silentLogger } from '../../../../src/logger.js';
 import type { StateStore } from '../../../../src/state/index.js';
 import { isolatedRedisStore, testRedisClusterNodes, type TestTopology } from '../../../support/redis.js';
@@ -188,6 +188,33 @@ describe.each(TOPOLOGIES)('in-flight answers on Redis (%s)', (topology) => {
     expect(await state.hashGetAll(inflightKey(conversationTag(conversation), answer.id))).toEqual({});
     expect(await recoverInterruptedAnswers({ ...options, olderThanMs: 0 })).toBe(0);
     expect(await recoverConversation(options, conversation)).toBe(0);
+  });
+
+  it("are noted in the conversation's chatbot's language", async () => {
+    const platform = new RecordingPlatform();
+    const halfMessage = await platform.send(conversation, { text: 'Aquí hay tres casas' });
+    const lostLock = new InflightRecorder(state, { owner: { host: 'other-live-gateway', pid: 7, boot: 'running' } });
+    const answer = lostLock.begin(conversation, logger);
+    answer.messageCreated(halfMessage, 'Aquí hay tres casas');
+    await answer.settled();
+    const spanish = userTextsFor('Spanish');
+    const asked: unknown[] = [];
+    const options = {
+      state,
+      outboundFor: () => ({ outbound: platform, capabilities: capabilities() }),
+      logger,
+      textsOf: async (of: unknown) => {
+        asked.push(of);
+        return spanish;
+      },
+    };
+
+    expect(await recoverConversation(options, conversation)).toBe(1);
+
+    expect(platform.messages.get(halfMessage.id)).toBe(
+      `Aquí hay tres casas${INTERRUPTED_NOTE_SEPARATOR}(Esta respuesta se interrumpió. El mensaje se responderá de nuevo.)`,
+    );
+    expect(asked).toEqual([conversation]);
   });
 
   describe('while the platform cannot take the note yet (unreachable, a WhatsApp standby without the browser)', () => {

@@ -23,6 +23,8 @@ export interface HarnessOptions {
   /** Another harness's service: two gateway processes asking one service. */
   service?: ScriptedChatbotService;
   settings?: ChatbotSettings;
+  /** The bot's own sentences (config `bots[].texts`). */
+  texts?: GatewayOptions['bots'][number]['texts'];
   capabilities?: Partial<Capabilities>;
   policy?: GatewayOptions['policy'];
   serialNumber?: string;
@@ -47,6 +49,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         id: 'main',
         serialNumber: options.serialNumber ?? SERIAL,
         ...(options.settings ? { settings: options.settings } : {}),
+        ...(options.texts ? { texts: options.texts } : {}),
       },
     ],
     adapters: [adapter],

@@ -49,6 +49,18 @@ describe('findLead', () => {
     expect(bare).toMatchObject({ reasons: ['listings'], cities: ['Austin'] });
   });
 
+  it("reads the listings' pages and buttons in every language the gateway speaks", () => {
+    const pressed = findLead(
+      telegram([user('Siguiente »'), bot('**Propiedades en San Antonio** · página 2 de 3 (1.204 en total)')]),
+      listings,
+      options,
+    );
+    expect(pressed).toMatchObject({ reasons: ['listings'], cities: ['San Antonio'] });
+    const german = findLead(telegram([bot('**Angebote in Köln** · Seite 1 von 2 (12 insgesamt)')]), listings, options);
+    expect(german).toMatchObject({ reasons: ['listings'], cities: ['Köln'] });
+    expect(findLead(telegram([user('« Précédente')]), listings, options)?.reasons).toEqual(['listings']);
+  });
+
   it('collects the listings the bot showed, each once, by MLS number or street address', () => {
     const page = [
       '**Listings in Austin** · page 1 of 1 (2 in all)',
