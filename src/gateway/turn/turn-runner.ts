@@ -140,8 +140,12 @@ export class TurnRunner {
     });
     if (typing) turn.typing = typing;
     const adapter = routes.adapterOf(conversation);
-    // As the queue holds it now: an edit since it was queued counts (intake/revise.ts).
-    const restore = (queued: QueuedMessage) => local.restore(queued, adapter);
+    // As the queue holds it now: an edit since it was queued counts (intake/revise.ts); the head unchanged is the one restored above.
+    const asStarted = JSON.stringify(message.inbound);
+    const restore = (queued: QueuedMessage) =>
+      queued.id === message.id && JSON.stringify(queued.inbound) === asStarted
+        ? inbound
+        : local.restore(queued, adapter);
     const starter = claim
       ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) }
       : this.options.starter;
