@@ -137,6 +137,8 @@ describe('chatbridge start: operators answer from a Telegram forum topic per han
       ...cloudEnv(cloud),
       ADMIN_TOKEN,
       HANDOFF_TELEGRAM_CHAT: String(FORUM),
+      // Each message answered on its own: these tests send several back to back; bursts are specified in messages-as-written.
+      CHATBRIDGE_BURST_MS: '0',
     });
     cloud.setWebhook(`http://127.0.0.1:${gateway.port}/whatsapp-cloud/webhook`);
   }, 60_000);
@@ -445,6 +447,7 @@ describe('chatbridge start: a Telegram topic per handoff with two replicas on on
       TELEGRAM_WEBHOOK_URL: proxy.url,
       ADMIN_TOKEN,
       HANDOFF_TELEGRAM_CHAT: String(FORUM),
+      CHATBRIDGE_BURST_MS: '0',
     };
     replicas.push(await startChatbridge(env, { prefix }));
     replicas.push(await startChatbridge(env, { prefix }));

@@ -68,7 +68,8 @@ describe('chatbridge start with WhatsApp: handing a chat to a person and back', 
   beforeAll(async () => {
     fake = await startFakeWhatsApp();
     smtp = await FakeSmtpServer.start();
-    gateway = await startLinkedWhatsAppGateway(fake, { ADMIN_TOKEN, SMTP_URL: smtp.url });
+    // Each message answered on its own: the handoff's steps are sent back to back; bursts are specified in messages-as-written.
+    gateway = await startLinkedWhatsAppGateway(fake, { ADMIN_TOKEN, SMTP_URL: smtp.url, CHATBRIDGE_BURST_MS: '0' });
   }, 60_000);
 
   afterAll(async () => {

@@ -70,7 +70,8 @@ describe('chatbridge start with WhatsApp Cloud: what a user of the business numb
     smtp = await FakeSmtpServer.start();
     cloud = await startCloudGateway({
       fake: { pairRateLimit: false, clock: () => Date.now() + clockOffsetMs },
-      env: { ADMIN_TOKEN, SMTP_URL: smtp.url },
+      // Each message answered on its own: deliveries are sent back to back; bursts are specified in messages-as-written.
+      env: { ADMIN_TOKEN, SMTP_URL: smtp.url, CHATBRIDGE_BURST_MS: '0' },
     });
   }, 60_000);
 
