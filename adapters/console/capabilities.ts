@@ -21,5 +21,7 @@ export function consoleCapabilities(): Capabilities {
     // Files are saved to a directory, their captions printed under them (outbound.ts).
     maxUploadBytes: CONSOLE_MAX_UPLOAD_BYTES,
     maxCaptionLength: 100_000,
+    // A line is a finished question: a piped script gets an answer per line, and nobody types in bubbles here.
+    bursts: false,
   };
 }

@@ -161,6 +161,11 @@ export interface Capabilities {
    * long, so a late redelivery is never answered twice. Absent: the core's own.
    */
   redeliveryWindowMs?: number;
+  /**
+   * false where each message is a finished question, never one bubble of a burst (gateway.burstMs): a
+   * terminal's lines, typed or piped. Default true: people on phones write one thought in several bubbles.
+   */
+  bursts?: boolean;
 }
 
 export interface Button {

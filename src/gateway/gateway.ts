@@ -200,7 +200,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     queue,
     policy,
     logger,
-    handle: (message, signal, claim, origin) => runner.run(message, signal, claim, origin),
+    handle: (message, signal, claim, origin, slot) => runner.run(message, signal, claim, origin, slot),
     serves: (conversation) => routes.serves(conversation),
     settled: (message) => message && local.forget(message.id),
     // No beforeDrain: each turn's first batch says whether a previous holder left half answers (turn/first-batch.ts).
@@ -310,9 +310,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         logger.warn({ err: error }, 'could not subscribe to /stop requests; a /stop then ends no answer early'),
       );
       for (const bot of options.bots) if (bot.settings) await services.settings.seed(bot.serialNumber, bot.settings);
-      // A command menu (Telegram's) in the chatbot's language at start; a language set later reaches /help at once, the menu at the next start.
+      // A command menu (Telegram's) in the language the bot is configured with: reading the chatbot's settings here would
+      // fill the settings mirror from the service at start, before an admin's edit there that the mirror is never told of.
+      // The language read later reaches /help at once, the menu at a start that knows it.
       await lifecycle.start(intake, async (botId) => {
-        const texts = await textsOfBot(botId);
+        const bot = bots.get(botId);
+        const texts = bot ? services.texts.known(bot) : userTexts;
         return {
           commands: commands.list().map((command) => ({
             name: command.name,

@@ -55,7 +55,9 @@ export async function startDeliveryGateway(options: {
     },
     {
       prefix: options.prefix ?? `cbtest:e2e-delivery:${randomUUID().slice(0, 8)}:`,
-      ...(options.gateway ? { gateway: options.gateway } : {}),
+      // One answer per message: these tests send messages back to back and specify their delivery; bursts
+      // (gateway.burstMs) are specified in the messages-as-written tests.
+      gateway: { burstMs: 0, ...options.gateway },
       ...(options.topology ? { topology: options.topology } : {}),
     },
   );

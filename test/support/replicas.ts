@@ -55,7 +55,8 @@ export function replicaSet(options: {
           CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
           ...options.env,
         },
-        { prefix, ...(options.gateway ? { gateway: options.gateway } : {}) },
+        // One answer per message unless a test asks for bursts (burst-replicas.test.ts keeps the default).
+        { prefix, gateway: { burstMs: 0, ...options.gateway } },
       );
       const replica = { process, port: process.port };
       replicas.push(replica);

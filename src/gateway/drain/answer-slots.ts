@@ -26,6 +26,8 @@ export class AnswerSlots {
   private busy = 0;
   /** Member → conversation, in arrival order (a Map keeps insertion order); one entry per conversation. */
   private readonly waiting = new Map<string, Waiting>();
+  /** Holds that lent their slot back while they wait (a burst settling) and want one again: served before the line. */
+  private readonly reclaimers: (() => void)[] = [];
   /** Callers of whenFewerWaiting(), each with the count it waits to go under. */
   private readonly roomWaiters: { below: number; wake: () => void }[] = [];
 
@@ -50,7 +52,7 @@ export class AnswerSlots {
    * Given back with `release()` once its answer ends (ConversationHold.end()).
    */
   tryTake(): boolean {
-    if (this.busy >= this.capacity || this.waiting.size > 0) return false;
+    if (this.busy >= this.capacity || this.waiting.size > 0 || this.reclaimers.length > 0) return false;
     this.busy++;
     return true;
   }
@@ -76,7 +78,7 @@ export class AnswerSlots {
 
   /** Takes a free slot for the conversation first in line; undefined when no slot is free or nobody waits. */
   takeNext(): Waiting | undefined {
-    if (this.busy >= this.capacity) return undefined;
+    if (this.busy >= this.capacity || this.reclaimers.length > 0) return undefined;
     const first = this.waiting.entries().next();
     if (first.done) return undefined;
     const [member, waiting] = first.value;
@@ -86,10 +88,38 @@ export class AnswerSlots {
     return waiting;
   }
 
-  /** Gives back a slot taken by tryTake() or takeNext(). */
+  /** Gives back a slot taken by tryTake() or takeNext(); a hold reclaiming one gets it first. */
   release(): void {
     if (this.busy === 0) throw new Error('AnswerSlots.release() without a slot taken: a slot was given back twice');
-    this.busy--;
+    const reclaimer = this.reclaimers.shift();
+    if (reclaimer) reclaimer();
+    else this.busy--;
+  }
+
+  /**
+   * A slot again for a hold that lent its own back (it kept its lock): at once when one is free, else
+   * the next one given back, before any conversation in line. Rejects with the signal's reason when it
+   * aborts first (the hold then holds no slot).
+   */
+  reclaim(signal: AbortSignal): Promise<void> {
+    if (this.busy < this.capacity && this.reclaimers.length === 0) {
+      this.busy++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.reclaimers.indexOf(granted);
+        if (at >= 0) this.reclaimers.splice(at, 1);
+        reject(signal.reason as Error);
+      };
+      const granted = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.reclaimers.push(granted);
+    });
   }
 
   /** Forgets every waiting conversation (the gateway stops: their messages stay queued in Redis for any process). */

@@ -60,6 +60,8 @@ export class ConversationHold implements RidingClaim {
   /** The head first now, when a claim found the one it expected answered elsewhere (`other-head`). */
   private headInstead: string | null = null;
   private claimCommand: ClaimHeadCommand | undefined;
+  /** Its slot is lent back while its turn waits for a burst to settle (lendSlot()): end() then has none to give back. */
+  private slotLent = false;
 
   /** Use take() or next(): a hold is made holding a slot. */
   private constructor(
@@ -182,6 +184,25 @@ export class ConversationHold implements RidingClaim {
     return advanced;
   }
 
+  /**
+   * Gives the slot back while the turn only waits (a burst settling, turn/burst-wait.ts), keeping the lock and
+   * its renewal: a waiting turn must not keep another conversation from being answered. reclaimSlot() before
+   * the answer is written.
+   */
+  lendSlot(): void {
+    if (this.slotLent || this.ended) return;
+    this.slotLent = true;
+    this.site.slots.release();
+    this.site.slotFreed();
+  }
+
+  /** A slot again after lendSlot(), before any conversation in line; rejects when `signal` aborts first. */
+  async reclaimSlot(signal: AbortSignal): Promise<void> {
+    if (!this.slotLent) return;
+    await this.site.slots.reclaim(signal);
+    this.slotLent = false;
+  }
+
   /** Redis failed mid-drain: what the lock is now is unknown, so it is neither renewed nor released; it expires and a sweep answers the head again. */
   leaveLockToExpire(): void {
     clearInterval(this.heartbeat);
@@ -210,8 +231,10 @@ export class ConversationHold implements RidingClaim {
           );
       }
     } finally {
-      this.site.slots.release();
-      this.site.slotFreed();
+      if (!this.slotLent) {
+        this.site.slots.release();
+        this.site.slotFreed();
+      }
     }
   }
 }

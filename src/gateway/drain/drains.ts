@@ -56,12 +56,22 @@ export type HandleResult =
  */
 export type HeadOrigin = 'new' | 'line' | 'again';
 
+/**
+ * The answer slot of a drain, lent back while its turn only waits (a burst settling: turn/burst-wait.ts) and
+ * reclaimed before the answer is written (ConversationHold.lendSlot, reclaimSlot).
+ */
+export interface SlotLoan {
+  lend(): void;
+  reclaim(signal: AbortSignal): Promise<void>;
+}
+
 /** `claim` (origin `line`): the lock is not taken yet; the turn's first batch claims it and tells the claim what it found. */
 export type HandleMessage = (
   message: QueuedMessage,
   signal: AbortSignal,
   claim: RidingClaim | undefined,
   origin: HeadOrigin,
+  slot: SlotLoan,
 ) => Promise<HandleResult>;
 
 type LoopEnd = { end: 'ended' } | { end: 'yielded'; head: string };
@@ -306,6 +316,7 @@ export class Drains {
     const { conversation } = hold;
     const log = this.options.logger.child({ conversation });
     hold.keepAlive(abort);
+    const slot: SlotLoan = { lend: () => hold.lendSlot(), reclaim: (signal) => hold.reclaimSlot(signal) };
     let head: string | null = first;
     let origin = firstOrigin;
     try {
@@ -330,7 +341,7 @@ export class Drains {
         let answered: string[] | undefined;
         if (message) {
           const claim = hold.ridingClaim(head);
-          const result = await this.options.handle(message, abort.signal, claim, claim ? 'line' : origin);
+          const result = await this.options.handle(message, abort.signal, claim, claim ? 'line' : origin, slot);
           if (result.outcome === 'unclaimed') {
             // Another process took it meanwhile (nothing to do here), or answered that head and the lock is ours for the next.
             head = hold.headAfterMiss();

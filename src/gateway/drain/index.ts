@@ -4,5 +4,12 @@
  */
 export { ConversationQueue } from './conversation-queue.js';
 export { LockLostError, type ConversationHold, type RidingClaim } from './conversation-hold.js';
-export { Drains, type DrainsOptions, type HandleMessage, type HandleResult, type HeadOrigin } from './drains.js';
+export {
+  Drains,
+  type DrainsOptions,
+  type HandleMessage,
+  type HandleResult,
+  type HeadOrigin,
+  type SlotLoan,
+} from './drains.js';
 export { LocalAttachments, parseQueuedMessage, toQueuedMessage, type QueuedMessage } from './queued-message.js';

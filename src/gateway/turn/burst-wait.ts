@@ -27,6 +27,8 @@ export async function gatherBurst(
   head: QueuedMessage,
   rules: BurstRules,
   restore: (message: QueuedMessage) => Inbound,
+  /** Told before each wait: the turn holds no answer slot while it only waits (drain/drains.ts SlotLoan). */
+  waiting: () => void = () => undefined,
 ): Promise<Gathered | undefined> {
   const queued = turn.prefetched.queued;
   if (!queued || queued.length === 0) return undefined;
@@ -36,6 +38,7 @@ export async function gatherBurst(
     return undefined;
   }
   while (take.openUntil !== undefined && !turn.stopSignal.aborted) {
+    waiting();
     await sleep(take.openUntil - Date.now(), undefined, {
       signal: AbortSignal.any([turn.signal, turn.stopSignal]),
     }).catch((error: unknown) => {

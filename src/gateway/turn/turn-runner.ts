@@ -15,7 +15,14 @@ import type { TurnEvents } from './turn-events.js';
 import type { Pipeline } from './pipeline.js';
 import { runTurn, tellCommitted, type TurnStarter } from './run-turn.js';
 import { HeadClaimMissedError } from './first-batch.js';
-import type { HandleResult, HeadOrigin, LocalAttachments, QueuedMessage, RidingClaim } from '../drain/index.js';
+import type {
+  HandleResult,
+  HeadOrigin,
+  LocalAttachments,
+  QueuedMessage,
+  RidingClaim,
+  SlotLoan,
+} from '../drain/index.js';
 import { conversationMember } from '../state-keys.js';
 import { startTyping, type TypingHandle } from '../relay/index.js';
 import { mayBurst, settledAt, type BurstRules } from './burst.js';
@@ -52,7 +59,11 @@ interface Prepared {
   bot: GatewayBot;
   turnLogger: Logger;
   stop: AbortController;
+  slot: SlotLoan;
 }
+
+/** A turn run without a drain's slot (a test's): nothing to lend. */
+const NO_LOAN: SlotLoan = { lend: () => undefined, reclaim: async () => undefined };
 
 export class TurnRunner {
   /** The stop of each conversation's turn running here. */
@@ -79,6 +90,7 @@ export class TurnRunner {
     signal: AbortSignal,
     claim: RidingClaim | undefined,
     origin: HeadOrigin,
+    slot: SlotLoan = NO_LOAN,
   ): Promise<HandleResult> {
     const { routes, local, logger } = this.options;
     const adapter = routes.adapterOf(message.inbound.conversation);
@@ -98,7 +110,7 @@ export class TurnRunner {
     const stop = new AbortController();
     this.running.set(member, stop);
     try {
-      return await this.runRegistered(message, signal, claim, origin, { inbound, served, bot, turnLogger, stop });
+      return await this.runRegistered(message, signal, claim, origin, { inbound, served, bot, turnLogger, stop, slot });
     } finally {
       if (this.running.get(member) === stop) this.running.delete(member);
     }
@@ -109,9 +121,10 @@ export class TurnRunner {
     signal: AbortSignal,
     claim: RidingClaim | undefined,
     origin: HeadOrigin,
-    { inbound, served, bot, turnLogger, stop }: Prepared,
+    { inbound, served, bot, turnLogger, stop, slot }: Prepared,
   ): Promise<HandleResult> {
-    const { routes, local, pipeline, events, services, burst } = this.options;
+    const { routes, local, pipeline, events, services } = this.options;
+    const burst = served.capabilities.bursts === false ? withoutBursts(this.options.burst) : this.options.burst;
     const conversation = inbound.conversation;
     let typing: TypingHandle | undefined;
     if (mayBurst(message, burst)) {
@@ -121,6 +134,8 @@ export class TurnRunner {
         replyingTo: inbound.platformMessageId,
       });
       if (waitMs > 0) {
+        // Only waiting: the slot goes to another conversation meanwhile, and is reclaimed before the answer.
+        slot.lend();
         await sleep(waitMs, undefined, { signal: AbortSignal.any([signal, stop.signal]) }).catch(() => undefined);
       }
       if (signal.aborted) {
@@ -174,4 +189,9 @@ export class TurnRunner {
       return { outcome: 'unclaimed' };
     }
   }
+}
+
+/** A platform whose messages are each a finished question (Capabilities.bursts false). */
+function withoutBursts(rules: BurstRules): BurstRules {
+  return { ...rules, policy: { ...rules.policy, burstMs: 0 } };
 }

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../../fakes/round-robin-proxy.js';
+import { DEFAULT_GATEWAY_POLICY } from '../../../src/gateway/index.js';
 import { startScriptedService, type ScriptedService } from '../../support/delivery-gateway.js';
 import { replicaSet, type ReplicaSet } from '../../support/replicas.js';
 
@@ -36,11 +37,12 @@ describe('a burst split across two replicas (chatbridge start, as processes)', (
     fake = await startFakeTelegram({ rateLimit: false, webhookConnections: 4, webhookRetryDelayMs: 50 });
     service = await startScriptedService((text) => ({ fragments: [`Answer to: ${text}`] }));
     proxy = await startRoundRobinProxy();
-    // The default burst window: nothing set but the platform and the service.
+    // The default burst window (the replica builder turns bursts off unless told).
     replicas = replicaSet({
       telegram: { token: fake.token, apiRoot: fake.apiRoot },
       webhookUrl: proxy.url,
       upstreamUrl: service.url,
+      gateway: { burstMs: DEFAULT_GATEWAY_POLICY.burstMs },
     });
     const [first, second] = [await replicas.start(), await replicas.start()];
     proxy.setBackends([first.port, second.port]);

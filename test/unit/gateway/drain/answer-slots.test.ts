@@ -93,4 +93,38 @@ describe('AnswerSlots: answers in flight and the line of conversations waiting f
   it('refuses to give back a slot nobody took (a bookkeeping bug would otherwise raise the cap)', () => {
     expect(() => new AnswerSlots(1).release()).toThrow(/given back twice/);
   });
+
+  it('gives a slot back to a hold that lent its own (a burst settling) before any conversation in line', async () => {
+    const slots = new AnswerSlots(1);
+    expect(slots.tryTake()).toBe(true);
+    // The burst waits: its slot goes to the conversation in line.
+    slots.release();
+    slots.wait('b', conversation('b'));
+    expect(slots.takeNext()?.conversation.id).toBe('b');
+    slots.wait('c', conversation('c'));
+    let reclaimed = false;
+    const reclaim = slots.reclaim(new AbortController().signal).then(() => {
+      reclaimed = true;
+    });
+    await Promise.resolve();
+    expect(reclaimed).toBe(false);
+    // b's answer ends: the slot passes to the burst, not to c, and the cap holds.
+    slots.release();
+    await reclaim;
+    expect(reclaimed).toBe(true);
+    expect(slots.inUse).toBe(1);
+    expect(slots.takeNext()).toBeUndefined();
+  });
+
+  it('takes no slot for a reclaim given up (the turn cut off while it waited)', async () => {
+    const slots = new AnswerSlots(1);
+    expect(slots.tryTake()).toBe(true);
+    const abort = new AbortController();
+    const reclaim = slots.reclaim(abort.signal);
+    abort.abort(new Error('stopping'));
+    await expect(reclaim).rejects.toThrow('stopping');
+    slots.release();
+    expect(slots.inUse).toBe(0);
+    expect(slots.tryTake()).toBe(true);
+  });
 });
