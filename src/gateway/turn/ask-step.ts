@@ -22,6 +22,7 @@ import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
 import { userTexts } from '../user-texts.js';
 import { questionText } from './question.js';
+import { markIfStopped } from './stop-request.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
 
@@ -106,7 +107,10 @@ export function askStep(): Step {
       'bot',
       result.stopped ? `${result.final.answer}\n\n${userTexts.stoppedNote}`.trim() : result.final.answer,
     );
-    if (result.stopped) ctx.logger.info('the user stopped the answer; it ends where it was');
+    if (result.stopped) {
+      markIfStopped(ctx);
+      ctx.logger.info('the user stopped the answer; it ends where it was');
+    }
     // The afterAnswer listeners are told once the pipeline is done (turn/run-turn.ts).
     ctx.answer = result.final;
   };
@@ -176,6 +180,7 @@ function stoppedByUser(ctx: TurnContext): boolean {
 
 /** Stopped before any of the answer was shown: the note alone says so. */
 async function replyStopped(ctx: TurnContext): Promise<void> {
+  markIfStopped(ctx);
   ctx.logger.info('the user stopped the answer before it started');
   await ctx.reply(userTexts.stoppedNote);
 }
