@@ -22,6 +22,7 @@ import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
 import type { UserTexts } from '../user-texts.js';
 import { questionText } from './question.js';
+import { markIfStopped } from './stop-request.js';
 
 const TEXT_ONLY: PreparedMedia = { chatAskType: 'Text', fileIds: [], notes: [], unread: [] };
 
@@ -105,7 +106,10 @@ export function askStep(): Step {
       seconds: (Date.now() - ctx.startedAt) / 1000,
     });
     ctx.record('bot', result.stopped ? `${result.final.answer}\n\n${texts.stoppedNote}`.trim() : result.final.answer);
-    if (result.stopped) ctx.logger.info('the user stopped the answer; it ends where it was');
+    if (result.stopped) {
+      markIfStopped(ctx);
+      ctx.logger.info('the user stopped the answer; it ends where it was');
+    }
     // The afterAnswer listeners are told once the pipeline is done (turn/run-turn.ts).
     ctx.answer = result.final;
   };
@@ -175,6 +179,7 @@ function stoppedByUser(ctx: TurnContext): boolean {
 
 /** Stopped before any of the answer was shown: the note alone says so. */
 async function replyStopped(ctx: TurnContext, texts: UserTexts): Promise<void> {
+  markIfStopped(ctx);
   ctx.logger.info('the user stopped the answer before it started');
   await ctx.reply(texts.stoppedNote);
 }

@@ -23,7 +23,6 @@ import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import type { HeadOrigin } from '../drain/index.js';
 import type { Gathered } from './burst-wait.js';
-import { markIfStopped } from './stop-request.js';
 import { isPlatformOutage } from '../reply/index.js';
 
 /** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
@@ -82,7 +81,6 @@ export async function runTurn(
       return done;
     }
     await pipeline(turn);
-    markIfStopped(turn);
     if (turn.answer) {
       // Still part of the turn: a listener's failure is reported like a step's.
       for (const listener of events.of('afterAnswer')) await listener(turn.answer, turn);

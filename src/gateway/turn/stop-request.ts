@@ -2,7 +2,8 @@
  * A turn stopped by its user (/stop, commands/stop.ts): its `stopSignal` aborts with a StopRequest
  * naming the /stop message. The answer ends where it is, marked as stopped (turn/ask-step.ts), and the
  * turn writes, with its advance, that this /stop stopped something, so that the /stop's own turn
- * does not also say there was nothing to stop.
+ * does not also say there was nothing to stop. Only an answer the stop ended is marked: a turn that
+ * wrote none (a greeting, a command's reply, an answer already whole) stopped nothing.
  */
 import { gatewayKeys } from '../state-keys.js';
 import type { TurnContext } from './turn-context.js';

@@ -155,12 +155,13 @@ export class TurnRunner {
     });
     if (typing) turn.typing = typing;
     const adapter = routes.adapterOf(conversation);
-    // As the queue holds it now: an edit since it was queued counts (intake/revise.ts); the head unchanged is the one restored above.
-    const asStarted = JSON.stringify(message.inbound);
-    const restore = (queued: QueuedMessage) =>
-      queued.id === message.id && JSON.stringify(queued.inbound) === asStarted
-        ? inbound
-        : local.restore(queued, adapter);
+    const restore = (queued: QueuedMessage) => {
+      if (queued.id !== message.id) return local.restore(queued, adapter);
+      // The head as the queue reads now (edited while its burst settled, it is answered as edited), its files
+      // as restored already unless the edit changed them.
+      const sameFiles = JSON.stringify(queued.inbound.attachments) === JSON.stringify(message.inbound.attachments);
+      return sameFiles ? { ...queued.inbound, attachments: inbound.attachments } : local.restore(queued, adapter);
+    };
     const starter = claim
       ? { ...this.options.starter, reads: this.options.starter.reads.claiming(claim) }
       : this.options.starter;
