@@ -28,6 +28,11 @@ const SUITES: { file: string; title: string }[] = [
     title: 'Gateway with the WhatsApp Cloud API adapter (signed webhooks) and the fake Cloud API (Redis state)',
   },
   {
+    file: 'bursts',
+    title:
+      'Bursts: the first reaction to three bubbles and to one message, throughput with bursts on and off (in-memory platform, Redis state)',
+  },
+  {
     file: 'burst',
     title:
       'A burst of 10,000 new chats in one process, by gateway.maxAnswersInFlight (in-memory platform, Redis state)',

@@ -14,6 +14,8 @@ export interface AnswerScript {
   fragments: string[];
   /** Pause before each fragment after the first (ms). */
   gapMs: number;
+  /** Pause before the first fragment (ms): the model's time to its first token. Default 0. */
+  firstDelayMs?: number;
 }
 
 /** The tag a benchmark puts in a question (`#<key>`), so the upstream knows whose answer it is. */
@@ -52,6 +54,8 @@ export class ScriptedUpstream implements ChatbotServiceApi {
   async *askStream(request: ClientAskRequest, options?: CallOptions): AsyncIterable<AskStreamEvent> {
     const { fragments, gapMs } = this.script;
     this.asked++;
+    const waitFor = (ms: number) => sleep(ms, undefined, options?.signal ? { signal: options.signal } : {});
+    if (this.script.firstDelayMs) await waitFor(this.script.firstDelayMs);
     for (const [index, content] of fragments.entries()) {
       if (index > 0 && gapMs > 0) await sleep(gapMs, undefined, options?.signal ? { signal: options.signal } : {});
       if (index === 0) this.firstFragmentAt.set(tagOf(request.content), this.clock());
