@@ -30,6 +30,9 @@ const POLICY: Partial<GatewayPolicy> = {
   sweepIntervalMs: 250,
   stopGraceMs: 200,
   listingsPageSize: 2,
+  // One answer per message: the conformance tests send messages back to back and specify each one's answer;
+  // bursts are specified in test/unit/gateway/turn and the messages-as-written process tests.
+  burstMs: 0,
 };
 
 export interface LogRecord {

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatEndpoint, RedisStateStore } from '../../src/state/index.js';
+import { DEFAULT_GATEWAY_POLICY } from '../../src/gateway/index.js';
 import { testRedisClusterNodes, testRedisUrl, type TestTopology } from './redis.js';
 
 const CLI = join(import.meta.dirname, '../../bin/chatbridge.js');
@@ -44,9 +45,23 @@ export interface StartChatbridgeOptions {
 }
 
 /**
+ * The burst window of the tests that set none: each message answered on its own. Most process tests send
+ * messages back to back and specify each one's answer (delivery, outages, the handoff, the CLI); a burst
+ * (gateway.burstMs) would also add its wait to every answer they wait for. The default set-up's own tests
+ * (default-demo, messages-as-written) set it to the default: `defaultBursts`.
+ */
+const ANSWER_EACH_MESSAGE = { CHATBRIDGE_BURST_MS: '0' };
+
+/** The env a test passes to keep the default burst window, as a user gets it. */
+export const defaultBursts = (): Record<string, string> => ({
+  CHATBRIDGE_BURST_MS: String(DEFAULT_GATEWAY_POLICY.burstMs),
+});
+
+/**
  * `chatbridge start` as a real process on real Redis, under a private key prefix, with the console off: the one
  * way the process tests start a gateway (the builders in test/support add a platform's fake and its variables).
- * `env` adds the test's settings; a `CHATBRIDGE_CONFIG` in it replaces the generated config file.
+ * `env` adds the test's settings; a `CHATBRIDGE_CONFIG` in it replaces the generated config file. Bursts are off
+ * unless `env` or `gateway` sets them (ANSWER_EACH_MESSAGE).
  */
 export async function startChatbridge(
   env: Record<string, string>,
@@ -71,6 +86,7 @@ export async function startChatbridge(
         ? { REDIS_CLUSTER_NODES: nodes.map(formatEndpoint).join(',') }
         : { REDIS_URL: testRedisUrl() }),
       LOG_LEVEL: 'info',
+      ...(options.gateway?.burstMs === undefined ? ANSWER_EACH_MESSAGE : {}),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/index.js';
-import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
+import { defaultBursts, startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/media');
 const REFUSED = /doesn't accept|did not accept|I'm sorry|could not answer/;
@@ -19,7 +19,11 @@ describe('the default demo on Telegram, as a process', () => {
 
   beforeAll(async () => {
     fake = await startFakeTelegram();
-    gateway = await startChatbridge({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot });
+    gateway = await startChatbridge({
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      ...defaultBursts(),
+    });
   }, 30_000);
 
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { gatewayKeys, userTexts } from '../../../src/gateway/index.js';
 import { RedisStateStore } from '../../../src/state/index.js';
 import { until } from '../../support/delivery-gateway.js';
 import { testRedisUrl } from '../../support/redis.js';
-import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
+import { defaultBursts, startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 
 const ANSWER = { timeoutMs: 45_000 };
 const user = (id: number) => ({ id, first_name: `User ${id}` });
@@ -40,6 +40,7 @@ describe('messages as people write them, on Telegram (chatbridge start with its 
       UPSTREAM_SECRET_KEY: service.secretKey,
       UPSTREAM_SESSION_KEY: service.sessionKey,
       CHATBOT_SERIAL_NUMBER: 'messages-as-written',
+      ...defaultBursts(),
     });
     state = new RedisStateStore({ url: testRedisUrl(), prefix: gateway.prefix });
   }, 60_000);

@@ -12,6 +12,7 @@
  * the service received.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { defaultBursts } from '../../support/chatbridge-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   listingItem,
@@ -59,6 +60,7 @@ describe('chatbridge start with WhatsApp Cloud (a Coexistence number): messages 
         UPSTREAM_SECRET_KEY: service.secretKey,
         UPSTREAM_SESSION_KEY: service.sessionKey,
         CHATBOT_SERIAL_NUMBER: 'messages-as-written',
+        ...defaultBursts(),
       },
     });
     state = new RedisStateStore({ url: testRedisUrl(), prefix: cloud.gateway.prefix });

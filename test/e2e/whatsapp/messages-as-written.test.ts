@@ -8,6 +8,7 @@
  * the fake's screen; what the chatbot was asked is the service's record of its ClientAsks.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { defaultBursts } from '../../support/chatbridge-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../../fakes/whatsapp/index.js';
 import {
@@ -56,6 +57,7 @@ describe('chatbridge start with WhatsApp Web: messages as people write them', ()
       UPSTREAM_SECRET_KEY: service.secretKey,
       UPSTREAM_SESSION_KEY: service.sessionKey,
       CHATBOT_SERIAL_NUMBER: 'messages-as-written',
+      ...defaultBursts(),
     });
     state = new RedisStateStore({ url: testRedisUrl(), prefix: gateway.prefix });
   }, 60_000);
