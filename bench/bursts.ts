@@ -42,6 +42,8 @@ interface Stack {
   firstReaction: Map<string, number>;
   firstText: Map<string, number>;
   finals: Set<string>;
+  /** When each final answer was sent, in order. */
+  finalTimes: number[];
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ async function startStack(burstMs: number, firstDelayMs: number): Promise<Stack>
   const firstReaction = new Map<string, number>();
   const firstText = new Map<string, number>();
   const finals = new Set<string>();
+  const finalTimes: number[] = [];
   const upstream = new ScriptedUpstream({ fragments: [FIRST], gapMs: 0, firstDelayMs }, clock);
   const seen = (call: MemoryCall) => {
     if (call.result !== 'ok') return;
@@ -56,7 +59,10 @@ async function startStack(burstMs: number, firstDelayMs: number): Promise<Stack>
       firstReaction.set(call.conversation, call.at);
     if (['draft', 'send', 'edit'].includes(call.kind) && !firstText.has(call.conversation))
       firstText.set(call.conversation, call.at);
-    if (call.kind === 'send' && 'text' in call && call.text === FIRST) finals.add(call.conversation);
+    if (call.kind === 'send' && 'text' in call && call.text === FIRST && !finals.has(call.conversation)) {
+      finals.add(call.conversation);
+      finalTimes.push(call.at);
+    }
   };
   const platform = new MemoryPlatform({ name: 'bench', now: clock, onCall: seen });
   const adapter = createMemoryAdapter({
@@ -81,6 +87,7 @@ async function startStack(burstMs: number, firstDelayMs: number): Promise<Stack>
     firstReaction,
     firstText,
     finals,
+    finalTimes,
     async stop() {
       await gateway.stop();
       await store.close();
@@ -156,13 +163,16 @@ async function measureThroughput(): Promise<BenchResult[]> {
       );
       await until(() => stack.finals.size === THROUGHPUT_CHATS, `${label}: every answer`, 120_000, 20);
       const seconds = (clock() - started) / 1000;
+      // The rate answers come at once they come: the burst window delays each answer, it is not work.
+      const answering = (stack.finalTimes.at(-1)! - stack.finalTimes[0]!) / 1000;
       results.push({
         name: `bursts.throughput.single.${label}`,
-        value: round1(THROUGHPUT_CHATS / seconds),
+        value: round1((THROUGHPUT_CHATS - 1) / answering),
         unit: 'answers/s',
         notes:
-          `${THROUGHPUT_CHATS} chats, one message each, all at once; ${round1(seconds)} s from the first to the last answer ` +
-          `(with bursts on, every answer waits ${burstMs} ms first); load average ${loadavg()[0]?.toFixed(1) ?? '?'}`,
+          `${THROUGHPUT_CHATS} chats, one message each, all at once; answers/s from the first answer to the last ` +
+          `(${round1(answering)} s); ${round1(seconds)} s from the first question to the last answer, the burst ` +
+          `window (${burstMs} ms) included; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`,
       });
     } finally {
       await stack.stop();

@@ -119,6 +119,11 @@ describe('messages as people write them, on Telegram (chatbridge start with its 
     const held = service.holdNextAnswer(2);
     fake.userSends({ chat: from.id, from, text: 'tell me everything 6105' });
     await held.reached;
+    // As a user does: the answer is seen being written, then stopped.
+    await fake.waitFor(() => fake.drafts(from.id).some((draft) => draft.text.startsWith('You asked:')), {
+      ...ANSWER,
+      what: 'the answer being written',
+    });
     fake.userSends({ chat: from.id, from, text: '/stop' });
     await fake.waitFor(() => texts(from.id).some((text) => text.endsWith(userTexts.stoppedNote)), {
       ...ANSWER,
