@@ -493,9 +493,15 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       });
 
       it('lets an orphaned queue be claimed once its lock expired, and forgets an empty one', async () => {
-        await store.queueOffer(keys, 'a', { dedupeKey: 'cq:{q}:d1', dedupeTtlMs: 60_000, maxLength: 5, lockTtlMs: 50 });
+        // A lifetime a loaded machine cannot outrun between the offer and the next line (50 ms once did).
+        await store.queueOffer(keys, 'a', {
+          dedupeKey: 'cq:{q}:d1',
+          dedupeTtlMs: 60_000,
+          maxLength: 5,
+          lockTtlMs: 600,
+        });
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
-        await sleep(100);
+        await sleep(700);
         const claim = await store.queueClaim(keys, 5_000);
         expect(claim).toMatchObject({ head: 'a' });
         expect(await store.queueAdvance(keys, claim!.token, 5_000)).toEqual({ owned: true, next: null });
