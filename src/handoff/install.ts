@@ -22,7 +22,9 @@ import {
   untrustedProxyHint,
   type OperatorPage,
 } from './inbox/index.js';
+import { AccountSessions } from './inbox/account-sessions.js';
 import { ResumeLinks, resolveLinkSecret, resumeRoute } from './link/index.js';
+import { AuditLog, OperatorAccounts, OperatorRoster } from './operators/index.js';
 import { Outbox, type MailTransport } from './mail/index.js';
 import { HandoffController, OperatorDesk, registerTriggers, type DeskBot, type InboxFeed } from './pause/index.js';
 import { DEFAULT_OUTBOX_POLICY, INBOX_LINK_HOURS, type OutboxPolicy } from './policy.js';
@@ -83,6 +85,8 @@ export interface InstalledHandoff {
   readonly digests: DigestService;
   /** When they go (each process looks once a minute). */
   readonly digestSchedule: DigestSchedule;
+  /** The operator accounts, for every door that manages them (the admin API, the inbox's Operators page). */
+  readonly operators: OperatorRoster;
   stop(): Promise<void>;
 }
 
@@ -187,6 +191,16 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     }),
   ];
   const botIds = bots.map((bot) => bot.id);
+  const accounts = new OperatorAccounts(state);
+  const audit = new AuditLog(state);
+  const accountSessions = feed ? new AccountSessions(state, feed) : undefined;
+  const operators = new OperatorRoster({
+    accounts,
+    audit,
+    ...(accountSessions ? { sessions: accountSessions } : {}),
+    bots: botIds,
+    logger,
+  });
 
   const unregister = registerTriggers(gateway, controller, config, changes);
   http.mount('/handoff', resumeRoute(controller, links, logger));
@@ -203,7 +217,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
           links: inboxLinks,
           leads: { digests, csv: leadsCsv, bots: botIds },
           ...(config.admin.publicUrl ? { publicUrl: config.admin.publicUrl } : {}),
-          sessions: new InboxSessions(state, config.inbox.sessionHours),
+          sessions: new InboxSessions(state, config.inbox.sessionHours, accounts),
           signIns: new SignInLimit(state),
           logger: logger.child({ part: 'inbox' }),
         })
@@ -222,6 +236,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     threads,
     digests,
     digestSchedule: schedule,
+    operators,
     async stop() {
       unregister();
       for (const remove of removeDayIndex) remove();

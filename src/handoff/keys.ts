@@ -73,6 +73,14 @@ export const digestKeys = {
   building: (bot: string, kind: string, day: string) => `digest:building:${bot}:${kind}:${day}`,
 };
 
+/** The operator accounts' keys (src/handoff/operators/). No tags: few, read and written alone. */
+export const operatorKeys = {
+  /** Hash of every operator account: field = the lower-case e-mail address, value = JSON OperatorAccount. No expiry. */
+  accounts: 'operators:accounts',
+  /** Capped list of JSON AuditEntry, newest last: every change to operators and every sign-in. */
+  audit: 'operators:audit',
+};
+
 /** The operator inbox's keys (src/handoff/inbox/). No tags: none is ever in a MULTI with another key. */
 export const inboxKeys = {
   /**
@@ -84,6 +92,18 @@ export const inboxKeys = {
   signInAttempts: (address: string) => `inbox:sign-in:${address}`,
   /** Sign-in attempts against one account (the admin token) from every address in the current window (counter, TTL the window). */
   signInAccountAttempts: (account: string) => `inbox:sign-in-account:${account}`,
+  /** Sign-in links asked for one e-mail address (its SHA-256) in the current window, from any address (counter). */
+  signInEmailAttempts: (emailDigest: string) => `inbox:sign-in-email:${emailDigest}`,
+  /**
+   * Hash of a one-time sign-in link by the SHA-256 of its token (email, browser: the SHA-256 of the asking browser's
+   * nonce), TTL the link's minutes; deleted when used. The mail holds the token, Redis only its digest.
+   */
+  signInLink: (tokenDigest: string) => `inbox:sign-in-link:${tokenDigest}`,
+  /**
+   * Hash of an operator account's sessions: field = the session id's digest, value = JSON AccountSessionInfo (device,
+   * address, signed in, last seen, expiry), TTL the longest session's; so an admin lists and ends them, and a removal ends all.
+   */
+  accountSessions: (accountId: string) => `inbox:account-sessions:${accountId}`,
 };
 
 /** A new mail id, naming the shard of the conversation it is about: `c<shard>-<uuid>`. */

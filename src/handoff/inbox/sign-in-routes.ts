@@ -3,7 +3,7 @@
  * page with a button, so that a mail scanner opening it changes nothing; then a session for that chatbot's
  * conversations). Guesses are limited per client and per account (sign-in-limit.ts).
  */
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { ConversationRef } from '../../contract.js';
 import type { Logger } from '../../logger.js';
 import { sameSecret } from '../../http/admin-auth.js';
@@ -14,7 +14,7 @@ import type { RequestGuard } from './guard.js';
 import { formOf, safeNext, send, type InboxRequests } from './inbox-requests.js';
 import { conversationPath, conversationTitle } from './pages/format.js';
 import { linkPage, noticePage, signInPage } from './pages/sign-in.js';
-import type { InboxSessions } from './sessions.js';
+import type { InboxSessions, SessionOrigin } from './sessions.js';
 import type { InboxLinks } from './sign-in-link.js';
 import { signInAddress, type SignInLimit } from './sign-in-limit.js';
 
@@ -79,7 +79,7 @@ export function mountSignIn(router: Router, requests: InboxRequests, options: Si
     if (!name.ok) return void send(res, 400, signInPage(root, { error: name.message, ...(next ? { next } : {}) }));
     const previous = sessionCookie(req);
     if (previous) await requests.endSession(previous);
-    const session = await sessions.create({ bots: 'all' }, name.name);
+    const session = await sessions.create({ by: 'token', operator: name.name }, originOf(req));
     setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
     logger.info({ operator: session.operator }, 'an operator signed in to the inbox');
     res.redirect(303, next ?? root);
@@ -150,12 +150,19 @@ export function mountSignIn(router: Router, requests: InboxRequests, options: Si
       const bots: InboxViewer['bots'] =
         current?.viewer.bots === 'all' ? 'all' : [...new Set([...(current?.viewer.bots ?? []), bot])];
       if (current) await requests.endSession(current.id);
-      const session = await sessions.create({ bots }, name.name);
+      const session = await sessions.create(
+        bots === 'all' ? { by: 'token', operator: name.name } : { by: 'link', operator: name.name, bots },
+        originOf(req),
+      );
       setSessionCookie(req, res, root, session.id, sessions.lifetimeMs);
       logger.info({ operator: session.operator, bot }, 'an operator signed in to the inbox with an e-mail link');
     }
     res.redirect(303, conversationPath(root, formatConversationId(claim.conversation)));
   });
+}
+
+function originOf(req: Request): SessionOrigin {
+  return { userAgent: req.get('user-agent') ?? '', address: signInAddress(req).address };
 }
 
 function verifiedLink(

@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INBOX_CSP } from '../../../../src/handoff/inbox/guard.js';
 import { InboxSessions } from '../../../../src/handoff/inbox/index.js';
+import { OperatorAccounts } from '../../../../src/handoff/operators/index.js';
 import { isolatedRedisStore } from '../../../support/redis.js';
 import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import { startHandoffStack, type HandoffStack } from '../stack.js';
@@ -146,7 +147,10 @@ describe("the inbox's Leads page", () => {
 
   it("shows a sign-in for one chatbot (an e-mail's link) that chatbot's leads only", async () => {
     const { process, today } = await startWithADay();
-    const session = await new InboxSessions(process.state, 8).create({ bots: ['main'] }, 'Dana');
+    const session = await new InboxSessions(process.state, 8, new OperatorAccounts(process.state)).create(
+      { by: 'link', operator: 'Dana', bots: ['main'] },
+      { userAgent: 'test', address: '127.0.0.1' },
+    );
     const dana = process.browser();
     dana.session = session.id;
     const page = await dana.get('/inbox/leads');
