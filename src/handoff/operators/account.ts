@@ -65,7 +65,7 @@ export function inputProblem(input: Partial<OperatorInput>, knownBots: readonly 
     return `"${input.email}" is not an e-mail address (the operator's sign-in links go to it).`;
   if (input.name !== undefined) {
     const name = input.name.trim();
-    if (name === '' || name.length > OPERATOR_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name))
+    if (name === '' || name.length > OPERATOR_NAME_MAX || /\p{Cc}/u.test(name))
       return `The display name has 1 to ${OPERATOR_NAME_MAX} characters, on one line.`;
   }
   if (input.role !== undefined && !OPERATOR_ROLES.includes(input.role))
