@@ -28,6 +28,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'REDIS_USERNAME', path: ['redis', 'username'], type: 'string' },
   { env: 'REDIS_PASSWORD', path: ['redis', 'password'], type: 'string' },
   { env: 'REDIS_TLS', path: ['redis', 'tls'], type: 'bool' },
+  { env: 'INBOX_TOKEN_SIGN_IN', path: ['inbox', 'tokenSignIn'], type: 'bool' },
   { env: 'LOG_LEVEL', path: ['logLevel'], type: 'string' },
   { env: 'UPSTREAM_BASE_URL', path: ['upstream', 'baseUrl'], type: 'string' },
   { env: 'UPSTREAM_SECRET_KEY', path: ['upstream', 'secretKey'], type: 'string' },

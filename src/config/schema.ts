@@ -252,9 +252,17 @@ const coreSchema = z
           .positive()
           .max(24 * 31)
           .default(12),
+        /**
+         * Whether the sign-in form takes the admin token (INBOX_TOKEN_SIGN_IN). true (default): the break-glass way in,
+         * and the only one before operator accounts existed; false once every operator has an account: the inbox is
+         * then signed in to by e-mail link only, and the admin token opens the admin API and the CLI alone.
+         */
+        tokenSignIn: z.boolean().default(true),
+        /** How long an e-mailed sign-in link works (it works once, in the browser that asked for it). */
+        signInLinkMinutes: z.number().int().min(1).max(60).default(15),
       })
       .strict()
-      .default({ sessionHours: 12 }),
+      .default({ sessionHours: 12, tokenSignIn: true, signInLinkMinutes: 15 }),
     /** The day's chat logs and leads (EmailForDailyChatLogs, EmailForDailyLeads). */
     digests: z
       .object({

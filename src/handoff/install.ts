@@ -13,7 +13,9 @@ import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
 import { adminRoutes } from './admin/index.js';
 import {
+  AccountSessions,
   InboxLinks,
+  SignInMail,
   InboxSessions,
   inboxDisabled,
   inboxRouter,
@@ -22,7 +24,6 @@ import {
   untrustedProxyHint,
   type OperatorPage,
 } from './inbox/index.js';
-import { AccountSessions } from './inbox/account-sessions.js';
 import { ResumeLinks, resolveLinkSecret, resumeRoute } from './link/index.js';
 import { AuditLog, OperatorAccounts, OperatorRoster } from './operators/index.js';
 import { Outbox, type MailTransport } from './mail/index.js';
@@ -209,6 +210,21 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     adminToken && feed && inboxLinks
       ? inboxRouter({
           adminToken,
+          tokenSignIn: config.inbox.tokenSignIn,
+          signInMail: new SignInMail({
+            state,
+            accounts,
+            audit,
+            transport,
+            from: config.smtp.from,
+            inboxUrl: `${baseUrl.replace(/\/+$/, '')}/inbox`,
+            minutes: config.inbox.signInLinkMinutes,
+            logger: logger.child({ part: 'inbox' }),
+          }),
+          accounts,
+          accountSessions: accountSessions ?? new AccountSessions(state, feed),
+          audit,
+          roster: operators,
           desk,
           gateway,
           feed,

@@ -9,12 +9,26 @@
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'cb_inbox';
+/**
+ * The nonce of a browser that asked for a sign-in link by e-mail (`cb_inbox_pending`): the link works in that browser
+ * only. Same flags as the session's.
+ */
+export const PENDING_COOKIE = 'cb_inbox_pending';
 
 /** The session id the request carries, or null. */
 export function sessionCookie(req: Request): string | null {
+  return readCookie(req, SESSION_COOKIE);
+}
+
+/** The sign-in nonce the request carries, or null. */
+export function pendingCookie(req: Request): string | null {
+  return readCookie(req, PENDING_COOKIE);
+}
+
+function readCookie(req: Request, name: string): string | null {
   for (const part of (req.get('cookie') ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
     return value === '' ? null : value;
   }
@@ -22,17 +36,25 @@ export function sessionCookie(req: Request): string | null {
 }
 
 export function setSessionCookie(req: Request, res: Response, path: string, id: string, maxAgeMs: number): void {
-  res.append('Set-Cookie', cookie(req, path, id, Math.floor(maxAgeMs / 1000)));
+  res.append('Set-Cookie', cookie(req, SESSION_COOKIE, path, id, Math.floor(maxAgeMs / 1000)));
 }
 
 export function clearSessionCookie(req: Request, res: Response, path: string): void {
-  res.append('Set-Cookie', cookie(req, path, '', 0));
+  res.append('Set-Cookie', cookie(req, SESSION_COOKIE, path, '', 0));
 }
 
-function cookie(req: Request, path: string, value: string, maxAgeSeconds: number): string {
-  // The id is base64url: nothing in it needs encoding.
+export function setPendingCookie(req: Request, res: Response, path: string, nonce: string, maxAgeMs: number): void {
+  res.append('Set-Cookie', cookie(req, PENDING_COOKIE, path, nonce, Math.floor(maxAgeMs / 1000)));
+}
+
+export function clearPendingCookie(req: Request, res: Response, path: string): void {
+  res.append('Set-Cookie', cookie(req, PENDING_COOKIE, path, '', 0));
+}
+
+function cookie(req: Request, name: string, path: string, value: string, maxAgeSeconds: number): string {
+  // The values are base64url: nothing in them needs encoding.
   return [
-    `${SESSION_COOKIE}=${value}`,
+    `${name}=${value}`,
     `Path=${path}`,
     `Max-Age=${maxAgeSeconds}`,
     'HttpOnly',

@@ -11,7 +11,8 @@ import { OperatorDesk, type InboxFeed } from '../pause/index.js';
 import { sessionCookie } from './cookie.js';
 import type { RequestGuard } from './guard.js';
 import { endSessionStreams } from './live/index.js';
-import { noticePage, signInPage } from './pages/sign-in.js';
+import { noticePage, signInPage, type SignInForm } from './pages/sign-in.js';
+import type { AccountSessions } from './account-sessions.js';
 import { sessionDigest, type InboxSession, type InboxSessions } from './sessions.js';
 
 export interface InboxRequestsOptions {
@@ -22,6 +23,10 @@ export interface InboxRequestsOptions {
   guard: RequestGuard;
   /** Whose conversation-id shapes an id in a path is checked against. */
   platforms: readonly PlatformModule[];
+  /** inbox.tokenSignIn: whether the sign-in form offers the admin token. */
+  tokenSignIn: boolean;
+  /** Where an account session's use is noted ("last seen"). */
+  accountSessions: Pick<AccountSessions, 'seen'>;
   logger: Logger;
 }
 
@@ -34,7 +39,14 @@ export class InboxRequests {
 
   async sessionOf(req: Request): Promise<InboxSession | null> {
     const id = sessionCookie(req);
-    return id ? this.options.sessions.read(id) : null;
+    const session = id ? await this.options.sessions.read(id) : null;
+    if (session?.account) await this.options.accountSessions.seen(session.account.id, sessionDigest(session.id));
+    return session;
+  }
+
+  /** The sign-in page, with the admin token's form where inbox.tokenSignIn allows it. */
+  signInForm(form: Omit<SignInForm, 'tokenSignIn'> = {}): string {
+    return signInPage(this.root, { ...form, tokenSignIn: this.options.tokenSignIn });
   }
 
   /** Ends a session: gone from the store, and its open streams ended in every process. */
@@ -46,7 +58,7 @@ export class InboxRequests {
   /** The session of a page request, or null once the sign-in form was sent in its place. */
   async pageSession(req: Request, res: Response): Promise<InboxSession | null> {
     const session = await this.sessionOf(req);
-    if (!session) send(res, 401, signInPage(this.root, { next: `${this.root}${req.url}` }));
+    if (!session) send(res, 401, this.signInForm({ next: `${this.root}${req.url}` }));
     return session;
   }
 
@@ -107,7 +119,7 @@ export class InboxRequests {
         noticePage(
           this.root,
           'Not in your inbox',
-          "Your sign-in (an e-mail link) is for another chatbot's conversations. Sign in with the admin token to see every chatbot.",
+          "This conversation is another chatbot's, which your sign-in does not include. An admin can add it to your operator account.",
           session,
         ),
       );

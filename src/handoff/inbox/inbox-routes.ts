@@ -32,13 +32,16 @@ import { inboxRoot, InboxRequests, send } from './inbox-requests.js';
 import { inboxScript, serveInboxEvents } from './live/index.js';
 import { mountOperatorPages, operatorPageLinks, type OperatorPage } from './operator-pages.js';
 import { historyPage } from './pages/history.js';
-import { noticePage, signInPage } from './pages/sign-in.js';
+import { noticePage } from './pages/sign-in.js';
 import { waitingPage } from './pages/waiting.js';
 import { UNTRUSTED_PROXY_WARNING } from './proxy-hint.js';
 import { sessionDigest, type InboxSessions } from './sessions.js';
 import type { InboxLinks } from './sign-in-link.js';
 import { trustsProxy, type SignInLimit } from './sign-in-limit.js';
 import { mountSignIn } from './sign-in-routes.js';
+import type { SignInMail } from './sign-in-mail.js';
+import type { AccountSessions } from './account-sessions.js';
+import type { AuditLog, OperatorAccounts, OperatorRoster } from '../operators/index.js';
 
 export { inboxRoot } from './inbox-requests.js';
 export type { OperatorPage } from './operator-pages.js';
@@ -52,6 +55,14 @@ const FORM_LIMIT = '256kb';
 
 export interface InboxRouterOptions {
   adminToken: string;
+  /** inbox.tokenSignIn: whether the admin token signs in to the inbox (the break-glass way). */
+  tokenSignIn: boolean;
+  signInMail: SignInMail;
+  accounts: OperatorAccounts;
+  accountSessions: AccountSessions;
+  audit: AuditLog;
+  /** The operator accounts, for the admins' Operators page. */
+  roster: OperatorRoster;
   desk: OperatorDesk;
   gateway: Gateway;
   sessions: InboxSessions;
@@ -96,7 +107,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
 
   router.get('/', async (req, res) => {
     const session = await requests.sessionOf(req);
-    if (!session) return void send(res, 200, signInPage(root));
+    if (!session) return void send(res, 200, requests.signInForm());
     const waiting = await desk.waiting(session.viewer, WAITING_PAGE_SIZE);
     send(res, 200, waitingPage(root, session, waiting, Date.now(), operatorPageLinks(root, session, operatorPages)));
   });

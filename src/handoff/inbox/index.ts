@@ -8,7 +8,10 @@ export {
   type OperatorPage,
 } from './inbox-routes.js';
 export { InboxLinks, INBOX_LINK_PATH, type InboxLinkClaim, type VerifiedInboxToken } from './sign-in-link.js';
-export { InboxSessions, type InboxSession } from './sessions.js';
+export { InboxSessions, sessionDigest, type InboxSession } from './sessions.js';
+export { AccountSessions } from './account-sessions.js';
+export { SignInMail } from './sign-in-mail.js';
+export { onSessionEnded } from './live/index.js';
 export { SignInLimit } from './sign-in-limit.js';
 export { untrustedProxyHint } from './proxy-hint.js';
 export { startInboxFeed } from './live/index.js';

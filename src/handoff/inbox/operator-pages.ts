@@ -6,7 +6,7 @@
 import type { RequestHandler, Router } from 'express';
 import { send, type InboxRequests } from './inbox-requests.js';
 import type { PlatformPageLink } from './pages/waiting.js';
-import { noticePage, signInPage } from './pages/sign-in.js';
+import { noticePage } from './pages/sign-in.js';
 import type { InboxSession } from './sessions.js';
 
 /** A platform's page for operators, served at `/inbox<path>`. */
@@ -25,11 +25,11 @@ const OPERATOR_PAGE_CSP =
 
 /**
  * Whether a session opens the platforms' pages. Such a page can link a number to the bot (whoever scans its QR
- * becomes the bot): only a session signed in with the admin token opens one, never a session an e-mail's link signed
- * in for a conversation.
+ * becomes the bot): only an admin's session opens one (an admin account's, or the admin token's), never an operator's
+ * nor one an e-mail's link signed in for a conversation.
  */
 function opensOperatorPages(session: InboxSession): boolean {
-  return session.viewer.bots === 'all';
+  return session.role === 'admin';
 }
 
 /** Each page at its path under the inbox, on `router`. */
@@ -38,7 +38,7 @@ export function mountOperatorPages(router: Router, requests: InboxRequests, page
   for (const operatorPage of pages) {
     router.use(operatorPage.path, async (req, res, next) => {
       const session = await requests.sessionOf(req);
-      if (!session) return void send(res, 401, signInPage(root, { next: `${root}${operatorPage.path}` }));
+      if (!session) return void send(res, 401, requests.signInForm({ next: `${root}${operatorPage.path}` }));
       if (!opensOperatorPages(session)) {
         return void send(
           res,
@@ -46,8 +46,7 @@ export function mountOperatorPages(router: Router, requests: InboxRequests, page
           noticePage(
             root,
             'Not in your inbox',
-            `Your sign-in (an e-mail link) opens its conversations only. Sign in with the admin token to open ` +
-              `${operatorPage.title} of bot ${operatorPage.bot}.`,
+            `Only an admin opens ${operatorPage.title} of bot ${operatorPage.bot}: whoever links a number there becomes the bot.`,
             session,
           ),
         );

@@ -47,7 +47,8 @@ export interface SessionOrigin {
 
 /** What a new session is. */
 export type NewSession =
-  | { by: 'account'; account: OperatorAccount }
+  /** `only`: a handoff e-mail's link signed them in for that chatbot alone, as an operator whatever their role. */
+  | { by: 'account'; account: OperatorAccount; only?: readonly string[] }
   | { by: 'token'; operator: string }
   | { by: 'link'; operator: string; bots: readonly string[] };
 
@@ -60,7 +61,7 @@ interface StoredSession {
   operator?: string;
   bots?: 'all' | string[];
   /** account sessions. */
-  account?: { id: string; email: string; epoch: number };
+  account?: { id: string; email: string; epoch: number; only?: string[] };
 }
 
 export class InboxSessions {
@@ -82,7 +83,14 @@ export class InboxSessions {
       csrf: randomBytes(CSRF_TOKEN_BYTES).toString('base64url'),
       expiresAt: now + this.lifetimeMs,
       ...(what.by === 'account'
-        ? { account: { id: what.account.id, email: what.account.email, epoch: what.account.epoch } }
+        ? {
+            account: {
+              id: what.account.id,
+              email: what.account.email,
+              epoch: what.account.epoch,
+              ...(what.only ? { only: [...what.only] } : {}),
+            },
+          }
         : { operator: what.operator, bots: what.by === 'token' ? 'all' : [...what.bots] }),
     };
     await this.state.set(inboxKeys.session(digest(id)), JSON.stringify(stored), { ttlMs: this.lifetimeMs });
@@ -152,11 +160,13 @@ function sessionOf(id: string, stored: StoredSession, account: OperatorAccount |
   const base = { id, by: stored.by, csrf: stored.csrf, expiresAt: stored.expiresAt };
   if (stored.account) {
     if (!account || account.id !== stored.account.id || account.epoch !== stored.account.epoch) return null;
+    const { only } = stored.account;
+    const bots = visibleBots(account);
     return {
       ...base,
-      viewer: { bots: visibleBots(account) },
+      viewer: { bots: only ? only.filter((bot) => bots === 'all' || bots.includes(bot)) : bots },
       operator: account.name,
-      role: account.role,
+      role: only ? 'operator' : account.role,
       account: { id: account.id, email: account.email },
     };
   }
@@ -173,9 +183,15 @@ function decode(raw: string): StoredSession | null {
     const parsed = JSON.parse(raw) as Partial<StoredSession> & { viewer?: InboxViewer };
     if (typeof parsed.csrf !== 'string' || typeof parsed.expiresAt !== 'number') return null;
     if (parsed.account) {
-      const { id, email, epoch } = parsed.account;
+      const { id, email, epoch, only } = parsed.account;
       if (typeof id !== 'string' || typeof email !== 'string' || typeof epoch !== 'number') return null;
-      return { by: 'account', csrf: parsed.csrf, expiresAt: parsed.expiresAt, account: { id, email, epoch } };
+      const scoped = Array.isArray(only) ? { only: only.filter((bot) => typeof bot === 'string') } : {};
+      return {
+        by: 'account',
+        csrf: parsed.csrf,
+        expiresAt: parsed.expiresAt,
+        account: { id, email, epoch, ...scoped },
+      };
     }
     // A session written before accounts existed holds `viewer`: all bots was the token's, a list the link's.
     const bots = parsed.bots ?? parsed.viewer?.bots;

@@ -13,6 +13,7 @@
  * Every attempt counts before the token is compared (parallel guesses cannot slip past a read-then-count), and a
  * successful one is given back to both: an operator who signs in often is never locked out.
  */
+import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { StateStore } from '../../state/index.js';
 import { inboxKeys } from '../keys.js';
@@ -20,12 +21,15 @@ import { inboxKeys } from '../keys.js';
 export const SIGN_IN_ATTEMPTS = 10;
 export const ACCOUNT_SIGN_IN_ATTEMPTS = 100;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** Sign-in links one e-mail address may be sent in a window, asked from anywhere: a mailbox is not to be flooded. */
+export const LINKS_PER_EMAIL = 5;
 /** The one account the sign-in form guards. */
 const ADMIN_TOKEN_ACCOUNT = 'admin-token';
 /** What of X-Forwarded-For's last entry is kept in a key: an address, never a long header. */
 const FORWARDED_ADDRESS = /^[0-9A-Za-z.:[\]_-]{1,64}$/;
 
-export type Attempt = { allowed: true } | { allowed: false; limited: 'address' | 'account'; retryAfterSeconds: number };
+export type Attempt =
+  { allowed: true } | { allowed: false; limited: 'address' | 'account' | 'email'; retryAfterSeconds: number };
 
 export class SignInLimit {
   constructor(
@@ -40,6 +44,19 @@ export class SignInLimit {
     if (byAddress !== null) return { allowed: false, limited: 'address', retryAfterSeconds: byAddress };
     const byAccount = await this.count(inboxKeys.signInAccountAttempts(ADMIN_TOKEN_ACCOUNT), this.accountAttempts);
     if (byAccount !== null) return { allowed: false, limited: 'account', retryAfterSeconds: byAccount };
+    return { allowed: true };
+  }
+
+  /**
+   * A sign-in link asked for: counted per client address (with the token's attempts) and per e-mail address, known or
+   * not (so that the limit tells nothing about who is an operator).
+   */
+  async linkRequest(address: string, email: string): Promise<Attempt> {
+    const byAddress = await this.count(inboxKeys.signInAttempts(address), this.attempts);
+    if (byAddress !== null) return { allowed: false, limited: 'address', retryAfterSeconds: byAddress };
+    const emailDigest = createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+    const byEmail = await this.count(inboxKeys.signInEmailAttempts(emailDigest), LINKS_PER_EMAIL);
+    if (byEmail !== null) return { allowed: false, limited: 'email', retryAfterSeconds: byEmail };
     return { allowed: true };
   }
 

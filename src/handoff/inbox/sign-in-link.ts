@@ -12,6 +12,8 @@ import type { InboxLinkSigner } from '../pause/index.js';
 export interface InboxLinkClaim {
   conversation: ConversationRef;
   expiresAt: number;
+  /** The address the mail went to (lower case): an operator account's signs that operator in. */
+  to?: string;
 }
 
 export type VerifiedInboxToken = ({ ok: true } & InboxLinkClaim) | { ok: false; reason: 'invalid' | 'expired' };
@@ -31,7 +33,12 @@ export class InboxLinks implements InboxLinkSigner {
   }
 
   sign(claim: InboxLinkClaim): string {
-    return signToken(this.key, { p: 'inbox', c: formatConversationId(claim.conversation), e: claim.expiresAt });
+    return signToken(this.key, {
+      p: 'inbox',
+      c: formatConversationId(claim.conversation),
+      e: claim.expiresAt,
+      ...(claim.to ? { t: claim.to.trim().toLowerCase() } : {}),
+    });
   }
 
   url(claim: InboxLinkClaim): string {
@@ -43,10 +50,11 @@ export class InboxLinks implements InboxLinkSigner {
     conversation: ConversationRef,
     hours: number,
     now = Date.now(),
+    to?: string,
   ): { inboxUrl: string; inboxLinkExpiresAt: number } {
     // Whole milliseconds, at least one: hours may be fractional (tests use minutes' worth).
     const expiresAt = now + Math.max(1, Math.round(hours * 60 * 60_000));
-    return { inboxUrl: this.url({ conversation, expiresAt }), inboxLinkExpiresAt: expiresAt };
+    return { inboxUrl: this.url({ conversation, expiresAt, ...(to ? { to } : {}) }), inboxLinkExpiresAt: expiresAt };
   }
 
   verify(token: string, now = Date.now()): VerifiedInboxToken {
@@ -55,6 +63,11 @@ export class InboxLinks implements InboxLinkSigner {
       payload?.p === 'inbox' && typeof payload.c === 'string' ? parseConversationId(payload.c) : null;
     if (!payload || !conversation || typeof payload.e !== 'number') return { ok: false, reason: 'invalid' };
     if (payload.e <= now) return { ok: false, reason: 'expired' };
-    return { ok: true, conversation, expiresAt: payload.e };
+    return {
+      ok: true,
+      conversation,
+      expiresAt: payload.e,
+      ...(typeof payload.t === 'string' ? { to: payload.t } : {}),
+    };
   }
 }

@@ -159,7 +159,7 @@ export class HandoffController {
         transcript,
         resumeUrl: this.options.links.url({ conversation, handoffId: record.handoffId, expiresAt: linkExpiresAt }),
         linkExpiresAt,
-        ...this.inboxLink(conversation, now),
+        ...this.inboxLink(conversation, now, email),
       });
       commands.push(
         ...this.options.outbox.enqueueCommands(
@@ -180,10 +180,13 @@ export class HandoffController {
   }
 
   /** The e-mail's link into the inbox (signed, for this chatbot's conversations), when the inbox is on. */
-  private inboxLink(conversation: ConversationRef, now: number): { inboxUrl?: string; inboxLinkExpiresAt?: number } {
-    return (
-      this.options.inboxLinks?.forMail(conversation, this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, now) ?? {}
-    );
+  private inboxLink(
+    conversation: ConversationRef,
+    now: number,
+    to: string,
+  ): { inboxUrl?: string; inboxLinkExpiresAt?: number } {
+    const hours = this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS;
+    return this.options.inboxLinks?.forMail(conversation, hours, now, to) ?? {};
   }
 
   private reportMailing(ctx: TurnContext, email: string, mailable: boolean): void {

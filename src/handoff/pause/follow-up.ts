@@ -76,6 +76,7 @@ export class FollowUps {
         record,
         [...earlier, currentMessage(ctx, now)],
         now,
+        to,
       );
     };
     const ttlMs = Math.max(record.expiresAt - now, 1) + intervalMs;
@@ -124,6 +125,7 @@ export class FollowUps {
     record: PauseRecord,
     entries: TranscriptEntry[],
     now: number,
+    to: string,
   ): ComposedMail {
     const linkExpiresAt = now + Math.max(1, Math.round(this.options.handoff.linkHours * HOUR_MS));
     return composeFollowUpMail({
@@ -143,6 +145,7 @@ export class FollowUps {
         record.conversation,
         this.options.handoff.inboxLinkHours ?? INBOX_LINK_HOURS,
         now,
+        to,
       ),
     });
   }

@@ -18,7 +18,15 @@ export interface ResumeLinkSigner {
   url(claim: ResumeClaim): string;
 }
 
-/** Signs the e-mail's link into the inbox, valid `hours` from `now`, with when it expires. */
+/**
+ * Signs the e-mail's link into the inbox, valid `hours` from `now`, with when it expires. `to`: the address the mail
+ * goes to; when it is an operator account's, the link signs that operator in.
+ */
 export interface InboxLinkSigner {
-  forMail(conversation: ConversationRef, hours: number, now?: number): { inboxUrl: string; inboxLinkExpiresAt: number };
+  forMail(
+    conversation: ConversationRef,
+    hours: number,
+    now?: number,
+    to?: string,
+  ): { inboxUrl: string; inboxLinkExpiresAt: number };
 }

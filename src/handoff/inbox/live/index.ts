@@ -3,6 +3,6 @@
  * Redis, served to open inbox pages as Server-Sent Events, and the page script that turns them
  * into fresh regions of the page. The inbox server (src/handoff/inbox/) uses only this file.
  */
-export { endSessionStreams, startInboxFeed } from './feed.js';
+export { endSessionStreams, onSessionEnded, startInboxFeed } from './feed.js';
 export { serveInboxEvents, type StreamSession } from './events.js';
 export { inboxScript } from './script.js';

@@ -15,7 +15,7 @@ export interface PageFrame {
   /** The SSE stream of the page (`/inbox/events…`); none on pages without live parts. */
   events?: string;
   /** Which navigation link is this page. */
-  current?: 'waiting' | 'history' | 'leads';
+  current?: 'waiting' | 'history' | 'leads' | 'operators';
 }
 
 export function inboxPage(frame: PageFrame): string {
@@ -42,7 +42,9 @@ function header(root: string, session: InboxSession, current: PageFrame['current
   const link = (href: string, label: string, which: PageFrame['current']) =>
     html`<a href="${href}"${current === which ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<header class="top">
-<nav aria-label="Inbox">${link(root, 'Waiting', 'waiting')} ${link(`${root}/history`, 'History', 'history')} ${link(`${root}/leads`, 'Leads', 'leads')}</nav>
+<nav aria-label="Inbox">${link(root, 'Waiting', 'waiting')} ${link(`${root}/history`, 'History', 'history')} ${link(`${root}/leads`, 'Leads', 'leads')}${
+    session.role === 'admin' ? html` ${link(`${root}/operators`, 'Operators', 'operators')}` : ''
+  }</nav>
 <p class="who">Signed in as <strong>${session.operator}</strong>${session.viewer.bots === 'all' ? '' : html` (chatbot ${session.viewer.bots.join(', ')})`}</p>
 <form method="post" action="${root}/sign-out" class="sign-out">${csrfField(session)}<button type="submit">Sign out</button></form>
 </header>`;
