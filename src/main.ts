@@ -20,6 +20,7 @@ import { registerDigestCommands } from './cli/digest-commands.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerHandoffCommands } from './cli/handoff-commands.js';
 import { registerMigrateStateCommand } from './cli/migrate-state.js';
+import { registerOperatorCommands } from './cli/operator-commands.js';
 import { registerServiceKeysCommand } from './cli/service-keys-command.js';
 
 function stopOnSignals(stop: () => Promise<void>): void {
@@ -122,6 +123,7 @@ registerDoctorCommand(program);
 registerAdminCommands(program);
 registerHandoffCommands(program);
 registerDigestCommands(program);
+registerOperatorCommands(program);
 registerMigrateStateCommand(program);
 registerServiceKeysCommand(program);
 

@@ -44,7 +44,22 @@ export {
   type WaitingList,
 } from './pause/index.js';
 export { ResumeLinks, resolveLinkSecret, type VerifiedToken } from './link/index.js';
-export { HandoffAdminClient, type DigestPreview, type DigestSendAnswer } from './admin/index.js';
+export {
+  AUDIT_DEFAULT_LIMIT,
+  HandoffAdminClient,
+  type DigestPreview,
+  type DigestSendAnswer,
+  type OperatorChange,
+  type OperatorSessions,
+  type OperatorView,
+} from './admin/index.js';
+export {
+  AUDIT_MAX_ENTRIES,
+  OPERATOR_ROLES,
+  type AccountSessionInfo,
+  type AuditEntry,
+  type OperatorRole,
+} from './operators/index.js';
 export {
   badDayMessage,
   badKindMessage,

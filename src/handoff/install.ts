@@ -11,7 +11,7 @@ import type { Gateway } from '../gateway/index.js';
 import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import type { StateStore } from '../state/index.js';
-import { adminRoutes } from './admin/index.js';
+import { adminRoutes, operatorRoutes } from './admin/index.js';
 import {
   AccountSessions,
   InboxLinks,
@@ -240,6 +240,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
       : inboxDisabled(config.admin.publicUrl),
   );
   adminRoutes(http.adminRouter, desk, controller, outbox, platforms, digests, botIds);
+  operatorRoutes(http.adminRouter, operators);
   outbox.start();
   schedule.start();
 

@@ -1,10 +1,13 @@
 /**
  * The operators' side of the admin API, for the CLI: only the running gateway
  * holds the platform connections, so `chatbridge handoff …` asks it over HTTP
- * rather than touching Redis itself.
+ * rather than touching Redis itself. `chatbridge operators …` goes the same way: the
+ * gateway's roster writes the audit log and ends sessions in every process.
  */
 import { parseConversationId } from '../conversation-id.js';
 import type { DigestAttachment, DigestKind, DigestMail, DigestSendOutcome } from '../digests/index.js';
+import type { AuditEntry, OperatorInput } from '../operators/index.js';
+import type { OperatorChange, OperatorSessions, OperatorView } from './operator-routes.js';
 
 /** GET /admin/digests/:bot: the mail as it would be sent, each attachment with its size in bytes. */
 export interface DigestPreview {
@@ -82,9 +85,44 @@ export class HandoffAdminClient {
     )) as DigestSendAnswer;
   }
 
+  /** Every operator account, each with its number of live sessions. */
+  async operators(): Promise<OperatorView[]> {
+    return ((await this.call('GET', '/admin/operators')) as { operators: OperatorView[] }).operators;
+  }
+
+  async addOperator(input: OperatorInput): Promise<OperatorChange> {
+    return (await this.call('POST', '/admin/operators', input)) as OperatorChange;
+  }
+
+  /** Changes what `patch` gives; a change that takes something away ends the operator's sessions. */
+  async changeOperator(email: string, patch: Omit<OperatorInput, 'email'>): Promise<OperatorChange> {
+    return (await this.call('PATCH', operatorPath(email), patch)) as OperatorChange;
+  }
+
+  async removeOperator(email: string): Promise<OperatorChange> {
+    return (await this.call('DELETE', operatorPath(email))) as OperatorChange;
+  }
+
+  async operatorSessions(email: string): Promise<OperatorSessions> {
+    return (await this.call('GET', `${operatorPath(email)}/sessions`)) as OperatorSessions;
+  }
+
+  async endOperatorSession(email: string, sessionId: string): Promise<OperatorChange> {
+    return (await this.call(
+      'DELETE',
+      `${operatorPath(email)}/sessions/${encodeURIComponent(sessionId)}`,
+    )) as OperatorChange;
+  }
+
+  /** The operators' audit log, newest first (`limit`: default the API's, 100). */
+  async operatorsAudit(limit?: number): Promise<AuditEntry[]> {
+    const query = limit === undefined ? '' : `?limit=${limit}`;
+    return ((await this.call('GET', `/admin/operators-audit${query}`)) as { entries: AuditEntry[] }).entries;
+  }
+
   /** `outcomes`: statuses besides 2xx whose JSON answer is returned rather than thrown. */
   private async call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     body?: unknown,
     outcomes: readonly number[] = [],
@@ -129,6 +167,12 @@ function conversationPath(conversation: string): string {
     throw new Error(`"${conversation}" is not <bot>:<platform>:<conversation id>, e.g. main:telegram:12345.`);
   }
   return `/admin/conversations/${encodeURIComponent(conversation)}`;
+}
+
+function operatorPath(email: string): string {
+  if (email.trim() === '')
+    throw new Error('Name the operator by their e-mail address (`chatbridge operators list` shows them).');
+  return `/admin/operators/${encodeURIComponent(email.trim())}`;
 }
 
 function digestPath(bot: string): string {
