@@ -225,6 +225,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
           accountSessions: accountSessions ?? new AccountSessions(state, feed),
           audit,
           roster: operators,
+          bots: botIds,
           desk,
           gateway,
           feed,

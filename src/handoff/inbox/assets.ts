@@ -54,6 +54,14 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .leads { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
 .leads th, .leads td { border: 1px solid var(--line); padding: 0.35rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 .leads ul { margin: 0; padding-left: 1rem; }
+input[type="email"], select { font: inherit; padding: 0.4rem; border: 1px solid var(--muted); border-radius: 4px; }
+details { margin-top: 1.5rem; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 0.5rem 0; }
+.operator { border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; margin-bottom: 1rem; }
+.operator h2 small { font-weight: normal; color: var(--muted); }
+.inline { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.5rem 0; }
+button.danger { background: var(--alert); border-color: var(--alert); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
 const ETAG = `"${createHash('sha256').update(CSS).digest('base64url').slice(0, 16)}"`;

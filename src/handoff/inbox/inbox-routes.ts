@@ -39,6 +39,7 @@ import { sessionDigest, type InboxSessions } from './sessions.js';
 import type { InboxLinks } from './sign-in-link.js';
 import { trustsProxy, type SignInLimit } from './sign-in-limit.js';
 import { mountSignIn } from './sign-in-routes.js';
+import { mountOperators } from './operators-routes.js';
 import type { SignInMail } from './sign-in-mail.js';
 import type { AccountSessions } from './account-sessions.js';
 import type { AuditLog, OperatorAccounts, OperatorRoster } from '../operators/index.js';
@@ -63,6 +64,8 @@ export interface InboxRouterOptions {
   audit: AuditLog;
   /** The operator accounts, for the admins' Operators page. */
   roster: OperatorRoster;
+  /** The configured bots' ids: the chatbots an operator may be given. */
+  bots: readonly string[];
   desk: OperatorDesk;
   gateway: Gateway;
   sessions: InboxSessions;
@@ -132,6 +135,7 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   });
 
   mountConversations(router, requests, options);
+  mountOperators(router, requests, options.roster, options.bots);
   mountLeads(router, requests, desk, options.leads);
 
   router.use((req, res) => {

@@ -33,8 +33,7 @@ ${next}
 ${
   form.tokenSignIn === false
     ? ''
-    : html`<details>
-<summary>Sign in with the admin token</summary>
+    : html`<h2>Or with the admin token</h2>
 <form method="post" action="${root}/sign-in" class="stacked">
 ${next}
 <label for="token">Admin token</label>
@@ -43,8 +42,7 @@ ${next}
 <input type="text" id="name" name="name" required maxlength="60" autocomplete="name" value="${form.name ?? ''}">
 <p class="hint" id="name-hint">The other operators see it with each message you send.</p>
 <button type="submit">Sign in</button>
-</form>
-</details>`
+</form>`
 }`,
   });
 }
