@@ -27,9 +27,15 @@ export function operatorsPage(root: string, session: InboxSession, data: Operato
     session,
     current: 'operators',
     main: html`<h1>Operators</h1>
-<p>The people who answer users. An operator answers, claims and hands back the conversations of their chatbots and reads their leads; an admin also manages operators and sees every chatbot. A change that takes something away signs them out everywhere.</p>
+<p>The people who answer users. An operator answers, claims and hands back the conversations of their chatbots
+and reads their leads; an admin also manages operators and sees every chatbot.
+A change that takes something away signs them out everywhere.</p>
 ${alert(data.error)}
-${data.operators.length === 0 ? html`<p>No operator account yet: add the first below.</p>` : data.operators.map((row) => operatorSection(root, session, row, data.bots))}
+${
+  data.operators.length === 0
+    ? html`<p>No operator account yet: add the first below.</p>`
+    : data.operators.map((row) => operatorSection(root, session, row, data.bots))
+}
 ${addForm(root, session, data)}
 <h2 id="audit">Audit log</h2>
 ${auditTable(data.audit)}`,
@@ -63,7 +69,8 @@ ${
   row.sessions.length === 0
     ? html`<p>No session.</p>`
     : html`<div class="table-wrap"><table class="leads">
-<thead><tr><th scope="col">Device</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">End</span></th></tr></thead>
+<thead><tr><th scope="col">Device</th><th scope="col">Address</th><th scope="col">Signed in</th><th scope="col">Last seen</th>
+<th scope="col"><span class="visually-hidden">End</span></th></tr></thead>
 <tbody>${row.sessions.map(
         (
           each,
@@ -80,7 +87,7 @@ ${csrfField(session)}
 <fieldset><legend>Chatbots ${account.name} sees</legend>
 ${bots.map(
   (bot) =>
-    html`<label><input type="checkbox" name="bots" value="${bot}"${account.bots === 'all' || account.bots.includes(bot) ? html` checked` : ''}> ${bot}</label> `,
+    html`<label><input type="checkbox" name="bots" value="${bot}"${seesBot(account, bot) ? html` checked` : ''}> ${bot}</label> `,
 )}
 </fieldset>
 <button type="submit">Save chatbots</button>
@@ -113,9 +120,15 @@ function roleOptions(current: OperatorAccount['role']): Html[] {
 function auditTable(entries: readonly AuditEntry[]): Html {
   if (entries.length === 0) return html`<p>Nothing yet.</p>`;
   return html`<div class="table-wrap"><table class="leads">
-<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Whom</th><th scope="col">Detail</th><th scope="col">From</th></tr></thead>
+<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Whom</th>
+<th scope="col">Detail</th><th scope="col">From</th></tr></thead>
 <tbody>${entries.map(
     (entry) =>
-      html`<tr><td>${time(entry.at)}</td><td>${entry.action.replaceAll('-', ' ')}</td><td>${entry.actor}</td><td>${entry.target ?? ''}</td><td>${entry.detail ?? ''}</td><td>${entry.address ?? ''}</td></tr>`,
+      html`<tr><td>${time(entry.at)}</td><td>${entry.action.replaceAll('-', ' ')}</td><td>${entry.actor}</td>
+<td>${entry.target ?? ''}</td><td>${entry.detail ?? ''}</td><td>${entry.address ?? ''}</td></tr>`,
   )}</tbody></table></div>`;
+}
+
+function seesBot(account: OperatorAccount, bot: string): boolean {
+  return account.bots === 'all' || account.bots.includes(bot);
 }
