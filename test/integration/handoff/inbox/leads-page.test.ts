@@ -68,14 +68,14 @@ describe("the inbox's Leads page", () => {
     }
   });
 
-  it('is in the navigation, beside Waiting and History', async () => {
+  it('is in the navigation, beside Waiting and History (and, for an admin, Operators)', async () => {
     const process = await start();
     const bruno = process.browser();
     await bruno.signIn();
     const waiting = await bruno.get('/inbox');
     expect(waiting.html).toContain(
       '<nav aria-label="Inbox"><a href="/inbox" aria-current="page">Waiting</a> ' +
-        '<a href="/inbox/history">History</a> <a href="/inbox/leads">Leads</a></nav>',
+        '<a href="/inbox/history">History</a> <a href="/inbox/leads">Leads</a> <a href="/inbox/operators">Operators</a></nav>',
     );
   });
 
