@@ -102,12 +102,18 @@ export interface Gateway {
   ): { outbound: Outbound; capabilities: Capabilities } | undefined;
   /**
    * Sends Markdown to a conversation outside a turn (an operator's reply) and records it under `role`
-   * (with `operator`: the name of the operator who wrote it).
+   * (with `operator`: the name of the operator who wrote it, and `account`: their account's id, when they have one).
    */
   say(
     conversation: ConversationRef,
     markdown: string,
-    options?: { role?: TranscriptRole; isGroup?: boolean; operator?: string; via?: string } & ReplyExtras,
+    options?: {
+      role?: TranscriptRole;
+      isGroup?: boolean;
+      operator?: string;
+      account?: string;
+      via?: string;
+    } & ReplyExtras,
   ): Promise<void>;
   /**
    * Sends a file to a conversation outside a turn (an operator's photo or document), with
@@ -117,7 +123,14 @@ export interface Gateway {
   sendFile(
     conversation: ConversationRef,
     file: FileToSend,
-    options?: { caption?: string; role?: TranscriptRole; isGroup?: boolean; operator?: string; via?: string },
+    options?: {
+      caption?: string;
+      role?: TranscriptRole;
+      isGroup?: boolean;
+      operator?: string;
+      account?: string;
+      via?: string;
+    },
   ): Promise<void>;
   /**
    * A file a user sent, fetchable again from its durable ref through the adapter serving the
@@ -252,7 +265,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     sweep: () => drains.sweep(),
     answered: async (conversation) => (await queue.waiting(conversation)) === 0,
     textsFor,
-    async sendFile(conversation, file, { caption = '', role = 'bot', isGroup = false, operator, via } = {}) {
+    async sendFile(conversation, file, { caption = '', role = 'bot', isGroup = false, operator, account, via } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);
       await sendFile(target.outbound, target.capabilities, conversation, file, caption, OUT_OF_TURN_REPLY_RETRY);
@@ -269,10 +282,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         text: caption,
         attachments: [described],
         ...(operator ? { operator } : {}),
+        ...(account ? { account } : {}),
         ...(via ? { via } : {}),
       });
     },
-    async say(conversation, markdown, { role = 'bot', isGroup = false, operator, via, ...extras } = {}) {
+    async say(conversation, markdown, { role = 'bot', isGroup = false, operator, account, via, ...extras } = {}) {
       const target = outboundFor(conversation, isGroup);
       if (!target) throw notServedError(conversation);
       await sendReply(
@@ -289,6 +303,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         role,
         text: markdown,
         ...(operator ? { operator } : {}),
+        ...(account ? { account } : {}),
         ...(via ? { via } : {}),
       });
     },

@@ -133,7 +133,8 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     feed: changes,
     ...(inboxLinks ? { inboxLinks } : {}),
   });
-  const desk = new OperatorDesk({ controller, gateway, state, bots: options.bots ?? config.bots });
+  const accounts = new OperatorAccounts(state);
+  const desk = new OperatorDesk({ controller, gateway, state, bots: options.bots ?? config.bots, accounts });
   const platforms = options.platforms ?? [];
   if (options.doors && options.doors.size > 0) {
     threads = await startThreads({
@@ -146,6 +147,7 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
       inboxUrl: (conversation, from) =>
         inboxLinks?.forMail(conversation, config.handoff.inboxLinkHours ?? INBOX_LINK_HOURS, from).inboxUrl,
       platformName: platformNames(platforms),
+      accounts,
       logger: logger.child({ part: 'threads' }),
       ...(options.threads ? { policy: options.threads } : {}),
     });
@@ -192,7 +194,6 @@ export async function installHandoff(options: InstallHandoffOptions): Promise<In
     }),
   ];
   const botIds = bots.map((bot) => bot.id);
-  const accounts = new OperatorAccounts(state);
   const audit = new AuditLog(state);
   const accountSessions = feed ? new AccountSessions(state, feed) : undefined;
   const operators = new OperatorRoster({

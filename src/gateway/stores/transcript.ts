@@ -38,8 +38,13 @@ export interface TranscriptEntry {
   user?: PlatformUser;
   /** The files of a user entry, in the order of `attachments` (which stay: the e-mail and the CLI read those). */
   files?: TranscriptFile[];
-  /** The operator's display name (operator entries, and the events an operator caused). */
+  /** The operator's display name at that moment (operator entries, and the events an operator caused). */
   operator?: string;
+  /**
+   * The operator's account id (`op_…`) with `operator`, when they have an account: the inbox shows the account's name
+   * as it is now. Absent for the admin token, a handoff e-mail's link, door people no account names, and older entries.
+   */
+  account?: string;
   /** A system entry that marks a moment of the handoff. */
   event?: TranscriptEvent;
   /**

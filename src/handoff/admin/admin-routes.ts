@@ -81,7 +81,7 @@ export function adminRoutes(
     const name = operatorName((req.body as { name?: unknown } | undefined)?.name);
     if (!name.ok)
       return void res.status(400).json({ error: `Send JSON {"name": "…"}, the operator's name. ${name.message}` });
-    const claim = await desk.claim(conversation, name.name);
+    const claim = await desk.claim(conversation, { name: name.name });
     const id = formatConversationId(conversation);
     if (claim.outcome === 'not-paused')
       return void res.status(409).json({ error: `${id} is not waiting for a person; there is nothing to claim.` });

@@ -7,10 +7,10 @@ import type { Response, Router } from 'express';
 import type { ConversationRef } from '../../contract.js';
 import type { Gateway } from '../../gateway/index.js';
 import { formatConversationId } from '../conversation-id.js';
-import type { OperatorDesk, ReplyOutcome } from '../pause/index.js';
+import type { OperatorDesk, OperatorSignature, ReplyOutcome } from '../pause/index.js';
 import { sendFile, userFile } from './files.js';
 import { formOf, send, type InboxRequests } from './inbox-requests.js';
-import { conversationPage, type ConversationView } from './pages/conversation.js';
+import { conversationPage, signatureOf, type ConversationView } from './pages/conversation.js';
 import { conversationPath } from './pages/format.js';
 import { noticePage } from './pages/sign-in.js';
 import type { InboxSession } from './sessions.js';
@@ -30,7 +30,8 @@ export function mountConversations(
     status = 200,
     view: ConversationView = {},
   ) => {
-    send(res, status, conversationPage(root, session, await desk.open(conversation), Date.now(), view));
+    const [opened, accounts] = await Promise.all([desk.open(conversation), desk.accountNames()]);
+    send(res, status, conversationPage(root, session, opened, Date.now(), view, accounts));
   };
 
   router.get('/conversations/:id', async (req, res) => {
@@ -51,7 +52,7 @@ export function mountConversations(
         draft: text,
       });
     }
-    const outcome = await desk.reply(conversation, text, session.operator);
+    const outcome = await desk.reply(conversation, text, signatureOf(session));
     if (outcome.sent) return void res.redirect(303, conversationPath(root, formatConversationId(conversation)));
     await showConversation(res, session, conversation, replyStatus(outcome), {
       error: replyError(outcome),
@@ -64,11 +65,14 @@ export function mountConversations(
     const conversation = session && requests.conversationOf(req, res, session);
     if (!session || !conversation) return;
     // The holder the page showed ('' for nobody); a form without it (an older page) claims from whoever holds it now.
-    const holder = formOf(req).holder;
+    const { holder, holderAccount, holderVia } = formOf(req);
+    const shown: OperatorSignature | null = holder
+      ? { name: holder, ...(holderAccount ? { account: holderAccount } : {}), ...(holderVia ? { via: holderVia } : {}) }
+      : null;
     const claim = await desk.claim(
       conversation,
-      session.operator,
-      holder === undefined ? undefined : { holder: holder === '' ? null : holder },
+      signatureOf(session),
+      holder === undefined ? undefined : { holder: shown },
     );
     if (claim.outcome === 'not-paused') {
       return showConversation(res, session, conversation, 409, {
@@ -89,7 +93,7 @@ export function mountConversations(
     const session = await requests.postSession(req, res);
     const conversation = session && requests.conversationOf(req, res, session);
     if (!session || !conversation) return;
-    const outcome = await desk.handBack(conversation, { operator: session.operator });
+    const outcome = await desk.handBack(conversation, { operator: signatureOf(session) });
     if (outcome === 'not-paused') {
       return showConversation(res, session, conversation, 409, {
         error: 'This conversation was already back with the assistant. Nothing was changed.',

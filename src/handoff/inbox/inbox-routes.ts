@@ -111,8 +111,12 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   router.get('/', async (req, res) => {
     const session = await requests.sessionOf(req);
     if (!session) return void send(res, 200, requests.signInForm());
-    const waiting = await desk.waiting(session.viewer, WAITING_PAGE_SIZE);
-    send(res, 200, waitingPage(root, session, waiting, Date.now(), operatorPageLinks(root, session, operatorPages)));
+    const [waiting, accounts] = await Promise.all([
+      desk.waiting(session.viewer, WAITING_PAGE_SIZE),
+      desk.accountNames(),
+    ]);
+    const links = operatorPageLinks(root, session, operatorPages);
+    send(res, 200, waitingPage(root, session, waiting, Date.now(), links, undefined, accounts));
   });
 
   mountSignIn(router, requests, { ...options, guard });
@@ -129,9 +133,12 @@ export function inboxRouter(options: InboxRouterOptions): Router {
   router.get('/history', async (req, res) => {
     const session = await requests.pageSession(req, res);
     if (!session) return;
-    const entries = await desk.history(session.viewer, HISTORY_PAGE_SIZE);
+    const [entries, accounts] = await Promise.all([
+      desk.history(session.viewer, HISTORY_PAGE_SIZE),
+      desk.accountNames(),
+    ]);
     const names = await desk.chatbotNames(new Set(entries.map((entry) => entry.conversation.bot)));
-    send(res, 200, historyPage(root, session, entries, names));
+    send(res, 200, historyPage(root, session, entries, names, accounts));
   });
 
   mountConversations(router, requests, options);

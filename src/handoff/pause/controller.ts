@@ -19,6 +19,7 @@ import { composeHandoffMail, type Outbox } from '../mail/index.js';
 import { HandBackHistory } from './hand-back-history.js';
 import type { InboxChangeKind, InboxFeed } from './inbox-changes.js';
 import type { InboxLinkSigner, ResumeLinkSigner } from './mail-links.js';
+import { claimant, sameOperator, signatureFields, type OperatorSignature } from './operator-signature.js';
 import { OperatorVoice } from './operator-voice.js';
 import { PauseStore, type PauseRecord } from './pause-store.js';
 import { INBOX_LINK_HOURS, MAIL_TRANSCRIPT_ENTRIES } from '../policy.js';
@@ -51,7 +52,7 @@ export type ClaimOutcome =
 
 /** Whom the operator saw holding the conversation when they pressed Claim (null: nobody); unknown to the admin API. */
 export interface SeenHolder {
-  holder: string | null;
+  holder: OperatorSignature | null;
 }
 
 export class HandoffController {
@@ -209,11 +210,11 @@ export class HandoffController {
   /**
    * Hands the conversation back to the bot and tells the user. With `handoffId`
    * (the signed link), only that handoff is ended, not a newer one. `by` says
-   * who for the log and the history; `operator` is the inbox operator's name.
+   * who for the log and the history; `operator` is the operator who did it (the inbox's, a door's).
    */
   async resume(
     conversation: ConversationRef,
-    options: { handoffId?: string; by: string; operator?: string },
+    options: { handoffId?: string; by: string; operator?: OperatorSignature },
   ): Promise<ResumeOutcome> {
     const record = await this.pauses.read(conversation);
     if (!record || (options.handoffId !== undefined && record.handoffId !== options.handoffId)) return 'not-paused';
@@ -225,7 +226,7 @@ export class HandoffController {
       { conversation: formatConversationId(conversation), handoffId: record.handoffId, by: options.by },
       'conversation handed back to the bot',
     );
-    const who = options.operator ?? options.by;
+    const who = options.operator?.name ?? options.by;
     await this.noteHandedBack(
       record,
       {
@@ -250,59 +251,62 @@ export class HandoffController {
   }
 
   /**
-   * Marks a paused conversation as `operator`'s (their display name): kept with the pause,
+   * Marks a paused conversation as `operator`'s (their display name and account): kept with the pause,
    * written in the transcript, told to every open inbox page. Taking over another operator's
    * claim is allowed (they may have gone home); the transcript says who had it. One compare and set
    * on the pause: the claim is written only if the holder is still the one the operator saw (`seen`,
    * else the one read here), so of two operators pressing at once one wins and the other is told who
-   * did; pressing again (a double submit) is already-yours, and records nothing.
+   * did; pressing again (a double submit) is already-yours, and records nothing. `from` and `holder`
+   * are display names, for the operator to read.
    */
   async claim(
     conversation: ConversationRef,
-    operator: string,
+    operator: OperatorSignature,
     seen?: SeenHolder,
     now = Date.now(),
   ): Promise<ClaimOutcome> {
     const record = await this.activePause(conversation, now);
     if (!record) return { outcome: 'not-paused' };
-    if (record.claim?.by === operator) return { outcome: 'already-yours' };
-    const from = seen ? (seen.holder ?? undefined) : record.claim?.by;
+    const holding = claimant(record.claim);
+    if (holding && sameOperator(holding, operator)) return { outcome: 'already-yours' };
+    const from = seen ? seen.holder : holding;
     const text = from
-      ? `${operator} took the conversation over from ${from}.`
-      : `${operator} claimed the conversation.`;
+      ? `${operator.name} took the conversation over from ${from.name}.`
+      : `${operator.name} claimed the conversation.`;
     const written = await this.pauses.claimIf(
       record,
-      from ?? null,
+      from,
       operator,
       now,
       this.options.gateway.transcript.appendCommands(conversation, [
-        { at: now, role: 'system', text, event: 'claimed', operator },
+        { at: now, role: 'system', text, event: 'claimed', ...signatureFields(operator) },
       ]),
     );
     if (!written.claimed) {
       const current = written.now;
       if (!current || current.handoffId !== record.handoffId || current.expiresAt <= now)
         return { outcome: 'not-paused' };
-      if (current.claim?.by === operator) return { outcome: 'already-yours' };
-      return current.claim ? { outcome: 'changed', holder: current.claim.by } : { outcome: 'changed' };
+      const holder = claimant(current.claim);
+      if (holder && sameOperator(holder, operator)) return { outcome: 'already-yours' };
+      return holder ? { outcome: 'changed', holder: holder.name } : { outcome: 'changed' };
     }
     this.options.logger.info(
       {
         conversation: formatConversationId(conversation),
         handoffId: record.handoffId,
-        operator,
-        ...(from ? { from } : {}),
+        ...signatureFields(operator),
+        ...(from ? { from: from.name } : {}),
       },
       'conversation claimed by an operator',
     );
     await this.publish(conversation, 'claimed');
-    return from ? { outcome: 'claimed', from } : { outcome: 'claimed' };
+    return from ? { outcome: 'claimed', from: from.name } : { outcome: 'claimed' };
   }
 
   /** The hand-back in the transcript and the history; told to the inbox unless the caller does it later. */
   private async noteHandedBack(
     record: PauseRecord,
-    what: { by: string; text: string; operator?: string },
+    what: { by: string; text: string; operator?: OperatorSignature },
     publish = true,
   ): Promise<void> {
     const { conversation } = record;
@@ -313,7 +317,7 @@ export class HandoffController {
         role: 'system',
         text: what.text,
         event: 'handed-back',
-        ...(what.operator ? { operator: what.operator } : {}),
+        ...(what.operator ? signatureFields(what.operator) : {}),
       });
       await this.history.add({
         conversation,
@@ -321,8 +325,12 @@ export class HandoffController {
         since: record.since,
         at,
         by: what.by,
+        ...(what.operator?.account ? { account: what.operator.account } : {}),
+        ...(what.operator?.via ? { via: what.operator.via } : {}),
         ...(record.user ? { user: record.user } : {}),
         ...(record.claim ? { claimedBy: record.claim.by } : {}),
+        ...(record.claim?.account ? { claimedByAccount: record.claim.account } : {}),
+        ...(record.claim?.via ? { claimedVia: record.claim.via } : {}),
       });
     } catch (error) {
       // The hand-back itself happened; only its note is missing.

@@ -11,6 +11,7 @@ import { parseConversationId } from '../conversation-id.js';
 import type { ClaimOutcome, HandoffController, ResumeOutcome, SeenHolder } from './controller.js';
 import type { HandBack } from './hand-back-history.js';
 import type { InboxViewer } from './inbox-changes.js';
+import type { OperatorSignature } from './operator-signature.js';
 import { handoffKeys } from '../keys.js';
 import type { PauseRecord } from './pause-store.js';
 
@@ -32,6 +33,8 @@ export interface OperatorDeskOptions {
   state: StateStore;
   /** The configured bots: a chatbot's name comes from its settings (Name), else its serial number or id. */
   bots: readonly DeskBot[];
+  /** The operator accounts (OperatorAccounts), whose names as they are now the pages show for what an account did. */
+  accounts?: { list(): Promise<readonly { id: string; name: string }[]> };
 }
 
 export interface WaitingConversation {
@@ -123,10 +126,10 @@ export class OperatorDesk {
   }
 
   /**
-   * Sends `text` to the user on their platform as `operator` (their name, kept in the transcript;
-   * none from the admin API). A failed delivery comes back with the platform's reason.
+   * Sends `text` to the user on their platform as `operator` (who and from where, kept in the
+   * transcript; none from the admin API). A failed delivery comes back with the platform's reason.
    */
-  async reply(conversation: ConversationRef, text: string, operator?: string, via?: string): Promise<ReplyOutcome> {
+  async reply(conversation: ConversationRef, text: string, operator?: OperatorSignature): Promise<ReplyOutcome> {
     if (text.trim() === '' || text.length > OPERATOR_MESSAGE_MAX_CHARS) {
       return {
         sent: false,
@@ -142,7 +145,7 @@ export class OperatorDesk {
       };
     }
     try {
-      await this.options.controller.voice.say(conversation, text, operator, via);
+      await this.options.controller.voice.say(conversation, text, operator);
       return { sent: true };
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
@@ -151,7 +154,7 @@ export class OperatorDesk {
   }
 
   /** `seen`: whom the operator's page showed holding it, so that a claim made meanwhile is not silently taken over. */
-  claim(conversation: ConversationRef, operator: string, seen?: SeenHolder): Promise<ClaimOutcome> {
+  claim(conversation: ConversationRef, operator: OperatorSignature, seen?: SeenHolder): Promise<ClaimOutcome> {
     return this.options.controller.claim(conversation, operator, seen);
   }
 
@@ -159,7 +162,7 @@ export class OperatorDesk {
   /** `by.door`: where it was done (the admin API, "Slack"); an operator's without it is the inbox's. */
   handBack(
     conversation: ConversationRef,
-    by: { operator: string; door?: string } | { door: string },
+    by: { operator: OperatorSignature; door?: string } | { door: string },
   ): Promise<ResumeOutcome> {
     return 'operator' in by
       ? this.options.controller.resume(conversation, { by: by.door ?? 'the inbox', operator: by.operator })
@@ -170,6 +173,12 @@ export class OperatorDesk {
   async history(viewer: InboxViewer, limit: number): Promise<HandBack[]> {
     const all = await this.options.controller.history.list();
     return all.filter((entry) => OperatorDesk.sees(viewer, entry.conversation.bot)).slice(0, limit);
+  }
+
+  /** Each operator account's display name as it is now, by account id (one read, for a page). */
+  async accountNames(): Promise<Map<string, string>> {
+    const accounts = (await this.options.accounts?.list()) ?? [];
+    return new Map(accounts.map((account) => [account.id, account.name]));
   }
 
   /** Each bot's chatbot name: its settings' Name, else the serial number, else the bot id. */

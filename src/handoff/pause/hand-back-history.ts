@@ -24,8 +24,15 @@ export interface HandBack {
   at: number;
   /** Who handed it back: an operator's name, "the signed link", "the admin API", or "expired". */
   by: string;
-  /** The operator who had claimed it, if any. */
+  /** The account of the operator who handed it back, when they have one: the inbox shows its name as it is now. */
+  account?: string;
+  /** The operators' platform they handed it back from, if any. */
+  via?: string;
+  /** The operator who had claimed it, if any (their name then). */
   claimedBy?: string;
+  /** Their account and platform, when there are (OperatorSignature). */
+  claimedByAccount?: string;
+  claimedVia?: string;
 }
 
 export class HandBackHistory {

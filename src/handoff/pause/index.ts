@@ -1,7 +1,8 @@
 /**
  * The pause: a conversation handed to a person and back. The ways in (triggers.ts), the pause itself
  * (pause-store.ts), what a handoff does and undoes (controller.ts, with the follow-up e-mails of
- * follow-up.ts), what an operator can do (desk.ts, for every door), the history of hand-backs, and
+ * follow-up.ts), what an operator can do (desk.ts, for every door, each action signed with
+ * who did it: operator-signature.ts), the history of hand-backs, and
  * what the inbox is told of each change (inbox-changes.ts: the feed's interface, which inbox/live implements).
  */
 export {
@@ -32,6 +33,7 @@ export {
   type InboxViewer,
 } from './inbox-changes.js';
 export type { InboxLinkSigner, ResumeClaim, ResumeLinkSigner } from './mail-links.js';
+export { claimant, sameOperator, signatureFields, type OperatorSignature } from './operator-signature.js';
 export { PauseStore, type PauseRecord } from './pause-store.js';
 export { findHandoffPhrase, normalizeForMatching } from './phrases.js';
 export { describeReason, type HandoffReason } from './reason.js';

@@ -1,6 +1,6 @@
 /**
  * What an operator writes into a conversation, from any door: a message or a file sent to the user
- * as the bot and recorded under the operator's name, a note kept among operators, and the takeover
+ * as the bot and recorded under the operator's name (and account: operator-signature.ts), a note kept among operators, and the takeover
  * of a conversation back with the bot by an operator who writes in its door's thread. Each is told
  * to the inbox and the threads (`publish`).
  */
@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import { formatConversationId } from '../conversation-id.js';
 import type { InboxChangeKind } from './inbox-changes.js';
+import { signatureFields, type OperatorSignature } from './operator-signature.js';
 import type { PauseRecord, PauseStore } from './pause-store.js';
 
 export interface OperatorVoiceOptions {
@@ -35,7 +36,7 @@ export class OperatorVoice {
    */
   async takeOver(
     conversation: ConversationRef,
-    operator: string,
+    operator: OperatorSignature,
     where: string,
     last: { user?: PlatformUser; isGroup: boolean },
     now = Date.now(),
@@ -47,10 +48,15 @@ export class OperatorVoice {
       handoffId: randomUUID(),
       since: now,
       expiresAt: now + this.options.pauseMs(),
-      reason: `taken over by ${operator} in ${where}`,
+      reason: `taken over by ${operator.name} in ${where}`,
       isGroup: last.isGroup,
       ...(last.user ? { user: last.user } : {}),
-      claim: { by: operator, at: now },
+      claim: {
+        by: operator.name,
+        at: now,
+        ...(operator.account ? { account: operator.account } : {}),
+        ...(operator.via ? { via: operator.via } : {}),
+      },
     };
     await this.options.state.atomic([
       ...this.options.pauses.writeCommands(record),
@@ -58,14 +64,19 @@ export class OperatorVoice {
         {
           at: now,
           role: 'system',
-          text: `${operator} took the conversation over in ${where}.`,
+          text: `${operator.name} took the conversation over in ${where}.`,
           event: 'handed-over',
-          operator,
+          ...signatureFields(operator),
         },
       ]),
     ]);
     this.options.logger.info(
-      { conversation: formatConversationId(conversation), handoffId: record.handoffId, operator, where },
+      {
+        conversation: formatConversationId(conversation),
+        handoffId: record.handoffId,
+        ...signatureFields(operator),
+        where,
+      },
       'conversation taken over by an operator',
     );
     await this.options.publish(conversation, 'handed-over');
@@ -74,15 +85,14 @@ export class OperatorVoice {
 
   /**
    * An operator's message into the conversation, on its platform, recorded as the operator's
-   * (with their name when known). A platform's refusal is thrown (PlatformError), unrecorded.
+   * (with their name and account when known). A platform's refusal is thrown (PlatformError), unrecorded.
    */
-  async say(conversation: ConversationRef, text: string, operator?: string, via?: string): Promise<void> {
+  async say(conversation: ConversationRef, text: string, operator?: OperatorSignature): Promise<void> {
     const record = await this.options.pauses.read(conversation);
     await this.options.gateway.say(conversation, text, {
       role: 'operator',
       isGroup: record?.isGroup ?? false,
-      ...(operator ? { operator } : {}),
-      ...(via ? { via } : {}),
+      ...(operator ? signatureFields(operator) : {}),
     });
     await this.options.publish(conversation, 'operator-message');
   }
@@ -91,11 +101,12 @@ export class OperatorVoice {
   async sendFile(
     conversation: ConversationRef,
     file: FileToSend,
-    options: { caption?: string; operator?: string; via?: string },
+    { operator, ...options }: { caption?: string; operator?: OperatorSignature },
   ): Promise<void> {
     const record = await this.options.pauses.read(conversation);
     await this.options.gateway.sendFile(conversation, file, {
       ...options,
+      ...(operator ? signatureFields(operator) : {}),
       role: 'operator',
       isGroup: record?.isGroup ?? false,
     });
@@ -103,14 +114,13 @@ export class OperatorVoice {
   }
 
   /** An operator's private note: in the transcript for the other operators, never sent to the user. */
-  async note(conversation: ConversationRef, text: string, operator: string, via?: string): Promise<void> {
+  async note(conversation: ConversationRef, text: string, operator: OperatorSignature): Promise<void> {
     await this.options.gateway.transcript.append(conversation, {
       at: Date.now(),
       role: 'operator',
       text,
-      operator,
+      ...signatureFields(operator),
       note: true,
-      ...(via ? { via } : {}),
     });
     await this.options.publish(conversation, 'operator-message');
   }

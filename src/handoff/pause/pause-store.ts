@@ -10,6 +10,7 @@ import { rangeEveryShard } from '../../state/shard-walk.js';
 import { handoffKeys } from '../keys.js';
 import { EXPIRED_PAUSE_NOTICE_MS } from '../policy.js';
 import { conversationTag } from '../../gateway/index.js';
+import type { OperatorSignature } from './operator-signature.js';
 
 export interface PauseRecord {
   conversation: ConversationRef;
@@ -22,8 +23,11 @@ export interface PauseRecord {
   reason: string;
   user?: PlatformUser;
   isGroup: boolean;
-  /** The operator who claimed the conversation (their display name), and when; unclaimed without. */
-  claim?: { by: string; at: number };
+  /**
+   * The operator who claimed the conversation (their display name then; their account's id and the operators'
+   * platform they claimed from, when there are), and when; unclaimed without.
+   */
+  claim?: { by: string; at: number; account?: string; via?: string };
 }
 
 export class PauseStore {
@@ -52,7 +56,7 @@ export class PauseStore {
       reason: record.reason,
       isGroup: record.isGroup ? '1' : '0',
       ...(record.user ? { user: JSON.stringify(record.user) } : {}),
-      ...(record.claim ? { claimedBy: record.claim.by, claimedAt: String(record.claim.at) } : {}),
+      ...(record.claim ? claimFields({ name: record.claim.by, ...record.claim }, record.claim.at) : {}),
     };
     return [
       // A leftover expired hash may still be there: start from a clean one.
@@ -70,20 +74,29 @@ export class PauseStore {
 
   /**
    * Marks the paused conversation as `by`'s, with `also` (its transcript entry) in the same step, only if it is still
-   * the pause of `record` and still held by `holder` (null: nobody): a compare and set, so that of two operators
-   * claiming at once one wins and the other is told, and a double submit claims once. Otherwise nothing is written and
-   * the pause as it is now comes back (null once it ended).
+   * the pause of `record` and still held by `holder` (null: nobody; its name and its account, so that one of two
+   * operators of one name is not taken for the other): a compare and set, so that of two operators claiming at once
+   * one wins and the other is told, and a double submit claims once. Otherwise nothing is written and the pause as it
+   * is now comes back (null once it ended).
    */
   async claimIf(
     record: PauseRecord,
-    holder: string | null,
-    by: string,
+    holder: OperatorSignature | null,
+    by: OperatorSignature,
     at: number,
     also: readonly AtomicCommand[],
   ): Promise<{ claimed: true } | { claimed: false; now: PauseRecord | null }> {
     const key = handoffKeys.pause(record.conversation);
-    const result = await this.state.hashCompareAndRun(key, { handoffId: record.handoffId, claimedBy: holder }, [
-      { op: 'hashSet', key, fields: { claimedBy: by, claimedAt: String(at) } },
+    const expected = {
+      handoffId: record.handoffId,
+      claimedBy: holder?.name ?? null,
+      claimedByAccount: holder?.account ?? null,
+    };
+    const result = await this.state.hashCompareAndRun(key, expected, [
+      { op: 'hashSet', key, fields: claimFields(by, at) },
+      // What the claimant has not must not stay from the holder before (claimedVia is not compared: it may be there).
+      ...(holder?.account && !by.account ? [{ op: 'hashDel', key, field: 'claimedByAccount' } as const] : []),
+      ...(by.via ? [] : [{ op: 'hashDel', key, field: 'claimedVia' } as const]),
       // The hash keeps its expiry (the pause's rest), renewed from the record the check has just confirmed.
       { op: 'expire', key, ttlMs: Math.max(Math.ceil(record.expiresAt - at), 1) + EXPIRED_PAUSE_NOTICE_MS },
       ...also,
@@ -162,6 +175,25 @@ function decode(conversation: ConversationRef, fields: Record<string, string>): 
     reason: fields.reason ?? '',
     isGroup: fields.isGroup === '1',
     ...(user ? { user } : {}),
-    ...(fields.claimedBy ? { claim: { by: fields.claimedBy, at: Number(fields.claimedAt) } } : {}),
+    ...(fields.claimedBy
+      ? {
+          claim: {
+            by: fields.claimedBy,
+            at: Number(fields.claimedAt),
+            ...(fields.claimedByAccount ? { account: fields.claimedByAccount } : {}),
+            ...(fields.claimedVia ? { via: fields.claimedVia } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The hash's fields of a claim; the account and the platform only when there are (a claim before accounts has none). */
+function claimFields(by: OperatorSignature, at: number): Record<string, string> {
+  return {
+    claimedBy: by.name,
+    claimedAt: String(at),
+    ...(by.account ? { claimedByAccount: by.account } : {}),
+    ...(by.via ? { claimedVia: by.via } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { ConversationRef, OperatorDoor } from '../../contract.js';
 import type { Gateway } from '../../gateway/index.js';
 import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
+import type { OperatorAccounts } from '../operators/index.js';
 import type { HandoffController, OperatorDesk } from '../pause/index.js';
 import { OperatorInput } from './operator-input.js';
 import { ThreadSync } from './sync.js';
@@ -32,6 +33,8 @@ export interface ThreadsOptions {
    */
   inboxUrl(conversation: ConversationRef, from: number): string | undefined;
   platformName(platform: string): string;
+  /** Whose operator account a person of a door is. */
+  accounts: Pick<OperatorAccounts, 'ofDoorPerson'>;
   logger: Logger;
   policy?: Partial<ThreadWorkerPolicy>;
 }
@@ -80,6 +83,7 @@ export async function startThreads(options: ThreadsOptions): Promise<OperatorThr
             store,
             logger: doorLogger,
             platformName: options.platformName,
+            accounts: options.accounts,
           }),
         );
         started.push(door);

@@ -3,7 +3,10 @@
  * their platform as the bot (a conversation back with the bot is taken over first), `note:` keeps
  * it among operators, files go as files, Claim and Hand back act as in the inbox. Each message or
  * press counts once however often the platform delivers it and however many processes hear it;
- * whatever the user's platform refused is answered in the thread with the reason.
+ * whatever the user's platform refused is answered in the thread with the reason. A person is
+ * recorded as the operator account their e-mail (Slack) or id (Telegram) names, under its name,
+ * and refused when that account does not include the chatbot; a person no account names acts
+ * as before (the channel's membership is their permission), recorded under their platform's name.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileTypeFromBuffer } from 'file-type';
@@ -14,13 +17,20 @@ import {
   type InboundAttachment,
   type OperatorActionEvent,
   type OperatorDoor,
+  type OperatorIdentity,
   type OperatorMessage,
   type OperatorSink,
 } from '../../contract.js';
 import type { Gateway } from '../../gateway/index.js';
 import type { Logger } from '../../logger.js';
 import { formatConversationId } from '../conversation-id.js';
-import { OPERATOR_MESSAGE_MAX_CHARS, type HandoffController, type OperatorDesk } from '../pause/index.js';
+import { visibleBots, type OperatorAccounts } from '../operators/index.js';
+import {
+  OPERATOR_MESSAGE_MAX_CHARS,
+  type HandoffController,
+  type OperatorDesk,
+  type OperatorSignature,
+} from '../pause/index.js';
 import type { ThreadStore } from './thread-store.js';
 
 /** Lookups of a thread not known yet, and the pause between them: ample for a thread being opened. */
@@ -39,6 +49,8 @@ export interface OperatorInputOptions {
   store: ThreadStore;
   logger: Logger;
   platformName(platform: string): string;
+  /** Whose account a person of the door is (OperatorAccounts.ofDoorPerson). */
+  accounts: Pick<OperatorAccounts, 'ofDoorPerson'>;
 }
 
 export class OperatorInput implements OperatorSink {
@@ -87,18 +99,52 @@ export class OperatorInput implements OperatorSink {
     }
   }
 
+  /**
+   * Who `person` is, as what they do is recorded: the account their e-mail or id names (its name as it is now), else
+   * their platform's name. Null, and told in the thread, when their account does not include the conversation's
+   * chatbot: nothing of theirs reaches the user.
+   */
+  private async signatureOf(
+    conversation: ConversationRef,
+    person: OperatorIdentity,
+  ): Promise<OperatorSignature | null> {
+    const { accounts, door, store, logger } = this.options;
+    const account = await accounts.ofDoorPerson({
+      platform: door.platform,
+      id: person.id,
+      ...(person.email ? { email: person.email } : {}),
+    });
+    if (!account) return { name: person.name, via: door.platform };
+    const bots = visibleBots(account);
+    if (bots === 'all' || bots.includes(conversation.bot))
+      return { name: account.name, account: account.id, via: door.platform };
+    logger.warn(
+      { conversation: formatConversationId(conversation), account: account.id },
+      "an operator's account does not include the conversation's chatbot: refused in the thread",
+    );
+    const thread = (await store.read(conversation)).get(door.platform);
+    if (thread)
+      await door.post(thread.ref, {
+        markdown:
+          `${account.name}: your operator account does not include this chatbot ("${conversation.bot}"), so nothing ` +
+          `was done. An admin can add it with \`chatbridge operators change <your e-mail>\`.`,
+      });
+    return null;
+  }
+
   private async handle(conversation: ConversationRef, message: OperatorMessage): Promise<void> {
     const { controller, desk, door } = this.options;
-    const name = message.operator.name;
+    const operator = await this.signatureOf(conversation, message.operator);
+    if (!operator) return;
     const where = this.options.platformName(door.platform);
     if (NOTE_PREFIX.test(message.text)) {
-      await controller.voice.note(conversation, message.text.replace(NOTE_PREFIX, ''), name, door.platform);
+      await controller.voice.note(conversation, message.text.replace(NOTE_PREFIX, ''), operator);
       return;
     }
     const threads = await this.options.store.read(conversation);
     const thread = threads.get(door.platform);
     // Paused before anything goes: the bot stays quiet from this moment.
-    await controller.voice.takeOver(conversation, name, where, {
+    await controller.voice.takeOver(conversation, operator, where, {
       isGroup: thread?.isGroup ?? false,
       ...(thread?.user ? { user: thread.user } : {}),
     });
@@ -106,12 +152,12 @@ export class OperatorInput implements OperatorSink {
     // The text goes with the first file as its caption, as the operator sent it; alone when there is none.
     const captioned = message.files.length > 0 && message.text.length <= OPERATOR_MESSAGE_MAX_CHARS;
     if (!captioned && (message.text.trim() !== '' || message.files.length === 0)) {
-      const outcome = await desk.reply(conversation, message.text, name, door.platform);
+      const outcome = await desk.reply(conversation, message.text, operator);
       if (!outcome.sent) refusals.push(`Not delivered: ${outcome.message}`);
     }
     for (const [index, file] of message.files.entries()) {
       const caption = captioned && index === 0 ? message.text : '';
-      const refused = await this.sendFile(conversation, file, name, caption);
+      const refused = await this.sendFile(conversation, file, operator, caption);
       if (refused) refusals.push(refused);
     }
     if (refusals.length === 0) return;
@@ -126,7 +172,7 @@ export class OperatorInput implements OperatorSink {
   private async sendFile(
     conversation: ConversationRef,
     file: InboundAttachment,
-    operator: string,
+    operator: OperatorSignature,
     caption: string,
   ): Promise<string | null> {
     const { gateway, controller, door } = this.options;
@@ -150,7 +196,7 @@ export class OperatorInput implements OperatorSink {
       await controller.voice.sendFile(
         conversation,
         { bytes, fileName: name, ...(mimeType ? { mimeType } : {}) },
-        { operator, via: door.platform, ...(caption.trim() !== '' ? { caption } : {}) },
+        { operator, ...(caption.trim() !== '' ? { caption } : {}) },
       );
       return null;
     } catch (error) {
@@ -161,19 +207,26 @@ export class OperatorInput implements OperatorSink {
 
   private async act(conversation: ConversationRef, action: OperatorActionEvent): Promise<void> {
     const { desk, door, store, logger } = this.options;
-    const name = action.operator.name;
+    const operator = await this.signatureOf(conversation, action.operator);
+    if (!operator) return;
+    const name = operator.name;
     const where = this.options.platformName(door.platform);
     let answer: string | undefined;
     if (action.kind === 'claim') {
-      const outcome = await desk.claim(conversation, name);
+      const outcome = await desk.claim(conversation, operator);
       if (outcome.outcome === 'not-paused')
         answer = `The conversation is back with the assistant; ${door.relays ? 'write here to take it over.' : 'nothing to claim.'}`;
     } else {
-      const outcome = await desk.handBack(conversation, { operator: name, door: where });
+      const outcome = await desk.handBack(conversation, { operator, door: where });
       if (outcome === 'not-paused') answer = 'The conversation was already back with the assistant.';
     }
     logger.info(
-      { conversation: formatConversationId(conversation), operator: name, action: action.kind },
+      {
+        conversation: formatConversationId(conversation),
+        operator: name,
+        ...(operator.account ? { account: operator.account } : {}),
+        action: action.kind,
+      },
       'operator action in a thread',
     );
     if (!answer) return;

@@ -11,6 +11,7 @@ import { startFakeTelegram, type FakeTelegram } from '../../../fakes/telegram/in
 import { userTexts } from '../../../src/gateway/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 import { runDoctor } from '../../support/doctor-process.js';
+import { addOperatorAccount } from '../../support/operator-accounts.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
 
@@ -28,6 +29,8 @@ const DOOR_SCOPES = [
 ];
 const BRUNO = { id: 'U0OPERBRUNO', display_name: 'Bruno', real_name: 'Bruno Costa', email: 'bruno@example.com' };
 const CARLA = { id: 'U0OPERCARLA', display_name: 'Carla', real_name: 'Carla Dias' };
+/** An operator account's holder: her profile's e-mail is the account's. */
+const DANA = { id: 'U0OPERDANA1', display_name: 'dana', real_name: 'Dana Silva', email: 'Dana.Silva@Oakridge.example' };
 /** The demo chatbot's TalkToHumanResponseMessage (config/demo/chatbot.yaml). */
 const DEMO_HANDOFF_REPLY =
   "I've asked one of our agents to join this chat. They usually reply within an hour during business hours.";
@@ -61,6 +64,7 @@ async function startStack(mode: 'threads' | 'alerts'): Promise<Stack> {
   slack.addConversation({ id: OPS_CHANNEL, name: 'support' });
   slack.addUser(BRUNO);
   slack.addUser(CARLA);
+  slack.addUser(DANA);
   const telegram = await startFakeTelegram({ rateLimit: false });
   const gateway = await startChatbridge({
     TELEGRAM_BOT_TOKEN: telegram.token,
@@ -123,7 +127,7 @@ function actors({ slack, telegram, gateway }: Stack) {
     async writes(
       thread: string,
       text: string,
-      options: { by?: typeof BRUNO | typeof CARLA; files?: ReturnType<FakeSlack['addFile']>[] } = {},
+      options: { by?: { id: string }; files?: ReturnType<FakeSlack['addFile']>[] } = {},
     ) {
       const event = slack.humanWrites({
         channel: OPS_CHANNEL,
@@ -150,6 +154,8 @@ function actors({ slack, telegram, gateway }: Stack) {
         role: string;
         text: string;
         operator?: string;
+        account?: string;
+        via?: string;
         note?: true;
         event?: string;
       }[];
@@ -370,6 +376,25 @@ describe('chatbridge start: Telegram users, operators in a thread of a Slack cha
     expect(takeover).toBeGreaterThan(-1);
     expect(late).toBeGreaterThan(takeover);
     expect(the.textsSeenBy(eli).at(-1)).toBe('One more thing: the owner lowered the price.');
+  });
+
+  it("records an operator whose Slack profile e-mail is an account's with that account, under its name; others without", async () => {
+    const account = await addOperatorAccount(stack.gateway.prefix, {
+      email: 'dana.silva@oakridge.example',
+      name: 'Dana (Oakridge support)',
+    });
+    const gil = telegramUser(5007, 'Gil');
+    const thread = await the.handOver(gil);
+    await the.writes(thread, 'Hello Gil, Dana here.', { by: DANA });
+    await the.writes(thread, 'Carla here too.', { by: CARLA });
+    await the.untilSeenBy(gil, (texts) => texts.includes('Carla here too.'), "the second operator's message");
+    const operatorEntries = (await the.transcript(gil)).filter((entry) => entry.role === 'operator');
+    expect(operatorEntries).toEqual([
+      expect.objectContaining({ operator: 'Dana (Oakridge support)', account: account.id, via: 'slack' }),
+      expect.objectContaining({ operator: 'Carla', via: 'slack' }),
+    ]);
+    // Carla's profile shows no e-mail: no account names her.
+    expect(operatorEntries[1]).not.toHaveProperty('account');
   });
 
   it("delivers Slack's redelivery of an operator's message to the user once", async () => {

@@ -22,6 +22,7 @@ import {
 import { userTexts } from '../../../src/gateway/index.js';
 import { startChatbridge, type ChatbridgeProcess } from '../../support/chatbridge-process.js';
 import { runDoctor } from '../../support/doctor-process.js';
+import { addOperatorAccount } from '../../support/operator-accounts.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { cloudEnv } from '../../support/whatsapp-cloud-process.js';
 import { eventually } from '../../unit/gateway/support/recording-adapter.js';
@@ -36,6 +37,8 @@ const FORUM = -1001500000001;
 /** People of the support team, members of the group. */
 const BRUNO = { id: 701, first_name: 'Bruno', last_name: 'Costa', username: 'bruno_support' };
 const CARLA = { id: 702, first_name: 'Carla', last_name: 'Dias' };
+/** A member whose Telegram user id an operator account lists. */
+const DANA = { id: 703, first_name: 'Dana', last_name: 'S' };
 const PNG = readFileSync(join(import.meta.dirname, '../../fixtures/media/tiny.png'));
 /** A document's first bytes: enough for the type to be read from them. */
 const PDF = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a]);
@@ -253,6 +256,25 @@ describe('chatbridge start: operators answer from a Telegram forum topic per han
     await until(() => botFilesTo(ben).length === 2, 'the photo and the document for the user');
     expect(botFilesTo(ben).map((m) => m.sentWith)).toEqual(['sendPhoto', 'sendDocument']);
     expect(telegramScreen(ben)).toContain('The floor plan');
+  });
+
+  it("records a member whose Telegram user id an account lists with that account, under the account's name", async () => {
+    const account = await addOperatorAccount(gateway.prefix, {
+      email: 'dana@oakridge.example',
+      name: 'Dana Silva',
+      telegramIds: [String(DANA.id)],
+    });
+    const ivo: TelegramUser = { id: 5109, first_name: 'Ivo', last_name: 'Marques' };
+    const conversation = `main:telegram:${ivo.id}`;
+    const thread = await telegramHandOver(ivo, 'Ivo Marques · Telegram');
+    telegram.memberWrites({ chat: FORUM, thread, from: DANA, text: 'Hello Ivo, Dana here.' });
+    await until(() => telegramScreen(ivo).includes('Hello Ivo, Dana here.'), "the member's reply");
+    await eventually(async () => {
+      const transcript = await transcriptOf(conversation);
+      expect(transcript.filter((entry) => entry.role === 'operator')).toEqual([
+        expect.objectContaining({ operator: 'Dana Silva', account: account.id, via: 'telegram' }),
+      ]);
+    }, WAIT_MS);
   });
 
   it("does the same for a WhatsApp user: their words and photo in the topic, a member's reply on WhatsApp", async () => {

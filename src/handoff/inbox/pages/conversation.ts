@@ -1,11 +1,17 @@
 /** /inbox/conversations/:id: one conversation, its status with Claim and Hand back, the transcript, the reply box. */
 import { formatConversationId } from '../../conversation-id.js';
-import type { OpenedConversation, PauseRecord } from '../../pause/index.js';
+import {
+  claimant,
+  sameOperator,
+  type OpenedConversation,
+  type OperatorSignature,
+  type PauseRecord,
+} from '../../pause/index.js';
 import type { InboxSession } from '../sessions.js';
 import { conversationPath, conversationTitle, duration, platformName, time } from './format.js';
 import { html, type Html } from '../../../format/index.js';
 import { alert, csrfField, inboxPage } from './layout.js';
-import { transcriptLog } from './transcript.js';
+import { operatorLabel, transcriptLog, type AccountNames } from './transcript.js';
 
 export interface ConversationView {
   /** The platform's reason a reply failed, a refused action. */
@@ -20,6 +26,7 @@ export function conversationPage(
   opened: OpenedConversation,
   now: number,
   view: ConversationView = {},
+  accounts: AccountNames = new Map(),
 ): string {
   const id = formatConversationId(opened.conversation);
   const user = opened.pause?.user ?? opened.transcript.findLast((entry) => entry.role === 'user')?.user;
@@ -31,29 +38,44 @@ export function conversationPage(
     current: 'waiting',
     events: `${root}/events?conversation=${encodeURIComponent(id)}`,
     main: html`<h1>${title}</h1>
-${status(root, session, id, opened, now)}
+${status(root, session, id, opened, now, accounts)}
 <h2 id="transcript-heading">Transcript</h2>
-${transcriptLog(root, id, opened.transcript, opened.chatbot)}
+${transcriptLog(root, id, opened.transcript, opened.chatbot, accounts)}
 ${alert(view.error)}
 ${opened.pause ? replyForm(root, session, id, opened.conversation.platform, view.draft) : ''}`,
   });
 }
 
+/** Who the session's operator is, as their actions are recorded: an account session with its account. */
+export function signatureOf(session: InboxSession): OperatorSignature {
+  return { name: session.operator, ...(session.account ? { account: session.account.id } : {}) };
+}
+
 /** The status region: who waits, since when, who claimed it, and the actions while it waits. */
-function status(root: string, session: InboxSession, id: string, opened: OpenedConversation, now: number): Html {
+function status(
+  root: string,
+  session: InboxSession,
+  id: string,
+  opened: OpenedConversation,
+  now: number,
+  accounts: AccountNames,
+): Html {
   const { pause } = opened;
+  const holder = claimant(pause?.claim);
+  const mine = holder !== null && sameOperator(holder, signatureOf(session));
   const path = conversationPath(root, id);
+  const handedBack = html`<dt>Status</dt><dd>Handed back: the assistant answers this conversation. It is no longer in the inbox.</dd>`;
   return html`<section id="conversation-status" class="status" data-live aria-label="Status">
 <dl>
 <dt>Chatbot</dt><dd>${opened.chatbot}</dd>
 <dt>Platform</dt><dd>${platformName(opened.conversation.platform)}</dd>
 <dt>Conversation</dt><dd><code>${id}</code></dd>
-${pause ? waitingFacts(pause, now) : html`<dt>Status</dt><dd>Handed back: the assistant answers this conversation. It is no longer in the inbox.</dd>`}
+${pause ? waitingFacts(pause, now, accounts) : handedBack}
 </dl>
 ${
   pause
     ? html`<div class="actions">
-${pause.claim?.by === session.operator ? '' : claimForm(path, session, pause)}
+${mine ? '' : claimForm(path, session, pause)}
 <form method="post" action="${path}/hand-back">${csrfField(session)}<button type="submit">Hand back</button></form>
 </div>`
     : ''
@@ -61,16 +83,24 @@ ${pause.claim?.by === session.operator ? '' : claimForm(path, session, pause)}
 </section>`;
 }
 
-/** Claim, carrying whom the page shows holding it: a claim made meanwhile is refused, not silently taken over. */
+/**
+ * Claim, carrying whom the page shows holding it (name, account, platform): a claim made meanwhile is refused, not
+ * silently taken over, even by someone of the same name.
+ */
 function claimForm(path: string, session: InboxSession, pause: PauseRecord): Html {
-  const holder = html`<input type="hidden" name="holder" value="${pause.claim?.by ?? ''}">`;
+  const holder = html`<input type="hidden" name="holder" value="${pause.claim?.by ?? ''}">
+<input type="hidden" name="holderAccount" value="${pause.claim?.account ?? ''}">
+<input type="hidden" name="holderVia" value="${pause.claim?.via ?? ''}">`;
   return html`<form method="post" action="${path}/claim">${csrfField(session)}${holder}<button type="submit">Claim</button></form>`;
 }
 
-function waitingFacts(pause: PauseRecord, now: number): Html {
+function waitingFacts(pause: PauseRecord, now: number, accounts: AccountNames): Html {
+  const claimedBy = pause.claim
+    ? html`${operatorLabel({ name: pause.claim.by, ...pause.claim }, accounts)} (${time(pause.claim.at)})`
+    : 'nobody yet';
   return html`<dt>Status</dt><dd>Waiting for a person for ${duration(now - pause.since)} (since ${time(pause.since)})</dd>
 <dt>Why</dt><dd>${pause.reason}</dd>
-<dt>Claimed by</dt><dd>${pause.claim ? html`${pause.claim.by} (${time(pause.claim.at)})` : 'nobody yet'}</dd>
+<dt>Claimed by</dt><dd>${claimedBy}</dd>
 <dt>The assistant answers again</dt><dd>${time(pause.expiresAt)}, unless handed back sooner</dd>`;
 }
 

@@ -6,7 +6,7 @@ import type { InboxSession } from '../sessions.js';
 import { conversationPath, conversationTitle, duration, excerpt, platformName, time } from './format.js';
 import { html, type Html } from '../../../format/index.js';
 import { alert, inboxPage } from './layout.js';
-import { speakerOf } from './transcript.js';
+import { operatorLabel, speakerOf, type AccountNames } from './transcript.js';
 
 /** A platform's page for operators that the session may open (the WhatsApp link page). */
 export interface PlatformPageLink {
@@ -21,6 +21,7 @@ export function waitingPage(
   now: number,
   platformPages: readonly PlatformPageLink[] = [],
   error?: string,
+  accounts: AccountNames = new Map(),
 ): string {
   const more = list.total - list.shown.length;
   const elsewhere = html`answer these first, or use <code>chatbridge handoff list</code>`;
@@ -35,7 +36,7 @@ export function waitingPage(
 ${alert(error)}
 <section id="waiting" data-live aria-labelledby="waiting-count">
 <p id="waiting-count">${count(list.total)}</p>
-${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(root, item, now))}</ul>` : ''}
+${list.shown.length > 0 ? html`<ul class="waiting">${list.shown.map((item) => row(root, item, now, accounts))}</ul>` : ''}
 ${more > 0 ? andMore : ''}
 </section>
 ${platformPages.length > 0 ? platformNav(platformPages) : ''}`,
@@ -53,7 +54,7 @@ function count(total: number): string {
   return total === 1 ? '1 conversation is waiting.' : `${total.toLocaleString('en')} conversations are waiting.`;
 }
 
-function row(root: string, { pause, chatbot, last }: WaitingConversation, now: number): Html {
+function row(root: string, { pause, chatbot, last }: WaitingConversation, now: number, accounts: AccountNames): Html {
   const { conversation } = pause;
   const lastMessage = last ? html`${speakerOf(last, chatbot)}: ${excerpt(last.text || filesOf(last))}` : '(none kept)';
   return html`<li>
@@ -63,7 +64,7 @@ function row(root: string, { pause, chatbot, last }: WaitingConversation, now: n
 <dt>Platform</dt><dd>${platformName(conversation.platform)}</dd>
 <dt>Waiting for</dt><dd>${duration(now - pause.since)} (since ${time(pause.since)})</dd>
 <dt>Last message</dt><dd>${lastMessage}</dd>
-<dt>Claimed by</dt><dd>${pause.claim ? pause.claim.by : 'nobody yet'}</dd>
+<dt>Claimed by</dt><dd>${pause.claim ? operatorLabel({ name: pause.claim.by, ...pause.claim }, accounts) : 'nobody yet'}</dd>
 </dl>
 </li>`;
 }

@@ -1,13 +1,17 @@
 /**
  * A thread per handoff on an operators' platform, whatever that platform is (here the in-memory
  * one; the Slack and Telegram doors have their own tests): what operators see there, what they
- * can do from it, and that it holds across processes, redeliveries and outages.
+ * can do from it, who they are recorded as (their operator account, or their platform's name),
+ * and that it holds across processes, redeliveries and outages.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryOperatorsPlatform, MemoryPlatform } from '../../../../fakes/memory/index.js';
 import { userTexts } from '../../../../src/gateway/index.js';
+import type { OperatorInput } from '../../../../src/handoff/operators/index.js';
 import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
+import { Browser } from '../inbox/inbox-support.js';
 import {
+  DEMO_SERIAL_NUMBER,
   HANDOFF_REPLY,
   sameRedis,
   startHandoffProcess,
@@ -38,7 +42,14 @@ describe('operators answer in a thread of their own platform', () => {
     const process = await startHandoffProcess({
       state: options.state ?? stack.store,
       upstream: stack.client,
-      config: { handoff: { ...TEST_HANDOFF, ...(options.pauseHours ? { pauseHours: options.pauseHours } : {}) } },
+      config: {
+        handoff: { ...TEST_HANDOFF, ...(options.pauseHours ? { pauseHours: options.pauseHours } : {}) },
+        // A second chatbot, served elsewhere, that an operator account may be limited to.
+        bots: [
+          { id: 'main', serialNumber: DEMO_SERIAL_NUMBER, settings: {} },
+          { id: 'other', serialNumber: DEMO_SERIAL_NUMBER, settings: {} },
+        ],
+      },
       doors: [desk.door()],
       ...(options.screen ? { screen: options.screen } : {}),
     });
@@ -254,6 +265,106 @@ describe('operators answer in a thread of their own platform', () => {
             String.raw`\(http://127\.0\.0\.1:\d+/inbox/conversations/main%3Afakechat%3Ac1/files/\d+/1\)`,
         ),
       );
+    });
+  });
+
+  describe('operators known by their operator account', () => {
+    const addAccount = async (process: HandoffProcess, input: OperatorInput) => {
+      const added = await process.handoff.operators.add(input, { name: 'the admin token' });
+      if (!added.ok) throw new Error(added.message);
+      return added.account;
+    };
+    const inboxPage = async (process: HandoffProcess) => {
+      const browser = new Browser(process.url);
+      expect((await browser.signIn('Olga')).status).toBe(303);
+      return (await browser.get(`/inbox/conversations/${encodeURIComponent('main:fakechat:c1')}`)).html;
+    };
+    const operatorEntries = async (process: HandoffProcess) =>
+      (await process.gateway.transcript.read(process.adapter.conversation('c1'))).filter(
+        (entry) => entry.role === 'operator',
+      );
+
+    it("records a Slack operator whose profile e-mail is an account's with that account, shown under its name", async () => {
+      desk = new MemoryOperatorsPlatform({ platform: 'slack' });
+      const process = await start();
+      const account = await addAccount(process, { email: 'bruno@oakridge.example', name: 'Bruno Costa' });
+      const thread = await handOver(process);
+      const inSlack = { id: 'U-BRUNO', name: 'bruno.c', email: 'Bruno@Oakridge.example' };
+      await desk.write(thread.id, inSlack, 'Hello Ana, Bruno here.');
+      await desk.press(thread.id, inSlack, 'claim');
+
+      expect(process.adapter.textsIn('c1').at(-1)).toBe('Hello Ana, Bruno here.');
+      expect(await operatorEntries(process)).toEqual([
+        expect.objectContaining({ operator: 'Bruno Costa', account: account.id, via: 'slack' }),
+      ]);
+      const pause = await process.handoff.controller.activePause(process.adapter.conversation('c1'));
+      expect(pause?.claim).toMatchObject({ by: 'Bruno Costa', account: account.id, via: 'slack' });
+
+      await process.handoff.operators.change(account.email, { name: 'Bruno C. Costa' }, { name: 'an admin' });
+      const page = await inboxPage(process);
+      expect(page).toContain('<span class="speaker">Bruno C. Costa (operator, in Slack)</span>');
+      expect(page).toMatch(/<dt>Claimed by<\/dt><dd>Bruno C\. Costa \(/);
+      expect(page).toContain('Bruno C. Costa claimed the conversation.');
+    });
+
+    it('records a Telegram operator whose user id an account lists with that account', async () => {
+      desk = new MemoryOperatorsPlatform({ platform: 'telegram' });
+      const process = await start();
+      const account = await addAccount(process, {
+        email: 'carla@oakridge.example',
+        name: 'Carla Dias',
+        telegramIds: ['424242'],
+      });
+      const thread = await handOver(process);
+      await desk.write(thread.id, { id: '424242', name: 'Carla D' }, 'note: she prefers mornings');
+      await desk.press(thread.id, { id: '424242', name: 'Carla D' }, 'hand-back');
+
+      expect(await operatorEntries(process)).toEqual([
+        expect.objectContaining({ operator: 'Carla Dias', account: account.id, note: true, via: 'telegram' }),
+      ]);
+      const [handedBack] = await process.handoff.controller.history.list();
+      expect(handedBack).toMatchObject({ by: 'Carla Dias', account: account.id, via: 'telegram' });
+    });
+
+    it('shows a person no account names under their platform name, as no operator account', async () => {
+      desk = new MemoryOperatorsPlatform({ platform: 'slack' });
+      const process = await start();
+      await addAccount(process, { email: 'bruno@oakridge.example', name: 'Bruno Costa' });
+      const thread = await handOver(process);
+      const dana = { id: 'U-DANA', name: 'Dana', email: 'dana@elsewhere.example' };
+      await desk.write(thread.id, dana, 'Hi Ana, Dana here.');
+      await desk.press(thread.id, dana, 'claim');
+
+      expect(process.adapter.textsIn('c1').at(-1)).toBe('Hi Ana, Dana here.');
+      const [entry] = await operatorEntries(process);
+      expect(entry).toMatchObject({ operator: 'Dana', via: 'slack' });
+      expect(entry).not.toHaveProperty('account');
+      const page = await inboxPage(process);
+      expect(page).toContain('<span class="speaker">Dana (operator, in Slack, no operator account)</span>');
+      expect(page).toMatch(/<dt>Claimed by<\/dt><dd>Dana \(Slack, no operator account\) \(/);
+      expect(page).toContain('Dana (Slack, no operator account) claimed the conversation.');
+    });
+
+    it('refuses in the thread an operator whose account does not include the chatbot: nothing reaches the user', async () => {
+      desk = new MemoryOperatorsPlatform({ platform: 'slack' });
+      const process = await start();
+      await addAccount(process, { email: 'eva@oakridge.example', name: 'Eva Lopes', bots: ['other'] });
+      const thread = await handOver(process);
+      const shown = process.adapter.textsIn('c1').length;
+      const eva = { id: 'U-EVA', name: 'eva', email: 'eva@oakridge.example' };
+      await desk.write(thread.id, eva, 'Hello Ana!');
+      await desk.press(thread.id, eva, 'claim');
+
+      expect(thread.posts.map((post) => post.markdown)).toEqual([
+        expect.stringMatching(
+          /^Eva Lopes: your operator account does not include this chatbot .*chatbridge operators change/,
+        ),
+        expect.stringMatching(/^Eva Lopes: your operator account does not include this chatbot/),
+      ]);
+      expect(process.adapter.textsIn('c1')).toHaveLength(shown);
+      expect(await operatorEntries(process)).toEqual([]);
+      const pause = await process.handoff.controller.activePause(process.adapter.conversation('c1'));
+      expect(pause?.claim).toBeUndefined();
     });
   });
 

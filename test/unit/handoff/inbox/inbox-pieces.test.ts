@@ -1,12 +1,13 @@
 /**
  * The inbox's small pieces on their own: the inbox link's signature (a key of its own: no
  * hand-back token opens the inbox, and no inbox token hands back), the e-mail's link, names and
- * durations as the pages say them.
+ * durations as the pages say them, operators as the pages name them.
  */
 import { describe, expect, it } from 'vitest';
 import { operatorName } from '../../../../src/handoff/pause/index.js';
 import { InboxLinks } from '../../../../src/handoff/inbox/index.js';
 import { duration } from '../../../../src/handoff/inbox/pages/format.js';
+import { eventText, operatorLabel } from '../../../../src/handoff/inbox/pages/transcript.js';
 import { ResumeLinks } from '../../../../src/handoff/index.js';
 
 const SECRET = 'inbox-unit-secret-0123456789';
@@ -60,5 +61,33 @@ describe('what the pages say', () => {
     expect(operatorName('   ')).toMatchObject({ ok: false });
     expect(operatorName(undefined)).toMatchObject({ ok: false });
     expect(operatorName('x'.repeat(61))).toMatchObject({ ok: false, message: 'A name has at most 60 characters.' });
+  });
+
+  it("names an account's operator by the account's name as it is now, a door's person without one as such", () => {
+    const accounts = new Map([['op_aaaaaaaaaaaa', 'Samuel Reis']]);
+    expect(operatorLabel({ name: 'Sam', account: 'op_aaaaaaaaaaaa', via: 'slack' }, accounts)).toBe('Samuel Reis');
+    // An account removed since: the name it had then.
+    expect(operatorLabel({ name: 'Sam', account: 'op_bbbbbbbbbbbb' }, accounts)).toBe('Sam');
+    expect(operatorLabel({ name: 'Dana', via: 'slack' }, accounts)).toBe('Dana (Slack, no operator account)');
+    expect(operatorLabel({ name: 'Bruno' }, accounts)).toBe('Bruno');
+  });
+
+  it("renames only the operator where the gateway put them in a handoff moment's text", () => {
+    const accounts = new Map([['op_aaaaaaaaaaaa', 'Samuel Reis']]);
+    const moment = (text: string, operator: string) =>
+      eventText({ at: 0, role: 'system', text, operator, account: 'op_aaaaaaaaaaaa' }, accounts);
+    expect(moment('Han took the conversation over from Han.', 'Han')).toBe(
+      'Samuel Reis took the conversation over from Han.',
+    );
+    expect(moment('Handed back to the assistant by Han.', 'Han')).toBe('Handed back to the assistant by Samuel Reis.');
+    expect(
+      eventText(
+        { at: 0, role: 'system', text: 'Handed back to the assistant by Dana.', operator: 'Dana', via: 'telegram' },
+        accounts,
+      ),
+    ).toBe('Handed back to the assistant by Dana (Telegram, no operator account).');
+    expect(
+      eventText({ at: 0, role: 'system', text: 'Bruno claimed the conversation.', operator: 'Bruno' }, accounts),
+    ).toBe('Bruno claimed the conversation.');
   });
 });
