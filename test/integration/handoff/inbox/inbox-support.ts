@@ -33,6 +33,8 @@ export interface InboxProcessOptions {
   platform?: MemoryPlatform;
   logger?: Logger;
   policy?: Partial<GatewayPolicy>;
+  /** The inbox's settings (inbox.tokenSignIn, inbox.signInLinkMinutes). */
+  inbox?: Partial<Config['inbox']>;
 }
 
 export interface InboxProcess {
@@ -55,6 +57,7 @@ export async function startInboxProcess(options: InboxProcessOptions): Promise<I
     ...(options.smtpUrl ? { smtp: { url: options.smtpUrl } } : {}),
     handoff: TEST_HANDOFF,
     http: { trustProxy: options.trustProxy ?? false },
+    ...(options.inbox ? { inbox: options.inbox } : {}),
     bots: [
       { id: 'main', serialNumber: DEMO_SERIAL_NUMBER },
       { id: OTHER_BOT, serialNumber: DEMO_SERIAL_NUMBER },
@@ -94,6 +97,8 @@ export interface Page {
 export class Browser {
   /** The `cb_inbox` cookie's value, and the Set-Cookie lines received. */
   session: string | undefined;
+  /** The `cb_inbox_pending` cookie's value: the nonce of a browser that asked for a sign-in link. */
+  pending: string | undefined;
   readonly setCookies: string[] = [];
 
   constructor(
@@ -134,16 +139,26 @@ export class Browser {
     const response = await fetch(`${this.base}${path}`, {
       method,
       redirect: 'manual',
-      headers: { ...this.headers, ...(this.session ? { cookie: `cb_inbox=${this.session}` } : {}), ...headers },
+      headers: { ...this.headers, ...this.cookieHeader(), ...headers },
       ...(body === undefined ? {} : { body }),
     });
     for (const line of response.headers.getSetCookie()) {
       this.setCookies.push(line);
-      const match = /^cb_inbox=([^;]*)/.exec(line);
+      const match = /^(cb_inbox|cb_inbox_pending)=([^;]*)/.exec(line);
       if (!match) continue;
-      this.session = /Max-Age=0(;|$)/i.test(line) || match[1] === '' ? undefined : match[1];
+      const value = /Max-Age=0(;|$)/i.test(line) || match[2] === '' ? undefined : match[2];
+      if (match[1] === 'cb_inbox') this.session = value;
+      else this.pending = value;
     }
     return { status: response.status, html: await response.text(), headers: response.headers };
+  }
+
+  private cookieHeader(): { cookie?: string } {
+    const cookies = [
+      ...(this.session ? [`cb_inbox=${this.session}`] : []),
+      ...(this.pending ? [`cb_inbox_pending=${this.pending}`] : []),
+    ];
+    return cookies.length > 0 ? { cookie: cookies.join('; ') } : {};
   }
 }
 
