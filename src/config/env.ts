@@ -45,6 +45,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { env: 'FFMPEG_PATH', path: ['media', 'ffmpegPath'], type: 'string' },
   { env: 'CHATBRIDGE_SHUTDOWN_GRACE_MS', path: ['gateway', 'stopGraceMs'], type: 'int' },
   { env: 'CHATBRIDGE_BURST_MS', path: ['gateway', 'burstMs'], type: 'int' },
+  { env: 'CHATBRIDGE_TRANSCRIPT_PACK_ENTRIES', path: ['gateway', 'transcriptPackEntries'], type: 'int' },
   { env: 'CHATBOT_SERIAL_NUMBER', path: ['bots', 0, 'serialNumber'], type: 'string' },
 ];
 

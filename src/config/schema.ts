@@ -225,6 +225,11 @@ const coreSchema = z
         burstMaxWaitMs: z.number().int().min(0).optional(),
         /** Characters of a quoted message sent with a reply as its context (default 500). */
         quoteMaxChars: positiveInt.optional(),
+        /**
+         * Transcript entries packed together into one compressed chunk once written (default 8; 0 = never, e.g. while
+         * replicas older than the packing still run: they read unpacked entries only).
+         */
+        transcriptPackEntries: z.number().int().min(0).optional(),
       })
       .strict()
       .default({}),

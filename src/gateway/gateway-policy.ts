@@ -24,6 +24,11 @@ export interface GatewayPolicy {
   /** A transcript nobody writes to for this long is forgotten. */
   transcriptTtlMs: number;
   /**
+   * Entries of a transcript that, once written, are packed into one compressed chunk, off the answer's path (0: never;
+   * at least 4 otherwise). A reader of this version reads both; before it, one read the unpacked entries only.
+   */
+  transcriptPackEntries: number;
+  /**
    * A conversation silent for this long forgets its service session; its next message
    * starts a new one (GetSession, as for a new conversation). Renewed by every message.
    */
@@ -99,6 +104,8 @@ export const MAX_ANSWERS_IN_FLIGHT = 256;
 export const TRANSCRIPT_MAX_ENTRIES = 200;
 
 export const TRANSCRIPT_TTL_MS = 90 * 24 * 60 * 60_000;
+/** Four answers and their questions make a chunk: the ratio of a few answers together, one packing per four answers. */
+export const TRANSCRIPT_PACK_ENTRIES = 8;
 
 /** As the transcript: a conversation quiet for 90 days starts afresh, and leaves nothing in Redis. */
 export const SESSION_IDLE_TTL_MS = 90 * 24 * 60 * 60_000;
@@ -161,6 +168,7 @@ export const DEFAULT_GATEWAY_POLICY: Readonly<GatewayPolicy> = Object.freeze({
   maxAnswersInFlight: MAX_ANSWERS_IN_FLIGHT,
   transcriptMaxEntries: TRANSCRIPT_MAX_ENTRIES,
   transcriptTtlMs: TRANSCRIPT_TTL_MS,
+  transcriptPackEntries: TRANSCRIPT_PACK_ENTRIES,
   sessionIdleTtlMs: SESSION_IDLE_TTL_MS,
   settingsCacheMs: SETTINGS_CACHE_MS,
   stopGraceMs: STOP_GRACE_MS,
@@ -206,6 +214,15 @@ export function resolvePolicy(overrides: Partial<GatewayPolicy> = {}): GatewayPo
   if (!(Number.isInteger(policy.quoteMaxChars) && policy.quoteMaxChars >= 1)) {
     throw new Error(
       `Gateway policy: quoteMaxChars (gateway.quoteMaxChars) must be a whole number of at least 1 (got ${policy.quoteMaxChars}).`,
+    );
+  }
+  if (!(
+    Number.isInteger(policy.transcriptPackEntries) &&
+    (policy.transcriptPackEntries === 0 || policy.transcriptPackEntries >= 4)
+  )) {
+    throw new Error(
+      `Gateway policy: transcriptPackEntries (gateway.transcriptPackEntries) must be 0 (never pack) or a whole number of ` +
+        `at least 4 (got ${policy.transcriptPackEntries}); the default is ${TRANSCRIPT_PACK_ENTRIES}.`,
     );
   }
   if (policy.queueCap < 1) throw new Error(`Gateway policy: queueCap must be at least 1 (got ${policy.queueCap}).`);

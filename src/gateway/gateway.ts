@@ -163,7 +163,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     policy,
     settings: new ChatbotSettingsMirror(state, policy.settingsCacheMs),
     texts: new BotTexts(),
-    transcript: new TranscriptStore(state, { maxEntries: policy.transcriptMaxEntries, ttlMs: policy.transcriptTtlMs }),
+    transcript: new TranscriptStore(state, {
+      maxEntries: policy.transcriptMaxEntries,
+      ttlMs: policy.transcriptTtlMs,
+      packEntries: policy.transcriptPackEntries,
+      logger,
+    }),
     sessions: new SessionMap(state, upstream, policy.sessionIdleTtlMs),
     inflight: new InflightRecorder(state),
     monthTally: new MonthTally(state, logger),

@@ -50,6 +50,11 @@ export const gatewayKeys = {
   monthly: (serialNumber: string, month: string) => `monthly:${serialNumber}:${month}`,
   /** Capped list of JSON TranscriptEntry (policy.transcriptMaxEntries, TTL policy.transcriptTtlMs). */
   transcript: (c: ConversationRef) => `transcript:${conv(c)}`,
+  /**
+   * List of the transcript's older entries packed as compressed chunks (src/gateway/stores/transcript-pack.ts), oldest
+   * first; `transcript` then holds only the entries written since the last packing. Same lifetime as the transcript.
+   */
+  transcriptPacks: (c: ConversationRef) => `transcript-packs:${conv(c)}`,
   /** Consecutive upstream failures of a conversation; deleted by the next answer. */
   failures: (c: ConversationRef) => `failures:${conv(c)}`,
   /** Turns started for one queued message (cut off or not), counted in the turn's first batch; deleted when it leaves the queue (poison limit). */

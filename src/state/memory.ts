@@ -230,6 +230,30 @@ export class MemoryStateStore implements StateStore {
     return true;
   }
 
+  async listPackInto(
+    list: string,
+    packs: string,
+    expected: { length: number; last: string },
+    chunk: Uint8Array,
+    options: { maxChunks: number; ttlMs: number },
+  ): Promise<boolean> {
+    const data = this.typed(list, 'list', false)?.data ?? [];
+    if (data.length !== expected.length || data.at(-1) !== expected.last) return false;
+    const left = (key: string) => {
+      const entry = this.live(key);
+      return entry?.expiresAt == null ? -1 : entry.expiresAt - Date.now();
+    };
+    const lifetime = Math.max(left(list), left(packs));
+    // Bytes kept as latin1 text, one character per byte: lossless, and the list stays a list of strings.
+    await this.listPush(packs, [Buffer.from(chunk).toString('latin1')], { maxLength: options.maxChunks });
+    await this.expire(packs, lifetime > 0 ? lifetime : options.ttlMs);
+    await this.del(list);
+    return true;
+  }
+  async listRangeBytes(key: string, start: number, stop: number): Promise<Uint8Array[]> {
+    return (await this.listRange(key, start, stop)).map((text) => Uint8Array.from(Buffer.from(text, 'latin1')));
+  }
+
   async setAdd(key: string, ...members: string[]): Promise<number> {
     const set = this.typed(key, 'set', true)!;
     const added = members.filter((m) => !set.data.has(m) && set.data.add(m)).length;

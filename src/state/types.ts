@@ -47,6 +47,21 @@ export interface StateStore {
    * the entry there changed or the list is shorter. A queued message edited in place (gateway/intake/revise.ts).
    */
   listReplace(key: string, index: number, expected: string, value: string): Promise<boolean>;
+  /**
+   * Moves a list into one bytes entry of another list (a transcript's packed chunks), atomically: when `list` still
+   * holds `expected.length` entries, the last being `expected.last`, appends `chunk` to `packs`, keeps its newest
+   * `maxChunks`, gives it the longer of the two keys' remaining lifetimes (`ttlMs` when neither has one) and deletes
+   * `list`; true. Otherwise writes nothing; false. Both keys in one Cluster slot.
+   */
+  listPackInto(
+    list: string,
+    packs: string,
+    expected: { length: number; last: string },
+    chunk: Uint8Array,
+    options: { maxChunks: number; ttlMs: number },
+  ): Promise<boolean>;
+  /** LRANGE of a list whose entries are bytes (listPackInto's). */
+  listRangeBytes(key: string, start: number, stop: number): Promise<Uint8Array[]>;
 
   setAdd(key: string, ...members: string[]): Promise<number>;
   setRemove(key: string, ...members: string[]): Promise<number>;

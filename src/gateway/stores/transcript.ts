@@ -3,7 +3,10 @@
  * gateway itself said, newest last, capped. It is what a handoff e-mail quotes,
  * so every user message lands here, answered or not (docs/architecture.md §6).
  */
+import type { Logger } from '../../logger.js';
 import type { AtomicCommand, StateStore } from '../../state/index.js';
+import { unpackEntries } from './transcript-pack.js';
+import { MIN_CHUNK_ENTRIES, TranscriptPacker } from './transcript-packer.js';
 import { gatewayKeys } from '../state-keys.js';
 import type { AttachmentKind, ConversationRef, InboundAttachment, PlatformUser } from '../../contract.js';
 
@@ -59,6 +62,9 @@ export interface TranscriptEntry {
 export interface TranscriptLimits {
   maxEntries: number;
   ttlMs: number;
+  /** Entries that, once written, are packed into one compressed chunk (transcript-packer.ts); 0 or absent: never. */
+  packEntries?: number;
+  logger?: Logger;
 }
 
 /** The longest a turn's transcript lifetime goes without renewal by this process: one PEXPIRE a day, not one per answer. */
@@ -83,30 +89,48 @@ export class TranscriptStore {
    */
   private readonly renewalIntervalMs: number;
   private readonly renewedAt = new Map<string, number>();
+  /** Packs this process's transcripts into compressed chunks once they hold enough new entries. */
+  readonly packer: TranscriptPacker;
 
   constructor(
     private readonly state: StateStore,
     private readonly limits: TranscriptLimits,
   ) {
     this.renewalIntervalMs = Math.min(MOST_RENEWAL_INTERVAL_MS, Math.floor(limits.ttlMs / 90));
+    this.packer = new TranscriptPacker(state, {
+      entries: limits.packEntries ?? 0,
+      maxEntries: limits.maxEntries,
+      ttlMs: limits.ttlMs + this.renewalIntervalMs,
+      ...(limits.logger ? { logger: limits.logger } : {}),
+    });
   }
 
-  /** The newest `limit` entries (all kept ones by default), oldest first. */
+  /**
+   * The newest `limit` entries (all kept ones by default), oldest first: the packed chunks' (read whether or not this
+   * process packs: another may have), then the entries written since. One round trip: both reads go out together.
+   */
   async read(conversation: ConversationRef, limit = this.limits.maxEntries): Promise<TranscriptEntry[]> {
-    const raw = await this.state.listRange(gatewayKeys.transcript(conversation), -limit, -1);
-    return raw.flatMap((line) => {
+    const [raw, chunks] = await Promise.all([
+      this.state.listRange(gatewayKeys.transcript(conversation), -limit, -1),
+      this.state.listRangeBytes(gatewayKeys.transcriptPacks(conversation), -Math.ceil(limit / MIN_CHUNK_ENTRIES), -1),
+    ]);
+    const newer = raw.flatMap((line) => {
       try {
         return [JSON.parse(line) as TranscriptEntry];
       } catch {
         return [];
       }
     });
+    if (newer.length >= limit || chunks.length === 0) return newer;
+    return [...chunks.flatMap(unpackEntries), ...newer].slice(-limit);
   }
 
   /** Appends now (one round trip); inside a turn, prefer the turn's `record`, which batches. */
   async append(conversation: ConversationRef, ...entries: TranscriptEntry[]): Promise<void> {
     const commands = this.appendCommands(conversation, entries);
-    if (commands.length > 0) await this.state.atomic(commands);
+    if (commands.length === 0) return;
+    await this.state.atomic(commands);
+    this.packer.noted(conversation, entries.length);
   }
 
   /** The commands that append `entries`, to run inside another atomic batch; the lifetime renewed. */
@@ -123,6 +147,7 @@ export class TranscriptStore {
     return {
       commands: [this.push(conversation, entries, renew)],
       written: () => {
+        this.packer.noted(conversation, entries.length);
         if (!renew) return;
         if (this.renewedAt.size >= REMEMBERED_RENEWALS) this.renewedAt.clear();
         this.renewedAt.set(key, now);

@@ -125,6 +125,21 @@ const LIST_REPLACE = `if redis.call('LINDEX', KEYS[1], ARGV[1]) ~= ARGV[2] then 
 redis.call('LSET', KEYS[1], ARGV[1], ARGV[3])
 return 1`;
 
+/**
+ * A list moved into one bytes entry of another while it is as the caller read it (StateStore.listPackInto). KEYS: 1 the
+ * list, 2 the packs. ARGV: 1 the list's length, 2 its last entry, 3 the chunk, 4 the chunks kept, 5 the lifetime when
+ * neither key has one.
+ */
+const LIST_PACK_INTO = `if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+if redis.call('LINDEX', KEYS[1], -1) ~= ARGV[2] then return 0 end
+local ttl = math.max(redis.call('PTTL', KEYS[1]), redis.call('PTTL', KEYS[2]))
+if ttl <= 0 then ttl = tonumber(ARGV[5]) end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('DEL', KEYS[1])
+return 1`;
+
 /*
  * Compare and set on a hash (StateStore.hashCompareAndRun). KEYS: 1 the hash, 2… the writes' keys. ARGV: 1 the count
  * of expected fields, then per field its name, '1' (must hold the value) or '0' (must be absent) and the value; then the
@@ -182,6 +197,15 @@ export type ScriptedRedis = Redis & {
   /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo, count, hashes and the writes. */
   cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<AdvanceReply>;
   cbListReplace(key: string, index: number, expected: string, value: string): Promise<number>;
+  cbListPackInto(
+    list: string,
+    packs: string,
+    length: number,
+    last: string,
+    chunk: Buffer,
+    maxChunks: number,
+    ttlMs: number,
+  ): Promise<number>;
   /** The key count first (1 + the writes' keys), then the keys, then the expected fields and the writes. */
   cbHashCompareAndRun(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<[number, string[]?]>;
 };
@@ -204,5 +228,6 @@ export function defineScripts(redis: Redis): ScriptedRedis {
   redis.defineCommand('cbQueueAdvance', { lua: QUEUE_ADVANCE });
   redis.defineCommand('cbHashCompareAndRun', { lua: HASH_COMPARE_AND_RUN });
   redis.defineCommand('cbListReplace', { numberOfKeys: 1, lua: LIST_REPLACE });
+  redis.defineCommand('cbListPackInto', { numberOfKeys: 2, lua: LIST_PACK_INTO });
   return redis as ScriptedRedis;
 }

@@ -211,6 +211,33 @@ export class RedisStateStore implements StateStore {
     return (await this.redis.cbListReplace(this.k(key), index, expected, value)) === 1;
   }
 
+  async listPackInto(
+    list: string,
+    packs: string,
+    expected: { length: number; last: string },
+    chunk: Uint8Array,
+    options: { maxChunks: number; ttlMs: number },
+  ): Promise<boolean> {
+    const [listKey, packsKey] = [this.k(list), this.k(packs)];
+    if (this.checkSlots) assertOneSlot('listPackInto', [listKey, packsKey]);
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const ttlMs = Math.max(1, Math.round(options.ttlMs));
+    return (
+      (await this.redis.cbListPackInto(
+        listKey,
+        packsKey,
+        expected.length,
+        expected.last,
+        bytes,
+        options.maxChunks,
+        ttlMs,
+      )) === 1
+    );
+  }
+  async listRangeBytes(key: string, start: number, stop: number): Promise<Uint8Array[]> {
+    return this.redis.lrangeBuffer(this.k(key), start, stop);
+  }
+
   async setAdd(key: string, ...members: string[]): Promise<number> {
     if (members.length === 0) return 0;
     return this.redis.sadd(this.k(key), ...members);

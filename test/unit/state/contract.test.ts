@@ -159,6 +159,51 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       expect(await store.listRange('{t}l', 0, -1)).toEqual(['b', 'c']);
     });
 
+    it('packs a list into a bytes entry of another while it is as read, keeping the newest chunks and the longer lifetime', async () => {
+      const chunk = (first: number) => Uint8Array.from({ length: 300 }, (_, index) => (first + index) % 256);
+      await store.listPush('{t}entries', ['a', 'b', 'c'], { ttlMs: 60_000 });
+      // Read as 2 entries ending in 'b', or ending in another entry: the list moved on since, nothing is written.
+      expect(
+        await store.listPackInto('{t}entries', '{t}packs', { length: 2, last: 'b' }, chunk(0), {
+          maxChunks: 2,
+          ttlMs: 1000,
+        }),
+      ).toBe(false);
+      expect(
+        await store.listPackInto('{t}entries', '{t}packs', { length: 3, last: 'b' }, chunk(0), {
+          maxChunks: 2,
+          ttlMs: 1000,
+        }),
+      ).toBe(false);
+      expect(await store.listRangeBytes('{t}packs', 0, -1)).toEqual([]);
+
+      expect(
+        await store.listPackInto('{t}entries', '{t}packs', { length: 3, last: 'c' }, chunk(0), {
+          maxChunks: 2,
+          ttlMs: 1000,
+        }),
+      ).toBe(true);
+      expect(await store.listRange('{t}entries', 0, -1)).toEqual([]);
+      expect((await store.listRangeBytes('{t}packs', 0, -1)).map((bytes) => Array.from(bytes))).toEqual([
+        Array.from(chunk(0)),
+      ]);
+      // The list's lifetime, not the 1 s given for keys that have none.
+      expect(await store.ttlMs('{t}packs')).toBeGreaterThan(30_000);
+
+      for (const first of [1, 2]) {
+        await store.listPush('{t}entries', ['d']);
+        expect(
+          await store.listPackInto('{t}entries', '{t}packs', { length: 1, last: 'd' }, chunk(first), {
+            maxChunks: 2,
+            ttlMs: 1000,
+          }),
+        ).toBe(true);
+      }
+      const kept = await store.listRangeBytes('{t}packs', 0, -1);
+      expect(kept.map((bytes) => bytes[0])).toEqual([1, 2]);
+      expect((await store.listRangeBytes('{t}packs', -1, -1))[0]![299]).toBe((2 + 299) % 256);
+    });
+
     it('reads whole hashes and sets in an atomic batch, empty when absent, and a trimmed push answers the trimmed length', async () => {
       await store.hashSet('{t}h', { since: '1', reason: 'asked' });
       await store.setAdd('{t}members', 'x', 'y');
