@@ -68,6 +68,15 @@ export class ChatbotSettingsMirror {
     return pending;
   }
 
+  /**
+   * The chatbot's settings read now, leaving the cache as it is. The cache is the turns': a reader outside them (the
+   * digests' minute check, which looks as a process starts; the inbox's pages) would otherwise hold an edit made just
+   * after its read away from the next turns for the cache's lifetime.
+   */
+  fresh(serialNumber: string): Promise<ChatbotSettings> {
+    return this.read(serialNumber);
+  }
+
   private async read(serialNumber: string): Promise<ChatbotSettings> {
     const fromSource = await this.sources.get(serialNumber)?.(serialNumber);
     if (fromSource) return fromSource;

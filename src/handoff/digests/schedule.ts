@@ -81,7 +81,7 @@ export class DigestSchedule {
   }
 
   private async checkOne(bot: DeskBot, kind: DigestKind, now: number): Promise<void> {
-    const settings = await this.options.gateway.settings.get(bot.serialNumber);
+    const settings = await this.options.gateway.settings.fresh(bot.serialNumber);
     const address = settings[DIGEST_SETTING[kind]]?.trim();
     if (!address) return;
     const zone = DateTime.fromMillis(now, { zone: settings.TimeZone || 'UTC' }).isValid

@@ -199,7 +199,7 @@ export class DigestService implements Digests {
   }
 
   private settingsOf(bot: string): Promise<ChatbotSettings> {
-    return this.options.gateway.settings.get(this.serialOf(bot));
+    return this.options.gateway.settings.fresh(this.serialOf(bot));
   }
 
   /** The bot's chatbot settings, and the day `day` (today when unset) in its zone. */

@@ -187,8 +187,9 @@ export class OperatorDesk {
       [...bots].map(async (id): Promise<[string, string]> => {
         const bot = this.options.bots.find((candidate) => candidate.id === id);
         if (!bot) return [id, id];
+        // Read now, not through the turns' cache: a page or a digest read would hold an edit away from the turns.
         const settings = await this.options.gateway.settings
-          .get(bot.serialNumber)
+          .fresh(bot.serialNumber)
           .catch(() => ({}) as { Name?: string });
         return [id, settings.Name?.trim() || bot.serialNumber || bot.id];
       }),
