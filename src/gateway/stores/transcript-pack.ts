@@ -8,7 +8,7 @@
  * newer one, a damaged one) reads as no entries, so that a transcript stays readable.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import type { TranscriptEntry } from './transcript.js';
+import type { TranscriptEntry } from './transcript-entry.js';
 
 const VERSION = 1;
 /**

@@ -10,7 +10,7 @@ import type { Logger } from '../../logger.js';
 import type { StateStore } from '../../state/index.js';
 import { gatewayKeys } from '../state-keys.js';
 import { packEntries } from './transcript-pack.js';
-import type { TranscriptEntry } from './transcript.js';
+import type { TranscriptEntry } from './transcript-entry.js';
 
 /** The fewest entries a chunk holds: how many chunks a read of the newest N needs is bounded by it. */
 export const MIN_CHUNK_ENTRIES = 4;
