@@ -29,7 +29,14 @@ import { BenchPlatform } from './support/memory-platform.js';
 import { countRedisCommands, type RedisCount } from './support/redis-counter.js';
 import { ScriptedUpstream, type AnswerScript } from './support/scripted-upstream.js';
 import { clock, percentile, round1, until } from './support/stats.js';
-import { FIRST, INSTANT, STREAMED } from './support/answers.js';
+import {
+  CONVERSATION_ANSWERS,
+  CONVERSATION_QUESTIONS,
+  FIRST,
+  INSTANT,
+  STREAMED,
+  tenFragments,
+} from './support/answers.js';
 import type { BenchResult } from './support/result.js';
 import { deletePrefix, runParts } from './support/parts.js';
 import { productionWiring } from './support/production-wiring.js';
@@ -373,27 +380,22 @@ async function measureCoreThroughput(): Promise<BenchResult[]> {
   return results;
 }
 
-/** The issue's answer: 600 characters in 10 fragments. */
-const SIX_HUNDRED: AnswerScript = {
-  fragments: Array.from({ length: 10 }, (_, i) =>
-    `Fragment ${String(i + 1).padStart(2, '0')} of the answer about the house on Maple Street.`.padEnd(60, '.'),
-  ),
-  gapMs: 0,
-};
-
 /** 3b. A private chat answered IDLE_ANSWERS times with 600-character answers, now quiet: the Redis memory it keeps. */
 async function measureIdleConversation(): Promise<BenchResult[]> {
   const adapter = new BenchPlatform(BOT, clock);
-  const stack = await startStack(adapter.adapter, SIX_HUNDRED);
-  adapter.finalText = stack.upstream.finalText;
+  const stack = await startStack(adapter.adapter, tenFragments(CONVERSATION_ANSWERS[0]!));
   const redis = new Redis(REDIS_URL, { connectionName: 'chatbridge-bench-memory' });
   const chat = '1300001';
   try {
     for (let n = 0; n < IDLE_ANSWERS; n++) {
-      await adapter.userSends(chat, `${question(Number(chat))} (${n + 1})`);
+      stack.upstream.setScript(tenFragments(CONVERSATION_ANSWERS[n % CONVERSATION_ANSWERS.length]!));
+      adapter.finalText = stack.upstream.finalText;
+      await adapter.userSends(chat, `${CONVERSATION_QUESTIONS[n % CONVERSATION_QUESTIONS.length]} #${chat}`);
       await until(() => adapter.finalsShown >= n + 1, 'idle conversation: answer', 10_000);
     }
     await untilQueuesEmpty(stack.store.prefix);
+    // The packing runs after the turn that asked for it, off the answer's path: measured once it is done.
+    await stack.gateway.transcript.packer.idle();
     const bytes = await measureIdleConversationBytes(redis, stack.store.prefix, chat);
     const kinds = [...bytes.byKind]
       .sort((a, b) => b[1] - a[1])
@@ -405,7 +407,8 @@ async function measureIdleConversation(): Promise<BenchResult[]> {
         value: bytes.afterDedupe,
         unit: 'bytes',
         notes:
-          `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} answers of ${stack.upstream.finalText.length} characters, ` +
+          `MEMORY USAGE (SAMPLES 0) of every key of one private chat after ${IDLE_ANSWERS} distinct answers of about 600 characters ` +
+          `(bench/support/answers.ts CONVERSATION_ANSWERS, packed as gateway.transcriptPackEntries says), ` +
           'the WhatsApp greeted: marker included, once the dedupe markers expired (policy.dedupeTtlMs); ' +
           `${bytes.total} bytes while they live; by key: ${kinds}; ` +
           `${bytes.keys} keys, each named with this bench's prefix (${stack.store.prefix.length} characters, ` +

@@ -16,3 +16,4 @@ export {
   type TranscriptFile,
   type TranscriptRole,
 } from './transcript.js';
+export { PACK_QUALITY, packEntries, unpackEntries } from './transcript-pack.js';
