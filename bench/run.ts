@@ -5,7 +5,7 @@
  * others' are kept as the last run wrote them, and the header says which suites ran alone when.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { BenchResult } from './support/result.js';
 import { keepPeersSection } from './peers/section.js';
@@ -171,12 +171,16 @@ async function main(): Promise<void> {
       continue;
     }
     process.stderr.write(`bench: ${suite.file}…\n`);
+    // What else the machine was doing: a number measured beside another bench or a test run says so.
+    const load = `\`npm run bench -- ${suite.file}\`, load average ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores when it started`;
     const module = (await import(`./${suite.file}.ts`)) as { run?: () => Promise<BenchResult[]> };
     if (!module.run) continue;
     const results = await module.run();
     all.push(...results);
     const rows = results.map((r) => `| ${r.name} | ${format(r.value)} ${r.unit} | ${r.notes ?? ''} |`);
-    sections.push(`${headingOf(suite)}\n\n| measure | result | notes |\n|---|---|---|\n${rows.join('\n')}\n`);
+    sections.push(
+      `${headingOf(suite)}\n\n${load}.\n\n| measure | result | notes |\n|---|---|---|\n${rows.join('\n')}\n`,
+    );
     process.stderr.write(rows.join('\n') + '\n');
   }
   const cpu = cpus();
