@@ -26,6 +26,7 @@ export {
 export {
   ChatbotSettingsMirror,
   describeAttachment,
+  packEntries,
   SessionMap,
   TranscriptStore,
   type TranscriptEntry,

@@ -8,6 +8,7 @@
 export { ChatbotSettingsMirror, type SettingsSource } from './chatbot-settings.js';
 export { MONTH_TALLY_FLUSH_MS, MONTHLY_COUNTER_TTL_MS, MonthTally } from './month-tally.js';
 export { SessionMap } from './session-map.js';
+export { packEntries } from './transcript-pack.js';
 export {
   describeAttachment,
   transcriptFile,
