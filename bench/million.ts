@@ -374,6 +374,7 @@ async function measureProcess(redis: PrivateRedis, admin: Redis, size: number, e
   const startTimes: number[] = [];
   let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
   try {
+    const beforeStarts = await commandCalls(admin);
     for (let start = 0; start < STARTS; start++) {
       if (gateway) await stopGateway(gateway);
       const spawned = performance.now();
@@ -382,6 +383,7 @@ async function measureProcess(redis: PrivateRedis, admin: Redis, size: number, e
       startTimes.push(performance.now() - spawned);
     }
     const { pid, port } = { pid: gateway!.child.pid!, port: gateway!.port };
+    const startCalls = callsBetween(beforeStarts, await commandCalls(admin));
 
     await sleep(SETTLE_MS);
     const calls = await commandCalls(admin);
@@ -420,7 +422,8 @@ async function measureProcess(redis: PrivateRedis, admin: Redis, size: number, e
         unit: 'ms',
         notes:
           `median of ${STARTS} starts of \`chatbridge start\` (${entry === COMPILED ? 'compiled' : 'bin/chatbridge.js'}) on Redis ` +
-          `with ${n} conversations, spawn → /readyz 200: ${startTimes.map((ms) => Math.round(ms)).join(', ')} ms; ${load()}`,
+          `with ${n} conversations, spawn → /readyz 200: ${startTimes.map((ms) => Math.round(ms)).join(', ')} ms; ` +
+          `Redis commands per start (INFO commandstats, a stop included): ${Math.round(total(startCalls) / STARTS)}; ${load()}`,
       },
       {
         name: `million.idle.redis-commands-per-minute.${size}`,
