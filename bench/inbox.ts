@@ -34,10 +34,10 @@ import type { BenchResult } from './support/result.js';
 import { percentile, round1 } from './support/stats.js';
 
 /** The compiled entry, as the Docker image runs it (bin/chatbridge.js would run the sources through tsx whenever one is newer than the build). */
-const COMPILED = join(import.meta.dirname, '../dist/src/main.js');
-const CLI = join(import.meta.dirname, '../bin/chatbridge.js');
+export const COMPILED = join(import.meta.dirname, '../dist/src/main.js');
+export const CLI = join(import.meta.dirname, '../bin/chatbridge.js');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const ADMIN_TOKEN = 'bench-inbox-admin-token';
+export const ADMIN_TOKEN = 'bench-inbox-admin-token';
 /** The issue's scale. */
 const PAUSED = Number(process.env.BENCH_INBOX_PAUSED ?? 10_000);
 const REQUESTS = 30;
@@ -51,12 +51,12 @@ const SEED_BATCH = 500;
 const SETTLE_MS = 3_000;
 const FIRST_CHAT = 4_000_000;
 
-interface Gateway {
+export interface Gateway {
   child: ChildProcess;
   port: number;
 }
 
-async function startGateway(entry: string, configFile: string, env: Record<string, string>): Promise<Gateway> {
+export async function startGateway(entry: string, configFile: string, env: Record<string, string>): Promise<Gateway> {
   const child = spawn(process.execPath, [entry, 'start'], {
     env: { PATH: process.env.PATH, CHATBRIDGE_CONFIG: configFile, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -84,7 +84,7 @@ async function startGateway(entry: string, configFile: string, env: Record<strin
   return { child, port };
 }
 
-async function stopGateway(gateway: Gateway): Promise<void> {
+export async function stopGateway(gateway: Gateway): Promise<void> {
   if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) return;
   const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
   gateway.child.kill('SIGTERM');
@@ -166,14 +166,14 @@ async function seed(state: RedisStateStore, now: number): Promise<void> {
   }
 }
 
-interface Response {
+export interface Response {
   status: number;
   headers: IncomingMessage['headers'];
   body: string;
 }
 
 /** One HTTP request (Node's global agent keeps the connection alive, as a browser does); resolves once the whole body is read. */
-function send(
+export function send(
   port: number,
   path: string,
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
@@ -196,7 +196,7 @@ function send(
 }
 
 /** Signs in with the admin token as a browser's form does; resolves with the cookie and the page's CSRF token. */
-async function signIn(port: number): Promise<{ cookie: string; csrf: string }> {
+export async function signIn(port: number): Promise<{ cookie: string; csrf: string }> {
   const origin = `http://127.0.0.1:${port}`;
   const signedIn = await send(port, '/inbox/sign-in', {
     method: 'POST',
@@ -212,15 +212,16 @@ async function signIn(port: number): Promise<{ cookie: string; csrf: string }> {
   return { cookie, csrf };
 }
 
-/** Times GET `paths[i % paths.length]`, REQUESTS of them one after the other; checks each answer with `ok`. */
-async function timeRequests(
+/** Times GET `paths[i % paths.length]`, `requests` of them one after the other (after a few not timed); checks each answer with `ok`. */
+export async function timeRequests(
   port: number,
   cookie: string,
   paths: readonly string[],
   ok: (body: string) => boolean,
+  requests = REQUESTS,
 ): Promise<number[]> {
   const times: number[] = [];
-  for (let i = 0; i < WARMUP_REQUESTS + REQUESTS; i++) {
+  for (let i = 0; i < WARMUP_REQUESTS + requests; i++) {
     const path = paths[i % paths.length]!;
     const started = performance.now();
     const response = await send(port, path, { headers: { cookie } });

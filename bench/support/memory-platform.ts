@@ -7,7 +7,7 @@
  */
 import { createMemoryAdapter, MemoryPlatform, type MemoryAdapter, type MemoryCall } from '../../fakes/memory/index.js';
 import { telegramCapabilities, withoutDrafts } from '../../adapters/telegram/capabilities.js';
-import type { Outbound } from '../../src/contract.js';
+import type { Outbound, PlatformUser } from '../../src/contract.js';
 
 /** Calls that show text in the chat. */
 const VISIBLE = new Set<MemoryCall['kind']>(['send', 'edit', 'draft']);
@@ -26,9 +26,11 @@ export class BenchPlatform {
     clock: () => number,
     /** Simulated platform round trip per call (ms). */
     roundTripMs = 0,
+    /** The conversations' platform name: a bench that answers conversations written as another platform's names it. */
+    platformName = 'bench',
   ) {
     this.platform = new MemoryPlatform({
-      name: 'bench',
+      name: platformName,
       now: clock,
       rules: { latencyMs: roundTripMs },
       onCall: (call) => this.seen(call),
@@ -49,8 +51,13 @@ export class BenchPlatform {
   }
 
   /** Hands a user's message to the gateway; resolves once it is queued. */
-  async userSends(conversationId: string, text: string, isGroup = false): Promise<void> {
-    await this.platform.userSends(this.bot, conversationId, text, { isGroup, user: { id: `u${conversationId}` } });
+  async userSends(
+    conversationId: string,
+    text: string,
+    isGroup = false,
+    user: PlatformUser = { id: `u${conversationId}` },
+  ): Promise<void> {
+    await this.platform.userSends(this.bot, conversationId, text, { isGroup, user });
   }
 
   private seen(call: MemoryCall): void {

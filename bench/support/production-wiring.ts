@@ -6,7 +6,7 @@
  */
 import { buildConfigSchema } from '../../src/config/index.js';
 import type { Gateway } from '../../src/gateway/index.js';
-import { installHandoff } from '../../src/handoff/index.js';
+import { installHandoff, type InstalledHandoff } from '../../src/handoff/index.js';
 import { GatewayMetrics } from '../../src/http/metrics.js';
 import { HttpServer } from '../../src/http/server.js';
 import { silentLogger } from '../../src/logger.js';
@@ -17,17 +17,24 @@ export interface ProductionWiring {
   metrics: GatewayMetrics;
   /** Installs the handoff on the gateway (after createGateway, before start); returns its stop. */
   install(gateway: Gateway, state: StateStore): Promise<() => Promise<void>>;
+  /** The handoff once installed (its digests, its schedule), for a bench that drives them. */
+  readonly handoff: InstalledHandoff | undefined;
 }
 
 export function productionWiring(bot: { id: string; serialNumber: string }): ProductionWiring {
   const metrics = new GatewayMetrics();
+  let installed: InstalledHandoff | undefined;
   return {
     metrics,
+    get handoff() {
+      return installed;
+    },
     async install(gateway, state) {
       // The defaults of an empty config file, as `chatbridge start` would load them (no SMTP: mails wait in the outbox).
       const config = buildConfigSchema([]).parse({ bots: [{ id: bot.id, serialNumber: bot.serialNumber }] });
       const http = new HttpServer({ metrics, ready: () => Promise.resolve(), logger: silentLogger() });
       const handoff = await installHandoff({ gateway, state, config, logger: silentLogger(), http });
+      installed = handoff;
       return () => handoff.stop();
     },
   };
