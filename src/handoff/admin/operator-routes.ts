@@ -74,7 +74,7 @@ export function operatorRoutes(router: Router, roster: OperatorRoster): void {
     const operators = await Promise.all(
       accounts.map(async (account) => ({
         ...view(account),
-        sessions: (await roster.sessions(account.email))?.sessions.length ?? 0,
+        sessions: (await roster.sessionsOf(account)).length,
       })),
     );
     res.json({ operators });

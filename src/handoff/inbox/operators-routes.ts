@@ -32,7 +32,7 @@ export function mountOperators(
   const render = async (res: Response, session: InboxSession, status = 200, error?: string, draft?: object) => {
     const accounts = await roster.list();
     const operators = await Promise.all(
-      accounts.map(async (account) => ({ account, sessions: (await roster.sessions(account.email))?.sessions ?? [] })),
+      accounts.map(async (account) => ({ account, sessions: await roster.sessionsOf(account) })),
     );
     const audit = await roster.audit(AUDIT_SHOWN);
     send(

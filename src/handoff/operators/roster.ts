@@ -123,11 +123,16 @@ export class OperatorRoster {
     return { ok: true, account: current, endedSessions };
   }
 
+  /** The sessions of an account already read (a list's rows: no second read of each account). */
+  async sessionsOf(account: OperatorAccount): Promise<AccountSessionInfo[]> {
+    return (await this.options.sessions?.list(account.id)) ?? [];
+  }
+
   /** The account's sessions, or null for an address that is no operator. */
   async sessions(email: string): Promise<{ account: OperatorAccount; sessions: AccountSessionInfo[] } | null> {
     const account = await this.options.accounts.byEmail(email);
     if (!account) return null;
-    return { account, sessions: (await this.options.sessions?.list(account.id)) ?? [] };
+    return { account, sessions: await this.sessionsOf(account) };
   }
 
   async endSession(email: string, sessionId: string, by: Actor): Promise<RosterOutcome> {
