@@ -2,6 +2,8 @@
  * `chatbridge migrate-state`: moves the keys of a Redis used by a version before the
  * conversation shards (src/state/slots.ts) to where this version reads them, on a single
  * Redis (the old layout could not run on a cluster). Run it once, with every gateway stopped.
+ * Then, on any topology, ends the layout of the conversation locks before owner fields
+ * (queue-owners.ts), which needs only that no replica of such a version runs.
  *
  * Moved: sessions, transcripts, queued messages, failure counts, messages waiting for the
  * service, handoff pauses and follow-up states (RENAMENX, so a key this version already
@@ -16,6 +18,8 @@ import type { ConversationRef } from '../contract.js';
 import { handoffKeys, newMailId, parseConversationId, type OutboxMail } from '../handoff/index.js';
 import { redisTopology } from '../config/index.js';
 import { loadGatewayConfig } from '../runtime/platforms.js';
+import { createStateStore } from '../state/index.js';
+import { adoptOwnerFields } from './queue-owners.js';
 import { conversationMember, conversationTag, gatewayKeys, parseConversationMember } from '../gateway/index.js';
 
 export interface MigrationReport {
@@ -57,11 +61,12 @@ export async function migrateStateKeys(redis: Redis, prefix: string): Promise<Mi
       const target = prefix + to(conversation);
       if ((await redis.renamenx(key, target)) === 1) report.renamed++;
       else report.kept.push(key);
-      // A moved queue is indexed in its shard's pending set, so a sweep finds it.
+      // A moved queue is indexed in its shard's owners hash, owned by nobody, so a sweep answers it.
       if (kind === 'queue:')
-        report.indexed += await redis.sadd(
-          prefix + gatewayKeys.pending(conversation),
+        report.indexed += await redis.hsetnx(
+          prefix + gatewayKeys.owners(conversation),
           conversationMember(conversation),
+          '',
         );
     }
   }
@@ -78,7 +83,7 @@ async function movePendingIndex(redis: Redis, prefix: string): Promise<number> {
   let indexed = 0;
   for (const member of await redis.smembers(old)) {
     const conversation = parseConversationMember(member);
-    if (conversation) indexed += await redis.sadd(prefix + gatewayKeys.pending(conversation), member);
+    if (conversation) indexed += await redis.hsetnx(prefix + gatewayKeys.owners(conversation), member, '');
   }
   await redis.del(old);
   return indexed;
@@ -157,30 +162,47 @@ export function registerMigrateStateCommand(program: Command): void {
   program
     .command('migrate-state')
     .description(
-      'move the Redis keys of a version before Redis Cluster support to their shards (single Redis; stop every gateway first)',
+      "bring a Redis an earlier version used to this version's layout: the keys of a version before Redis Cluster " +
+        'support moved to their shards (single Redis, every gateway stopped), and the conversation locks of a version ' +
+        'before owner fields left behind once no replica of it runs',
     )
     .action(async () => {
       const config = loadGatewayConfig();
       const topology = redisTopology(config);
-      if (topology?.kind !== 'single') {
+      if (!topology) {
         throw new Error(
-          'migrate-state runs on the single Redis an earlier version used: set REDIS_URL to it (not REDIS_CLUSTER_NODES or REDIS_SENTINELS).',
+          'migrate-state works on the Redis the gateways share: set REDIS_URL (or REDIS_CLUSTER_NODES, REDIS_SENTINELS).',
         );
       }
-      const redis = new Redis(topology.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      // The layout before shards could only run on a single Redis: there is nothing of it to move elsewhere.
+      if (topology.kind === 'single') {
+        const redis = new Redis(topology.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+        try {
+          await redis.connect();
+          const report = await migrateStateKeys(redis, config.keyPrefix);
+          const entries = `${report.indexed} index entr${report.indexed === 1 ? 'y' : 'ies'}`;
+          const keptShown = `${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}`;
+          process.stdout.write(
+            `Moved ${report.renamed} key(s), ${entries} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}".\n` +
+              (report.kept.length > 0
+                ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${keptShown}\n`
+                : ''),
+          );
+        } finally {
+          redis.disconnect();
+        }
+      }
+      const state = createStateStore({ topology, prefix: config.keyPrefix });
       try {
-        await redis.connect();
-        const report = await migrateStateKeys(redis, config.keyPrefix);
-        const entries = `${report.indexed} index entr${report.indexed === 1 ? 'y' : 'ies'}`;
-        const keptShown = `${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}`;
+        const owners = await adoptOwnerFields(state);
         process.stdout.write(
-          `Moved ${report.renamed} key(s), ${entries} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}".\n` +
-            (report.kept.length > 0
-              ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${keptShown}\n`
-              : ''),
+          owners.alreadyDone && owners.indexed === 0
+            ? 'Conversation locks: owner fields only already.\n'
+            : `Conversation locks: owner fields only from now on (${owners.indexed} queued conversation(s) of the earlier ` +
+                'layout indexed); running gateways stop keeping the earlier layout at their next sweep.\n',
         );
       } finally {
-        redis.disconnect();
+        await state.close();
       }
     });
 }

@@ -54,7 +54,7 @@ import {
   resetCommand,
   startCommand,
 } from './commands/index.js';
-import { ConversationQueue, Drains, LocalAttachments } from './drain/index.js';
+import { ConversationQueue, Drains, LocalAttachments, type QueueLayout } from './drain/index.js';
 import { OUT_OF_TURN_REPLY_RETRY, sendFile, sendReply, type FileToSend, type ReplyExtras } from './reply/index.js';
 import { assertTextOverrides, BotTexts } from './texts/index.js';
 import { userTexts, type UserTexts } from './user-texts.js';
@@ -71,6 +71,8 @@ export interface GatewayOptions {
   ffmpegPath?: string;
   /** Told what the core does, for metrics. */
   observer?: GatewayObserver;
+  /** The layout of the conversation locks (drain/queue-layout.ts); owner fields alone when not given. */
+  queueLayout?: QueueLayout;
 }
 
 export interface Gateway {
@@ -179,11 +181,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const pipeline = corePipeline(commands);
   const events = new TurnEvents();
   const local = new LocalAttachments();
-  const queue = new ConversationQueue(state, policy, (error) =>
-    logger.warn(
-      { err: error },
-      'could not give back a counter with a queue advance (a user or chatbot may be counted one message too many)',
-    ),
+  const queue = new ConversationQueue(
+    state,
+    policy,
+    (error) =>
+      logger.warn(
+        { err: error },
+        'could not give back a counter with a queue advance (a user or chatbot may be counted one message too many)',
+      ),
+    options.queueLayout,
   );
   const outboundFor = (conversation: ConversationRef, isGroup = false) => routes.outboundFor(conversation, isGroup);
   const bots = new Map(options.bots.map((bot) => [bot.id, bot]));

@@ -42,7 +42,9 @@ export {
   gatewayKeys,
   parseConversationMember,
   pendingMembers,
+  queueOwners,
 } from './state-keys.js';
+export { OWNER_FIELDS_ONLY, QUEUE_LAYOUT_KEY, QueueLayout } from './drain/index.js';
 export { sendReply, type FileToSend, type ReplyExtras } from './reply/index.js';
 /**
  * The sentences a user reads (the handoff's among them, `handoff`), in English; `replies` is the

@@ -4,7 +4,7 @@
  *
  * Where keys live (src/state/slots.ts): every per-conversation key carries the hash tag of
  * the conversation's shard right after its kind (`queue:{c17}:main:telegram:42`), and the
- * set indexing conversations with queued messages is one per shard (`queues:pending:{c17}`),
+ * hash indexing conversations with queued messages and their owners is one per shard (`queues:owners:{c17}`),
  * so every queue step (offer, claim, advance: one script each) and every turn's MULTI touches
  * one Redis Cluster slot. Per-user and per-chatbot keys (`rate:`, `monthly:`, `settings:`) have
  * no tag: they are never written in one MULTI with a conversation's keys (`batch()` instead).
@@ -25,7 +25,9 @@ export function taggedConversation(c: ConversationRef): string {
 
 const conv = taggedConversation;
 
-/** The set of conversations with queued messages in the shard of hash tag `tag`. */
+/** The hash of the conversations with queued messages in the shard of hash tag `tag`, and who answers each. */
+const ownersKey = (tag: string): string => `queues:owners:${tag}`;
+/** The set of conversations with queued messages in the shard of hash tag `tag`, as versions before owner fields kept it. */
 const pendingKey = (tag: string): string => `queues:pending:${tag}`;
 
 /** The pub/sub channel of /stop requests: every process stops the turn it runs of the conversation named. */
@@ -36,11 +38,17 @@ export const gatewayKeys = {
   dedupe: (c: ConversationRef, platformMessageId: string) => `dedupe:${conv(c)}:${platformMessageId}`,
   /** FIFO list of queued messages (JSON QueuedMessage); the head is being answered. */
   queue: (c: ConversationRef) => `queue:${conv(c)}`,
-  /** Lock of the process answering the conversation (random token, TTL policy.lockTtlMs). */
+  /**
+   * Hash of the conversations with queued messages in the conversation's shard (fields: JSON [bot, platform, id]),
+   * each field the owner of the conversation's lock: the token of the process answering it, '' for nobody.
+   */
+  owners: (c: ConversationRef) => ownersKey(conversationTag(c)),
+  /** The same hash, by shard tag: what the sweep walks (every tag of allShardTags()). */
+  ownersOfShard: ownersKey,
+  /** Lock of the process answering the conversation, as versions before owner fields kept it (random token, TTL policy.lockTtlMs). */
   lock: (c: ConversationRef) => `lock:${conv(c)}`,
-  /** Set of the conversations with queued messages in the conversation's shard (members: JSON [bot, platform, id]). */
+  /** Set of the conversations with queued messages in the conversation's shard, as versions before owner fields kept it. */
   pending: (c: ConversationRef) => pendingKey(conversationTag(c)),
-  /** The same set, by shard tag: what the sweep walks (every tag of allShardTags()). */
   pendingOfShard: pendingKey,
   /** The Chatbot Service sessionID of a conversation (TTL policy.sessionIdleTtlMs, renewed by each message; /reset deletes it). */
   session: (c: ConversationRef) => `session:${conv(c)}`,
@@ -85,21 +93,36 @@ export function parseConversationMember(member: string): ConversationRef | null 
   return null;
 }
 
-/** The keys of a conversation's queue steps: all under the conversation's tag (one slot). */
-export function queueKeys(c: ConversationRef): ConversationQueueKeys {
-  return {
-    queue: gatewayKeys.queue(c),
-    lock: gatewayKeys.lock(c),
-    pending: gatewayKeys.pending(c),
-    member: conversationMember(c),
-  };
+/**
+ * The keys of a conversation's queue steps: all under the conversation's tag (one slot); with `keepLegacy`, the
+ * layout of versions before owner fields too (drain/queue-layout.ts).
+ */
+export function queueKeys(c: ConversationRef, keepLegacy = false): ConversationQueueKeys {
+  const own = { queue: gatewayKeys.queue(c), owners: gatewayKeys.owners(c), member: conversationMember(c) };
+  return keepLegacy ? { ...own, legacy: { lock: gatewayKeys.lock(c), pending: gatewayKeys.pending(c) } } : own;
 }
 
 /**
- * The members of every shard's pending set: one pipelined read of all shards (one round trip
- * on a single Redis, one per master on a cluster), not one await per shard.
+ * The conversations with queued messages, each with the owner of its lock (null: indexed only in the legacy set, by
+ * a replica of an older version): one pipelined read of every shard (one round trip on a single Redis, one per master
+ * on a cluster), not one await per shard; with `legacy`, of the legacy sets too.
  */
+export async function queueOwners(state: StateStore, legacy = false): Promise<Map<string, string | null>> {
+  const tags = allShardTags();
+  const reads = [
+    ...tags.map((tag) => ({ op: 'hashGetAll', key: ownersKey(tag) }) as const),
+    ...(legacy ? tags.map((tag) => ({ op: 'setMembers', key: pendingKey(tag) }) as const) : []),
+  ];
+  const results = await state.batch(reads);
+  const owners = new Map<string, string | null>();
+  for (const members of results.slice(tags.length) as string[][])
+    for (const member of members) owners.set(member, null);
+  for (const fields of results.slice(0, tags.length) as Record<string, string>[])
+    for (const [member, owner] of Object.entries(fields)) owners.set(member, owner);
+  return owners;
+}
+
+/** The conversations with queued messages (or being answered), of every shard. */
 export async function pendingMembers(state: StateStore): Promise<string[]> {
-  const shards = await state.batch(allShardTags().map((tag) => ({ op: 'setMembers', key: pendingKey(tag) }) as const));
-  return shards.flatMap((members) => members as string[]);
+  return [...(await queueOwners(state)).keys()];
 }

@@ -1,6 +1,6 @@
 import { redisSetting, redisTopology, type Config } from '../config/index.js';
 import type { Adapter, PlatformModule } from '../contract.js';
-import { createGateway, type Gateway } from '../gateway/index.js';
+import { createGateway, QueueLayout, type Gateway } from '../gateway/index.js';
 import { installHandoff, type OperatorPage } from '../handoff/index.js';
 import { requireAdminToken } from '../http/admin-auth.js';
 import { GatewayMetrics } from '../http/metrics.js';
@@ -22,7 +22,7 @@ import { embeddedDemoSettings, gatewayBots, wireSettings } from './bots.js';
 import { PLATFORMS } from './platforms.js';
 import { readinessCheck, unconnectedAdapters } from './readiness.js';
 import { resolveServiceKeys, restoreServiceKeys, SERVICE_KEYS_COMMAND } from './service-keys.js';
-import { StateLossWatch } from './state-watch.js';
+import { SEED_MARKER_KEY, StateLossWatch } from './state-watch.js';
 
 export interface Runtime {
   /** The port the HTTP server listens on (useful with PORT=0). */
@@ -230,7 +230,15 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     uploadConfirmPath: config.upstream.uploadConfirmPath ?? null,
   });
   const bots = gatewayBots(config);
+  // Before anything of this start marks the store as used (the seed marker): a store no gateway used needs no older layout.
+  const queueLayout = await QueueLayout.settle(state, async () => (await state.get(SEED_MARKER_KEY)) !== null);
+  if (queueLayout.keepsLegacy)
+    logger.info(
+      'conversation locks are also kept as earlier versions keep them, for replicas of such a version; once none runs, ' +
+        '`chatbridge migrate-state` ends it (README: Upgrading)',
+    );
   const gateway = createGateway({
+    queueLayout,
     state,
     upstream,
     bots,
@@ -264,6 +272,7 @@ export async function startRuntime(config: Config, logger: Logger, options: Star
     state,
     logger,
     async seed() {
+      await queueLayout.reassert();
       for (const bot of bots) if (bot.settings) await gateway.settings.seed(bot.serialNumber, bot.settings);
       if (embedded && config.service.seedDemo) await seedDemo(state, logger.child({ part: 'service' }), config);
       if (storedKeys) await restoreServiceKeys(state, storedKeys);

@@ -5,16 +5,18 @@
 import { assertOneSlot, slotOf } from './slots.js';
 import type { AtomicCommand, ConversationQueueKeys } from './types.js';
 
-/** Every key an atomic command touches (a claimHead touches the queue and its index too). */
+/** Every key an atomic command touches (a claimHead touches the queue and the legacy keys kept beside too). */
 export function commandKeys(c: AtomicCommand): string[] {
-  return c.op === 'claimHead' ? [c.key, c.queue, c.pending] : [c.key];
+  if (c.op !== 'claimHead') return [c.key];
+  return c.legacy ? [c.key, c.queue, c.legacy.lock, c.legacy.pending] : [c.key, c.queue];
 }
 
 /** The keys of one queue step (the offer's dedupe key included when given). */
 export function queueKeys(keys: ConversationQueueKeys, dedupeKey?: string): string[] {
-  return dedupeKey === undefined
-    ? [keys.queue, keys.lock, keys.pending]
-    : [keys.queue, keys.lock, keys.pending, dedupeKey];
+  const own = keys.legacy
+    ? [keys.queue, keys.owners, keys.legacy.lock, keys.legacy.pending]
+    : [keys.queue, keys.owners];
+  return dedupeKey === undefined ? own : [...own, dedupeKey];
 }
 
 /**

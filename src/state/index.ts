@@ -12,6 +12,7 @@ export type {
   ConversationQueueKeys,
   HashCompareResult,
   HeadClaim,
+  LegacyQueueKeys,
   QueueAdvanceOptions,
   QueueAdvanceResult,
   QueueClaim,

@@ -58,6 +58,8 @@ export class MemoryStateStore implements StateStore {
   /** In memory, "every process sharing the store" is this one: what a listener throws goes to the publisher. */
   private readonly listenerErrors: unknown[] = [];
   private readonly channels = new Channels((error) => this.listenerErrors.push(error));
+  /** Queue lock renewals: each gives the owner field a value it never had, which is what sweeps watch. */
+  private renewals = 0;
 
   /** checkSlots: refuse atomic steps whose keys span hash slots, as a Redis Cluster would (see RedisStateOptions). */
   constructor(options: { prefix?: string; checkSlots?: boolean } = {}) {
@@ -351,7 +353,8 @@ export class MemoryStateStore implements StateStore {
   }
 
   // The queue steps below touch the entries synchronously (no await in between),
-  // so no other caller can interleave: the same atomicity as the Redis scripts.
+  // so no other caller can interleave: the same atomicity as the Redis scripts. The legacy keys (types.ts
+  // LegacyQueueKeys) are not kept here: no process of another version shares a memory store.
 
   async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
     if (this.checkSlots) assertCommandsInOneSlot('queueOffer', this.prefix, [], queueKeys(keys, options.dedupeKey));
@@ -363,49 +366,46 @@ export class MemoryStateStore implements StateStore {
       return { outcome: 'full', length: list.data.length };
     }
     list.data.push(entry);
-    this.typed(keys.pending, 'set', true)!.data.add(keys.member);
+    const owners = this.typed(keys.owners, 'hash', true)!.data;
+    const owner = owners.get(keys.member) ?? '';
     if (options.claim === false) {
-      return this.live(keys.lock)
-        ? { outcome: 'queued', length: list.data.length, claim: null }
-        : { outcome: 'queued', length: list.data.length, claim: null, lockFree: true };
+      owners.set(keys.member, owner);
+      return owner === ''
+        ? { outcome: 'queued', length: list.data.length, claim: null, lockFree: true }
+        : { outcome: 'queued', length: list.data.length, claim: null };
     }
-    const token = this.takeLock(keys.lock, options.lockTtlMs);
-    return {
-      outcome: 'queued',
-      length: list.data.length,
-      claim: token === null ? null : { token, head: list.data[0]! },
-    };
+    if (owner !== '') return { outcome: 'queued', length: list.data.length, claim: null };
+    const token = randomUUID();
+    owners.set(keys.member, token);
+    return { outcome: 'queued', length: list.data.length, claim: { token, head: list.data[0]! } };
   }
 
-  async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
+  async queueClaim(keys: ConversationQueueKeys, _lockTtlMs: number, expectedOwner = ''): Promise<QueueClaim | null> {
     if (this.checkSlots) assertCommandsInOneSlot('queueClaim', this.prefix, [], queueKeys(keys));
     const token = randomUUID();
-    const found = this.claimQueue(keys, token, lockTtlMs);
+    const found = this.claimQueue(keys, token, expectedOwner);
     return typeof found === 'string' ? { token, head: found } : null;
   }
 
-  /** The lock taken with `token` and the queue's head; `taken` when locked, `empty` when nothing is queued (then unindexed). */
+  /** The lock taken with `token` and the queue's head; `taken` when someone else owns it, `empty` when nothing is queued (then unindexed). */
   private claimQueue(
     keys: ConversationQueueKeys,
     token: string,
-    lockTtlMs: number,
+    expectedOwner: string,
   ): string | { outcome: 'taken' | 'empty' } {
-    if (this.live(keys.lock)) return { outcome: 'taken' };
+    const owner = this.typed(keys.owners, 'hash', false)?.data.get(keys.member);
+    if (owner !== undefined && owner !== '' && owner !== expectedOwner) return { outcome: 'taken' };
     const head = this.typed(keys.queue, 'list', false)?.data[0];
     if (head === undefined) {
       this.unindex(keys);
       return { outcome: 'empty' };
     }
-    this.setString(keys.lock, token, lockTtlMs);
+    this.typed(keys.owners, 'hash', true)!.data.set(keys.member, token);
     return head;
   }
 
   private claimHead(c: Extract<AtomicCommand, { op: 'claimHead' }>): HeadClaim {
-    const found = this.claimQueue(
-      { queue: c.queue, lock: c.key, pending: c.pending, member: c.member },
-      c.token,
-      c.ttlMs,
-    );
+    const found = this.claimQueue({ queue: c.queue, owners: c.key, member: c.member }, c.token, '');
     if (typeof found !== 'string') return found;
     return found === c.head ? { outcome: 'claimed' } : { outcome: 'other-head', head: found };
   }
@@ -413,14 +413,14 @@ export class MemoryStateStore implements StateStore {
   async queueAdvance(
     keys: ConversationQueueKeys,
     token: string,
-    lockTtlMs: number,
+    _lockTtlMs: number,
     also: readonly AtomicCommand[] = [],
     options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
     if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
     await this.runAll(also);
-    const lock = this.live(keys.lock);
-    if (lock?.value.type !== 'string' || lock.value.data !== token) return { owned: false };
+    const owners = this.typed(keys.owners, 'hash', false)?.data;
+    if (!owners || !ownedBy(owners.get(keys.member), token)) return { owned: false };
     const list = this.typed(keys.queue, 'list', false);
     const answered = options.answered ?? [];
     const removed = list?.data.splice(0, Math.max(answered.length, 1)) ?? [];
@@ -428,17 +428,27 @@ export class MemoryStateStore implements StateStore {
     const told = answered.length > 0 ? { changed } : {};
     const next = list?.data[0];
     if (next !== undefined && options.letGo) {
-      this.entries.delete(this.prefix + keys.lock);
+      owners.set(keys.member, '');
       return { owned: true, next, letGo: true, ...told };
     }
-    if (next !== undefined) {
-      lock.expiresAt = Date.now() + lockTtlMs;
-      return { owned: true, next, ...told };
-    }
+    if (next !== undefined) return { owned: true, next, ...told };
     this.dropIfEmpty(keys.queue);
-    this.entries.delete(this.prefix + keys.lock);
     this.unindex(keys);
     return { owned: true, next: null, ...told };
+  }
+
+  async queueRenew(keys: ConversationQueueKeys, token: string): Promise<boolean> {
+    const owners = this.typed(keys.owners, 'hash', false)?.data;
+    if (!owners || !ownedBy(owners.get(keys.member), token)) return false;
+    owners.set(keys.member, `${token}#${(++this.renewals).toString(36)}`);
+    return true;
+  }
+
+  async queueRelease(keys: ConversationQueueKeys, token: string): Promise<boolean> {
+    const owners = this.typed(keys.owners, 'hash', false)?.data;
+    if (!owners || !ownedBy(owners.get(keys.member), token)) return false;
+    owners.set(keys.member, '');
+    return true;
   }
 
   private setString(key: string, value: string, ttlMs?: number): void {
@@ -448,16 +458,9 @@ export class MemoryStateStore implements StateStore {
     });
   }
 
-  private takeLock(key: string, ttlMs: number): string | null {
-    if (this.live(key)) return null;
-    const token = randomUUID();
-    this.setString(key, token, ttlMs);
-    return token;
-  }
-
   private unindex(keys: ConversationQueueKeys): void {
-    this.typed(keys.pending, 'set', false)?.data.delete(keys.member);
-    this.dropIfEmpty(keys.pending);
+    this.typed(keys.owners, 'hash', false)?.data.delete(keys.member);
+    this.dropIfEmpty(keys.owners);
   }
 
   private runOne(c: AtomicCommand): Promise<unknown> {
@@ -534,4 +537,9 @@ export class MemoryStateStore implements StateStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** Whether the owner field's value is `token`'s (renewals append `#<n>`; scripts.ts OWNS on Redis). */
+function ownedBy(owner: string | undefined, token: string): boolean {
+  return owner === token || (owner !== undefined && owner.startsWith(`${token}#`));
 }

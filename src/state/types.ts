@@ -120,25 +120,31 @@ export interface StateStore {
   ): Promise<HashCompareResult>;
 
   /*
-   * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, a lock owned by the
-   * one process that answers it, and a set indexing the conversations that have
-   * queued messages. Each step is one atomic round trip, so no message can slip in
-   * between "the queue looked empty" and "the lock was released" (the Vercel Chat SDK's github.com/vercel/chat/issues/928).
+   * The conversation queue (src/gateway/drain/conversation-queue.ts): a FIFO list, and a hash per shard whose field of
+   * the conversation says who answers it (the owner: the holder's token, `''` for nobody) while it has queued messages.
+   * Each step is one atomic round trip, so no message can slip in between "the queue looked empty" and "the lock was
+   * released" (the Vercel Chat SDK's github.com/vercel/chat/issues/928). An owner field has no lifetime: a holder
+   * renews it by changing it (`queueRenew`), and a holder that stopped renewing is told by a sweep seeing the same
+   * owner for longer than the lock's lifetime (src/gateway/drain/owner-watch.ts), which then claims it with that owner
+   * as `expectedOwner`.
    */
 
   /**
    * Dedupe + capped push + claim, atomically: drops the entry when `dedupeKey`
    * exists (a redelivery), refuses it when the queue already holds `maxLength`
-   * entries, otherwise appends it, indexes the conversation in `pending`, and takes
-   * the lock when it is free (`claim` then carries the token and the queue's head).
+   * entries, otherwise appends it, indexes the conversation in `owners`, and takes
+   * the lock when nobody holds it (`claim` then carries the token and the queue's head).
    */
   queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult>;
-  /** Takes a free lock of a queue that has entries (orphan takeover); null when locked or empty. */
-  queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null>;
+  /**
+   * Takes the lock of a queue that has entries (orphan takeover) when nobody holds it or its owner is still
+   * `expectedOwner` (a holder seen to stop renewing); null when someone else holds it or nothing is queued.
+   */
+  queueClaim(keys: ConversationQueueKeys, lockTtlMs: number, expectedOwner?: string): Promise<QueueClaim | null>;
   /**
    * Runs `also` (e.g. transcript and counter updates) and then, if `token` still
    * owns the lock: removes the head (the first `options.answered.length` entries when
-   * given: a burst answered as one), and either renews the lock and returns the
+   * given: a burst answered as one), and either keeps the lock and returns the
    * next head, or releases the lock and unindexes the conversation when the queue
    * is empty. `owned: false` when the lock was lost (nothing was removed).
    */
@@ -149,6 +155,10 @@ export interface StateStore {
     also?: readonly AtomicCommand[],
     options?: QueueAdvanceOptions,
   ): Promise<QueueAdvanceResult>;
+  /** Heartbeat: changes the owner of a lock `token` still owns, so that sweeps see it alive; false when it is not ours. */
+  queueRenew(keys: ConversationQueueKeys, token: string, lockTtlMs: number): Promise<boolean>;
+  /** Lets go of a lock `token` still owns without removing anything (stopping): the next claim answers the head. */
+  queueRelease(keys: ConversationQueueKeys, token: string): Promise<boolean>;
 
   /**
    * Publish/subscribe (the inbox's live updates): a message published on `channel` (under the
@@ -205,19 +215,19 @@ export type AtomicCommand =
   /** As sortedRangeByScore: `{ member, score }[]`, lowest score first, at most `limit`. */
   | { op: 'sortedRangeByScore'; key: string; min: number; max: number; limit?: number }
   /**
-   * Takes the free lock (`key`) of a conversation queue expected to start with `head`, with the
-   * token the caller chose: the claim of a conversation back from the line rides on its turn's
+   * Takes the free lock of a conversation queue (its field in `key`, the shard's owners) expected to start with
+   * `head`, with the token the caller chose: the claim of a conversation back from the line rides on its turn's
    * first batch (drains.ts) instead of costing a round trip of its own. The result is a HeadClaim.
    */
   | {
       op: 'claimHead';
       key: string;
       queue: string;
-      pending: string;
       member: string;
       token: string;
       ttlMs: number;
       head: string;
+      legacy?: LegacyQueueKeys;
     };
 
 /** A command of `atomic()` / `batch()` by its op. */
@@ -263,11 +273,25 @@ export const DEFAULT_KEY_PREFIX = 'cb:';
 export interface ConversationQueueKeys {
   /** The FIFO list; its head is the message being answered. */
   queue: string;
-  /** The lock of the process that answers this queue. */
-  lock: string;
-  /** The set of conversations with queued messages, and this conversation's member in it. */
-  pending: string;
+  /**
+   * The hash of the shard's conversations with queued messages (or being answered): the conversation's field
+   * (`member`) holds its owner, the token of the process answering it (`<token>` or `<token>#<renewal>`), or `''`
+   * while nobody does.
+   */
+  owners: string;
   member: string;
+  /** Present while replicas of a version before owner fields may run (gateway/drain/queue-layout.ts): kept beside. */
+  legacy?: LegacyQueueKeys;
+}
+
+/**
+ * The layout of versions before owner fields: a lock string per conversation (its token, a lifetime renewed by the
+ * holder) and a set per shard indexing the conversations with queued messages. While it is kept beside the owners,
+ * a claim takes both (an older replica sees the lock), a renewal renews both, a release or an empty queue frees both.
+ */
+export interface LegacyQueueKeys {
+  lock: string;
+  pending: string;
 }
 
 export interface QueueOfferOptions {
@@ -291,7 +315,7 @@ export interface QueueAdvanceOptions {
   answered?: readonly string[];
   /**
    * Let the lock go even when entries remain (the holder yields to conversations waiting for
-   * a slot); the conversation stays indexed in `pending`. The result then says `letGo: true`.
+   * a slot); the conversation stays indexed in `owners`, owned by nobody. The result then says `letGo: true`.
    */
   letGo?: boolean;
 }
@@ -311,7 +335,7 @@ export type QueueOfferResult =
  * What a `claimHead` command found. `claimed`: the lock is the caller's and the head is the one
  * expected. `other-head`: the lock is the caller's, but the expected head was answered meanwhile
  * (by another process) and `head` is first now. `taken`: someone else holds the lock. `empty`:
- * nothing is queued any more (the lock is not taken, and the conversation leaves `pending`).
+ * nothing is queued any more (the lock is not taken, and the conversation leaves `owners`).
  */
 export type HeadClaim =
   { outcome: 'claimed' } | { outcome: 'other-head'; head: string } | { outcome: 'taken' } | { outcome: 'empty' };

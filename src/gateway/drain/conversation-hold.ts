@@ -27,7 +27,8 @@ import type { ConversationQueue } from './conversation-queue.js';
 export class LockLostError extends Error {
   constructor(conversation: ConversationRef) {
     super(
-      `The lock of conversation ${conversationMember(conversation)} expired while answering; another process takes over.`,
+      `The lock of conversation ${conversationMember(conversation)} went unrenewed or was taken over while answering; ` +
+        'whoever holds it next answers the message again.',
     );
     this.name = 'LockLostError';
   }
@@ -38,6 +39,8 @@ export interface HoldSite {
   readonly slots: AnswerSlots;
   readonly queue: Pick<ConversationQueue, 'claim' | 'headClaim' | 'extend' | 'advance' | 'release'>;
   readonly heartbeatMs: number;
+  /** How long a lock not renewed may be taken over by another process's sweep (owner-watch.ts). */
+  readonly lockTtlMs: number;
   readonly logger: Logger;
   /** A hold gave its slot back: the conversation first in line may take it. */
   slotFreed(): void;
@@ -62,6 +65,8 @@ export class ConversationHold implements RidingClaim {
   private claimCommand: ClaimHeadCommand | undefined;
   /** Its slot is lent back while its turn waits for a burst to settle (lendSlot()): end() then has none to give back. */
   private slotLent = false;
+  /** When (monotonic ms) the lock was last known ours: claimed, or renewed by a renewal sent then. */
+  private renewedAt = 0;
 
   /** Use take() or next(): a hold is made holding a slot. */
   private constructor(
@@ -91,11 +96,15 @@ export class ConversationHold implements RidingClaim {
   claimed(claim: QueueClaim): void {
     this.token = claim.token;
     this.lock = 'owned';
+    this.renewedAt = performance.now();
   }
 
-  /** Claims the lock alone (one round trip). The head to answer, or null when it is not ours (held elsewhere, or nothing queued). */
-  async claim(): Promise<string | null> {
-    const claim = await this.site.queue.claim(this.conversation);
+  /**
+   * Claims the lock alone (one round trip), taking over `expectedOwner` when it is still the owner (a holder seen to
+   * stop renewing). The head to answer, or null when it is not ours (held elsewhere, or nothing queued).
+   */
+  async claim(expectedOwner = ''): Promise<string | null> {
+    const claim = await this.site.queue.claim(this.conversation, expectedOwner);
     if (claim) this.claimed(claim);
     else if (this.lock === 'pending') this.lock = 'none';
     return claim ? claim.head : null;
@@ -125,6 +134,7 @@ export class ConversationHold implements RidingClaim {
     // Not pending any more only when a renewal that got through (our token: the claim took) was told first.
     if (this.lock === 'pending')
       this.lock = claim.outcome === 'claimed' || claim.outcome === 'other-head' ? 'owned' : 'none';
+    if (this.lock === 'owned') this.renewedAt = performance.now();
   }
 
   /** After a turn whose claim missed: the head to answer next when the lock is ours, null when it is not. */
@@ -147,10 +157,22 @@ export class ConversationHold implements RidingClaim {
   private renew(answer: AbortController): void {
     // Judged by the state when the renewal was sent: one sent before the batch claimed says nothing of the claim.
     const ownedWhenSent = this.lock === 'owned';
+    const sentAt = performance.now();
+    // Not renewed for the lock's lifetime (a frozen event loop, Redis out of reach): another process's sweep may have
+    // taken the conversation over, unseen yet. The answer stops; the end releases the lock if it is still ours, and
+    // whoever claims it next answers the head again, so that no two processes answer it at once.
+    if (ownedWhenSent && sentAt - this.renewedAt >= this.site.lockTtlMs && !answer.signal.aborted) {
+      this.site.logger.warn(
+        { conversation: this.conversation },
+        'the conversation lock went unrenewed for its lifetime; stopping here so that it is answered once',
+      );
+      answer.abort(new LockLostError(this.conversation));
+    }
     this.site.queue.extend(this.conversation, this.token).then(
       (ours) => {
         if (ours) {
           if (this.lock === 'pending') this.lock = 'owned';
+          if (this.lock === 'owned') this.renewedAt = Math.max(this.renewedAt, sentAt);
         } else if (ownedWhenSent && this.lock === 'owned') {
           this.lock = 'none';
           if (answer.signal.aborted) return;

@@ -1,10 +1,13 @@
 /**
  * The conversation queue (docs/architecture.md §2): a FIFO in Redis per conversation and a
- * lock, so one answer at a time per conversation across every gateway process.
+ * lock, so one answer at a time per conversation across every gateway process. The lock is the
+ * conversation's field in its shard's `queues:owners:{cN}` hash, which also indexes the conversations
+ * with queued messages for the sweep; the older layout is kept beside it while the layout says so
+ * (queue-layout.ts).
  *
  * - accept: one atomic step dedupes the platform message id, refuses beyond the
- *   cap, appends, indexes the conversation in its shard's `queues:pending:{cN}`, and takes the lock
- *   when free. The process that gets the lock drains; any other only enqueues.
+ *   cap, appends, and indexes the conversation and takes its lock (one HSETNX) when nobody
+ *   holds it. The process that gets the lock drains; any other only enqueues.
  * - drain: peek → answer → remove. The head stays queued until its answer is
  *   complete, so a crash (lock expires) leaves it for whoever takes over.
  * - a conversation that waited in line for a slot with a known head claims its lock in the
@@ -24,9 +27,10 @@ import type {
   StateStore,
 } from '../../state/index.js';
 import type { AtomicCommand, ClaimHeadCommand } from '../../state/index.js';
-import { conversationTag, gatewayKeys, pendingMembers, queueKeys } from '../state-keys.js';
+import { conversationTag, gatewayKeys, queueKeys, queueOwners } from '../state-keys.js';
 import type { GatewayPolicy } from '../gateway-policy.js';
 import type { ConversationRef } from '../../contract.js';
+import { QueueLayout } from './queue-layout.js';
 
 export class ConversationQueue {
   constructor(
@@ -34,10 +38,11 @@ export class ConversationQueue {
     private readonly policy: Pick<GatewayPolicy, 'dedupeTtlMs' | 'lockTtlMs' | 'queueCap'>,
     /** Told when the writes beside an advance (advance()) failed; the advance itself stands. */
     private readonly onBesideFailed: (error: unknown) => void = () => undefined,
+    readonly layout: QueueLayout = QueueLayout.ownerFields(state),
   ) {}
 
   keys(conversation: ConversationRef): ConversationQueueKeys {
-    return queueKeys(conversation);
+    return queueKeys(conversation, this.layout.keepsLegacy);
   }
 
   /**
@@ -60,8 +65,9 @@ export class ConversationQueue {
     });
   }
 
-  claim(conversation: ConversationRef): Promise<QueueClaim | null> {
-    return this.state.queueClaim(this.keys(conversation), this.policy.lockTtlMs);
+  /** `expectedOwner`: the owner of a holder seen to stop renewing (owner-watch.ts), which the claim may take over. */
+  claim(conversation: ConversationRef, expectedOwner = ''): Promise<QueueClaim | null> {
+    return this.state.queueClaim(this.keys(conversation), this.policy.lockTtlMs, expectedOwner);
   }
 
   /**
@@ -73,13 +79,13 @@ export class ConversationQueue {
     const keys = this.keys(conversation);
     return {
       op: 'claimHead',
-      key: keys.lock,
+      key: keys.owners,
       queue: keys.queue,
-      pending: keys.pending,
       member: keys.member,
       token,
       ttlMs: this.policy.lockTtlMs,
       head,
+      ...(keys.legacy ? { legacy: keys.legacy } : {}),
     };
   }
 
@@ -104,14 +110,14 @@ export class ConversationQueue {
     return result;
   }
 
-  /** Heartbeat: false when the lock is no longer ours (it expired and someone took over). */
+  /** Heartbeat: false when the lock is no longer ours (a sweep saw it unrenewed and someone took over). */
   extend(conversation: ConversationRef, token: string): Promise<boolean> {
-    return this.state.extendLock(gatewayKeys.lock(conversation), token, this.policy.lockTtlMs);
+    return this.state.queueRenew(this.keys(conversation), token, this.policy.lockTtlMs);
   }
 
   /** Lets go without removing the head (stopping): the next holder answers it. */
   release(conversation: ConversationRef, token: string): Promise<boolean> {
-    return this.state.releaseLock(gatewayKeys.lock(conversation), token);
+    return this.state.queueRelease(this.keys(conversation), token);
   }
 
   /** How many of the conversation's messages are queued, the one being answered included. */
@@ -119,8 +125,8 @@ export class ConversationQueue {
     return this.state.listLength(this.keys(conversation).queue);
   }
 
-  /** The members of every shard's pending set (one pipelined read of all shards). */
-  pendingConversations(): Promise<string[]> {
-    return pendingMembers(this.state);
+  /** The conversations with queued messages and the owners of their locks (one pipelined read of all shards). */
+  owners(): Promise<Map<string, string | null>> {
+    return queueOwners(this.state, this.layout.keepsLegacy);
   }
 }

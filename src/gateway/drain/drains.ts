@@ -1,8 +1,8 @@
 /**
  * Runs the drain loops of the conversations whose lock this process holds: one
  * loop per conversation, answering its queue head by head, renewing the lock
- * (heartbeat) while it works. Also sweeps the pending sets (`queues:pending:{cN}`, all shards) for conversations
- * whose holder died, and takes them over once their lock has expired.
+ * (heartbeat) while it works. Also sweeps the owner hashes (`queues:owners:{cN}`, all shards) for conversations
+ * nobody answers, or whose holder stopped renewing their lock (owner-watch.ts), and takes them over.
  *
  * At most `policy.maxAnswersInFlight` loops run at once (drain/answer-slots.ts). A conversation
  * that finds no free slot lets its lock go and waits in line here, holding nothing: its
@@ -28,6 +28,7 @@ import type { ConversationQueue } from './conversation-queue.js';
 import { parseQueuedMessage, type QueuedMessage } from './queued-message.js';
 import { AnswerSlots } from './answer-slots.js';
 import { ConversationHold, type HoldSite, type RidingClaim } from './conversation-hold.js';
+import { OwnerWatch } from './owner-watch.js';
 import type { ConversationRef } from '../../contract.js';
 
 /**
@@ -83,7 +84,7 @@ interface ActiveDrain {
 
 export interface DrainsOptions {
   queue: ConversationQueue;
-  policy: Pick<GatewayPolicy, 'heartbeatMs' | 'maxAnswersInFlight'>;
+  policy: Pick<GatewayPolicy, 'heartbeatMs' | 'maxAnswersInFlight' | 'lockTtlMs'>;
   logger: Logger;
   handle: HandleMessage;
   /** Only conversations of this process's adapters are taken over. */
@@ -101,6 +102,7 @@ export class Drains {
   private readonly active = new Map<string, ActiveDrain>();
   private readonly slots: AnswerSlots;
   private readonly site: HoldSite;
+  private readonly watch: OwnerWatch;
   private stopping = false;
 
   constructor(private readonly options: DrainsOptions) {
@@ -109,9 +111,11 @@ export class Drains {
       slots: this.slots,
       queue: options.queue,
       heartbeatMs: options.policy.heartbeatMs,
+      lockTtlMs: options.policy.lockTtlMs,
       logger: options.logger,
       slotFreed: () => this.pump(),
     };
+    this.watch = new OwnerWatch(options.policy.lockTtlMs);
   }
 
   /** Number of conversations this process is answering right now. */
@@ -155,11 +159,15 @@ export class Drains {
     this.run(hold, head, origin);
   }
 
-  /** Takes over every served conversation with queued messages and no live lock. Returns how many started now. */
+  /**
+   * Takes over every served conversation with queued messages that nobody answers, or whose holder stopped renewing its
+   * lock (seen unchanged by this process's sweeps for the lock's lifetime). Returns how many started now.
+   */
   async sweep(): Promise<number> {
     if (this.stopping) return 0;
+    await this.options.queue.layout.refresh();
     let taken = 0;
-    for (const member of await this.options.queue.pendingConversations()) {
+    for (const [member, expectedOwner] of this.watch.claimable(await this.options.queue.owners())) {
       const conversation = parseConversationMember(member);
       if (
         !conversation ||
@@ -170,19 +178,19 @@ export class Drains {
         continue;
       if (this.stopping) break;
       const hold = ConversationHold.take(this.site, conversation);
-      // No slot free: it waits in line like any other (its lock may be live elsewhere; the claim then tells).
+      // No slot free: it waits in line like any other (the claim then tells whether someone took it meanwhile).
       if (!hold) {
         this.waitForSlot(conversation);
         continue;
       }
       let head: string | null;
       try {
-        head = await hold.claim();
+        head = await hold.claim(expectedOwner);
       } catch (error) {
         await hold.end();
         throw error;
       }
-      // Held elsewhere or answered; or stop() began while claiming: the lock goes back now rather than when it expires.
+      // Held elsewhere or answered; or stop() began while claiming: the lock goes back now.
       if (head === null || this.stopping) {
         await hold.end();
         continue;

@@ -12,4 +12,5 @@ export {
   type HeadOrigin,
   type SlotLoan,
 } from './drains.js';
+export { OWNER_FIELDS_ONLY, QUEUE_LAYOUT_KEY, QueueLayout } from './queue-layout.js';
 export { LocalAttachments, parseQueuedMessage, toQueuedMessage, type QueuedMessage } from './queued-message.js';

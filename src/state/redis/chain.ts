@@ -110,14 +110,18 @@ export function queueOnChain(chain: ChainableCommander, c: AtomicCommand, fullKe
       chain.zrem(key, c.member);
       return 1;
     case 'claimHead':
+      // The legacy keys when kept beside (queue-steps.ts scriptKeys), the owners in their place when not.
       (chain as unknown as ScriptedMulti).cbQueueClaim(
         fullKey(c.queue),
         key,
-        fullKey(c.pending),
+        c.legacy ? fullKey(c.legacy.lock) : key,
+        c.legacy ? fullKey(c.legacy.pending) : key,
         c.token,
         c.ttlMs,
         c.member,
         c.head,
+        '',
+        c.legacy ? '1' : '0',
       );
       return 1;
   }

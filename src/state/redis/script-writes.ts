@@ -5,12 +5,12 @@
  * gateway CPU). Consecutive DELs become one multi-key DEL (the keys share a slot).
  *
  * Each call is: its key count, its other argument count, its name, its keys as indexes into
- * KEYS (the script's first keys are its own: the queue's three), its other arguments.
+ * KEYS (the script's first keys are its own: the queue's four), its other arguments.
  */
 import type { AtomicCommand } from '../types.js';
 
-/** The queue's keys come first in KEYS (queue, lock, pending). */
-const QUEUE_KEY_COUNT = 3;
+/** The queue's keys come first in KEYS (queue, owners, legacy lock, legacy pending). */
+const QUEUE_KEY_COUNT = 4;
 /**
  * Not a Redis command: RPUSH, then PEXPIRE when a lifetime is given and the push created the list
  * or renewal is asked, then LTRIM only when the list grew past the cap. Its arguments: the cap, the

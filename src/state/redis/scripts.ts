@@ -13,42 +13,85 @@ if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE'
 return v`;
 
 /*
- * The conversation queue's three steps (StateStore.queueOffer/queueClaim/queueAdvance).
- * KEYS: 1 queue, 2 lock, 3 pending set (+ 4 dedupe for the offer).
+ * The conversation queue's steps (StateStore.queueOffer/queueClaim/queueAdvance/queueRenew/queueRelease). The lock is
+ * the conversation's field in its shard's owners hash: the holder's token (`<token>#<renewal>` once renewed), '' for
+ * nobody, absent when nothing is queued. With `dual` ('1') the older layout is kept beside it (types.ts
+ * LegacyQueueKeys): a lock string with a lifetime and a pending set, which replicas of an older version read.
+ * Every script takes the legacy keys (the owners key in their place when not dual: never touched).
  */
+/** Whether the owner field `owner` is `token`'s (renewals append `#<n>`). */
+const OWNS = `local function owns(owner, token)
+  return owner == token or (owner ~= false and string.sub(owner, 1, #token + 1) == token .. '#')
+end
+`;
 /*
- * RPUSH's reply is the length (no LLEN first: an entry beyond the cap is popped again, inside the
- * script, so nobody sees it); a queue of one has the entry itself as its head (no LINDEX).
+ * KEYS: 1 queue, 2 owners, 3 dedupe, 4 legacy lock, 5 legacy pending. ARGV: 1 entry, 2 dedupe TTL, 3 cap, 4 token,
+ * 5 lock TTL, 6 member, 7 claim ('1') or only index ('0'), 8 dual.
+ * RPUSH's reply is the length (no LLEN first: an entry beyond the cap is popped again, inside the script, so nobody
+ * sees it); a queue of one has the entry itself as its head (no LINDEX). A conversation with nothing queued has no
+ * field, so the common arrival indexes it and takes its lock in one HSETNX.
  */
-const QUEUE_OFFER = `if not redis.call('SET', KEYS[4], '1', 'PX', ARGV[2], 'NX') then return {'duplicate'} end
+const QUEUE_OFFER = `if not redis.call('SET', KEYS[3], '1', 'PX', ARGV[2], 'NX') then return {'duplicate'} end
 local length = redis.call('RPUSH', KEYS[1], ARGV[1])
 if length > tonumber(ARGV[3]) then
   redis.call('RPOP', KEYS[1])
   return {'full', length - 1}
 end
-redis.call('SADD', KEYS[3], ARGV[6])
+local dual = ARGV[8] == '1'
+if dual then redis.call('SADD', KEYS[5], ARGV[6]) end
 if ARGV[7] ~= '1' then
-  if redis.call('EXISTS', KEYS[2]) == 0 then return {'free', length} end
+  local owner = redis.call('HGET', KEYS[2], ARGV[6])
+  if not owner then redis.call('HSET', KEYS[2], ARGV[6], '') owner = '' end
+  if owner == '' and not (dual and redis.call('EXISTS', KEYS[4]) == 1) then return {'free', length} end
   return {'queued', length}
 end
-if redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') then
-  if length == 1 then return {'claimed', length, ARGV[1]} end
-  return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)}
+local claimed = redis.call('HSETNX', KEYS[2], ARGV[6], ARGV[4]) == 1
+if not claimed and redis.call('HGET', KEYS[2], ARGV[6]) == '' then
+  redis.call('HSET', KEYS[2], ARGV[6], ARGV[4])
+  claimed = true
 end
-return {'queued', length}`;
+if claimed and dual and not redis.call('SET', KEYS[4], ARGV[4], 'PX', ARGV[5], 'NX') then
+  -- An older replica answers it: nobody of this version does, and a sweep claims it once that one let go.
+  redis.call('HSET', KEYS[2], ARGV[6], '')
+  claimed = false
+end
+if not claimed then return {'queued', length} end
+if length == 1 then return {'claimed', length, ARGV[1]} end
+return {'claimed', length, redis.call('LINDEX', KEYS[1], 0)}`;
 /*
- * The claim also checks the head the caller expects (ARGV[4], '' for none): {1} when it is
- * first, {2, head} when another is, {0} when the lock is taken, {3} when the queue is empty.
+ * KEYS: 1 queue, 2 owners, 3 legacy lock, 4 legacy pending. ARGV: 1 token, 2 lock TTL, 3 member, 4 the head the
+ * caller expects ('' for none), 5 the owner it may take over ('' for none), 6 dual.
+ * {1} claimed with the expected head first, {2, head} claimed with another head, {0} held by someone else, {3} empty.
  */
-const QUEUE_CLAIM = `if not redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {0} end
+const QUEUE_CLAIM = `local dual = ARGV[6] == '1'
+local owner = redis.call('HGET', KEYS[2], ARGV[3])
+if owner and owner ~= '' and owner ~= ARGV[5] then return {0} end
+if dual and not redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2], 'NX') then return {0} end
 local head = redis.call('LINDEX', KEYS[1], 0)
 if not head then
-  redis.call('DEL', KEYS[2])
-  redis.call('SREM', KEYS[3], ARGV[3])
+  if owner then redis.call('HDEL', KEYS[2], ARGV[3]) end
+  if dual then
+    redis.call('DEL', KEYS[3])
+    redis.call('SREM', KEYS[4], ARGV[3])
+  end
   return {3}
 end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
 if head == ARGV[4] then return {1} end
 return {2, head}`;
+/* KEYS: 1 owners, 2 legacy lock. ARGV: 1 token, 2 member, 3 the renewed owner, 4 lock TTL, 5 dual. 1 renewed, 0 not ours. */
+const QUEUE_RENEW = `${OWNS}if not owns(redis.call('HGET', KEYS[1], ARGV[2]), ARGV[1]) then return 0 end
+if ARGV[5] == '1' then
+  if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1`;
+/* KEYS: 1 owners, 2 legacy lock. ARGV: 1 token, 2 member, 3 dual. 1 let go, 0 not ours. */
+const QUEUE_RELEASE = `${OWNS}if not owns(redis.call('HGET', KEYS[1], ARGV[2]), ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], '')
+if ARGV[3] == '1' and redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1`;
 
 /**
  * The writes script-writes.ts encodes, run from ARGV[first] on (a Lua expression): each call its key count, its other
@@ -80,17 +123,20 @@ end
 `;
 
 /*
- * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 4… are the
- * writes' keys; ARGV 1-4 token, lock TTL, member, letGo; 5 how many entries were answered, 6 their SHA-1s joined
- * by commas ('' to compare none); ARGV 7… the calls. The reply: {owned (0 lost, 1 kept, 2 let go), the next head or
- * '', how many answered entries changed}. A write that fails does not stop the others nor the advance, as
- * in the MULTI this replaces; the script then answers with the first failure. 'cb-rpush' is
- * script-writes.ts's LIST_PUSH: RPUSH; PEXPIRE when a lifetime is given and the push created the list
- * or renewal is asked; LTRIM only when the list grew past the cap. LPOP with a
- * count needs Redis ≥ 6.2 (chatbridge requires 6.2: GETEX).
+ * The advance with the turn's writes before it (script-writes.ts encodes them): KEYS 1 queue, 2 owners, 3 legacy lock,
+ * 4 legacy pending, 5… the writes' keys; ARGV 1-4 token, lock TTL, member, letGo; 5 how many entries were answered, 6
+ * their SHA-1s joined by commas ('' to compare none); 7 dual; ARGV 8… the calls. The reply: {owned (0 lost, 1 kept,
+ * 2 let go), the next head or '', how many answered entries changed}. A write that fails does not stop the others nor
+ * the advance, as in the MULTI this replaces; the script then answers with the first failure. 'cb-rpush' is
+ * script-writes.ts's LIST_PUSH: RPUSH; PEXPIRE when a lifetime is given and the push created the list or renewal is
+ * asked; LTRIM only when the list grew past the cap. LPOP with a count needs Redis ≥ 6.2 (chatbridge requires 6.2:
+ * GETEX). The usual answer (a queue of one, not dual) runs HGET, LPOP and HDEL after its writes.
  */
-const QUEUE_ADVANCE = `${runWrites('7')}local result
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+const QUEUE_ADVANCE = `${OWNS}${runWrites('8')}local result
+local dual = ARGV[7] == '1'
+local ours = owns(redis.call('HGET', KEYS[2], ARGV[3]), ARGV[1])
+if ours and dual and redis.call('GET', KEYS[3]) ~= ARGV[1] then ours = false end
+if not ours then
   result = {0}
 else
   -- The answered entries and the next in one pop; the next goes back (a queue of one, the usual, costs no second command).
@@ -106,14 +152,18 @@ else
   end
   if head then redis.call('LPUSH', KEYS[1], head) end
   if head and ARGV[4] == '1' then
-    redis.call('DEL', KEYS[2])
+    redis.call('HSET', KEYS[2], ARGV[3], '')
+    if dual then redis.call('DEL', KEYS[3]) end
     result = {2, head, changed}
   elseif head then
-    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+    if dual then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
     result = {1, head, changed}
   else
-    redis.call('DEL', KEYS[2])
-    redis.call('SREM', KEYS[3], ARGV[3])
+    redis.call('HDEL', KEYS[2], ARGV[3])
+    if dual then
+      redis.call('DEL', KEYS[3])
+      redis.call('SREM', KEYS[4], ARGV[3])
+    end
     result = {1, '', changed}
   end
 end
@@ -174,9 +224,10 @@ export type ScriptedRedis = Redis & {
   cbIncrWithTtl(key: string, by: number, ttlMs: string): Promise<number>;
   cbQueueOffer(
     queue: string,
-    lock: string,
-    pending: string,
+    owners: string,
     dedupe: string,
+    legacyLock: string,
+    legacyPending: string,
     entry: string,
     dedupeTtlMs: number,
     maxLength: number,
@@ -184,17 +235,31 @@ export type ScriptedRedis = Redis & {
     lockTtlMs: number,
     member: string,
     claim: string,
+    dual: string,
   ): Promise<[string, number?, string?]>;
   cbQueueClaim(
     queue: string,
-    lock: string,
-    pending: string,
+    owners: string,
+    legacyLock: string,
+    legacyPending: string,
     token: string,
     lockTtlMs: number,
     member: string,
     expectedHead: string,
+    expectedOwner: string,
+    dual: string,
   ): Promise<ClaimReply>;
-  /** The key count first (3 + the writes' keys), then the keys, then token, lock TTL, member, letGo, count, hashes and the writes. */
+  cbQueueRenew(
+    owners: string,
+    legacyLock: string,
+    token: string,
+    member: string,
+    renewed: string,
+    lockTtlMs: number,
+    dual: string,
+  ): Promise<number>;
+  cbQueueRelease(owners: string, legacyLock: string, token: string, member: string, dual: string): Promise<number>;
+  /** The key count first (4 + the writes' keys), then the keys, then token, lock TTL, member, letGo, count, hashes, dual and the writes. */
   cbQueueAdvance(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<AdvanceReply>;
   cbListReplace(key: string, index: number, expected: string, value: string): Promise<number>;
   cbListPackInto(
@@ -222,8 +287,10 @@ export function defineScripts(redis: Redis): ScriptedRedis {
   redis.defineCommand('cbExtendLock', { numberOfKeys: 1, lua: EXTEND_LOCK });
   redis.defineCommand('cbReleaseLock', { numberOfKeys: 1, lua: RELEASE_LOCK });
   redis.defineCommand('cbIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
-  redis.defineCommand('cbQueueOffer', { numberOfKeys: 4, lua: QUEUE_OFFER });
-  redis.defineCommand('cbQueueClaim', { numberOfKeys: 3, lua: QUEUE_CLAIM });
+  redis.defineCommand('cbQueueOffer', { numberOfKeys: 5, lua: QUEUE_OFFER });
+  redis.defineCommand('cbQueueClaim', { numberOfKeys: 4, lua: QUEUE_CLAIM });
+  redis.defineCommand('cbQueueRenew', { numberOfKeys: 2, lua: QUEUE_RENEW });
+  redis.defineCommand('cbQueueRelease', { numberOfKeys: 2, lua: QUEUE_RELEASE });
   // No numberOfKeys: the writes' keys vary, so the count is the first argument.
   redis.defineCommand('cbQueueAdvance', { lua: QUEUE_ADVANCE });
   redis.defineCommand('cbHashCompareAndRun', { lua: HASH_COMPARE_AND_RUN });

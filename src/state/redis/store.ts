@@ -1,13 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Cluster, type ChainableCommander, type Redis } from 'ioredis';
-import { assertCommandsInOneSlot, commandKeys, groupBySlot, queueKeys } from '../command-keys.js';
+import { assertCommandsInOneSlot, commandKeys, groupBySlot } from '../command-keys.js';
 import type { ChannelListener, SubscribeOptions } from '../channels.js';
 import { openClient } from './client.js';
 import { RedisPubSub } from './pubsub.js';
-import { execOrThrow, queueOnChain, runOnChain } from './chain.js';
+import { execOrThrow, runOnChain } from './chain.js';
 import { pairsToObject, scoredMembers } from './replies.js';
-import { defineScripts, type AdvanceReply, type ScriptedMulti, type ScriptedRedis } from './scripts.js';
+import { defineScripts, type ScriptedMulti, type ScriptedRedis } from './scripts.js';
 import { encodeWrites } from './script-writes.js';
+import { RedisQueueSteps } from './queue-steps.js';
 import { assertOneSlot } from '../slots.js';
 import { formatEndpoint, type RedisTopology } from './topology.js';
 import {
@@ -53,6 +54,7 @@ export class RedisStateStore implements StateStore {
   private readonly cluster: Cluster | undefined;
   private readonly checkSlots: boolean;
   private readonly pubsub: RedisPubSub;
+  private readonly queue: RedisQueueSteps;
 
   constructor(options: RedisStateOptions) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
@@ -71,6 +73,13 @@ export class RedisStateStore implements StateStore {
     redis.on('error', report);
     this.redis = defineScripts(redis);
     this.pubsub = new RedisPubSub(client, report);
+    this.queue = new RedisQueueSteps({
+      redis: this.redis,
+      cluster: this.cluster,
+      prefix: this.prefix,
+      checkSlots: this.checkSlots,
+      scriptAlone: (script, keyCount, keysAndArgs) => this.scriptAlone(script, keyCount, keysAndArgs),
+    });
   }
 
   /**
@@ -331,81 +340,26 @@ export class RedisStateStore implements StateStore {
     return runOnChain(chain, commands, (key) => this.k(key));
   }
 
-  async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
-    if (this.checkSlots) assertCommandsInOneSlot('queueOffer', this.prefix, [], queueKeys(keys, options.dedupeKey));
-    const token = randomUUID();
-    const [outcome, length = 0, head] = await this.redis.cbQueueOffer(
-      this.k(keys.queue),
-      this.k(keys.lock),
-      this.k(keys.pending),
-      this.k(options.dedupeKey),
-      entry,
-      options.dedupeTtlMs,
-      options.maxLength,
-      token,
-      options.lockTtlMs,
-      keys.member,
-      options.claim === false ? '0' : '1',
-    );
-    if (outcome === 'duplicate') return { outcome };
-    if (outcome === 'full') return { outcome, length: Number(length) };
-    if (outcome === 'free') return { outcome: 'queued', length: Number(length), claim: null, lockFree: true };
-    return { outcome: 'queued', length: Number(length), claim: outcome === 'claimed' ? { token, head: head! } : null };
+  queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
+    return this.queue.offer(keys, entry, options);
   }
-
-  async queueClaim(keys: ConversationQueueKeys, lockTtlMs: number): Promise<QueueClaim | null> {
-    if (this.checkSlots) assertCommandsInOneSlot('queueClaim', this.prefix, [], queueKeys(keys));
-    const token = randomUUID();
-    const [found, head] = await this.redis.cbQueueClaim(
-      this.k(keys.queue),
-      this.k(keys.lock),
-      this.k(keys.pending),
-      token,
-      lockTtlMs,
-      keys.member,
-      '',
-    );
-    // [1] only when the head is the expected '' itself.
-    return found === 1 || found === 2 ? { token, head: head ?? '' } : null;
+  queueClaim(keys: ConversationQueueKeys, lockTtlMs: number, expectedOwner?: string): Promise<QueueClaim | null> {
+    return this.queue.claim(keys, lockTtlMs, expectedOwner);
   }
-
-  async queueAdvance(
+  queueAdvance(
     keys: ConversationQueueKeys,
     token: string,
     lockTtlMs: number,
     also: readonly AtomicCommand[] = [],
     options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
-    if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
-    const queue = [this.k(keys.queue), this.k(keys.lock), this.k(keys.pending)];
-    const answered = options.answered ?? [];
-    const hashes = answered.map((entry) => createHash('sha1').update(entry).digest('hex')).join(',');
-    const args = [token, lockTtlMs, keys.member, options.letGo ? '1' : '0', Math.max(answered.length, 1), hashes];
-    const writes = encodeWrites(also, (key) => this.k(key));
-    let reply: AdvanceReply;
-    if (writes) {
-      // One EVALSHA with the writes inside (ioredis sends EVAL the first time per connection).
-      const keysAndArgs = [...queue, ...writes.keys, ...args, ...writes.args];
-      reply = this.cluster
-        ? await this.advanceAlone(3 + writes.keys.length, keysAndArgs)
-        : await this.redis.cbQueueAdvance(3 + writes.keys.length, ...keysAndArgs);
-    } else {
-      // A read or claim among the writes (no caller sends one today): the script with no writes, in a MULTI after them.
-      const multi = this.redis.multi();
-      for (const c of also) queueOnChain(multi, c, (key) => this.k(key));
-      (multi as unknown as ScriptedMulti).cbQueueAdvance(3, ...queue, ...args);
-      const results = await execOrThrow(multi);
-      reply = results[results.length - 1] as AdvanceReply;
-    }
-    const [owned, next, changed] = reply;
-    if (owned === 0) return { owned: false };
-    return {
-      owned: true,
-      // '' is no entry: every queued one is JSON.
-      next: next || null,
-      ...(owned === 2 ? { letGo: true } : {}),
-      ...(answered.length > 0 ? { changed: changed ?? 0 } : {}),
-    };
+    return this.queue.advance(keys, token, lockTtlMs, also, options);
+  }
+  queueRenew(keys: ConversationQueueKeys, token: string, lockTtlMs: number): Promise<boolean> {
+    return this.queue.renew(keys, token, lockTtlMs);
+  }
+  queueRelease(keys: ConversationQueueKeys, token: string): Promise<boolean> {
+    return this.queue.release(keys, token);
   }
 
   async hashCompareAndRun(
@@ -432,16 +386,10 @@ export class RedisStateStore implements StateStore {
   }
 
   /**
-   * The advance on a cluster, alone in a pipeline of its own. Its key count comes first, so ioredis'
-   * auto-pipelining would group it by the slot of that number rather than of its keys, and the
-   * group fails as soon as a command of another node joins it (many conversations advancing in one
-   * tick). An explicit pipeline is sent to the node of its keys.
+   * A script whose key count comes first, alone in a pipeline of its own: ioredis' auto-pipelining would group it by
+   * the slot of that number rather than of its keys, and the group fails as soon as a command of another node joins it
+   * (many conversations advancing in one tick). An explicit pipeline is sent to the node of its keys.
    */
-  private async advanceAlone(keyCount: number, keysAndArgs: (string | number)[]): Promise<AdvanceReply> {
-    return (await this.scriptAlone('cbQueueAdvance', keyCount, keysAndArgs)) as AdvanceReply;
-  }
-
-  /** A script whose key count comes first, alone in a pipeline of its own (see advanceAlone). */
   private async scriptAlone(
     script: 'cbQueueAdvance' | 'cbHashCompareAndRun',
     keyCount: number,

@@ -36,30 +36,34 @@ describe.skipIf(!hasCluster)('State store on a Redis Cluster', () => {
     expect(await keysPerMaster()).toEqual(before.map(() => 0));
   });
 
-  it('runs a conversation queue step under one shard tag as one script', async () => {
-    const tag = allShardTags()[17]!;
-    const keys = {
-      queue: `queue:${tag}:main:t:1`,
-      lock: `lock:${tag}:main:t:1`,
-      pending: `queues:pending:${tag}`,
-      member: 'main:t:1',
-    };
-    const offered = await store!.queueOffer(keys, 'hello', {
-      dedupeKey: `dedupe:${tag}:1`,
-      dedupeTtlMs: 60_000,
-      maxLength: 5,
-      lockTtlMs: 5_000,
-    });
-    expect(offered).toMatchObject({ outcome: 'queued', claim: { head: 'hello' } });
-    const token = offered.outcome === 'queued' ? offered.claim!.token : '';
-    expect(
-      await store!.queueAdvance(keys, token, 5_000, [
-        { op: 'listPush', key: `transcript:${tag}:main:t:1`, values: ['hello'] },
-      ]),
-    ).toEqual({ owned: true, next: null });
-    expect(await store!.listRange(`transcript:${tag}:main:t:1`, 0, -1)).toEqual(['hello']);
-    expect(await store!.setMembers(keys.pending)).toEqual([]);
-  });
+  it.each([false, true])(
+    'runs a conversation queue step under one shard tag as one script (older layout kept beside: %s)',
+    async (keepLegacy) => {
+      const tag = allShardTags()[17]!;
+      const keys = {
+        queue: `queue:${tag}:main:t:1`,
+        owners: `queues:owners:${tag}`,
+        member: 'main:t:1',
+        ...(keepLegacy ? { legacy: { lock: `lock:${tag}:main:t:1`, pending: `queues:pending:${tag}` } } : {}),
+      };
+      const offered = await store!.queueOffer(keys, 'hello', {
+        dedupeKey: `dedupe:${tag}:${keepLegacy}`,
+        dedupeTtlMs: 60_000,
+        maxLength: 5,
+        lockTtlMs: 5_000,
+      });
+      expect(offered).toMatchObject({ outcome: 'queued', claim: { head: 'hello' } });
+      const token = offered.outcome === 'queued' ? offered.claim!.token : '';
+      expect(
+        await store!.queueAdvance(keys, token, 5_000, [
+          { op: 'listPush', key: `transcript:${tag}:main:t:${keepLegacy}`, values: ['hello'] },
+        ]),
+      ).toEqual({ owned: true, next: null });
+      expect(await store!.listRange(`transcript:${tag}:main:t:${keepLegacy}`, 0, -1)).toEqual(['hello']);
+      expect(await store!.hashGetAll(keys.owners)).toEqual({});
+      if (keys.legacy) expect(await store!.setMembers(keys.legacy.pending)).toEqual([]);
+    },
+  );
 
   it('describes the cluster it is connected to', async () => {
     expect(await store!.describeConnection()).toMatch(/^cluster_state:ok, \d+ master\(s\): /);

@@ -5,8 +5,7 @@ import { startTestRedisSentinel, type TestRedisSentinel } from '../../support/re
 
 const keys = {
   queue: 'queue:{c1}:main:t:1',
-  lock: 'lock:{c1}:main:t:1',
-  pending: 'queues:pending:{c1}',
+  owners: 'queues:owners:{c1}',
   member: 'main:t:1',
 };
 

@@ -286,7 +286,8 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
     });
 
     describe('conversation queue', () => {
-      const keys = { queue: 'cq:{q}:queue', lock: 'cq:{q}:lock', pending: 'cq:{q}:pending', member: 'conv-1' };
+      const keys = { queue: 'cq:{q}:queue', owners: 'cq:{q}:owners', member: 'conv-1' };
+      const owner = async () => (await store.hashGetAll(keys.owners))[keys.member];
       const offer = (entry: string, dedupeKey = `cq:{q}:dedupe:${entry}`, maxLength = 3) =>
         store.queueOffer(keys, entry, { dedupeKey, dedupeTtlMs: 60_000, maxLength, lockTtlMs: 5_000 });
 
@@ -296,7 +297,10 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         const second = await offer('b');
         expect(second).toEqual({ outcome: 'queued', length: 2, claim: null });
         expect(await store.listRange(keys.queue, 0, -1)).toEqual(['a', 'b']);
-        expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
+        // The conversation's field indexes it and names its owner: the first offer's token.
+        expect(await store.hashGetAll(keys.owners)).toEqual({
+          'conv-1': first.outcome === 'queued' ? first.claim!.token : '',
+        });
       });
 
       it('drops a redelivered offer and refuses one beyond the cap without queueing it', async () => {
@@ -318,8 +322,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         ).toEqual({ owned: true, next: 'b' });
         expect(await store.listRange('cq:{q}:log', 0, -1)).toEqual(['answered a']);
         expect(await store.queueAdvance(keys, token, 5_000)).toEqual({ owned: true, next: null });
-        expect(await store.get(keys.lock)).toBeNull();
-        expect(await store.setMembers(keys.pending)).toEqual([]);
+        expect(await store.hashGetAll(keys.owners)).toEqual({});
         // The next offer finds the lock free and claims it: nothing is stranded after a release.
         expect(await offer('c')).toMatchObject({ outcome: 'queued', claim: { head: 'c' } });
       });
@@ -377,7 +380,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           ]),
         ).toEqual({ owned: true, next: null });
         expect(await store.get('cq:{q}:d')).toBeNull();
-        expect(await store.get(keys.lock)).toBeNull();
+        expect(await owner()).toBeUndefined();
       });
 
       it('gives a list a push beside an advance creates its lifetime, and renews an existing one only when asked', async () => {
@@ -428,20 +431,19 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
             claim: false,
           });
         expect(await noClaim('a')).toEqual({ outcome: 'queued', length: 1, claim: null, lockFree: true });
-        expect(await store.get(keys.lock)).toBeNull();
-        expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
+        // Indexed, owned by nobody.
+        expect(await store.hashGetAll(keys.owners)).toEqual({ 'conv-1': '' });
         const claim = await store.queueClaim(keys, 5_000);
         expect(claim).toMatchObject({ head: 'a' });
         expect(await noClaim('b')).toEqual({ outcome: 'queued', length: 2, claim: null });
-        expect(await store.get(keys.lock)).toBe(claim!.token);
+        expect(await owner()).toBe(claim!.token);
       });
 
       it('advances many conversations at once, each with its writes (on a cluster: conversations of every node, in one tick)', async () => {
         // ioredis auto-pipelines what is sent in one tick; an advance grouped by the wrong slot failed on a cluster once others joined it.
         const conversations = Array.from({ length: 24 }, (_, i) => ({
           queue: `many:{m${i}}:queue`,
-          lock: `many:{m${i}}:lock`,
-          pending: `many:{m${i}}:pending`,
+          owners: `many:{m${i}}:owners`,
           member: `m${i}`,
         }));
         const tokens = await Promise.all(
@@ -479,8 +481,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           next: 'b',
           letGo: true,
         });
-        expect(await store.get(keys.lock)).toBeNull();
-        expect(await store.setMembers(keys.pending)).toEqual(['conv-1']);
+        expect(await store.hashGetAll(keys.owners)).toEqual({ 'conv-1': '' });
         const again = await store.queueClaim(keys, 5_000);
         expect(again).toMatchObject({ head: 'b' });
         // With nothing left there is nothing to yield: the lock goes as always, and the conversation leaves the index.
@@ -488,7 +489,7 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           owned: true,
           next: null,
         });
-        expect(await store.setMembers(keys.pending)).toEqual([]);
+        expect(await store.hashGetAll(keys.owners)).toEqual({});
       });
 
       it('claims a lock inside a batch for an expected head: taken with it, with another head, or not at all', async () => {
@@ -503,9 +504,8 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
         const claimHead = (token: string, head: string) =>
           ({
             op: 'claimHead',
-            key: keys.lock,
+            key: keys.owners,
             queue: keys.queue,
-            pending: keys.pending,
             member: keys.member,
             token,
             ttlMs: 5_000,
@@ -518,9 +518,9 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           { outcome: 'claimed' },
           1,
         ]);
-        expect(await store.get(keys.lock)).toBe('t1');
+        expect(await owner()).toBe('t1');
         expect(await store.atomic([claimHead('t2', 'a')])).toEqual([{ outcome: 'taken' }]);
-        expect(await store.get(keys.lock)).toBe('t1');
+        expect(await owner()).toBe('t1');
         // Another holder answered 'a' meanwhile: the lock is taken all the same, and 'b' is first.
         expect(await store.queueAdvance(keys, 't1', 5_000, [], { letGo: true })).toEqual({
           owned: true,
@@ -528,32 +528,51 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
           letGo: true,
         });
         expect(await store.atomic([claimHead('t3', 'a')])).toEqual([{ outcome: 'other-head', head: 'b' }]);
-        expect(await store.get(keys.lock)).toBe('t3');
+        expect(await owner()).toBe('t3');
         expect(await store.queueAdvance(keys, 't3', 5_000)).toEqual({ owned: true, next: null });
         // Nothing queued: no lock is taken, and the conversation leaves the index.
-        await store.setAdd(keys.pending, keys.member);
+        await store.hashSet(keys.owners, { [keys.member]: '' });
         expect(await store.atomic([claimHead('t4', 'b')])).toEqual([{ outcome: 'empty' }]);
-        expect(await store.get(keys.lock)).toBeNull();
-        expect(await store.setMembers(keys.pending)).toEqual([]);
+        expect(await store.hashGetAll(keys.owners)).toEqual({});
       });
 
-      it('lets an orphaned queue be claimed once its lock expired, and forgets an empty one', async () => {
-        // A lifetime a loaded machine cannot outrun between the offer and the next line (50 ms once did).
-        await store.queueOffer(keys, 'a', {
-          dedupeKey: 'cq:{q}:d1',
-          dedupeTtlMs: 60_000,
-          maxLength: 5,
-          lockTtlMs: 600,
-        });
+      it('renews a lock by changing its owner, only for its token, and lets it go without removing anything', async () => {
+        const first = await offer('a');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        expect(await store.queueRenew(keys, 'someone-else', 5_000)).toBe(false);
+        expect(await owner()).toBe(token);
+        expect(await store.queueRenew(keys, token, 5_000)).toBe(true);
+        const renewed = await owner();
+        expect(renewed).not.toBe(token);
+        expect(await store.queueRenew(keys, token, 5_000)).toBe(true);
+        // Every renewal gives a value never seen, which is what a sweep watches.
+        expect(await owner()).not.toBe(renewed);
+        expect(await store.queueRelease(keys, 'someone-else')).toBe(false);
+        expect(await store.queueRelease(keys, token)).toBe(true);
+        expect(await store.hashGetAll(keys.owners)).toEqual({ 'conv-1': '' });
+        expect(await store.listRange(keys.queue, 0, -1)).toEqual(['a']);
+        expect(await store.queueRenew(keys, token, 5_000)).toBe(false);
+        expect(await store.queueAdvance(keys, token, 5_000)).toEqual({ owned: false });
+      });
+
+      it('lets a queue be claimed over the owner a sweep saw stop renewing, never over a renewed one, and forgets an empty one', async () => {
+        const first = await offer('a');
+        const token = first.outcome === 'queued' ? first.claim!.token : '';
+        // Held: a claim that expects nobody gets nothing.
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
-        await sleep(700);
-        const claim = await store.queueClaim(keys, 5_000);
+        const seen = (await owner())!;
+        // Renewed since it was seen: alive, not taken over.
+        await store.queueRenew(keys, token, 5_000);
+        expect(await store.queueClaim(keys, 5_000, seen)).toBeNull();
+        const stopped = (await owner())!;
+        const claim = await store.queueClaim(keys, 5_000, stopped);
         expect(claim).toMatchObject({ head: 'a' });
+        // The holder that stopped has lost it: its late advance removes nothing.
+        expect(await store.queueAdvance(keys, token, 5_000)).toEqual({ owned: false });
         expect(await store.queueAdvance(keys, claim!.token, 5_000)).toEqual({ owned: true, next: null });
-        await store.setAdd(keys.pending, keys.member);
+        await store.hashSet(keys.owners, { [keys.member]: '' });
         expect(await store.queueClaim(keys, 5_000)).toBeNull();
-        expect(await store.setMembers(keys.pending)).toEqual([]);
-        expect(await store.get(keys.lock)).toBeNull();
+        expect(await store.hashGetAll(keys.owners)).toEqual({});
       });
     });
 
@@ -575,13 +594,13 @@ function stateContract(name: string, make: () => StateStore & { cleanup?: () => 
       });
 
       it('refuses queue steps whose keys span slots', async () => {
-        const keys = { queue: '{a}queue', lock: '{a}lock', pending: '{b}pending', member: 'conv' };
+        const keys = { queue: '{a}queue', owners: '{b}owners', member: 'conv' };
         await expect(
           store.queueOffer(keys, 'm', { dedupeKey: '{a}dedupe', dedupeTtlMs: 1000, maxLength: 5, lockTtlMs: 1000 }),
-        ).rejects.toThrow(/queueOffer keys span slots: .*\{b\}pending/);
+        ).rejects.toThrow(/queueOffer keys span slots: .*\{b\}owners/);
         await expect(store.queueClaim(keys, 1000)).rejects.toThrow(/queueClaim keys span slots/);
         await expect(
-          store.queueAdvance({ ...keys, pending: '{a}pending' }, 'token', 1000, [{ op: 'incr', key: b }]),
+          store.queueAdvance({ ...keys, owners: '{a}owners' }, 'token', 1000, [{ op: 'incr', key: b }]),
         ).rejects.toThrow(/queueAdvance keys span slots: .*\{b\}y/);
         expect(await store.listLength('{a}queue')).toBe(0);
         expect(await store.get(b)).toBeNull();

@@ -11,6 +11,7 @@ import { monthOf } from '../../../../src/gateway/turn/allowance-step.js';
 import { silentLogger } from '../../../../src/logger.js';
 import type { ScriptedChatbotService } from '../../../../fakes/chatbot-service/index.js';
 import { isolatedRedisStore } from '../../../support/redis.js';
+import { lockOwner } from '../../../support/lock-owner.js';
 import { startEchoService, upstreamClient } from '../../../support/scripted-service.js';
 import type { ChatbotSettings } from '../../../../src/upstream/index.js';
 
@@ -96,7 +97,7 @@ describe('a bounded number of answers in flight per process', () => {
     // Only the first is being answered; the others wait without a lock.
     await until(() => service.asks.length === 1, 'the first question asked');
     expect(service.questions).toEqual(['hello from a']);
-    expect(await store.get(gatewayKeys.lock({ bot: 'main', platform: 'order', id: 'c' }))).toBeNull();
+    expect(await lockOwner(store, { bot: 'main', platform: 'order', id: 'c' })).toBeNull();
     release();
     await until(() => ids.every((id) => answered(platform, id, `hello from ${id}`)), 'every chat answered');
     expect(service.questions).toEqual(ids.map((id) => `hello from ${id}`));
@@ -199,7 +200,7 @@ describe('a bounded number of answers in flight per process', () => {
     release();
     await stopping;
     expect(await store.listLength(gatewayKeys.queue(second))).toBe(1);
-    expect(await store.get(gatewayKeys.lock(second))).toBeNull();
+    expect(await lockOwner(store, second)).toBeNull();
   });
 
   it('makes a polling source wait once the line is full, while a webhook still gets its answer at once; nothing is lost', async () => {

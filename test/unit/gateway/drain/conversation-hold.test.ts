@@ -30,7 +30,9 @@ let conversations = 0;
 const newConversation = (): ConversationRef => ({ bot: 'main', platform: 'holdtest', id: `c${++conversations}` });
 const entry = (conversation: ConversationRef, id: string) =>
   JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });
-const lockOf = (conversation: ConversationRef) => store.get(gatewayKeys.lock(conversation));
+/** The owner of the conversation's lock; null when nobody holds it (its field '' or absent). */
+const lockOf = async (conversation: ConversationRef) =>
+  (await store.hashGetAll(gatewayKeys.owners(conversation)))[conversationMember(conversation)] || null;
 
 /** One gateway process as the holds see it: its answer slots, and the round trips its holds make to Redis. */
 interface Process {
@@ -54,6 +56,7 @@ function gatewayProcess(capacity = 1, state: StateStore = store): Process {
     site: {
       slots,
       heartbeatMs: policy.heartbeatMs,
+      lockTtlMs: policy.lockTtlMs,
       logger: silentLogger(),
       queue: {
         claim: (c) => queue.claim(c),
@@ -168,14 +171,13 @@ describe("ConversationHold: a conversation's answer slot and lock, taken and giv
     const answer = new AbortController();
     hold.keepAlive(answer);
 
-    // The lock expires (a frozen process) and another process takes the conversation over.
-    await store.del(gatewayKeys.lock(conversation));
-    const other = (await proc.queue.claim(conversation))!;
+    // A frozen process: a sweep elsewhere saw its lock unrenewed and took the conversation over.
+    await store.hashSet(gatewayKeys.owners(conversation), { [conversationMember(conversation)]: 'the-new-holder' });
     await eventually(() => expect(answer.signal.reason).toBeInstanceOf(LockLostError));
 
     await hold.end();
     expect(proc.roundTrips.release).toBe(0);
-    expect(await lockOf(conversation)).toBe(other.token);
+    expect(await lockOf(conversation)).toBe('the-new-holder');
     expect(proc.slots.inUse).toBe(0);
   });
 
@@ -250,9 +252,11 @@ describe("ConversationHold: a conversation's answer slot and lock, taken and giv
     await eventually(() => expect(proc.roundTrips.extend).toBeGreaterThanOrEqual(2));
 
     await firstBatch(hold, head);
-    // A lock near its end is renewed to its full lifetime.
-    await store.expire(gatewayKeys.lock(conversation), 1_000);
-    await eventually(async () => expect(await store.ttlMs(gatewayKeys.lock(conversation))).toBeGreaterThan(5_000));
+    // Each renewal changes the owner (the hold's token, then `#<n>`): what another process's sweep sees as alive.
+    const token = (await lockOf(conversation))!.split('#')[0]!;
+    await eventually(async () => expect(await lockOf(conversation)).toMatch(new RegExp(`^${token}#`)));
+    const renewed = await lockOf(conversation);
+    await eventually(async () => expect(await lockOf(conversation)).not.toBe(renewed));
     expect(answer.signal.aborted).toBe(false);
     await hold.end();
     // Renewal stops with the hold: nothing renews a lock after it was released.
@@ -288,8 +292,10 @@ describe("ConversationHold: a conversation's answer slot and lock, taken and giv
     await hold.end();
     expect(proc.roundTrips.release).toBe(0);
     expect(proc.slots.inUse).toBe(0);
-    // Still locked, with a lifetime: once it ends, a sweep answers the message again.
-    expect(await lockOf(conversation)).not.toBeNull();
-    expect(await store.ttlMs(gatewayKeys.lock(conversation))).toBeGreaterThan(0);
+    // Still owned, no longer renewed: a sweep that sees it so for the lock's lifetime answers the message again.
+    const owner = await lockOf(conversation);
+    expect(owner).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, policy.heartbeatMs * 3));
+    expect(await lockOf(conversation)).toBe(owner);
   });
 });

@@ -1,28 +1,31 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Drains, type HeadOrigin } from '../../../../src/gateway/drain/drains.js';
-import { gatewayKeys } from '../../../../src/gateway/state-keys.js';
+import { conversationMember, gatewayKeys } from '../../../../src/gateway/state-keys.js';
 import { resolvePolicy } from '../../../../src/gateway/gateway-policy.js';
 import { ConversationQueue } from '../../../../src/gateway/drain/conversation-queue.js';
 import type { ConversationRef } from '../../../../src/contract.js';
 import { silentLogger } from '../../../../src/logger.js';
-import { MemoryStateStore, type HeadClaim } from '../../../../src/state/index.js';
+import { MemoryStateStore, type HeadClaim, type StateStore } from '../../../../src/state/index.js';
 import { isolatedRedisStore } from '../../../support/redis.js';
 import { eventually } from '../support/recording-adapter.js';
 
 const conversation: ConversationRef = { bot: 'main', platform: 'fakechat', id: 'c1' };
+/** The owner of a conversation's lock; null when nobody holds it (its field '' or absent). */
+const ownerOf = async (state: StateStore, c: ConversationRef) =>
+  (await state.hashGetAll(gatewayKeys.owners(c)))[conversationMember(c)] || null;
 
 describe('Drains', () => {
   it('releases a lock its sweep claimed while the gateway was stopping, so another process answers at once', async () => {
     const state = new MemoryStateStore({ prefix: 'drains:', checkSlots: true });
     const policy = resolvePolicy({});
     const queue = new ConversationQueue(state, policy);
-    // A message queued by a holder that died: no lock, the conversation indexed as pending.
+    // A message queued that nobody answers (its holder let go): indexed, owned by nobody.
     await queue.offer(
       conversation,
       'm1',
       JSON.stringify({ id: 'x', origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } }),
+      { claim: false },
     );
-    await state.del(gatewayKeys.lock(conversation));
 
     let claimed!: () => void;
     const claimGate = new Promise<void>((resolve) => {
@@ -47,7 +50,7 @@ describe('Drains', () => {
     claimed();
     expect(await sweeping).toBe(0);
     await stopping;
-    expect(await state.get(gatewayKeys.lock(conversation))).toBeNull();
+    expect(await ownerOf(state, conversation)).toBeNull();
     expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(1);
   });
 
@@ -57,10 +60,9 @@ describe('Drains', () => {
     const queue = new ConversationQueue(state, policy);
     const entry = (id: string) =>
       JSON.stringify({ id, origin: 'o', acceptedAt: 0, inbound: { conversation, attachments: [] } });
-    // Queued by a holder that died mid-answer of m1: its lock is gone, m1 and m2 wait.
-    await queue.offer(conversation, 'm1', entry('m1'));
-    await queue.offer(conversation, 'm2', entry('m2'));
-    await state.del(gatewayKeys.lock(conversation));
+    // Queued while nobody answered (a holder cut off mid-answer of m1 let go): m1 and m2 wait.
+    await queue.offer(conversation, 'm1', entry('m1'), { claim: false });
+    await queue.offer(conversation, 'm2', entry('m2'), { claim: false });
     const origins: [string, HeadOrigin][] = [];
     let settled = 0;
     let finished!: () => void;
@@ -141,7 +143,7 @@ describe('Drains', () => {
       { id: 'm2', claimed: false, origin: 'again' },
     ]);
     expect(await state.listLength(gatewayKeys.queue(conversation))).toBe(0);
-    expect(await state.get(gatewayKeys.lock(conversation))).toBeNull();
+    expect(await ownerOf(state, conversation)).toBeNull();
   });
 });
 
@@ -202,9 +204,8 @@ describe('a drain gives back its slot and its lock once, whichever way it ends',
               aStarted();
               if (ending === 'Redis failing') throw new Error('Connection is closed.');
               if (ending === 'lock lost') {
-                // A frozen process: its lock expires and another takes the conversation over.
-                await store.del(gatewayKeys.lock(a));
-                await elsewhere.claim(a);
+                // A frozen process: another's sweep saw its lock unrenewed and took the conversation over.
+                await store.hashSet(gatewayKeys.owners(a), { [conversationMember(a)]: 'the-new-holder' });
               }
               if (ending !== 'answered') {
                 await untilAborted(signal);
@@ -238,7 +239,7 @@ describe('a drain gives back its slot and its lock once, whichever way it ends',
       await eventually(() => expect(drains.size).toBe(0));
       expect(mostAtOnce).toBe(1);
 
-      const lockOfA = await store.get(gatewayKeys.lock(a));
+      const lockOfA = await ownerOf(store, a);
       const queuedOfA = await store.listLength(gatewayKeys.queue(a));
       if (ending === 'answered') expect({ lockOfA, queuedOfA }).toEqual({ lockOfA: null, queuedOfA: 0 });
       // Let go at once: another process answers a's message now.
@@ -246,7 +247,7 @@ describe('a drain gives back its slot and its lock once, whichever way it ends',
       if (ending === 'lock lost') expect(lockOfA).not.toBeNull();
       if (heldElsewhereFirst(ending))
         expect({ lockOfA, queuedOfA }).toEqual({ lockOfA: heldElsewhere!.token, queuedOfA: 1 });
-      // Left to expire: whoever sweeps after that answers a's message again.
+      // Left as it is: a sweep that sees it unrenewed for the lock's lifetime answers a's message again.
       if (ending === 'Redis failing')
         expect({ locked: lockOfA !== null, queuedOfA }).toEqual({ locked: true, queuedOfA: 1 });
       await drains.stop(1_000);

@@ -10,7 +10,7 @@ import { ConversationQueue } from '../../../../src/gateway/drain/conversation-qu
 import type { RidingClaim } from '../../../../src/gateway/drain/index.js';
 import { resolvePolicy } from '../../../../src/gateway/gateway-policy.js';
 import { inflightConversationKey } from '../../../../src/gateway/relay/index.js';
-import { gatewayKeys } from '../../../../src/gateway/state-keys.js';
+import { conversationMember, gatewayKeys } from '../../../../src/gateway/state-keys.js';
 import { HeadClaimMissedError, startTurn, TurnReads } from '../../../../src/gateway/turn/first-batch.js';
 import { monthOf } from '../../../../src/gateway/turn/allowance-step.js';
 import { MONTHLY_COUNTER_TTL_MS } from '../../../../src/gateway/stores/index.js';
@@ -121,7 +121,9 @@ describe("a turn's first batch looks for what earlier turns left only where ther
   it('line, the conversation held elsewhere: nothing of the turn runs, the count is untouched and the month reserved is given back', async () => {
     const turn = turnOf('m1', { MessageLimit: 1_000 });
     const { claim, found } = await inLine(turn);
-    await state.set(gatewayKeys.lock(turn.conversation), 'someone-else', { ttlMs: 10_000 });
+    await state.hashSet(gatewayKeys.owners(turn.conversation), {
+      [conversationMember(turn.conversation)]: 'someone-else',
+    });
     const monthlyKey = gatewayKeys.monthly(serialNumber, monthOf(new Date(), 'UTC'));
     const before = Number((await state.get(monthlyKey)) ?? 0);
     await expect(startTurn(turn, new TurnReads().claiming(claim), 'line')).rejects.toBeInstanceOf(HeadClaimMissedError);
