@@ -265,6 +265,30 @@ describe("ConversationHold: a conversation's answer slot and lock, taken and giv
     expect(proc.roundTrips.extend).toBe(renewals);
   });
 
+  it('renewals that cannot get through for the lock lifetime: the answer stops, and ending lets the lock go if still its own', async () => {
+    const proc = gatewayProcess();
+    // Renewals that never come back (Redis out of reach, or an event loop too busy to read the replies).
+    const site: HoldSite = {
+      ...proc.site,
+      lockTtlMs: 300,
+      queue: { ...proc.site.queue, extend: () => new Promise<boolean>(() => undefined) },
+    };
+    const conversation = newConversation();
+    await proc.queue.offer(conversation, 'm1', entry(conversation, 'm1'), { claim: false });
+    const hold = ConversationHold.take(site, conversation)!;
+    await hold.claim();
+    const answer = new AbortController();
+    hold.keepAlive(answer);
+
+    // Another process's sweep may have taken it over by now, unseen: the answer stops rather than risk two.
+    await eventually(() => expect(answer.signal.reason).toBeInstanceOf(LockLostError));
+    await hold.end();
+    // Nobody took it: let go at once, so the next claim answers the message again.
+    expect(proc.roundTrips.release).toBe(1);
+    expect(await lockOf(conversation)).toBeNull();
+    expect(await store.listLength(gatewayKeys.queue(conversation))).toBe(1);
+  });
+
   it('Redis failing during a claim: the hold has no lock, and its slot still comes back', async () => {
     const broken = new RedisStateStore({ url: testRedisUrl(), prefix, checkSlots: true });
     await broken.close();
