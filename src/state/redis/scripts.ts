@@ -40,8 +40,8 @@ end
 local dual = ARGV[8] == '1'
 if dual then redis.call('SADD', KEYS[5], ARGV[6]) end
 if ARGV[7] ~= '1' then
-  local owner = redis.call('HGET', KEYS[2], ARGV[6])
-  if not owner then redis.call('HSET', KEYS[2], ARGV[6], '') owner = '' end
+  local owner = ''
+  if redis.call('HSETNX', KEYS[2], ARGV[6], '') == 0 then owner = redis.call('HGET', KEYS[2], ARGV[6]) end
   if owner == '' and not (dual and redis.call('EXISTS', KEYS[4]) == 1) then return {'free', length} end
   return {'queued', length}
 end
