@@ -245,7 +245,8 @@ export class MemoryStateStore implements StateStore {
       const entry = this.live(key);
       return entry?.expiresAt == null ? -1 : entry.expiresAt - Date.now();
     };
-    const lifetime = Math.max(left(list), left(packs));
+    // As on Redis: the list's lifetime (written after every chunk, it lives longest), else the packs' own.
+    const lifetime = left(list) > 0 ? left(list) : left(packs);
     // Bytes kept as latin1 text, one character per byte: lossless, and the list stays a list of strings.
     await this.listPush(packs, [Buffer.from(chunk).toString('latin1')], { maxLength: options.maxChunks });
     await this.expire(packs, lifetime > 0 ? lifetime : options.ttlMs);

@@ -50,7 +50,7 @@ export interface StateStore {
   /**
    * Moves a list into one bytes entry of another list (a transcript's packed chunks), atomically: when `list` still
    * holds `expected.length` entries, the last being `expected.last`, appends `chunk` to `packs`, keeps its newest
-   * `maxChunks`, gives it the longer of the two keys' remaining lifetimes (`ttlMs` when neither has one) and deletes
+   * `maxChunks`, gives it the list's remaining lifetime (the packs' own when the list has none, `ttlMs` when neither has one) and deletes
    * `list`; true. Otherwise writes nothing; false. Both keys in one Cluster slot.
    */
   listPackInto(

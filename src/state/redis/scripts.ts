@@ -178,14 +178,15 @@ return 1`;
 /**
  * A list moved into one bytes entry of another while it is as the caller read it (StateStore.listPackInto). KEYS: 1 the
  * list, 2 the packs. ARGV: 1 the list's length, 2 its last entry, 3 the chunk, 4 the chunks kept, 5 the lifetime when
- * neither key has one.
+ * neither has one. The packs take the list's lifetime (the list was written after every chunk, so it lives longest),
+ * the packs' own when the list has none: six commands, LTRIM only when the packs outgrow what is kept.
  */
 const LIST_PACK_INTO = `if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 if redis.call('LINDEX', KEYS[1], -1) ~= ARGV[2] then return 0 end
-local ttl = math.max(redis.call('PTTL', KEYS[1]), redis.call('PTTL', KEYS[2]))
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then ttl = redis.call('PTTL', KEYS[2]) end
 if ttl <= 0 then ttl = tonumber(ARGV[5]) end
-redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1)
+if redis.call('RPUSH', KEYS[2], ARGV[3]) > tonumber(ARGV[4]) then redis.call('LTRIM', KEYS[2], -tonumber(ARGV[4]), -1) end
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('DEL', KEYS[1])
 return 1`;
