@@ -5,12 +5,12 @@
  * Then, on any topology, ends the layout of the conversation locks before owner fields
  * (queue-owners.ts), which needs only that no replica of such a version runs.
  *
- * Moved: sessions, transcripts, queued messages, failure counts, messages waiting for the
- * service, handoff pauses and follow-up states (RENAMENX, so a key this version already
- * wrote is never overwritten), the pending-queue and paused-conversation indexes (into
- * their shards), and the handoff e-mails waiting or dead (new ids naming their shard).
- * Not moved: what lives minutes to days and cannot be told apart by name (dedupe marks,
- * locks, poison attempt counters, records of answers in flight).
+ * Moved: sessions, transcripts, queued messages, messages waiting for the service, handoff
+ * pauses and follow-up states (RENAMENX, so a key this version already wrote is never
+ * overwritten), the pending-queue and paused-conversation indexes (into their shards), and
+ * the handoff e-mails waiting or dead (new ids naming their shard). Deleted: the counts of
+ * upstream failures in a row (see DROPPED). Not moved: what lives minutes to days and cannot
+ * be told apart by name (dedupe marks, locks, poison attempt counters, records of answers in flight).
  */
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
@@ -29,6 +29,8 @@ export interface MigrationReport {
   indexed: number;
   /** Handoff e-mails moved (waiting and dead). */
   mails: number;
+  /** Old keys deleted, not moved (DROPPED). */
+  dropped: number;
   /** Old keys left where they are because the new one exists already (this version wrote it). */
   kept: string[];
 }
@@ -38,19 +40,26 @@ const RENAMED: { kind: string; to: (c: ConversationRef) => string; type?: string
   { kind: 'session:', to: gatewayKeys.session },
   { kind: 'transcript:', to: gatewayKeys.transcript },
   { kind: 'queue:', to: gatewayKeys.queue },
-  { kind: 'failures:', to: gatewayKeys.failures },
   { kind: 'upstream-wait:', to: gatewayKeys.upstreamWait },
   { kind: 'handoff:follow-up:', to: handoffKeys.followUp },
   // `handoff:` also starts the outbox, mails, the secret and follow-ups: a pause is the only hash.
   { kind: 'handoff:', to: handoffKeys.pause, type: 'hash' },
 ];
 
+/**
+ * Per-conversation kinds deleted instead of moved: `failures:<bot>:<platform>:<id>`, the upstream failures in a row. This
+ * version counts them in the conversation's pause hash (src/handoff/pause/pause-store.ts), and a count moved there could
+ * stand in the way of the pause renamed into that hash (RENAMENX keeps a target that exists). A count is worth little
+ * (forgotten after a quiet day anyway): losing it only means a handoff for failures comes a few failures later.
+ */
+const DROPPED = ['failures:'];
+
 /** Keys scanned per SCAN call. */
 const SCAN_COUNT = 500;
 
 /** Moves the old layout's keys under `prefix` (e.g. `cb:`) on `redis`; safe to run again (moved keys are skipped). */
 export async function migrateStateKeys(redis: Redis, prefix: string): Promise<MigrationReport> {
-  const report: MigrationReport = { renamed: 0, indexed: 0, mails: 0, kept: [] };
+  const report: MigrationReport = { renamed: 0, indexed: 0, mails: 0, dropped: 0, kept: [] };
   for (const { kind, to, type } of RENAMED) {
     for await (const key of scanKeys(redis, `${escapeGlob(prefix + kind)}*`)) {
       const rest = key.slice(prefix.length + kind.length);
@@ -68,6 +77,13 @@ export async function migrateStateKeys(redis: Redis, prefix: string): Promise<Mi
           conversationMember(conversation),
           '',
         );
+    }
+  }
+  for (const kind of DROPPED) {
+    for await (const key of scanKeys(redis, `${escapeGlob(prefix + kind)}*`)) {
+      const rest = key.slice(prefix.length + kind.length);
+      // A tagged key is this layout's (an earlier version's replica still counting during an upgrade): it expires by itself.
+      if (!rest.startsWith('{') && parseConversationId(rest)) report.dropped += await redis.del(key);
     }
   }
   report.indexed += await movePendingIndex(redis, prefix);
@@ -183,7 +199,8 @@ export function registerMigrateStateCommand(program: Command): void {
           const entries = `${report.indexed} index entr${report.indexed === 1 ? 'y' : 'ies'}`;
           const keptShown = `${report.kept.slice(0, 10).join(', ')}${report.kept.length > 10 ? ', …' : ''}`;
           process.stdout.write(
-            `Moved ${report.renamed} key(s), ${entries} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}".\n` +
+            `Moved ${report.renamed} key(s), ${entries} and ${report.mails} handoff e-mail(s) under "${config.keyPrefix}"; ` +
+              `deleted ${report.dropped} count(s) of upstream failures (kept elsewhere now).\n` +
               (report.kept.length > 0
                 ? `Kept ${report.kept.length} old key(s) whose new key exists already (written by this version): ${keptShown}\n`
                 : ''),

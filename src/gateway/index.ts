@@ -4,7 +4,6 @@ export type { GatewayObserver } from './observer.js';
 export { CommandRegistry, parseCommand, splitSuggestions, type ButtonAction, type Command } from './commands/index.js';
 export {
   compose,
-  FAILURE_COUNT_TTL_MS,
   PIPELINE_POSITIONS,
   type AfterAnswerListener,
   type GatewayBot,

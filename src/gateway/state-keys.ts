@@ -63,11 +63,20 @@ export const gatewayKeys = {
    * first; `transcript` then holds only the entries written since the last packing. Same lifetime as the transcript.
    */
   transcriptPacks: (c: ConversationRef) => `transcript-packs:${conv(c)}`,
-  /** Consecutive upstream failures of a conversation; deleted by the next answer. */
-  failures: (c: ConversationRef) => `failures:${conv(c)}`,
-  /** Turns started for one queued message (cut off or not), counted in the turn's first batch; deleted when it leaves the queue (poison limit). */
+  /*
+   * No `failures:` any more: the upstream failures in a row are the handoff's to count, in the conversation's pause hash
+   * (src/handoff/pause/pause-store.ts). A replica of an earlier version still counts in `failures:<conv>` during a rolling
+   * upgrade (README, State keys); this version neither reads nor writes it, and it expires a day after its first count.
+   */
+  /**
+   * Turns started for one queued message (cut off or not), counted in the first batch of a turn that may follow a cut-off
+   * one; deleted, when the message leaves the queue, by the turn that counted (poison limit, turn/poison-limit.ts).
+   */
   attempts: (c: ConversationRef, platformMessageId: string) => `attempts:${conv(c)}:${platformMessageId}`,
-  /** JSON: the queued message waiting for the Chatbot Service to come back, since when, tries so far. */
+  /**
+   * JSON: the queued message waiting for the Chatbot Service to come back, since when, tries so far; deleted, when the
+   * message leaves the queue, by the turn that waited or one that followed it (turn/poison-limit.ts forgetWhenLeaving).
+   */
   upstreamWait: (c: ConversationRef) => `upstream-wait:${conv(c)}`,
   /** Marks that a /stop (its platform message id) stopped an answer, written with that answer's advance, read by the /stop turn (10 minutes). */
   stopped: (c: ConversationRef, platformMessageId: string) => `stopped:${conv(c)}:${platformMessageId}`,

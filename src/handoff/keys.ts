@@ -20,6 +20,8 @@ export const handoffKeys = {
   /**
    * Hash of a paused conversation: since, reason, handoffId, expiresAt, user
    * (JSON), isGroup. TTL = pauseHours + EXPIRED_PAUSE_NOTICE_MS (see policy.ts).
+   * Also `upstreamFailures`, the upstream failures in a row (pause/pause-store.ts countFailure), beside a pause or
+   * alone (no handoffId: no pause; then TTL FAILURE_COUNT_TTL_MS from the last failure).
    */
   pause: (c: ConversationRef) => `handoff:${tagged(c)}`,
   /** Sorted set of the paused conversations of one shard (member `<bot>:<platform>:<id>`, score expiresAt), for the admin list. */

@@ -17,6 +17,12 @@ export const HANDOFF_COMMAND = 'human';
  */
 export const EXPIRED_PAUSE_NOTICE_MS = 30 * 24 * 60 * 60_000;
 
+/**
+ * Upstream failures in a row are forgotten after a quiet day (the count's hash, without a pause, expires a day after
+ * its last failure: pause-store.ts countFailure), so one bad hour long ago does not count toward handoff.failureThreshold.
+ */
+export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
+
 /** Lifetime of the e-mail's link into the inbox when handoff.inboxLinkHours is unset: a week, for an operator back on Monday. */
 export const INBOX_LINK_HOURS = 7 * 24;
 

@@ -17,7 +17,7 @@ import {
 } from '../media/index.js';
 import type { Step } from './pipeline.js';
 import { relayAnswer, startTyping, type TypingHandle } from '../relay/index.js';
-import { resetTurnAttempts } from './poison-limit.js';
+import { forgetWhenLeaving, resetTurnAttempts } from './poison-limit.js';
 import { decideUpstreamWait, isServiceUnavailable } from './upstream-wait.js';
 import { serviceMediaRefusal } from '../media/index.js';
 import type { UserTexts } from '../user-texts.js';
@@ -127,6 +127,8 @@ async function waitForService(ctx: TurnContext, error: unknown, texts: UserTexts
   if (!wait) return false;
   waitedForService.add(ctx);
   ctx.services.observer.upstreamFailed?.(error.operation);
+  // The wait's record (just written) and the count set back to 0 below go when the message leaves the queue.
+  forgetWhenLeaving(ctx);
   // Waiting is not failing: the poison limit counts only turns that were cut off.
   await resetTurnAttempts(ctx);
   if (wait.first) {

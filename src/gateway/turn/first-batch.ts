@@ -23,7 +23,7 @@ import { gatewayKeys } from '../state-keys.js';
 import type { Reservation } from './allowance.js';
 import { monthlyLimit, monthOf, rateWindow } from './allowance-step.js';
 import { MONTHLY_COUNTER_TTL_MS } from '../stores/index.js';
-import { ATTEMPTS_TTL_MS } from './poison-limit.js';
+import { ATTEMPTS_TTL_MS, forgetWhenLeaving } from './poison-limit.js';
 import { inflightConversationKey } from '../relay/index.js';
 import type { HeadOrigin, RidingClaim } from '../drain/index.js';
 import { BURST_READ_MAX } from './burst.js';
@@ -131,11 +131,16 @@ export class HeadClaimMissedError extends Error {
  * What earlier turns of the message left is looked for by its origin (drain/drains.ts), not on every
  * turn: that would cost each answer three commands more (the count's SET NX and INCRBY, and SMEMBERS).
  * The count of turns (poison-limit.ts) is kept only once a turn may have been cut off before: a key
- * absent means at most one turn started. A `new` head has had none (attempt 1, nothing written: if
- * this turn is cut off, whoever takes the message over counts it). An `again` head counts from 1 (as
- * if one turn had been cut off, which a takeover cannot tell from none) and reads what was left. A
- * `line` head went in line never started: absent, it is the first turn; present, a claim elsewhere
- * started it meanwhile, and the count and what was left are taken in one more round trip.
+ * absent means at most one turn started. A `new` head has had none (attempt 1, nothing written, and
+ * so nothing to delete when it leaves: if this turn is cut off, whoever takes the message over counts
+ * it). An `again` head counts from 1 (as if one turn had been cut off, which a takeover cannot tell
+ * from none) and reads what was left. A `line` head went in line never started: absent, it is the
+ * first turn (nothing written, nothing to delete); present, a claim elsewhere started it meanwhile,
+ * and the count and what was left are taken in one more round trip. The turn that counted (or found
+ * a count) is the one that has it deleted when its message leaves the queue (forgetWhenLeaving, with
+ * the turn's other writes; and past the limit too: the message leaves with the poison reply), so the
+ * common answer, of a `new` head, runs no DEL for it; a wait for the service (poison-limit.ts
+ * resetTurnAttempts) writes a count of 0, and that turn has it deleted the same way.
  */
 export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: HeadOrigin): Promise<TurnStart> {
   const settings = await ctx.settings();
@@ -193,8 +198,8 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
       throw new HeadClaimMissedError(claim);
     }
   }
-  // Whatever this turn ends with, once its writes are committed the message is off the queue (one DEL with the turn's others).
-  ctx.later({ op: 'del', key: attemptsKey });
+  // Counted here: whatever this turn ends with, once its writes are committed the message is off the queue, and the count with it.
+  if (counted) forgetWhenLeaving(ctx);
   ctx.prefetched.session = results.of(session);
   ctx.prefetched.queued = results.of(queued);
   ctx.prefetched.reservation = reservation;
@@ -203,6 +208,7 @@ export async function startTurn(ctx: TurnContext, reads: TurnReads, origin: Head
   const soFar = countSoFar && results.of(countSoFar);
   if (soFar === undefined || soFar === null) return { attempt: 1, leftovers: [] };
   // Started elsewhere since it went in line (or it waited for the service: poison-limit.ts): counted on from there.
+  forgetWhenLeaving(ctx);
   const [attempt, left] = (await ctx.services.state.batch([
     { op: 'incr', key: attemptsKey, ttlMs: ATTEMPTS_TTL_MS },
     { op: 'setMembers', key: inflightConversationKey(ctx.conversation) },

@@ -16,7 +16,7 @@ export {
   type PipelineSteps,
   type Step,
 } from './pipeline.js';
-export { FAILURE_COUNT_TTL_MS, recordMessageStep } from './run-turn.js';
+export { recordMessageStep } from './run-turn.js';
 export { sessionStep } from './session-step.js';
 export type { GatewayBot, GatewayServices, TurnContext } from './turn-context.js';
 export {

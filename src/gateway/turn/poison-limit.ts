@@ -9,13 +9,15 @@
  * The count is kept by the turns that may follow a cut-off one (their first batch, turn/first-batch.ts:
  * a key absent means at most one turn started, so the common turn, of a message that just became
  * first, writes nothing), and deleted with the writes that take the message off the queue
- * (`Turn.later`), so it counts the turns that never finished. One way it counts one more than
+ * (`Turn.later`) by the turn that wrote or found it (forgetWhenLeaving), so it counts the turns that
+ * never finished, and the common turn deletes nothing either. One way it counts one more than
  * happened: a message that waited in line for a slot in a process that then stopped, taken over
  * before any turn of it started, is counted as if one had been cut off (a takeover cannot tell).
  * A controlled wait for the Chatbot Service (upstream-wait.ts) resets it: waiting is not failing.
  */
 import type { TurnContext as Turn } from './turn-context.js';
 import { gatewayKeys } from '../state-keys.js';
+import { upstreamWaitKey } from './upstream-wait.js';
 
 /** Turns a message may start without finishing; the next one gives up on it. */
 export const MAX_TURN_ATTEMPTS = 3;
@@ -25,8 +27,9 @@ export const ATTEMPTS_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * True when the message has used up its attempts and must leave the queue. `attempt`
- * was counted in the turn's first batch (turn/first-batch.ts), whose writes also delete the
- * count once the message leaves the queue.
+ * was counted in the turn's first batch (turn/first-batch.ts), which also had the count deleted
+ * with the writes that take the message off the queue (forgetWhenLeaving): a message past the
+ * limit has been counted, so its count goes with it.
  */
 export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {
   if (attempt <= MAX_TURN_ATTEMPTS) return false;
@@ -35,6 +38,28 @@ export function hasUsedUpAttempts(turn: Turn, attempt: number): boolean {
     'a message was cut off in every attempt to answer it; it leaves the queue (poison-message limit)',
   );
   return true;
+}
+
+/** The turns that have asked forgetWhenLeaving already: each asks once, however often it waits. */
+const forgetting = new WeakSet<Turn>();
+
+/**
+ * Has what turns of the message keep for the turn that may follow a cut-off one deleted with the
+ * writes that take the message off the queue (`Turn.later`, the queue advance): its count of turns
+ * and its wait for the service (upstream-wait.ts, kept by conversation, naming the message). Asked
+ * by a turn that wrote or found them: a turn that counted (an `again` head's, or a `line` head's
+ * that found a count: turn/first-batch.ts), and a turn that waited for the service (it wrote both).
+ * Any other turn's message had no earlier turn (drain/drains.ts HeadOrigin) and wrote neither, so the
+ * common answer deletes nothing. A turn cut off writes none of its `later`: the turn that takes the
+ * message over counts, and deletes. Once per turn.
+ */
+export function forgetWhenLeaving(turn: Turn): void {
+  if (forgetting.has(turn)) return;
+  forgetting.add(turn);
+  turn.later(
+    { op: 'del', key: gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId) },
+    { op: 'del', key: upstreamWaitKey(turn) },
+  );
 }
 
 /**

@@ -6,27 +6,22 @@
  * an apology when it refuses the message, a generic apology for our own bugs.
  * A message cut off in every turn leaves the queue, saying so (turn/poison-limit.ts).
  * After the pipeline, the turn's events (turn/turn-events.ts) are told of the answer, or
- * of an upstream failure (counted once per message). Nothing a user sent goes
- * unanswered, and all of it is in the transcript.
+ * of an upstream failure (once per message; the handoff counts them in a row). Nothing a
+ * user sent goes unanswered, and all of it is in the transcript.
  */
 import { UpstreamError } from '../../upstream/errors.js';
 import { hasAnswerStarted, hasWaitedForService } from './ask-step.js';
 import type { Turn, TurnContext } from './turn-context.js';
 import type { TurnEvents } from './turn-events.js';
-import { gatewayKeys } from '../state-keys.js';
 import type { Step } from './pipeline.js';
 import { givePoisonReply, hasUsedUpAttempts } from './poison-limit.js';
 import { PlatformError } from '../../contract.js';
-import { upstreamWaitKey } from './upstream-wait.js';
 import { describeAttachment, transcriptFile } from '../stores/index.js';
 import { releaseUnchecked, startTurn, type TurnReads } from './first-batch.js';
 import type { ConversationRef } from '../../contract.js';
 import type { HeadOrigin } from '../drain/index.js';
 import type { Gathered } from './burst-wait.js';
 import { isPlatformOutage } from '../reply/index.js';
-
-/** Consecutive failures are forgotten after a quiet day, so one bad hour long ago does not count. */
-export const FAILURE_COUNT_TTL_MS = 24 * 60 * 60_000;
 
 export type TurnOutcome =
   /** `answered`: the queue's entries the turn answered (turn/burst-wait.ts), when not its head alone. */
@@ -52,8 +47,8 @@ export async function runTurn(
   origin: HeadOrigin,
   gather?: (turn: Turn) => Promise<Gathered | undefined>,
 ): Promise<TurnOutcome> {
-  // Deleted with the message's removal from the queue, however this turn ends it.
-  turn.later({ op: 'del', key: upstreamWaitKey(turn) });
+  // What earlier turns of the message kept for this one (its count, its wait for the service) is deleted by the turn
+  // that counted or waited, with its message's removal from the queue (poison-limit.ts forgetWhenLeaving).
   const { attempt, leftovers } = await startTurn(turn, starter.reads, origin);
   if (leftovers.length > 0) {
     // The lock was free when this process took the conversation: whoever showed those answers is gone.
@@ -84,7 +79,6 @@ export async function runTurn(
     if (turn.answer) {
       // Still part of the turn: a listener's failure is reported like a step's.
       for (const listener of events.of('afterAnswer')) await listener(turn.answer, turn);
-      turn.later({ op: 'del', key: gatewayKeys.failures(turn.conversation) });
     }
     return done;
   } catch (error) {
@@ -157,21 +151,19 @@ async function reportFailure(turn: Turn, error: unknown, events: TurnEvents): Pr
   const texts = await turn.texts();
   const text = cutShort ? texts.answerCutOff : error.transient ? texts.upstreamDown : texts.upstreamRefused;
   await safeReply(turn, () => turn.reply(text));
-  await countUpstreamFailure(turn, error, events);
+  await tellUpstreamFailure(turn, error, events);
 }
 
 /**
- * One more message failed in a row, for the upstreamFailure listeners (handoff). A message
- * that waited for the service counts once, when it is given up (the metric counted each try).
+ * One more message the service failed, for the metric and the upstreamFailure listeners (the handoff
+ * counts them in a row, and forgets its count on an answer: the core keeps no count). A message that
+ * waited for the service is told once, when it is given up (the metric counted each try).
  */
-async function countUpstreamFailure(turn: Turn, error: UpstreamError, events: TurnEvents): Promise<void> {
+async function tellUpstreamFailure(turn: Turn, error: UpstreamError, events: TurnEvents): Promise<void> {
   if (!hasWaitedForService(turn)) turn.services.observer.upstreamFailed?.(error.operation);
-  const consecutiveFailures = await turn.services.state
-    .incr(gatewayKeys.failures(turn.conversation), 1, FAILURE_COUNT_TTL_MS)
-    .catch(() => 1);
   for (const listener of events.of('upstreamFailure')) {
     try {
-      await listener({ error, consecutiveFailures }, turn);
+      await listener({ error }, turn);
     } catch (listenerError) {
       turn.logger.error({ err: listenerError }, 'an upstreamFailure listener failed');
     }

@@ -83,7 +83,7 @@ export interface TurnContext {
   sessionId?: number;
   /** Buttons to attach to the answer (a feature's step may add "Talk to a person"). */
   readonly answerButtons: Button[];
-  /** True once an answer was delivered (counts toward MessageLimit, clears the failure count). */
+  /** True once an answer was delivered (counts toward MessageLimit; the afterAnswer listeners are told of it). */
   answered: boolean;
   /** The service's final answer, once delivered (for the afterAnswer listeners, told after the pipeline). */
   answer?: AskFinal;

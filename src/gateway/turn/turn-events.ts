@@ -10,10 +10,12 @@
 import type { AskFinal } from '../../upstream/api.js';
 import type { TurnContext } from './turn-context.js';
 
+/**
+ * The service failed one message. The core keeps no count of them: a listener that wants failures in a
+ * row (the handoff's threshold) counts them itself, and forgets its count on `afterAnswer`.
+ */
 export interface UpstreamFailure {
   error: unknown;
-  /** Failures in a row in this conversation, this one included (reset by the next answer). */
-  consecutiveFailures: number;
 }
 
 export interface TurnEventMap {

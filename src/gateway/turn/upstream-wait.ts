@@ -7,7 +7,11 @@
  *
  * The wait is kept in Redis (`upstream-wait:<conv>`: which message, since when,
  * how many tries), so a restart neither tells the user a second time nor starts
- * the horizon over. The turn that finally answers deletes it with the queue's advance.
+ * the horizon over. It is deleted with the queue's advance that takes the message off, by the
+ * turn that waited or the turn that took the message over after it (turn/poison-limit.ts
+ * forgetWhenLeaving); a turn that never waited, of a message no turn started before, has none
+ * to delete. A record left by a message that is gone names that message: another one's wait
+ * starts over, and the record expires soon after the horizon.
  */
 import { backoffDelay, type Backoff } from '../../contract.js';
 import { UpstreamError } from '../../upstream/errors.js';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/index.js';
-import { gatewayKeys, type Gateway, type TranscriptEntry, type TurnContext } from '../../gateway/index.js';
+import type { Gateway, TranscriptEntry, TurnContext } from '../../gateway/index.js';
 import { describeAttachment } from '../../gateway/index.js';
 import type { ConversationRef } from '../../contract.js';
 import type { Logger } from '../../logger.js';
@@ -101,10 +101,9 @@ export class HandoffController {
   /** The pause ran out (seen at the user's next message); true for the one caller that ended it. */
   async endExpired(conversation: ConversationRef): Promise<boolean> {
     const record = await this.pauses.read(conversation);
-    if (!(await this.pauses.end(conversation))) return false;
+    if (!record || !(await this.pauses.end(record))) return false;
     await this.followUps.cancel(conversation);
-    if (record)
-      await this.noteHandedBack(record, { by: 'expired', text: 'The pause ran out: the assistant answers again.' });
+    await this.noteHandedBack(record, { by: 'expired', text: 'The pause ran out: the assistant answers again.' });
     return true;
   }
 
@@ -218,10 +217,10 @@ export class HandoffController {
   ): Promise<ResumeOutcome> {
     const record = await this.pauses.read(conversation);
     if (!record || (options.handoffId !== undefined && record.handoffId !== options.handoffId)) return 'not-paused';
-    if (!(await this.pauses.end(conversation))) return 'not-paused';
+    // The hash goes with the pause, and the upstream failures counted in it: those that led here must not hand the
+    // next failure straight back to a person.
+    if (!(await this.pauses.end(record))) return 'not-paused';
     await this.followUps.cancel(conversation);
-    // The failures that led here must not hand the next failure straight back to a person.
-    await this.options.state.del(gatewayKeys.failures(conversation));
     this.options.logger.info(
       { conversation: formatConversationId(conversation), handoffId: record.handoffId, by: options.by },
       'conversation handed back to the bot',

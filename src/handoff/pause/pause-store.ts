@@ -2,13 +2,19 @@
  * The pause of a conversation handed to a person: one hash per conversation
  * plus an index for the admin list. Writes come as AtomicCommands so that the
  * pause and its e-mail enter Redis in one MULTI (never a pause without its mail).
+ *
+ * The same hash keeps the upstream failures in a row that lead to a handoff (handoff.failureThreshold):
+ * the field `upstreamFailures`, beside a pause or alone. The turn's first batch reads the hash anyway
+ * (the pause's turn read), so an answer learns there whether a count is there to forget, and the common
+ * answer writes nothing for it. A hash without `handoffId` is no pause (decode); a pause starts from a
+ * clean hash and its end deletes the hash, so both forget the count.
  */
 import type { ConversationRef, PlatformUser } from '../../contract.js';
 import type { AtomicCommand, AtomicCommandOf, AtomicResult, StateStore } from '../../state/index.js';
 import { formatConversationId, parseConversationId } from '../conversation-id.js';
 import { rangeEveryShard } from '../../state/shard-walk.js';
 import { handoffKeys } from '../keys.js';
-import { EXPIRED_PAUSE_NOTICE_MS } from '../policy.js';
+import { EXPIRED_PAUSE_NOTICE_MS, FAILURE_COUNT_TTL_MS } from '../policy.js';
 import { conversationTag } from '../../gateway/index.js';
 import type { OperatorSignature } from './operator-signature.js';
 
@@ -30,6 +36,25 @@ export interface PauseRecord {
   claim?: { by: string; at: number; account?: string; via?: string };
 }
 
+/** The hash's field counting upstream failures in a row. */
+const FAILURES_FIELD = 'upstreamFailures';
+
+/** Tries of a count whose hash changed between its read and its write (a pause started or ended meanwhile). */
+const COUNT_TRIES = 5;
+
+/** What a read of a conversation's hash found: its pause, and what a count of upstream failures compares. */
+export interface PauseHash {
+  /** Null when the hash holds no pause (absent, or a count alone). */
+  pause: PauseRecord | null;
+  failures: FailuresSeen;
+}
+
+/** The fields a count of upstream failures is written against (a compare and set): null when absent. */
+export interface FailuresSeen {
+  count: string | null;
+  handoffId: string | null;
+}
+
 export class PauseStore {
   constructor(private readonly state: StateStore) {}
 
@@ -45,6 +70,48 @@ export class PauseStore {
   /** The pause from a batch's `readCommand` result. */
   decode(conversation: ConversationRef, fields: Record<string, string>): PauseRecord | null {
     return decode(conversation, fields);
+  }
+
+  /** The pause and the count of upstream failures from a batch's `readCommand` result (the turn's read). */
+  decodeHash(conversation: ConversationRef, fields: Record<string, string>): PauseHash {
+    return { pause: decode(conversation, fields), failures: failuresSeen(fields) };
+  }
+
+  /**
+   * Counts one more upstream failure in a row; the count, this one included. `seen`: the hash as the turn's
+   * read found it (read again when not given), the count written against it. A compare and set (one script on
+   * Redis): a hash without a pause gets the count's lifetime (forgotten after a quiet day), a pause's keeps the
+   * pause's (which it outlives, EXPIRED_PAUSE_NOTICE_MS, while a day could end it early); a hash that changed
+   * meanwhile is read again from what the failed compare returned.
+   */
+  async countFailure(conversation: ConversationRef, seen?: FailuresSeen): Promise<number> {
+    const key = handoffKeys.pause(conversation);
+    let expected = seen ?? failuresSeen(await this.state.hashGetAll(key));
+    for (let tries = 1; ; tries++) {
+      const count = (Number(expected.count) || 0) + 1;
+      const result = await this.state.hashCompareAndRun(
+        key,
+        { handoffId: expected.handoffId, [FAILURES_FIELD]: expected.count },
+        [
+          { op: 'hashSet', key, fields: { [FAILURES_FIELD]: String(count) } },
+          ...(expected.handoffId === null ? [{ op: 'expire', key, ttlMs: FAILURE_COUNT_TTL_MS } as const] : []),
+        ],
+      );
+      if (result.applied) return count;
+      if (tries >= COUNT_TRIES)
+        throw new Error(`the upstream failures of a conversation changed under ${tries} counts`);
+      expected = failuresSeen(result.current);
+    }
+  }
+
+  /**
+   * Forgets the count of upstream failures (an answer came), to run with the turn's writes; null when `seen`
+   * (the turn's read) found none, so that the common answer writes nothing for it. Without `seen` (a turn that
+   * started before the read was added) it cannot tell, and forgets. The hash goes with its last field.
+   */
+  forgetFailuresCommand(conversation: ConversationRef, seen: FailuresSeen | undefined): AtomicCommand | null {
+    if (seen && seen.count === null) return null;
+    return { op: 'hashDel', key: handoffKeys.pause(conversation), field: FAILURES_FIELD };
   }
 
   writeCommands(record: PauseRecord): AtomicCommand[] {
@@ -105,19 +172,23 @@ export class PauseStore {
   }
 
   /**
-   * Ends the pause; true for the one caller (of any process) that actually
-   * removed it, so "the bot is back" is said once.
+   * Ends the pause of `record` (the hash goes, and a count of upstream failures with it); true for the one
+   * caller (of any process) that actually removed it, so "the bot is back" is said once. A compare and set
+   * on its handoff id: the hash may outlive a pause ended meanwhile (a count written after), or hold a newer
+   * pause, and neither is this pause's to end.
    */
-  async end(conversation: ConversationRef): Promise<boolean> {
-    const [deleted] = await this.state.atomic([
-      { op: 'del', key: handoffKeys.pause(conversation) },
+  async end(record: PauseRecord): Promise<boolean> {
+    const { conversation } = record;
+    const key = handoffKeys.pause(conversation);
+    const result = await this.state.hashCompareAndRun(key, { handoffId: record.handoffId }, [
+      { op: 'del', key },
       {
         op: 'sortedRemove',
         key: handoffKeys.paused(conversationTag(conversation)),
         member: formatConversationId(conversation),
       },
     ]);
-    return Number(deleted) > 0;
+    return result.applied;
   }
 
   /**
@@ -157,6 +228,10 @@ export class PauseStore {
     )) as AtomicResult<AtomicCommandOf<'hashGetAll'>>[];
     return active.flatMap((conversation, index) => this.decode(conversation, hashes[index] ?? {}) ?? []);
   }
+}
+
+function failuresSeen(fields: Record<string, string>): FailuresSeen {
+  return { count: fields[FAILURES_FIELD] ?? null, handoffId: fields.handoffId ?? null };
 }
 
 function decode(conversation: ConversationRef, fields: Record<string, string>): PauseRecord | null {

@@ -1,7 +1,8 @@
 /**
  * The four ways into a handoff, registered on the gateway: the /human command
  * (and the "Talk to a person" button), a phrase, an answer with nothing to say,
- * and repeated upstream failures; plus the pause itself, checked before any
+ * and repeated upstream failures (counted here, in the conversation's pause hash,
+ * and forgotten by an answer); plus the pause itself, checked before any
  * command runs, so a paused conversation gets nothing from the bot; and the
  * inbox told of what the user wrote to a person, once it is in the transcript.
  */
@@ -9,7 +10,7 @@ import type { Config } from '../../config/index.js';
 import { parseCommand, type Gateway, type TurnContext, type TurnRead } from '../../gateway/index.js';
 import type { HandoffController } from './controller.js';
 import type { InboxFeed } from './inbox-changes.js';
-import type { PauseRecord } from './pause-store.js';
+import type { PauseHash } from './pause-store.js';
 import { findHandoffPhrase } from './phrases.js';
 import { HANDOFF_ACTION_PREFIX, HANDOFF_COMMAND } from '../policy.js';
 
@@ -39,11 +40,13 @@ export function registerTriggers(
     forThePerson.add(ctx);
     return controller.start(ctx, ...rest);
   };
-  // The pause is read in the turn's first batch, with the core's own reads: no round trip of its own.
+  // The pause (and the count of upstream failures beside it) is read in the turn's first batch, with the core's own
+  // reads: no round trip of its own.
   const pauseRead = gateway.turnReads.add(
     (ctx) => controller.pauses.readCommand(ctx.conversation),
-    (fields, ctx) => controller.pauses.decode(ctx.conversation, fields),
+    (fields, ctx) => controller.pauses.decodeHash(ctx.conversation, fields),
   );
+  const threshold = config.handoff.failureThreshold;
   const removals = [
     () => pauseRead.remove(),
     // Before any command or button: a paused conversation answers none of them.
@@ -65,6 +68,8 @@ export function registerTriggers(
       if (phrase === null) return next();
       await start(ctx, { kind: 'phrase', phrase });
     }),
+    // First: an answer came, whatever the listeners after this one do with it.
+    gateway.events.on('afterAnswer', (_final, ctx) => forgetFailures(ctx, controller, pauseRead)),
     gateway.events.on('afterAnswer', async (final, ctx) => {
       // null = the service did not say (hosted services may omit it): not a reason to bother anyone.
       if (final.noAnswer !== true) return;
@@ -74,11 +79,12 @@ export function registerTriggers(
         await offer(ctx);
       }
     }),
-    gateway.events.on('upstreamFailure', async ({ consecutiveFailures }, ctx) => {
-      const threshold = config.handoff.failureThreshold;
-      if (threshold > 0 && consecutiveFailures >= threshold) {
-        await start(ctx, { kind: 'upstream-failures', failures: consecutiveFailures });
-      }
+    gateway.events.on('upstreamFailure', async (_failure, ctx) => {
+      // With no threshold nothing is counted (an answer still forgets a count a configuration before left).
+      if (threshold <= 0) return;
+      // Written now, not with the turn's advance: whether a pause holds the hash is decided with the count.
+      const failures = await controller.pauses.countFailure(ctx.conversation, pauseRead.of(ctx)?.failures);
+      if (failures >= threshold) await start(ctx, { kind: 'upstream-failures', failures });
     }),
   ];
   if (feed) {
@@ -95,16 +101,25 @@ export function registerTriggers(
 }
 
 /**
+ * An answer ends a run of upstream failures: their count is deleted with the turn's writes (the queue advance), only
+ * when the turn's read saw one (a turn started before the read was added could not tell, and deletes it anyway).
+ */
+function forgetFailures(ctx: TurnContext, controller: HandoffController, pauseRead: TurnRead<PauseHash>): void {
+  const forget = controller.pauses.forgetFailuresCommand(ctx.conversation, pauseRead.of(ctx)?.failures);
+  if (forget) ctx.later(forget);
+}
+
+/**
  * Paused: silence, except that asking for a person again gets a short "already
  * asked". Expired: the pause ends here, the user is told, and the turn goes on.
  */
 async function pauseGate(
   ctx: TurnContext,
   controller: HandoffController,
-  pauseRead: TurnRead<PauseRecord | null>,
+  pauseRead: TurnRead<PauseHash>,
 ): Promise<'continue' | 'stop'> {
   const prefetched = pauseRead.of(ctx);
-  const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched;
+  const record = prefetched === undefined ? await controller.pauses.read(ctx.conversation) : prefetched.pause;
   if (!record) return 'continue';
   if (record.expiresAt <= Date.now()) {
     if (await controller.endExpired(ctx.conversation)) await ctx.reply((await ctx.texts()).handoff.botIsBack);

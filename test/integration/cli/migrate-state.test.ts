@@ -18,13 +18,15 @@ describe('chatbridge migrate-state', () => {
     redis.disconnect();
   });
 
-  it('moves what an earlier version kept so this one reads it: session, transcript, queued message, pause, waiting e-mail', async () => {
+  it('moves what an earlier version kept so this one reads it (session, transcript, queue, pause, waiting e-mail), drops its failure count', async () => {
     const p = store.prefix;
     const entry = { at: 1, role: 'user', text: 'Homes in Austin?' };
     const expiresAt = Date.now() + 3_600_000;
     await redis
       .multi()
       .set(`${p}session:${old}`, '42')
+      // Counted in the pause hash now: not moved into it (it would stand in the pause's way), deleted.
+      .set(`${p}failures:${old}`, '2')
       .rpush(`${p}transcript:${old}`, JSON.stringify(entry))
       .rpush(`${p}queue:${old}`, '{"queued":"message"}')
       .sadd(`${p}queues:pending`, JSON.stringify([conversation.bot, conversation.platform, conversation.id]))
@@ -55,7 +57,7 @@ describe('chatbridge migrate-state', () => {
 
     const report = await migrateStateKeys(redis, p);
 
-    expect(report).toMatchObject({ renamed: 4, mails: 1, kept: [] });
+    expect(report).toMatchObject({ renamed: 4, mails: 1, dropped: 1, kept: [] });
     expect(await store.get(gatewayKeys.session(conversation))).toBe('42');
     expect(await new TranscriptStore(store, { maxEntries: 50, ttlMs: 60_000 }).read(conversation)).toEqual([entry]);
     expect(await pendingMembers(store)).toEqual([
@@ -63,6 +65,7 @@ describe('chatbridge migrate-state', () => {
     ]);
     const pauses = new PauseStore(store);
     expect(await pauses.read(conversation)).toMatchObject({ handoffId: 'h1', expiresAt });
+    expect(await store.hashGetAll(handoffKeys.pause(conversation))).not.toHaveProperty('upstreamFailures');
     expect((await pauses.listActive()).map((pause) => pause.conversation)).toEqual([conversation]);
     const [waiting] = await store.sortedRangeByScore(handoffKeys.outbox(conversationTag(conversation)), 0, 10);
     expect(waiting?.score).toBe(5);
@@ -75,6 +78,6 @@ describe('chatbridge migrate-state', () => {
     expect((await redis.keys(`${p}*`)).filter((key) => !key.includes('{c') && !key.endsWith('handoff:secret'))).toEqual(
       [],
     );
-    expect(await migrateStateKeys(redis, p)).toEqual({ renamed: 0, indexed: 0, mails: 0, kept: [] });
+    expect(await migrateStateKeys(redis, p)).toEqual({ renamed: 0, indexed: 0, mails: 0, dropped: 0, kept: [] });
   });
 });

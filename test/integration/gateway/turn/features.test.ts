@@ -6,6 +6,9 @@ import { inflightIndexKey } from '../../../../src/gateway/relay/index.js';
 import { allShardTags } from '../../../../src/state/slots.js';
 import type { AtomicCommand, StateStore } from '../../../../src/state/index.js';
 import { ChatbotServiceClient } from '../../../../src/upstream/index.js';
+import type { ConversationRef } from '../../../../src/contract.js';
+import type { Redis } from 'ioredis';
+import { watchCommands } from '../../../support/redis-monitor.js';
 import { eventually, pngAttachment } from '../../../unit/gateway/support/recording-adapter.js';
 import {
   DEMO_SERIAL_NUMBER,
@@ -196,7 +199,7 @@ describe('gateway features against the real service', () => {
     expect(adapter.textsIn('c1')[0]).not.toBe(replies.upstreamRefused);
   });
 
-  it('apologises when the service cannot be reached past the horizon, and reports the failures in a row', async () => {
+  it('apologises when the service cannot be reached past the horizon, and tells its listeners of each failed message', async () => {
     const unreachable = new ChatbotServiceClient({
       baseUrl: `http://127.0.0.1:${await closedPort()}`,
       secretKey: SECRET,
@@ -213,7 +216,7 @@ describe('gateway features against the real service', () => {
     await adapter.say('c1', 'Hello?');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown]));
     // The event follows the apology: it may land just after the second one is shown.
-    await eventually(() => expect(failures.map((failure) => failure.consecutiveFailures)).toEqual([1, 2]));
+    await eventually(() => expect(failures).toHaveLength(2));
     await eventually(async () => {
       const transcript = await gateway.transcript.read(adapter.conversation('c1'));
       expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
@@ -259,7 +262,49 @@ describe('gateway features against the real service', () => {
     expect(firstBatch[0]!.map((c) => c.key).filter((key) => key.startsWith('monthly:'))).toEqual([]);
     console.info(`Redis round trips for one answered message: ${calls.length} (${calls.join(', ')})`);
   });
+
+  it('deletes nothing but its lock for an answered message of a known conversation, as Redis counts commands', async () => {
+    const { prefix } = stack.store;
+    const watch = await watchCommands(prefix);
+    try {
+      const { adapter } = await start({ policy: { sweepIntervalMs: 3_600_000 } });
+      const conversation = adapter.conversation('c1');
+      await adapter.say('c1', 'Homes in Austin?');
+      await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
+      await written(watch.reader, prefix, conversation);
+      await watch.reset();
+
+      await adapter.say('c1', 'Any with 3 bedrooms?');
+      await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(2));
+      await written(watch.reader, prefix, conversation);
+      const commands = await watch.seen();
+      // The message found its queue empty: no turn of it came before, so none left a count of attempts or a wait for
+      // the service to delete, and the core keeps no count of upstream failures. The lock goes when the queue is empty.
+      const deleted = commands.filter(([name]) => name === 'DEL' || name === 'UNLINK').flatMap(([, ...keys]) => keys);
+      expect(deleted.filter((key) => key !== prefix + gatewayKeys.lock(conversation))).toEqual([]);
+      // The answer did run (the advance's script and what it ran are seen): the watch is not blind.
+      expect(commands.map(([name]) => name)).toContain('LPOP');
+      console.info(
+        `Redis commands run for one answered message (and a once-a-second month tally, when one fell in): ${commands.length}`,
+        `(${commands.map(([name]) => name).join(', ')})`,
+      );
+    } finally {
+      await watch.close();
+    }
+  });
 });
+
+/**
+ * Waits until the conversation's queue is empty and its lock released (its last answer fully written), reading through
+ * `reader` (a connection whose commands the watch does not count).
+ */
+async function written(reader: Redis, prefix: string, conversation: ConversationRef): Promise<void> {
+  await eventually(async () =>
+    expect(await reader.exists(prefix + gatewayKeys.queue(conversation), prefix + gatewayKeys.lock(conversation))).toBe(
+      0,
+    ),
+  );
+}
 
 /** Counts every StateStore call: each is one Redis round trip (see src/state/types.ts). The commands of each pipeline go to `pipelines`. */
 function countingStore(store: StateStore, calls: string[], pipelines: AtomicCommand[][] = []): StateStore {

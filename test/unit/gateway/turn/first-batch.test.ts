@@ -1,8 +1,9 @@
 /**
  * A turn's first batch (src/gateway/turn/first-batch.ts) looks for what earlier turns of its
  * message left (the count of turns cut off, the answers left half-shown) only when there can be
- * some, by how the message came to be first in its queue (drain/drains.ts HeadOrigin). The
- * poison-message limit depends on the count; real Redis throughout.
+ * some, by how the message came to be first in its queue (drain/drains.ts HeadOrigin), and has
+ * deleted, when the message leaves, only what it counted or found. The poison-message limit
+ * depends on the count; real Redis throughout.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,8 +48,10 @@ function turnOf(platformMessageId = 'm1', chatbot: Partial<ChatbotSettings> = {}
     sentAt: Date.now(),
   };
   const settings = { TimeZone: 'UTC', ...chatbot } as ChatbotSettings;
-  // Only these parts are used before the turn's steps run; the rest would be a mistake to touch.
-  const services = { state, policy, settings: { get: async () => settings } } as unknown as GatewayServices;
+  // Only these parts are used before the turn's steps run; the rest would be a mistake to touch. The transcript only
+  // to list the turn's writes (deletesWhenLeaving): it has no entries.
+  const transcript = { turnAppend: () => ({ commands: [], written: () => undefined }) };
+  const services = { state, policy, settings: { get: async () => settings }, transcript } as unknown as GatewayServices;
   return new Turn({
     inbound,
     bot: { id: 'main', serialNumber },
@@ -61,6 +64,14 @@ function turnOf(platformMessageId = 'm1', chatbot: Partial<ChatbotSettings> = {}
 }
 
 const attemptsKey = (turn: Turn) => gatewayKeys.attempts(turn.conversation, turn.inbound.platformMessageId);
+/** The keys the turn's writes delete when its message leaves the queue (the queue advance). */
+const deletesWhenLeaving = (turn: Turn) =>
+  turn
+    .pendingWrites()
+    .writes.filter((write) => write.op === 'del')
+    .map((write) => write.key);
+/** What a turn that counted (or found a count) has deleted with its message: the count, and a wait for the service. */
+const countAndWait = (turn: Turn) => [attemptsKey(turn), gatewayKeys.upstreamWait(turn.conversation)];
 const entryOf = (turn: Turn) => JSON.stringify({ id: randomUUID(), origin: 'o', acceptedAt: 0, inbound: turn.inbound });
 
 /** Queues the turn's message without claiming (it waits in line), and the claim that rides on its first batch. */
@@ -81,6 +92,8 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     await state.setAdd(inflightConversationKey(turn.conversation), 'stale');
     expect(await startTurn(turn, new TurnReads(), 'new')).toEqual({ attempt: 1, leftovers: [] });
     expect(await state.get(attemptsKey(turn))).toBeNull();
+    // Nothing written, nothing to delete: the common answer runs no DEL.
+    expect(deletesWhenLeaving(turn)).toEqual([]);
   });
 
   it('again (a takeover): the second attempt when nothing was counted (the first, new, counts nothing), and the half-shown answers are read', async () => {
@@ -88,13 +101,18 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     await state.setAdd(inflightConversationKey(turn.conversation), 'answer-1');
     expect(await startTurn(turn, new TurnReads(), 'again')).toEqual({ attempt: 2, leftovers: ['answer-1'] });
     expect(await state.get(attemptsKey(turn))).toBe('2');
-    expect(await startTurn(turnWithSameMessage(turn), new TurnReads(), 'again')).toMatchObject({ attempt: 3 });
+    // The turn that counted deletes the count when its message leaves, once.
+    expect(deletesWhenLeaving(turn)).toEqual(countAndWait(turn));
+    const next = turnWithSameMessage(turn);
+    expect(await startTurn(next, new TurnReads(), 'again')).toMatchObject({ attempt: 3 });
+    expect(deletesWhenLeaving(next)).toEqual(countAndWait(next));
   });
 
   it('again after a wait for the service reset the count: the first attempt once more (waiting is not failing)', async () => {
     const turn = turnOf();
     await state.set(attemptsKey(turn), '0');
     expect(await startTurn(turn, new TurnReads(), 'again')).toEqual({ attempt: 1, leftovers: [] });
+    expect(deletesWhenLeaving(turn)).toEqual(countAndWait(turn));
   });
 
   it('line (went in line never started): the first attempt, its claim riding on the batch, nothing written for the count', async () => {
@@ -104,6 +122,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     expect(await startTurn(turn, new TurnReads().claiming(claim), 'line')).toEqual({ attempt: 1, leftovers: [] });
     expect(found).toEqual([{ outcome: 'claimed' }]);
     expect(await state.get(attemptsKey(turn))).toBeNull();
+    expect(deletesWhenLeaving(turn)).toEqual([]);
   });
 
   it('line, but started elsewhere meanwhile (that claim counted it): counted on from there, and what it left half-shown is read', async () => {
@@ -116,6 +135,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
       leftovers: ['answer-1'],
     });
     expect(await state.get(attemptsKey(turn))).toBe('3');
+    expect(deletesWhenLeaving(turn)).toEqual(countAndWait(turn));
   });
 
   it('line, the conversation held elsewhere: nothing of the turn runs, the count is untouched and the month reserved is given back', async () => {
@@ -129,6 +149,7 @@ describe("a turn's first batch looks for what earlier turns left only where ther
     await expect(startTurn(turn, new TurnReads().claiming(claim), 'line')).rejects.toBeInstanceOf(HeadClaimMissedError);
     expect(found).toEqual([{ outcome: 'taken' }]);
     expect(await state.get(attemptsKey(turn))).toBeNull();
+    expect(deletesWhenLeaving(turn)).toEqual([]);
     expect(Number(await state.get(monthlyKey))).toBe(before);
   });
 

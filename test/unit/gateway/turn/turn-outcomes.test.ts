@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayKeys, replies, type UpstreamFailure } from '../../../../src/gateway/index.js';
+import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { MemoryStateStore } from '../../../../src/state/index.js';
 import { startHarness, SERIAL, type Harness } from '../support/harness.js';
 import { echoAnswer, startEchoService } from '../../../support/scripted-service.js';
@@ -116,9 +117,9 @@ describe('limits, media and failures', () => {
     });
   });
 
-  it('apologises when the service is down past the horizon, counts failures in a row for upstreamFailure listeners, resets the count on success', async () => {
+  it('apologises when the service is down past the horizon, and tells upstreamFailure listeners of each failed message', async () => {
     harness = await startHarness({ policy: { upstreamOutageHorizonMs: 0 } });
-    const { adapter, service, gateway, state } = harness;
+    const { adapter, service, gateway } = harness;
     const failures: UpstreamFailure[] = [];
     gateway.events.on('upstreamFailure', (failure) => {
       failures.push(failure);
@@ -127,11 +128,13 @@ describe('limits, media and failures', () => {
     await adapter.say('c1', 'anyone there?');
     await adapter.say('c1', 'hello?');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamDown, replies.upstreamDown]));
-    expect(failures.map((failure) => failure.consecutiveFailures)).toEqual([1, 2]);
+    // The failure, once per message; the core counts nothing (the handoff counts failures in a row itself).
+    expect(failures.map((failure) => Object.keys(failure))).toEqual([['error'], ['error']]);
+    expect(failures.every((failure) => failure.error instanceof UpstreamError)).toBe(true);
     service.down = false;
     await adapter.say('c1', 'back?');
     await eventually(() => expect(adapter.textsIn('c1').at(-1)).toBe('You said: back?'));
-    await eventually(async () => expect(await state.get(gatewayKeys.failures(adapter.conversation('c1')))).toBeNull());
+    expect(failures).toHaveLength(2);
     const transcript = await gateway.transcript.read(adapter.conversation('c1'));
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
       'anyone there?',
@@ -142,13 +145,13 @@ describe('limits, media and failures', () => {
 
   it('keeps a message while the service is down, tells the user once, and answers it when the service is back', async () => {
     harness = await startHarness();
-    const { adapter, service, gateway } = harness;
+    const { adapter, service, gateway, state } = harness;
     const failures: UpstreamFailure[] = [];
     gateway.events.on('upstreamFailure', (failure) => {
       failures.push(failure);
     });
     service.down = true;
-    await adapter.say('c1', 'anyone there?');
+    const waited = await adapter.say('c1', 'anyone there?');
     await adapter.say('c1', 'hello?');
     await eventually(() => expect(adapter.textsIn('c1')).toEqual([replies.upstreamWaiting]));
     // Asked again and again meanwhile, without telling the user again.
@@ -161,11 +164,15 @@ describe('limits, media and failures', () => {
       40_000,
     );
     expect(failures).toEqual([]);
-    const transcript = await gateway.transcript.read(adapter.conversation('c1'));
+    const conversation = adapter.conversation('c1');
+    const transcript = await gateway.transcript.read(conversation);
     expect(transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
       'anyone there?',
       'hello?',
     ]);
+    // What the wait wrote (its record, the count of attempts set to 0) left with the message, deleted by the turn that waited.
+    expect(await state.get(gatewayKeys.upstreamWait(conversation))).toBeNull();
+    expect(await state.get(gatewayKeys.attempts(conversation, waited.platformMessageId))).toBeNull();
   }, 60_000);
 
   it('tells the user the assistant could not answer a question the service refuses, and goes on with the next', async () => {
