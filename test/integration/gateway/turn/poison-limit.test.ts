@@ -4,7 +4,7 @@
  * it (deleted by the turn that counted). Real service, real Redis.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gatewayKeys, replies } from '../../../../src/gateway/index.js';
+import { conversationMember, gatewayKeys, replies } from '../../../../src/gateway/index.js';
 import { MAX_TURN_ATTEMPTS } from '../../../../src/gateway/turn/poison-limit.js';
 import { eventually } from '../../../unit/gateway/support/recording-adapter.js';
 import { HeldLink, startGatewayProcess, startServiceStack, type GatewayProcess, type ServiceStack } from '../stack.js';
@@ -31,8 +31,10 @@ describe('a message cut off in every attempt, taken over once more', () => {
     const { adapter } = process;
     const conversation = adapter.conversation('c1');
     const attempts = gatewayKeys.attempts(conversation, 'poison-1');
-    // A gone process holds the conversation (its lock runs out), and every turn of the message so far was cut off.
-    await stack.store.set(gatewayKeys.lock(conversation), 'a-gone-process', { ttlMs: 1_000 });
+    // A gone process holds the conversation (its owner never changes again), and every turn of the message so far was cut off.
+    await stack.store.hashSet(gatewayKeys.owners(conversation), {
+      [conversationMember(conversation)]: 'a-gone-process',
+    });
     await stack.store.set(attempts, String(MAX_TURN_ATTEMPTS), { ttlMs: 60_000 });
 
     await adapter.say('c1', 'poison pill', { platformMessageId: 'poison-1' });

@@ -5,7 +5,7 @@
  * batch reads that hash anyway, so an answer with nothing counted writes nothing for it. Real Redis throughout.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gatewayKeys, replies } from '../../../../src/gateway/index.js';
+import { conversationMember, gatewayKeys, replies } from '../../../../src/gateway/index.js';
 import { handoffKeys } from '../../../../src/handoff/keys.js';
 import { EXPIRED_PAUSE_NOTICE_MS, FAILURE_COUNT_TTL_MS } from '../../../../src/handoff/policy.js';
 import { PauseStore, type PauseRecord } from '../../../../src/handoff/pause/pause-store.js';
@@ -147,12 +147,10 @@ describe('the upstream failures in a row, counted by the handoff', () => {
       // Read through the watch's own connection, uncounted.
       const answered = () =>
         eventually(async () =>
-          expect(
-            await watch.reader.exists(
-              prefix + gatewayKeys.queue(conversation),
-              prefix + gatewayKeys.lock(conversation),
-            ),
-          ).toBe(0),
+          expect([
+            await watch.reader.exists(prefix + gatewayKeys.queue(conversation)),
+            await watch.reader.hexists(prefix + gatewayKeys.owners(conversation), conversationMember(conversation)),
+          ]).toEqual([0, 0]),
         );
       await adapter.say('c1', 'Homes in Austin?', ana);
       await eventually(() => expect(adapter.textsIn('c1')).toHaveLength(1));
@@ -165,10 +163,11 @@ describe('the upstream failures in a row, counted by the handoff', () => {
       const commands = await watch.seen();
       // The turn read the pause hash (its first batch) and found nothing to forget; the lock goes when the queue is empty.
       expect(commands.map(([name]) => name)).toContain('HGETALL');
+      // The lock's own release (its owner field, HDEL) set aside.
       const deleted = commands
         .filter(([name]) => ['DEL', 'UNLINK', 'HDEL'].includes(name!))
-        .flatMap(([, ...keys]) => keys)
-        .filter((key) => key !== prefix + gatewayKeys.lock(conversation));
+        .filter(([name, key]) => !(name === 'HDEL' && key === prefix + gatewayKeys.owners(conversation)))
+        .flatMap(([, ...keys]) => keys);
       expect(deleted).toEqual([]);
       console.info(
         'Redis commands run for one answered message, the handoff installed (and a once-a-second month tally, when one fell in):',
