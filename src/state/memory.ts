@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Channels, type ChannelListener, type SubscribeOptions } from './channels.js';
-import { assertCommandsInOneSlot, queueKeys } from './command-keys.js';
+import { assertCommandsInOneSlot } from './command-keys.js';
+import { MemoryQueueSteps } from './memory-queue.js';
 import {
   DEFAULT_KEY_PREFIX,
   type AtomicCommand,
   type ConversationQueueKeys,
   type HashCompareResult,
-  type HeadClaim,
   type QueueAdvanceOptions,
   type QueueAdvanceResult,
   type QueueClaim,
@@ -58,13 +58,22 @@ export class MemoryStateStore implements StateStore {
   /** In memory, "every process sharing the store" is this one: what a listener throws goes to the publisher. */
   private readonly listenerErrors: unknown[] = [];
   private readonly channels = new Channels((error) => this.listenerErrors.push(error));
-  /** Queue lock renewals: each gives the owner field a value it never had, which is what sweeps watch. */
-  private renewals = 0;
+  private readonly queue: MemoryQueueSteps;
 
   /** checkSlots: refuse atomic steps whose keys span hash slots, as a Redis Cluster would (see RedisStateOptions). */
   constructor(options: { prefix?: string; checkSlots?: boolean } = {}) {
     this.prefix = options.prefix ?? DEFAULT_KEY_PREFIX;
     this.checkSlots = options.checkSlots ?? true;
+    this.queue = new MemoryQueueSteps({
+      prefix: this.prefix,
+      checkSlots: this.checkSlots,
+      list: (key, create) => this.typed(key, 'list', create)?.data,
+      hash: (key, create) => this.typed(key, 'hash', create)?.data,
+      exists: (key) => this.live(key) !== undefined,
+      setString: (key, value, ttlMs) => this.setString(key, value, ttlMs),
+      dropIfEmpty: (key) => this.dropIfEmpty(key),
+      runAll: (commands) => this.runAll(commands),
+    });
   }
 
   private live(key: string): Entry | undefined {
@@ -353,103 +362,31 @@ export class MemoryStateStore implements StateStore {
     return { applied: true };
   }
 
-  // The queue steps below touch the entries synchronously (no await in between),
-  // so no other caller can interleave: the same atomicity as the Redis scripts. The legacy keys (types.ts
-  // LegacyQueueKeys) are not kept here: no process of another version shares a memory store.
-
+  // The queue's steps: memory-queue.ts.
   async queueOffer(keys: ConversationQueueKeys, entry: string, options: QueueOfferOptions): Promise<QueueOfferResult> {
-    if (this.checkSlots) assertCommandsInOneSlot('queueOffer', this.prefix, [], queueKeys(keys, options.dedupeKey));
-    if (this.live(options.dedupeKey)) return { outcome: 'duplicate' };
-    this.setString(options.dedupeKey, '1', options.dedupeTtlMs);
-    const list = this.typed(keys.queue, 'list', true)!;
-    if (list.data.length >= options.maxLength) {
-      this.dropIfEmpty(keys.queue);
-      return { outcome: 'full', length: list.data.length };
-    }
-    list.data.push(entry);
-    const owners = this.typed(keys.owners, 'hash', true)!.data;
-    const owner = owners.get(keys.member) ?? '';
-    if (options.claim === false) {
-      owners.set(keys.member, owner);
-      return owner === ''
-        ? { outcome: 'queued', length: list.data.length, claim: null, lockFree: true }
-        : { outcome: 'queued', length: list.data.length, claim: null };
-    }
-    if (owner !== '') return { outcome: 'queued', length: list.data.length, claim: null };
-    const token = randomUUID();
-    owners.set(keys.member, token);
-    return { outcome: 'queued', length: list.data.length, claim: { token, head: list.data[0]! } };
+    return this.queue.offer(keys, entry, options);
   }
-
-  async queueClaim(keys: ConversationQueueKeys, _lockTtlMs: number, expectedOwner = ''): Promise<QueueClaim | null> {
-    if (this.checkSlots) assertCommandsInOneSlot('queueClaim', this.prefix, [], queueKeys(keys));
-    const token = randomUUID();
-    const found = this.claimQueue(keys, token, expectedOwner);
-    return typeof found === 'string' ? { token, head: found } : null;
-  }
-
-  /** The lock taken with `token` and the queue's head; `taken` when someone else owns it, `empty` when nothing is queued (then unindexed). */
-  private claimQueue(
+  async queueClaim(
     keys: ConversationQueueKeys,
-    token: string,
-    expectedOwner: string,
-  ): string | { outcome: 'taken' | 'empty' } {
-    const owner = this.typed(keys.owners, 'hash', false)?.data.get(keys.member);
-    if (owner !== undefined && owner !== '' && owner !== expectedOwner) return { outcome: 'taken' };
-    const head = this.typed(keys.queue, 'list', false)?.data[0];
-    if (head === undefined) {
-      this.unindex(keys);
-      return { outcome: 'empty' };
-    }
-    this.typed(keys.owners, 'hash', true)!.data.set(keys.member, token);
-    return head;
+    _lockTtlMs: number,
+    expectedOwner?: string,
+  ): Promise<QueueClaim | null> {
+    return this.queue.claim(keys, expectedOwner);
   }
-
-  private claimHead(c: Extract<AtomicCommand, { op: 'claimHead' }>): HeadClaim {
-    const found = this.claimQueue({ queue: c.queue, owners: c.key, member: c.member }, c.token, '');
-    if (typeof found !== 'string') return found;
-    return found === c.head ? { outcome: 'claimed' } : { outcome: 'other-head', head: found };
-  }
-
-  async queueAdvance(
+  queueAdvance(
     keys: ConversationQueueKeys,
     token: string,
     _lockTtlMs: number,
     also: readonly AtomicCommand[] = [],
     options: QueueAdvanceOptions = {},
   ): Promise<QueueAdvanceResult> {
-    if (this.checkSlots) assertCommandsInOneSlot('queueAdvance', this.prefix, also, queueKeys(keys));
-    await this.runAll(also);
-    const owners = this.typed(keys.owners, 'hash', false)?.data;
-    if (!owners || !ownedBy(owners.get(keys.member), token)) return { owned: false };
-    const list = this.typed(keys.queue, 'list', false);
-    const answered = options.answered ?? [];
-    const removed = list?.data.splice(0, Math.max(answered.length, 1)) ?? [];
-    const changed = answered.filter((entry, i) => removed[i] !== undefined && removed[i] !== entry).length;
-    const told = answered.length > 0 ? { changed } : {};
-    const next = list?.data[0];
-    if (next !== undefined && options.letGo) {
-      owners.set(keys.member, '');
-      return { owned: true, next, letGo: true, ...told };
-    }
-    if (next !== undefined) return { owned: true, next, ...told };
-    this.dropIfEmpty(keys.queue);
-    this.unindex(keys);
-    return { owned: true, next: null, ...told };
+    return this.queue.advance(keys, token, also, options);
   }
-
   async queueRenew(keys: ConversationQueueKeys, token: string): Promise<boolean> {
-    const owners = this.typed(keys.owners, 'hash', false)?.data;
-    if (!owners || !ownedBy(owners.get(keys.member), token)) return false;
-    owners.set(keys.member, `${token}#${(++this.renewals).toString(36)}`);
-    return true;
+    return this.queue.renew(keys, token);
   }
-
   async queueRelease(keys: ConversationQueueKeys, token: string): Promise<boolean> {
-    const owners = this.typed(keys.owners, 'hash', false)?.data;
-    if (!owners || !ownedBy(owners.get(keys.member), token)) return false;
-    owners.set(keys.member, '');
-    return true;
+    return this.queue.release(keys, token);
   }
 
   private setString(key: string, value: string, ttlMs?: number): void {
@@ -457,11 +394,6 @@ export class MemoryStateStore implements StateStore {
       value: { type: 'string', data: value },
       expiresAt: ttlMs ? Date.now() + ttlMs : null,
     });
-  }
-
-  private unindex(keys: ConversationQueueKeys): void {
-    this.typed(keys.owners, 'hash', false)?.data.delete(keys.member);
-    this.dropIfEmpty(keys.owners);
   }
 
   private runOne(c: AtomicCommand): Promise<unknown> {
@@ -511,7 +443,7 @@ export class MemoryStateStore implements StateStore {
       case 'sortedRangeByScore':
         return this.sortedRangeByScore(c.key, c.min, c.max, c.limit);
       case 'claimHead':
-        return Promise.resolve(this.claimHead(c));
+        return Promise.resolve(this.queue.claimHead(c));
     }
   }
 
@@ -538,9 +470,4 @@ export class MemoryStateStore implements StateStore {
   }
 
   async close(): Promise<void> {}
-}
-
-/** Whether the owner field's value is `token`'s (renewals append `#<n>`; scripts.ts OWNS on Redis). */
-function ownedBy(owner: string | undefined, token: string): boolean {
-  return owner === token || (owner !== undefined && owner.startsWith(`${token}#`));
 }
