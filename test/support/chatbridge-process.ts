@@ -42,6 +42,8 @@ export interface StartChatbridgeOptions {
   gateway?: Record<string, number>;
   /** 'cluster': the process uses the test Redis Cluster (REDIS_CLUSTER_NODES) instead of one Redis. */
   topology?: TestTopology;
+  /** The bin/chatbridge.js to run; default this checkout's (another: an earlier version, test/support/earlier-build.ts). */
+  cli?: string;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function startChatbridge(
     `keyPrefix: "${prefix}"\nconsole: off\nport: ${options.port ?? 0}\nhost: 127.0.0.1\n` +
       (gatewaySettings.length > 0 ? `gateway:\n${gatewaySettings.join('')}` : ''),
   );
-  const child = spawn(process.execPath, [CLI, 'start'], {
+  const child = spawn(process.execPath, [options.cli ?? CLI, 'start'], {
     env: {
       PATH: process.env.PATH,
       CHATBRIDGE_CONFIG: configFile,

@@ -20,8 +20,11 @@ export interface ReplicaSet {
   readonly prefix: string;
   readonly state: RedisStateStore;
   readonly replicas: Replica[];
-  /** Starts one more replica on the shared state. */
-  start(): Promise<Replica>;
+  /**
+   * Starts one more replica on the shared state; `cli` another bin/chatbridge.js (an earlier version), `env` settings of
+   * its own (e.g. another UPSTREAM_BASE_URL).
+   */
+  start(options?: { cli?: string; env?: Record<string, string> }): Promise<Replica>;
   /** Stops every replica still running and deletes the shared keys. */
   cleanup(): Promise<void>;
 }
@@ -42,7 +45,7 @@ export function replicaSet(options: {
     prefix,
     state,
     replicas,
-    async start() {
+    async start(own = {}) {
       const process = await startChatbridge(
         {
           TELEGRAM_BOT_TOKEN: options.telegram.token,
@@ -54,9 +57,10 @@ export function replicaSet(options: {
           UPSTREAM_SESSION_KEY: 'replica-test-session',
           CHATBOT_SERIAL_NUMBER: SERIAL_NUMBER,
           ...options.env,
+          ...own.env,
         },
         // One answer per message unless a test asks for bursts (burst-replicas.test.ts keeps the default).
-        { prefix, gateway: { burstMs: 0, ...options.gateway } },
+        { prefix, gateway: { burstMs: 0, ...options.gateway }, ...(own.cli ? { cli: own.cli } : {}) },
       );
       const replica = { process, port: process.port };
       replicas.push(replica);
