@@ -32,7 +32,7 @@ import { replicaSet, type Replica, type ReplicaSet } from '../../support/replica
 const CLI = join(import.meta.dirname, '../../../bin/chatbridge.js');
 const UNAVAILABLE = earlierBuildUnavailable(EARLIER_LOCK_LAYOUT_COMMIT);
 
-const CONVERSATIONS = 100;
+const CONVERSATIONS = 40;
 const FIRST_CHAT = 830_000;
 /** Conversations whose answer the service holds open at its first ask: a process is answering them when the test acts. */
 const HELD = {
@@ -47,7 +47,7 @@ const HELD = {
   /** By the new process after it stopped keeping the earlier layout. */
   afterMigration: 839_005,
 };
-const AFTER_MIGRATION_CHATS = 20;
+const AFTER_MIGRATION_CHATS = 10;
 const FIRST_CHAT_AFTER_MIGRATION = 838_000;
 
 /**
