@@ -79,11 +79,11 @@ export const LOCK_TTL_MS = 30_000;
 
 /**
  * A third of the lock's lifetime: two heartbeats may fail (a Redis hiccup) before
- * the lock expires under a holder that is still answering (the Vercel Chat SDK's github.com/vercel/chat/issues/685).
+ * other processes' sweeps take the lock from a holder that is still answering (the Vercel Chat SDK's github.com/vercel/chat/issues/685).
  */
 export const HEARTBEAT_MS = 10_000;
 
-/** Half the lock lifetime: an orphaned queue waits at most lock TTL + this (45 s). */
+/** Half the lock lifetime: an orphaned queue waits at most lock TTL + this (45 s) for a process that has been sweeping. */
 export const SWEEP_INTERVAL_MS = 15_000;
 
 /** A user who sends 20 messages before the first is answered is better told to wait. */

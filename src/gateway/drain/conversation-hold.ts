@@ -225,8 +225,11 @@ export class ConversationHold implements RidingClaim {
     this.slotLent = false;
   }
 
-  /** Redis failed mid-drain: what the lock is now is unknown, so it is neither renewed nor released; it expires and a sweep answers the head again. */
-  leaveLockToExpire(): void {
+  /**
+   * Redis failed mid-drain: what the lock is now is unknown, so it is neither renewed nor released; a sweep that sees it
+   * unrenewed for the lock's lifetime answers the head again.
+   */
+  leaveLockUnrenewed(): void {
     clearInterval(this.heartbeat);
     this.lock = 'none';
   }
@@ -234,7 +237,7 @@ export class ConversationHold implements RidingClaim {
   /**
    * Ends the hold, once whatever the path (a second call does nothing): renewal stops, the lock is
    * released when it is still ours (its messages left queued for whoever claims next; a failure
-   * only delays them until the lock expires), then the slot is given back and the line moves on.
+   * only delays them until a sweep sees the lock unrenewed), then the slot is given back and the line moves on.
    */
   async end(): Promise<void> {
     if (this.ended) return;
@@ -248,7 +251,7 @@ export class ConversationHold implements RidingClaim {
           .catch((error: unknown) =>
             this.site.logger.warn(
               { err: error, conversation: this.conversation },
-              'could not release a conversation lock; it is answered once the lock expires',
+              'could not release a conversation lock; its messages are answered once a sweep sees it unrenewed',
             ),
           );
       }

@@ -9,7 +9,7 @@
  *   cap, appends, and indexes the conversation and takes its lock (one HSETNX) when nobody
  *   holds it. The process that gets the lock drains; any other only enqueues.
  * - drain: peek → answer → remove. The head stays queued until its answer is
- *   complete, so a crash (lock expires) leaves it for whoever takes over.
+ *   complete, so a crash (its lock no longer renewed) leaves it for whoever takes over.
  * - a conversation that waited in line for a slot with a known head claims its lock in the
  *   first batch of that head's turn (headClaim); one that does not know its head claims alone.
  * - advance: one atomic step removes the answered head and, when the queue is

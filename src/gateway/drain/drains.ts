@@ -368,7 +368,7 @@ export class Drains {
         this.options.settled?.(message);
         for (const entry of answered?.slice(1) ?? []) this.options.settled?.(parseQueuedMessage(entry));
         if (!advanced.owned) {
-          log.warn('the conversation lock expired during the answer; leaving the queue to its new holder');
+          log.warn('the conversation lock was taken over during the answer; leaving the queue to its new holder');
           return { end: 'ended' };
         }
         if (advanced.changed) {
@@ -384,8 +384,8 @@ export class Drains {
       }
       // Stopped or cut off with messages left: the hold's end lets the lock go (when still ours), so another process answers them now.
     } catch (error) {
-      // Redis failed: the lock expires and whoever sweeps next answers the head again.
-      hold.leaveLockToExpire();
+      // Redis failed: the lock is left as it is; a sweep that sees it unrenewed answers the head again.
+      hold.leaveLockUnrenewed();
       log.error({ err: error }, 'the conversation queue failed; its messages stay queued for the next sweep');
     }
     return { end: 'ended' };

@@ -312,7 +312,7 @@ describe("ConversationHold: a conversation's answer slot and lock, taken and giv
     await failing.close();
 
     await expect(hold.advance([], false)).rejects.toThrow();
-    hold.leaveLockToExpire();
+    hold.leaveLockUnrenewed();
     await hold.end();
     expect(proc.roundTrips.release).toBe(0);
     expect(proc.slots.inUse).toBe(0);
