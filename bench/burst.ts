@@ -17,6 +17,10 @@
  * poller feeds it: 100 updates handled at a time; accept also waits while too many
  * conversations wait for a slot, so the poller fetches no more meanwhile).
  *
+ * Each chat sends one message and keeps the default burst window (gateway.burstMs): its answer
+ * waits the window first, counted in the seconds to the last final (the answers in flight are
+ * counted once they ask the upstream: a turn lends its slot while it waits).
+ *
  * Run alone with `npx tsx bench/burst.ts` (prints JSON); BURST_CAPS=16,64 and
  * BURST_SOURCES=webhook choose the runs; BURST_CHATS overrides the number of chats;
  * BURST_DEBUG=1 prints the child's heap every 200 ms (where the memory goes); BURST_TSX=1
@@ -335,7 +339,9 @@ export async function run(): Promise<BenchResult[]> {
     const notes =
       `${r.chats} new chats at once, memory platform (Telegram capabilities, drafts), Redis, streamed answer (5 fragments 20 ms apart); ` +
       `baseline ${r.baselineRssMb} MB after warm-up; idle ${r.idleRssMb} MB (${r.idleNote}); ${r.seconds} s to the last final; ` +
-      `at most ${r.mostInFlight} answers streaming at once; ${r.lost} lost; load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+      `at most ${r.mostInFlight} answers streaming at once; ${r.lost} lost; ` +
+      `each question waits the default burst window (gateway.burstMs ${DEFAULT_GATEWAY_POLICY.burstMs} ms), counted in the time; ` +
+      `load average ${loadavg()[0]?.toFixed(1) ?? '?'}`;
     results.push({ name: `burst.peak-rss.${label(r)}`, value: r.peakRssMb, unit: 'MB', notes });
   }
   // The default's figures under stable names, for the aims.

@@ -7,7 +7,10 @@
  * full speed (tokensPerSecond 0), so the numbers are the gateway's and the service's
  * work, not an engine's pace. The fake Bot API posts the webhooks as Telegram does
  * (40 connections, one update of a chat at a time) with its flood limits off, and the
- * replicas' own pace of Telegram's 30 messages/s per bot lifted (below).
+ * replicas' own pace of Telegram's 30 messages/s per bot lifted (below). Each chat's messages
+ * are sent back to back and one answer per message is counted, so the replicas run with bursts
+ * off (gateway.burstMs 0): with the default window each chat's messages would be one burst,
+ * answered once (bench/bursts.ts measures the window itself).
  *
  *   npx tsx bench/replicas.ts       # prints the results; BENCH_NO_BUILD=1 skips the build
  *
@@ -40,6 +43,12 @@ const UNPACED = 1_000_000;
 const POLL_MS = 20;
 /** Past this the run is reported as failed rather than waited for. */
 const RUN_TIMEOUT_MS = 180_000;
+/**
+ * gateway.burstMs in the replicas' config: a chat's MESSAGES_EACH sent back to back would otherwise be
+ * one burst answered once (500 answers for 2,000 messages), and the wait for 2,000 never ends. Each
+ * message is answered on its own, as a question sent after the window would be.
+ */
+const BURST_MS = 0;
 
 interface Topology {
   name: 'single-redis' | 'cluster';
@@ -93,10 +102,12 @@ async function burst(fake: FakeTelegram, firstChat: number, conversations: numbe
   // of changes would make this process, on the same cores, the bottleneck.
   const deadline = started + RUN_TIMEOUT_MS;
   while (!chats.every((chat) => fake.visibleMessages(chat).length >= each)) {
-    if (performance.now() > deadline)
+    if (performance.now() > deadline) {
+      const shown = chats.reduce((sum, chat) => sum + fake.visibleMessages(chat).length, 0);
       throw new Error(
-        `bench:replicas: ${conversations * each} answers not all given within ${RUN_TIMEOUT_MS / 1000} s`,
+        `bench:replicas: ${conversations * each} answers not all given within ${RUN_TIMEOUT_MS / 1000} s: ${shown} shown`,
       );
+    }
     await sleep(POLL_MS);
   }
   return performance.now() - started;
@@ -116,6 +127,8 @@ async function measure(replicaCount: number, topology: Topology): Promise<BenchR
       '  engine:',
       '    kind: builtin',
       '    tokensPerSecond: 0',
+      'gateway:',
+      `  burstMs: ${BURST_MS}`,
     ].join('\n') + '\n',
   );
   const fake = await startFakeTelegram({ rateLimit: false, webhookConnections: 40 });
@@ -149,7 +162,8 @@ async function measure(replicaCount: number, topology: Topology): Promise<BenchR
       value: Math.round(perSecond),
       unit: 'answers/s',
       notes:
-        `${CONVERSATIONS} chats x ${MESSAGES_EACH} messages at once, webhook through a round-robin proxy, builtin engine at full speed; ` +
+        `${CONVERSATIONS} chats x ${MESSAGES_EACH} messages at once, webhook through a round-robin proxy, builtin engine at full speed, ` +
+        `bursts off (gateway.burstMs ${BURST_MS}: each message its own answer); ` +
         `${(cpu / answers).toFixed(2)} ms CPU per answer over the replicas ` +
         `(the fake Bot API and proxy: ${(driverMs / answers).toFixed(2)}); one run`,
     };

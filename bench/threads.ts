@@ -9,6 +9,9 @@
  * - user → thread: a message written while handed over, from accepted to posted in the thread;
  * - operator → user: an operator's message in the thread, from written to shown to the user.
  * Each over HANDOFFS conversations handed over one after the other, p50 and p95.
+ * The default burst window (gateway.burstMs) is kept: `/human` is a command and stands alone, but
+ * the user's message waits the window before it is posted in the thread (more bubbles may follow),
+ * and user → thread counts that wait, as the user would.
  *
  *   npx tsx bench/threads.ts      # prints the results
  */
@@ -16,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { createMemoryAdapter, MemoryOperatorsPlatform, MemoryPlatform } from '../fakes/memory/index.js';
 import { buildConfigSchema } from '../src/config/index.js';
-import { createGateway } from '../src/gateway/index.js';
+import { createGateway, DEFAULT_GATEWAY_POLICY } from '../src/gateway/index.js';
 import { installHandoff } from '../src/handoff/index.js';
 import { GatewayMetrics } from '../src/http/metrics.js';
 import { HttpServer } from '../src/http/server.js';
@@ -96,7 +99,12 @@ export async function run(): Promise<BenchResult[]> {
   });
   return [
     row('handoff-to-card', cards, "from the user's /human accepted to the thread open with its card"),
-    row('user-to-thread', toThread, 'a message written while handed over, from accepted to posted in the thread'),
+    row(
+      'user-to-thread',
+      toThread,
+      'a message written while handed over, from accepted to posted in the thread; ' +
+        `the default burst window (gateway.burstMs ${DEFAULT_GATEWAY_POLICY.burstMs} ms) it waits first is counted`,
+    ),
     row('operator-to-user', toUser, "an operator's message in the thread, from written to shown to the user"),
   ];
 }
