@@ -8,7 +8,13 @@
  */
 import { allShardTags } from '../state/slots.js';
 import type { StateStore } from '../state/index.js';
-import { gatewayKeys, OWNER_FIELDS_ONLY, parseConversationMember, QUEUE_LAYOUT_KEY } from '../gateway/index.js';
+import {
+  gatewayKeys,
+  OWNER_FIELDS_ONLY,
+  parseConversationMember,
+  QUEUE_LAYOUT_KEY,
+  queueOwners,
+} from '../gateway/index.js';
 
 export interface OwnerFieldsReport {
   /** Conversations found only in the earlier layout's index, now in their owners hash. */
@@ -31,34 +37,28 @@ export class EarlierReplicaRunningError extends Error {
 
 export async function adoptOwnerFields(state: StateStore): Promise<OwnerFieldsReport> {
   const alreadyDone = (await state.get(QUEUE_LAYOUT_KEY)) === OWNER_FIELDS_ONLY;
-  const tags = allShardTags();
-  const pendingSets = tags.map((tag) => gatewayKeys.pendingOfShard(tag));
-  const members = (await state.batch(pendingSets.map((key) => ({ op: 'setMembers', key }) as const))) as string[][];
-  const found = tags.flatMap((tag, shard) => members[shard]!.map((member) => ({ tag, member })));
-  const owners = (await state.batch(
-    tags.map((tag) => ({ op: 'hashGetAll', key: gatewayKeys.ownersOfShard(tag) }) as const),
-  )) as Record<string, string>[];
-  const ownerOf = new Map(found.map(({ tag, member }) => [member, owners[tags.indexOf(tag)]![member]]));
-  const conversations = found.flatMap(({ member }) => {
+  // Every queued conversation, with its owner field (null: indexed only in an earlier-layout pending set).
+  const owners = await queueOwners(state, true);
+  const conversations = [...owners].flatMap(([member, owner]) => {
     const conversation = parseConversationMember(member);
-    return conversation ? [{ member, conversation }] : [];
+    return conversation ? [{ member, owner, conversation }] : [];
   });
   const locks = await state.getMany(conversations.map(({ conversation }) => gatewayKeys.lock(conversation)));
   // A lock whose token no owner field carries was taken by a replica that writes no owner fields.
-  const earlier = conversations.filter(({ member }, at) => {
+  const earlier = conversations.filter(({ owner }, at) => {
     const lock = locks[at];
-    const owner = ownerOf.get(member);
-    return lock !== null && lock !== undefined && !(owner === lock || owner?.startsWith(`${lock}#`));
+    return lock != null && !(owner === lock || owner?.startsWith(`${lock}#`));
   });
   if (earlier.length > 0) throw new EarlierReplicaRunningError(earlier.map(({ member }) => member));
   let indexed = 0;
-  for (const { member, conversation } of conversations) {
+  for (const { member, owner, conversation } of conversations) {
+    if (owner !== null) continue;
     const index = await state.hashCompareAndRun(gatewayKeys.owners(conversation), { [member]: null }, [
       { op: 'hashSet', key: gatewayKeys.owners(conversation), fields: { [member]: '' } },
     ]);
     if (index.applied) indexed++;
   }
   await state.set(QUEUE_LAYOUT_KEY, OWNER_FIELDS_ONLY);
-  for (const key of pendingSets) await state.del(key);
+  for (const tag of allShardTags()) await state.del(gatewayKeys.pendingOfShard(tag));
   return { indexed, alreadyDone };
 }
